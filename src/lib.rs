@@ -1,0 +1,2 @@
+pub mod cards;
+pub mod rules;
