@@ -1,0 +1,1269 @@
+//! The engine: one match of UNO on the compact-bitset core.
+//!
+//! Hands and the discard pile are [`CardSet`]s, the draw pile a fixed array, legal
+//! moves mask operations over the rule set's tables. Nothing here allocates while
+//! a round is played (the scripted deck of a test is the only `Vec`, read once).
+//!
+//! The flow follows RULES.md: [`Game::play_match`] plays rounds until the target,
+//! the round count or quick play ends the match; [`Game::play_round`] deals, flips
+//! the start card and plays turns until a player goes out, the round is blocked or
+//! it is truncated. Every decision is asked of a [`Strategy`] through an
+//! [`Observation`], which exposes only what a player at the table could see.
+
+use crate::cards::{CardId, CardSet, Color};
+use crate::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Settings, Stacking};
+use crate::strategy::Strategy;
+use rand::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The random generator used everywhere in unolab.
+pub type Rng = Xoshiro256PlusPlus;
+
+/// Most players at a table.
+pub const MAX_PLAYERS: usize = 10;
+
+/// Why cards were drawn (the `reason` of a trace `draw` line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawReason {
+    Turn,
+    Draw2,
+    Draw4,
+    Stack,
+    Downpour,
+    Ohana,
+    UnoPenalty,
+    Challenge,
+    WrongCard,
+    Match,
+}
+
+impl DrawReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawReason::Turn => "turn",
+            DrawReason::Draw2 => "draw2",
+            DrawReason::Draw4 => "draw4",
+            DrawReason::Stack => "stack",
+            DrawReason::Downpour => "downpour",
+            DrawReason::Ohana => "ohana",
+            DrawReason::UnoPenalty => "uno_penalty",
+            DrawReason::Challenge => "challenge",
+            DrawReason::WrongCard => "wrong_card",
+            DrawReason::Match => "match",
+        }
+    }
+}
+
+/// An illegal action a strategy returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalAction {
+    /// Played a card that is not playable (or not in the hand).
+    Play(CardId),
+    /// Drew while a rule required a play.
+    Draw,
+    /// Answered a stack with a card that cannot answer it.
+    Answer(CardId),
+    /// Chose a seat that is not an opponent as the target of a swap.
+    Target(u8),
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Blocked,
+    Truncated,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Won => "won",
+            Outcome::Blocked => "blocked",
+            Outcome::Truncated => "truncated",
+        }
+    }
+}
+
+/// Something that happened, in order. Recorders (traces, tests) receive these
+/// with the state as it is right after the event.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event<'a> {
+    /// A round was dealt (read hands and draw pile from the state).
+    Deal { round: u32, dealer: u8 },
+    /// A start card was turned; when `returned` it went back into the pile.
+    Flip { card: CardId, returned: bool },
+    /// A colour was named for a start wild.
+    Color { player: u8, color: Color },
+    Play {
+        player: u8,
+        card: CardId,
+        color: Color,
+        uno: bool,
+        jump_in: bool,
+        target: Option<u8>,
+    },
+    /// One card drawn; consecutive cards of one draw end with [`Event::DrawEnd`].
+    Draw {
+        player: u8,
+        card: CardId,
+        reason: DrawReason,
+    },
+    /// The end of one draw action (possibly of zero cards).
+    DrawEnd { player: u8, reason: DrawReason },
+    Pass { player: u8 },
+    Skip { player: u8 },
+    UnoCaught { player: u8 },
+    Challenge { challenger: u8, target: u8, guilty: bool },
+    Swap { a: u8, b: u8 },
+    Rotate { direction: i8 },
+    /// The discard pile (less its top) became the draw pile (read it from the state).
+    Reshuffle,
+    Illegal { player: u8, action: IllegalAction },
+    RoundEnd { result: &'a RoundResult, totals: &'a [i64] },
+}
+
+/// Receives every event of a game. The no-op implementation compiles away.
+pub trait Recorder {
+    fn on(&mut self, game: &Game, event: Event<'_>);
+}
+
+/// Records nothing.
+pub struct NoRecord;
+
+impl Recorder for NoRecord {
+    #[inline(always)]
+    fn on(&mut self, _: &Game, _: Event<'_>) {}
+}
+
+/// What one round produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundResult {
+    pub round: u32,
+    pub outcome: Outcome,
+    pub winner: Option<u8>,
+    pub dealer: u8,
+    /// The seat that took the first turn.
+    pub first_player: u8,
+    /// Points scored by each seat this round (winner scoring: only the winner;
+    /// penalty scoring: each seat's own hand).
+    pub points: [u32; MAX_PLAYERS],
+    pub turns: u32,
+    pub cards_drawn: u32,
+    pub uno_penalties: u32,
+    /// Illegal actions per seat.
+    pub illegal: [u32; MAX_PLAYERS],
+}
+
+/// What one match produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Winning seat; `None` when tied (or quick play with no winner).
+    pub winner: Option<u8>,
+    pub totals: [i64; MAX_PLAYERS],
+    pub rounds: u32,
+}
+
+/// A strategy broke a rule under `strict = true`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("strategy '{strategy}' at seat {seat} made an illegal action ({action}) in round {round}")]
+pub struct IllegalActionError {
+    pub strategy: String,
+    pub seat: u8,
+    pub round: u32,
+    pub action: String,
+}
+
+/// The strategies at the table, one per seat, and the generator they draw from.
+pub struct Agents<'a> {
+    pub seats: &'a mut [Box<dyn Strategy>],
+    pub rng: Rng,
+}
+
+/// The draw pile: a fixed array, top last.
+#[derive(Clone, Copy)]
+struct Pile {
+    cards: [CardId; 128],
+    len: u8,
+}
+
+impl Pile {
+    const EMPTY: Pile = Pile {
+        cards: [0; 128],
+        len: 0,
+    };
+}
+
+/// Where the turn goes after an action.
+enum Flow {
+    /// The given seat takes the next turn.
+    Next(u8),
+    /// The round is over (someone went out).
+    Out(u8),
+}
+
+/// The whole state of a match in progress.
+#[derive(Clone)]
+pub struct Game<'r> {
+    rules: &'r Rules,
+    s: &'r Settings,
+    n: u8,
+    hands: [CardSet; MAX_PLAYERS],
+    pile: Pile,
+    discard: CardSet,
+    top: CardId,
+    color: Color,
+    dir: i8,
+    /// Pending draw total against the player to move (stacking / challenge).
+    pending: u32,
+    /// Draw cards in the pending total.
+    pending_cards: u32,
+    /// The last Wild Draw Four: who played it and whether it was a bluff.
+    wd4_player: u8,
+    wd4_guilty: bool,
+    turns: u32,
+    idle: u32,
+    round: u32,
+    dealer: u8,
+    totals: [i64; MAX_PLAYERS],
+    rng: Rng,
+    // round counters
+    cards_drawn: u32,
+    uno_penalties: u32,
+    illegal: [u32; MAX_PLAYERS],
+    error: Option<(u8, IllegalAction)>,
+    scripted: Option<Vec<CardId>>,
+}
+
+impl<'r> Game<'r> {
+    /// A new match for `players` seats; `seed` drives the shuffles, the dealer and
+    /// the UNO catch chance. Call [`Rules::check_players`] first.
+    pub fn new(rules: &'r Rules, players: usize, seed: u64) -> Game<'r> {
+        Game::with_rng(rules, players, Rng::seed_from_u64(seed))
+    }
+
+    /// As [`Game::new`] with a ready generator.
+    pub fn with_rng(rules: &'r Rules, players: usize, rng: Rng) -> Game<'r> {
+        assert!((2..=MAX_PLAYERS).contains(&players));
+        Game {
+            rules,
+            s: &rules.settings,
+            n: players as u8,
+            hands: [CardSet::EMPTY; MAX_PLAYERS],
+            pile: Pile::EMPTY,
+            discard: CardSet::EMPTY,
+            top: 0,
+            color: Color::Red,
+            dir: 1,
+            pending: 0,
+            pending_cards: 0,
+            wd4_player: 0,
+            wd4_guilty: false,
+            turns: 0,
+            idle: 0,
+            round: 0,
+            dealer: 0,
+            totals: [0; MAX_PLAYERS],
+            rng,
+            cards_drawn: 0,
+            uno_penalties: 0,
+            illegal: [0; MAX_PLAYERS],
+            error: None,
+            scripted: None,
+        }
+    }
+
+    /// Makes the next round use this deck order (top first) instead of a shuffle:
+    /// the deal takes cards from the front. Cards of the deck that are missing
+    /// are appended in id order. For scripted tests.
+    pub fn script_deck(&mut self, top_first: &[CardId]) {
+        let mut seen = CardSet::EMPTY;
+        let mut order = Vec::with_capacity(self.rules.deck.size);
+        for &c in top_first {
+            assert!(
+                (c as usize) < self.rules.deck.size && !seen.contains(c),
+                "scripted deck repeats or overflows card {c}"
+            );
+            seen.insert(c);
+            order.push(c);
+        }
+        for c in (self.rules.deck.all - seen).iter() {
+            order.push(c);
+        }
+        self.scripted = Some(order);
+    }
+
+    pub fn rules(&self) -> &'r Rules {
+        self.rules
+    }
+    pub fn players(&self) -> usize {
+        self.n as usize
+    }
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+    pub fn hands(&self) -> &[CardSet] {
+        &self.hands[..self.n as usize]
+    }
+    /// The draw pile, top first.
+    pub fn draw_pile(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.pile.cards[..self.pile.len as usize].iter().rev().copied()
+    }
+    pub fn draw_pile_len(&self) -> usize {
+        self.pile.len as usize
+    }
+    /// The discard pile (top card included).
+    pub fn discard(&self) -> CardSet {
+        self.discard
+    }
+    pub fn top(&self) -> CardId {
+        self.top
+    }
+    pub fn color(&self) -> Color {
+        self.color
+    }
+    pub fn direction(&self) -> i8 {
+        self.dir
+    }
+    pub fn totals(&self) -> &[i64] {
+        &self.totals[..self.n as usize]
+    }
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    pub fn pending_draw(&self) -> u32 {
+        self.pending
+    }
+
+    /// The seat `k` steps from `seat` in the current direction.
+    #[inline(always)]
+    fn step(&self, seat: u8, k: u8) -> u8 {
+        let n = self.n as i32;
+        ((seat as i32 + self.dir as i32 * k as i32).rem_euclid(n)) as u8
+    }
+
+    /// The cards of `hand` that may be played on the current top card and colour
+    /// (RULES.md section 3), as one mask operation.
+    #[inline(always)]
+    pub fn playable(&self, hand: CardSet) -> CardSet {
+        let d = &self.rules.deck;
+        let of_color = d.color_mask[self.color.index()];
+        let mut m = hand & (of_color | d.face_mask[d.face_of[self.top as usize] as usize] | d.wild);
+        if !self.s.bluff_challenge && !(hand & of_color).is_empty() {
+            m -= d.wd4;
+        }
+        m
+    }
+
+    /// The card-by-card reading of the playability rule, for tests.
+    pub fn is_playable_naive(&self, hand: CardSet, card: CardId) -> bool {
+        if !hand.contains(card) {
+            return false;
+        }
+        let d = &self.rules.deck;
+        let k = d.kind(card);
+        let t = d.kind(self.top);
+        let matches = k.color.is_none() || k.color == Some(self.color) || k.face == t.face;
+        if !matches {
+            return false;
+        }
+        if d.effect_of[card as usize] == Effect::WildDraw4 && !self.s.bluff_challenge {
+            return !hand
+                .iter()
+                .any(|c| d.kind(c).color == Some(self.color));
+        }
+        true
+    }
+
+    /// Cards that may answer the pending draw (stacking).
+    #[inline]
+    fn answers(&self, hand: CardSet) -> CardSet {
+        let d = &self.rules.deck;
+        let top_is_wd4 = d.wd4.contains(self.top);
+        let mut m = match self.s.stacking {
+            Stacking::Off => return CardSet::EMPTY,
+            Stacking::Same => {
+                if top_is_wd4 {
+                    hand & d.wd4
+                } else {
+                    hand & d.draw2
+                }
+            }
+            Stacking::Cross => hand & (d.wd4 | d.draw2),
+        };
+        if !self.s.bluff_challenge && !(hand & d.color_mask[self.color.index()]).is_empty() {
+            m -= d.wd4;
+        }
+        m
+    }
+
+    fn obs(&self, seat: u8) -> Observation<'_> {
+        Observation { g: self, seat }
+    }
+
+    // ----- drawing -------------------------------------------------------
+
+    fn reshuffle<R: Recorder>(&mut self, rec: &mut R) -> bool {
+        let rest = self.discard - CardSet::single(self.top);
+        if rest.is_empty() {
+            return false;
+        }
+        let mut len = 0usize;
+        for c in rest.iter() {
+            self.pile.cards[len] = c;
+            len += 1;
+        }
+        for i in (1..len).rev() {
+            let j = self.rng.random_range(0..=i);
+            self.pile.cards.swap(i, j);
+        }
+        self.pile.len = len as u8;
+        self.discard = CardSet::single(self.top);
+        rec.on(self, Event::Reshuffle);
+        true
+    }
+
+    /// Draws up to `k` cards for `p`; returns how many came.
+    fn draw<R: Recorder>(&mut self, p: u8, k: u32, reason: DrawReason, rec: &mut R) -> u32 {
+        let mut got = 0;
+        while got < k {
+            if self.pile.len == 0 && !self.reshuffle(rec) {
+                break;
+            }
+            let c = self.draw_one(p);
+            rec.on(self, Event::Draw { player: p, card: c, reason });
+            got += 1;
+        }
+        rec.on(self, Event::DrawEnd { player: p, reason });
+        got
+    }
+
+    #[inline(always)]
+    fn draw_one(&mut self, p: u8) -> CardId {
+        self.pile.len -= 1;
+        let c = self.pile.cards[self.pile.len as usize];
+        self.hands[p as usize].insert(c);
+        self.cards_drawn += 1;
+        self.idle = 0;
+        c
+    }
+
+    // ----- illegal actions -----------------------------------------------
+
+    /// Records an illegal action; in strict mode stops the round.
+    fn illegal<R: Recorder>(&mut self, p: u8, action: IllegalAction, rec: &mut R) -> bool {
+        self.illegal[p as usize] += 1;
+        rec.on(self, Event::Illegal { player: p, action });
+        if self.s.strict {
+            self.error = Some((p, action));
+            return true;
+        }
+        self.draw(p, self.s.wrong_card_penalty, DrawReason::WrongCard, rec);
+        false
+    }
+
+    // ----- a round -------------------------------------------------------
+
+    fn setup_round<R: Recorder>(&mut self, agents: &mut Agents, rec: &mut R) -> u8 {
+        let d = &self.rules.deck;
+        let n = self.n;
+        self.round += 1;
+        self.hands = [CardSet::EMPTY; MAX_PLAYERS];
+        self.discard = CardSet::EMPTY;
+        self.dir = 1;
+        self.pending = 0;
+        self.pending_cards = 0;
+        self.turns = 0;
+        self.idle = 0;
+        self.cards_drawn = 0;
+        self.uno_penalties = 0;
+        self.illegal = [0; MAX_PLAYERS];
+        self.error = None;
+        // Shuffle: the pile array holds the deck with its top last.
+        let size = d.size;
+        if let Some(order) = self.scripted.take() {
+            for (i, &c) in order.iter().enumerate() {
+                self.pile.cards[size - 1 - i] = c;
+            }
+        } else {
+            for i in 0..size {
+                self.pile.cards[i] = i as CardId;
+            }
+            for i in (1..size).rev() {
+                let j = self.rng.random_range(0..=i);
+                self.pile.cards.swap(i, j);
+            }
+        }
+        self.pile.len = size as u8;
+        // Deal one at a time from left of the dealer.
+        for _ in 0..self.s.hand_size {
+            for k in 1..=n {
+                let p = (self.dealer + k) % n;
+                self.pile.len -= 1;
+                let c = self.pile.cards[self.pile.len as usize];
+                self.hands[p as usize].insert(c);
+            }
+        }
+        rec.on(
+            self,
+            Event::Deal {
+                round: self.round,
+                dealer: self.dealer,
+            },
+        );
+        // Flip the start card; Wild Draw Four and Downpour go back.
+        loop {
+            self.pile.len -= 1;
+            let c = self.pile.cards[self.pile.len as usize];
+            if d.returned_at_start.contains(c) {
+                let len = self.pile.len as usize;
+                let pos = self.rng.random_range(0..=len);
+                self.pile.cards.copy_within(pos..len, pos + 1);
+                self.pile.cards[pos] = c;
+                self.pile.len += 1;
+                rec.on(self, Event::Flip { card: c, returned: true });
+                continue;
+            }
+            self.top = c;
+            self.discard = CardSet::single(c);
+            rec.on(self, Event::Flip { card: c, returned: false });
+            break;
+        }
+        // The start card's effect, with P the player left of the dealer.
+        let p = (self.dealer + 1) % n;
+        let c = self.top;
+        let effect = d.effect_of[c as usize];
+        match d.color(c) {
+            None => {
+                let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                self.color = col;
+                rec.on(self, Event::Color { player: p, color: col });
+                p
+            }
+            Some(col) => {
+                self.color = col;
+                if !self.s.start_card_effects {
+                    return p;
+                }
+                match effect {
+                    Effect::Skip => {
+                        rec.on(self, Event::Skip { player: p });
+                        self.step(p, 1)
+                    }
+                    Effect::Reverse => {
+                        if n == 2 && self.s.two_player_reverse_skips {
+                            rec.on(self, Event::Skip { player: p });
+                        }
+                        self.dir = -1;
+                        self.dealer
+                    }
+                    Effect::Draw2 => {
+                        self.draw(p, 2, DrawReason::Draw2, rec);
+                        rec.on(self, Event::Skip { player: p });
+                        self.step(p, 1)
+                    }
+                    _ => p,
+                }
+            }
+        }
+    }
+
+    /// Plays one round from the deal to its end. `Err` only in strict mode.
+    pub fn play_round<R: Recorder>(
+        &mut self,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Result<RoundResult, IllegalActionError> {
+        let mut cur = self.setup_round(agents, rec);
+        let first_player = cur;
+        let max_turns = self.s.max_turns;
+        let n = self.n as u32;
+        let outcome = loop {
+            if self.turns >= max_turns {
+                break Outcome::Truncated;
+            }
+            match self.turn(cur, agents, rec) {
+                Flow::Next(next) => cur = next,
+                Flow::Out(w) => {
+                    cur = w;
+                    break Outcome::Won;
+                }
+            }
+            if let Some((seat, action)) = self.error {
+                return Err(self.strict_error(seat, action, agents));
+            }
+            if self.idle >= n {
+                break Outcome::Blocked;
+            }
+        };
+        if let Some((seat, action)) = self.error {
+            return Err(self.strict_error(seat, action, agents));
+        }
+        let mut points = [0u32; MAX_PLAYERS];
+        let winner = if outcome == Outcome::Won { Some(cur) } else { None };
+        if let Some(w) = winner {
+            let d = &self.rules.deck;
+            match self.s.scoring {
+                Scoring::Winner => {
+                    points[w as usize] = (0..self.n as usize)
+                        .map(|i| d.points(self.hands[i]))
+                        .sum();
+                }
+                Scoring::Penalty => {
+                    for i in 0..self.n as usize {
+                        points[i] = d.points(self.hands[i]);
+                    }
+                }
+            }
+        }
+        for i in 0..self.n as usize {
+            self.totals[i] += points[i] as i64;
+        }
+        Ok(RoundResult {
+            round: self.round,
+            outcome,
+            winner,
+            dealer: self.dealer,
+            first_player,
+            points,
+            turns: self.turns,
+            cards_drawn: self.cards_drawn,
+            uno_penalties: self.uno_penalties,
+            illegal: self.illegal,
+        })
+    }
+
+    fn strict_error(&self, seat: u8, action: IllegalAction, agents: &Agents) -> IllegalActionError {
+        let d = &self.rules.deck;
+        let action = match action {
+            IllegalAction::Play(c) => format!("play {}", d.token(c)),
+            IllegalAction::Draw => "draw while a play is required".to_string(),
+            IllegalAction::Answer(c) => format!("answer a stack with {}", d.token(c)),
+            IllegalAction::Target(t) => format!("target seat {t}"),
+        };
+        IllegalActionError {
+            strategy: agents.seats[seat as usize].name().to_string(),
+            seat,
+            round: self.round,
+            action,
+        }
+    }
+
+    /// Plays a whole match: rounds until the target, the round count, quick play
+    /// or `max_rounds`. Calls `on_round` after each round.
+    pub fn play_match<R: Recorder>(
+        &mut self,
+        agents: &mut Agents,
+        rec: &mut R,
+        mut on_round: impl FnMut(&RoundResult),
+    ) -> Result<MatchResult, IllegalActionError> {
+        self.totals = [0; MAX_PLAYERS];
+        self.round = 0;
+        self.dealer = match self.s.dealer {
+            Dealer::Random => self.rng.random_range(0..self.n),
+            Dealer::Seat(s) => s % self.n,
+        };
+        let mut quick_winner = None;
+        loop {
+            let r = self.play_round(agents, rec)?;
+            rec.on(
+                self,
+                Event::RoundEnd {
+                    result: &r,
+                    totals: &self.totals[..self.n as usize],
+                },
+            );
+            on_round(&r);
+            if self.s.quick {
+                quick_winner = r.winner;
+                break;
+            }
+            let reached = self.s.target > 0
+                && self.totals[..self.n as usize]
+                    .iter()
+                    .any(|&t| t >= self.s.target as i64);
+            if reached
+                || (self.s.rounds > 0 && self.round >= self.s.rounds)
+                || self.round >= self.s.max_rounds
+            {
+                break;
+            }
+            self.dealer = (self.dealer + 1) % self.n;
+        }
+        let totals = &self.totals[..self.n as usize];
+        let winner = if self.s.quick {
+            quick_winner
+        } else {
+            let best = match self.s.scoring {
+                Scoring::Winner => *totals.iter().max().unwrap(),
+                Scoring::Penalty => *totals.iter().min().unwrap(),
+            };
+            let mut it = totals.iter().enumerate().filter(|(_, &t)| t == best);
+            let first = it.next().map(|(i, _)| i as u8);
+            if it.next().is_some() {
+                None
+            } else {
+                first
+            }
+        };
+        Ok(MatchResult {
+            winner,
+            totals: self.totals,
+            rounds: self.round,
+        })
+    }
+
+    /// Sets the dealer and resets totals, for playing single rounds with
+    /// [`Game::play_round`] (the runner's round mode).
+    pub fn start_match(&mut self, dealer: Option<u8>) {
+        self.totals = [0; MAX_PLAYERS];
+        self.round = 0;
+        self.dealer = match (dealer, self.s.dealer) {
+            (Some(d), _) => d % self.n,
+            (None, Dealer::Seat(s)) => s % self.n,
+            (None, Dealer::Random) => self.rng.random_range(0..self.n),
+        };
+    }
+
+    // ----- a turn ----------------------------------------------------------
+
+    fn turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+        if self.pending > 0 {
+            return self.pending_turn(p, agents, rec);
+        }
+        self.normal_turn(p, agents, rec)
+    }
+
+    /// The victim of a pending draw: challenge, answer, or draw it all.
+    fn pending_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+        let d = &self.rules.deck;
+        if self.s.bluff_challenge
+            && d.wd4.contains(self.top)
+            && agents.seats[p as usize].challenge(&self.obs(p), &mut agents.rng)
+        {
+            let target = self.wd4_player;
+            let guilty = self.wd4_guilty;
+            rec.on(
+                self,
+                Event::Challenge {
+                    challenger: p,
+                    target,
+                    guilty,
+                },
+            );
+            let total = self.pending;
+            self.pending = 0;
+            self.pending_cards = 0;
+            if guilty {
+                self.draw(target, total, DrawReason::Challenge, rec);
+                return self.normal_turn(p, agents, rec);
+            }
+            self.draw(p, total + 2, DrawReason::Challenge, rec);
+            rec.on(self, Event::Skip { player: p });
+            return Flow::Next(self.step(p, 1));
+        }
+        let answers = self.answers(self.hands[p as usize]);
+        if !answers.is_empty() {
+            if let Some(c) =
+                agents.seats[p as usize].answer_stack(&self.obs(p), answers, &mut agents.rng)
+            {
+                if answers.contains(c) {
+                    self.turns += 1;
+                    return self.play(p, c, false, agents, rec);
+                }
+                if self.illegal(p, IllegalAction::Answer(c), rec) {
+                    return Flow::Next(p);
+                }
+            }
+        }
+        let reason = if self.pending_cards > 1 {
+            DrawReason::Stack
+        } else if d.wd4.contains(self.top) {
+            DrawReason::Draw4
+        } else {
+            DrawReason::Draw2
+        };
+        let total = self.pending;
+        self.pending = 0;
+        self.pending_cards = 0;
+        self.draw(p, total, reason, rec);
+        rec.on(self, Event::Skip { player: p });
+        Flow::Next(self.step(p, 1))
+    }
+
+    fn normal_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+        self.turns += 1;
+        let hand = self.hands[p as usize];
+        let playable = self.playable(hand);
+        let choice =
+            agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
+        match choice {
+            Some(c) if playable.contains(c) => return self.play(p, c, false, agents, rec),
+            Some(c) => {
+                self.illegal(p, IllegalAction::Play(c), rec);
+                return Flow::Next(self.step(p, 1));
+            }
+            None => {}
+        }
+        if !playable.is_empty() && (self.s.force_play || !self.s.may_draw_when_playable) {
+            self.illegal(p, IllegalAction::Draw, rec);
+            return Flow::Next(self.step(p, 1));
+        }
+        // Draw one (or, with draw_to_match, until a playable card comes).
+        let mut last = None;
+        if self.s.draw_to_match {
+            loop {
+                if self.pile.len == 0 && !self.reshuffle(rec) {
+                    break;
+                }
+                let c = self.draw_one(p);
+                rec.on(
+                    self,
+                    Event::Draw {
+                        player: p,
+                        card: c,
+                        reason: DrawReason::Match,
+                    },
+                );
+                last = Some(c);
+                if self.playable(self.hands[p as usize]).contains(c) {
+                    break;
+                }
+            }
+            rec.on(
+                self,
+                Event::DrawEnd {
+                    player: p,
+                    reason: DrawReason::Match,
+                },
+            );
+        } else {
+            if self.pile.len > 0 || self.reshuffle(rec) {
+                let c = self.draw_one(p);
+                rec.on(
+                    self,
+                    Event::Draw {
+                        player: p,
+                        card: c,
+                        reason: DrawReason::Turn,
+                    },
+                );
+                last = Some(c);
+            }
+            rec.on(
+                self,
+                Event::DrawEnd {
+                    player: p,
+                    reason: DrawReason::Turn,
+                },
+            );
+        }
+        match last {
+            None => {
+                // Nothing could be drawn: the player passes.
+                self.idle += 1;
+            }
+            Some(c) => {
+                if self.playable(self.hands[p as usize]).contains(c)
+                    && (self.s.force_play
+                        || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
+                {
+                    return self.play(p, c, false, agents, rec);
+                }
+            }
+        }
+        rec.on(self, Event::Pass { player: p });
+        Flow::Next(self.step(p, 1))
+    }
+
+    /// Asks `p` for a swap target; `None` when the choice was illegal.
+    fn target<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Option<u8> {
+        let t = agents.seats[p as usize].choose_target(&self.obs(p), &mut agents.rng);
+        if (t as usize) < self.n as usize && t != p {
+            Some(t)
+        } else {
+            self.illegal(p, IllegalAction::Target(t), rec);
+            None
+        }
+    }
+
+    /// `p` plays `c` (already checked legal), then everything that follows until
+    /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
+    fn play<R: Recorder>(
+        &mut self,
+        mut p: u8,
+        mut c: CardId,
+        mut jump_in: bool,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Flow {
+        let d = &self.rules.deck;
+        let mut skip_next;
+        let mut extra_turn;
+        loop {
+            let before = self.hands[p as usize];
+            let prev_color = self.color;
+            self.hands[p as usize].remove(c);
+            self.discard.insert(c);
+            self.top = c;
+            self.idle = 0;
+            let effect = d.effect_of[c as usize];
+            self.color = match d.color(c) {
+                Some(col) => col,
+                None => agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng),
+            };
+            if effect == Effect::WildDraw4 {
+                self.wd4_player = p;
+                self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
+            }
+            // A swap target is chosen with the play (none for a last card).
+            let wants_target = !self.hands[p as usize].is_empty()
+                && (effect == Effect::Swap
+                    || (self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number));
+            let target = if wants_target {
+                self.target(p, agents, rec)
+            } else {
+                None
+            };
+            if self.error.is_some() {
+                return Flow::Next(p);
+            }
+            let left = self.hands[p as usize].len();
+            let uno = left == 1 && agents.seats[p as usize].call_uno(&self.obs(p), &mut agents.rng);
+            rec.on(
+                self,
+                Event::Play {
+                    player: p,
+                    card: c,
+                    color: self.color,
+                    uno,
+                    jump_in,
+                    target,
+                },
+            );
+            if left == 1 && !uno {
+                let chance = self.s.uno_catch_chance;
+                if chance >= 1.0 || (chance > 0.0 && self.rng.random::<f64>() < chance) {
+                    self.uno_penalties += 1;
+                    rec.on(self, Event::UnoCaught { player: p });
+                    self.draw(p, self.s.uno_penalty, DrawReason::UnoPenalty, rec);
+                }
+            }
+            if left == 0 {
+                self.last_card_draws(p, effect, rec);
+                return Flow::Out(p);
+            }
+            // The card's effect.
+            skip_next = false;
+            extra_turn = false;
+            match effect {
+                Effect::Number => {
+                    if self.s.seven_o {
+                        match d.face_of[c as usize] {
+                            7 => {
+                                if let Some(t) = target {
+                                    self.hands.swap(p as usize, t as usize);
+                                    rec.on(self, Event::Swap { a: p, b: t });
+                                }
+                            }
+                            0 => self.rotate(rec),
+                            _ => {}
+                        }
+                    }
+                }
+                Effect::Skip => skip_next = true,
+                Effect::Reverse => {
+                    self.dir = -self.dir;
+                    if self.n == 2 && self.s.two_player_reverse_skips {
+                        skip_next = true;
+                    }
+                }
+                Effect::Draw2 => self.add_pending(2),
+                Effect::WildDraw4 => self.add_pending(4),
+                Effect::Wild => {}
+                Effect::Downpour1 | Effect::Downpour2 => {
+                    let k = if effect == Effect::Downpour1 { 1 } else { 2 };
+                    for i in 1..self.n {
+                        let q = self.step(p, i);
+                        self.draw(q, k, DrawReason::Downpour, rec);
+                    }
+                    skip_next = self.s.downpour_skips_next;
+                }
+                Effect::Ohana => self.ohana(p, true, rec),
+                Effect::Swap => {
+                    if let Some(t) = target {
+                        self.hands.swap(p as usize, t as usize);
+                        rec.on(self, Event::Swap { a: p, b: t });
+                    }
+                }
+                Effect::Custom => extra_turn = self.s.custom_effect == CustomEffect::ExtraTurn,
+            }
+            // Jump-in: another player holding an identical card may play it now.
+            if self.s.jump_in && !d.wild.contains(c) {
+                if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
+                    p = q;
+                    c = card;
+                    jump_in = true;
+                    continue;
+                }
+            }
+            break;
+        }
+        if extra_turn {
+            return Flow::Next(p);
+        }
+        let next = self.step(p, 1);
+        if self.pending > 0 {
+            let challengeable = self.s.bluff_challenge && d.wd4.contains(self.top);
+            if self.s.stacking != Stacking::Off || challengeable {
+                return Flow::Next(next);
+            }
+            let reason = if d.wd4.contains(self.top) {
+                DrawReason::Draw4
+            } else {
+                DrawReason::Draw2
+            };
+            let total = self.pending;
+            self.pending = 0;
+            self.pending_cards = 0;
+            self.draw(next, total, reason, rec);
+            rec.on(self, Event::Skip { player: next });
+            return Flow::Next(self.step(next, 1));
+        }
+        if skip_next {
+            rec.on(self, Event::Skip { player: next });
+            return Flow::Next(self.step(next, 1));
+        }
+        Flow::Next(next)
+    }
+
+    #[inline]
+    fn add_pending(&mut self, k: u32) {
+        if self.s.stacking == Stacking::Off {
+            self.pending = k;
+            self.pending_cards = 1;
+        } else {
+            self.pending += k;
+            self.pending_cards += 1;
+        }
+    }
+
+    fn jump_in_offer(&mut self, p: u8, c: CardId, agents: &mut Agents) -> Option<(u8, CardId)> {
+        let same = self.rules.deck.identical(c);
+        for i in 1..self.n {
+            let q = self.step(p, i);
+            let held = self.hands[q as usize] & same;
+            if let Some(card) = held.first() {
+                if agents.seats[q as usize].jump_in(&self.obs(q), card, &mut agents.rng) {
+                    return Some((q, card));
+                }
+            }
+        }
+        None
+    }
+
+    /// Seven-o zero: every hand passes to the next player in the direction of play.
+    fn rotate<R: Recorder>(&mut self, rec: &mut R) {
+        let n = self.n as usize;
+        let old = self.hands;
+        for i in 0..n {
+            let to = self.step(i as u8, 1) as usize;
+            self.hands[to] = old[i];
+        }
+        rec.on(self, Event::Rotate { direction: self.dir });
+    }
+
+    /// Wild Ohana: each player holding fewer than `ohana_fill_to` cards draws up
+    /// to it, in turn order from next; `include_player` adds the one who played it.
+    fn ohana<R: Recorder>(&mut self, p: u8, include_player: bool, rec: &mut R) {
+        let fill = self.s.ohana_fill_to;
+        let last = if include_player { self.n } else { self.n - 1 };
+        for i in 1..=last {
+            let q = self.step(p, i);
+            let have = self.hands[q as usize].len();
+            if have < fill {
+                self.draw(q, fill - have, DrawReason::Ohana, rec);
+            }
+        }
+    }
+
+    /// Draws caused by a last card are carried out before the count (section 4).
+    fn last_card_draws<R: Recorder>(&mut self, p: u8, effect: Effect, rec: &mut R) {
+        let next = self.step(p, 1);
+        match effect {
+            Effect::Draw2 | Effect::WildDraw4 => {
+                self.add_pending(if effect == Effect::Draw2 { 2 } else { 4 });
+                let reason = if self.pending_cards > 1 {
+                    DrawReason::Stack
+                } else if effect == Effect::Draw2 {
+                    DrawReason::Draw2
+                } else {
+                    DrawReason::Draw4
+                };
+                let total = self.pending;
+                self.pending = 0;
+                self.pending_cards = 0;
+                self.draw(next, total, reason, rec);
+            }
+            Effect::Downpour1 | Effect::Downpour2 => {
+                let k = if effect == Effect::Downpour1 { 1 } else { 2 };
+                for i in 1..self.n {
+                    let q = self.step(p, i);
+                    self.draw(q, k, DrawReason::Downpour, rec);
+                }
+            }
+            Effect::Ohana => self.ohana(p, false, rec),
+            _ => {}
+        }
+    }
+
+    /// Builds a full game state from an observation and a uniformly random
+    /// assignment of the cards the observer cannot see (for search agents): the
+    /// observer's hand, the discard pile, hand sizes, direction and totals are
+    /// kept; the other hands and the draw-pile order are sampled.
+    pub fn determinize(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+        let src = obs.g;
+        let mut g = src.clone();
+        g.rng = Rng::seed_from_u64(rng.random());
+        g.scripted = None;
+        let me = obs.seat as usize;
+        let unseen = src.rules.deck.all - src.discard - src.hands[me];
+        let mut pool = [0 as CardId; 128];
+        let mut len = 0;
+        for c in unseen.iter() {
+            pool[len] = c;
+            len += 1;
+        }
+        for i in (1..len).rev() {
+            let j = rng.random_range(0..=i);
+            pool.swap(i, j);
+        }
+        let mut k = 0;
+        for seat in 0..src.n as usize {
+            if seat == me {
+                continue;
+            }
+            let want = src.hands[seat].len() as usize;
+            let mut h = CardSet::EMPTY;
+            for &c in &pool[k..k + want] {
+                h.insert(c);
+            }
+            k += want;
+            g.hands[seat] = h;
+        }
+        let rest = &pool[k..len];
+        g.pile.cards[..rest.len()].copy_from_slice(rest);
+        g.pile.len = rest.len() as u8;
+        g
+    }
+
+    /// Checks the invariants of a round in progress or just ended: every card is
+    /// in exactly one place (a hand, the draw pile or the discard pile).
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let mut seen = CardSet::EMPTY;
+        let mut total = 0u32;
+        for (i, h) in self.hands().iter().enumerate() {
+            if !(seen & *h).is_empty() {
+                return Err(format!("hand {i} overlaps another place: {:?}", seen & *h));
+            }
+            seen |= *h;
+            total += h.len();
+        }
+        for c in self.draw_pile() {
+            if seen.contains(c) {
+                return Err(format!("draw-pile card {c} is also elsewhere"));
+            }
+            seen.insert(c);
+            total += 1;
+        }
+        if !(seen & self.discard).is_empty() {
+            return Err("discard pile overlaps another place".into());
+        }
+        seen |= self.discard;
+        total += self.discard.len();
+        if !self.discard.contains(self.top) {
+            return Err("the top card is not on the discard pile".into());
+        }
+        if seen != self.rules.deck.all || total as usize != self.rules.deck.size {
+            return Err(format!(
+                "cards not conserved: {} placed of {}",
+                total, self.rules.deck.size
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a player at the table can see: their own hand, the top card and active
+/// colour, the direction, every hand's size, the draw pile's size, the discard
+/// pile's contents, the totals and the settings. Never another hand or the pile
+/// order.
+#[derive(Clone, Copy)]
+pub struct Observation<'a> {
+    g: &'a Game<'a>,
+    seat: u8,
+}
+
+impl<'a> Observation<'a> {
+    /// The observing seat.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    pub fn players(&self) -> usize {
+        self.g.n as usize
+    }
+    pub fn hand(&self) -> CardSet {
+        self.g.hands[self.seat as usize]
+    }
+    pub fn top(&self) -> CardId {
+        self.g.top
+    }
+    pub fn color(&self) -> Color {
+        self.g.color
+    }
+    pub fn direction(&self) -> i8 {
+        self.g.dir
+    }
+    pub fn hand_size(&self, seat: usize) -> usize {
+        self.g.hands[seat].len() as usize
+    }
+    pub fn draw_pile_len(&self) -> usize {
+        self.g.pile.len as usize
+    }
+    pub fn discard(&self) -> CardSet {
+        self.g.discard
+    }
+    pub fn totals(&self) -> &[i64] {
+        self.g.totals()
+    }
+    pub fn settings(&self) -> &Settings {
+        self.g.s
+    }
+    pub fn rules(&self) -> &Rules {
+        self.g.rules
+    }
+    /// The pending draw total aimed at the player to move (stacking, challenge).
+    pub fn pending_draw(&self) -> u32 {
+        self.g.pending
+    }
+    pub fn round(&self) -> u32 {
+        self.g.round
+    }
+    pub fn turns(&self) -> u32 {
+        self.g.turns
+    }
+    /// The seat `k` places from the observer in the direction of play.
+    pub fn seat_after(&self, k: u8) -> u8 {
+        self.g.step(self.seat, k)
+    }
+    /// The cards of the observer's hand that are playable now.
+    pub fn playable(&self) -> CardSet {
+        self.g.playable(self.hand())
+    }
+}

@@ -1,0 +1,427 @@
+//! Strategies: the decisions a player makes, seen through an [`Observation`].
+//!
+//! A strategy gets one call for every choice the rule book gives a player. Only
+//! [`Strategy::choose_play`] is required; the rarer decisions have defaults.
+//! Built-ins: `random`, `first`, and the parametric `heuristic` whose presets
+//! (`points`, `color`, ...) are data files in `strategies/`.
+
+use crate::cards::{CardId, CardSet, Color};
+use crate::game::{Observation, Rng};
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A player's decisions. Implementations must be deterministic given the
+/// observation and the generator they are handed.
+pub trait Strategy: Send {
+    /// The name reported in results.
+    fn name(&self) -> &str;
+
+    /// Picks a card of `playable` to play, or `None` to draw.
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, rng: &mut Rng)
+        -> Option<CardId>;
+
+    /// Whether to play the card just drawn (only asked when it is playable).
+    fn play_drawn(&mut self, _obs: &Observation, _card: CardId, _rng: &mut Rng) -> bool {
+        true
+    }
+
+    /// The colour to name for a wild: by default the colour held most.
+    fn choose_color(&mut self, obs: &Observation, _rng: &mut Rng) -> Color {
+        most_held_color(obs)
+    }
+
+    /// Whether to call UNO when a play leaves one card.
+    fn call_uno(&mut self, _obs: &Observation, _rng: &mut Rng) -> bool {
+        true
+    }
+
+    /// The opponent to swap hands with (Wild Swap, seven-o): by default the one
+    /// holding the fewest cards (first in turn order on a tie).
+    fn choose_target(&mut self, obs: &Observation, _rng: &mut Rng) -> u8 {
+        fewest_cards_opponent(obs)
+    }
+
+    /// Answer a pending draw with one of `answers` (stacking), or `None` to draw it.
+    fn answer_stack(
+        &mut self,
+        _obs: &Observation,
+        answers: CardSet,
+        _rng: &mut Rng,
+    ) -> Option<CardId> {
+        answers.first()
+    }
+
+    /// Whether to challenge the Wild Draw Four just played on this player.
+    fn challenge(&mut self, _obs: &Observation, _rng: &mut Rng) -> bool {
+        false
+    }
+
+    /// Whether to jump in with `card`, identical to the top card.
+    fn jump_in(&mut self, _obs: &Observation, _card: CardId, _rng: &mut Rng) -> bool {
+        true
+    }
+}
+
+/// The colour of which the observer holds the most cards (first on a tie).
+pub fn most_held_color(obs: &Observation) -> Color {
+    let d = &obs.rules().deck;
+    let hand = obs.hand();
+    let mut best = Color::Red;
+    let mut best_n = 0;
+    for c in Color::ALL {
+        let k = (hand & d.color_mask[c.index()]).len();
+        if k > best_n {
+            best = c;
+            best_n = k;
+        }
+    }
+    best
+}
+
+/// The opponent with the fewest cards, first in turn order on a tie.
+pub fn fewest_cards_opponent(obs: &Observation) -> u8 {
+    let mut best = obs.seat_after(1);
+    for k in 2..obs.players() as u8 {
+        let s = obs.seat_after(k);
+        if obs.hand_size(s as usize) < obs.hand_size(best as usize) {
+            best = s;
+        }
+    }
+    best
+}
+
+/// Uniform over playable cards; draws only when none is playable; random colour,
+/// random target, random stack answer; challenges half the time.
+#[derive(Debug, Clone, Default)]
+pub struct RandomStrategy;
+
+impl Strategy for RandomStrategy {
+    fn name(&self) -> &str {
+        "random"
+    }
+    #[inline]
+    fn choose_play(&mut self, _: &Observation, playable: CardSet, rng: &mut Rng) -> Option<CardId> {
+        let n = playable.len();
+        if n == 0 {
+            None
+        } else {
+            playable.nth(rng.random_range(0..n))
+        }
+    }
+    fn choose_color(&mut self, _: &Observation, rng: &mut Rng) -> Color {
+        Color::from_index(rng.random_range(0..4usize))
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        obs.seat_after(rng.random_range(1..obs.players() as u8))
+    }
+    fn answer_stack(&mut self, _: &Observation, answers: CardSet, rng: &mut Rng) -> Option<CardId> {
+        answers.nth(rng.random_range(0..answers.len()))
+    }
+    fn challenge(&mut self, _: &Observation, rng: &mut Rng) -> bool {
+        rng.random::<bool>()
+    }
+}
+
+/// Plays the first playable card in the deck's fixed card order; names the
+/// colour held most.
+#[derive(Debug, Clone, Default)]
+pub struct FirstStrategy;
+
+impl Strategy for FirstStrategy {
+    fn name(&self) -> &str {
+        "first"
+    }
+    fn choose_play(&mut self, _: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        playable.first()
+    }
+}
+
+/// Parameters of the heuristic strategy. Each playable card gets a score; the
+/// best is played (lowest card id on a tie).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HeuristicParams {
+    /// Weight of the card's points (dump high points first).
+    pub points_weight: f64,
+    /// Weight of how many cards of the card's colour the hand keeps after it
+    /// (stay in the colour you hold most of).
+    pub color_weight: f64,
+    /// Subtracted from wild cards (keep wilds for when nothing else plays).
+    pub wild_penalty: f64,
+    /// Draw instead of playing when only wilds are playable and the hand holds
+    /// more than this many cards (0: never hold back).
+    pub hold_wilds_above: u32,
+    /// Probability of forgetting to call UNO.
+    pub forget_uno: f64,
+    /// Challenge a Wild Draw Four when the challenger holds at most this many cards.
+    pub challenge_below: u32,
+    /// Jump in when possible.
+    pub jump_in: bool,
+    /// Play a playable drawn card.
+    pub play_drawn: bool,
+}
+
+impl Default for HeuristicParams {
+    fn default() -> Self {
+        HeuristicParams {
+            points_weight: 1.0,
+            color_weight: 0.0,
+            wild_penalty: 0.0,
+            hold_wilds_above: 0,
+            forget_uno: 0.0,
+            challenge_below: 0,
+            jump_in: true,
+            play_drawn: true,
+        }
+    }
+}
+
+/// A scored, parametric strategy (see [`HeuristicParams`]).
+#[derive(Debug, Clone)]
+pub struct Heuristic {
+    pub name: String,
+    pub params: HeuristicParams,
+}
+
+impl Strategy for Heuristic {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        let d = &obs.rules().deck;
+        let p = &self.params;
+        let hand = obs.hand();
+        if playable.is_empty() {
+            return None;
+        }
+        if p.hold_wilds_above > 0
+            && (playable - d.wild).is_empty()
+            && hand.len() > p.hold_wilds_above
+            && obs.settings().may_draw_when_playable
+            && !obs.settings().force_play
+        {
+            return None;
+        }
+        let mut best = None;
+        let mut best_score = f64::NEG_INFINITY;
+        for c in playable.iter() {
+            let mut score = p.points_weight * d.points_of[c as usize] as f64;
+            match d.color(c) {
+                Some(col) => {
+                    let keep = (hand & d.color_mask[col.index()]).len() as f64 - 1.0;
+                    score += p.color_weight * keep;
+                }
+                None => {
+                    let keep = (hand & d.color_mask[most_held_color(obs).index()]).len() as f64;
+                    score += p.color_weight * keep - p.wild_penalty;
+                }
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(c);
+            }
+        }
+        best
+    }
+    fn play_drawn(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
+        self.params.play_drawn
+    }
+    fn call_uno(&mut self, _: &Observation, rng: &mut Rng) -> bool {
+        self.params.forget_uno <= 0.0 || rng.random::<f64>() >= self.params.forget_uno
+    }
+    fn challenge(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        obs.hand().len() <= self.params.challenge_below
+    }
+    fn jump_in(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
+        self.params.jump_in
+    }
+}
+
+/// A strategy preset file (`strategies/*.toml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The implementation: `heuristic` (the only parametric one), `random` or `first`.
+    pub base: String,
+    #[serde(default)]
+    pub params: HeuristicParams,
+}
+
+/// A validated strategy description that can make fresh instances (one per
+/// seat per worker). Cheap to clone and shareable across threads.
+#[derive(Clone, PartialEq)]
+pub enum StrategySpec {
+    Random,
+    First,
+    Heuristic { name: String, params: HeuristicParams },
+}
+
+impl fmt::Debug for StrategySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StrategySpec::Random => f.write_str("random"),
+            StrategySpec::First => f.write_str("first"),
+            StrategySpec::Heuristic { name, params } => write!(f, "{name} {params:?}"),
+        }
+    }
+}
+
+/// Errors about strategy names and preset files.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StrategyError {
+    #[error("unknown strategy '{0}' (valid: {list}, or a path to a preset .toml file)", list = builtin_names().join(", "))]
+    Unknown(String),
+    #[error("cannot read strategy file {0}: {1}")]
+    Io(String, String),
+    #[error("malformed strategy file {0}: {1}")]
+    Malformed(String, String),
+    #[error("invalid strategy {0}: {1}")]
+    Invalid(String, String),
+}
+
+/// The presets shipped in `strategies/`, embedded in the binary.
+const PRESETS: [(&str, &str); 4] = [
+    ("points", include_str!("../strategies/points.toml")),
+    ("color", include_str!("../strategies/color.toml")),
+    ("cautious", include_str!("../strategies/cautious.toml")),
+    ("forgetful", include_str!("../strategies/forgetful.toml")),
+];
+
+/// Every built-in strategy name.
+pub fn builtin_names() -> Vec<&'static str> {
+    let mut v = vec!["random", "first"];
+    v.extend(PRESETS.iter().map(|p| p.0));
+    v
+}
+
+impl StrategySpec {
+    /// A built-in name (`random`, `first`, a preset) or a path to a preset file.
+    pub fn load(name_or_path: &str) -> Result<StrategySpec, StrategyError> {
+        match name_or_path {
+            "random" => return Ok(StrategySpec::Random),
+            "first" => return Ok(StrategySpec::First),
+            _ => {}
+        }
+        if let Some((_, text)) = PRESETS.iter().find(|p| p.0 == name_or_path) {
+            return StrategySpec::parse(text, name_or_path);
+        }
+        if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
+            let text = std::fs::read_to_string(name_or_path)
+                .map_err(|e| StrategyError::Io(name_or_path.into(), e.to_string()))?;
+            return StrategySpec::parse(&text, name_or_path);
+        }
+        Err(StrategyError::Unknown(name_or_path.to_string()))
+    }
+
+    /// Parses and validates a preset file.
+    pub fn parse(text: &str, origin: &str) -> Result<StrategySpec, StrategyError> {
+        let f: PresetFile = toml::from_str(text).map_err(|e| {
+            StrategyError::Malformed(
+                origin.into(),
+                e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })?;
+        f.validate().map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        Ok(match f.base.as_str() {
+            "random" => StrategySpec::Random,
+            "first" => StrategySpec::First,
+            _ => StrategySpec::Heuristic {
+                name: f.name,
+                params: f.params,
+            },
+        })
+    }
+
+    /// The name reported in results.
+    pub fn name(&self) -> &str {
+        match self {
+            StrategySpec::Random => "random",
+            StrategySpec::First => "first",
+            StrategySpec::Heuristic { name, .. } => name,
+        }
+    }
+
+    /// A fresh instance.
+    pub fn instantiate(&self) -> Box<dyn Strategy> {
+        match self {
+            StrategySpec::Random => Box::new(RandomStrategy),
+            StrategySpec::First => Box::new(FirstStrategy),
+            StrategySpec::Heuristic { name, params } => Box::new(Heuristic {
+                name: name.clone(),
+                params: params.clone(),
+            }),
+        }
+    }
+}
+
+impl PresetFile {
+    /// Checks names and parameter ranges.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty() || self.name.contains(',') || self.name.contains(char::is_whitespace) {
+            return Err(format!("name '{}' must be non-empty, without commas or spaces", self.name));
+        }
+        if !["heuristic", "random", "first"].contains(&self.base.as_str()) {
+            return Err(format!(
+                "base '{}' is unknown (valid: heuristic, random, first)",
+                self.base
+            ));
+        }
+        let p = &self.params;
+        if !(0.0..=1.0).contains(&p.forget_uno) {
+            return Err(format!("forget_uno = {} is not a probability (0.0 to 1.0)", p.forget_uno));
+        }
+        for (k, v) in [
+            ("points_weight", p.points_weight),
+            ("color_weight", p.color_weight),
+            ("wild_penalty", p.wild_penalty),
+        ] {
+            if !v.is_finite() {
+                return Err(format!("{k} must be a finite number"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses a comma list of strategies.
+pub fn parse_list(list: &str) -> Result<Vec<StrategySpec>, StrategyError> {
+    list.split(',')
+        .map(|s| StrategySpec::load(s.trim()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_loads_and_presets_validate() {
+        for name in builtin_names() {
+            let s = StrategySpec::load(name).unwrap();
+            assert_eq!(s.name(), name);
+            assert_eq!(s.instantiate().name(), name);
+        }
+        let e = StrategySpec::load("nope").unwrap_err().to_string();
+        assert!(e.contains("unknown strategy 'nope'") && e.contains("random"), "{e}");
+    }
+
+    #[test]
+    fn bad_presets_are_refused() {
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"heuristic\"\n[params]\nforget_uno = 2.0\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("forget_uno"), "{e}");
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"heuristic\"\n[params]\nbogus = 1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bogus"), "{e}");
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"alphazero\"\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("alphazero"), "{e}");
+    }
+}
