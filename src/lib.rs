@@ -1,6 +1,7 @@
 pub mod cards;
 pub mod game;
 pub mod rules;
+pub mod stats;
 pub mod strategy;
 
 pub use cards::{CardId, CardSet, Color, Face, Kind};
