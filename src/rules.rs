@@ -342,6 +342,20 @@ impl RuleSetFile {
         Err(RulesError::UnknownRuleSet(name_or_path.to_string()))
     }
 
+    /// Loads a rule set and applies `--set key=value` and `--house a,b=c` items.
+    pub fn resolve(name_or_path: &str, sets: &[String], house: &[String]) -> Result<RuleSetFile, RulesError> {
+        let mut f = RuleSetFile::load(name_or_path)?;
+        for s in sets {
+            f.apply_set(s)?;
+        }
+        for h in house {
+            for item in h.split(',').filter(|i| !i.trim().is_empty()) {
+                f.apply_house(item)?;
+            }
+        }
+        Ok(f)
+    }
+
     /// The fully resolved file (every setting written out), as TOML.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).unwrap_or_default()

@@ -1,0 +1,490 @@
+//! The runner: many games in parallel, with streaming statistics.
+//!
+//! Game `i` draws its randomness from the master seed and `i` alone
+//! ([`game_rngs`]), every statistic is an integer count or an exact histogram,
+//! and merging is exact, so the same configuration gives identical statistics on
+//! any number of threads. Memory does not grow with the number of games: each
+//! worker thread keeps one [`RunStats`] and they are merged at the end.
+
+use crate::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
+use crate::rules::Rules;
+use crate::stats::{wilson95, Histogram};
+use crate::strategy::{Strategy, StrategySpec};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// One round per game, or whole matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Round,
+    Match,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Round => "round",
+            Mode::Match => "match",
+        }
+    }
+}
+
+/// Everything a run needs, validated by [`RunConfig::new`].
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub rules: Rules,
+    pub players: usize,
+    /// The strategy at each seat of the line-up (already cycled to `players`).
+    pub lineup: Vec<StrategySpec>,
+    pub games: u64,
+    pub mode: Mode,
+    pub seed: u64,
+    pub threads: usize,
+    /// Keep each strategy on its line-up seat instead of rotating.
+    pub fixed_seats: bool,
+    /// Games per unit of work (progress and interruption granularity).
+    pub chunk: u64,
+}
+
+/// Errors of a run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{error} (seed {seed}, game {game})")]
+    Illegal {
+        error: crate::game::IllegalActionError,
+        seed: u64,
+        game: u64,
+    },
+}
+
+impl RunConfig {
+    /// Validates and cycles the line-up to the number of players.
+    pub fn new(
+        rules: Rules,
+        players: usize,
+        strategies: &[StrategySpec],
+        games: u64,
+        mode: Mode,
+        seed: u64,
+        threads: usize,
+        fixed_seats: bool,
+    ) -> Result<RunConfig, RunError> {
+        rules
+            .check_players(players)
+            .map_err(|e| RunError::Invalid(e.to_string()))?;
+        if strategies.is_empty() {
+            return Err(RunError::Invalid("no strategies given".into()));
+        }
+        if strategies.len() > players {
+            return Err(RunError::Invalid(format!(
+                "{} strategies for {players} players (give at most one per seat; the list is cycled to fill the seats)",
+                strategies.len()
+            )));
+        }
+        if games == 0 {
+            return Err(RunError::Invalid("--games must be at least 1".into()));
+        }
+        if threads == 0 {
+            return Err(RunError::Invalid("--threads must be at least 1".into()));
+        }
+        let s = &rules.settings;
+        if mode == Mode::Match && s.target == 0 && s.rounds == 0 && !s.quick {
+            return Err(RunError::Invalid(
+                "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
+            ));
+        }
+        let lineup: Vec<StrategySpec> = (0..players)
+            .map(|i| strategies[i % strategies.len()].clone())
+            .collect();
+        for a in &lineup {
+            for b in &lineup {
+                if a.name() == b.name() && a != b {
+                    return Err(RunError::Invalid(format!(
+                        "two different strategies are named '{}'; rename one",
+                        a.name()
+                    )));
+                }
+            }
+        }
+        Ok(RunConfig {
+            rules,
+            players,
+            lineup,
+            games,
+            mode,
+            seed,
+            threads,
+            fixed_seats,
+            chunk: 1024,
+        })
+    }
+
+    /// The distinct strategies of the line-up, in order of first appearance.
+    pub fn strategy_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for s in &self.lineup {
+            if !v.iter().any(|n| n == s.name()) {
+                v.push(s.name().to_string());
+            }
+        }
+        v
+    }
+
+    /// Index (into [`strategy_names`](Self::strategy_names)) of the strategy at
+    /// `seat` in game `game`.
+    pub fn strategy_at(&self, game: u64, seat: usize) -> usize {
+        let names = self.strategy_names();
+        let r = self.rotation(game);
+        let spec = &self.lineup[(seat + r) % self.players];
+        names.iter().position(|n| n == spec.name()).unwrap_or(0)
+    }
+
+    #[inline]
+    fn rotation(&self, game: u64) -> usize {
+        if self.fixed_seats {
+            0
+        } else {
+            (game % self.players as u64) as usize
+        }
+    }
+}
+
+/// Largest value kept exactly by the point histograms.
+pub const POINTS_CAP: usize = 4096;
+/// Largest value kept exactly by the cards-drawn histogram.
+pub const DRAWN_CAP: usize = 4096;
+
+/// Statistics of one strategy across all the seats it held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategyStats {
+    pub name: String,
+    /// Seats it holds in each game.
+    pub seats: usize,
+    pub round_wins: u64,
+    pub match_wins: u64,
+    pub illegal: u64,
+    /// Winner scoring: the points of each round it won. Penalty scoring: the
+    /// penalty points of each of its seats in each round.
+    pub round_points: Histogram,
+    /// Match totals of each of its seats.
+    pub match_points: Histogram,
+}
+
+/// Statistics of one seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatStats {
+    pub round_wins: u64,
+    pub match_wins: u64,
+}
+
+/// Everything a run measured. Merging two halves gives exactly the whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunStats {
+    pub players: usize,
+    /// Games finished (rounds in round mode, matches in match mode).
+    pub games: u64,
+    pub rounds: u64,
+    pub won: u64,
+    pub blocked: u64,
+    pub truncated: u64,
+    pub tied_matches: u64,
+    pub uno_penalties: u64,
+    pub illegal: u64,
+    pub strategies: Vec<StrategyStats>,
+    pub seats: Vec<SeatStats>,
+    /// Round wins by position relative to the player who moved first
+    /// (0 = the first mover, 1 = the seat after it in seat order, ...).
+    pub position_wins: Vec<u64>,
+    pub turns: Histogram,
+    pub cards_drawn: Histogram,
+    pub uno_penalties_per_round: Histogram,
+    pub rounds_per_match: Histogram,
+}
+
+impl RunStats {
+    pub fn new(cfg: &RunConfig) -> RunStats {
+        let names = cfg.strategy_names();
+        RunStats {
+            players: cfg.players,
+            games: 0,
+            rounds: 0,
+            won: 0,
+            blocked: 0,
+            truncated: 0,
+            tied_matches: 0,
+            uno_penalties: 0,
+            illegal: 0,
+            strategies: names
+                .iter()
+                .map(|n| StrategyStats {
+                    name: n.clone(),
+                    seats: cfg.lineup.iter().filter(|s| s.name() == n).count(),
+                    round_wins: 0,
+                    match_wins: 0,
+                    illegal: 0,
+                    round_points: Histogram::new(POINTS_CAP),
+                    match_points: Histogram::new(POINTS_CAP),
+                })
+                .collect(),
+            seats: vec![
+                SeatStats {
+                    round_wins: 0,
+                    match_wins: 0
+                };
+                cfg.players
+            ],
+            position_wins: vec![0; cfg.players],
+            turns: Histogram::new(cfg.rules.settings.max_turns as usize + 1),
+            cards_drawn: Histogram::new(DRAWN_CAP),
+            uno_penalties_per_round: Histogram::new(64),
+            rounds_per_match: Histogram::new(cfg.rules.settings.max_rounds as usize + 1),
+        }
+    }
+
+    /// Adds one round; `strat_of_seat[s]` is the strategy index at seat `s`.
+    #[inline]
+    pub fn add_round(&mut self, r: &RoundResult, strat_of_seat: &[usize], penalty_scoring: bool) {
+        let n = self.players;
+        self.rounds += 1;
+        self.turns.add(r.turns as u64);
+        self.cards_drawn.add(r.cards_drawn as u64);
+        self.uno_penalties += r.uno_penalties as u64;
+        self.uno_penalties_per_round.add(r.uno_penalties as u64);
+        for (seat, &k) in r.illegal[..n].iter().enumerate() {
+            if k > 0 {
+                self.illegal += k as u64;
+                self.strategies[strat_of_seat[seat]].illegal += k as u64;
+            }
+        }
+        match r.outcome {
+            Outcome::Won => {
+                self.won += 1;
+                let w = r.winner.unwrap_or(0) as usize;
+                self.seats[w].round_wins += 1;
+                let st = &mut self.strategies[strat_of_seat[w]];
+                st.round_wins += 1;
+                if !penalty_scoring {
+                    st.round_points.add(r.points[w] as u64);
+                }
+                self.position_wins[(w + n - r.first_player as usize) % n] += 1;
+            }
+            Outcome::Blocked => self.blocked += 1,
+            Outcome::Truncated => self.truncated += 1,
+        }
+        if penalty_scoring && r.outcome == Outcome::Won {
+            for (seat, &p) in r.points[..n].iter().enumerate() {
+                self.strategies[strat_of_seat[seat]].round_points.add(p as u64);
+            }
+        }
+    }
+
+    /// Adds one finished match.
+    pub fn add_match(&mut self, m: &MatchResult, strat_of_seat: &[usize]) {
+        self.rounds_per_match.add(m.rounds as u64);
+        match m.winner {
+            Some(w) => {
+                self.seats[w as usize].match_wins += 1;
+                self.strategies[strat_of_seat[w as usize]].match_wins += 1;
+            }
+            None => self.tied_matches += 1,
+        }
+        for seat in 0..self.players {
+            self.strategies[strat_of_seat[seat]]
+                .match_points
+                .add(m.totals[seat].max(0) as u64);
+        }
+    }
+
+    /// Adds everything of `o` (same configuration).
+    pub fn merge(&mut self, o: &RunStats) {
+        self.games += o.games;
+        self.rounds += o.rounds;
+        self.won += o.won;
+        self.blocked += o.blocked;
+        self.truncated += o.truncated;
+        self.tied_matches += o.tied_matches;
+        self.uno_penalties += o.uno_penalties;
+        self.illegal += o.illegal;
+        for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {
+            a.round_wins += b.round_wins;
+            a.match_wins += b.match_wins;
+            a.illegal += b.illegal;
+            a.round_points.merge(&b.round_points);
+            a.match_points.merge(&b.match_points);
+        }
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.round_wins += b.round_wins;
+            a.match_wins += b.match_wins;
+        }
+        for (a, b) in self.position_wins.iter_mut().zip(&o.position_wins) {
+            *a += *b;
+        }
+        self.turns.merge(&o.turns);
+        self.cards_drawn.merge(&o.cards_drawn);
+        self.uno_penalties_per_round.merge(&o.uno_penalties_per_round);
+        self.rounds_per_match.merge(&o.rounds_per_match);
+    }
+
+    /// Wilson 95% interval of a strategy's share of rounds.
+    pub fn round_ci(&self, wins: u64) -> (f64, f64) {
+        wilson95(wins, self.rounds)
+    }
+}
+
+/// The result of a run: its statistics and whether it stopped early.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub stats: RunStats,
+    /// True when the run was interrupted before all games were played.
+    pub partial: bool,
+}
+
+/// One worker thread's strategies: one instance per seat per rotation.
+struct Worker {
+    instances: Vec<Vec<Box<dyn Strategy>>>,
+    strat_of_seat: Vec<Vec<usize>>,
+}
+
+impl Worker {
+    fn new(cfg: &RunConfig) -> Worker {
+        let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
+        let names = cfg.strategy_names();
+        let mut instances = Vec::new();
+        let mut strat_of_seat = Vec::new();
+        for r in 0..rotations {
+            let specs: Vec<&StrategySpec> = (0..cfg.players)
+                .map(|s| &cfg.lineup[(s + r) % cfg.players])
+                .collect();
+            instances.push(specs.iter().map(|s| s.instantiate()).collect());
+            strat_of_seat.push(
+                specs
+                    .iter()
+                    .map(|s| names.iter().position(|n| n == s.name()).unwrap_or(0))
+                    .collect(),
+            );
+        }
+        Worker {
+            instances,
+            strat_of_seat,
+        }
+    }
+}
+
+/// Plays games `range` into `stats`.
+pub fn play_games(
+    cfg: &RunConfig,
+    range: std::ops::Range<u64>,
+    stats: &mut RunStats,
+) -> Result<(), RunError> {
+    let mut w = Worker::new(cfg);
+    play_range(cfg, &mut w, range, stats)
+}
+
+fn play_range(
+    cfg: &RunConfig,
+    w: &mut Worker,
+    range: std::ops::Range<u64>,
+    stats: &mut RunStats,
+) -> Result<(), RunError> {
+    let penalty = cfg.rules.settings.scoring == crate::rules::Scoring::Penalty;
+    for i in range {
+        let r = cfg.rotation(i);
+        let (table, agent_rng) = game_rngs(cfg.seed, i);
+        let mut game = Game::with_rng(&cfg.rules, cfg.players, table);
+        let mut agents = Agents {
+            seats: &mut w.instances[r],
+            rng: agent_rng,
+        };
+        let map = &w.strat_of_seat[r];
+        let res = match cfg.mode {
+            Mode::Round => {
+                game.start_match(None);
+                game.play_round(&mut agents, &mut NoRecord)
+                    .map(|res| stats.add_round(&res, map, penalty))
+            }
+            Mode::Match => game
+                .play_match(&mut agents, &mut NoRecord, |res| {
+                    stats.add_round(res, map, penalty)
+                })
+                .map(|m| stats.add_match(&m, map)),
+        };
+        if let Err(error) = res {
+            return Err(RunError::Illegal {
+                error,
+                seed: cfg.seed,
+                game: i,
+            });
+        }
+        stats.games += 1;
+    }
+    Ok(())
+}
+
+/// Runs every game of `cfg` on `cfg.threads` threads. `progress` is called with
+/// the number of games finished after each unit of work; setting `stop` makes
+/// the run end after the units in progress, with `partial = true`.
+pub fn run(
+    cfg: &RunConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<RunOutcome, RunError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
+    // Chunks are handed out in order; after a failure in chunk k, chunks below k
+    // still finish, so the reported failure is the lowest game's on any threads.
+    let failed_chunk = AtomicU64::new(u64::MAX);
+    let chunks = cfg.games.div_ceil(cfg.chunk);
+    let parts: Vec<RunStats> = pool.broadcast(|_| {
+        let mut w = Worker::new(cfg);
+        let mut stats = RunStats::new(cfg);
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= chunks || k > failed_chunk.load(Ordering::Relaxed) {
+                break;
+            }
+            let start = k * cfg.chunk;
+            let end = (start + cfg.chunk).min(cfg.games);
+            let mut part = RunStats::new(cfg);
+            match play_range(cfg, &mut w, start..end, &mut part) {
+                Ok(()) => stats.merge(&part),
+                Err(e) => {
+                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                    // Report the failure of the lowest game, whatever the threads.
+                    let game = match &e {
+                        RunError::Illegal { game, .. } => *game,
+                        _ => start,
+                    };
+                    if f.as_ref().is_none_or(|(g, _)| game < *g) {
+                        *f = Some((game, e));
+                    }
+                    failed_chunk.fetch_min(k, Ordering::Relaxed);
+                    break;
+                }
+            }
+            let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
+            progress(d);
+        }
+        stats
+    });
+    if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut total = RunStats::new(cfg);
+    for p in &parts {
+        total.merge(p);
+    }
+    Ok(RunOutcome {
+        partial: total.games < cfg.games,
+        stats: total,
+    })
+}
