@@ -13,7 +13,7 @@
 use crate::cards::{CardId, CardSet, Color};
 use crate::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Settings, Stacking};
 use crate::strategy::Strategy;
-use rand::{Rng as _, SeedableRng};
+use rand::{Rng as _, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The random generator used everywhere in unolab.
@@ -90,11 +90,20 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event<'a> {
     /// A round was dealt (read hands and draw pile from the state).
-    Deal { round: u32, dealer: u8 },
+    Deal {
+        round: u32,
+        dealer: u8,
+    },
     /// A start card was turned; when `returned` it went back into the pile.
-    Flip { card: CardId, returned: bool },
+    Flip {
+        card: CardId,
+        returned: bool,
+    },
     /// A colour was named for a start wild.
-    Color { player: u8, color: Color },
+    Color {
+        player: u8,
+        color: Color,
+    },
     Play {
         player: u8,
         card: CardId,
@@ -110,17 +119,41 @@ pub enum Event<'a> {
         reason: DrawReason,
     },
     /// The end of one draw action (possibly of zero cards).
-    DrawEnd { player: u8, reason: DrawReason },
-    Pass { player: u8 },
-    Skip { player: u8 },
-    UnoCaught { player: u8 },
-    Challenge { challenger: u8, target: u8, guilty: bool },
-    Swap { a: u8, b: u8 },
-    Rotate { direction: i8 },
+    DrawEnd {
+        player: u8,
+        reason: DrawReason,
+    },
+    Pass {
+        player: u8,
+    },
+    Skip {
+        player: u8,
+    },
+    UnoCaught {
+        player: u8,
+    },
+    Challenge {
+        challenger: u8,
+        target: u8,
+        guilty: bool,
+    },
+    Swap {
+        a: u8,
+        b: u8,
+    },
+    Rotate {
+        direction: i8,
+    },
     /// The discard pile (less its top) became the draw pile (read it from the state).
     Reshuffle,
-    Illegal { player: u8, action: IllegalAction },
-    RoundEnd { result: &'a RoundResult, totals: &'a [i64] },
+    Illegal {
+        player: u8,
+        action: IllegalAction,
+    },
+    RoundEnd {
+        result: &'a RoundResult,
+        totals: &'a [i64],
+    },
 }
 
 /// Receives every event of a game. The no-op implementation compiles away.
@@ -233,6 +266,9 @@ pub struct Game<'r> {
     illegal: [u32; MAX_PLAYERS],
     error: Option<(u8, IllegalAction)>,
     scripted: Option<Vec<CardId>>,
+    /// Unordered draw pile: each draw takes a uniformly random card of the pile
+    /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
+    lazy: bool,
 }
 
 impl<'r> Game<'r> {
@@ -270,6 +306,32 @@ impl<'r> Game<'r> {
             illegal: [0; MAX_PLAYERS],
             error: None,
             scripted: None,
+            lazy: false,
+        }
+    }
+
+    /// Draw from an unordered pile: every card drawn is a uniformly random card
+    /// of the pile, which is the same distribution as drawing the top of a
+    /// uniformly shuffled pile, without paying for a full shuffle each round and
+    /// each reshuffle. The pile order then means nothing, so traces and scripted
+    /// decks use the ordered pile (the default). The runner uses this.
+    pub fn set_lazy_pile(&mut self, lazy: bool) {
+        self.lazy = lazy;
+    }
+
+    /// Takes the next card off the draw pile (which must not be empty).
+    #[inline(always)]
+    fn take(&mut self) -> CardId {
+        let len = self.pile.len as usize - 1;
+        if self.lazy && len > 0 {
+            let j = below(&mut self.rng, len as u32 + 1) as usize;
+            let c = self.pile.cards[j];
+            self.pile.cards[j] = self.pile.cards[len];
+            self.pile.len = len as u8;
+            c
+        } else {
+            self.pile.len = len as u8;
+            self.pile.cards[len]
         }
     }
 
@@ -307,7 +369,10 @@ impl<'r> Game<'r> {
     }
     /// The draw pile, top first.
     pub fn draw_pile(&self) -> impl Iterator<Item = CardId> + '_ {
-        self.pile.cards[..self.pile.len as usize].iter().rev().copied()
+        self.pile.cards[..self.pile.len as usize]
+            .iter()
+            .rev()
+            .copied()
     }
     pub fn draw_pile_len(&self) -> usize {
         self.pile.len as usize
@@ -344,8 +409,21 @@ impl<'r> Game<'r> {
     /// The seat `k` steps from `seat` in the current direction.
     #[inline(always)]
     fn step(&self, seat: u8, k: u8) -> u8 {
-        let n = self.n as i32;
-        ((seat as i32 + self.dir as i32 * k as i32).rem_euclid(n)) as u8
+        // seat < n and k <= n, so one conditional correction suffices (no division).
+        let n = self.n;
+        let k = if k >= n { k - n } else { k };
+        if self.dir > 0 {
+            let t = seat + k;
+            if t >= n {
+                t - n
+            } else {
+                t
+            }
+        } else if seat >= k {
+            seat - k
+        } else {
+            seat + n - k
+        }
     }
 
     /// The cards of `hand` that may be played on the current top card and colour
@@ -374,9 +452,7 @@ impl<'r> Game<'r> {
             return false;
         }
         if d.effect_of[card as usize] == Effect::WildDraw4 && !self.s.bluff_challenge {
-            return !hand
-                .iter()
-                .any(|c| d.kind(c).color == Some(self.color));
+            return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
         }
         true
     }
@@ -419,9 +495,11 @@ impl<'r> Game<'r> {
             self.pile.cards[len] = c;
             len += 1;
         }
-        for i in (1..len).rev() {
-            let j = self.rng.random_range(0..=i);
-            self.pile.cards.swap(i, j);
+        if !self.lazy {
+            for i in (1..len).rev() {
+                let j = below(&mut self.rng, i as u32 + 1) as usize;
+                self.pile.cards.swap(i, j);
+            }
         }
         self.pile.len = len as u8;
         self.discard = CardSet::single(self.top);
@@ -437,7 +515,14 @@ impl<'r> Game<'r> {
                 break;
             }
             let c = self.draw_one(p);
-            rec.on(self, Event::Draw { player: p, card: c, reason });
+            rec.on(
+                self,
+                Event::Draw {
+                    player: p,
+                    card: c,
+                    reason,
+                },
+            );
             got += 1;
         }
         rec.on(self, Event::DrawEnd { player: p, reason });
@@ -446,8 +531,7 @@ impl<'r> Game<'r> {
 
     #[inline(always)]
     fn draw_one(&mut self, p: u8) -> CardId {
-        self.pile.len -= 1;
-        let c = self.pile.cards[self.pile.len as usize];
+        let c = self.take();
         self.hands[p as usize].insert(c);
         self.cards_drawn += 1;
         self.idle = 0;
@@ -488,15 +572,21 @@ impl<'r> Game<'r> {
         // Shuffle: the pile array holds the deck with its top last.
         let size = d.size;
         if let Some(order) = self.scripted.take() {
+            // A scripted deck is drawn in its order.
+            self.lazy = false;
             for (i, &c) in order.iter().enumerate() {
                 self.pile.cards[size - 1 - i] = c;
+            }
+        } else if self.lazy {
+            for i in 0..size {
+                self.pile.cards[i] = i as CardId;
             }
         } else {
             for i in 0..size {
                 self.pile.cards[i] = i as CardId;
             }
             for i in (1..size).rev() {
-                let j = self.rng.random_range(0..=i);
+                let j = below(&mut self.rng, i as u32 + 1) as usize;
                 self.pile.cards.swap(i, j);
             }
         }
@@ -505,8 +595,7 @@ impl<'r> Game<'r> {
         for _ in 0..self.s.hand_size {
             for k in 1..=n {
                 let p = (self.dealer + k) % n;
-                self.pile.len -= 1;
-                let c = self.pile.cards[self.pile.len as usize];
+                let c = self.take();
                 self.hands[p as usize].insert(c);
             }
         }
@@ -519,20 +608,35 @@ impl<'r> Game<'r> {
         );
         // Flip the start card; Wild Draw Four and Downpour go back.
         loop {
-            self.pile.len -= 1;
-            let c = self.pile.cards[self.pile.len as usize];
+            let c = self.take();
             if d.returned_at_start.contains(c) {
                 let len = self.pile.len as usize;
-                let pos = self.rng.random_range(0..=len);
+                let pos = if self.lazy {
+                    len
+                } else {
+                    below(&mut self.rng, len as u32 + 1) as usize
+                };
                 self.pile.cards.copy_within(pos..len, pos + 1);
                 self.pile.cards[pos] = c;
                 self.pile.len += 1;
-                rec.on(self, Event::Flip { card: c, returned: true });
+                rec.on(
+                    self,
+                    Event::Flip {
+                        card: c,
+                        returned: true,
+                    },
+                );
                 continue;
             }
             self.top = c;
             self.discard = CardSet::single(c);
-            rec.on(self, Event::Flip { card: c, returned: false });
+            rec.on(
+                self,
+                Event::Flip {
+                    card: c,
+                    returned: false,
+                },
+            );
             break;
         }
         // The start card's effect, with P the player left of the dealer.
@@ -543,7 +647,13 @@ impl<'r> Game<'r> {
             None => {
                 let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
                 self.color = col;
-                rec.on(self, Event::Color { player: p, color: col });
+                rec.on(
+                    self,
+                    Event::Color {
+                        player: p,
+                        color: col,
+                    },
+                );
                 p
             }
             Some(col) => {
@@ -606,14 +716,17 @@ impl<'r> Game<'r> {
             return Err(self.strict_error(seat, action, agents));
         }
         let mut points = [0u32; MAX_PLAYERS];
-        let winner = if outcome == Outcome::Won { Some(cur) } else { None };
+        let winner = if outcome == Outcome::Won {
+            Some(cur)
+        } else {
+            None
+        };
         if let Some(w) = winner {
             let d = &self.rules.deck;
             match self.s.scoring {
                 Scoring::Winner => {
-                    points[w as usize] = (0..self.n as usize)
-                        .map(|i| d.points(self.hands[i]))
-                        .sum();
+                    points[w as usize] =
+                        (0..self.n as usize).map(|i| d.points(self.hands[i])).sum();
                 }
                 Scoring::Penalty => {
                     for i in 0..self.n as usize {
@@ -666,7 +779,7 @@ impl<'r> Game<'r> {
         self.totals = [0; MAX_PLAYERS];
         self.round = 0;
         self.dealer = match self.s.dealer {
-            Dealer::Random => self.rng.random_range(0..self.n),
+            Dealer::Random => below(&mut self.rng, self.n as u32) as u8,
             Dealer::Seat(s) => s % self.n,
         };
         let mut quick_winner = None;
@@ -727,7 +840,7 @@ impl<'r> Game<'r> {
         self.dealer = match (dealer, self.s.dealer) {
             (Some(d), _) => d % self.n,
             (None, Dealer::Seat(s)) => s % self.n,
-            (None, Dealer::Random) => self.rng.random_range(0..self.n),
+            (None, Dealer::Random) => below(&mut self.rng, self.n as u32) as u8,
         };
     }
 
@@ -801,8 +914,7 @@ impl<'r> Game<'r> {
         self.turns += 1;
         let hand = self.hands[p as usize];
         let playable = self.playable(hand);
-        let choice =
-            agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
+        let choice = agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
         match choice {
             Some(c) if playable.contains(c) => return self.play(p, c, false, agents, rec),
             Some(c) => {
@@ -1076,7 +1188,12 @@ impl<'r> Game<'r> {
             let to = self.step(i as u8, 1) as usize;
             self.hands[to] = old[i];
         }
-        rec.on(self, Event::Rotate { direction: self.dir });
+        rec.on(
+            self,
+            Event::Rotate {
+                direction: self.dir,
+            },
+        );
     }
 
     /// Wild Ohana: each player holding fewer than `ohana_fill_to` cards draws up
@@ -1141,7 +1258,7 @@ impl<'r> Game<'r> {
             len += 1;
         }
         for i in (1..len).rev() {
-            let j = rng.random_range(0..=i);
+            let j = below(rng, i as u32 + 1) as usize;
             pool.swap(i, j);
         }
         let mut k = 0;
@@ -1266,6 +1383,21 @@ impl<'a> Observation<'a> {
     pub fn playable(&self) -> CardSet {
         self.g.playable(self.hand())
     }
+}
+
+/// A uniform integer in `0..n` (`n > 0`) by Lemire's multiply-and-reject method:
+/// exact (no modulo bias) and almost never divides.
+#[inline(always)]
+pub fn below(rng: &mut Rng, n: u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = (rng.next_u32() as u64) * (n as u64);
+    if (m as u32) < n {
+        let t = n.wrapping_neg() % n;
+        while (m as u32) < t {
+            m = (rng.next_u32() as u64) * (n as u64);
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// SplitMix64 finaliser: a bijective mix of a 64-bit value.

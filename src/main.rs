@@ -16,7 +16,11 @@ use unolab::sim::{self, Mode, RunConfig};
 use unolab::strategy::{self, StrategySpec};
 
 #[derive(Parser)]
-#[command(name = "unolab", version, about = "Monte Carlo strategy simulator for UNO and its themed editions")]
+#[command(
+    name = "unolab",
+    version,
+    about = "Monte Carlo strategy simulator for UNO and its themed editions"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -112,26 +116,36 @@ enum RulesAction {
 fn parse_players(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (2..=10).contains(&n) => Ok(n),
-        _ => Err(format!("'{s}' is not a valid player count (valid: 2 to 10)")),
+        _ => Err(format!(
+            "'{s}' is not a valid player count (valid: 2 to 10)"
+        )),
     }
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
-    s.parse::<u64>()
-        .map_err(|_| format!("'{s}' is not a valid seed (valid: an integer from 0 to {})", u64::MAX))
+    s.parse::<u64>().map_err(|_| {
+        format!(
+            "'{s}' is not a valid seed (valid: an integer from 0 to {})",
+            u64::MAX
+        )
+    })
 }
 
 fn parse_count(s: &str) -> Result<u64, String> {
     match s.replace('_', "").parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("'{s}' is not a valid game count (valid: a positive integer)")),
+        _ => Err(format!(
+            "'{s}' is not a valid game count (valid: a positive integer)"
+        )),
     }
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err(format!("'{s}' is not a valid thread count (valid: 1 to 1024)")),
+        _ => Err(format!(
+            "'{s}' is not a valid thread count (valid: 1 to 1024)"
+        )),
     }
 }
 
@@ -149,7 +163,12 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
@@ -158,7 +177,10 @@ fn main() -> ExitCode {
                 };
             }
             let text = e.render().to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid arguments");
             eprintln!("{} (see unolab --help)", first.trim_end());
             return ExitCode::from(2);
         }
@@ -173,7 +195,9 @@ fn main() -> ExitCode {
 }
 
 fn load_rules(a: &RuleArgs) -> Result<Rules, Fail> {
-    Ok(Rules::build(RuleSetFile::resolve(&a.rules, &a.set, &a.house)?)?)
+    Ok(Rules::build(RuleSetFile::resolve(
+        &a.rules, &a.set, &a.house,
+    )?)?)
 }
 
 fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
@@ -233,10 +257,14 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
                     let mut buf = Vec::new();
                     unolab::trace::write_trace(&rules, players, &lineup, seed, &mut buf)?;
                     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-                    let dir = dir.map(|d| d.to_path_buf()).unwrap_or_else(|| PathBuf::from("."));
+                    let dir = dir
+                        .map(|d| d.to_path_buf())
+                        .unwrap_or_else(|| PathBuf::from("."));
                     let name = path
                         .file_name()
-                        .ok_or_else(|| Fail(format!("--out {} is not a file path", path.display())))?
+                        .ok_or_else(|| {
+                            Fail(format!("--out {} is not a file path", path.display()))
+                        })?
                         .to_string_lossy()
                         .into_owned();
                     unolab::report::write_files_atomically(
@@ -262,14 +290,32 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         } => {
             let rules = load_rules(&rules)?;
             let lineup = strategy::parse_list(&strategies)?;
-            let mode = if mode == "match" { Mode::Match } else { Mode::Round };
+            let mode = if mode == "match" {
+                Mode::Match
+            } else {
+                Mode::Round
+            };
             let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(1)
             });
-            let cfg = RunConfig::new(rules, players, &lineup, games, mode, seed, threads, fixed_seats)?;
+            let cfg = RunConfig::new(
+                rules,
+                players,
+                &lineup,
+                games,
+                mode,
+                seed,
+                threads,
+                fixed_seats,
+            )?;
             if let Some(dir) = &out {
                 if dir.exists() && !dir.is_dir() {
-                    return Err(Fail(format!("--out {} exists and is not a directory", dir.display())));
+                    return Err(Fail(format!(
+                        "--out {} exists and is not a directory",
+                        dir.display()
+                    )));
                 }
             }
             let stop = Arc::new(AtomicBool::new(false));

@@ -132,7 +132,11 @@ impl<'a> Report<'a> {
         let cfg = self.cfg;
         let pct = |x: f64| format!("{:.2}%", 100.0 * x);
         let mut o = String::new();
-        let unit = if cfg.mode == Mode::Match { "matches" } else { "rounds" };
+        let unit = if cfg.mode == Mode::Match {
+            "matches"
+        } else {
+            "rounds"
+        };
         let _ = writeln!(
             o,
             "unolab run: rules {}, {} players, {} {} ({} rounds){}, seed {}, {} thread{}",
@@ -160,7 +164,15 @@ impl<'a> Report<'a> {
         let _ = writeln!(
             o,
             "{:<16} {:>5} {:>10} {:>8}  {:<19} {:>9}  {:<19} {:>9} {:>7}",
-            "strategy", "seats", "round wins", "share", "95% CI", "match wins", "95% CI", "pts/won", "illegal"
+            "strategy",
+            "seats",
+            "round wins",
+            "share",
+            "95% CI",
+            "match wins",
+            "95% CI",
+            "pts/won",
+            "illegal"
         );
         for s in &st.strategies {
             let (lo, hi) = wilson95(s.round_wins, st.rounds);
@@ -178,13 +190,21 @@ impl<'a> Report<'a> {
                 s.round_wins,
                 pct(rate(s.round_wins, st.rounds)),
                 format!("[{}, {}]", pct(lo), pct(hi)),
-                if cfg.mode == Mode::Match { s.match_wins.to_string() } else { "-".into() },
+                if cfg.mode == Mode::Match {
+                    s.match_wins.to_string()
+                } else {
+                    "-".into()
+                },
                 mci,
                 s.round_points.mean(),
                 s.illegal
             );
         }
-        let _ = writeln!(o, "\n{:<6} {:>10} {:>8}  {:<19}", "seat", "round wins", "share", "95% CI");
+        let _ = writeln!(
+            o,
+            "\n{:<6} {:>10} {:>8}  {:<19}",
+            "seat", "round wins", "share", "95% CI"
+        );
         for (i, s) in st.seats.iter().enumerate() {
             let (lo, hi) = wilson95(s.round_wins, st.rounds);
             let _ = writeln!(
@@ -197,7 +217,10 @@ impl<'a> Report<'a> {
                 pct(hi)
             );
         }
-        let _ = writeln!(o, "\nwins by position after the first mover (share of won rounds):");
+        let _ = writeln!(
+            o,
+            "\nwins by position after the first mover (share of won rounds):"
+        );
         for (i, &w) in st.position_wins.iter().enumerate() {
             let (lo, hi) = wilson95(w, st.won);
             let _ = writeln!(
@@ -219,9 +242,15 @@ impl<'a> Report<'a> {
         o.push_str(&line("turns per round", &st.turns));
         o.push_str(&line("cards drawn per round", &st.cards_drawn));
         for s in &st.strategies {
-            o.push_str(&line(&format!("points per round won ({})", s.name), &s.round_points));
+            o.push_str(&line(
+                &format!("points per round won ({})", s.name),
+                &s.round_points,
+            ));
             if cfg.mode == Mode::Match {
-                o.push_str(&line(&format!("points per match ({})", s.name), &s.match_points));
+                o.push_str(&line(
+                    &format!("points per match ({})", s.name),
+                    &s.match_points,
+                ));
             }
         }
         if cfg.mode == Mode::Match {
@@ -241,11 +270,29 @@ impl<'a> Report<'a> {
         let st = self.stats;
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record([
-            "kind", "name", "seats", "rounds", "round_wins", "round_win_rate", "round_ci95_low",
-            "round_ci95_high", "matches", "match_wins", "match_win_rate", "match_ci95_low",
-            "match_ci95_high", "points_mean", "points_sd", "points_p50", "illegal",
+            "kind",
+            "name",
+            "seats",
+            "rounds",
+            "round_wins",
+            "round_win_rate",
+            "round_ci95_low",
+            "round_ci95_high",
+            "matches",
+            "match_wins",
+            "match_win_rate",
+            "match_ci95_low",
+            "match_ci95_high",
+            "points_mean",
+            "points_sd",
+            "points_p50",
+            "illegal",
         ])?;
-        let matches = if self.cfg.mode == Mode::Match { st.games } else { 0 };
+        let matches = if self.cfg.mode == Mode::Match {
+            st.games
+        } else {
+            0
+        };
         let f = |x: f64| format!("{:.6}", x);
         for s in &st.strategies {
             let (lo, hi) = wilson95(s.round_wins, st.rounds);
@@ -316,7 +363,9 @@ impl<'a> Report<'a> {
                 String::new(),
             ])?;
         }
-        let bytes = w.into_inner().map_err(|e| csv::Error::from(e.into_error()))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| csv::Error::from(e.into_error()))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -330,13 +379,22 @@ impl<'a> Report<'a> {
                 w.write_record([name, group, &v.to_string(), &c.to_string()])?;
             }
             if h.overflow() > 0 {
-                w.write_record([name, group, &format!(">={}", h.cap()), &h.overflow().to_string()])?;
+                w.write_record([
+                    name,
+                    group,
+                    &format!(">={}", h.cap()),
+                    &h.overflow().to_string(),
+                ])?;
             }
             Ok(())
         };
         put("turns_per_round", "all", &st.turns)?;
         put("cards_drawn_per_round", "all", &st.cards_drawn)?;
-        put("uno_penalties_per_round", "all", &st.uno_penalties_per_round)?;
+        put(
+            "uno_penalties_per_round",
+            "all",
+            &st.uno_penalties_per_round,
+        )?;
         for s in &st.strategies {
             put("points_per_round_won", &s.name, &s.round_points)?;
         }
@@ -346,7 +404,9 @@ impl<'a> Report<'a> {
             }
             put("rounds_per_match", "all", &st.rounds_per_match)?;
         }
-        let bytes = w.into_inner().map_err(|e| csv::Error::from(e.into_error()))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| csv::Error::from(e.into_error()))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -377,11 +437,18 @@ impl<'a> Report<'a> {
     /// renamed, so a failure leaves no half-written result.
     pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
         let files = [
-            ("summary.csv", self.summary_csv().map_err(|e| e.to_string())?),
-            ("distributions.csv", self.distributions_csv().map_err(|e| e.to_string())?),
+            (
+                "summary.csv",
+                self.summary_csv().map_err(|e| e.to_string())?,
+            ),
+            (
+                "distributions.csv",
+                self.distributions_csv().map_err(|e| e.to_string())?,
+            ),
             (
                 "manifest.json",
-                serde_json::to_string_pretty(&self.manifest(command)).map_err(|e| e.to_string())? + "\n",
+                serde_json::to_string_pretty(&self.manifest(command)).map_err(|e| e.to_string())?
+                    + "\n",
             ),
         ];
         write_files_atomically(dir, &files)

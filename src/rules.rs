@@ -321,9 +321,8 @@ fn builtin_text(name: &str) -> Option<&'static str> {
 impl RuleSetFile {
     /// Parses a rule-set file's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
-        toml::from_str(text).map_err(|e| {
-            RulesError::Malformed(origin.to_string(), one_line(&e.to_string()))
-        })
+        toml::from_str(text)
+            .map_err(|e| RulesError::Malformed(origin.to_string(), one_line(&e.to_string())))
     }
 
     /// A built-in name or a path to a `.toml` file.
@@ -343,7 +342,11 @@ impl RuleSetFile {
     }
 
     /// Loads a rule set and applies `--set key=value` and `--house a,b=c` items.
-    pub fn resolve(name_or_path: &str, sets: &[String], house: &[String]) -> Result<RuleSetFile, RulesError> {
+    pub fn resolve(
+        name_or_path: &str,
+        sets: &[String],
+        house: &[String],
+    ) -> Result<RuleSetFile, RulesError> {
         let mut f = RuleSetFile::load(name_or_path)?;
         for s in sets {
             f.apply_set(s)?;
@@ -409,12 +412,14 @@ impl RuleSetFile {
             _ => toml::Table::new(),
         };
         table.insert(key.to_string(), parsed);
-        self.settings = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
-            RulesError::Invalid(format!(
-                "invalid value '{value}' for setting '{key}': {}",
-                one_line(e.message())
-            ))
-        })?;
+        self.settings = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                RulesError::Invalid(format!(
+                    "invalid value '{value}' for setting '{key}': {}",
+                    one_line(e.message())
+                ))
+            })?;
         Ok(())
     }
 }
@@ -512,8 +517,7 @@ impl Deck {
             return Err(RulesError::Invalid("the deck is empty".into()));
         }
         for key in file.points.keys() {
-            let ok = key.parse::<Kind>().is_ok()
-                || Face::parse(key).is_some_and(|f| !f.is_wild());
+            let ok = key.parse::<Kind>().is_ok() || Face::parse(key).is_some_and(|f| !f.is_wild());
             if !ok {
                 return Err(RulesError::Invalid(format!(
                     "points: unknown card token '{key}' (use a card token like wild-swap or red-7, or a face like draw2)"
@@ -614,7 +618,10 @@ impl Deck {
 
     /// The first card of the given kind, if the deck has it (for scripted deals).
     pub fn find(&self, kind: Kind) -> Option<CardId> {
-        self.kinds.iter().position(|k| *k == kind).map(|i| i as CardId)
+        self.kinds
+            .iter()
+            .position(|k| *k == kind)
+            .map(|i| i as CardId)
     }
 
     /// All physical cards of a kind.
@@ -767,7 +774,10 @@ mod tests {
         assert_eq!(f.settings.stacking, Stacking::Cross);
         assert!(f.settings.seven_o);
         let e = f.apply_set("no_such=1").unwrap_err().to_string();
-        assert!(e.contains("unknown setting 'no_such'") && e.contains("hand_size"), "{e}");
+        assert!(
+            e.contains("unknown setting 'no_such'") && e.contains("hand_size"),
+            "{e}"
+        );
         let e = f.apply_set("stacking=sideways").unwrap_err().to_string();
         assert!(e.contains("stacking"), "{e}");
         let e = f.apply_house("max_turns=5").unwrap_err().to_string();
@@ -792,6 +802,10 @@ mod tests {
         let mut f = RuleSetFile::load("classic").unwrap();
         f.apply_set("hand_size=11").unwrap();
         let r = Rules::build(f).unwrap();
-        assert!(r.check_players(10).unwrap_err().to_string().contains("at most 10"));
+        assert!(r
+            .check_players(10)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 10"));
     }
 }

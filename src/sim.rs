@@ -275,7 +275,9 @@ impl RunStats {
         }
         if penalty_scoring && r.outcome == Outcome::Won {
             for (seat, &p) in r.points[..n].iter().enumerate() {
-                self.strategies[strat_of_seat[seat]].round_points.add(p as u64);
+                self.strategies[strat_of_seat[seat]]
+                    .round_points
+                    .add(p as u64);
             }
         }
     }
@@ -323,7 +325,8 @@ impl RunStats {
         }
         self.turns.merge(&o.turns);
         self.cards_drawn.merge(&o.cards_drawn);
-        self.uno_penalties_per_round.merge(&o.uno_penalties_per_round);
+        self.uno_penalties_per_round
+            .merge(&o.uno_penalties_per_round);
         self.rounds_per_match.merge(&o.rounds_per_match);
     }
 
@@ -393,6 +396,7 @@ fn play_range(
         let r = cfg.rotation(i);
         let (table, agent_rng) = game_rngs(cfg.seed, i);
         let mut game = Game::with_rng(&cfg.rules, cfg.players, table);
+        game.set_lazy_pile(true);
         let mut agents = Agents {
             seats: &mut w.instances[r],
             rng: agent_rng,

@@ -6,7 +6,7 @@
 //! (`points`, `color`, ...) are data files in `strategies/`.
 
 use crate::cards::{CardId, CardSet, Color};
-use crate::game::{Observation, Rng};
+use crate::game::{below, Observation, Rng};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -18,8 +18,12 @@ pub trait Strategy: Send {
     fn name(&self) -> &str;
 
     /// Picks a card of `playable` to play, or `None` to draw.
-    fn choose_play(&mut self, obs: &Observation, playable: CardSet, rng: &mut Rng)
-        -> Option<CardId>;
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId>;
 
     /// Whether to play the card just drawn (only asked when it is playable).
     fn play_drawn(&mut self, _obs: &Observation, _card: CardId, _rng: &mut Rng) -> bool {
@@ -106,17 +110,17 @@ impl Strategy for RandomStrategy {
         if n == 0 {
             None
         } else {
-            playable.nth(rng.random_range(0..n))
+            playable.nth(below(rng, n))
         }
     }
     fn choose_color(&mut self, _: &Observation, rng: &mut Rng) -> Color {
-        Color::from_index(rng.random_range(0..4usize))
+        Color::from_index(below(rng, 4) as usize)
     }
     fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
-        obs.seat_after(rng.random_range(1..obs.players() as u8))
+        obs.seat_after(1 + below(rng, obs.players() as u32 - 1) as u8)
     }
     fn answer_stack(&mut self, _: &Observation, answers: CardSet, rng: &mut Rng) -> Option<CardId> {
-        answers.nth(rng.random_range(0..answers.len()))
+        answers.nth(below(rng, answers.len()))
     }
     fn challenge(&mut self, _: &Observation, rng: &mut Rng) -> bool {
         rng.random::<bool>()
@@ -257,7 +261,10 @@ pub struct PresetFile {
 pub enum StrategySpec {
     Random,
     First,
-    Heuristic { name: String, params: HeuristicParams },
+    Heuristic {
+        name: String,
+        params: HeuristicParams,
+    },
 }
 
 impl fmt::Debug for StrategySpec {
@@ -322,10 +329,14 @@ impl StrategySpec {
         let f: PresetFile = toml::from_str(text).map_err(|e| {
             StrategyError::Malformed(
                 origin.into(),
-                e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+                e.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
             )
         })?;
-        f.validate().map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        f.validate()
+            .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
         Ok(match f.base.as_str() {
             "random" => StrategySpec::Random,
             "first" => StrategySpec::First,
@@ -361,8 +372,14 @@ impl StrategySpec {
 impl PresetFile {
     /// Checks names and parameter ranges.
     pub fn validate(&self) -> Result<(), String> {
-        if self.name.is_empty() || self.name.contains(',') || self.name.contains(char::is_whitespace) {
-            return Err(format!("name '{}' must be non-empty, without commas or spaces", self.name));
+        if self.name.is_empty()
+            || self.name.contains(',')
+            || self.name.contains(char::is_whitespace)
+        {
+            return Err(format!(
+                "name '{}' must be non-empty, without commas or spaces",
+                self.name
+            ));
         }
         if !["heuristic", "random", "first"].contains(&self.base.as_str()) {
             return Err(format!(
@@ -372,7 +389,10 @@ impl PresetFile {
         }
         let p = &self.params;
         if !(0.0..=1.0).contains(&p.forget_uno) {
-            return Err(format!("forget_uno = {} is not a probability (0.0 to 1.0)", p.forget_uno));
+            return Err(format!(
+                "forget_uno = {} is not a probability (0.0 to 1.0)",
+                p.forget_uno
+            ));
         }
         for (k, v) in [
             ("points_weight", p.points_weight),
@@ -406,18 +426,27 @@ mod tests {
             assert_eq!(s.instantiate().name(), name);
         }
         let e = StrategySpec::load("nope").unwrap_err().to_string();
-        assert!(e.contains("unknown strategy 'nope'") && e.contains("random"), "{e}");
+        assert!(
+            e.contains("unknown strategy 'nope'") && e.contains("random"),
+            "{e}"
+        );
     }
 
     #[test]
     fn bad_presets_are_refused() {
-        let e = StrategySpec::parse("name = \"x\"\nbase = \"heuristic\"\n[params]\nforget_uno = 2.0\n", "f")
-            .unwrap_err()
-            .to_string();
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"heuristic\"\n[params]\nforget_uno = 2.0\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("forget_uno"), "{e}");
-        let e = StrategySpec::parse("name = \"x\"\nbase = \"heuristic\"\n[params]\nbogus = 1\n", "f")
-            .unwrap_err()
-            .to_string();
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"heuristic\"\n[params]\nbogus = 1\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("bogus"), "{e}");
         let e = StrategySpec::parse("name = \"x\"\nbase = \"alphazero\"\n", "f")
             .unwrap_err()

@@ -5,7 +5,9 @@
 //! set, line-up and seed always give the same bytes.
 
 use crate::cards::{CardId, CardSet};
-use crate::game::{game_rngs, Agents, DrawReason, Event, Game, IllegalAction, MatchResult, Recorder};
+use crate::game::{
+    game_rngs, Agents, DrawReason, Event, Game, IllegalAction, MatchResult, Recorder,
+};
 use crate::rules::Rules;
 use crate::strategy::StrategySpec;
 use serde_json::{json, Value};
@@ -60,7 +62,11 @@ impl<W: Write> TraceWriter<W> {
         if self.drawing.is_empty() {
             return;
         }
-        let cards: Vec<String> = self.drawing.iter().map(|&c| g.rules().deck.token(c)).collect();
+        let cards: Vec<String> = self
+            .drawing
+            .iter()
+            .map(|&c| g.rules().deck.token(c))
+            .collect();
         self.drawing.clear();
         let v = json!({"type": "draw", "player": self.draw_who, "cards": cards, "reason": self.draw_reason.name()});
         self.line(&v);
@@ -136,7 +142,9 @@ impl<W: Write> Recorder for TraceWriter<W> {
                 challenger,
                 target,
                 guilty,
-            } => json!({"type": "challenge", "challenger": challenger, "target": target, "guilty": guilty}),
+            } => {
+                json!({"type": "challenge", "challenger": challenger, "target": target, "guilty": guilty})
+            }
             Event::Swap { a, b } => json!({"type": "swap", "a": a, "b": b}),
             Event::Rotate { direction } => json!({"type": "rotate", "direction": direction}),
             Event::Reshuffle => json!({"type": "reshuffle", "draw_pile": pile(g)}),
@@ -167,7 +175,10 @@ impl<W: Write> Recorder for TraceWriter<W> {
 pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) -> Value {
     let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut settings {
-        m.insert("points".into(), serde_json::to_value(&rules.file.points).unwrap_or(Value::Null));
+        m.insert(
+            "points".into(),
+            serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
+        );
     }
     json!({"type": "match", "rules": rules.name, "settings": settings, "players": players, "strategies": names, "seed": seed})
 }
@@ -192,7 +203,9 @@ pub fn write_trace<W: Write>(
     if lineup.is_empty() {
         return Err(TraceError::Invalid("no strategies given".into()));
     }
-    let mut seats: Vec<_> = (0..players).map(|i| lineup[i % lineup.len()].instantiate()).collect();
+    let mut seats: Vec<_> = (0..players)
+        .map(|i| lineup[i % lineup.len()].instantiate())
+        .collect();
     let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
     let (table_rng, agent_rng) = game_rngs(seed, 0);
     let mut w = TraceWriter::new(out);
