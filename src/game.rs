@@ -241,7 +241,8 @@ pub struct Game<'r> {
     rules: &'r Rules,
     s: &'r Settings,
     n: u8,
-    hands: [CardSet; MAX_PLAYERS],
+    /// 16 slots so that a seat masked with 15 needs no bounds check.
+    hands: [CardSet; 16],
     pile: Pile,
     discard: CardSet,
     top: CardId,
@@ -285,7 +286,7 @@ impl<'r> Game<'r> {
             rules,
             s: &rules.settings,
             n: players as u8,
-            hands: [CardSet::EMPTY; MAX_PLAYERS],
+            hands: [CardSet::EMPTY; 16],
             pile: Pile::EMPTY,
             discard: CardSet::EMPTY,
             top: 0,
@@ -532,7 +533,7 @@ impl<'r> Game<'r> {
     #[inline(always)]
     fn draw_one(&mut self, p: u8) -> CardId {
         let c = self.take();
-        self.hands[p as usize].insert(c);
+        self.hands[p as usize & 15].insert(c);
         self.cards_drawn += 1;
         self.idle = 0;
         c
@@ -558,7 +559,7 @@ impl<'r> Game<'r> {
         let d = &self.rules.deck;
         let n = self.n;
         self.round += 1;
-        self.hands = [CardSet::EMPTY; MAX_PLAYERS];
+        self.hands = [CardSet::EMPTY; 16];
         self.discard = CardSet::EMPTY;
         self.dir = 1;
         self.pending = 0;
@@ -596,7 +597,7 @@ impl<'r> Game<'r> {
             for k in 1..=n {
                 let p = (self.dealer + k) % n;
                 let c = self.take();
-                self.hands[p as usize].insert(c);
+                self.hands[p as usize & 15].insert(c);
             }
         }
         rec.on(
@@ -881,7 +882,7 @@ impl<'r> Game<'r> {
             rec.on(self, Event::Skip { player: p });
             return Flow::Next(self.step(p, 1));
         }
-        let answers = self.answers(self.hands[p as usize]);
+        let answers = self.answers(self.hands[p as usize & 15]);
         if !answers.is_empty() {
             if let Some(c) =
                 agents.seats[p as usize].answer_stack(&self.obs(p), answers, &mut agents.rng)
@@ -912,7 +913,7 @@ impl<'r> Game<'r> {
 
     fn normal_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
         self.turns += 1;
-        let hand = self.hands[p as usize];
+        let hand = self.hands[p as usize & 15];
         let playable = self.playable(hand);
         let choice = agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
         match choice {
@@ -944,7 +945,7 @@ impl<'r> Game<'r> {
                     },
                 );
                 last = Some(c);
-                if self.playable(self.hands[p as usize]).contains(c) {
+                if self.playable(self.hands[p as usize & 15]).contains(c) {
                     break;
                 }
             }
@@ -982,7 +983,7 @@ impl<'r> Game<'r> {
                 self.idle += 1;
             }
             Some(c) => {
-                if self.playable(self.hands[p as usize]).contains(c)
+                if self.playable(self.hands[p as usize & 15]).contains(c)
                     && (self.s.force_play
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {
@@ -1007,6 +1008,7 @@ impl<'r> Game<'r> {
 
     /// `p` plays `c` (already checked legal), then everything that follows until
     /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
+    #[inline(always)]
     fn play<R: Recorder>(
         &mut self,
         mut p: u8,
@@ -1019,9 +1021,9 @@ impl<'r> Game<'r> {
         let mut skip_next;
         let mut extra_turn;
         loop {
-            let before = self.hands[p as usize];
+            let before = self.hands[p as usize & 15];
             let prev_color = self.color;
-            self.hands[p as usize].remove(c);
+            self.hands[p as usize & 15].remove(c);
             self.discard.insert(c);
             self.top = c;
             self.idle = 0;
@@ -1035,7 +1037,7 @@ impl<'r> Game<'r> {
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
             }
             // A swap target is chosen with the play (none for a last card).
-            let wants_target = !self.hands[p as usize].is_empty()
+            let wants_target = !self.hands[p as usize & 15].is_empty()
                 && (effect == Effect::Swap
                     || (self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number));
             let target = if wants_target {
@@ -1046,7 +1048,7 @@ impl<'r> Game<'r> {
             if self.error.is_some() {
                 return Flow::Next(p);
             }
-            let left = self.hands[p as usize].len();
+            let left = self.hands[p as usize & 15].len();
             let uno = left == 1 && agents.seats[p as usize].call_uno(&self.obs(p), &mut agents.rng);
             rec.on(
                 self,
@@ -1170,7 +1172,7 @@ impl<'r> Game<'r> {
         let same = self.rules.deck.identical(c);
         for i in 1..self.n {
             let q = self.step(p, i);
-            let held = self.hands[q as usize] & same;
+            let held = self.hands[q as usize & 15] & same;
             if let Some(card) = held.first() {
                 if agents.seats[q as usize].jump_in(&self.obs(q), card, &mut agents.rng) {
                     return Some((q, card));
@@ -1203,7 +1205,7 @@ impl<'r> Game<'r> {
         let last = if include_player { self.n } else { self.n - 1 };
         for i in 1..=last {
             let q = self.step(p, i);
-            let have = self.hands[q as usize].len();
+            let have = self.hands[q as usize & 15].len();
             if have < fill {
                 self.draw(q, fill - have, DrawReason::Ohana, rec);
             }
