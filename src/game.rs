@@ -1022,12 +1022,26 @@ impl<'r> Game<'r> {
         let mut extra_turn;
         loop {
             let before = self.hands[p as usize & 15];
+            let effect = d.effect_of[c as usize];
+            // A swap target is chosen with the play (none for a last card). An
+            // illegal target is a wrong card: the card stays, the player draws
+            // the sanction and the turn ends.
+            let wants_target = before.len() > 1
+                && (effect == Effect::Swap
+                    || (self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number));
+            let target = if wants_target {
+                match self.target(p, agents, rec) {
+                    Some(t) => Some(t),
+                    None => return Flow::Next(self.step(p, 1)),
+                }
+            } else {
+                None
+            };
             let prev_color = self.color;
             self.hands[p as usize & 15].remove(c);
             self.discard.insert(c);
             self.top = c;
             self.idle = 0;
-            let effect = d.effect_of[c as usize];
             self.color = match d.color(c) {
                 Some(col) => col,
                 None => agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng),
@@ -1035,18 +1049,6 @@ impl<'r> Game<'r> {
             if effect == Effect::WildDraw4 {
                 self.wd4_player = p;
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
-            }
-            // A swap target is chosen with the play (none for a last card).
-            let wants_target = !self.hands[p as usize & 15].is_empty()
-                && (effect == Effect::Swap
-                    || (self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number));
-            let target = if wants_target {
-                self.target(p, agents, rec)
-            } else {
-                None
-            };
-            if self.error.is_some() {
-                return Flow::Next(p);
             }
             let left = self.hands[p as usize & 15].len();
             let uno = left == 1 && agents.seats[p as usize].call_uno(&self.obs(p), &mut agents.rng);

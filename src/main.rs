@@ -42,26 +42,27 @@ struct RuleArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Play many games between strategies and report who wins, with confidence
+    #[command(args_override_self = true)]
     Run {
         #[command(flatten)]
         rules: RuleArgs,
         /// Number of players, 2 to 10
-        #[arg(long, default_value = "4", value_parser = parse_players)]
+        #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
         players: usize,
         /// Strategies, comma separated, one per seat (cycled to fill the seats)
         #[arg(long, default_value = "random")]
         strategies: String,
         /// Number of games (rounds in round mode, matches in match mode)
-        #[arg(long, default_value = "100000", value_parser = parse_count)]
+        #[arg(long, default_value = "100000", value_parser = parse_count, allow_hyphen_values = true)]
         games: u64,
         /// round: one round per game; match: whole matches to the target
         #[arg(long, default_value = "round", value_parser = ["round", "match"])]
         mode: String,
         /// Master seed (an unsigned 64-bit integer)
-        #[arg(long, default_value = "1", value_parser = parse_seed)]
+        #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
         seed: u64,
         /// Worker threads (default: all cores)
-        #[arg(long, value_parser = parse_threads)]
+        #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
         threads: Option<usize>,
         /// Keep each strategy on its seat instead of rotating the line-up
         #[arg(long)]
@@ -77,14 +78,15 @@ enum Command {
         quiet: bool,
     },
     /// Write one whole match as JSON Lines (TRACE.md)
+    #[command(args_override_self = true)]
     Trace {
         #[command(flatten)]
         rules: RuleArgs,
-        #[arg(long, default_value = "4", value_parser = parse_players)]
+        #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
         players: usize,
         #[arg(long, default_value = "random")]
         strategies: String,
-        #[arg(long, default_value = "1", value_parser = parse_seed)]
+        #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
         seed: u64,
         /// Write to FILE instead of stdout
         #[arg(long, value_name = "FILE")]
