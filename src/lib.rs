@@ -7,6 +7,8 @@
 //! [`report`] (tables and files). The library never prints and never reads
 //! arguments; the `unolab` binary does.
 
+#![allow(clippy::needless_range_loop)]
+
 pub mod cards;
 pub mod game;
 pub mod report;

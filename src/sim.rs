@@ -61,6 +61,7 @@ pub enum RunError {
 
 impl RunConfig {
     /// Validates and cycles the line-up to the number of players.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         rules: Rules,
         players: usize,
