@@ -247,6 +247,14 @@ pub struct Game<'r> {
     discard: CardSet,
     top: CardId,
     color: Color,
+    /// Cache of the playability masks for the current top card and colour:
+    /// cards of the active colour or the top's face, and every wild...
+    accept: CardSet,
+    /// ...the coloured cards of the active colour...
+    of_color: CardSet,
+    /// ...and the cards the colour restriction forbids (Wild Draw Four, or
+    /// nothing under `bluff_challenge`).
+    restricted: CardSet,
     dir: i8,
     /// Pending draw total against the player to move (stacking / challenge).
     pending: u32,
@@ -291,6 +299,13 @@ impl<'r> Game<'r> {
             discard: CardSet::EMPTY,
             top: 0,
             color: Color::Red,
+            accept: CardSet::EMPTY,
+            of_color: CardSet::EMPTY,
+            restricted: if rules.settings.bluff_challenge {
+                CardSet::EMPTY
+            } else {
+                rules.deck.wd4
+            },
             dir: 1,
             pending: 0,
             pending_cards: 0,
@@ -431,13 +446,21 @@ impl<'r> Game<'r> {
     /// (RULES.md section 3), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
-        let d = &self.rules.deck;
-        let of_color = d.color_mask[self.color.index()];
-        let mut m = hand & (of_color | d.face_mask[d.face_of[self.top as usize] as usize] | d.wild);
-        if !self.s.bluff_challenge && !(hand & of_color).is_empty() {
-            m -= d.wd4;
+        let m = hand & self.accept;
+        if (hand & self.of_color).is_empty() {
+            m
+        } else {
+            m - self.restricted
         }
-        m
+    }
+
+    /// Sets the active colour and refreshes the playability masks.
+    #[inline(always)]
+    fn set_color(&mut self, color: Color) {
+        let d = &self.rules.deck;
+        self.color = color;
+        self.of_color = d.color_mask[color.index()];
+        self.accept = self.of_color | d.face_mask[d.face_of[self.top as usize] as usize] | d.wild;
     }
 
     /// The card-by-card reading of the playability rule, for tests.
@@ -593,12 +616,11 @@ impl<'r> Game<'r> {
         }
         self.pile.len = size as u8;
         // Deal one at a time from left of the dealer.
-        for _ in 0..self.s.hand_size {
-            for k in 1..=n {
-                let p = (self.dealer + k) % n;
-                let c = self.take();
-                self.hands[p as usize & 15].insert(c);
-            }
+        let mut p = self.dealer;
+        for _ in 0..self.s.hand_size * n as u32 {
+            p = if p + 1 == n { 0 } else { p + 1 };
+            let c = self.take();
+            self.hands[p as usize & 15].insert(c);
         }
         rec.on(
             self,
@@ -647,7 +669,7 @@ impl<'r> Game<'r> {
         match d.color(c) {
             None => {
                 let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
-                self.color = col;
+                self.set_color(col);
                 rec.on(
                     self,
                     Event::Color {
@@ -658,7 +680,7 @@ impl<'r> Game<'r> {
                 p
             }
             Some(col) => {
-                self.color = col;
+                self.set_color(col);
                 if !self.s.start_card_effects {
                     return p;
                 }
@@ -1042,10 +1064,11 @@ impl<'r> Game<'r> {
             self.discard.insert(c);
             self.top = c;
             self.idle = 0;
-            self.color = match d.color(c) {
+            let color = match d.color(c) {
                 Some(col) => col,
                 None => agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng),
             };
+            self.set_color(color);
             if effect == Effect::WildDraw4 {
                 self.wd4_player = p;
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
