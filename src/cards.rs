@@ -236,25 +236,6 @@ fn bit(c: CardId) -> u128 {
     BITS[(c & 127) as usize]
 }
 
-/// `SELECT_IN_BYTE[b][k]`: the position of the `k`-th set bit of byte `b`.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                t[b][k] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// A set of physical cards, one bit per card of the deck.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(pub u128);
@@ -314,30 +295,23 @@ impl CardSet {
     }
 
     /// The `k`-th card of the set in increasing order, `None` when `k >= len`.
-    ///
-    /// Branch-free binary search on population counts (halves of 64, 32, 16
-    /// and 8 bits, then a table for the byte): a random `k`, as a random
-    /// strategy draws, costs no mispredicted loop exit.
     #[inline]
     pub fn nth(self, k: u32) -> Option<CardId> {
-        if k >= self.len() {
+        let lo = self.0 as u64;
+        let lo_n = lo.count_ones();
+        let (mut w, mut k, base) = if k < lo_n {
+            (lo, k, 0)
+        } else {
+            ((self.0 >> 64) as u64, k - lo_n, 64)
+        };
+        if w.count_ones() <= k {
             return None;
         }
-        let lo = self.0 as u64;
-        let c = lo.count_ones();
-        let hi_half = (k >= c) as u32;
-        let mut w = if hi_half == 1 { (self.0 >> 64) as u64 } else { lo };
-        let mut k = k - hi_half * c;
-        let mut base = hi_half * 64;
-        for width in [32u32, 16, 8] {
-            let low = w & ((1u64 << width) - 1);
-            let c = low.count_ones();
-            let up = (k >= c) as u32;
-            w = if up == 1 { w >> width } else { low };
-            k -= up * c;
-            base += up * width;
+        while k > 0 {
+            w &= w - 1;
+            k -= 1;
         }
-        Some((base + SELECT_IN_BYTE[(w & 0xff) as usize][k as usize & 7] as u32) as CardId)
+        Some((base + w.trailing_zeros()) as CardId)
     }
 
     #[inline(always)]
