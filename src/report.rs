@@ -137,14 +137,17 @@ impl<'a> Report<'a> {
         } else {
             "rounds"
         };
+        let played = if cfg.mode == Mode::Match {
+            format!("{} matches ({} rounds)", st.games, st.rounds)
+        } else {
+            format!("{} rounds", st.games)
+        };
         let _ = writeln!(
             o,
-            "unolab run: rules {}, {} players, {} {} ({} rounds){}, seed {}, {} thread{}",
+            "unolab run: rules {}, {} players, {}{}, seed {}, {} thread{}",
             cfg.rules.name,
             cfg.players,
-            st.games,
-            unit,
-            st.rounds,
+            played,
             if self.partial {
                 format!(" PARTIAL: {} of {} requested", st.games, cfg.games)
             } else {
