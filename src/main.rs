@@ -333,9 +333,15 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
                 let b = indicatif::ProgressBar::new(games);
                 b.set_style(
                     indicatif::ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+                        "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
                     )
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .with_key(
+                        "rate",
+                        |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.0} games/s", s.per_sec());
+                        },
+                    ),
                 );
                 Some(b)
             } else {

@@ -1,0 +1,143 @@
+//! What a strategy sees, and determinization for search agents.
+
+use unolab::game::{game_rngs, Agents, Game, NoRecord, Observation};
+use unolab::strategy::{RandomStrategy, Strategy};
+use unolab::{CardSet, Rng, Rules};
+
+/// Plays like `random` and, at every decision, checks the observation against
+/// a determinized full state built from it.
+struct Checker {
+    inner: RandomStrategy,
+    checks: u32,
+    seen_other_cards: CardSet,
+}
+
+impl Strategy for Checker {
+    fn name(&self) -> &str {
+        "checker"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, rng: &mut Rng) -> Option<u8> {
+        assert_eq!(playable, obs.playable());
+        assert!((playable - obs.hand()).is_empty());
+        let g = Game::determinize(obs, rng);
+        let me = obs.seat() as usize;
+        assert_eq!(g.hand(me), obs.hand(), "own hand kept");
+        assert_eq!(g.discard(), obs.discard(), "discard pile kept");
+        assert_eq!(g.top(), obs.top());
+        assert_eq!(g.color(), obs.color());
+        assert_eq!(g.direction(), obs.direction());
+        assert_eq!(g.draw_pile_len(), obs.draw_pile_len());
+        let unseen = g.rules().deck.all - obs.hand() - obs.discard();
+        let mut others = CardSet::EMPTY;
+        for s in 0..obs.players() {
+            assert_eq!(
+                g.hand(s).len() as usize,
+                obs.hand_size(s),
+                "hand sizes kept"
+            );
+            if s != me {
+                assert!(
+                    (g.hand(s) - unseen).is_empty(),
+                    "other hands come from unseen cards"
+                );
+                others |= g.hand(s);
+            }
+        }
+        g.check_conservation().unwrap();
+        self.seen_other_cards |= others;
+        self.checks += 1;
+        self.inner.choose_play(obs, playable, rng)
+    }
+}
+
+#[test]
+fn determinized_states_agree_with_the_observation() {
+    let rules = Rules::builtin("classic");
+    let mut total = 0;
+    for seed in 0..20u64 {
+        let mut seats: Vec<Box<dyn Strategy>> = (0..3)
+            .map(|_| {
+                Box::new(Checker {
+                    inner: RandomStrategy,
+                    checks: 0,
+                    seen_other_cards: CardSet::EMPTY,
+                }) as Box<dyn Strategy>
+            })
+            .collect();
+        let (t, a) = game_rngs(seed, 0);
+        let mut g = Game::with_rng(&rules, 3, t);
+        g.start_match(None);
+        g.play_round(
+            &mut Agents {
+                seats: &mut seats,
+                rng: a,
+            },
+            &mut NoRecord,
+        )
+        .unwrap();
+        total += 1;
+    }
+    assert_eq!(total, 20);
+}
+
+#[test]
+fn determinization_samples_different_hidden_hands() {
+    // Two samples from the same observation differ (the hidden cards are
+    // resampled), while the observer's hand is the same.
+    use std::sync::{Arc, Mutex};
+    type Samples = Arc<Mutex<Vec<(CardSet, CardSet, CardSet, CardSet)>>>;
+    struct Twice(Samples);
+    impl Strategy for Twice {
+        fn name(&self) -> &str {
+            "twice"
+        }
+        fn choose_play(
+            &mut self,
+            obs: &Observation,
+            playable: CardSet,
+            rng: &mut Rng,
+        ) -> Option<u8> {
+            let a = Game::determinize(obs, rng);
+            let b = Game::determinize(obs, rng);
+            let me = obs.seat() as usize;
+            let other = obs.seat_after(1) as usize;
+            self.0
+                .lock()
+                .unwrap()
+                .push((a.hand(me), b.hand(me), a.hand(other), b.hand(other)));
+            playable.first()
+        }
+    }
+    let samples: Samples = Arc::new(Mutex::new(Vec::new()));
+    let rules = Rules::builtin("classic");
+    let mut seats: Vec<Box<dyn Strategy>> = vec![
+        Box::new(Twice(samples.clone())),
+        Box::new(Twice(samples.clone())),
+    ];
+    let (t, a) = game_rngs(1, 0);
+    let mut g = Game::with_rng(&rules, 2, t);
+    g.start_match(Some(1));
+    g.play_round(
+        &mut Agents {
+            seats: &mut seats,
+            rng: a,
+        },
+        &mut NoRecord,
+    )
+    .unwrap();
+    let samples = samples.lock().unwrap();
+    assert!(samples.len() > 5);
+    let mut differ = 0;
+    for (me_a, me_b, other_a, other_b) in samples.iter() {
+        assert_eq!(me_a, me_b, "the observer's own hand never changes");
+        assert_eq!(other_a.len(), other_b.len());
+        differ += (other_a != other_b) as usize;
+    }
+    // Hidden hands of several cards drawn from about 90 unseen cards: two
+    // samples coincide only when the hidden hand is tiny.
+    assert!(
+        differ * 10 >= samples.len() * 9,
+        "{differ} of {}",
+        samples.len()
+    );
+}
