@@ -446,7 +446,12 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            for set in [CardSet(x), CardSet(x & (x >> 3)), CardSet(x & 0xF0F0), CardSet(x >> 100)] {
+            for set in [
+                CardSet(x),
+                CardSet(x & (x >> 3)),
+                CardSet(x & 0xF0F0),
+                CardSet(x >> 100),
+            ] {
                 let v: Vec<CardId> = set.iter().collect();
                 for k in 0..=v.len() as u32 + 1 {
                     assert_eq!(set.nth(k), v.get(k as usize).copied(), "{set:?} {k}");

@@ -256,6 +256,10 @@ pub struct Game<'r> {
     /// nothing under `bluff_challenge`).
     restricted: CardSet,
     dir: i8,
+    /// The next seat of each seat in the current direction.
+    next_seat: [u8; 16],
+    /// `force_play` or not `may_draw_when_playable`: a playable card must be played.
+    must_play: bool,
     /// Pending draw total against the player to move (stacking / challenge).
     pending: u32,
     /// Draw cards in the pending total.
@@ -290,7 +294,7 @@ impl<'r> Game<'r> {
     /// As [`Game::new`] with a ready generator.
     pub fn with_rng(rules: &'r Rules, players: usize, rng: Rng) -> Game<'r> {
         assert!((2..=MAX_PLAYERS).contains(&players));
-        Game {
+        let mut g = Game {
             rules,
             s: &rules.settings,
             n: players as u8,
@@ -307,6 +311,8 @@ impl<'r> Game<'r> {
                 rules.deck.wd4
             },
             dir: 1,
+            next_seat: [0; 16],
+            must_play: rules.settings.force_play || !rules.settings.may_draw_when_playable,
             pending: 0,
             pending_cards: 0,
             wd4_player: 0,
@@ -323,7 +329,9 @@ impl<'r> Game<'r> {
             error: None,
             scripted: None,
             lazy: false,
-        }
+        };
+        g.set_direction(1);
+        g
     }
 
     /// Draw from an unordered pile: every card drawn is a uniformly random card
@@ -422,9 +430,25 @@ impl<'r> Game<'r> {
         self.pending
     }
 
+    /// Sets the direction of play and the table of next seats.
+    fn set_direction(&mut self, dir: i8) {
+        self.dir = dir;
+        let n = self.n;
+        for seat in 0..n {
+            self.next_seat[seat as usize] = if dir > 0 {
+                (seat + 1) % n
+            } else {
+                (seat + n - 1) % n
+            };
+        }
+    }
+
     /// The seat `k` steps from `seat` in the current direction.
     #[inline(always)]
     fn step(&self, seat: u8, k: u8) -> u8 {
+        if k == 1 {
+            return self.next_seat[seat as usize & 15];
+        }
         // seat < n and k <= n, so one conditional correction suffices (no division).
         let n = self.n;
         let k = if k >= n { k - n } else { k };
@@ -584,7 +608,7 @@ impl<'r> Game<'r> {
         self.round += 1;
         self.hands = [CardSet::EMPTY; 16];
         self.discard = CardSet::EMPTY;
-        self.dir = 1;
+        self.set_direction(1);
         self.pending = 0;
         self.pending_cards = 0;
         self.turns = 0;
@@ -693,7 +717,7 @@ impl<'r> Game<'r> {
                         if n == 2 && self.s.two_player_reverse_skips {
                             rec.on(self, Event::Skip { player: p });
                         }
-                        self.dir = -1;
+                        self.set_direction(-1);
                         self.dealer
                     }
                     Effect::Draw2 => {
@@ -716,12 +740,26 @@ impl<'r> Game<'r> {
         let mut cur = self.setup_round(agents, rec);
         let first_player = cur;
         let max_turns = self.s.max_turns;
+        // The turn logic is compiled twice: with every house-rule check, and
+        // without them for rule sets that use none (the common, fast case).
+        let st = self.s;
+        let house = st.stacking != Stacking::Off
+            || st.draw_to_match
+            || self.must_play
+            || st.seven_o
+            || st.jump_in
+            || st.bluff_challenge;
         let n = self.n as u32;
         let outcome = loop {
             if self.turns >= max_turns {
                 break Outcome::Truncated;
             }
-            match self.turn(cur, agents, rec) {
+            let flow = if house {
+                self.turn::<true, R>(cur, agents, rec)
+            } else {
+                self.turn::<false, R>(cur, agents, rec)
+            };
+            match flow {
                 Flow::Next(next) => cur = next,
                 Flow::Out(w) => {
                     cur = w;
@@ -869,11 +907,17 @@ impl<'r> Game<'r> {
 
     // ----- a turn ----------------------------------------------------------
 
-    fn turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
-        if self.pending > 0 {
+    fn turn<const H: bool, R: Recorder>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Flow {
+        // Without house rules a pending draw is settled during the play.
+        if H && self.pending > 0 {
             return self.pending_turn(p, agents, rec);
         }
-        self.normal_turn(p, agents, rec)
+        self.normal_turn::<H, R>(p, agents, rec)
     }
 
     /// The victim of a pending draw: challenge, answer, or draw it all.
@@ -898,7 +942,7 @@ impl<'r> Game<'r> {
             self.pending_cards = 0;
             if guilty {
                 self.draw(target, total, DrawReason::Challenge, rec);
-                return self.normal_turn(p, agents, rec);
+                return self.normal_turn::<true, R>(p, agents, rec);
             }
             self.draw(p, total + 2, DrawReason::Challenge, rec);
             rec.on(self, Event::Skip { player: p });
@@ -911,7 +955,7 @@ impl<'r> Game<'r> {
             {
                 if answers.contains(c) {
                     self.turns += 1;
-                    return self.play(p, c, false, agents, rec);
+                    return self.play::<true, R>(p, c, false, agents, rec);
                 }
                 if self.illegal(p, IllegalAction::Answer(c), rec) {
                     return Flow::Next(p);
@@ -933,26 +977,31 @@ impl<'r> Game<'r> {
         Flow::Next(self.step(p, 1))
     }
 
-    fn normal_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+    fn normal_turn<const H: bool, R: Recorder>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
         let playable = self.playable(hand);
         let choice = agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
         match choice {
-            Some(c) if playable.contains(c) => return self.play(p, c, false, agents, rec),
+            Some(c) if playable.contains(c) => return self.play::<H, R>(p, c, false, agents, rec),
             Some(c) => {
                 self.illegal(p, IllegalAction::Play(c), rec);
                 return Flow::Next(self.step(p, 1));
             }
             None => {}
         }
-        if !playable.is_empty() && (self.s.force_play || !self.s.may_draw_when_playable) {
+        if H && self.must_play && !playable.is_empty() {
             self.illegal(p, IllegalAction::Draw, rec);
             return Flow::Next(self.step(p, 1));
         }
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
-        if self.s.draw_to_match {
+        if H && self.s.draw_to_match {
             loop {
                 if self.pile.len == 0 && !self.reshuffle(rec) {
                     break;
@@ -1006,10 +1055,10 @@ impl<'r> Game<'r> {
             }
             Some(c) => {
                 if self.playable(self.hands[p as usize & 15]).contains(c)
-                    && (self.s.force_play
+                    && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {
-                    return self.play(p, c, false, agents, rec);
+                    return self.play::<H, R>(p, c, false, agents, rec);
                 }
             }
         }
@@ -1031,7 +1080,7 @@ impl<'r> Game<'r> {
     /// `p` plays `c` (already checked legal), then everything that follows until
     /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
     #[inline(always)]
-    fn play<R: Recorder>(
+    fn play<const H: bool, R: Recorder>(
         &mut self,
         mut p: u8,
         mut c: CardId,
@@ -1048,9 +1097,9 @@ impl<'r> Game<'r> {
             // A swap target is chosen with the play (none for a last card). An
             // illegal target is a wrong card: the card stays, the player draws
             // the sanction and the turn ends.
-            let wants_target = before.len() > 1
-                && (effect == Effect::Swap
-                    || (self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number));
+            let wants_target = (effect == Effect::Swap
+                || (H && self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number))
+                && before.len() > 1;
             let target = if wants_target {
                 match self.target(p, agents, rec) {
                     Some(t) => Some(t),
@@ -1103,7 +1152,7 @@ impl<'r> Game<'r> {
             extra_turn = false;
             match effect {
                 Effect::Number => {
-                    if self.s.seven_o {
+                    if H && self.s.seven_o {
                         match d.face_of[c as usize] {
                             7 => {
                                 if let Some(t) = target {
@@ -1118,7 +1167,7 @@ impl<'r> Game<'r> {
                 }
                 Effect::Skip => skip_next = true,
                 Effect::Reverse => {
-                    self.dir = -self.dir;
+                    self.set_direction(-self.dir);
                     if self.n == 2 && self.s.two_player_reverse_skips {
                         skip_next = true;
                     }
@@ -1144,7 +1193,7 @@ impl<'r> Game<'r> {
                 Effect::Custom => extra_turn = self.s.custom_effect == CustomEffect::ExtraTurn,
             }
             // Jump-in: another player holding an identical card may play it now.
-            if self.s.jump_in && !d.wild.contains(c) {
+            if H && self.s.jump_in && !d.wild.contains(c) {
                 if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
                     p = q;
                     c = card;
@@ -1159,8 +1208,8 @@ impl<'r> Game<'r> {
         }
         let next = self.step(p, 1);
         if self.pending > 0 {
-            let challengeable = self.s.bluff_challenge && d.wd4.contains(self.top);
-            if self.s.stacking != Stacking::Off || challengeable {
+            let challengeable = H && self.s.bluff_challenge && d.wd4.contains(self.top);
+            if H && (self.s.stacking != Stacking::Off || challengeable) {
                 return Flow::Next(next);
             }
             let reason = if d.wd4.contains(self.top) {

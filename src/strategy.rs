@@ -106,11 +106,10 @@ impl Strategy for RandomStrategy {
     }
     #[inline]
     fn choose_play(&mut self, _: &Observation, playable: CardSet, rng: &mut Rng) -> Option<CardId> {
-        let n = playable.len();
-        if n == 0 {
-            None
-        } else {
-            playable.nth(below(rng, n))
+        match playable.len() {
+            0 => None,
+            1 => playable.first(),
+            n => playable.nth(below(rng, n)),
         }
     }
     fn choose_color(&mut self, _: &Observation, rng: &mut Rng) -> Color {

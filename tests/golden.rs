@@ -8,13 +8,34 @@ use unolab::rules::{RuleSetFile, Rules};
 use unolab::strategy::parse_list;
 use unolab::trace::write_trace;
 
-fn golden(file: &str, rules: &str, sets: &[&str], house: &str, players: usize, strategies: &str, seed: u64) {
+fn golden(
+    file: &str,
+    rules: &str,
+    sets: &[&str],
+    house: &str,
+    players: usize,
+    strategies: &str,
+    seed: u64,
+) {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let house: Vec<String> = if house.is_empty() { vec![] } else { vec![house.to_string()] };
+    let house: Vec<String> = if house.is_empty() {
+        vec![]
+    } else {
+        vec![house.to_string()]
+    };
     let rules = Rules::build(RuleSetFile::resolve(rules, &sets, &house).unwrap()).unwrap();
     let mut out = Vec::new();
-    write_trace(&rules, players, &parse_list(strategies).unwrap(), seed, &mut out).unwrap();
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(file);
+    write_trace(
+        &rules,
+        players,
+        &parse_list(strategies).unwrap(),
+        seed,
+        &mut out,
+    )
+    .unwrap();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(file);
     if std::env::var_os("UNOLAB_BLESS").is_some() {
         std::fs::write(&path, &out).unwrap();
     }
@@ -34,7 +55,15 @@ fn golden(file: &str, rules: &str, sets: &[&str], house: &str, players: usize, s
 
 #[test]
 fn classic_four_players() {
-    golden("classic-4p-seed1.jsonl", "classic", &["rounds=2"], "", 4, "random,points,color,first", 1);
+    golden(
+        "classic-4p-seed1.jsonl",
+        "classic",
+        &["rounds=2"],
+        "",
+        4,
+        "random,points,color,first",
+        1,
+    );
 }
 
 #[test]
@@ -52,6 +81,22 @@ fn lilo_stitch_with_house_rules() {
 
 #[test]
 fn h2o_and_cars3() {
-    golden("h2o-2p-seed3.jsonl", "h2o", &["rounds=1"], "", 2, "random,points", 3);
-    golden("cars3-5p-seed4.jsonl", "cars3", &["rounds=1"], "draw_to_match", 5, "random,color", 4);
+    golden(
+        "h2o-2p-seed3.jsonl",
+        "h2o",
+        &["rounds=1"],
+        "",
+        2,
+        "random,points",
+        3,
+    );
+    golden(
+        "cars3-5p-seed4.jsonl",
+        "cars3",
+        &["rounds=1"],
+        "draw_to_match",
+        5,
+        "random,color",
+        4,
+    );
 }
