@@ -213,6 +213,17 @@ pub struct Agents<'a> {
     pub rng: Rng,
 }
 
+/// Every card id in order: a fresh, unshuffled pile.
+const IDENTITY: [CardId; 128] = {
+    let mut t = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = i as CardId;
+        i += 1;
+    }
+    t
+};
+
 /// The draw pile: a fixed array, top last.
 #[derive(Clone, Copy)]
 struct Pile {
@@ -332,6 +343,12 @@ impl<'r> Game<'r> {
         };
         g.set_direction(1);
         g
+    }
+
+    /// Replaces the table's generator (to play another game in the same state
+    /// buffer; every round and match resets everything else it uses).
+    pub fn set_rng(&mut self, rng: Rng) {
+        self.rng = rng;
     }
 
     /// Draw from an unordered pile: every card drawn is a uniformly random card
@@ -626,13 +643,9 @@ impl<'r> Game<'r> {
                 self.pile.cards[size - 1 - i] = c;
             }
         } else if self.lazy {
-            for i in 0..size {
-                self.pile.cards[i] = i as CardId;
-            }
+            self.pile.cards = IDENTITY;
         } else {
-            for i in 0..size {
-                self.pile.cards[i] = i as CardId;
-            }
+            self.pile.cards = IDENTITY;
             for i in (1..size).rev() {
                 let j = below(&mut self.rng, i as u32 + 1) as usize;
                 self.pile.cards.swap(i, j);

@@ -393,11 +393,14 @@ fn play_range(
     stats: &mut RunStats,
 ) -> Result<(), RunError> {
     let penalty = cfg.rules.settings.scoring == crate::rules::Scoring::Penalty;
+    let mut game = Game::new(&cfg.rules, cfg.players, 0);
+    game.set_lazy_pile(true);
     for i in range {
         let r = cfg.rotation(i);
         let (table, agent_rng) = game_rngs(cfg.seed, i);
-        let mut game = Game::with_rng(&cfg.rules, cfg.players, table);
-        game.set_lazy_pile(true);
+        // Every round and match resets the state it uses; only the generator
+        // carries over, so set it for this game.
+        game.set_rng(table);
         let mut agents = Agents {
             seats: &mut w.instances[r],
             rng: agent_rng,
@@ -459,9 +462,8 @@ pub fn run(
             }
             let start = k * cfg.chunk;
             let end = (start + cfg.chunk).min(cfg.games);
-            let mut part = RunStats::new(cfg);
-            match play_range(cfg, &mut w, start..end, &mut part) {
-                Ok(()) => stats.merge(&part),
+            match play_range(cfg, &mut w, start..end, &mut stats) {
+                Ok(()) => {}
                 Err(e) => {
                     let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
                     // Report the failure of the lowest game, whatever the threads.
