@@ -975,17 +975,7 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        let reason = if self.pending_cards > 1 {
-            DrawReason::Stack
-        } else if d.wd4.contains(self.top) {
-            DrawReason::Draw4
-        } else {
-            DrawReason::Draw2
-        };
-        let total = self.pending;
-        self.pending = 0;
-        self.pending_cards = 0;
-        self.draw(p, total, reason, rec);
+        self.settle_pending(p, rec);
         rec.on(self, Event::Skip { player: p });
         Flow::Next(self.step(p, 1))
     }
@@ -1225,15 +1215,7 @@ impl<'r> Game<'r> {
             if H && (self.s.stacking != Stacking::Off || challengeable) {
                 return Flow::Next(next);
             }
-            let reason = if d.wd4.contains(self.top) {
-                DrawReason::Draw4
-            } else {
-                DrawReason::Draw2
-            };
-            let total = self.pending;
-            self.pending = 0;
-            self.pending_cards = 0;
-            self.draw(next, total, reason, rec);
+            self.settle_pending(next, rec);
             rec.on(self, Event::Skip { player: next });
             return Flow::Next(self.step(next, 1));
         }
@@ -1242,6 +1224,22 @@ impl<'r> Game<'r> {
             return Flow::Next(self.step(next, 1));
         }
         Flow::Next(next)
+    }
+
+    /// The victim draws the pending total (reason `stack` when more than one
+    /// draw card built it, else `draw2` / `draw4` after the top card).
+    fn settle_pending<R: Recorder>(&mut self, victim: u8, rec: &mut R) {
+        let reason = if self.pending_cards > 1 {
+            DrawReason::Stack
+        } else if self.rules.deck.wd4.contains(self.top) {
+            DrawReason::Draw4
+        } else {
+            DrawReason::Draw2
+        };
+        let total = self.pending;
+        self.pending = 0;
+        self.pending_cards = 0;
+        self.draw(victim, total, reason, rec);
     }
 
     #[inline]
@@ -1305,17 +1303,7 @@ impl<'r> Game<'r> {
         match effect {
             Effect::Draw2 | Effect::WildDraw4 => {
                 self.add_pending(if effect == Effect::Draw2 { 2 } else { 4 });
-                let reason = if self.pending_cards > 1 {
-                    DrawReason::Stack
-                } else if effect == Effect::Draw2 {
-                    DrawReason::Draw2
-                } else {
-                    DrawReason::Draw4
-                };
-                let total = self.pending;
-                self.pending = 0;
-                self.pending_cards = 0;
-                self.draw(next, total, reason, rec);
+                self.settle_pending(next, rec);
             }
             Effect::Downpour1 | Effect::Downpour2 => {
                 let k = if effect == Effect::Downpour1 { 1 } else { 2 };
