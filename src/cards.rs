@@ -314,6 +314,26 @@ impl CardSet {
         Some((base + w.trailing_zeros()) as CardId)
     }
 
+    /// As [`nth`](Self::nth) for a `k` below the set's size, without a
+    /// data-dependent loop when `k < 4` (a random strategy's usual case: a loop
+    /// whose length is random costs a mispredicted branch every time).
+    #[inline]
+    pub fn nth_small(self, k: u32) -> Option<CardId> {
+        if k >= 4 {
+            return self.nth(k);
+        }
+        let w0 = self.0;
+        let w1 = w0 & w0.wrapping_sub(1);
+        let w2 = w1 & w1.wrapping_sub(1);
+        let w3 = w2 & w2.wrapping_sub(1);
+        let w = [w0, w1, w2, w3][k as usize];
+        if w == 0 {
+            None
+        } else {
+            Some(w.trailing_zeros() as CardId)
+        }
+    }
+
     #[inline(always)]
     pub fn iter(self) -> CardSetIter {
         CardSetIter(self.0)
@@ -455,6 +475,7 @@ mod tests {
                 let v: Vec<CardId> = set.iter().collect();
                 for k in 0..=v.len() as u32 + 1 {
                     assert_eq!(set.nth(k), v.get(k as usize).copied(), "{set:?} {k}");
+                    assert_eq!(set.nth_small(k), v.get(k as usize).copied(), "{set:?} {k}");
                 }
             }
         }

@@ -106,11 +106,11 @@ impl Strategy for RandomStrategy {
     }
     #[inline]
     fn choose_play(&mut self, _: &Observation, playable: CardSet, rng: &mut Rng) -> Option<CardId> {
-        match playable.len() {
-            0 => None,
-            1 => playable.first(),
-            n => playable.nth(below(rng, n)),
+        let n = playable.len();
+        if n == 0 {
+            return None;
         }
+        playable.nth_small(below(rng, n))
     }
     fn choose_color(&mut self, _: &Observation, rng: &mut Rng) -> Color {
         Color::from_index(below(rng, 4) as usize)
