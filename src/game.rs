@@ -487,12 +487,11 @@ impl<'r> Game<'r> {
     /// (RULES.md section 3), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
-        let m = hand & self.accept;
-        if (hand & self.of_color).is_empty() {
-            m
-        } else {
-            m - self.restricted
-        }
+        // Branch-free: whether the hand holds the active colour is close to a
+        // coin flip, so a branch here would often be mispredicted.
+        let holds_color = !(hand & self.of_color).is_empty();
+        let forbid = self.restricted.0 & (holds_color as u128).wrapping_neg();
+        CardSet((hand & self.accept).0 & !forbid)
     }
 
     /// Sets the active colour and refreshes the playability masks.
