@@ -188,8 +188,10 @@ pub fn match_end_line(m: &MatchResult, players: usize) -> Value {
     json!({"type": "match_end", "winner": m.winner, "totals": &m.totals[..players], "rounds": m.rounds})
 }
 
-/// Plays one match (game 0 of `seed`, seats in line-up order: the first game of
-/// `unolab run --fixed-seats --mode match` with the same seed) and writes its trace.
+/// Plays one match (the generators of game 0 of `seed`, seats in line-up
+/// order, the ordered draw pile so that the trace can list it) and writes its
+/// trace. The runner draws from an unordered pile, so its game 0 is a
+/// different deal of the same distribution.
 pub fn write_trace<W: Write>(
     rules: &Rules,
     players: usize,
