@@ -549,6 +549,7 @@ impl<'r> Game<'r> {
 
     // ----- drawing -------------------------------------------------------
 
+    #[cold]
     fn reshuffle<R: Recorder>(&mut self, rec: &mut R) -> bool {
         let rest = self.discard - CardSet::single(self.top);
         if rest.is_empty() {
@@ -605,6 +606,7 @@ impl<'r> Game<'r> {
     // ----- illegal actions -----------------------------------------------
 
     /// Records an illegal action; in strict mode stops the round.
+    #[cold]
     fn illegal<R: Recorder>(&mut self, p: u8, action: IllegalAction, rec: &mut R) -> bool {
         self.illegal[p as usize] += 1;
         rec.on(self, Event::Illegal { player: p, action });
@@ -825,6 +827,7 @@ impl<'r> Game<'r> {
         })
     }
 
+    #[cold]
     fn strict_error(&self, seat: u8, action: IllegalAction, agents: &Agents) -> IllegalActionError {
         let d = &self.rules.deck;
         let action = match action {
@@ -1267,6 +1270,7 @@ impl<'r> Game<'r> {
     }
 
     /// Seven-o zero: every hand passes to the next player in the direction of play.
+    #[cold]
     fn rotate<R: Recorder>(&mut self, rec: &mut R) {
         let n = self.n as usize;
         let old = self.hands;
@@ -1284,6 +1288,7 @@ impl<'r> Game<'r> {
 
     /// Wild Ohana: each player holding fewer than `ohana_fill_to` cards draws up
     /// to it, in turn order from next; `include_player` adds the one who played it.
+    #[cold]
     fn ohana<R: Recorder>(&mut self, p: u8, include_player: bool, rec: &mut R) {
         let fill = self.s.ohana_fill_to;
         let last = if include_player { self.n } else { self.n - 1 };
@@ -1297,6 +1302,7 @@ impl<'r> Game<'r> {
     }
 
     /// Draws caused by a last card are carried out before the count (section 4).
+    #[cold]
     fn last_card_draws<R: Recorder>(&mut self, p: u8, effect: Effect, rec: &mut R) {
         let next = self.step(p, 1);
         match effect {
