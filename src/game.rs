@@ -269,6 +269,8 @@ pub struct Game<'r> {
     dir: i8,
     /// The next seat of each seat in the current direction.
     next_seat: [u8; 16],
+    /// `next_seat` for clockwise and counter-clockwise play.
+    next_tables: [[u8; 16]; 2],
     /// `force_play` or not `may_draw_when_playable`: a playable card must be played.
     must_play: bool,
     /// Pending draw total against the player to move (stacking / challenge).
@@ -323,6 +325,7 @@ impl<'r> Game<'r> {
             },
             dir: 1,
             next_seat: [0; 16],
+            next_tables: Game::next_tables(players as u8),
             must_play: rules.settings.force_play || !rules.settings.may_draw_when_playable,
             pending: 0,
             pending_cards: 0,
@@ -448,16 +451,20 @@ impl<'r> Game<'r> {
     }
 
     /// Sets the direction of play and the table of next seats.
+    #[inline]
     fn set_direction(&mut self, dir: i8) {
         self.dir = dir;
-        let n = self.n;
+        self.next_seat = self.next_tables[(dir < 0) as usize];
+    }
+
+    /// The next-seat tables of both directions (built once per game).
+    fn next_tables(n: u8) -> [[u8; 16]; 2] {
+        let mut t = [[0u8; 16]; 2];
         for seat in 0..n {
-            self.next_seat[seat as usize] = if dir > 0 {
-                (seat + 1) % n
-            } else {
-                (seat + n - 1) % n
-            };
+            t[0][seat as usize] = if seat + 1 == n { 0 } else { seat + 1 };
+            t[1][seat as usize] = if seat == 0 { n - 1 } else { seat - 1 };
         }
+        t
     }
 
     /// The seat `k` steps from `seat` in the current direction.
