@@ -269,7 +269,8 @@ impl RunStats {
                 if !penalty_scoring {
                     st.round_points.add(r.points[w] as u64);
                 }
-                self.position_wins[(w + n - r.first_player as usize) % n] += 1;
+                let f = r.first_player as usize;
+                self.position_wins[if w >= f { w - f } else { w + n - f }] += 1;
             }
             Outcome::Blocked => self.blocked += 1,
             Outcome::Truncated => self.truncated += 1,
@@ -395,8 +396,9 @@ fn play_range(
     let penalty = cfg.rules.settings.scoring == crate::rules::Scoring::Penalty;
     let mut game = Game::new(&cfg.rules, cfg.players, 0);
     game.set_lazy_pile(true);
+    let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
+    let mut r = cfg.rotation(range.start);
     for i in range {
-        let r = cfg.rotation(i);
         let (table, agent_rng) = game_rngs(cfg.seed, i);
         // Every round and match resets the state it uses; only the generator
         // carries over, so set it for this game.
@@ -426,6 +428,11 @@ fn play_range(
             });
         }
         stats.games += 1;
+        // The next game's rotation: (i + 1) mod players, without a division.
+        r += 1;
+        if r == rotations {
+            r = 0;
+        }
     }
     Ok(())
 }
