@@ -494,11 +494,17 @@ impl<'r> Game<'r> {
     /// (RULES.md section 3), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
-        // Branch-free: whether the hand holds the active colour is close to a
-        // coin flip, so a branch here would often be mispredicted.
+        (hand & self.accept) - self.forbidden(hand)
+    }
+
+    /// The cards the Wild Draw Four colour restriction forbids to `hand`: the
+    /// restricted cards when the hand holds the active colour, else none.
+    /// Branch-free: whether the hand holds the colour is close to a coin flip,
+    /// so a branch here would often be mispredicted.
+    #[inline(always)]
+    fn forbidden(&self, hand: CardSet) -> CardSet {
         let holds_color = !(hand & self.of_color).is_empty();
-        let forbid = self.restricted.0 & (holds_color as u128).wrapping_neg();
-        CardSet((hand & self.accept).0 & !forbid)
+        CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg())
     }
 
     /// Sets the active colour and refreshes the playability masks.
@@ -533,7 +539,7 @@ impl<'r> Game<'r> {
     fn answers(&self, hand: CardSet) -> CardSet {
         let d = &self.rules.deck;
         let top_is_wd4 = d.wd4.contains(self.top);
-        let mut m = match self.s.stacking {
+        let m = match self.s.stacking {
             Stacking::Off => return CardSet::EMPTY,
             Stacking::Same => {
                 if top_is_wd4 {
@@ -544,10 +550,7 @@ impl<'r> Game<'r> {
             }
             Stacking::Cross => hand & (d.wd4 | d.draw2),
         };
-        if !self.s.bluff_challenge && !(hand & d.color_mask[self.color.index()]).is_empty() {
-            m -= d.wd4;
-        }
-        m
+        m - self.forbidden(hand)
     }
 
     fn obs(&self, seat: u8) -> Observation<'_> {
@@ -582,23 +585,30 @@ impl<'r> Game<'r> {
     /// Draws up to `k` cards for `p`; returns how many came.
     fn draw<R: Recorder>(&mut self, p: u8, k: u32, reason: DrawReason, rec: &mut R) -> u32 {
         let mut got = 0;
-        while got < k {
-            if self.pile.len == 0 && !self.reshuffle(rec) {
-                break;
-            }
-            let c = self.draw_one(p);
-            rec.on(
-                self,
-                Event::Draw {
-                    player: p,
-                    card: c,
-                    reason,
-                },
-            );
+        while got < k && self.draw_card(p, reason, rec).is_some() {
             got += 1;
         }
         rec.on(self, Event::DrawEnd { player: p, reason });
         got
+    }
+
+    /// Draws one card for `p` (reshuffling an empty pile first); `None` when
+    /// both piles are empty. The caller ends the draw with `DrawEnd`.
+    #[inline(always)]
+    fn draw_card<R: Recorder>(&mut self, p: u8, reason: DrawReason, rec: &mut R) -> Option<CardId> {
+        if self.pile.len == 0 && !self.reshuffle(rec) {
+            return None;
+        }
+        let card = self.draw_one(p);
+        rec.on(
+            self,
+            Event::Draw {
+                player: p,
+                card,
+                reason,
+            },
+        );
+        Some(card)
     }
 
     #[inline(always)]
@@ -1013,53 +1023,19 @@ impl<'r> Game<'r> {
         }
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
-        if H && self.s.draw_to_match {
-            loop {
-                if self.pile.len == 0 && !self.reshuffle(rec) {
-                    break;
-                }
-                let c = self.draw_one(p);
-                rec.on(
-                    self,
-                    Event::Draw {
-                        player: p,
-                        card: c,
-                        reason: DrawReason::Match,
-                    },
-                );
+        let reason = if H && self.s.draw_to_match {
+            while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
                 if self.playable(self.hands[p as usize & 15]).contains(c) {
                     break;
                 }
             }
-            rec.on(
-                self,
-                Event::DrawEnd {
-                    player: p,
-                    reason: DrawReason::Match,
-                },
-            );
+            DrawReason::Match
         } else {
-            if self.pile.len > 0 || self.reshuffle(rec) {
-                let c = self.draw_one(p);
-                rec.on(
-                    self,
-                    Event::Draw {
-                        player: p,
-                        card: c,
-                        reason: DrawReason::Turn,
-                    },
-                );
-                last = Some(c);
-            }
-            rec.on(
-                self,
-                Event::DrawEnd {
-                    player: p,
-                    reason: DrawReason::Turn,
-                },
-            );
-        }
+            last = self.draw_card(p, DrawReason::Turn, rec);
+            DrawReason::Turn
+        };
+        rec.on(self, Event::DrawEnd { player: p, reason });
         match last {
             None => {
                 // Nothing could be drawn: the player passes.

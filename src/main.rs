@@ -249,15 +249,12 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
                     lineup.len()
                 )));
             }
+            // The whole trace is built first, so a failure writes nothing.
+            let mut buf = Vec::new();
+            unolab::trace::write_trace(&rules, players, &lineup, seed, &mut buf)?;
             match out {
-                None => {
-                    let mut buf = Vec::new();
-                    unolab::trace::write_trace(&rules, players, &lineup, seed, &mut buf)?;
-                    print_bytes(&buf)?;
-                }
+                None => print_bytes(&buf)?,
                 Some(path) => {
-                    let mut buf = Vec::new();
-                    unolab::trace::write_trace(&rules, players, &lineup, seed, &mut buf)?;
                     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
                     let dir = dir
                         .map(|d| d.to_path_buf())

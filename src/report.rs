@@ -297,74 +297,53 @@ impl<'a> Report<'a> {
             0
         };
         let f = |x: f64| format!("{:.6}", x);
+        // wins out of n: the count, the share and its Wilson 95% interval.
+        let share = |wins: u64, n: u64| -> [String; 4] {
+            let (lo, hi) = wilson95(wins, n);
+            [wins.to_string(), f(rate(wins, n)), f(lo), f(hi)]
+        };
+        let mut row = |head: [String; 4], round: [String; 4], tail: Vec<String>| {
+            let fields: Vec<String> = head.into_iter().chain(round).chain(tail).collect();
+            w.write_record(&fields)
+        };
         for s in &st.strategies {
-            let (lo, hi) = wilson95(s.round_wins, st.rounds);
-            let (mlo, mhi) = wilson95(s.match_wins, matches);
             let sum = s.round_points.summary();
-            w.write_record([
-                "strategy".to_string(),
-                s.name.clone(),
-                s.seats.to_string(),
-                st.rounds.to_string(),
-                s.round_wins.to_string(),
-                f(rate(s.round_wins, st.rounds)),
-                f(lo),
-                f(hi),
-                matches.to_string(),
-                s.match_wins.to_string(),
-                f(rate(s.match_wins, matches)),
-                f(mlo),
-                f(mhi),
+            let mut tail = vec![matches.to_string()];
+            tail.extend(share(s.match_wins, matches));
+            tail.extend([
                 f(sum.mean),
                 f(sum.sd),
                 sum.p50.to_string(),
                 s.illegal.to_string(),
-            ])?;
+            ]);
+            let head = [
+                "strategy".into(),
+                s.name.clone(),
+                s.seats.to_string(),
+                st.rounds.to_string(),
+            ];
+            row(head, share(s.round_wins, st.rounds), tail)?;
         }
         for (i, s) in st.seats.iter().enumerate() {
-            let (lo, hi) = wilson95(s.round_wins, st.rounds);
-            let (mlo, mhi) = wilson95(s.match_wins, matches);
-            w.write_record([
-                "seat".to_string(),
+            let mut tail = vec![matches.to_string()];
+            tail.extend(share(s.match_wins, matches));
+            tail.extend(std::iter::repeat_n(String::new(), 4));
+            let head = [
+                "seat".into(),
                 i.to_string(),
                 "1".into(),
                 st.rounds.to_string(),
-                s.round_wins.to_string(),
-                f(rate(s.round_wins, st.rounds)),
-                f(lo),
-                f(hi),
-                matches.to_string(),
-                s.match_wins.to_string(),
-                f(rate(s.match_wins, matches)),
-                f(mlo),
-                f(mhi),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ])?;
+            ];
+            row(head, share(s.round_wins, st.rounds), tail)?;
         }
         for (i, &wins) in st.position_wins.iter().enumerate() {
-            let (lo, hi) = wilson95(wins, st.won);
-            w.write_record([
-                "position".to_string(),
+            let head = [
+                "position".into(),
                 format!("+{i}"),
                 "1".into(),
                 st.won.to_string(),
-                wins.to_string(),
-                f(rate(wins, st.won)),
-                f(lo),
-                f(hi),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ])?;
+            ];
+            row(head, share(wins, st.won), vec![String::new(); 9])?;
         }
         let bytes = w
             .into_inner()

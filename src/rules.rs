@@ -616,14 +616,6 @@ impl Deck {
         set.iter().map(|c| self.points_of[c as usize] as u32).sum()
     }
 
-    /// The first card of the given kind, if the deck has it (for scripted deals).
-    pub fn find(&self, kind: Kind) -> Option<CardId> {
-        self.kinds
-            .iter()
-            .position(|k| *k == kind)
-            .map(|i| i as CardId)
-    }
-
     /// All physical cards of a kind.
     pub fn all_of(&self, kind: Kind) -> CardSet {
         self.kinds

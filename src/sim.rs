@@ -8,7 +8,7 @@
 
 use crate::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
 use crate::rules::Rules;
-use crate::stats::{wilson95, Histogram};
+use crate::stats::Histogram;
 use crate::strategy::{Strategy, StrategySpec};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -131,15 +131,6 @@ impl RunConfig {
             }
         }
         v
-    }
-
-    /// Index (into [`strategy_names`](Self::strategy_names)) of the strategy at
-    /// `seat` in game `game`.
-    pub fn strategy_at(&self, game: u64, seat: usize) -> usize {
-        let names = self.strategy_names();
-        let r = self.rotation(game);
-        let spec = &self.lineup[(seat + r) % self.players];
-        names.iter().position(|n| n == spec.name()).unwrap_or(0)
     }
 
     #[inline]
@@ -330,11 +321,6 @@ impl RunStats {
         self.uno_penalties_per_round
             .merge(&o.uno_penalties_per_round);
         self.rounds_per_match.merge(&o.rounds_per_match);
-    }
-
-    /// Wilson 95% interval of a strategy's share of rounds.
-    pub fn round_ci(&self, wins: u64) -> (f64, f64) {
-        wilson95(wins, self.rounds)
     }
 }
 

@@ -206,6 +206,8 @@ impl Strategy for Heuristic {
         {
             return None;
         }
+        // A wild keeps the colour the hand holds most of (the one it names).
+        let wild_keep = (hand & d.color_mask[most_held_color(obs).index()]).len() as f64;
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
         for c in playable.iter() {
@@ -215,10 +217,7 @@ impl Strategy for Heuristic {
                     let keep = (hand & d.color_mask[col.index()]).len() as f64 - 1.0;
                     score += p.color_weight * keep;
                 }
-                None => {
-                    let keep = (hand & d.color_mask[most_held_color(obs).index()]).len() as f64;
-                    score += p.color_weight * keep - p.wild_penalty;
-                }
+                None => score += p.color_weight * wild_keep - p.wild_penalty,
             }
             if score > best_score {
                 best_score = score;
