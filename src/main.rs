@@ -39,6 +39,20 @@ struct RuleArgs {
     house: Vec<String>,
 }
 
+/// The table: players, their strategies and the seed (shared by run and trace).
+#[derive(clap::Args, Clone)]
+struct TableArgs {
+    /// Number of players, 2 to 10
+    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    players: usize,
+    /// Strategies, comma separated, one per seat (cycled to fill the seats)
+    #[arg(long, default_value = "random")]
+    strategies: String,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: u64,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play many games between strategies and report who wins, with confidence
@@ -46,21 +60,14 @@ enum Command {
     Run {
         #[command(flatten)]
         rules: RuleArgs,
-        /// Number of players, 2 to 10
-        #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
-        players: usize,
-        /// Strategies, comma separated, one per seat (cycled to fill the seats)
-        #[arg(long, default_value = "random")]
-        strategies: String,
+        #[command(flatten)]
+        table: TableArgs,
         /// Number of games (rounds in round mode, matches in match mode)
         #[arg(long, default_value = "100000", value_parser = parse_count, allow_hyphen_values = true)]
         games: u64,
         /// round: one round per game; match: whole matches to the target
         #[arg(long, default_value = "round", value_parser = ["round", "match"])]
         mode: String,
-        /// Master seed (an unsigned 64-bit integer)
-        #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
-        seed: u64,
         /// Worker threads (default: all cores)
         #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
         threads: Option<usize>,
@@ -82,12 +89,8 @@ enum Command {
     Trace {
         #[command(flatten)]
         rules: RuleArgs,
-        #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
-        players: usize,
-        #[arg(long, default_value = "random")]
-        strategies: String,
-        #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
-        seed: u64,
+        #[command(flatten)]
+        table: TableArgs,
         /// Write to FILE instead of stdout
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
@@ -233,25 +236,12 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             print_out(&out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Trace {
-            rules,
-            players,
-            strategies,
-            seed,
-            out,
-        } => {
+        Command::Trace { rules, table, out } => {
             let rules = load_rules(&rules)?;
-            rules.check_players(players)?;
-            let lineup = strategy::parse_list(&strategies)?;
-            if lineup.len() > players {
-                return Err(Fail(format!(
-                    "{} strategies for {players} players (give at most one per seat)",
-                    lineup.len()
-                )));
-            }
+            let lineup = strategy::parse_list(&table.strategies)?;
             // The whole trace is built first, so a failure writes nothing.
             let mut buf = Vec::new();
-            unolab::trace::write_trace(&rules, players, &lineup, seed, &mut buf)?;
+            unolab::trace::write_trace(&rules, table.players, &lineup, table.seed, &mut buf)?;
             match out {
                 None => print_bytes(&buf)?,
                 Some(path) => {
@@ -276,11 +266,9 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         }
         Command::Run {
             rules,
-            players,
-            strategies,
+            table,
             games,
             mode,
-            seed,
             threads,
             fixed_seats,
             json,
@@ -288,7 +276,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             quiet,
         } => {
             let rules = load_rules(&rules)?;
-            let lineup = strategy::parse_list(&strategies)?;
+            let lineup = strategy::parse_list(&table.strategies)?;
             let mode = if mode == "match" {
                 Mode::Match
             } else {
@@ -301,11 +289,11 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             });
             let cfg = RunConfig::new(
                 rules,
-                players,
+                table.players,
                 &lineup,
                 games,
                 mode,
-                seed,
+                table.seed,
                 threads,
                 fixed_seats,
             )?;

@@ -202,8 +202,11 @@ pub fn write_trace<W: Write>(
     rules
         .check_players(players)
         .map_err(|e| TraceError::Invalid(e.to_string()))?;
-    if lineup.is_empty() {
-        return Err(TraceError::Invalid("no strategies given".into()));
+    if lineup.is_empty() || lineup.len() > players {
+        return Err(TraceError::Invalid(format!(
+            "{} strategies for {players} players (give one to {players}; the list is cycled to fill the seats)",
+            lineup.len()
+        )));
     }
     let mut seats: Vec<_> = (0..players)
         .map(|i| lineup[i % lineup.len()].instantiate())
