@@ -292,6 +292,10 @@ pub struct Game<'r> {
     illegal: [u32; MAX_PLAYERS],
     error: Option<(u8, IllegalAction)>,
     scripted: Option<Vec<CardId>>,
+    /// A strict-mode error or a blocked table: the round loop must look.
+    halt: bool,
+    /// Seats (bits) whose strategy is not asked when nothing is playable.
+    skip_ask: u16,
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
@@ -342,6 +346,8 @@ impl<'r> Game<'r> {
             illegal: [0; MAX_PLAYERS],
             error: None,
             scripted: None,
+            skip_ask: 0,
+            halt: false,
             lazy: false,
         };
         g.set_direction(1);
@@ -629,6 +635,7 @@ impl<'r> Game<'r> {
         rec.on(self, Event::Illegal { player: p, action });
         if self.s.strict {
             self.error = Some((p, action));
+            self.halt = true;
             return true;
         }
         self.draw(p, self.s.wrong_card_penalty, DrawReason::WrongCard, rec);
@@ -652,6 +659,7 @@ impl<'r> Game<'r> {
         self.uno_penalties = 0;
         self.illegal = [0; MAX_PLAYERS];
         self.error = None;
+        self.halt = false;
         // Shuffle: the pile array holds the deck with its top last.
         let size = d.size;
         if let Some(order) = self.scripted.take() {
@@ -768,6 +776,12 @@ impl<'r> Game<'r> {
         agents: &mut Agents,
         rec: &mut R,
     ) -> Result<RoundResult, IllegalActionError> {
+        self.skip_ask = 0;
+        for (i, seat) in agents.seats.iter().enumerate().take(self.n as usize) {
+            if !seat.ask_without_choice() {
+                self.skip_ask |= 1 << i;
+            }
+        }
         let mut cur = self.setup_round(agents, rec);
         let first_player = cur;
         let max_turns = self.s.max_turns;
@@ -797,11 +811,15 @@ impl<'r> Game<'r> {
                     break Outcome::Won;
                 }
             }
-            if let Some((seat, action)) = self.error {
-                return Err(self.strict_error(seat, action, agents));
-            }
-            if self.idle >= n {
-                break Outcome::Blocked;
+            // One flag for the two rare stops: a strict-mode error, or a
+            // whole table round of passes without a card to draw.
+            if self.halt {
+                if self.error.is_some() {
+                    break Outcome::Blocked;
+                }
+                if self.idle >= n {
+                    break Outcome::Blocked;
+                }
             }
         };
         if let Some((seat, action)) = self.error {
@@ -1008,7 +1026,13 @@ impl<'r> Game<'r> {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
         let playable = self.playable(hand);
-        let choice = agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng);
+        // A player with nothing playable draws; the strategy is asked only if
+        // it wants to be (see `Strategy::ask_without_choice`).
+        let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
+            None
+        } else {
+            agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng)
+        };
         match choice {
             Some(c) if playable.contains(c) => return self.play::<H, R>(p, c, false, agents, rec),
             Some(c) => {
@@ -1040,6 +1064,7 @@ impl<'r> Game<'r> {
             None => {
                 // Nothing could be drawn: the player passes.
                 self.idle += 1;
+                self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
                 if self.playable(self.hands[p as usize & 15]).contains(c)
@@ -1081,12 +1106,15 @@ impl<'r> Game<'r> {
         let mut extra_turn;
         loop {
             let before = self.hands[p as usize & 15];
-            let effect = d.effect_of[c as usize];
+            let effect = d.effect_of[c as usize & 127];
             // A swap target is chosen with the play (none for a last card). An
             // illegal target is a wrong card: the card stays, the player draws
             // the sanction and the turn ends.
             let wants_target = (effect == Effect::Swap
-                || (H && self.s.seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number))
+                || (H
+                    && self.s.seven_o
+                    && d.face_of[c as usize & 127] == 7
+                    && effect == Effect::Number))
                 && before.len() > 1;
             let target = if wants_target {
                 match self.target(p, agents, rec) {
@@ -1101,11 +1129,18 @@ impl<'r> Game<'r> {
             self.discard.insert(c);
             self.top = c;
             self.idle = 0;
-            let color = match d.color(c) {
-                Some(col) => col,
-                None => agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng),
-            };
-            self.set_color(color);
+            match d.color(c) {
+                Some(col) => {
+                    // A coloured card: the playability masks are one load each.
+                    self.color = col;
+                    self.of_color = d.same_color[c as usize & 127];
+                    self.accept = d.accept_on[c as usize & 127];
+                }
+                None => {
+                    let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                    self.set_color(col);
+                }
+            }
             if effect == Effect::WildDraw4 {
                 self.wd4_player = p;
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();

@@ -25,6 +25,14 @@ pub trait Strategy: Send {
         rng: &mut Rng,
     ) -> Option<CardId>;
 
+    /// Whether [`Strategy::choose_play`] is asked when no card is playable, so
+    /// that drawing is the only legal action. Asked once per round. Returning
+    /// false skips those calls (the player draws); the built-in strategies do,
+    /// since they would only answer `None`.
+    fn ask_without_choice(&self) -> bool {
+        true
+    }
+
     /// Whether to play the card just drawn (only asked when it is playable).
     fn play_drawn(&mut self, _obs: &Observation, _card: CardId, _rng: &mut Rng) -> bool {
         true
@@ -104,6 +112,9 @@ impl Strategy for RandomStrategy {
     fn name(&self) -> &str {
         "random"
     }
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
     #[inline]
     fn choose_play(&mut self, _: &Observation, playable: CardSet, rng: &mut Rng) -> Option<CardId> {
         let n = playable.len();
@@ -134,6 +145,9 @@ pub struct FirstStrategy;
 impl Strategy for FirstStrategy {
     fn name(&self) -> &str {
         "first"
+    }
+    fn ask_without_choice(&self) -> bool {
+        false
     }
     fn choose_play(&mut self, _: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
         playable.first()
@@ -190,6 +204,9 @@ pub struct Heuristic {
 impl Strategy for Heuristic {
     fn name(&self) -> &str {
         &self.name
+    }
+    fn ask_without_choice(&self) -> bool {
+        false
     }
     fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
         let d = &obs.rules().deck;

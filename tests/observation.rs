@@ -141,3 +141,75 @@ fn determinization_samples_different_hidden_hands() {
         samples.len()
     );
 }
+
+#[test]
+fn strategies_are_asked_without_a_choice_only_if_they_want_to_be() {
+    // Counts the calls of `choose_play` with nothing playable. The default
+    // asks on every turn; `ask_without_choice() == false` skips exactly those
+    // calls, and the rounds play out the same (the random choice draws no
+    // number when nothing is playable).
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    struct Counting {
+        ask: bool,
+        calls: Arc<AtomicU32>,
+        empty: Arc<AtomicU32>,
+    }
+    impl Strategy for Counting {
+        fn name(&self) -> &str {
+            "counting"
+        }
+        fn ask_without_choice(&self) -> bool {
+            self.ask
+        }
+        fn choose_play(
+            &mut self,
+            obs: &Observation,
+            playable: CardSet,
+            rng: &mut Rng,
+        ) -> Option<u8> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            if playable.is_empty() {
+                self.empty.fetch_add(1, Ordering::Relaxed);
+            }
+            RandomStrategy.choose_play(obs, playable, rng)
+        }
+    }
+    let rules = Rules::builtin("classic");
+    let play = |ask: bool| {
+        let calls = Arc::new(AtomicU32::new(0));
+        let empty = Arc::new(AtomicU32::new(0));
+        let mut results = Vec::new();
+        for seed in 0..30u64 {
+            let mut seats: Vec<Box<dyn Strategy>> = (0..3)
+                .map(|_| {
+                    Box::new(Counting {
+                        ask,
+                        calls: calls.clone(),
+                        empty: empty.clone(),
+                    }) as Box<dyn Strategy>
+                })
+                .collect();
+            let (t, a) = game_rngs(seed, 0);
+            let mut g = Game::with_rng(&rules, 3, t);
+            g.start_match(Some(0));
+            let agents = &mut Agents {
+                seats: &mut seats,
+                rng: a,
+            };
+            results.push(g.play_round(agents, &mut NoRecord).unwrap());
+        }
+        let (calls, empty) = (calls.load(Ordering::Relaxed), empty.load(Ordering::Relaxed));
+        (results, calls, empty)
+    };
+    let (asked, asked_calls, asked_empty) = play(true);
+    let (skipped, skipped_calls, skipped_empty) = play(false);
+    assert!(asked_empty > 100, "turns with nothing playable were asked");
+    assert_eq!(skipped_empty, 0, "never asked without a choice");
+    assert_eq!(
+        asked_calls - asked_empty,
+        skipped_calls,
+        "every real choice still asked"
+    );
+    assert_eq!(asked, skipped, "the rounds are the same");
+}
