@@ -317,8 +317,19 @@ impl CardSet {
     /// As [`nth`](Self::nth) for a `k` below the set's size, without a
     /// data-dependent loop when `k < 4` (a random strategy's usual case: a loop
     /// whose length is random costs a mispredicted branch every time).
-    #[inline]
+    #[inline(always)]
     pub fn nth_small(self, k: u32) -> Option<CardId> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        return self.nth_pdep(k);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        return self.nth_select(k);
+    }
+
+    /// [`CardSet::nth_small`] without BMI2: for `k < 4` the four candidates are
+    /// computed and one is selected, without a loop.
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    #[inline(always)]
+    fn nth_select(self, k: u32) -> Option<CardId> {
         if k >= 4 {
             return self.nth(k);
         }
@@ -331,6 +342,30 @@ impl CardSet {
             None
         } else {
             Some(w.trailing_zeros() as CardId)
+        }
+    }
+
+    /// [`CardSet::nth`] with BMI2's parallel bit deposit: no loop, no branch
+    /// on `k`. Used when the build targets a CPU that has it.
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[inline(always)]
+    fn nth_pdep(self, k: u32) -> Option<CardId> {
+        let lo = self.0 as u64;
+        let hi = (self.0 >> 64) as u64;
+        let c0 = lo.count_ones();
+        let high = k >= c0;
+        let word = if high { hi } else { lo };
+        let kk = if high { k - c0 } else { k };
+        if kk >= 64 {
+            return None;
+        }
+        // SAFETY: this function is compiled only when the target has BMI2
+        // (`target_feature = "bmi2"`), so the instruction exists.
+        let b = unsafe { std::arch::x86_64::_pdep_u64(1u64 << kk, word) };
+        if b == 0 {
+            None
+        } else {
+            Some((b.trailing_zeros() + 64 * high as u32) as CardId)
         }
     }
 
