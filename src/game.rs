@@ -12,7 +12,7 @@
 
 use crate::cards::{CardId, CardSet, Color};
 use crate::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Settings, Stacking};
-use crate::strategy::Strategy;
+use crate::strategy::{Seat, Strategy};
 use rand::{Rng as _, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -209,7 +209,7 @@ pub struct IllegalActionError {
 
 /// The strategies at the table, one per seat, and the generator they draw from.
 pub struct Agents<'a> {
-    pub seats: &'a mut [Box<dyn Strategy>],
+    pub seats: &'a mut [Seat],
     pub rng: Rng,
 }
 

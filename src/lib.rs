@@ -21,4 +21,4 @@ pub mod trace;
 pub use cards::{CardId, CardSet, Color, Face, Kind};
 pub use game::{Agents, Game, MatchResult, Observation, Outcome, Rng, RoundResult};
 pub use rules::{RuleSetFile, Rules, Settings};
-pub use strategy::{Strategy, StrategySpec};
+pub use strategy::{Seat, Strategy, StrategySpec};

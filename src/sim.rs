@@ -9,7 +9,7 @@
 use crate::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
 use crate::rules::Rules;
 use crate::stats::Histogram;
-use crate::strategy::{Strategy, StrategySpec};
+use crate::strategy::{Seat, StrategySpec};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -334,7 +334,7 @@ pub struct RunOutcome {
 
 /// One worker thread's strategies: one instance per seat per rotation.
 struct Worker {
-    instances: Vec<Vec<Box<dyn Strategy>>>,
+    instances: Vec<Vec<Seat>>,
     strat_of_seat: Vec<Vec<usize>>,
 }
 

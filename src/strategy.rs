@@ -208,6 +208,7 @@ impl Strategy for Heuristic {
     fn ask_without_choice(&self) -> bool {
         false
     }
+    #[inline(never)]
     fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
         let d = &obs.rules().deck;
         let p = &self.params;
@@ -254,6 +255,88 @@ impl Strategy for Heuristic {
     }
     fn jump_in(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
         self.params.jump_in
+    }
+}
+
+/// The strategy at a seat. The built-in strategies are called directly (a
+/// `match`, which the compiler can inline); any other strategy is called
+/// through `dyn Strategy`. `Seat` implements [`Strategy`] by forwarding.
+pub enum Seat {
+    Random(RandomStrategy),
+    First(FirstStrategy),
+    Heuristic(Heuristic),
+    Custom(Box<dyn Strategy>),
+}
+
+impl Seat {
+    /// A seat for any strategy type (called through `dyn Strategy`).
+    pub fn custom(s: impl Strategy + 'static) -> Seat {
+        Seat::Custom(Box::new(s))
+    }
+}
+
+impl From<Box<dyn Strategy>> for Seat {
+    fn from(s: Box<dyn Strategy>) -> Seat {
+        Seat::Custom(s)
+    }
+}
+
+/// Forwards a call to the strategy in the seat.
+macro_rules! forward {
+    ($self:ident, $s:ident => $call:expr) => {
+        match $self {
+            Seat::Random($s) => $call,
+            Seat::First($s) => $call,
+            Seat::Heuristic($s) => $call,
+            Seat::Custom($s) => $call,
+        }
+    };
+}
+
+impl Strategy for Seat {
+    fn name(&self) -> &str {
+        forward!(self, s => s.name())
+    }
+    #[inline]
+    fn ask_without_choice(&self) -> bool {
+        forward!(self, s => s.ask_without_choice())
+    }
+    #[inline(always)]
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        forward!(self, s => s.choose_play(obs, playable, rng))
+    }
+    #[inline(always)]
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        forward!(self, s => s.play_drawn(obs, card, rng))
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        forward!(self, s => s.choose_color(obs, rng))
+    }
+    #[inline(always)]
+    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        forward!(self, s => s.call_uno(obs, rng))
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        forward!(self, s => s.choose_target(obs, rng))
+    }
+    fn answer_stack(
+        &mut self,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        forward!(self, s => s.answer_stack(obs, answers, rng))
+    }
+    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        forward!(self, s => s.challenge(obs, rng))
+    }
+    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        forward!(self, s => s.jump_in(obs, card, rng))
     }
 }
 
@@ -372,11 +455,11 @@ impl StrategySpec {
     }
 
     /// A fresh instance.
-    pub fn instantiate(&self) -> Box<dyn Strategy> {
+    pub fn instantiate(&self) -> Seat {
         match self {
-            StrategySpec::Random => Box::new(RandomStrategy),
-            StrategySpec::First => Box::new(FirstStrategy),
-            StrategySpec::Heuristic { name, params } => Box::new(Heuristic {
+            StrategySpec::Random => Seat::Random(RandomStrategy),
+            StrategySpec::First => Seat::First(FirstStrategy),
+            StrategySpec::Heuristic { name, params } => Seat::Heuristic(Heuristic {
                 name: name.clone(),
                 params: params.clone(),
             }),

@@ -9,7 +9,7 @@ use crate::game::{
     game_rngs, Agents, DrawReason, Event, Game, IllegalAction, MatchResult, Recorder,
 };
 use crate::rules::Rules;
-use crate::strategy::StrategySpec;
+use crate::strategy::{Strategy, StrategySpec};
 use serde_json::{json, Value};
 use std::io::Write;
 

@@ -6,7 +6,7 @@
 
 use unolab::game::{game_rngs, Agents, Event, Game, Outcome, Recorder, RoundResult};
 use unolab::rules::{RuleSetFile, Rules, Scoring, BUILTIN_NAMES};
-use unolab::strategy::{parse_list, Strategy};
+use unolab::strategy::{parse_list, Seat};
 
 /// Checks conservation after every event and the legal mask on every play.
 #[derive(Default)]
@@ -106,7 +106,7 @@ fn check(rules: &Rules, matches: u64, seed: u64, lazy: bool) -> (u64, u64, u64) 
             continue;
         }
         let specs = parse_list("random,first,points,color,cautious,forgetful").unwrap();
-        let mut seats: Vec<Box<dyn Strategy>> = (0..players)
+        let mut seats: Vec<Seat> = (0..players)
             .map(|s| specs[(s + i as usize) % specs.len()].instantiate())
             .collect();
         let (t, a) = game_rngs(seed, i);

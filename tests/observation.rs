@@ -1,7 +1,7 @@
 //! What a strategy sees, and determinization for search agents.
 
 use unolab::game::{game_rngs, Agents, Game, NoRecord, Observation};
-use unolab::strategy::{RandomStrategy, Strategy};
+use unolab::strategy::{RandomStrategy, Seat, Strategy};
 use unolab::{CardSet, Rng, Rules};
 
 /// Plays like `random` and, at every decision, checks the observation against
@@ -55,13 +55,13 @@ fn determinized_states_agree_with_the_observation() {
     let rules = Rules::builtin("classic");
     let mut total = 0;
     for seed in 0..20u64 {
-        let mut seats: Vec<Box<dyn Strategy>> = (0..3)
+        let mut seats: Vec<Seat> = (0..3)
             .map(|_| {
-                Box::new(Checker {
+                Seat::custom(Checker {
                     inner: RandomStrategy,
                     checks: 0,
                     seen_other_cards: CardSet::EMPTY,
-                }) as Box<dyn Strategy>
+                })
             })
             .collect();
         let (t, a) = game_rngs(seed, 0);
@@ -110,9 +110,9 @@ fn determinization_samples_different_hidden_hands() {
     }
     let samples: Samples = Arc::new(Mutex::new(Vec::new()));
     let rules = Rules::builtin("classic");
-    let mut seats: Vec<Box<dyn Strategy>> = vec![
-        Box::new(Twice(samples.clone())),
-        Box::new(Twice(samples.clone())),
+    let mut seats = vec![
+        Seat::custom(Twice(samples.clone())),
+        Seat::custom(Twice(samples.clone())),
     ];
     let (t, a) = game_rngs(1, 0);
     let mut g = Game::with_rng(&rules, 2, t);
@@ -181,13 +181,13 @@ fn strategies_are_asked_without_a_choice_only_if_they_want_to_be() {
         let empty = Arc::new(AtomicU32::new(0));
         let mut results = Vec::new();
         for seed in 0..30u64 {
-            let mut seats: Vec<Box<dyn Strategy>> = (0..3)
+            let mut seats: Vec<Seat> = (0..3)
                 .map(|_| {
-                    Box::new(Counting {
+                    Seat::custom(Counting {
                         ask,
                         calls: calls.clone(),
                         empty: empty.clone(),
-                    }) as Box<dyn Strategy>
+                    })
                 })
                 .collect();
             let (t, a) = game_rngs(seed, 0);

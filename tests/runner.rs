@@ -190,8 +190,8 @@ fn strict_mode_names_the_strategy_seed_and_game() {
     let rules =
         Rules::build(RuleSetFile::resolve("classic", &["strict=true".into()], &[]).unwrap())
             .unwrap();
-    let mut seats: Vec<Box<dyn Strategy>> = vec![
-        Box::new(Cheat),
+    let mut seats = vec![
+        unolab::Seat::custom(Cheat),
         parse_list("random").unwrap()[0].instantiate(),
     ];
     let (t, a) = unolab::game::game_rngs(9, 0);

@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use unolab::game::{DrawReason, Event, IllegalAction, IllegalActionError, Recorder};
-use unolab::strategy::{fewest_cards_opponent, most_held_color};
+use unolab::strategy::{fewest_cards_opponent, most_held_color, Seat};
 use unolab::{
     Agents, CardId, CardSet, Color, Game, Kind, MatchResult, Observation, Outcome, RoundResult,
     RuleSetFile, Rules, Strategy,
@@ -775,7 +775,7 @@ pub fn assert_hand(run: &Run, seat: usize, expected: &[&str]) {
     assert_eq!(run.hands[seat], sorted(expected), "hand of seat {seat}");
 }
 
-fn make_agents(scripts: Vec<Script>) -> (Vec<Box<dyn Strategy>>, Arc<Mutex<Shared>>) {
+fn make_agents(scripts: Vec<Script>) -> (Vec<Seat>, Arc<Mutex<Shared>>) {
     let names: Vec<String> = scripts
         .iter()
         .enumerate()
@@ -789,11 +789,11 @@ fn make_agents(scripts: Vec<Script>) -> (Vec<Box<dyn Strategy>>, Arc<Mutex<Share
         .into_iter()
         .enumerate()
         .map(|(i, name)| {
-            Box::new(Scripted {
+            Seat::custom(Scripted {
                 seat: i as u8,
                 name,
                 shared: shared.clone(),
-            }) as Box<dyn Strategy>
+            })
         })
         .collect();
     (seats, shared)
