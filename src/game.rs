@@ -836,7 +836,12 @@ impl<'r> Game<'r> {
             match self.s.scoring {
                 Scoring::Winner => {
                     points[w as usize] =
-                        (0..self.n as usize).map(|i| d.points(self.hands[i])).sum();
+                        // The hands are disjoint: score their union at once.
+                        d.points(
+                            self.hands[..self.n as usize]
+                                .iter()
+                                .fold(CardSet::EMPTY, |u, &h| u | h),
+                        );
                 }
                 Scoring::Penalty => {
                     for i in 0..self.n as usize {

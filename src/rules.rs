@@ -463,6 +463,8 @@ pub struct Deck {
     /// its face, every wild). Empty for wilds, whose answer depends on the
     /// colour named.
     pub accept_on: [CardSet; 128],
+    /// The cards of each non-zero point value, by value.
+    pub point_classes: Vec<(u32, CardSet)>,
 }
 
 impl Deck {
@@ -547,6 +549,7 @@ impl Deck {
             returned_at_start: CardSet::EMPTY,
             same_color: [CardSet::EMPTY; 128],
             accept_on: [CardSet::EMPTY; 128],
+            point_classes: Vec::new(),
         };
         for (i, (kind, effect)) in kinds.iter().enumerate() {
             let id = i as CardId;
@@ -585,6 +588,17 @@ impl Deck {
                     deck.color_mask[c.index()] | deck.face_mask[kind.face.index()] | deck.wild;
             }
         }
+        for i in 0..deck.size {
+            let pts = deck.points_of[i] as u32;
+            if pts == 0 {
+                continue;
+            }
+            match deck.point_classes.iter_mut().find(|(p, _)| *p == pts) {
+                Some((_, mask)) => mask.insert(i as CardId),
+                None => deck.point_classes.push((pts, CardSet::single(i as CardId))),
+            }
+        }
+        deck.point_classes.sort_by_key(|&(p, _)| p);
         if deck.returned_at_start == deck.all {
             return Err(RulesError::Invalid(
                 "every card of the deck goes back at the start; no start card can be flipped"
@@ -629,8 +643,11 @@ impl Deck {
     /// Sum of the points of a set of cards.
     #[inline]
     pub fn points(&self, set: CardSet) -> u32 {
-        set.iter()
-            .map(|c| self.points_of[c as usize & 127] as u32)
+        // One mask per point value: no loop over the cards, whose length
+        // varies from hand to hand.
+        self.point_classes
+            .iter()
+            .map(|&(pts, mask)| pts * (set & mask).len())
             .sum()
     }
 
@@ -768,6 +785,27 @@ mod tests {
     fn classic_points_follow_the_rule_book() {
         let d = Rules::builtin("classic").deck;
         assert_eq!(d.points(d.all), 4 * (9 * 2 * 5 + 3 * 2 * 20) + 8 * 50);
+    }
+
+    #[test]
+    fn points_of_a_set_equal_the_card_by_card_sum() {
+        // Point overrides by card and by face make classes of their own.
+        let mut f = RuleSetFile::load("cars3").unwrap();
+        f.points.insert("red-7".into(), 33);
+        f.points.insert("skip".into(), 21);
+        let d = Deck::build(&f).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u128 | 1;
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(0x2545_f491_4f6c_dd1d)
+                .wrapping_add(0x1405_7b7e_f767_814f);
+            let set = CardSet(x ^ (x >> 17)) & d.all;
+            let by_card: u32 = set.iter().map(|c| d.points_of[c as usize] as u32).sum();
+            assert_eq!(d.points(set), by_card);
+        }
+        let red7 = d.all_of("red-7".parse().unwrap());
+        assert!(!red7.is_empty());
+        assert_eq!(d.points(red7), 33 * red7.len());
     }
 
     #[test]

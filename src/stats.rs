@@ -58,11 +58,13 @@ pub fn wilson95(successes: u64, n: u64) -> (f64, f64) {
 /// Exact histogram of non-negative integer observations.
 ///
 /// Values `0..cap` are counted in unit bins (one `u64` per value, allocated
-/// once by [`Histogram::new`]); values `>= cap` are only counted in a single
-/// overflow bin. Count, sum and sum of squares are kept exactly (`u128`), as
-/// are min and max, so [`mean`](Histogram::mean), [`sd`](Histogram::sd),
+/// once by [`Histogram::new`]); values `>= cap` are counted in a single
+/// overflow bin, which also keeps their exact sum, sum of squares, min and max.
+/// Count, sum, sum of squares, min and max of the whole are derived from the
+/// bins when asked for, so [`mean`](Histogram::mean), [`sd`](Histogram::sd),
 /// [`min`](Histogram::min) and [`max`](Histogram::max) are exact even for
-/// overflowed values, and [`merge`](Histogram::merge) is exact.
+/// overflowed values, [`merge`](Histogram::merge) is exact, and recording an
+/// observation below `cap` is one increment.
 ///
 /// The sums are plain integer additions: they would only overflow beyond
 /// roughly 2^128 total of squared values, far outside any simulation's range
@@ -70,14 +72,14 @@ pub fn wilson95(successes: u64, n: u64) -> (f64, f64) {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Histogram {
     bins: Vec<u64>,
+    /// Observations `>= cap`: their count, sum, sum of squares, min and max.
     overflow: u64,
-    count: u64,
-    sum: u128,
-    sum_sq: u128,
-    /// `u64::MAX` while empty.
-    min: u64,
-    /// `0` while empty.
-    max: u64,
+    over_sum: u128,
+    over_sum_sq: u128,
+    /// `u64::MAX` while no value overflowed.
+    over_min: u64,
+    /// `0` while no value overflowed.
+    over_max: u64,
 }
 
 impl Histogram {
@@ -86,11 +88,10 @@ impl Histogram {
         Histogram {
             bins: vec![0; cap],
             overflow: 0,
-            count: 0,
-            sum: 0,
-            sum_sq: 0,
-            min: u64::MAX,
-            max: 0,
+            over_sum: 0,
+            over_sum_sq: 0,
+            over_min: u64::MAX,
+            over_max: 0,
         }
     }
 
@@ -104,14 +105,8 @@ impl Histogram {
     pub fn add(&mut self, v: u64) {
         match usize::try_from(v).ok().and_then(|i| self.bins.get_mut(i)) {
             Some(b) => *b += 1,
-            None => self.overflow += 1,
+            None => self.add_overflow(v, 1),
         }
-        self.count += 1;
-        let w = v as u128;
-        self.sum += w;
-        self.sum_sq += w * w;
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
     }
 
     /// Record the observation `v` `times` times (no-op when `times == 0`).
@@ -121,15 +116,19 @@ impl Histogram {
         }
         match usize::try_from(v).ok().and_then(|i| self.bins.get_mut(i)) {
             Some(b) => *b += times,
-            None => self.overflow += times,
+            None => self.add_overflow(v, times),
         }
-        self.count += times;
+    }
+
+    #[cold]
+    fn add_overflow(&mut self, v: u64, times: u64) {
+        self.overflow += times;
         let w = v as u128;
         let t = times as u128;
-        self.sum += w * t;
-        self.sum_sq += w * w * t;
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
+        self.over_sum += w * t;
+        self.over_sum_sq += w * w * t;
+        self.over_min = self.over_min.min(v);
+        self.over_max = self.over_max.max(v);
     }
 
     /// Add all observations of `other` to `self`. The result equals the
@@ -149,16 +148,15 @@ impl Histogram {
             *a += *b;
         }
         self.overflow += other.overflow;
-        self.count += other.count;
-        self.sum += other.sum;
-        self.sum_sq += other.sum_sq;
-        self.min = self.min.min(other.min);
-        self.max = self.max.max(other.max);
+        self.over_sum += other.over_sum;
+        self.over_sum_sq += other.over_sum_sq;
+        self.over_min = self.over_min.min(other.over_min);
+        self.over_max = self.over_max.max(other.over_max);
     }
 
     /// Number of observations (including overflowed ones).
     pub fn count(&self) -> u64 {
-        self.count
+        self.bins.iter().sum::<u64>() + self.overflow
     }
 
     /// Number of observations `>= cap`.
@@ -168,7 +166,19 @@ impl Histogram {
 
     /// Exact sum of all observations.
     pub fn sum(&self) -> u128 {
-        self.sum
+        self.moments().1
+    }
+
+    /// Count, sum and sum of squares of all observations.
+    fn moments(&self) -> (u64, u128, u128) {
+        let (mut n, mut sum, mut sum_sq) = (self.overflow, self.over_sum, self.over_sum_sq);
+        for (v, &c) in self.bins.iter().enumerate() {
+            let (v, c128) = (v as u128, c as u128);
+            n += c;
+            sum += v * c128;
+            sum_sq += v * v * c128;
+        }
+        (n, sum, sum_sq)
     }
 
     /// Iterator over `(value, count)` for the non-empty unit bins, in
@@ -184,10 +194,11 @@ impl Histogram {
 
     /// Arithmetic mean; `0.0` when empty.
     pub fn mean(&self) -> f64 {
-        if self.count == 0 {
+        let (count, sum, _) = self.moments();
+        if count == 0 {
             0.0
         } else {
-            self.sum as f64 / self.count as f64
+            sum as f64 / count as f64
         }
     }
 
@@ -197,18 +208,19 @@ impl Histogram {
     /// Computed as `sqrt((n·Σx² − (Σx)²) / (n·(n−1)))` with the numerator in
     /// exact integer arithmetic (no cancellation error).
     pub fn sd(&self) -> f64 {
-        if self.count < 2 {
+        let (count, sum, sum_sq) = self.moments();
+        if count < 2 {
             return 0.0;
         }
-        let n = self.count as u128;
-        let var = match (n.checked_mul(self.sum_sq), self.sum.checked_mul(self.sum)) {
+        let n = count as u128;
+        let var = match (n.checked_mul(sum_sq), sum.checked_mul(sum)) {
             // By Cauchy-Schwarz n·Σx² >= (Σx)², so this never underflows.
             (Some(a), Some(b)) => (a - b) as f64 / (n * (n - 1)) as f64,
             // Astronomically large sums: fall back to floating point.
             _ => {
-                let nf = self.count as f64;
-                let mean = self.sum as f64 / nf;
-                ((self.sum_sq as f64 - mean * self.sum as f64) / (nf - 1.0)).max(0.0)
+                let nf = count as f64;
+                let mean = sum as f64 / nf;
+                ((sum_sq as f64 - mean * sum as f64) / (nf - 1.0)).max(0.0)
             }
         };
         var.sqrt()
@@ -216,12 +228,18 @@ impl Histogram {
 
     /// Smallest observation, `None` when empty.
     pub fn min(&self) -> Option<u64> {
-        (self.count > 0).then_some(self.min)
+        match self.bins.iter().position(|&c| c != 0) {
+            Some(v) => Some(v as u64),
+            None => (self.overflow > 0).then_some(self.over_min),
+        }
     }
 
     /// Largest observation, `None` when empty.
     pub fn max(&self) -> Option<u64> {
-        (self.count > 0).then_some(self.max)
+        if self.overflow > 0 {
+            return Some(self.over_max);
+        }
+        self.bins.iter().rposition(|&c| c != 0).map(|v| v as u64)
     }
 
     /// Nearest-rank quantile: the smallest observed value `v` such that at
@@ -244,10 +262,11 @@ impl Histogram {
             (0.0..=1.0).contains(&q),
             "Histogram::quantile: q = {q} not in [0, 1]"
         );
-        if self.count == 0 {
+        let count = self.count();
+        if count == 0 {
             return 0.0;
         }
-        let rank = nearest_rank(q, self.count);
+        let rank = nearest_rank(q, count);
         let mut seen = 0u64;
         for (v, &c) in self.bins.iter().enumerate() {
             seen += c;
@@ -255,14 +274,14 @@ impl Histogram {
                 return v as f64;
             }
         }
-        self.max as f64
+        self.over_max as f64
     }
 
     /// Count, mean, sd, min, max and the 5/25/50/75/95% quantiles (see
     /// [`quantile`](Histogram::quantile)). All fields are 0 when empty.
     pub fn summary(&self) -> Summary {
         Summary {
-            count: self.count,
+            count: self.count(),
             mean: self.mean(),
             sd: self.sd(),
             min: self.min().unwrap_or(0) as f64,
