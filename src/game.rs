@@ -1072,7 +1072,9 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                if self.playable(self.hands[p as usize & 15]).contains(c)
+                // The drawn card is in the hand, so it is playable exactly when
+                // the masks accept it (no need to mask the whole hand).
+                if (self.accept - self.forbidden(self.hands[p as usize & 15])).contains(c)
                     && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {
