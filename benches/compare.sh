@@ -21,6 +21,7 @@ git -C "$root" archive "$rev" | tar -x -C "$work/base"
 sed -i '0,/^name = "unolab"/s//name = "unolab_base"/' "$work/base/Cargo.toml"
 sed -i '/^\[lib\]/,/^\[/ s/^name = "unolab"/name = "unolab_base"/' "$work/base/Cargo.toml"
 cp "$root/benches/compare/harness.rs" "$work/harness/src/main.rs"
+cp "$root/benches/compare/paired.rs" "$work/harness/src/paired.rs"
 cp "$root/.cargo/config.toml" "$work/harness/.cargo/config.toml"
 cat > "$work/harness/Cargo.toml" <<TOML
 [package]

@@ -14,27 +14,18 @@
 //! runner, 60% of it. On a shared host whose speed swings by a third, the ratio
 //! of neighbouring samples is the steady figure.
 
-use rand::RngCore;
 use std::hint::black_box;
 use std::time::Instant;
+use unolab::game::below;
 use unolab::rules::Rules;
 use unolab::sim::{play_games, Mode, RunConfig, RunStats};
 use unolab::strategy::StrategySpec;
 use unolab::Rng;
 
-const GAMES: u64 = 2000;
+#[path = "compare/paired.rs"]
+mod paired;
 
-#[inline(always)]
-fn below(rng: &mut Rng, n: u32) -> u32 {
-    let mut m = (rng.next_u32() as u64) * (n as u64);
-    if (m as u32) < n {
-        let t = n.wrapping_neg() % n;
-        while (m as u32) < t {
-            m = (rng.next_u32() as u64) * (n as u64);
-        }
-    }
-    (m >> 32) as u32
-}
+const GAMES: u64 = 2000;
 
 #[inline(always)]
 fn nth(mut x: u128, k: u32) -> u32 {
@@ -267,59 +258,28 @@ fn main() {
         false,
     )
     .unwrap();
-    let (mut bare, mut runner, mut ratio) = (vec![], vec![], vec![]);
     let mut round = 0u64;
-    for i in 0..samples {
-        let bare_sample = |round: &mut u64| {
+    paired::run(
+        samples,
+        GAMES,
+        ["bare-bones loop", "real runner"],
+        "runner / bare-bones",
+        || {
             let start = Instant::now();
             for _ in 0..GAMES {
-                let (mut t, mut a) = unolab::game::game_rngs(7, *round);
-                *round += 1;
+                let (mut t, mut a) = unolab::game::game_rngs(7, round);
+                round += 1;
                 black_box(bare_round(&d, &mut t, &mut a));
             }
             start.elapsed().as_secs_f64()
-        };
-        let runner_sample = || {
+        },
+        || {
             let mut stats = RunStats::new(&cfg);
             let start = Instant::now();
             play_games(&cfg, 0..GAMES, &mut stats).unwrap();
             let t = start.elapsed().as_secs_f64();
             assert_eq!(stats.rounds, GAMES);
             t
-        };
-        let (b, r) = if i % 2 == 0 {
-            let b = bare_sample(&mut round);
-            (b, runner_sample())
-        } else {
-            let r = runner_sample();
-            (bare_sample(&mut round), r)
-        };
-        bare.push(b);
-        runner.push(r);
-        ratio.push(b / r);
-    }
-    for v in [&mut bare, &mut runner, &mut ratio] {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    }
-    let rate = |t: f64| (GAMES as f64 / t).round() as u64;
-    let n = samples;
-    println!(
-        "4-player classic rounds, random in every seat, {n} alternating samples of {GAMES} rounds"
-    );
-    println!(
-        "bare-bones loop: best {} median {} rounds/s",
-        rate(bare[0]),
-        rate(bare[n / 2])
-    );
-    println!(
-        "real runner:     best {} median {} rounds/s",
-        rate(runner[0]),
-        rate(runner[n / 2])
-    );
-    println!(
-        "runner / bare-bones: median {:.3} (quartiles {:.3} to {:.3})",
-        ratio[n / 2],
-        ratio[n / 4],
-        ratio[3 * n / 4]
+        },
     );
 }

@@ -35,6 +35,8 @@ macro_rules! sample {
     }};
 }
 
+mod paired;
+
 fn main() {
     let samples: usize = std::env::args()
         .nth(1)
@@ -43,42 +45,12 @@ fn main() {
     let games: u64 = 2000;
     let base_cfg = config!(unolab_base, games);
     let new_cfg = config!(unolab, games);
-    let (mut base, mut new, mut ratio) = (vec![], vec![], vec![]);
-    for i in 0..samples {
-        // Alternate which build goes first.
-        let (b, n) = if i % 2 == 0 {
-            let b = sample!(unolab_base, base_cfg, games);
-            (b, sample!(unolab, new_cfg, games))
-        } else {
-            let n = sample!(unolab, new_cfg, games);
-            (sample!(unolab_base, base_cfg, games), n)
-        };
-        base.push(b);
-        new.push(n);
-        ratio.push(b / n);
-    }
-    for v in [&mut base, &mut new, &mut ratio] {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    }
-    let rate = |t: f64| (games as f64 / t).round() as u64;
-    let n = samples;
-    println!(
-        "4-player classic rounds, random in every seat, {n} paired samples of {games} rounds"
-    );
-    println!(
-        "base: best {} median {} rounds/s",
-        rate(base[0]),
-        rate(base[n / 2])
-    );
-    println!(
-        "work tree: best {} median {} rounds/s",
-        rate(new[0]),
-        rate(new[n / 2])
-    );
-    println!(
-        "speed-up of the work tree: median {:.3} (quartiles {:.3} to {:.3})",
-        ratio[n / 2],
-        ratio[n / 4],
-        ratio[3 * n / 4]
+    paired::run(
+        samples,
+        games,
+        ["base", "work tree"],
+        "speed-up of the work tree",
+        || sample!(unolab_base, base_cfg, games),
+        || sample!(unolab, new_cfg, games),
     );
 }
