@@ -513,7 +513,25 @@ impl<'r> Game<'r> {
         CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg())
     }
 
-    /// Sets the active colour and refreshes the playability masks.
+    /// A coloured card `c` is the new top: its colour becomes active and the
+    /// playability masks come from the deck's per-card tables (one load each).
+    #[inline(always)]
+    fn set_colored_top(&mut self, c: CardId, color: Color) {
+        let d = &self.rules.deck;
+        self.color = color;
+        self.of_color = d.same_color[c as usize & 127];
+        self.accept = d.accept_on[c as usize & 127];
+    }
+
+    /// Whether `card`, which is in `hand`, may be played: the masks alone
+    /// decide (no need to mask the whole hand).
+    #[inline(always)]
+    fn can_play(&self, hand: CardSet, card: CardId) -> bool {
+        (self.accept - self.forbidden(hand)).contains(card)
+    }
+
+    /// Sets the colour named for a wild top card and refreshes the
+    /// playability masks.
     #[inline(always)]
     fn set_color(&mut self, color: Color) {
         let d = &self.rules.deck;
@@ -743,7 +761,7 @@ impl<'r> Game<'r> {
                 p
             }
             Some(col) => {
-                self.set_color(col);
+                self.set_colored_top(c, col);
                 if !self.s.start_card_effects {
                     return p;
                 }
@@ -1058,7 +1076,7 @@ impl<'r> Game<'r> {
         let reason = if H && self.s.draw_to_match {
             while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
-                if self.playable(self.hands[p as usize & 15]).contains(c) {
+                if self.can_play(self.hands[p as usize & 15], c) {
                     break;
                 }
             }
@@ -1075,9 +1093,7 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                // The drawn card is in the hand, so it is playable exactly when
-                // the masks accept it (no need to mask the whole hand).
-                if (self.accept - self.forbidden(self.hands[p as usize & 15])).contains(c)
+                if self.can_play(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {
@@ -1140,12 +1156,7 @@ impl<'r> Game<'r> {
             self.top = c;
             self.idle = 0;
             match d.color(c) {
-                Some(col) => {
-                    // A coloured card: the playability masks are one load each.
-                    self.color = col;
-                    self.of_color = d.same_color[c as usize & 127];
-                    self.accept = d.accept_on[c as usize & 127];
-                }
+                Some(col) => self.set_colored_top(c, col),
                 None => {
                     let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
                     self.set_color(col);

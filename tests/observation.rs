@@ -2,7 +2,16 @@
 
 use unolab::game::{game_rngs, Agents, Game, NoRecord, Observation};
 use unolab::strategy::{RandomStrategy, Seat, Strategy};
-use unolab::{CardSet, Rng, Rules};
+use unolab::{CardSet, Rng, RoundResult, Rules};
+
+/// Plays one round of game 0 of `seed` at a table of `seats`.
+fn play_one_round(rules: &Rules, seats: &mut [Seat], seed: u64, dealer: Option<u8>) -> RoundResult {
+    let (t, a) = game_rngs(seed, 0);
+    let mut g = Game::with_rng(rules, seats.len(), t);
+    g.start_match(dealer);
+    g.play_round(&mut Agents { seats, rng: a }, &mut NoRecord)
+        .unwrap()
+}
 
 /// Plays like `random` and, at every decision, checks the observation against
 /// a determinized full state built from it.
@@ -64,17 +73,7 @@ fn determinized_states_agree_with_the_observation() {
                 })
             })
             .collect();
-        let (t, a) = game_rngs(seed, 0);
-        let mut g = Game::with_rng(&rules, 3, t);
-        g.start_match(None);
-        g.play_round(
-            &mut Agents {
-                seats: &mut seats,
-                rng: a,
-            },
-            &mut NoRecord,
-        )
-        .unwrap();
+        play_one_round(&rules, &mut seats, seed, None);
         total += 1;
     }
     assert_eq!(total, 20);
@@ -114,17 +113,7 @@ fn determinization_samples_different_hidden_hands() {
         Seat::custom(Twice(samples.clone())),
         Seat::custom(Twice(samples.clone())),
     ];
-    let (t, a) = game_rngs(1, 0);
-    let mut g = Game::with_rng(&rules, 2, t);
-    g.start_match(Some(1));
-    g.play_round(
-        &mut Agents {
-            seats: &mut seats,
-            rng: a,
-        },
-        &mut NoRecord,
-    )
-    .unwrap();
+    play_one_round(&rules, &mut seats, 1, Some(1));
     let samples = samples.lock().unwrap();
     assert!(samples.len() > 5);
     let mut differ = 0;
@@ -190,14 +179,7 @@ fn strategies_are_asked_without_a_choice_only_if_they_want_to_be() {
                     })
                 })
                 .collect();
-            let (t, a) = game_rngs(seed, 0);
-            let mut g = Game::with_rng(&rules, 3, t);
-            g.start_match(Some(0));
-            let agents = &mut Agents {
-                seats: &mut seats,
-                rng: a,
-            };
-            results.push(g.play_round(agents, &mut NoRecord).unwrap());
+            results.push(play_one_round(&rules, &mut seats, seed, Some(0)));
         }
         let (calls, empty) = (calls.load(Ordering::Relaxed), empty.load(Ordering::Relaxed));
         (results, calls, empty)
