@@ -6,10 +6,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use unolab::game::{game_rngs, Agents, Game, NoRecord};
-use unolab::rules::Rules;
+use unolab::agents::StrategySpec;
+use unolab::engine::game::{game_rngs, Agents, Game, NoRecord};
+use unolab::engine::rules::Rules;
 use unolab::sim::{play_games, Mode, RunConfig, RunStats};
-use unolab::strategy::StrategySpec;
 
 const GAMES: u64 = 10_000;
 

@@ -16,10 +16,10 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use unolab::game::below;
-use unolab::rules::Rules;
+use unolab::agents::StrategySpec;
+use unolab::engine::game::below;
+use unolab::engine::rules::Rules;
 use unolab::sim::{play_games, Mode, RunConfig, RunStats};
-use unolab::strategy::StrategySpec;
 use unolab::Rng;
 
 #[path = "compare/paired.rs"]
@@ -267,7 +267,7 @@ fn main() {
         || {
             let start = Instant::now();
             for _ in 0..GAMES {
-                let (mut t, mut a) = unolab::game::game_rngs(7, round);
+                let (mut t, mut a) = unolab::engine::game::game_rngs(7, round);
                 round += 1;
                 black_box(bare_round(&d, &mut t, &mut a));
             }

@@ -1,24 +1,26 @@
 //! unolab: a Monte Carlo strategy simulator and AI lab for UNO and its themed
 //! editions.
 //!
-//! Layers, from the bottom: [`cards`] (vocabulary and the `u128` card set),
-//! [`rules`] (rule sets as data), [`game`] (the engine), [`strategy`] (players),
-//! [`trace`] (JSON Lines replays), [`stats`] and [`sim`] (the parallel runner),
-//! [`report`] (tables and files). The library never prints and never reads
-//! arguments; the `unolab` binary does.
+//! The folders are the layers, each depending only on those above it in this
+//! list's reverse order:
+//! - [`engine`]: [`engine::cards`] (vocabulary and the `u128` card set),
+//!   [`engine::rules`] (rule sets as data), [`engine::game`] (the engine and the
+//!   [`Observation`] a player gets), [`engine::trace`] (JSON Lines replays);
+//! - [`agents`]: the [`Strategy`] trait's implementations (built-ins, presets);
+//! - [`sim`]: the parallel runner and its exact, mergeable statistics;
+//! - [`report`]: text tables, JSON, CSV and manifests.
+//!
+//! The library never prints and never reads arguments; the `unolab` binary
+//! (`src/main.rs`, `src/cli/`) does.
 
 #![allow(clippy::needless_range_loop)]
 
-pub mod cards;
-pub mod game;
+pub mod agents;
+pub mod engine;
 pub mod report;
-pub mod rules;
 pub mod sim;
-pub mod stats;
-pub mod strategy;
-pub mod trace;
 
-pub use cards::{CardId, CardSet, Color, Face, Kind};
-pub use game::{Agents, Game, MatchResult, Observation, Outcome, Rng, RoundResult};
-pub use rules::{RuleSetFile, Rules, Settings};
-pub use strategy::{Seat, Strategy, StrategySpec};
+pub use agents::{Seat, Strategy, StrategySpec};
+pub use engine::cards::{CardId, CardSet, Color, Face, Kind};
+pub use engine::game::{Agents, Game, MatchResult, Observation, Outcome, Rng, RoundResult};
+pub use engine::rules::{RuleSetFile, Rules, Settings};

@@ -4,9 +4,9 @@
 //! and review the diff.
 
 use std::path::PathBuf;
-use unolab::rules::{RuleSetFile, Rules};
-use unolab::strategy::parse_list;
-use unolab::trace::write_trace;
+use unolab::agents::parse_list;
+use unolab::engine::rules::{RuleSetFile, Rules};
+use unolab::engine::trace::write_trace;
 
 fn golden(
     file: &str,

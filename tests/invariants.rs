@@ -4,9 +4,9 @@
 //! mask equals a card-by-card check. Every rule set crossed with every house
 //! rule, 2 to 10 players, fixed seeds.
 
-use unolab::game::{game_rngs, Agents, Event, Game, Outcome, Recorder, RoundResult};
-use unolab::rules::{RuleSetFile, Rules, Scoring, BUILTIN_NAMES};
-use unolab::strategy::{parse_list, Seat};
+use unolab::agents::{parse_list, Seat};
+use unolab::engine::game::{game_rngs, Agents, Event, Game, Outcome, Recorder, RoundResult};
+use unolab::engine::rules::{RuleSetFile, Rules, Scoring, BUILTIN_NAMES};
 
 /// Checks conservation after every event and the legal mask on every play.
 #[derive(Default)]

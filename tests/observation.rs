@@ -1,7 +1,7 @@
 //! What a strategy sees, and determinization for search agents.
 
-use unolab::game::{game_rngs, Agents, Game, NoRecord, Observation};
-use unolab::strategy::{RandomStrategy, Seat, Strategy};
+use unolab::agents::{RandomStrategy, Seat, Strategy};
+use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation};
 use unolab::{CardSet, Rng, RoundResult, Rules};
 
 /// Plays one round of game 0 of `seed` at a table of `seats`.

@@ -1,9 +1,9 @@
 //! The runner: reproducibility across threads, exact merging, counts that add up.
 
 use std::sync::atomic::AtomicBool;
-use unolab::rules::{RuleSetFile, Rules};
+use unolab::agents::parse_list;
+use unolab::engine::rules::{RuleSetFile, Rules};
 use unolab::sim::{play_games, run, Mode, RunConfig, RunStats};
-use unolab::strategy::parse_list;
 
 fn config(
     rules: &str,
@@ -168,8 +168,8 @@ fn bad_configurations_are_refused() {
 
 #[test]
 fn strict_mode_names_the_strategy_seed_and_game() {
-    use unolab::game::Observation;
-    use unolab::strategy::Strategy;
+    use unolab::agents::Strategy;
+    use unolab::engine::game::Observation;
     // A strategy file cannot be illegal, so check the engine error through a
     // direct game with a cheating strategy.
     struct Cheat;
@@ -194,7 +194,7 @@ fn strict_mode_names_the_strategy_seed_and_game() {
         unolab::Seat::custom(Cheat),
         parse_list("random").unwrap()[0].instantiate(),
     ];
-    let (t, a) = unolab::game::game_rngs(9, 0);
+    let (t, a) = unolab::engine::game::game_rngs(9, 0);
     let mut g = unolab::Game::with_rng(&rules, 2, t);
     g.start_match(Some(1));
     let e = g
@@ -203,7 +203,7 @@ fn strict_mode_names_the_strategy_seed_and_game() {
                 seats: &mut seats,
                 rng: a,
             },
-            &mut unolab::game::NoRecord,
+            &mut unolab::engine::game::NoRecord,
         )
         .unwrap_err();
     assert_eq!(e.strategy, "cheat");

@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use unolab::game::DrawReason;
+use unolab::engine::game::DrawReason;
 use unolab::Outcome;
 
 fn classic(sets: &[&str]) -> unolab::Rules {

@@ -11,9 +11,9 @@ use std::time::Instant;
 macro_rules! config {
     ($k:ident, $games:expr) => {
         $k::sim::RunConfig::new(
-            $k::rules::Rules::build($k::RuleSetFile::load("classic").unwrap()).unwrap(),
+            $k::Rules::build($k::RuleSetFile::load("classic").unwrap()).unwrap(),
             4,
-            &[$k::strategy::StrategySpec::Random],
+            &[$k::StrategySpec::Random],
             $games,
             $k::sim::Mode::Round,
             7,

@@ -17,8 +17,8 @@ use rand::SeedableRng;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use unolab::game::{DrawReason, Event, IllegalAction, IllegalActionError, Recorder};
-use unolab::strategy::{fewest_cards_opponent, most_held_color, Seat};
+use unolab::agents::{fewest_cards_opponent, most_held_color, Seat};
+use unolab::engine::game::{DrawReason, Event, IllegalAction, IllegalActionError, Recorder};
 use unolab::{
     Agents, CardId, CardSet, Color, Game, Kind, MatchResult, Observation, Outcome, RoundResult,
     RuleSetFile, Rules, Strategy,

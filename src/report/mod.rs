@@ -1,8 +1,8 @@
 //! Reports of a run: the summary table, the JSON summary, the CSV files and the
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
+use crate::sim::stats::{wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats};
-use crate::stats::{wilson95, Histogram};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;

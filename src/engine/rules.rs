@@ -1,11 +1,11 @@
 //! Rule sets: decks as data plus every setting of RULES.md.
 //!
 //! A rule set is a TOML file (the four built-ins are embedded copies of the files
-//! in `src/rulesets/`). It lists the deck (card kinds, counts, effects), point
+//! in `src/engine/rulesets/`). It lists the deck (card kinds, counts, effects), point
 //! overrides and settings. [`Rules::build`] turns it into the masks and tables the
 //! engine uses; the turn logic never looks at the file again.
 
-use crate::cards::{CardId, CardSet, Color, Face, Kind, NUM_FACES};
+use crate::engine::cards::{CardId, CardSet, Color, Face, Kind, NUM_FACES};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

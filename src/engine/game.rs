@@ -10,9 +10,9 @@
 //! it is truncated. Every decision is asked of a [`Strategy`] through an
 //! [`Observation`], which exposes only what a player at the table could see.
 
-use crate::cards::{CardId, CardSet, Color};
-use crate::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Settings, Stacking};
-use crate::strategy::{Seat, Strategy};
+use crate::agents::{Seat, Strategy};
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Settings, Stacking};
 use rand::{Rng as _, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

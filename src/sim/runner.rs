@@ -6,10 +6,10 @@
 //! any number of threads. Memory does not grow with the number of games: each
 //! worker thread keeps one [`RunStats`] and they are merged at the end.
 
-use crate::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
-use crate::rules::Rules;
-use crate::stats::Histogram;
-use crate::strategy::{Seat, StrategySpec};
+use crate::agents::{Seat, StrategySpec};
+use crate::engine::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
+use crate::engine::rules::Rules;
+use crate::sim::stats::Histogram;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -53,7 +53,7 @@ pub enum RunError {
     Invalid(String),
     #[error("{error} (seed {seed}, game {game})")]
     Illegal {
-        error: crate::game::IllegalActionError,
+        error: crate::engine::game::IllegalActionError,
         seed: u64,
         game: u64,
     },
@@ -379,7 +379,7 @@ fn play_range(
     range: std::ops::Range<u64>,
     stats: &mut RunStats,
 ) -> Result<(), RunError> {
-    let penalty = cfg.rules.settings.scoring == crate::rules::Scoring::Penalty;
+    let penalty = cfg.rules.settings.scoring == crate::engine::rules::Scoring::Penalty;
     let mut game = Game::new(&cfg.rules, cfg.players, 0);
     game.set_lazy_pile(true);
     let rotations = if cfg.fixed_seats { 1 } else { cfg.players };

@@ -5,8 +5,8 @@
 //! Built-ins: `random`, `first`, and the parametric `heuristic` whose presets
 //! (`points`, `color`, ...) are data files in `strategies/`.
 
-use crate::cards::{CardId, CardSet, Color};
-use crate::game::{below, Observation, Rng};
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::game::{below, Observation, Rng};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -390,10 +390,10 @@ pub enum StrategyError {
 
 /// The presets shipped in `strategies/`, embedded in the binary.
 const PRESETS: [(&str, &str); 4] = [
-    ("points", include_str!("../strategies/points.toml")),
-    ("color", include_str!("../strategies/color.toml")),
-    ("cautious", include_str!("../strategies/cautious.toml")),
-    ("forgetful", include_str!("../strategies/forgetful.toml")),
+    ("points", include_str!("../../strategies/points.toml")),
+    ("color", include_str!("../../strategies/color.toml")),
+    ("cautious", include_str!("../../strategies/cautious.toml")),
+    ("forgetful", include_str!("../../strategies/forgetful.toml")),
 ];
 
 /// Every built-in strategy name.

@@ -4,12 +4,12 @@
 //! [`write_trace`] plays one match and writes the whole trace. The same rule
 //! set, line-up and seed always give the same bytes.
 
-use crate::cards::{CardId, CardSet};
-use crate::game::{
+use crate::agents::{Strategy, StrategySpec};
+use crate::engine::cards::{CardId, CardSet};
+use crate::engine::game::{
     game_rngs, Agents, DrawReason, Event, Game, IllegalAction, MatchResult, Recorder,
 };
-use crate::rules::Rules;
-use crate::strategy::{Strategy, StrategySpec};
+use crate::engine::rules::Rules;
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -19,7 +19,7 @@ pub enum TraceError {
     #[error("cannot write the trace: {0}")]
     Io(#[from] std::io::Error),
     #[error(transparent)]
-    Illegal(#[from] crate::game::IllegalActionError),
+    Illegal(#[from] crate::engine::game::IllegalActionError),
     #[error("{0}")]
     Invalid(String),
 }

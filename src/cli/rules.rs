@@ -1,0 +1,43 @@
+//! `unolab rules`: list the rule sets, or print one fully resolved.
+
+use super::{print_out, Fail};
+use clap::Subcommand;
+use std::process::ExitCode;
+use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
+
+#[derive(Subcommand)]
+pub enum RulesAction {
+    /// List the rule sets
+    List,
+    /// Print a rule set as a complete TOML file (every setting written out)
+    Show {
+        name: String,
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        #[arg(long, value_name = "RULES")]
+        house: Vec<String>,
+    },
+}
+
+pub fn exec(action: Option<RulesAction>) -> Result<ExitCode, Fail> {
+    match action {
+        None | Some(RulesAction::List) => {
+            let mut out = String::new();
+            for name in BUILTIN_NAMES {
+                let r = Rules::load(name)?;
+                out.push_str(&format!(
+                    "{:<12} {:>3} cards  {}\n",
+                    name, r.deck.size, r.file.description
+                ));
+            }
+            print_out(&out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(RulesAction::Show { name, set, house }) => {
+            let f = RuleSetFile::resolve(&name, &set, &house)?;
+            Rules::build(f.clone())?;
+            print_out(&f.to_toml())?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Simulation: the parallel runner and its exact, mergeable statistics.
+
+pub mod runner;
+pub mod stats;
+
+pub use runner::*;
