@@ -140,7 +140,7 @@ fn run_out_writes_three_files() {
     );
     let dist = std::fs::read_to_string(dir.join("distributions.csv")).unwrap();
     assert!(dist.starts_with("distribution,group,value,count"));
-    assert!(dist.contains("points_per_match,color,"));
+    assert!(dist.contains("points_per_seat_per_match,color,"));
     assert!(dist.contains("turns_per_round,all,"));
     let m: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
@@ -307,6 +307,292 @@ fn bad_input_is_one_line_and_exit_code_2() {
     bad(&["rules", "show", "nope"], "unknown rule set");
     bad(&["run", "--mode", "tournament"], "tournament");
     bad(&["run", "--threads", "0"], "thread count");
+    // The valid values, the missing argument and clap's suggestion survive
+    // the one-line error.
+    bad(&["run", "--mode", "foo"], "possible values: round, match");
+    bad(&["rules", "show"], "<NAME>");
+    bad(&["run", "--gamez", "5"], "'--games'");
+    bad(&["run", "--threads", "1024"], "thread count");
+    bad(&["completions", "tcsh"], "possible values");
+}
+
+#[test]
+fn an_unwritable_out_is_refused_before_any_game() {
+    // /proc does not allow new folders: refused at once, naming the path.
+    let start = std::time::Instant::now();
+    bad(
+        &["run", "--games", "50000000", "--out", "/proc/unolab-x"],
+        "/proc/unolab-x",
+    );
+    assert!(
+        start.elapsed().as_secs() < 20,
+        "refused before playing 50 million games"
+    );
+    // A file where the folder should be.
+    let dir = tempdir("notadir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("f");
+    std::fs::write(&file, "x").unwrap();
+    bad(
+        &[
+            "run",
+            "--games",
+            "50000000",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+        "not a directory",
+    );
+    // A folder inside a read-only one (root ignores permissions: only check
+    // when the permission really holds).
+    use std::os::unix::fs::PermissionsExt;
+    let ro = dir.join("ro");
+    std::fs::create_dir_all(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(ro.join("probe"), "x").is_err() {
+        bad(
+            &[
+                "run",
+                "--games",
+                "50000000",
+                "--out",
+                ro.join("sub").to_str().unwrap(),
+            ],
+            "cannot create",
+        );
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sigterm_keeps_finished_work() {
+    let dir = tempdir("term");
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "run",
+            "--games",
+            "2000000000",
+            "--threads",
+            "1",
+            "--json",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("the summary is printed");
+    assert_eq!(v["partial"], true);
+    let games = v["games"].as_u64().unwrap();
+    assert!(games > 0 && games < 2_000_000_000, "{games}");
+    let m: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["partial"], true);
+    assert_eq!(m["games_completed"].as_u64(), Some(games));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn quantiles_past_4096_are_exact_and_values_numeric() {
+    let dir = tempdir("q");
+    let o = unolab(&[
+        "run",
+        "--mode",
+        "match",
+        "--set",
+        "target=5000",
+        "--games",
+        "60",
+        "--players",
+        "2",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mp = &v["strategies"][0]["match_points"];
+    let q: Vec<f64> = ["p25", "p50", "p75", "max"]
+        .iter()
+        .map(|k| mp[k].as_f64().unwrap())
+        .collect();
+    // 60 matches to 5,000 points between two players: the loser's totals
+    // spread well below the winner's, so the quartiles cannot all be the max.
+    assert!(q[0] < q[3] && q[0] <= q[1] && q[1] <= q[2], "{q:?}");
+    let dist = std::fs::read_to_string(dir.join("distributions.csv")).unwrap();
+    let mut rows = 0;
+    for line in dist.lines().skip(1) {
+        let value = line.split(',').nth(2).unwrap();
+        assert!(
+            value.parse::<u64>().is_ok(),
+            "value '{value}' is not a number"
+        );
+        rows += 1;
+    }
+    assert!(
+        dist.contains("points_per_seat_per_match,random,5"),
+        "values past 4096 kept"
+    );
+    assert!(rows > 100);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn labels_settings_and_per_seat_rates() {
+    // Penalty scoring: the points figure says what it is.
+    let o = unolab(&[
+        "run",
+        "--set",
+        "scoring=penalty",
+        "--mode",
+        "match",
+        "--set",
+        "target=200",
+        "--games",
+        "200",
+        "--house",
+        "stacking=cross",
+        "--strategies",
+        "points,random,random,random",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("penalty points per seat per round (points)"),
+        "{text}"
+    );
+    assert!(!text.contains("points per round won"), "{text}");
+    // Every changed setting is in the header.
+    assert!(text.contains("settings: "), "{text}");
+    for want in ["scoring=penalty", "target=200", "stacking=cross"] {
+        assert!(
+            text.lines().nth(1).unwrap().contains(want),
+            "{want}: {text}"
+        );
+    }
+    // Per-seat match wins are reported with their interval.
+    assert!(text.contains("match wins"));
+    let v = json_run(&[
+        "--strategies",
+        "points,random,random,random",
+        "--set",
+        "hand_size=5",
+        "--house",
+        "seven_o",
+    ]);
+    assert_eq!(v["changed_settings"]["hand_size"], 5);
+    assert_eq!(v["changed_settings"]["seven_o"], true);
+    assert_eq!(v["rule_set"]["settings"]["hand_size"], 5);
+    // Win rate per seat held: random holds three seats, its per-seat rate is
+    // its share divided by three, next to the fair share 1/4.
+    let r = &v["strategies"][1];
+    assert_eq!(r["name"], "random");
+    assert_eq!(r["seats"], 3);
+    let share = r["round_win_rate"].as_f64().unwrap();
+    let per_seat = r["round_win_rate_per_seat"].as_f64().unwrap();
+    assert!((per_seat - share / 3.0).abs() < 1e-5);
+    assert_eq!(r["fair_share"], 0.25);
+    let ci = r["round_win_rate_per_seat_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() < per_seat && per_seat < ci[1].as_f64().unwrap());
+    // Round mode: no match figures at all.
+    assert!(r["match_win_rate_per_seat"].is_null() && v["tied_matches"].is_null());
+    let dir = tempdir("round");
+    let o = unolab(&["run", "--games", "300", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success());
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let head: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    for col in ["matches", "match_wins", "match_win_rate", "match_ci95_low"] {
+        let i = head.iter().position(|h| *h == col).unwrap();
+        assert_eq!(row[i], "", "{col} must be empty in round mode");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_quick_match_without_a_winner_is_not_a_tie() {
+    let v: Value = {
+        let o = unolab(&[
+            "run",
+            "--mode",
+            "match",
+            "--set",
+            "quick=true",
+            "--set",
+            "max_turns=10",
+            "--games",
+            "500",
+            "--json",
+        ]);
+        assert!(o.status.success());
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let truncated = v["truncated"].as_u64().unwrap();
+    assert!(truncated > 0);
+    assert_eq!(v["tied_matches"], 0);
+    assert_eq!(
+        v["no_winner_matches"].as_u64(),
+        Some(truncated + v["blocked"].as_u64().unwrap())
+    );
+}
+
+#[test]
+fn manifest_records_strategies_as_data_and_a_preset_keeps_its_name() {
+    let dir = tempdir("manifest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let preset = dir.join("chaos.toml");
+    std::fs::write(&preset, "name = \"chaos\"\nbase = \"random\"\n").unwrap();
+    let out = dir.join("out");
+    let o = unolab(&[
+        "run",
+        "--games",
+        "500",
+        "--strategies",
+        &format!("{},points", preset.display()),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["strategies"][0]["name"], "chaos");
+    let m: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let lineup = m["lineup"].as_array().unwrap();
+    assert_eq!(lineup[0]["name"], "chaos");
+    assert_eq!(lineup[0]["base"], "random");
+    assert_eq!(lineup[1]["name"], "points");
+    assert_eq!(lineup[1]["base"], "heuristic");
+    assert_eq!(lineup[1]["params"]["points_weight"], 1.0);
+    assert!(m["started_utc"].as_str().unwrap().ends_with('Z'));
+    assert!(m["version"].is_string());
+    assert!(m.get("git_commit").is_some());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn strategies_is_a_table_and_completions_print() {
+    let o = unolab(&["strategies"]);
+    let text = stdout(&o);
+    assert!(text.starts_with("name"), "{text}");
+    assert!(
+        !text.contains("HeuristicParams"),
+        "no Rust debug output: {text}"
+    );
+    assert!(text.contains("points_weight=1.0"));
+    let o = unolab(&["completions", "bash"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("unolab"));
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn win_counts_add_up_to_the_rounds() {
         assert_eq!(s.turns.count(), s.rounds);
         if mode == Mode::Match {
             let m: u64 = s.strategies.iter().map(|x| x.match_wins).sum();
-            assert_eq!(m + s.tied_matches, s.games, "{rules}");
+            assert_eq!(m + s.tied_matches + s.no_winner_matches, s.games, "{rules}");
             assert_eq!(s.rounds_per_match.count(), s.games);
             assert!(s.rounds > s.games, "matches to 500 take several rounds");
         } else {
@@ -209,4 +209,44 @@ fn strict_mode_names_the_strategy_seed_and_game() {
     assert_eq!(e.strategy, "cheat");
     assert_eq!(e.seat, 0);
     assert!(e.to_string().contains("illegal action"));
+}
+
+#[test]
+fn positions_are_counted_in_order_of_play() {
+    use unolab::engine::game::{Outcome, RoundResult};
+    let cfg = config("classic", 4, "random", 10, Mode::Round, 1);
+    let mut st = RunStats::new(&cfg);
+    let round = |first: u8, dir: i8, winner: u8| RoundResult {
+        round: 1,
+        outcome: Outcome::Won,
+        winner: Some(winner),
+        dealer: 0,
+        first_player: first,
+        first_direction: dir,
+        points: [0; 10],
+        turns: 10,
+        cards_drawn: 0,
+        uno_penalties: 0,
+        illegal: [0; 10],
+    };
+    let map = [0usize; 4];
+    // Clockwise from seat 2: seat 3 moves next (+1), seat 1 last (+3).
+    st.add_round(&round(2, 1, 3), &map, false);
+    st.add_round(&round(2, 1, 1), &map, false);
+    // After a start Reverse the dealer (seat 2) moves first and play goes
+    // counter-clockwise: seat 1 moves next (+1), seat 3 last (+3).
+    st.add_round(&round(2, -1, 1), &map, false);
+    st.add_round(&round(2, -1, 3), &map, false);
+    st.add_round(&round(2, -1, 2), &map, false);
+    assert_eq!(st.position_wins, vec![1, 2, 0, 2]);
+}
+
+#[test]
+fn a_start_reverse_moves_the_first_mover_advantage_with_the_direction() {
+    // Over real games, the first mover wins most often and the player who
+    // moves last least often, whichever the direction: counted in order of
+    // play, +1 beats +3.
+    let st = run_all(&config("classic", 4, "random", 60_000, Mode::Round, 2));
+    let p = &st.position_wins;
+    assert!(p[0] > p[1] && p[1] > p[3], "{p:?}");
 }

@@ -1833,3 +1833,50 @@ fn last_card_wild_draw4_is_not_challenged() {
     );
     assert!(!run.asked(Q::Challenge));
 }
+
+#[test]
+fn start_wild_draw4_stays_as_a_plain_wild_when_the_pile_holds_only_those() {
+    // RULES.md section 2, item 3: every card left in the draw pile after the
+    // deal is a Wild Draw Four, so no flip can succeed. The flipped card stays
+    // and acts as a plain Wild: P (left of the dealer) names the colour and
+    // plays first; no one draws.
+    let deck = r#"
+[[deck]]
+faces = ["1", "2", "3"]
+count = 1
+colors = ["red"]
+
+[[deck]]
+faces = ["wild-draw4"]
+count = 2
+"#;
+    let r = custom_rules(deck, &["hand_size=2"]);
+    let run = run_round(
+        &r,
+        1,
+        &[&["red-1", "red-2"], &["red-3", "wild-draw4"]],
+        &["wild-draw4"],
+        &[],
+        vec![
+            seat().color("red").play_uno("red-1").play("red-2"),
+            seat().play_uno("red-3"),
+        ],
+    );
+    let flips: Vec<_> = run
+        .events
+        .iter()
+        .filter(|e| matches!(e, Ev::Flip { .. }))
+        .collect();
+    assert_eq!(flips.len(), 1, "one flip, and it stays: {flips:?}");
+    let log = run.log();
+    assert_eq!(log[0], "flip wild-draw4");
+    assert!(
+        log.iter()
+            .all(|l| !l.contains("draw4") || l == "flip wild-draw4"),
+        "nobody draws four: {log:?}"
+    );
+    let res = run.res();
+    assert_eq!(res.first_player, 0, "P plays first");
+    assert_eq!(res.winner, Some(0));
+    assert_eq!(res.cards_drawn, 0, "no one draws: {log:?}");
+}

@@ -363,6 +363,12 @@ pub enum StrategySpec {
         name: String,
         params: HeuristicParams,
     },
+    /// A preset file of a parameterless strategy (`base = "random"` or
+    /// `"first"`) under its own name.
+    Renamed {
+        name: String,
+        inner: Box<StrategySpec>,
+    },
 }
 
 impl fmt::Debug for StrategySpec {
@@ -371,6 +377,7 @@ impl fmt::Debug for StrategySpec {
             StrategySpec::Random => f.write_str("random"),
             StrategySpec::First => f.write_str("first"),
             StrategySpec::Heuristic { name, params } => write!(f, "{name} {params:?}"),
+            StrategySpec::Renamed { name, inner } => write!(f, "{name} ({inner:?})"),
         }
     }
 }
@@ -395,6 +402,54 @@ const PRESETS: [(&str, &str); 4] = [
     ("cautious", include_str!("../../strategies/cautious.toml")),
     ("forgetful", include_str!("../../strategies/forgetful.toml")),
 ];
+
+/// One line of the strategy catalogue (`unolab strategies`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogEntry {
+    pub name: String,
+    pub base: String,
+    pub description: String,
+    /// `key = value` for each parameter (empty for parameterless ones).
+    pub params: Vec<(String, String)>,
+}
+
+/// Every built-in strategy with its base, description and parameters.
+pub fn catalog() -> Vec<CatalogEntry> {
+    let mut v = vec![
+        CatalogEntry {
+            name: "random".into(),
+            base: "random".into(),
+            description: "uniform over the playable cards; random colour, target and stack answer"
+                .into(),
+            params: vec![],
+        },
+        CatalogEntry {
+            name: "first".into(),
+            base: "first".into(),
+            description: "the first playable card in the deck's card order".into(),
+            params: vec![],
+        },
+    ];
+    for (name, text) in PRESETS {
+        // The embedded presets are checked by a unit test.
+        let Ok(f) = toml::from_str::<PresetFile>(text) else {
+            continue;
+        };
+        let params = match serde_json::to_value(&f.params) {
+            Ok(serde_json::Value::Object(m)) => {
+                m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
+            }
+            _ => vec![],
+        };
+        v.push(CatalogEntry {
+            name: name.to_string(),
+            base: f.base,
+            description: f.description,
+            params,
+        });
+    }
+    v
+}
 
 /// Every built-in strategy name.
 pub fn builtin_names() -> Vec<&'static str> {
@@ -435,13 +490,55 @@ impl StrategySpec {
         })?;
         f.validate()
             .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
-        Ok(match f.base.as_str() {
+        let base = match f.base.as_str() {
             "random" => StrategySpec::Random,
             "first" => StrategySpec::First,
-            _ => StrategySpec::Heuristic {
+            _ => {
+                return Ok(StrategySpec::Heuristic {
+                    name: f.name,
+                    params: f.params,
+                })
+            }
+        };
+        // A preset of a parameterless strategy keeps its own name.
+        Ok(if f.name == base.name() {
+            base
+        } else {
+            StrategySpec::Renamed {
                 name: f.name,
-                params: f.params,
-            },
+                inner: Box::new(base),
+            }
+        })
+    }
+
+    /// The implementation behind the name: `random`, `first`, `heuristic`.
+    pub fn base(&self) -> &str {
+        match self {
+            StrategySpec::Random => "random",
+            StrategySpec::First => "first",
+            StrategySpec::Heuristic { .. } => "heuristic",
+            StrategySpec::Renamed { inner, .. } => inner.base(),
+        }
+    }
+
+    /// The parameters as data (an empty object for parameterless strategies).
+    pub fn params_json(&self) -> serde_json::Value {
+        match self {
+            StrategySpec::Heuristic { params, .. } => {
+                serde_json::to_value(params).unwrap_or(serde_json::Value::Null)
+            }
+            StrategySpec::Renamed { inner, .. } => inner.params_json(),
+            _ => serde_json::json!({}),
+        }
+    }
+
+    /// Name, base and parameters as one JSON object (manifests): enough to
+    /// write the preset file again.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name(),
+            "base": self.base(),
+            "params": self.params_json(),
         })
     }
 
@@ -451,6 +548,7 @@ impl StrategySpec {
             StrategySpec::Random => "random",
             StrategySpec::First => "first",
             StrategySpec::Heuristic { name, .. } => name,
+            StrategySpec::Renamed { name, .. } => name,
         }
     }
 
@@ -463,6 +561,7 @@ impl StrategySpec {
                 name: name.clone(),
                 params: params.clone(),
             }),
+            StrategySpec::Renamed { inner, .. } => inner.instantiate(),
         }
     }
 }

@@ -8,9 +8,10 @@ mod run;
 mod strategies;
 mod trace;
 
-use clap::{Parser, Subcommand};
-use std::io::Write;
+use clap::{CommandFactory, Parser, Subcommand};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::engine::rules::{RuleSetFile, Rules};
 
 #[derive(Parser)]
@@ -27,7 +28,7 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 pub struct RuleArgs {
     /// Rule set: classic, h2o, lilo-stitch, cars3, or a path to a .toml file
-    #[arg(long, default_value = "classic")]
+    #[arg(short, long, default_value = "classic")]
     pub rules: String,
     /// Override a setting: --set key=value (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -41,10 +42,10 @@ pub struct RuleArgs {
 #[derive(clap::Args, Clone)]
 pub struct TableArgs {
     /// Number of players, 2 to 10
-    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     pub players: usize,
     /// Strategies, comma separated, one per seat (cycled to fill the seats)
-    #[arg(long, default_value = "random")]
+    #[arg(short, long, default_value = "random")]
     pub strategies: String,
     /// Master seed (an unsigned 64-bit integer)
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
@@ -66,6 +67,11 @@ enum Command {
     },
     /// List the built-in strategies
     Strategies,
+    /// Print a shell completion script: unolab completions bash > ~/.local/share/bash-completion/completions/unolab
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {
@@ -95,13 +101,91 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     }
 }
 
+/// The cores of this machine (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// At most 8 threads per core: more only adds switching.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = 8 * cores();
     match s.parse::<usize>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(format!(
-            "'{s}' is not a valid thread count (valid: 1 to 1024)"
+            "'{s}' is not a valid thread count (valid: 1 to {max}, 8 per core on this machine's {} cores)",
+            cores()
         )),
     }
+}
+
+/// A flag set by Ctrl-C, SIGTERM or SIGHUP (what batch schedulers send at a
+/// time limit): long work stops after the unit in progress and keeps what it
+/// finished. A second signal exits at once with code 130.
+pub fn interrupt_flag() -> &'static AtomicBool {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+    &STOP
+}
+
+/// A progress bar on stderr (when it is a terminal and not `quiet`) that fits
+/// the terminal's width: done/total, rate and time left.
+pub fn progress_bar(total: u64, quiet: bool, unit: &str) -> Option<indicatif::ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(total);
+    let unit = unit.to_string();
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{wide_bar} {human_pos}/{human_len} {rate} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
+            },
+        ),
+    );
+    Some(b)
+}
+
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    unolab::report::utc_timestamp(secs)
+}
+
+/// One line from a clap error: its first line, plus the line that lists the
+/// valid values or suggests a correction, if any.
+fn one_line_error(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut out = lines
+        .next()
+        .unwrap_or("error: invalid arguments")
+        .to_string();
+    for l in lines {
+        if l.starts_with("tip:") || l.starts_with("[possible values") {
+            out.push_str("; ");
+            out.push_str(l.trim_start_matches("tip: "));
+        } else if l.starts_with('<') || l.starts_with("--") {
+            // The missing argument(s), as clap lists them.
+            out.push_str(&format!(" {l}"));
+        }
+    }
+    out
 }
 
 /// An error for the user: one line, exit code 2.
@@ -131,12 +215,10 @@ pub fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            eprintln!("{} (see unolab --help)", first.trim_end());
+            eprintln!(
+                "{} (see unolab --help)",
+                one_line_error(&e.render().to_string())
+            );
             return ExitCode::from(2);
         }
     };
@@ -161,6 +243,12 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Trace(a) => trace::exec(a),
         Command::Rules { action } => rules::exec(action),
         Command::Strategies => strategies::exec(),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "unolab", &mut buf);
+            print_bytes(&buf)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

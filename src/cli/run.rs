@@ -1,30 +1,33 @@
 //! `unolab run`: many games between strategies, with statistics.
 
 use super::{load_rules, print_out, Fail, RuleArgs, TableArgs};
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use unolab::agents as strategy;
 use unolab::report::Report;
 use unolab::sim::{self, Mode, RunConfig};
 
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  unolab run -s points,color -p 4 -g 1000000
+  unolab run -r lilo-stitch --house stacking=same,seven_o --set hand_size=5
+  unolab run -m match -g 20000 --json
+  unolab run -g 5000000 -o results/my-run      (summary.csv, distributions.csv, manifest.json)")]
 pub struct RunArgs {
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
     table: TableArgs,
     /// Number of games (rounds in round mode, matches in match mode)
-    #[arg(long, default_value = "100000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "100000", value_parser = super::parse_count, allow_hyphen_values = true)]
     games: u64,
     /// round: one round per game; match: whole matches to the target
-    #[arg(long, default_value = "round", value_parser = ["round", "match"])]
+    #[arg(short, long, default_value = "round", value_parser = ["round", "match"])]
     mode: String,
-    /// Worker threads (default: all cores)
-    #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
+    /// Worker threads (default: all cores; at most 8 per core)
+    #[arg(short = 'j', long, value_parser = super::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Keep each strategy on its seat instead of rotating the line-up
     #[arg(long)]
@@ -33,10 +36,10 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
     /// Write summary.csv, distributions.csv and manifest.json into DIR
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// No progress bar
-    #[arg(long)]
+    #[arg(short, long)]
     quiet: bool,
 }
 
@@ -59,11 +62,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     } else {
         Mode::Round
     };
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = threads.unwrap_or_else(super::cores);
     let cfg = RunConfig::new(
         rules,
         table.players,
@@ -74,48 +73,30 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         threads,
         fixed_seats,
     )?;
-    if let Some(dir) = &out {
-        if dir.exists() && !dir.is_dir() {
-            return Err(Fail(format!(
-                "--out {} exists and is not a directory",
-                dir.display()
-            )));
-        }
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
-    let bar = if !quiet && std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .with_key(
-                "rate",
-                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} games/s", s.per_sec());
-                },
-            ),
-        );
-        Some(b)
-    } else {
-        None
+    // The output folder must be writable before the first game.
+    let created = match &out {
+        Some(dir) => Some(prepare_out_dir(dir)?),
+        None => None,
     };
+    let stop: &'static AtomicBool = super::interrupt_flag();
+    let bar = super::progress_bar(games, quiet, "games");
+    let started_utc = super::now_utc();
     let start = Instant::now();
     let progress = |done: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
         }
     };
-    let outcome = sim::run(&cfg, &stop, &progress)?;
+    let outcome = match sim::run(&cfg, stop, &progress) {
+        Ok(o) => o,
+        Err(e) => {
+            if let (Some(dir), Some(true)) = (&out, created) {
+                // Leave no empty folder behind for a run that wrote nothing.
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e.into());
+        }
+    };
     let elapsed = start.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -125,6 +106,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         stats: &outcome.stats,
         elapsed_s: elapsed,
         partial: outcome.partial,
+        started_utc,
     };
     if let Some(dir) = &out {
         let command: Vec<String> = std::env::args().collect();
@@ -143,4 +125,36 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Creates `dir` if needed and checks that a file can be written in it.
+/// Returns whether the folder was created here. The error names the path
+/// and the reason.
+pub fn prepare_out_dir(dir: &Path) -> Result<bool, Fail> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Fail(format!(
+            "--out {} exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let created = !dir.exists();
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Fail(format!(
+            "--out {}: cannot create the directory: {e}",
+            dir.display()
+        ))
+    })?;
+    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    if let Err(e) = written {
+        if created {
+            let _ = std::fs::remove_dir(dir);
+        }
+        return Err(Fail(format!(
+            "--out {}: cannot write in the directory: {e}",
+            dir.display()
+        )));
+    }
+    Ok(created)
 }

@@ -1,15 +1,46 @@
-//! `unolab strategies`: the built-in strategies and presets.
+//! `unolab strategies`: the built-in strategies and presets as a table.
 
 use super::{print_out, Fail};
 use std::process::ExitCode;
-use unolab::agents::{self as strategy, StrategySpec};
+use unolab::agents;
 
 pub fn exec() -> Result<ExitCode, Fail> {
-    let mut out = String::new();
-    for name in strategy::builtin_names() {
-        let s = StrategySpec::load(name)?;
-        out.push_str(&format!("{:<10} {:?}\n", name, s));
-    }
-    print_out(&out)?;
+    print_out(&table(&agents::catalog()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Name, base and description on one line, then the parameters indented.
+fn table(entries: &[agents::CatalogEntry]) -> String {
+    let wn = entries
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let wb = entries
+        .iter()
+        .map(|e| e.base.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!("{:<wn$}  {:<wb$}  description\n", "name", "base");
+    for e in entries {
+        out.push_str(&format!(
+            "{:<wn$}  {:<wb$}  {}\n",
+            e.name, e.base, e.description
+        ));
+        if !e.params.is_empty() {
+            let p: Vec<String> = e.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            out.push_str(&format!(
+                "{:<wn$}  {:<wb$}  params: {}\n",
+                "",
+                "",
+                p.join(", ")
+            ));
+        }
+    }
+    out.push_str(
+        "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters; see the README.\n",
+    );
+    out
 }

@@ -22,6 +22,10 @@ pub type Rng = Xoshiro256PlusPlus;
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;
 
+/// The most start-card flips of a round before the flipped card stays (see
+/// `setup_round`); a safety bound that random play never reaches.
+const MAX_START_FLIPS: u32 = 10_000;
+
 /// Why cards were drawn (the `reason` of a trace `draw` line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawReason {
@@ -178,6 +182,9 @@ pub struct RoundResult {
     pub dealer: u8,
     /// The seat that took the first turn.
     pub first_player: u8,
+    /// The direction of play at the first turn (+1 clockwise, -1 after a start
+    /// Reverse), so that positions can be counted in order of play.
+    pub first_direction: i8,
     /// Points scored by each seat this round (winner scoring: only the winner;
     /// penalty scoring: each seat's own hand).
     pub points: [u32; MAX_PLAYERS],
@@ -191,8 +198,12 @@ pub struct RoundResult {
 /// What one match produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchResult {
-    /// Winning seat; `None` when tied (or quick play with no winner).
+    /// Winning seat; `None` when tied, or in quick play when the round ended
+    /// blocked or truncated (no one went out).
     pub winner: Option<u8>,
+    /// Two or more seats share the best total (no winner). Quick play is never
+    /// tied: without a winner its round ended blocked or truncated.
+    pub tied: bool,
     pub totals: [i64; MAX_PLAYERS],
     pub rounds: u32,
 }
@@ -281,6 +292,8 @@ pub struct Game<'r> {
     wd4_player: u8,
     wd4_guilty: bool,
     turns: u32,
+    /// Jump-ins this round (not turns; bounded by `jump_in_limit`).
+    jump_ins: u32,
     idle: u32,
     round: u32,
     dealer: u8,
@@ -336,6 +349,7 @@ impl<'r> Game<'r> {
             wd4_player: 0,
             wd4_guilty: false,
             turns: 0,
+            jump_ins: 0,
             idle: 0,
             round: 0,
             dealer: 0,
@@ -672,6 +686,7 @@ impl<'r> Game<'r> {
         self.pending = 0;
         self.pending_cards = 0;
         self.turns = 0;
+        self.jump_ins = 0;
         self.idle = 0;
         self.cards_drawn = 0;
         self.uno_penalties = 0;
@@ -710,10 +725,22 @@ impl<'r> Game<'r> {
                 dealer: self.dealer,
             },
         );
-        // Flip the start card; Wild Draw Four and Downpour go back.
+        // Flip the start card; Wild Draw Four and Downpour go back. When every
+        // card of the pile is one of those (only with the largest hands), no flip
+        // can succeed: the flipped card stays and acts as a plain Wild (RULES.md
+        // section 2, item 3). Bound: otherwise at least one card of the pile
+        // stays, so each flip succeeds with probability at least 1/128; the
+        // loop also stops after MAX_START_FLIPS flips, keeping the last card as
+        // in the all-returned case (a chance below 1e-30 even then).
+        let held = self.hands[..n as usize]
+            .iter()
+            .fold(CardSet::EMPTY, |u, &h| u | h);
+        let can_return = !(d.all - held - d.returned_at_start).is_empty();
+        let mut flips = 0u32;
         loop {
             let c = self.take();
-            if d.returned_at_start.contains(c) {
+            flips += 1;
+            if can_return && flips < MAX_START_FLIPS && d.returned_at_start.contains(c) {
                 let len = self.pile.len as usize;
                 let pos = if self.lazy {
                     len
@@ -802,6 +829,7 @@ impl<'r> Game<'r> {
         }
         let mut cur = self.setup_round(agents, rec);
         let first_player = cur;
+        let first_direction = self.dir;
         let max_turns = self.s.max_turns;
         // The turn logic is compiled twice: with every house-rule check, and
         // without them for rule sets that use none (the common, fast case).
@@ -813,6 +841,11 @@ impl<'r> Game<'r> {
             || st.jump_in
             || st.bluff_challenge;
         let n = self.n as u32;
+        // Bound: every iteration is a turn (`normal_turn` counts it, and the
+        // round stops at `max_turns`) or the lost turn of a pending draw, which
+        // settles the draw so that the next iteration is a turn: at most
+        // 2 x max_turns + 1 iterations. A turn's inner loops are bounded too
+        // (draws by the cards there are, jump-ins by `jump_in_limit`).
         let outcome = loop {
             if self.turns >= max_turns {
                 break Outcome::Truncated;
@@ -840,6 +873,9 @@ impl<'r> Game<'r> {
                 }
                 if self.idle >= n {
                     break Outcome::Blocked;
+                }
+                if self.jump_ins >= self.jump_in_limit() {
+                    break Outcome::Truncated;
                 }
             }
         };
@@ -880,6 +916,7 @@ impl<'r> Game<'r> {
             winner,
             dealer: self.dealer,
             first_player,
+            first_direction,
             points,
             turns: self.turns,
             cards_drawn: self.cards_drawn,
@@ -920,6 +957,7 @@ impl<'r> Game<'r> {
             Dealer::Seat(s) => s % self.n,
         };
         let mut quick_winner = None;
+        // Bound: `max_rounds` rounds (validated to be at least 1), each bounded.
         loop {
             let r = self.play_round(agents, rec)?;
             rec.on(
@@ -947,6 +985,7 @@ impl<'r> Game<'r> {
             self.dealer = (self.dealer + 1) % self.n;
         }
         let totals = &self.totals[..self.n as usize];
+        let mut tied = false;
         let winner = if self.s.quick {
             quick_winner
         } else {
@@ -957,6 +996,7 @@ impl<'r> Game<'r> {
             let mut it = totals.iter().enumerate().filter(|(_, &t)| t == best);
             let first = it.next().map(|(i, _)| i as u8);
             if it.next().is_some() {
+                tied = true;
                 None
             } else {
                 first
@@ -964,6 +1004,7 @@ impl<'r> Game<'r> {
         };
         Ok(MatchResult {
             winner,
+            tied,
             totals: self.totals,
             rounds: self.round,
         })
@@ -1074,6 +1115,8 @@ impl<'r> Game<'r> {
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
         let reason = if H && self.s.draw_to_match {
+            // Bound: each draw moves a card of the piles into the hand, and a
+            // reshuffle only returns discards, so at most the deck's size.
             while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
                 if self.can_play(self.hands[p as usize & 15], c) {
@@ -1237,8 +1280,16 @@ impl<'r> Game<'r> {
                 Effect::Custom => extra_turn = self.s.custom_effect == CustomEffect::ExtraTurn,
             }
             // Jump-in: another player holding an identical card may play it now.
+            // Bound: each jump-in takes a card out of a hand, and identical cards
+            // come back only through penalty draws after a reshuffle, so chains
+            // are short; as a hard bound a round allows at most `max_turns` +
+            // the deck's size jump-ins, then ends as truncated (the round loop
+            // sees `halt`).
             if H && self.s.jump_in && !d.wild.contains(c) {
-                if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
+                if self.jump_ins >= self.jump_in_limit() {
+                    self.halt = true;
+                } else if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
+                    self.jump_ins += 1;
                     p = q;
                     c = card;
                     jump_in = true;
@@ -1292,6 +1343,13 @@ impl<'r> Game<'r> {
             self.pending += k;
             self.pending_cards += 1;
         }
+    }
+
+    /// The most jump-ins a round allows (a safety bound, never reached in
+    /// play: a chain needs identical cards, and the deck holds few).
+    #[inline]
+    fn jump_in_limit(&self) -> u32 {
+        self.s.max_turns.saturating_add(self.rules.deck.size as u32)
     }
 
     fn jump_in_offer(&mut self, p: u8, c: CardId, agents: &mut Agents) -> Option<(u8, CardId)> {

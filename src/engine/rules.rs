@@ -684,6 +684,33 @@ impl Rules {
         })
     }
 
+    /// The settings that differ from the defaults of the rule set this one
+    /// is named after (a built-in's own `[settings]`, else RULES.md's
+    /// defaults), as `(name, value)` in the rule book's order: what `--set`
+    /// and `--house` (or a file) changed.
+    pub fn changed_settings(&self) -> Vec<(String, String)> {
+        let base = builtin_text(&self.name)
+            .and_then(|t| RuleSetFile::parse(t, &self.name).ok())
+            .map(|f| f.settings)
+            .unwrap_or_default();
+        let (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(was))) = (
+            serde_json::to_value(&self.settings),
+            serde_json::to_value(&base),
+        ) else {
+            return Vec::new();
+        };
+        now.into_iter()
+            .filter(|(k, v)| was.get(k) != Some(v))
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (k, v)
+            })
+            .collect()
+    }
+
     /// Loads a built-in rule set or a file.
     pub fn load(name_or_path: &str) -> Result<Rules, RulesError> {
         Rules::build(RuleSetFile::load(name_or_path)?)

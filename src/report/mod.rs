@@ -1,8 +1,9 @@
 //! Reports of a run: the summary table, the JSON summary, the CSV files and the
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
-use crate::sim::stats::{wilson95, Histogram};
-use crate::sim::{Mode, RunConfig, RunStats};
+use crate::engine::rules::Scoring;
+use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
+use crate::sim::{Mode, RunConfig, RunStats, StrategyStats};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -13,6 +14,63 @@ pub struct Report<'a> {
     pub stats: &'a RunStats,
     pub elapsed_s: f64,
     pub partial: bool,
+    /// When the run started, as an RFC 3339 UTC time (see [`utc_timestamp`]).
+    pub started_utc: String,
+}
+
+/// The git commit HEAD named when the binary was built (uncommitted changes
+/// are not recorded), or null when the build could not ask git.
+pub const GIT_COMMIT: Option<&str> = option_env!("UNOLAB_GIT_COMMIT");
+
+/// The columns of `summary.csv`, in order (documented in `results/README.md`).
+pub const SUMMARY_COLUMNS: [&str; 25] = [
+    "kind",
+    "name",
+    "seats",
+    "rounds",
+    "round_wins",
+    "round_win_rate_per_seat",
+    "per_seat_ci95_low",
+    "per_seat_ci95_high",
+    "fair_share",
+    "round_win_rate",
+    "round_ci95_low",
+    "round_ci95_high",
+    "matches",
+    "match_wins",
+    "match_win_rate_per_seat",
+    "match_per_seat_ci95_low",
+    "match_per_seat_ci95_high",
+    "match_win_rate",
+    "match_ci95_low",
+    "match_ci95_high",
+    "points_kind",
+    "points_mean",
+    "points_sd",
+    "points_p50",
+    "illegal",
+];
+
+/// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_timestamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 fn rate(k: u64, n: u64) -> f64 {
@@ -20,6 +78,20 @@ fn rate(k: u64, n: u64) -> f64 {
         0.0
     } else {
         k as f64 / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_timestamp;
+
+    #[test]
+    fn utc_timestamps() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
+        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
+        // 2026-11-30 21:55:00 UTC = 1796075700.
+        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
     }
 }
 
@@ -35,6 +107,73 @@ fn summary_json(h: &Histogram) -> Value {
     })
 }
 
+/// A rate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub rate: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Estimate {
+    fn wilson(k: u64, n: u64) -> Estimate {
+        let (lo, hi) = wilson95(k, n);
+        Estimate {
+            rate: rate(k, n),
+            lo,
+            hi,
+        }
+    }
+
+    fn scaled(self, f: f64) -> Estimate {
+        Estimate {
+            rate: self.rate * f,
+            lo: self.lo * f,
+            hi: self.hi * f,
+        }
+    }
+
+    fn json(self) -> (Value, Value) {
+        (
+            json!(round6(self.rate)),
+            json!([round6(self.lo), round6(self.hi)]),
+        )
+    }
+}
+
+/// Round-win rate per seat held: rounds won by the strategy (any of its
+/// seats) over rounds x seats held. A round has one winner, so in round mode
+/// (one round per game, games independent) the strategy's wins are a binomial
+/// count over rounds and the Wilson interval of its share, divided by the
+/// seats held, is exact in coverage terms. In match mode rounds of one match
+/// are not independent: the interval is clustered by match (delta method).
+pub fn round_win_per_seat(cfg: &RunConfig, st: &RunStats, s: &StrategyStats) -> Estimate {
+    let k = 1.0 / s.seats.max(1) as f64;
+    if cfg.mode == Mode::Round {
+        return Estimate::wilson(s.round_wins, st.rounds).scaled(k);
+    }
+    let (lo, hi) = ratio_ci95(
+        s.round_wins as u128,
+        s.match_wins_sq,
+        s.match_wins_x_rounds,
+        st.rounds as u128,
+        st.rounds_per_match.sum_sq(),
+        st.games,
+    );
+    Estimate {
+        rate: rate(s.round_wins, st.rounds),
+        lo,
+        hi,
+    }
+    .scaled(k)
+}
+
+/// Match-win rate per seat held (one winner per match at most, matches
+/// independent: Wilson interval of the share, divided by the seats held).
+pub fn match_win_per_seat(st: &RunStats, s: &StrategyStats) -> Estimate {
+    Estimate::wilson(s.match_wins, st.games).scaled(1.0 / s.seats.max(1) as f64)
+}
+
 impl<'a> Report<'a> {
     /// Games per second of wall time.
     pub fn games_per_second(&self) -> f64 {
@@ -45,29 +184,52 @@ impl<'a> Report<'a> {
         }
     }
 
+    fn penalty(&self) -> bool {
+        self.cfg.rules.settings.scoring == Scoring::Penalty
+    }
+
+    /// What the per-strategy points figure is.
+    pub fn points_label(&self) -> &'static str {
+        if self.penalty() {
+            "penalty points per seat per round"
+        } else {
+            "points per round won"
+        }
+    }
+
     /// The summary as one JSON object (`unolab run --json`).
     pub fn to_json(&self) -> Value {
         let st = self.stats;
         let cfg = self.cfg;
+        let matches = cfg.mode == Mode::Match;
+        let fair = 1.0 / cfg.players as f64;
         let strategies: Vec<Value> = st
             .strategies
             .iter()
             .map(|s| {
-                let (lo, hi) = wilson95(s.round_wins, st.rounds);
-                let (mlo, mhi) = wilson95(s.match_wins, st.games);
-                let matches = cfg.mode == Mode::Match;
+                let (share, share_ci) = Estimate::wilson(s.round_wins, st.rounds).json();
+                let (per_seat, per_seat_ci) = round_win_per_seat(cfg, st, s).json();
+                let (m_share, m_share_ci) = Estimate::wilson(s.match_wins, st.games).json();
+                let (m_seat, m_seat_ci) = match_win_per_seat(st, s).json();
+                let or_null = |v: Value| if matches { v } else { Value::Null };
                 json!({
                     "name": s.name,
                     "seats": s.seats,
                     "round_wins": s.round_wins,
-                    "round_win_rate": round6(rate(s.round_wins, st.rounds)),
-                    "round_win_ci95": [round6(lo), round6(hi)],
-                    "match_wins": s.match_wins,
-                    "match_win_rate": if matches { json!(round6(rate(s.match_wins, st.games))) } else { Value::Null },
-                    "match_win_ci95": if matches { json!([round6(mlo), round6(mhi)]) } else { Value::Null },
+                    "round_win_rate_per_seat": per_seat,
+                    "round_win_rate_per_seat_ci95": per_seat_ci,
+                    "fair_share": round6(fair),
+                    "round_win_rate": share,
+                    "round_win_ci95": share_ci,
+                    "match_wins": or_null(json!(s.match_wins)),
+                    "match_win_rate_per_seat": or_null(m_seat),
+                    "match_win_rate_per_seat_ci95": or_null(m_seat_ci),
+                    "match_win_rate": or_null(m_share),
+                    "match_win_ci95": or_null(m_share_ci),
+                    "points_label": self.points_label(),
                     "points_mean": round6(s.round_points.mean()),
                     "round_points": summary_json(&s.round_points),
-                    "match_points": if matches { summary_json(&s.match_points) } else { Value::Null },
+                    "match_points": or_null(summary_json(&s.match_points)),
                     "illegal": s.illegal,
                 })
             })
@@ -77,13 +239,16 @@ impl<'a> Report<'a> {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (lo, hi) = wilson95(s.round_wins, st.rounds);
+                let (r, rci) = Estimate::wilson(s.round_wins, st.rounds).json();
+                let (m, mci) = Estimate::wilson(s.match_wins, st.games).json();
                 json!({
                     "seat": i,
                     "round_wins": s.round_wins,
-                    "round_win_rate": round6(rate(s.round_wins, st.rounds)),
-                    "round_win_ci95": [round6(lo), round6(hi)],
-                    "match_wins": s.match_wins,
+                    "round_win_rate": r,
+                    "round_win_ci95": rci,
+                    "match_wins": if matches { json!(s.match_wins) } else { Value::Null },
+                    "match_win_rate": if matches { m } else { Value::Null },
+                    "match_win_ci95": if matches { mci } else { Value::Null },
                 })
             })
             .collect();
@@ -92,12 +257,25 @@ impl<'a> Report<'a> {
             .iter()
             .enumerate()
             .map(|(i, &w)| {
-                let (lo, hi) = wilson95(w, st.won);
-                json!({"position": i, "round_wins": w, "win_rate": round6(rate(w, st.won)), "win_ci95": [round6(lo), round6(hi)]})
+                let (r, ci) = Estimate::wilson(w, st.won).json();
+                json!({"position": i, "round_wins": w, "win_rate": r, "win_ci95": ci})
             })
             .collect();
         let t = st.turns.summary();
+        let changed: serde_json::Map<String, Value> = cfg
+            .rules
+            .changed_settings()
+            .into_iter()
+            .map(|(k, _)| {
+                let v = serde_json::to_value(&cfg.rules.settings)
+                    .ok()
+                    .and_then(|all| all.get(&k).cloned())
+                    .unwrap_or(Value::Null);
+                (k, v)
+            })
+            .collect();
         json!({
+            "version": env!("CARGO_PKG_VERSION"),
             "games": st.games,
             "games_requested": cfg.games,
             "partial": self.partial,
@@ -108,19 +286,23 @@ impl<'a> Report<'a> {
             "elapsed_s": round6(self.elapsed_s),
             "games_per_s": self.games_per_second().round(),
             "rules": cfg.rules.name,
+            "changed_settings": changed,
+            "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
             "players": cfg.players,
             "fixed_seats": cfg.fixed_seats,
             "lineup": cfg.lineup.iter().map(|s| s.name()).collect::<Vec<_>>(),
             "strategies": strategies,
             "seats": seats,
             "first_player": positions,
+            "first_player_counted": "steps from the first mover in the direction of play at the first turn",
             "turns": {"mean": round6(t.mean), "sd": round6(t.sd), "p5": t.p5, "p25": t.p25, "p50": t.p50, "p75": t.p75, "p95": t.p95, "max": t.max},
             "cards_drawn": summary_json(&st.cards_drawn),
-            "rounds_per_match": if cfg.mode == Mode::Match { summary_json(&st.rounds_per_match) } else { Value::Null },
+            "rounds_per_match": if matches { summary_json(&st.rounds_per_match) } else { Value::Null },
             "won": st.won,
             "blocked": st.blocked,
             "truncated": st.truncated,
-            "tied_matches": st.tied_matches,
+            "tied_matches": if matches { json!(st.tied_matches) } else { Value::Null },
+            "no_winner_matches": if matches { json!(st.no_winner_matches) } else { Value::Null },
             "uno_penalties": st.uno_penalties,
             "illegal": st.illegal,
         })
@@ -130,14 +312,12 @@ impl<'a> Report<'a> {
     pub fn to_text(&self) -> String {
         let st = self.stats;
         let cfg = self.cfg;
+        let matches = cfg.mode == Mode::Match;
         let pct = |x: f64| format!("{:.2}%", 100.0 * x);
+        let ci = |e: Estimate| format!("[{}, {}]", pct(e.lo), pct(e.hi));
         let mut o = String::new();
-        let unit = if cfg.mode == Mode::Match {
-            "matches"
-        } else {
-            "rounds"
-        };
-        let played = if cfg.mode == Mode::Match {
+        let unit = if matches { "matches" } else { "rounds" };
+        let played = if matches {
             format!("{} matches ({} rounds)", st.games, st.rounds)
         } else {
             format!("{} rounds", st.games)
@@ -157,6 +337,20 @@ impl<'a> Report<'a> {
             cfg.threads,
             if cfg.threads == 1 { "" } else { "s" }
         );
+        let changed = cfg.rules.changed_settings();
+        let _ = writeln!(
+            o,
+            "settings: {}",
+            if changed.is_empty() {
+                format!("the defaults of {}", cfg.rules.name)
+            } else {
+                changed
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
         let _ = writeln!(
             o,
             "elapsed {:.3} s, {:.0} {unit}/s; seats {}\n",
@@ -164,75 +358,97 @@ impl<'a> Report<'a> {
             self.games_per_second(),
             if cfg.fixed_seats { "fixed" } else { "rotated" }
         );
+        let wn = st
+            .strategies
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let pts = if self.penalty() {
+            "pen/seat"
+        } else {
+            "pts/won"
+        };
         let _ = writeln!(
             o,
-            "{:<16} {:>5} {:>10} {:>8}  {:<19} {:>9}  {:<19} {:>9} {:>7}",
+            "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9} {:>7}",
             "strategy",
             "seats",
             "round wins",
-            "share",
+            "per seat",
             "95% CI",
-            "match wins",
-            "95% CI",
-            "pts/won",
+            if matches {
+                format!("{:>10} {:>9}  {:<18}", "match wins", "per seat", "95% CI")
+            } else {
+                String::new()
+            },
+            pts,
             "illegal"
         );
         for s in &st.strategies {
-            let (lo, hi) = wilson95(s.round_wins, st.rounds);
-            let (mlo, mhi) = wilson95(s.match_wins, st.games);
-            let mci = if cfg.mode == Mode::Match {
-                format!("[{}, {}]", pct(mlo), pct(mhi))
-            } else {
-                "-".into()
-            };
+            let r = round_win_per_seat(cfg, st, s);
+            let m = match_win_per_seat(st, s);
             let _ = writeln!(
                 o,
-                "{:<16} {:>5} {:>10} {:>8}  {:<19} {:>9}  {:<19} {:>9.1} {:>7}",
+                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1} {:>7}",
                 s.name,
                 s.seats,
                 s.round_wins,
-                pct(rate(s.round_wins, st.rounds)),
-                format!("[{}, {}]", pct(lo), pct(hi)),
-                if cfg.mode == Mode::Match {
-                    s.match_wins.to_string()
+                pct(r.rate),
+                ci(r),
+                if matches {
+                    format!("{:>10} {:>9}  {:<18}", s.match_wins, pct(m.rate), ci(m))
                 } else {
-                    "-".into()
+                    String::new()
                 },
-                mci,
                 s.round_points.mean(),
                 s.illegal
             );
         }
         let _ = writeln!(
             o,
-            "\n{:<6} {:>10} {:>8}  {:<19}",
-            "seat", "round wins", "share", "95% CI"
+            "fair share per seat: {} (1/{} players). \"per seat\" is wins / (games x seats held).",
+            pct(1.0 / cfg.players as f64),
+            cfg.players
+        );
+        let _ = writeln!(
+            o,
+            "\n{:<6} {:>10} {:>8}  {:<18}{}",
+            "seat",
+            "round wins",
+            "share",
+            "95% CI",
+            if matches {
+                format!("{:>10} {:>8}  95% CI", "match wins", "share")
+            } else {
+                String::new()
+            }
         );
         for (i, s) in st.seats.iter().enumerate() {
-            let (lo, hi) = wilson95(s.round_wins, st.rounds);
+            let r = Estimate::wilson(s.round_wins, st.rounds);
+            let m = Estimate::wilson(s.match_wins, st.games);
             let _ = writeln!(
                 o,
-                "{:<6} {:>10} {:>8}  [{}, {}]",
+                "{:<6} {:>10} {:>8}  {:<18}{}",
                 i,
                 s.round_wins,
-                pct(rate(s.round_wins, st.rounds)),
-                pct(lo),
-                pct(hi)
+                pct(r.rate),
+                ci(r),
+                if matches {
+                    format!("{:>10} {:>8}  {}", s.match_wins, pct(m.rate), ci(m))
+                } else {
+                    String::new()
+                }
             );
         }
         let _ = writeln!(
             o,
-            "\nwins by position after the first mover (share of won rounds):"
+            "\nwins by position in order of play from the first mover (share of won rounds):"
         );
         for (i, &w) in st.position_wins.iter().enumerate() {
-            let (lo, hi) = wilson95(w, st.won);
-            let _ = writeln!(
-                o,
-                "  +{i}: {:>8}  [{}, {}]",
-                pct(rate(w, st.won)),
-                pct(lo),
-                pct(hi)
-            );
+            let e = Estimate::wilson(w, st.won);
+            let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
         }
         let line = |name: &str, h: &Histogram| {
             let s = h.summary();
@@ -246,104 +462,107 @@ impl<'a> Report<'a> {
         o.push_str(&line("cards drawn per round", &st.cards_drawn));
         for s in &st.strategies {
             o.push_str(&line(
-                &format!("points per round won ({})", s.name),
+                &format!("{} ({})", self.points_label(), s.name),
                 &s.round_points,
             ));
-            if cfg.mode == Mode::Match {
-                o.push_str(&line(
-                    &format!("points per match ({})", s.name),
-                    &s.match_points,
-                ));
+            if matches {
+                let what = if self.penalty() {
+                    "penalty points per seat per match"
+                } else {
+                    "points per seat per match"
+                };
+                o.push_str(&line(&format!("{what} ({})", s.name), &s.match_points));
             }
         }
-        if cfg.mode == Mode::Match {
+        if matches {
             o.push_str(&line("rounds per match", &st.rounds_per_match));
-            let _ = writeln!(o, "tied matches: {}", st.tied_matches);
+            let _ = writeln!(
+                o,
+                "tied matches (best total shared): {}, matches without a winner (quick play, round blocked or truncated): {}",
+                st.tied_matches, st.no_winner_matches
+            );
         }
         let _ = writeln!(
             o,
             "blocked rounds: {}, truncated rounds: {}, UNO penalties: {}, illegal actions: {}",
             st.blocked, st.truncated, st.uno_penalties, st.illegal
         );
-        o
+        o.lines().map(|l| l.trim_end().to_string() + "\n").collect()
     }
 
-    /// `summary.csv`: a row per strategy, per seat and per position after the first mover.
+    /// `summary.csv`: a row per strategy, per seat and per position in order
+    /// of play from the first mover. Match columns are empty in round mode.
     pub fn summary_csv(&self) -> Result<String, csv::Error> {
         let st = self.stats;
+        let cfg = self.cfg;
+        let matches = cfg.mode == Mode::Match;
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record([
-            "kind",
-            "name",
-            "seats",
-            "rounds",
-            "round_wins",
-            "round_win_rate",
-            "round_ci95_low",
-            "round_ci95_high",
-            "matches",
-            "match_wins",
-            "match_win_rate",
-            "match_ci95_low",
-            "match_ci95_high",
-            "points_mean",
-            "points_sd",
-            "points_p50",
-            "illegal",
-        ])?;
-        let matches = if self.cfg.mode == Mode::Match {
-            st.games
-        } else {
-            0
-        };
+        w.write_record(SUMMARY_COLUMNS)?;
         let f = |x: f64| format!("{:.6}", x);
-        // wins out of n: the count, the share and its Wilson 95% interval.
-        let share = |wins: u64, n: u64| -> [String; 4] {
-            let (lo, hi) = wilson95(wins, n);
-            [wins.to_string(), f(rate(wins, n)), f(lo), f(hi)]
-        };
-        let mut row = |head: [String; 4], round: [String; 4], tail: Vec<String>| {
-            let fields: Vec<String> = head.into_iter().chain(round).chain(tail).collect();
-            w.write_record(&fields)
+        let e3 = |e: Estimate| [f(e.rate), f(e.lo), f(e.hi)];
+        let none = || vec![String::new(); 3];
+        let fair = f(1.0 / cfg.players as f64);
+        let match_cols = |wins: u64, per_seat: Option<Estimate>| -> Vec<String> {
+            if !matches {
+                return vec![String::new(); 8];
+            }
+            let mut v = vec![st.games.to_string(), wins.to_string()];
+            v.extend(per_seat.map(|e| e3(e).to_vec()).unwrap_or_else(none));
+            v.extend(e3(Estimate::wilson(wins, st.games)));
+            v
         };
         for s in &st.strategies {
             let sum = s.round_points.summary();
-            let mut tail = vec![matches.to_string()];
-            tail.extend(share(s.match_wins, matches));
-            tail.extend([
+            let mut row = vec![
+                "strategy".to_string(),
+                s.name.clone(),
+                s.seats.to_string(),
+                st.rounds.to_string(),
+                s.round_wins.to_string(),
+            ];
+            row.extend(e3(round_win_per_seat(cfg, st, s)));
+            row.push(fair.clone());
+            row.extend(e3(Estimate::wilson(s.round_wins, st.rounds)));
+            row.extend(match_cols(s.match_wins, Some(match_win_per_seat(st, s))));
+            row.extend([
+                self.points_label().replace(' ', "_"),
                 f(sum.mean),
                 f(sum.sd),
                 sum.p50.to_string(),
                 s.illegal.to_string(),
             ]);
-            let head = [
-                "strategy".into(),
-                s.name.clone(),
-                s.seats.to_string(),
-                st.rounds.to_string(),
-            ];
-            row(head, share(s.round_wins, st.rounds), tail)?;
+            w.write_record(&row)?;
         }
         for (i, s) in st.seats.iter().enumerate() {
-            let mut tail = vec![matches.to_string()];
-            tail.extend(share(s.match_wins, matches));
-            tail.extend(std::iter::repeat_n(String::new(), 4));
-            let head = [
-                "seat".into(),
+            let r = Estimate::wilson(s.round_wins, st.rounds);
+            let mut row = vec![
+                "seat".to_string(),
                 i.to_string(),
                 "1".into(),
                 st.rounds.to_string(),
+                s.round_wins.to_string(),
             ];
-            row(head, share(s.round_wins, st.rounds), tail)?;
+            row.extend(e3(r));
+            row.push(fair.clone());
+            row.extend(e3(r));
+            row.extend(match_cols(s.match_wins, None));
+            row.extend(vec![String::new(); 5]);
+            w.write_record(&row)?;
         }
         for (i, &wins) in st.position_wins.iter().enumerate() {
-            let head = [
-                "position".into(),
+            let r = Estimate::wilson(wins, st.won);
+            let mut row = vec![
+                "position".to_string(),
                 format!("+{i}"),
                 "1".into(),
                 st.won.to_string(),
+                wins.to_string(),
             ];
-            row(head, share(wins, st.won), vec![String::new(); 9])?;
+            row.extend(none());
+            row.push(String::new());
+            row.extend(e3(r));
+            row.extend(vec![String::new(); 8 + 5]);
+            w.write_record(&row)?;
         }
         let bytes = w
             .into_inner()
@@ -351,7 +570,8 @@ impl<'a> Report<'a> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// `distributions.csv`: every histogram, one row per non-empty value.
+    /// `distributions.csv`: every histogram, one row per value that occurred
+    /// (every value exact and numeric).
     pub fn distributions_csv(&self) -> Result<String, csv::Error> {
         let st = self.stats;
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -359,14 +579,6 @@ impl<'a> Report<'a> {
         let mut put = |name: &str, group: &str, h: &Histogram| -> Result<(), csv::Error> {
             for (v, c) in h.bins() {
                 w.write_record([name, group, &v.to_string(), &c.to_string()])?;
-            }
-            if h.overflow() > 0 {
-                w.write_record([
-                    name,
-                    group,
-                    &format!(">={}", h.cap()),
-                    &h.overflow().to_string(),
-                ])?;
             }
             Ok(())
         };
@@ -377,12 +589,20 @@ impl<'a> Report<'a> {
             "all",
             &st.uno_penalties_per_round,
         )?;
+        let (per_round, per_match) = if self.penalty() {
+            (
+                "penalty_points_per_seat_per_round",
+                "penalty_points_per_seat_per_match",
+            )
+        } else {
+            ("points_per_round_won", "points_per_seat_per_match")
+        };
         for s in &st.strategies {
-            put("points_per_round_won", &s.name, &s.round_points)?;
+            put(per_round, &s.name, &s.round_points)?;
         }
         if self.cfg.mode == Mode::Match {
             for s in &st.strategies {
-                put("points_per_match", &s.name, &s.match_points)?;
+                put(per_match, &s.name, &s.match_points)?;
             }
             put("rounds_per_match", "all", &st.rounds_per_match)?;
         }
@@ -392,17 +612,23 @@ impl<'a> Report<'a> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// `manifest.json`: the command line, every resolved setting, seed, version,
-    /// threads, elapsed time and whether the run is partial.
+    /// `manifest.json`: enough to rerun the run and get the same numbers: the
+    /// exact command, the unolab version and git commit (when the build knew
+    /// it), the start time, the whole resolved rule set, the line-up with each
+    /// strategy's parameters, seed, games, mode, threads, elapsed time and
+    /// whether the run is partial.
     pub fn manifest(&self, command: &[String]) -> Value {
         let cfg = self.cfg;
         json!({
             "command": command,
             "version": env!("CARGO_PKG_VERSION"),
+            "git_commit": GIT_COMMIT,
+            "started_utc": self.started_utc,
             "rules": cfg.rules.name,
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
+            "changed_settings": cfg.rules.changed_settings().into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
             "players": cfg.players,
-            "lineup": cfg.lineup.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>(),
+            "lineup": cfg.lineup.iter().map(|s| s.to_json()).collect::<Vec<_>>(),
             "games_requested": cfg.games,
             "games_completed": self.stats.games,
             "partial": self.partial,

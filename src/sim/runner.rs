@@ -157,6 +157,13 @@ pub struct StrategyStats {
     pub round_wins: u64,
     pub match_wins: u64,
     pub illegal: u64,
+    /// Match mode, per match g with R_g rounds won by this strategy (all its
+    /// seats) out of N_g rounds: the sums of R_g^2 and R_g N_g, for an
+    /// interval of the round-win rate clustered by match.
+    pub match_wins_sq: u128,
+    pub match_wins_x_rounds: u128,
+    /// Rounds won in the match in progress (0 between games).
+    current_match_wins: u64,
     /// Winner scoring: the points of each round it won. Penalty scoring: the
     /// penalty points of each of its seats in each round.
     pub round_points: Histogram,
@@ -181,13 +188,17 @@ pub struct RunStats {
     pub won: u64,
     pub blocked: u64,
     pub truncated: u64,
+    /// Matches whose best total was shared (no winner).
     pub tied_matches: u64,
+    /// Quick-play matches whose round ended blocked or truncated (no winner).
+    pub no_winner_matches: u64,
     pub uno_penalties: u64,
     pub illegal: u64,
     pub strategies: Vec<StrategyStats>,
     pub seats: Vec<SeatStats>,
-    /// Round wins by position relative to the player who moved first
-    /// (0 = the first mover, 1 = the seat after it in seat order, ...).
+    /// Round wins by position in order of play from the player who moved
+    /// first (0 = the first mover, 1 = the next player in the direction of play
+    /// at the first turn, ...).
     pub position_wins: Vec<u64>,
     pub turns: Histogram,
     pub cards_drawn: Histogram,
@@ -206,6 +217,7 @@ impl RunStats {
             blocked: 0,
             truncated: 0,
             tied_matches: 0,
+            no_winner_matches: 0,
             uno_penalties: 0,
             illegal: 0,
             strategies: names
@@ -216,6 +228,9 @@ impl RunStats {
                     round_wins: 0,
                     match_wins: 0,
                     illegal: 0,
+                    match_wins_sq: 0,
+                    match_wins_x_rounds: 0,
+                    current_match_wins: 0,
                     round_points: Histogram::new(POINTS_CAP),
                     match_points: Histogram::new(POINTS_CAP),
                 })
@@ -260,8 +275,15 @@ impl RunStats {
                 if !penalty_scoring {
                     st.round_points.add(r.points[w] as u64);
                 }
+                // Steps from the first mover to the winner in the direction of
+                // play at the first turn.
                 let f = r.first_player as usize;
-                self.position_wins[if w >= f { w - f } else { w + n - f }] += 1;
+                let (a, b) = if r.first_direction >= 0 {
+                    (w, f)
+                } else {
+                    (f, w)
+                };
+                self.position_wins[if a >= b { a - b } else { a + n - b }] += 1;
             }
             Outcome::Blocked => self.blocked += 1,
             Outcome::Truncated => self.truncated += 1,
@@ -275,7 +297,18 @@ impl RunStats {
         }
     }
 
-    /// Adds one finished match.
+    /// Adds one round of a match in progress: [`RunStats::add_round`] plus the
+    /// per-match win count that [`RunStats::add_match`] folds into the
+    /// clustered sums.
+    #[inline]
+    pub fn add_match_round(&mut self, r: &RoundResult, strat_of_seat: &[usize], penalty: bool) {
+        self.add_round(r, strat_of_seat, penalty);
+        if let Some(w) = r.winner {
+            self.strategies[strat_of_seat[w as usize]].current_match_wins += 1;
+        }
+    }
+
+    /// Adds one finished match (after its rounds went to [`RunStats::add_round`]).
     pub fn add_match(&mut self, m: &MatchResult, strat_of_seat: &[usize]) {
         self.rounds_per_match.add(m.rounds as u64);
         match m.winner {
@@ -283,7 +316,14 @@ impl RunStats {
                 self.seats[w as usize].match_wins += 1;
                 self.strategies[strat_of_seat[w as usize]].match_wins += 1;
             }
-            None => self.tied_matches += 1,
+            None if m.tied => self.tied_matches += 1,
+            None => self.no_winner_matches += 1,
+        }
+        for st in &mut self.strategies {
+            let r = st.current_match_wins as u128;
+            st.match_wins_sq += r * r;
+            st.match_wins_x_rounds += r * m.rounds as u128;
+            st.current_match_wins = 0;
         }
         for seat in 0..self.players {
             self.strategies[strat_of_seat[seat]]
@@ -300,12 +340,15 @@ impl RunStats {
         self.blocked += o.blocked;
         self.truncated += o.truncated;
         self.tied_matches += o.tied_matches;
+        self.no_winner_matches += o.no_winner_matches;
         self.uno_penalties += o.uno_penalties;
         self.illegal += o.illegal;
         for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {
             a.round_wins += b.round_wins;
             a.match_wins += b.match_wins;
             a.illegal += b.illegal;
+            a.match_wins_sq += b.match_wins_sq;
+            a.match_wins_x_rounds += b.match_wins_x_rounds;
             a.round_points.merge(&b.round_points);
             a.match_points.merge(&b.match_points);
         }
@@ -402,7 +445,7 @@ fn play_range(
             }
             Mode::Match => game
                 .play_match(&mut agents, &mut NoRecord, |res| {
-                    stats.add_round(res, map, penalty)
+                    stats.add_match_round(res, map, penalty)
                 })
                 .map(|m| stats.add_match(&m, map)),
         };

@@ -1,17 +1,19 @@
 //! Streaming, mergeable statistics for Monte Carlo results.
 //!
-//! Everything here uses memory that is fixed at construction time and does
-//! not grow with the number of observations, and every accumulator can be
-//! merged exactly, so per-thread results can be combined in any order.
+//! Everything here uses memory that does not grow with the number of
+//! observations (a histogram grows only with the number of distinct large
+//! values), and every accumulator can be merged exactly, so per-thread results
+//! can be combined in any order.
 //!
 //! * [`wilson`] / [`wilson95`]: Wilson score interval for a binomial proportion
 //!   (e.g. a win rate).
-//! * [`Histogram`]: exact unit-bin histogram of non-negative integers with an
-//!   overflow bin, exact mean / sample standard deviation, min, max and
-//!   nearest-rank quantiles.
+//! * [`Histogram`]: exact histogram of non-negative integers (unit bins below
+//!   a cap, a sparse map above it), exact mean / sample standard deviation,
+//!   min, max and nearest-rank quantiles for any value.
 //! * [`Summary`]: a serialisable snapshot of a [`Histogram`].
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The 0.975 quantile of the standard normal distribution, i.e. the `z` of a
 /// two-sided 95% interval. Checked against `statrs` in the unit tests.
@@ -55,16 +57,45 @@ pub fn wilson95(successes: u64, n: u64) -> (f64, f64) {
     wilson(successes, n, Z95)
 }
 
+/// 95% interval of a ratio of sums `Σy / Σx` over `clusters` independent
+/// clusters (for example rounds won over rounds played, by match), from the
+/// cluster-robust (delta-method) variance of a ratio estimator:
+/// `var = Σ (y_g − r x_g)² / (G (G − 1) x̄²)` with `r = Σy / Σx`,
+/// `x̄ = Σx / G`. Needs the exact sums `Σy`, `Σy²`, `Σxy`, `Σx`, `Σx²`.
+/// Normal approximation, clamped to `[0, 1]`; `(0, 1)` with fewer than two
+/// clusters or no observations.
+pub fn ratio_ci95(
+    sum_y: u128,
+    sum_y2: u128,
+    sum_xy: u128,
+    sum_x: u128,
+    sum_x2: u128,
+    clusters: u64,
+) -> (f64, f64) {
+    if clusters < 2 || sum_x == 0 {
+        return (0.0, 1.0);
+    }
+    let g = clusters as f64;
+    let r = sum_y as f64 / sum_x as f64;
+    // Σ (y − r x)² = Σy² − 2 r Σxy + r² Σx²
+    let ss = (sum_y2 as f64 - 2.0 * r * sum_xy as f64 + r * r * sum_x2 as f64).max(0.0);
+    let xbar = sum_x as f64 / g;
+    let se = (ss / (g * (g - 1.0))).sqrt() / xbar;
+    (
+        (r - Z95 * se).clamp(0.0, 1.0),
+        (r + Z95 * se).clamp(0.0, 1.0),
+    )
+}
+
 /// Exact histogram of non-negative integer observations.
 ///
 /// Values `0..cap` are counted in unit bins (one `u64` per value, allocated
-/// once by [`Histogram::new`]); values `>= cap` are counted in a single
-/// overflow bin, which also keeps their exact sum, sum of squares, min and max.
-/// Count, sum, sum of squares, min and max of the whole are derived from the
-/// bins when asked for, so [`mean`](Histogram::mean), [`sd`](Histogram::sd),
-/// [`min`](Histogram::min) and [`max`](Histogram::max) are exact even for
-/// overflowed values, [`merge`](Histogram::merge) is exact, and recording an
-/// observation below `cap` is one increment.
+/// once by [`Histogram::new`]), so recording one is one increment; values
+/// `>= cap` are counted exactly too, in a sparse map from value to count (it
+/// allocates only for a value not seen before, which in a simulation is rare
+/// and bounded by the values the game can produce). Count, sum, sum of squares,
+/// min, max and every quantile are therefore exact for any value, and
+/// [`merge`](Histogram::merge) is exact.
 ///
 /// The sums are plain integer additions: they would only overflow beyond
 /// roughly 2^128 total of squared values, far outside any simulation's range
@@ -72,14 +103,8 @@ pub fn wilson95(successes: u64, n: u64) -> (f64, f64) {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Histogram {
     bins: Vec<u64>,
-    /// Observations `>= cap`: their count, sum, sum of squares, min and max.
-    overflow: u64,
-    over_sum: u128,
-    over_sum_sq: u128,
-    /// `u64::MAX` while no value overflowed.
-    over_min: u64,
-    /// `0` while no value overflowed.
-    over_max: u64,
+    /// Observations `>= cap`: value -> count.
+    over: BTreeMap<u64, u64>,
 }
 
 impl Histogram {
@@ -87,20 +112,16 @@ impl Histogram {
     pub fn new(cap: usize) -> Self {
         Histogram {
             bins: vec![0; cap],
-            overflow: 0,
-            over_sum: 0,
-            over_sum_sq: 0,
-            over_min: u64::MAX,
-            over_max: 0,
+            over: BTreeMap::new(),
         }
     }
 
-    /// Number of unit bins: values `>= cap` go to the overflow bin.
+    /// Number of unit bins: values `>= cap` go to the sparse map.
     pub fn cap(&self) -> usize {
         self.bins.len()
     }
 
-    /// Record one observation `v`. Never allocates.
+    /// Record one observation `v`. Below `cap`: one increment, no allocation.
     #[inline]
     pub fn add(&mut self, v: u64) {
         match usize::try_from(v).ok().and_then(|i| self.bins.get_mut(i)) {
@@ -122,13 +143,7 @@ impl Histogram {
 
     #[cold]
     fn add_overflow(&mut self, v: u64, times: u64) {
-        self.overflow += times;
-        let w = v as u128;
-        let t = times as u128;
-        self.over_sum += w * t;
-        self.over_sum_sq += w * w * t;
-        self.over_min = self.over_min.min(v);
-        self.over_max = self.over_max.max(v);
+        *self.over.entry(v).or_insert(0) += times;
     }
 
     /// Add all observations of `other` to `self`. The result equals the
@@ -147,21 +162,19 @@ impl Histogram {
         for (a, b) in self.bins.iter_mut().zip(&other.bins) {
             *a += *b;
         }
-        self.overflow += other.overflow;
-        self.over_sum += other.over_sum;
-        self.over_sum_sq += other.over_sum_sq;
-        self.over_min = self.over_min.min(other.over_min);
-        self.over_max = self.over_max.max(other.over_max);
+        for (&v, &c) in &other.over {
+            *self.over.entry(v).or_insert(0) += c;
+        }
     }
 
-    /// Number of observations (including overflowed ones).
+    /// Number of observations.
     pub fn count(&self) -> u64 {
-        self.bins.iter().sum::<u64>() + self.overflow
+        self.bins.iter().sum::<u64>() + self.overflow()
     }
 
-    /// Number of observations `>= cap`.
+    /// Number of observations `>= cap` (kept in the sparse map).
     pub fn overflow(&self) -> u64 {
-        self.overflow
+        self.over.values().sum()
     }
 
     /// Exact sum of all observations.
@@ -169,10 +182,15 @@ impl Histogram {
         self.moments().1
     }
 
+    /// Exact sum of the squares of all observations.
+    pub fn sum_sq(&self) -> u128 {
+        self.moments().2
+    }
+
     /// Count, sum and sum of squares of all observations.
     fn moments(&self) -> (u64, u128, u128) {
-        let (mut n, mut sum, mut sum_sq) = (self.overflow, self.over_sum, self.over_sum_sq);
-        for (v, &c) in self.bins.iter().enumerate() {
+        let (mut n, mut sum, mut sum_sq) = (0u64, 0u128, 0u128);
+        for (v, c) in self.bins() {
             let (v, c128) = (v as u128, c as u128);
             n += c;
             sum += v * c128;
@@ -181,15 +199,15 @@ impl Histogram {
         (n, sum, sum_sq)
     }
 
-    /// Iterator over `(value, count)` for the non-empty unit bins, in
-    /// increasing value order. Overflowed observations are not included; see
-    /// [`overflow`](Histogram::overflow).
+    /// Iterator over `(value, count)` for every value observed, in increasing
+    /// value order (unit bins first, then the values `>= cap`).
     pub fn bins(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.bins
             .iter()
             .enumerate()
             .filter(|(_, &c)| c != 0)
             .map(|(v, &c)| (v as u64, c))
+            .chain(self.over.iter().map(|(&v, &c)| (v, c)))
     }
 
     /// Arithmetic mean; `0.0` when empty.
@@ -228,16 +246,13 @@ impl Histogram {
 
     /// Smallest observation, `None` when empty.
     pub fn min(&self) -> Option<u64> {
-        match self.bins.iter().position(|&c| c != 0) {
-            Some(v) => Some(v as u64),
-            None => (self.overflow > 0).then_some(self.over_min),
-        }
+        self.bins().next().map(|(v, _)| v)
     }
 
     /// Largest observation, `None` when empty.
     pub fn max(&self) -> Option<u64> {
-        if self.overflow > 0 {
-            return Some(self.over_max);
+        if let Some((&v, _)) = self.over.iter().next_back() {
+            return Some(v);
         }
         self.bins.iter().rposition(|&c| c != 0).map(|v| v as u64)
     }
@@ -245,15 +260,11 @@ impl Histogram {
     /// Nearest-rank quantile: the smallest observed value `v` such that at
     /// least `ceil(q · count)` observations are `<= v` (rank at least 1, so
     /// `q = 0` gives the minimum and `q = 1` the maximum). `0.0` when empty.
+    /// Exact for every value.
     ///
     /// `q · count` values within floating-point rounding of an integer are
     /// treated as that integer, so e.g. `q = 0.07` with 100 observations uses
     /// rank 7, although `0.07 * 100.0 == 7.000000000000001` in `f64`.
-    ///
-    /// If the rank falls in the overflow bin, the exact value is unknown and
-    /// [`max`](Histogram::max) is returned: the true quantile lies in
-    /// `[cap, max]`, so the result is then an upper bound (exact when the rank
-    /// is `count`, e.g. `q = 1`).
     ///
     /// # Panics
     /// If `q` is not in `[0, 1]` (including NaN).
@@ -268,13 +279,13 @@ impl Histogram {
         }
         let rank = nearest_rank(q, count);
         let mut seen = 0u64;
-        for (v, &c) in self.bins.iter().enumerate() {
+        for (v, c) in self.bins() {
             seen += c;
             if seen >= rank {
                 return v as f64;
             }
         }
-        self.over_max as f64
+        unreachable!("the rank is at most the count")
     }
 
     /// Count, mean, sd, min, max and the 5/25/50/75/95% quantiles (see
@@ -524,7 +535,10 @@ mod tests {
         let h = hist_of(10, &[1, 100, 2, 50, 3]);
         assert_eq!(h.count(), 5);
         assert_eq!(h.overflow(), 2);
-        assert_eq!(h.bins().collect::<Vec<_>>(), vec![(1, 1), (2, 1), (3, 1)]);
+        assert_eq!(
+            h.bins().collect::<Vec<_>>(),
+            vec![(1, 1), (2, 1), (3, 1), (50, 1), (100, 1)]
+        );
         // Moments and extremes stay exact: Σx = 156, mean = 31.2
         // Σx² = 1 + 4 + 9 + 2500 + 10000 = 12514
         // var = (5·12514 − 156²) / 20 = (62570 − 24336) / 20 = 1911.7
@@ -533,19 +547,53 @@ mod tests {
         assert_eq!(h.min(), Some(1));
         assert_eq!(h.max(), Some(100));
         assert_eq!(h.quantile(0.6), 3.0); // rank 3 -> 3, still in the bins
-        assert_eq!(h.quantile(0.8), 100.0); // rank 4 (true 50) -> max, an upper bound
-        assert_eq!(h.quantile(1.0), 100.0); // rank 5 -> max, exact
+        assert_eq!(h.quantile(0.8), 50.0); // rank 4 -> 50, exact above the cap too
+        assert_eq!(h.quantile(1.0), 100.0); // rank 5 -> max
 
         // Value exactly at cap overflows; cap - 1 does not.
         let h = hist_of(10, &[9, 10]);
         assert_eq!(h.overflow(), 1);
-        assert_eq!(h.bins().collect::<Vec<_>>(), vec![(9, 1)]);
+        assert_eq!(h.bins().collect::<Vec<_>>(), vec![(9, 1), (10, 1)]);
 
         // Cap 0: everything overflows; huge values are fine.
         let h = hist_of(0, &[u64::MAX, 7]);
         assert_eq!(h.overflow(), 2);
         assert_eq!(h.min(), Some(7));
-        assert_eq!(h.quantile(0.0), u64::MAX as f64);
+        assert_eq!(h.quantile(0.0), 7.0);
+        assert_eq!(h.quantile(1.0), u64::MAX as f64);
+    }
+
+    #[test]
+    fn ratio_interval_by_hand() {
+        // Clusters (y, x): (1, 2), (0, 2), (2, 2), (1, 2): Σy = 4, Σx = 8,
+        // r = 0.5; residuals y − r x = 0, −1, 1, 0, so Σ = 2;
+        // var = 2 / (4 · 3 · 2²) = 1/24, se = 0.2041241452.
+        let (lo, hi) = ratio_ci95(4, 1 + 4 + 1, 2 + 4 + 2, 8, 16, 4);
+        let se = (1.0f64 / 24.0).sqrt();
+        assert!(close(lo, 0.5 - Z95 * se, 1e-12), "{lo}");
+        assert!(close(hi, 0.5 + Z95 * se, 1e-12), "{hi}");
+        // Clusters of one Bernoulli trial each: the plain binomial standard
+        // error with the n − 1 correction, sqrt(p(1 − p)/(n − 1)).
+        let (lo, hi) = ratio_ci95(30, 30, 30, 100, 100, 100);
+        let se = (0.3f64 * 0.7 * 100.0 / 99.0 / 100.0).sqrt();
+        assert!(close(lo, 0.3 - Z95 * se, 1e-9) && close(hi, 0.3 + Z95 * se, 1e-9));
+        assert_eq!(ratio_ci95(1, 1, 1, 1, 1, 1), (0.0, 1.0));
+    }
+
+    #[test]
+    fn quantiles_past_the_cap_are_exact() {
+        // Match totals around a 5,000-point target with a 4,096 cap: every
+        // quantile is the true value, not the maximum.
+        let vals: Vec<u64> = (0..100).map(|i| 4000 + 20 * i).collect();
+        let h = hist_of(4096, &vals);
+        let s = h.summary();
+        // ranks: p5 -> 5th (4080), p25 -> 25th (4480), p50 -> 50th (4980),
+        // p75 -> 75th (5480), p95 -> 95th (5880), max 5980.
+        assert_eq!(
+            (s.p5, s.p25, s.p50, s.p75, s.p95, s.max),
+            (4080.0, 4480.0, 4980.0, 5480.0, 5880.0, 5980.0)
+        );
+        assert!(h.bins().all(|(v, c)| c == 1 && v >= 4000));
     }
 
     #[test]
@@ -582,19 +630,13 @@ mod tests {
         hist_of(4, &[1]).quantile(1.5);
     }
 
-    /// Reference nearest-rank quantile from a sorted vector, with the same
-    /// overflow convention (rank in overflow -> max).
-    fn reference_quantile(sorted: &[u64], cap: usize, q: f64) -> f64 {
+    /// Reference nearest-rank quantile from a sorted vector.
+    fn reference_quantile(sorted: &[u64], q: f64) -> f64 {
         if sorted.is_empty() {
             return 0.0;
         }
         let r = nearest_rank(q, sorted.len() as u64) as usize;
-        let v = sorted[r - 1];
-        if v as usize >= cap {
-            *sorted.last().unwrap() as f64
-        } else {
-            v as f64
-        }
+        sorted[r - 1] as f64
     }
 
     const QS: [f64; 9] = [0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0];
@@ -625,7 +667,7 @@ mod tests {
             let mut sorted = vals.clone();
             sorted.sort_unstable();
             for q in QS {
-                prop_assert_eq!(h.quantile(q), reference_quantile(&sorted, cap, q));
+                prop_assert_eq!(h.quantile(q), reference_quantile(&sorted, q));
             }
             let n = vals.len() as f64;
             let mean = vals.iter().sum::<u64>() as f64 / n;
