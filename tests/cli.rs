@@ -629,3 +629,35 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn long_strategy_names_keep_the_columns_and_short_flags_work() {
+    let dir = tempdir("long");
+    std::fs::create_dir_all(&dir).unwrap();
+    let preset = dir.join("long.toml");
+    std::fs::write(
+        &preset,
+        "name = \"a-very-long-strategy-name-indeed\"\nbase = \"heuristic\"\n",
+    )
+    .unwrap();
+    let list = format!("{},random", preset.display());
+    let o = unolab(&["run", "-g", "400", "-p", "3", "-s", &list, "-j", "1", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("strategy"))
+        .take(3)
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    // The "seats" column ends at the same place on the header and both rows.
+    let head_end = lines[0].find("seats").unwrap() + "seats".len();
+    for row in &lines[1..] {
+        let name_end = row.find(' ').unwrap();
+        let seats_end = name_end + row[name_end..].find(|c: char| c != ' ').unwrap() + 1;
+        assert_eq!(seats_end, head_end, "columns shifted:\n{text}");
+    }
+    assert!(text.contains("a-very-long-strategy-name-indeed"));
+    assert!(text.contains("3 players, 400 rounds"));
+    std::fs::remove_dir_all(&dir).ok();
+}

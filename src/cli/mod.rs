@@ -168,6 +168,23 @@ pub fn now_utc() -> String {
     unolab::report::utc_timestamp(secs)
 }
 
+/// Whether to colour stderr: a terminal, and neither `NO_COLOR` set nor
+/// `TERM=dumb` (https://no-color.org).
+pub fn color_stderr() -> bool {
+    std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb")
+}
+
+/// `word` in bold red when stderr takes colour.
+fn paint_error(word: &str) -> String {
+    if color_stderr() {
+        format!("\x1b[1;31m{word}\x1b[0m")
+    } else {
+        word.to_string()
+    }
+}
+
 /// One line from a clap error: its first line, plus the line that lists the
 /// valid values or suggests a correction, if any.
 fn one_line_error(text: &str) -> String {
@@ -225,7 +242,7 @@ pub fn main() -> ExitCode {
     match run_cli(cli) {
         Ok(code) => code,
         Err(Fail(msg)) => {
-            eprintln!("error: {msg}");
+            eprintln!("{}: {msg}", paint_error("error"));
             ExitCode::from(2)
         }
     }

@@ -732,15 +732,10 @@ impl<'r> Game<'r> {
         // stays, so each flip succeeds with probability at least 1/128; the
         // loop also stops after MAX_START_FLIPS flips, keeping the last card as
         // in the all-returned case (a chance below 1e-30 even then).
-        let held = self.hands[..n as usize]
-            .iter()
-            .fold(CardSet::EMPTY, |u, &h| u | h);
-        let can_return = !(d.all - held - d.returned_at_start).is_empty();
         let mut flips = 0u32;
         loop {
             let c = self.take();
-            flips += 1;
-            if can_return && flips < MAX_START_FLIPS && d.returned_at_start.contains(c) {
+            if d.returned_at_start.contains(c) && self.start_card_goes_back(&mut flips) {
                 let len = self.pile.len as usize;
                 let pos = if self.lazy {
                     len
@@ -813,6 +808,25 @@ impl<'r> Game<'r> {
                 }
             }
         }
+    }
+
+    /// A Wild Draw Four or Downpour was flipped as the start card: whether it
+    /// goes back (see the flip loop in `setup_round`). Rare, so kept out of
+    /// the round's hot code.
+    #[cold]
+    #[inline(never)]
+    fn start_card_goes_back(&self, flips: &mut u32) -> bool {
+        *flips += 1;
+        if *flips >= MAX_START_FLIPS {
+            return false;
+        }
+        // Before the start card lies the discard pile is empty: the pile (with
+        // the card just flipped) is every card not in a hand.
+        let held = self.hands[..self.n as usize]
+            .iter()
+            .fold(CardSet::EMPTY, |u, &h| u | h);
+        let d = &self.rules.deck;
+        !(d.all - held - d.returned_at_start).is_empty()
     }
 
     /// Plays one round from the deal to its end. `Err` only in strict mode.
