@@ -5,8 +5,10 @@
 //! Built-ins: `random`, `first`, and the parametric `heuristic` whose presets
 //! (`points`, `color`, ...) are data files in `strategies/`.
 
+pub mod external;
+
 use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::game::{below, Observation, Rng};
+use crate::engine::game::{below, MatchResult, Observation, Rng, RoundResult};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -72,6 +74,24 @@ pub trait Strategy: Send {
     /// Whether to jump in with `card`, identical to the top card.
     fn jump_in(&mut self, _obs: &Observation, _card: CardId, _rng: &mut Rng) -> bool {
         true
+    }
+
+    /// Hears that a round was dealt and its start card turned (before any
+    /// decision of the round, the start wild's colour included).
+    fn round_start(&mut self, _obs: &Observation) {}
+
+    /// Hears how a round ended (`obs` shows the hands as they ended).
+    fn round_end(&mut self, _obs: &Observation, _result: &RoundResult) {}
+
+    /// Hears how a match ended.
+    fn match_end(&mut self, _obs: &Observation, _result: &MatchResult) {}
+
+    /// A fatal fault (an external program that died, went silent or broke the
+    /// protocol): the engine asks after every round and, when there is one,
+    /// ends the match with an error naming the seat. A faulted strategy keeps
+    /// answering with legal defaults so that the round can finish.
+    fn fault(&mut self) -> Option<String> {
+        None
     }
 }
 
@@ -338,6 +358,33 @@ impl Strategy for Seat {
     fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
         forward!(self, s => s.jump_in(obs, card, rng))
     }
+    // The notices and the fault concern only custom strategies: the built-ins
+    // hear nothing and never fail.
+    #[inline]
+    fn round_start(&mut self, obs: &Observation) {
+        if let Seat::Custom(s) = self {
+            s.round_start(obs)
+        }
+    }
+    #[inline]
+    fn round_end(&mut self, obs: &Observation, result: &RoundResult) {
+        if let Seat::Custom(s) = self {
+            s.round_end(obs, result)
+        }
+    }
+    #[inline]
+    fn match_end(&mut self, obs: &Observation, result: &MatchResult) {
+        if let Seat::Custom(s) = self {
+            s.match_end(obs, result)
+        }
+    }
+    #[inline]
+    fn fault(&mut self) -> Option<String> {
+        match self {
+            Seat::Custom(s) => s.fault(),
+            _ => None,
+        }
+    }
 }
 
 /// A strategy preset file (`strategies/*.toml`).
@@ -351,6 +398,12 @@ pub struct PresetFile {
     pub base: String,
     #[serde(default)]
     pub params: HeuristicParams,
+    /// `base = "external"`: the program and its arguments (docs/protocol.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// `base = "external"`: the time limit for each answer, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 /// A validated strategy description that can make fresh instances (one per
@@ -369,6 +422,12 @@ pub enum StrategySpec {
         name: String,
         inner: Box<StrategySpec>,
     },
+    /// A program speaking the protocol of docs/protocol.md.
+    External {
+        name: String,
+        command: Vec<String>,
+        timeout_ms: u64,
+    },
 }
 
 impl fmt::Debug for StrategySpec {
@@ -378,6 +437,11 @@ impl fmt::Debug for StrategySpec {
             StrategySpec::First => f.write_str("first"),
             StrategySpec::Heuristic { name, params } => write!(f, "{name} {params:?}"),
             StrategySpec::Renamed { name, inner } => write!(f, "{name} ({inner:?})"),
+            StrategySpec::External {
+                name,
+                command,
+                timeout_ms,
+            } => write!(f, "{name} external {command:?} timeout_ms {timeout_ms}"),
         }
     }
 }
@@ -385,7 +449,7 @@ impl fmt::Debug for StrategySpec {
 /// Errors about strategy names and preset files.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StrategyError {
-    #[error("unknown strategy '{0}' (valid: {list}, or a path to a preset .toml file)", list = builtin_names().join(", "))]
+    #[error("unknown strategy '{0}' (valid: {list}, a path to a preset .toml file, or ext:COMMAND)", list = builtin_names().join(", "))]
     Unknown(String),
     #[error("cannot read strategy file {0}: {1}")]
     Io(String, String),
@@ -466,6 +530,9 @@ impl StrategySpec {
             "first" => return Ok(StrategySpec::First),
             _ => {}
         }
+        if let Some(command) = name_or_path.strip_prefix("ext:") {
+            return StrategySpec::external_short(command);
+        }
         if let Some((_, text)) = PRESETS.iter().find(|p| p.0 == name_or_path) {
             return StrategySpec::parse(text, name_or_path);
         }
@@ -493,6 +560,15 @@ impl StrategySpec {
         let base = match f.base.as_str() {
             "random" => StrategySpec::Random,
             "first" => StrategySpec::First,
+            "external" => {
+                external::check_command(&f.command)
+                    .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+                return Ok(StrategySpec::External {
+                    name: f.name,
+                    command: f.command,
+                    timeout_ms: f.timeout_ms.unwrap_or(external::DEFAULT_TIMEOUT_MS),
+                });
+            }
             _ => {
                 return Ok(StrategySpec::Heuristic {
                     name: f.name,
@@ -518,6 +594,7 @@ impl StrategySpec {
             StrategySpec::First => "first",
             StrategySpec::Heuristic { .. } => "heuristic",
             StrategySpec::Renamed { inner, .. } => inner.base(),
+            StrategySpec::External { .. } => "external",
         }
     }
 
@@ -535,11 +612,67 @@ impl StrategySpec {
     /// Name, base and parameters as one JSON object (manifests): enough to
     /// write the preset file again.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "name": self.name(),
             "base": self.base(),
             "params": self.params_json(),
+        });
+        if let StrategySpec::External {
+            command,
+            timeout_ms,
+            ..
+        } = self
+        {
+            v["command"] = serde_json::json!(command);
+            v["timeout_ms"] = serde_json::json!(timeout_ms);
+        }
+        v
+    }
+
+    /// The short form `ext:COMMAND` or `ext:NAME=COMMAND`: the command's words
+    /// are separated by spaces (no quoting, no commas); without a name, the
+    /// name is the file stem of the last word that looks like a path (holds a
+    /// `/` or a `.`), else of the program (`ext:python3 bots/simple.py` is
+    /// `simple`); the time limit is [`external::DEFAULT_TIMEOUT_MS`].
+    fn external_short(text: &str) -> Result<StrategySpec, StrategyError> {
+        let origin = format!("ext:{text}");
+        let first = text.split_whitespace().next().unwrap_or_default();
+        let (name, command) = match first.split_once('=') {
+            Some((name, _)) => (
+                Some(name.to_string()),
+                &text[text.find('=').unwrap_or(0) + 1..],
+            ),
+            None => (None, text),
+        };
+        let words: Vec<String> = command.split_whitespace().map(String::from).collect();
+        external::check_command(&words).map_err(|m| StrategyError::Invalid(origin.clone(), m))?;
+        let name = name.unwrap_or_else(|| {
+            let w = words
+                .iter()
+                .rev()
+                .find(|w| w.contains('/') || w.contains('.'))
+                .unwrap_or(&words[0]);
+            std::path::Path::new(w)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| w.clone())
+        });
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(StrategyError::Invalid(
+                origin,
+                format!("name '{name}' must be non-empty, without spaces"),
+            ));
+        }
+        Ok(StrategySpec::External {
+            name,
+            command: words,
+            timeout_ms: external::DEFAULT_TIMEOUT_MS,
         })
+    }
+
+    /// Whether the strategy is an external program.
+    pub fn is_external(&self) -> bool {
+        matches!(self, StrategySpec::External { .. })
     }
 
     /// The name reported in results.
@@ -549,6 +682,7 @@ impl StrategySpec {
             StrategySpec::First => "first",
             StrategySpec::Heuristic { name, .. } => name,
             StrategySpec::Renamed { name, .. } => name,
+            StrategySpec::External { name, .. } => name,
         }
     }
 
@@ -562,6 +696,11 @@ impl StrategySpec {
                 params: params.clone(),
             }),
             StrategySpec::Renamed { inner, .. } => inner.instantiate(),
+            StrategySpec::External {
+                name,
+                command,
+                timeout_ms,
+            } => Seat::custom(external::External::new(name, command, *timeout_ms)),
         }
     }
 }
@@ -578,11 +717,17 @@ impl PresetFile {
                 self.name
             ));
         }
-        if !["heuristic", "random", "first"].contains(&self.base.as_str()) {
+        if !["heuristic", "random", "first", "external"].contains(&self.base.as_str()) {
             return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first)",
+                "base '{}' is unknown (valid: heuristic, random, first, external)",
                 self.base
             ));
+        }
+        if (self.base == "external") == self.command.is_empty() {
+            return Err("command = [\"program\", \"arg\", ...] is required with base = \"external\" and only there".into());
+        }
+        if self.timeout_ms == Some(0) {
+            return Err("timeout_ms must be at least 1".into());
         }
         let p = &self.params;
         if !(0.0..=1.0).contains(&p.forget_uno) {

@@ -3,6 +3,7 @@
 //!
 //! Flags are turned into one validated configuration before any work starts.
 
+mod play;
 mod rules;
 mod run;
 mod strategies;
@@ -72,6 +73,9 @@ enum Command {
         /// bash, zsh, fish, elvish or powershell
         shell: clap_complete::Shell,
     },
+    /// Sit at the table yourself against strategies, in the terminal
+    #[command(args_override_self = true)]
+    Play(play::PlayArgs),
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {
@@ -129,6 +133,7 @@ pub fn interrupt_flag() -> &'static AtomicBool {
     INSTALL.call_once(|| {
         let _ = ctrlc::set_handler(|| {
             if STOP.swap(true, Ordering::SeqCst) {
+                unolab::agents::external::end_all();
                 std::process::exit(130);
             }
         });
@@ -266,6 +271,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             print_bytes(&buf)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Play(a) => play::exec(a),
     }
 }
 

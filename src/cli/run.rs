@@ -63,7 +63,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         Mode::Round
     };
     let threads = threads.unwrap_or_else(super::cores);
-    let cfg = RunConfig::new(
+    let mut cfg = RunConfig::new(
         rules,
         table.players,
         &lineup,
@@ -73,6 +73,11 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         threads,
         fixed_seats,
     )?;
+    if lineup.iter().any(|s| s.is_external()) {
+        // Programs answer thousands, not millions, of decisions a second:
+        // small units keep Ctrl-C and the progress bar prompt.
+        cfg.chunk = 16;
+    }
     // The output folder must be writable before the first game.
     let created = match &out {
         Some(dir) => Some(prepare_out_dir(dir)?),

@@ -208,14 +208,35 @@ pub struct MatchResult {
     pub rounds: u32,
 }
 
-/// A strategy broke a rule under `strict = true`.
+/// A strategy broke a rule under `strict = true`, or failed ([`Strategy::fault`]:
+/// an external program that died, went silent or broke the protocol).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("strategy '{strategy}' at seat {seat} made an illegal action ({action}) in round {round}")]
+#[error("{}", self.message())]
 pub struct IllegalActionError {
     pub strategy: String,
     pub seat: u8,
     pub round: u32,
+    /// The illegal action, or for a fault what went wrong.
     pub action: String,
+    /// True for a fault of the strategy rather than an illegal action.
+    pub fault: bool,
+}
+
+impl IllegalActionError {
+    fn message(&self) -> String {
+        let IllegalActionError {
+            strategy,
+            seat,
+            round,
+            action,
+            fault,
+        } = self;
+        if *fault {
+            format!("strategy '{strategy}' at seat {seat} failed in round {round}: {action}")
+        } else {
+            format!("strategy '{strategy}' at seat {seat} made an illegal action ({action}) in round {round}")
+        }
+    }
 }
 
 /// The strategies at the table, one per seat, and the generator they draw from.
@@ -765,6 +786,14 @@ impl<'r> Game<'r> {
             );
             break;
         }
+        // The round-start notices see a coloured start card's colour (a
+        // wild's is named just after).
+        if let Some(col) = d.color(self.top) {
+            self.set_colored_top(self.top, col);
+        }
+        for q in 0..n {
+            agents.seats[q as usize].round_start(&self.obs(q));
+        }
         // The start card's effect, with P the player left of the dealer.
         let p = (self.dealer + 1) % n;
         let c = self.top;
@@ -894,6 +923,9 @@ impl<'r> Game<'r> {
             }
         };
         if let Some((seat, action)) = self.error {
+            if let Some(e) = self.first_fault(agents) {
+                return Err(e);
+            }
             return Err(self.strict_error(seat, action, agents));
         }
         let mut points = [0u32; MAX_PLAYERS];
@@ -924,7 +956,7 @@ impl<'r> Game<'r> {
         for i in 0..self.n as usize {
             self.totals[i] += points[i] as i64;
         }
-        Ok(RoundResult {
+        let result = RoundResult {
             round: self.round,
             outcome,
             winner,
@@ -936,7 +968,13 @@ impl<'r> Game<'r> {
             cards_drawn: self.cards_drawn,
             uno_penalties: self.uno_penalties,
             illegal: self.illegal,
-        })
+        };
+        if agents.seats.iter().any(|s| matches!(s, Seat::Custom(_))) {
+            if let Some(e) = self.round_end_notices(&result, agents) {
+                return Err(e);
+            }
+        }
+        Ok(result)
     }
 
     #[cold]
@@ -953,7 +991,39 @@ impl<'r> Game<'r> {
             seat,
             round: self.round,
             action,
+            fault: false,
         }
+    }
+
+    /// Tells the custom strategies that the round ended, then returns the
+    /// first fault of any seat (see [`Strategy::fault`]).
+    #[cold]
+    fn round_end_notices(
+        &self,
+        result: &RoundResult,
+        agents: &mut Agents,
+    ) -> Option<IllegalActionError> {
+        for p in 0..self.n {
+            agents.seats[p as usize].round_end(&self.obs(p), result);
+        }
+        self.first_fault(agents)
+    }
+
+    #[cold]
+    fn first_fault(&self, agents: &mut Agents) -> Option<IllegalActionError> {
+        for p in 0..self.n {
+            let seat = &mut agents.seats[p as usize];
+            if let Some(action) = seat.fault() {
+                return Some(IllegalActionError {
+                    strategy: seat.name().to_string(),
+                    seat: p,
+                    round: self.round,
+                    action,
+                    fault: true,
+                });
+            }
+        }
+        None
     }
 
     /// Plays a whole match: rounds until the target, the round count, quick play
@@ -1016,12 +1086,19 @@ impl<'r> Game<'r> {
                 first
             }
         };
-        Ok(MatchResult {
+        let result = MatchResult {
             winner,
             tied,
             totals: self.totals,
             rounds: self.round,
-        })
+        };
+        for p in 0..self.n {
+            agents.seats[p as usize].match_end(&self.obs(p), &result);
+        }
+        if let Some(e) = self.first_fault(agents) {
+            return Err(e);
+        }
+        Ok(result)
     }
 
     /// Sets the dealer and resets totals, for playing single rounds with

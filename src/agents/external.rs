@@ -1,0 +1,830 @@
+//! External agents: a program in any language plays a seat over the JSON Lines
+//! protocol of `docs/protocol.md` on its standard input and output.
+//!
+//! The program is started at its first message (one process per line-up
+//! seat per worker thread: the instances of the runner's seat rotations share
+//! them), greeted with a `hello` that states the protocol version, told when
+//! matches and rounds start and end, and asked one `decide` request per
+//! decision of the [`Strategy`] trait, which it answers with one line.
+//!
+//! Faults: an answer that is legal JSON of the right type but not a legal move
+//! is returned to the engine as it is (the engine's wrong-card sanction, as for
+//! any strategy). A program that cannot be started, exits, stays silent past
+//! the per-decision limit or breaks the protocol (not JSON, wrong type, unknown
+//! card) is a fault: it is ended, the seat answers legal defaults for the rest
+//! of the round, and [`Strategy::fault`] reports it so that the engine stops
+//! the match with an error naming the seat, the request and what came back.
+//! Programs are ended when their strategy is dropped (the run ended) and by
+//! [`end_all`] (a forced exit); they run in their own process group, so a
+//! Ctrl-C at the terminal reaches unolab, which ends them, and not them.
+
+use crate::agents::{fewest_cards_opponent, most_held_color, Strategy};
+use crate::engine::cards::{CardId, CardSet, Color, Kind};
+use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The protocol version unolab speaks (the `version` of the `hello` line).
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// The per-decision time limit when none is given.
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+/// The least time a program gets to start and answer the `hello`.
+pub const HELLO_TIMEOUT_MS: u64 = 10_000;
+
+/// Every program started and not yet ended, by a serial number, so that a
+/// forced exit can end them all ([`end_all`]).
+static LIVE: Mutex<Vec<(u64, Child)>> = Mutex::new(Vec::new());
+static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn live() -> std::sync::MutexGuard<'static, Vec<(u64, Child)>> {
+    LIVE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Ends every external program still running (for a process about to exit
+/// without unwinding, e.g. on a second Ctrl-C).
+pub fn end_all() {
+    let mut v = live();
+    for (_, c) in v.iter_mut() {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    v.clear();
+}
+
+/// Checks that the program of `command` can be found (a path that exists, or
+/// a name on `PATH`), so that a misspelt command is refused before any work.
+pub fn check_command(command: &[String]) -> Result<(), String> {
+    let Some(prog) = command.first() else {
+        return Err("the command is empty".into());
+    };
+    if prog.contains('/') {
+        if std::path::Path::new(prog).is_file() {
+            return Ok(());
+        }
+        return Err(format!("program '{prog}' does not exist"));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|d| d.join(prog).is_file()) {
+        return Ok(());
+    }
+    Err(format!("program '{prog}' is not on PATH"))
+}
+
+/// A running program: its input, its output lines (read by a thread, so that
+/// a silent program can be timed out) and its serial in [`LIVE`].
+struct Proc {
+    serial: u64,
+    /// Requests sent to it, and whether it is in a match (between
+    /// `match_start` and `match_end`).
+    requests: u64,
+    in_match: bool,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Proc {
+    fn start(command: &[String]) -> Result<Proc, String> {
+        let mut cmd = Command::new(&command[0]);
+        cmd.args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", command.join(" ")))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = stdout.map(|out| {
+            std::thread::spawn(move || {
+                let mut r = BufReader::new(out);
+                let mut line = String::new();
+                loop {
+                    line.clear();
+                    match r.read_line(&mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let l = line.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(l).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+        });
+        let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        live().push((serial, child));
+        Ok(Proc {
+            serial,
+            requests: 0,
+            in_match: false,
+            stdin,
+            lines: rx,
+            reader,
+        })
+    }
+
+    /// The exit status if the program has ended (waiting up to `wait`).
+    fn status(&self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + wait;
+        loop {
+            {
+                let mut v = live();
+                let c = v.iter_mut().find(|(s, _)| *s == self.serial)?;
+                if let Ok(Some(st)) = c.1.try_wait() {
+                    return Some(st);
+                }
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Closes the program's input, gives it a moment to exit, then kills it.
+    fn end(&mut self, grace: Duration) {
+        self.stdin = None;
+        if self.status(grace).is_none() {
+            let mut v = live();
+            if let Some(c) = v.iter_mut().find(|(s, _)| *s == self.serial) {
+                let _ = c.1.kill();
+            }
+        }
+        let child = {
+            let mut v = live();
+            let i = v.iter().position(|(s, _)| *s == self.serial);
+            i.map(|i| v.swap_remove(i).1)
+        };
+        if let Some(mut c) = child {
+            let _ = c.wait();
+        }
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        self.end(Duration::from_millis(200));
+    }
+}
+
+/// The idle programs of one strategy on one thread. The runner makes one
+/// instance of a strategy per seat per rotation; an instance holds a program
+/// from the start to the end of each round (and for the match-end notice) and
+/// then puts it back, preferring the same one next time, so that a worker
+/// runs one program per line-up seat of the strategy, whatever the rotation.
+struct Pool {
+    idle: Vec<Proc>,
+    /// Instances that may still ask for a program.
+    users: usize,
+    /// The fault that ended one of its programs: later users fail at once.
+    dead: Option<String>,
+}
+
+type PoolKey = (std::thread::ThreadId, String, Vec<String>);
+
+static POOLS: Mutex<Vec<(PoolKey, Pool)>> = Mutex::new(Vec::new());
+
+fn pools() -> std::sync::MutexGuard<'static, Vec<(PoolKey, Pool)>> {
+    POOLS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A strategy played by an external program (see the module documentation).
+pub struct External {
+    name: String,
+    command: Vec<String>,
+    timeout: Duration,
+    /// The key of this instance's pool, once it has used one.
+    pool: Option<PoolKey>,
+    /// The serial of the program it last held.
+    last: Option<u64>,
+    /// The program while this instance holds it (taken from the pool).
+    proc: Option<Proc>,
+    fault: Option<String>,
+    /// The card token of each card id of the rule set in use.
+    tokens: Vec<String>,
+    /// Requests sent (the `id` of the next `decide`).
+    requests: u64,
+    buf: String,
+    in_match: bool,
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+impl std::fmt::Debug for External {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} external {:?} timeout {} ms",
+            self.name,
+            self.command,
+            self.timeout.as_millis()
+        )
+    }
+}
+
+/// What a decision expects as its answer.
+#[derive(Clone, Copy, PartialEq)]
+enum Want {
+    /// A card token among the cards given, or "draw".
+    Card(CardSet),
+    Bool,
+    Color,
+    Seat,
+}
+
+impl External {
+    pub fn new(name: &str, command: &[String], timeout_ms: u64) -> External {
+        External {
+            name: name.to_string(),
+            command: command.to_vec(),
+            timeout: Duration::from_millis(timeout_ms),
+            pool: None,
+            last: None,
+            proc: None,
+            fault: None,
+            tokens: Vec::new(),
+            requests: 0,
+            buf: String::with_capacity(2048),
+            in_match: false,
+        }
+    }
+
+    /// Takes a program from the pool (the one held last, if idle) unless one
+    /// is held; with none idle, the next message starts a new one.
+    fn checkout(&mut self, obs: &Observation) {
+        if self.tokens.is_empty() {
+            let d = &obs.rules().deck;
+            self.tokens = (0..d.size as CardId).map(|c| d.token(c)).collect();
+        }
+        if self.proc.is_some() {
+            return;
+        }
+        let mut all = pools();
+        let key = self.pool.get_or_insert_with(|| {
+            (
+                std::thread::current().id(),
+                self.name.clone(),
+                self.command.clone(),
+            )
+        });
+        let i = match all.iter().position(|(k, _)| k == key) {
+            Some(i) => i,
+            None => {
+                all.push((
+                    key.clone(),
+                    Pool {
+                        idle: Vec::new(),
+                        users: 0,
+                        dead: None,
+                    },
+                ));
+                all.len() - 1
+            }
+        };
+        let pool = &mut all[i].1;
+        if self.last.is_none() {
+            pool.users += 1;
+        }
+        if let Some(d) = &pool.dead {
+            self.fault.get_or_insert_with(|| d.clone());
+            return;
+        }
+        let j = pool
+            .idle
+            .iter()
+            .position(|p| Some(p.serial) == self.last)
+            .or_else(|| pool.idle.len().checked_sub(1));
+        if let Some(j) = j {
+            let p = pool.idle.swap_remove(j);
+            self.requests = p.requests;
+            self.in_match = p.in_match;
+            self.last = Some(p.serial);
+            self.proc = Some(p);
+        } else {
+            // Counted as a user; the serial comes when a program starts.
+            self.last = Some(u64::MAX);
+        }
+    }
+
+    /// Puts the held program back into the pool (or records its fault).
+    fn checkin(&mut self) {
+        let Some(key) = &self.pool else {
+            return;
+        };
+        let mut all = pools();
+        let Some((_, pool)) = all.iter_mut().find(|(k, _)| k == key) else {
+            return;
+        };
+        if let Some(f) = &self.fault {
+            pool.dead.get_or_insert_with(|| f.clone());
+        }
+        if let Some(mut p) = self.proc.take() {
+            p.requests = self.requests;
+            p.in_match = self.in_match;
+            self.last = Some(p.serial);
+            pool.idle.push(p);
+        }
+    }
+
+    /// This instance is done: the last user of a pool ends its programs.
+    fn release(&mut self) {
+        self.checkin();
+        let Some(key) = self.pool.take() else {
+            return;
+        };
+        let ended = {
+            let mut all = pools();
+            let i = all.iter().position(|(k, _)| *k == key);
+            match i {
+                Some(i) if self.last.is_some() => {
+                    all[i].1.users -= 1;
+                    if all[i].1.users == 0 {
+                        Some(all.swap_remove(i).1)
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            }
+        };
+        // Ended outside the lock: each may wait a moment for its program.
+        drop(ended);
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.fault.is_none() {
+            self.fault = Some(msg);
+        }
+        if let Some(mut p) = self.proc.take() {
+            p.end(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts the program and says hello, once. False after a fault.
+    fn ensure_started(&mut self, obs: &Observation) -> bool {
+        if self.fault.is_some() {
+            return false;
+        }
+        if self.proc.is_some() {
+            return true;
+        }
+        match Proc::start(&self.command) {
+            Ok(p) => {
+                self.requests = 0;
+                self.in_match = false;
+                self.last = Some(p.serial);
+                self.proc = Some(p);
+            }
+            Err(e) => {
+                self.fail(e);
+                return false;
+            }
+        }
+        let rules = obs.rules();
+        let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut settings {
+            m.insert(
+                "points".into(),
+                serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
+            );
+        }
+        let deck: Vec<&str> = self.tokens.iter().map(|s| s.as_str()).collect();
+        let hello = serde_json::json!({
+            "type": "hello", "protocol": "unolab-agent", "version": PROTOCOL_VERSION,
+            "name": self.name, "players": obs.players(),
+            "rules": rules.name, "settings": settings, "deck": deck,
+        });
+        let line = hello.to_string();
+        let wait = self.timeout.max(Duration::from_millis(HELLO_TIMEOUT_MS));
+        let Some(reply) = self.exchange(&line, "hello", wait) else {
+            return false;
+        };
+        match serde_json::from_str::<Value>(&reply) {
+            Ok(v) if v.get("version").and_then(Value::as_u64) == Some(PROTOCOL_VERSION) => true,
+            Ok(v) if v.get("version").is_some() => {
+                self.fail(format!(
+                    "answered the hello with '{}': it speaks protocol version {}, unolab speaks {PROTOCOL_VERSION}",
+                    clip(&reply),
+                    v["version"]
+                ));
+                false
+            }
+            _ => {
+                self.fail(format!(
+                    "answered the hello with '{}', which is not a JSON object with \"version\": {PROTOCOL_VERSION}",
+                    clip(&reply)
+                ));
+                false
+            }
+        }
+    }
+
+    /// Writes one line; a fault when the program's input is closed.
+    fn send(&mut self, line: &str, what: &str) -> bool {
+        let Some(p) = self.proc.as_mut() else {
+            return false;
+        };
+        let ok = match p.stdin.as_mut() {
+            Some(w) => w
+                .write_all(line.as_bytes())
+                .and_then(|_| w.write_all(b"\n"))
+                .and_then(|_| w.flush())
+                .is_ok(),
+            None => false,
+        };
+        if !ok {
+            let status = p.status(Duration::from_millis(200));
+            let how = match status {
+                Some(s) => format!("exited ({s})"),
+                None => "closed its input".to_string(),
+            };
+            self.fail(format!("the program {how} before {what}"));
+        }
+        ok
+    }
+
+    /// Sends a line and waits for one line back (within the time limit).
+    fn exchange(&mut self, line: &str, what: &str, timeout: Duration) -> Option<String> {
+        if !self.send(line, what) {
+            return None;
+        }
+        let p = self.proc.as_mut()?;
+        match p.lines.recv_timeout(timeout) {
+            Ok(reply) => Some(reply),
+            Err(RecvTimeoutError::Timeout) => {
+                self.fail(format!(
+                    "no answer to {what} within {} ms (it wrote nothing)",
+                    timeout.as_millis()
+                ));
+                None
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let how = match p.status(Duration::from_millis(500)) {
+                    Some(s) => format!("exited ({s})"),
+                    None => "closed its output".to_string(),
+                };
+                self.fail(format!(
+                    "the program {how} instead of answering {what} (it wrote nothing)"
+                ));
+                None
+            }
+        }
+    }
+
+    /// Sends a notice (no answer expected).
+    fn notice_now(&mut self, obs: &Observation, kind: &str, extra: &str) {
+        if !self.ensure_started(obs) {
+            return;
+        }
+        let mut b = std::mem::take(&mut self.buf);
+        b.clear();
+        let _ = write!(b, "{{\"type\":\"{kind}\"{extra},\"obs\":");
+        self.write_obs(&mut b, obs);
+        b.push('}');
+        self.send(&b, kind);
+        self.buf = b;
+    }
+
+    fn write_cards(&self, b: &mut String, set: CardSet) {
+        b.push('[');
+        for (i, c) in set.iter().enumerate() {
+            if i > 0 {
+                b.push(',');
+            }
+            b.push('"');
+            b.push_str(&self.tokens[c as usize]);
+            b.push('"');
+        }
+        b.push(']');
+    }
+
+    /// The observation as a JSON object (docs/protocol.md).
+    fn write_obs(&self, b: &mut String, obs: &Observation) {
+        let _ = write!(
+            b,
+            "{{\"seat\":{},\"round\":{},\"turn\":{},\"hand\":",
+            obs.seat(),
+            obs.round(),
+            obs.turns()
+        );
+        self.write_cards(b, obs.hand());
+        // Before the first turn a wild start card has no colour yet.
+        let d = &obs.rules().deck;
+        let color = if obs.turns() == 0 && d.color(obs.top()).is_none() {
+            "null".to_string()
+        } else {
+            format!("\"{}\"", obs.color().name())
+        };
+        let _ = write!(
+            b,
+            ",\"top\":\"{}\",\"color\":{color},\"direction\":{},\"hand_sizes\":[",
+            self.tokens[obs.top() as usize],
+            obs.direction()
+        );
+        for s in 0..obs.players() {
+            if s > 0 {
+                b.push(',');
+            }
+            let _ = write!(b, "{}", obs.hand_size(s));
+        }
+        let _ = write!(b, "],\"draw_pile\":{},\"discard\":", obs.draw_pile_len());
+        self.write_cards(b, obs.discard());
+        b.push_str(",\"totals\":[");
+        for (s, t) in obs.totals().iter().enumerate() {
+            if s > 0 {
+                b.push(',');
+            }
+            let _ = write!(b, "{t}");
+        }
+        let _ = write!(b, "],\"pending_draw\":{}}}", obs.pending_draw());
+    }
+
+    /// Asks one decision; `None` after a fault (the caller answers a default).
+    fn decide(
+        &mut self,
+        obs: &Observation,
+        decision: &str,
+        legal: &str,
+        extra: &str,
+        want: Want,
+    ) -> Option<Answer> {
+        self.checkout(obs);
+        self.decide_now(obs, decision, legal, extra, want)
+    }
+
+    fn decide_now(
+        &mut self,
+        obs: &Observation,
+        decision: &str,
+        legal: &str,
+        extra: &str,
+        want: Want,
+    ) -> Option<Answer> {
+        if !self.ensure_started(obs) {
+            return None;
+        }
+        self.requests += 1;
+        let id = self.requests;
+        let mut b = std::mem::take(&mut self.buf);
+        b.clear();
+        let _ = write!(
+            b,
+            "{{\"type\":\"decide\",\"id\":{id},\"decision\":\"{decision}\"{extra},\"legal\":{legal},\"obs\":"
+        );
+        self.write_obs(&mut b, obs);
+        b.push('}');
+        let what = format!("request {id} ({decision})");
+        let reply = self.exchange(&b, &what, self.timeout);
+        self.buf = b;
+        let reply = reply?;
+        match parse_answer(&reply, want, obs) {
+            Ok(a) => Some(a),
+            Err(why) => {
+                self.fail(format!("answered {what} with '{}': {why}", clip(&reply)));
+                None
+            }
+        }
+    }
+
+    fn card_legal(&self, set: CardSet, draw: bool) -> String {
+        let mut b = String::with_capacity(64);
+        b.push('[');
+        let mut seen: Vec<&str> = Vec::new();
+        for c in set.iter() {
+            let t = self.tokens[c as usize].as_str();
+            if seen.contains(&t) {
+                continue;
+            }
+            if !seen.is_empty() {
+                b.push(',');
+            }
+            seen.push(t);
+            b.push('"');
+            b.push_str(t);
+            b.push('"');
+        }
+        if draw {
+            if !seen.is_empty() {
+                b.push(',');
+            }
+            b.push_str("\"draw\"");
+        }
+        b.push(']');
+        b
+    }
+}
+
+/// A parsed answer.
+enum Answer {
+    Card(Option<CardId>),
+    Bool(bool),
+    Color(Color),
+    Seat(u8),
+}
+
+/// At most 200 characters of what a program wrote, for an error message.
+fn clip(s: &str) -> String {
+    if s.chars().count() <= 200 {
+        s.to_string()
+    } else {
+        s.chars().take(200).collect::<String>() + "..."
+    }
+}
+
+fn parse_answer(line: &str, want: Want, obs: &Observation) -> Result<Answer, String> {
+    let v: Value = serde_json::from_str(line)
+        .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
+    let a = v
+        .get("answer")
+        .ok_or_else(|| "a JSON line without \"answer\"".to_string())?;
+    match want {
+        Want::Bool => a
+            .as_bool()
+            .map(Answer::Bool)
+            .ok_or_else(|| "the answer must be true or false".into()),
+        Want::Color => a
+            .as_str()
+            .ok_or_else(|| "the answer must be a colour name".to_string())?
+            .parse::<Color>()
+            .map(Answer::Color),
+        Want::Seat => a
+            .as_u64()
+            .filter(|&s| s < 256)
+            .map(|s| Answer::Seat(s as u8))
+            .ok_or_else(|| "the answer must be a seat number".into()),
+        Want::Card(offered) => {
+            let t = a
+                .as_str()
+                .ok_or_else(|| "the answer must be a card token or \"draw\"".to_string())?;
+            if t == "draw" {
+                return Ok(Answer::Card(None));
+            }
+            let kind: Kind = t.parse()?;
+            let all = obs.rules().deck.all_of(kind);
+            if all.is_empty() {
+                return Err(format!("there is no {t} in this deck"));
+            }
+            // A card of that kind among those offered; else one the player
+            // holds; else any: the engine judges (and sanctions) the move.
+            let pick = (all & offered)
+                .first()
+                .or_else(|| (all & obs.hand()).first())
+                .or_else(|| all.first());
+            Ok(Answer::Card(pick))
+        }
+    }
+}
+
+fn bool_legal() -> &'static str {
+    "[true,false]"
+}
+
+impl Strategy for External {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A player with nothing playable draws without being asked.
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
+
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        let s = obs.settings();
+        let may_draw = playable.is_empty() || (s.may_draw_when_playable && !s.force_play);
+        let legal = self.card_legal(playable, may_draw);
+        match self.decide(obs, "play", &legal, "", Want::Card(playable)) {
+            Some(Answer::Card(c)) => c,
+            _ => playable.first(),
+        }
+    }
+
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
+        let extra = format!(",\"card\":\"{}\"", obs.rules().deck.token(card));
+        match self.decide(obs, "play_drawn", bool_legal(), &extra, Want::Bool) {
+            Some(Answer::Bool(b)) => b,
+            _ => true,
+        }
+    }
+
+    fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
+        let legal = "[\"red\",\"yellow\",\"green\",\"blue\"]";
+        match self.decide(obs, "color", legal, "", Want::Color) {
+            Some(Answer::Color(c)) => c,
+            _ => most_held_color(obs),
+        }
+    }
+
+    fn call_uno(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        match self.decide(obs, "uno", bool_legal(), "", Want::Bool) {
+            Some(Answer::Bool(b)) => b,
+            _ => true,
+        }
+    }
+
+    fn choose_target(&mut self, obs: &Observation, _: &mut Rng) -> u8 {
+        let mut legal = String::from("[");
+        for k in 1..obs.players() as u8 {
+            if k > 1 {
+                legal.push(',');
+            }
+            let _ = write!(legal, "{}", obs.seat_after(k));
+        }
+        legal.push(']');
+        match self.decide(obs, "target", &legal, "", Want::Seat) {
+            Some(Answer::Seat(s)) => s,
+            _ => fewest_cards_opponent(obs),
+        }
+    }
+
+    fn answer_stack(&mut self, obs: &Observation, answers: CardSet, _: &mut Rng) -> Option<CardId> {
+        let legal = self.card_legal(answers, true);
+        match self.decide(obs, "stack", &legal, "", Want::Card(answers)) {
+            Some(Answer::Card(c)) => c,
+            _ => answers.first(),
+        }
+    }
+
+    fn challenge(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        match self.decide(obs, "challenge", bool_legal(), "", Want::Bool) {
+            Some(Answer::Bool(b)) => b,
+            _ => false,
+        }
+    }
+
+    fn jump_in(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
+        let extra = format!(",\"card\":\"{}\"", obs.rules().deck.token(card));
+        match self.decide(obs, "jump_in", bool_legal(), &extra, Want::Bool) {
+            Some(Answer::Bool(b)) => b,
+            _ => false,
+        }
+    }
+
+    fn round_start(&mut self, obs: &Observation) {
+        self.checkout(obs);
+        if obs.round() == 1 || !self.in_match {
+            self.in_match = true;
+            self.notice_now(obs, "match_start", "");
+        }
+        self.notice_now(obs, "round_start", "");
+    }
+
+    fn round_end(&mut self, obs: &Observation, r: &RoundResult) {
+        let n = obs.players();
+        let winner = r.winner.map_or("null".to_string(), |w| w.to_string());
+        let points: Vec<String> = r.points[..n].iter().map(|p| p.to_string()).collect();
+        let extra = format!(
+            ",\"round\":{},\"outcome\":\"{}\",\"winner\":{winner},\"points\":[{}],\"turns\":{}",
+            r.round,
+            r.outcome.name(),
+            points.join(","),
+            r.turns
+        );
+        self.checkout(obs);
+        self.notice_now(obs, "round_end", &extra);
+        self.checkin();
+    }
+
+    fn match_end(&mut self, obs: &Observation, m: &MatchResult) {
+        let winner = m.winner.map_or("null".to_string(), |w| w.to_string());
+        let totals: Vec<String> = m.totals[..obs.players()]
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        let extra = format!(
+            ",\"winner\":{winner},\"totals\":[{}],\"rounds\":{}",
+            totals.join(","),
+            m.rounds
+        );
+        self.checkout(obs);
+        self.in_match = false;
+        self.notice_now(obs, "match_end", &extra);
+        self.checkin();
+    }
+
+    fn fault(&mut self) -> Option<String> {
+        self.fault.clone()
+    }
+}

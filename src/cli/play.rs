@@ -1,0 +1,698 @@
+//! `unolab play`: a person takes a seat at the table in the terminal.
+//!
+//! The person is a [`Strategy`] that reads answers from standard input; a
+//! [`Recorder`] turns the engine's events into the lines "since your last
+//! turn" (others' drawn cards are shown as a count only) and prints the scores
+//! at the end of each round. `--trace FILE` records the match in the trace
+//! format; the file is written only when the match is over.
+
+use super::{load_rules, parse_players, parse_seed, Fail, RuleArgs};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use unolab::agents::{self as strategy, Seat};
+use unolab::engine::game::{game_rngs, Agents, DrawReason, Event, Game, Recorder};
+use unolab::engine::trace::{match_end_line, match_line, TraceWriter};
+use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Number of players, 2 to 10 (you and the others)
+    #[arg(long, default_value = "2", value_parser = parse_players, allow_hyphen_values = true)]
+    players: usize,
+    /// The others' strategies, comma separated (cycled to fill their seats)
+    #[arg(long, default_value = "points")]
+    strategies: String,
+    /// Your seat (0 = the first seat)
+    #[arg(long, default_value = "0")]
+    seat: usize,
+    /// Seed of the shuffles and the others' choices (default: from the clock)
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: Option<u64>,
+    /// Write the match in the trace format (TRACE.md) to FILE when it ends
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+}
+
+/// How cards and names are printed.
+#[derive(Clone)]
+struct Style {
+    color: bool,
+    names: Vec<String>,
+    me: u8,
+}
+
+impl Style {
+    fn card(&self, rules: &Rules, c: CardId) -> String {
+        let t = rules.deck.token(c);
+        if !self.color {
+            return t;
+        }
+        let code = match rules.deck.color(c) {
+            Some(Color::Red) => "31",
+            Some(Color::Yellow) => "33",
+            Some(Color::Green) => "32",
+            Some(Color::Blue) => "34",
+            None => "1;35",
+        };
+        format!("\x1b[{code}m{t}\x1b[0m")
+    }
+
+    fn colour(&self, c: Color) -> String {
+        if !self.color {
+            return c.name().to_string();
+        }
+        let code = ["31", "33", "32", "34"][c.index()];
+        format!("\x1b[{code}m{}\x1b[0m", c.name())
+    }
+
+    fn who(&self, seat: u8) -> String {
+        if seat == self.me {
+            "you".to_string()
+        } else {
+            format!("seat {seat} ({})", self.names[seat as usize])
+        }
+    }
+}
+
+/// The hand sorted by colour (red, yellow, green, blue, wilds), then face.
+fn sorted(rules: &Rules, hand: CardSet) -> Vec<CardId> {
+    let mut v: Vec<CardId> = hand.iter().collect();
+    v.sort_by_key(|&c| {
+        let k = rules.deck.kind(c);
+        (k.color.map_or(4, |c| c.index()), k.face.index(), c)
+    });
+    v
+}
+
+/// Lines waiting to be shown at the person's next decision.
+type Log = Arc<Mutex<Vec<String>>>;
+
+fn take(log: &Log) -> Vec<String> {
+    std::mem::take(&mut *log.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// The events as the person sees them, and the trace.
+struct Table {
+    style: Style,
+    log: Log,
+    /// The person left: print nothing more.
+    gone: Arc<AtomicBool>,
+    trace: Option<TraceWriter<Vec<u8>>>,
+    drawn: Vec<CardId>,
+}
+
+impl Recorder for Table {
+    fn on(&mut self, g: &Game, e: Event<'_>) {
+        if let Some(t) = &mut self.trace {
+            t.on(g, e);
+        }
+        let r = g.rules();
+        let s = &self.style;
+        let line = match e {
+            Event::Deal { round, dealer } => format!(
+                "round {round}: {} dealt {} cards each",
+                s.who(dealer),
+                g.rules().settings.hand_size
+            ),
+            Event::Flip { card, returned } => {
+                if returned {
+                    format!("{} was turned and went back into the pile", s.card(r, card))
+                } else {
+                    format!("start card: {}", s.card(r, card))
+                }
+            }
+            Event::Color { player, color } => {
+                format!("{} named {}", s.who(player), s.colour(color))
+            }
+            Event::Play {
+                player,
+                card,
+                color,
+                uno,
+                jump_in,
+                target,
+            } => {
+                let mut l = format!("{} played {}", s.who(player), s.card(r, card));
+                if r.deck.color(card).is_none() {
+                    l += &format!(" and named {}", s.colour(color));
+                }
+                if jump_in {
+                    l += " (jump-in)";
+                }
+                if let Some(t) = target {
+                    l += &format!(", swapping hands with {}", s.who(t));
+                }
+                if uno {
+                    l += ": UNO!";
+                }
+                l
+            }
+            Event::Draw { card, .. } => {
+                self.drawn.push(card);
+                return;
+            }
+            Event::DrawEnd { player, reason } => {
+                let cards = std::mem::take(&mut self.drawn);
+                if cards.is_empty() {
+                    return;
+                }
+                let why = match reason {
+                    DrawReason::Turn | DrawReason::Match => String::new(),
+                    r => format!(" ({})", r.name().replace('_', " ")),
+                };
+                if player == s.me {
+                    let list: Vec<String> = cards.iter().map(|&c| s.card(r, c)).collect();
+                    format!("you drew {}{why}", list.join(", "))
+                } else {
+                    let n = cards.len();
+                    let plural = if n == 1 { "" } else { "s" };
+                    format!("{} drew {n} card{plural}{why}", s.who(player))
+                }
+            }
+            Event::Pass { player } => format!("{} passed", s.who(player)),
+            Event::Skip { player } => format!("{} lost a turn", s.who(player)),
+            Event::UnoCaught { player } => {
+                format!("{} did not call UNO and was caught", s.who(player))
+            }
+            Event::Challenge {
+                challenger,
+                target,
+                guilty,
+            } => format!(
+                "{} challenged {}: {}",
+                s.who(challenger),
+                s.who(target),
+                if guilty { "guilty" } else { "not guilty" }
+            ),
+            Event::Swap { a, b } => format!("{} and {} swapped hands", s.who(a), s.who(b)),
+            Event::Rotate { .. } => "every hand passed to the next player".to_string(),
+            Event::Reshuffle => "the discard pile was shuffled into a new draw pile".to_string(),
+            Event::Illegal { player, .. } => format!("{} made an illegal move", s.who(player)),
+            Event::RoundEnd { result, totals } => {
+                if self.gone.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut out = String::new();
+                for l in take(&self.log) {
+                    out += &format!("  {l}\n");
+                }
+                let winner = match result.winner {
+                    Some(w) if w == s.me => "you won the round".to_string(),
+                    Some(w) => format!("{} won the round", s.who(w)),
+                    None => format!("the round ended {}", result.outcome.name()),
+                };
+                out += &format!("\n== Round {} over: {winner}\n", result.round);
+                for (p, total) in totals.iter().enumerate() {
+                    out += &format!(
+                        "   {:<24} {:>4} points this round, total {total}\n",
+                        s.who(p as u8),
+                        result.points[p],
+                    );
+                }
+                println!("{out}");
+                let _ = std::io::stdout().flush();
+                return;
+            }
+        };
+        self.log
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(line);
+    }
+}
+
+/// The person at the table.
+struct Human {
+    style: Style,
+    log: Log,
+    gone: Arc<AtomicBool>,
+    left: Option<String>,
+}
+
+/// What the person typed, read as an answer.
+enum Input {
+    Line(String),
+    Quit,
+}
+
+impl Human {
+    fn read(&mut self, prompt: &str) -> Input {
+        if self.left.is_some() {
+            return Input::Quit;
+        }
+        print!("{prompt}> ");
+        let _ = std::io::stdout().flush();
+        let mut s = String::new();
+        match std::io::stdin().lock().read_line(&mut s) {
+            Ok(0) | Err(_) => {
+                self.gone.store(true, Ordering::Relaxed);
+                self.left = Some("the player left the table (end of input)".into());
+                Input::Quit
+            }
+            Ok(_) => {
+                let t = s.trim().to_lowercase();
+                if t == "quit" || t == "q" {
+                    self.gone.store(true, Ordering::Relaxed);
+                    self.left = Some("the player left the table (quit)".into());
+                    return Input::Quit;
+                }
+                Input::Line(t)
+            }
+        }
+    }
+
+    fn show_log(&self) {
+        let lines = take(&self.log);
+        if !lines.is_empty() {
+            let mut out = String::from("since your last turn:\n");
+            for l in lines {
+                out += &format!("  {l}\n");
+            }
+            print!("{out}");
+        }
+    }
+
+    fn show_table(&self, obs: &Observation) {
+        let r = obs.rules();
+        let s = &self.style;
+        let mut out = format!("\n---- round {}, turn {} ----\n", obs.round(), obs.turns());
+        print!("{out}");
+        self.show_log();
+        out = format!(
+            "top card: {}   colour: {}   direction: {}",
+            s.card(r, obs.top()),
+            s.colour(obs.color()),
+            if obs.direction() > 0 {
+                "clockwise (seat numbers up)"
+            } else {
+                "counter-clockwise (seat numbers down)"
+            }
+        );
+        if obs.pending_draw() > 0 {
+            out += &format!("   pending draw: {}", obs.pending_draw());
+        }
+        out += &format!("   draw pile: {}\n", obs.draw_pile_len());
+        for p in 0..obs.players() {
+            out += &format!(
+                "   {:<24} {:>2} cards  {:>4} points\n",
+                s.who(p as u8),
+                obs.hand_size(p),
+                obs.totals()[p]
+            );
+        }
+        print!("{out}");
+    }
+
+    /// Shows the hand numbered from 1; returns the cards in that order.
+    fn show_hand(&self, obs: &Observation, marked: CardSet) -> Vec<CardId> {
+        let r = obs.rules();
+        let hand = sorted(r, obs.hand());
+        let mut out = String::from("your hand (* playable):\n  ");
+        for (i, &c) in hand.iter().enumerate() {
+            let mark = if marked.contains(c) { "*" } else { " " };
+            out += &format!("{:>2}) {}{mark}  ", i + 1, self.style.card(r, c));
+            if i % 6 == 5 && i + 1 < hand.len() {
+                out += "\n  ";
+            }
+        }
+        println!("{out}");
+        hand
+    }
+
+    /// Reads a card of `hand` by number or token; `Ok(None)` for "draw".
+    fn ask_card(
+        &mut self,
+        obs: &Observation,
+        hand: &[CardId],
+        legal: CardSet,
+        may_draw: bool,
+        prompt: &str,
+        why_not: &dyn Fn(CardId) -> String,
+    ) -> Option<Option<CardId>> {
+        let r = obs.rules();
+        loop {
+            let t = match self.read(prompt) {
+                Input::Quit => return None,
+                Input::Line(t) => t,
+            };
+            if t == "d" || t == "draw" {
+                if may_draw {
+                    return Some(None);
+                }
+                println!("you may not draw now: a playable card must be played");
+                continue;
+            }
+            let card = if let Ok(k) = t.parse::<usize>() {
+                match hand.get(k.wrapping_sub(1)) {
+                    Some(&c) => c,
+                    None => {
+                        println!("there is no card {k}: give 1 to {}", hand.len());
+                        continue;
+                    }
+                }
+            } else if let Ok(kind) = t.parse::<unolab::Kind>() {
+                match hand.iter().find(|&&c| r.deck.kind(c) == kind) {
+                    Some(&c) => hand
+                        .iter()
+                        .copied()
+                        .find(|&c| r.deck.kind(c) == kind && legal.contains(c))
+                        .unwrap_or(c),
+                    None => {
+                        println!("you do not hold {t}");
+                        continue;
+                    }
+                }
+            } else {
+                println!(
+                    "'{t}' is not a card: type its number, its name (e.g. red-7, wild), 'd' to draw or 'quit'"
+                );
+                continue;
+            };
+            if legal.contains(card) {
+                return Some(Some(card));
+            }
+            println!("{}", why_not(card));
+        }
+    }
+
+    fn ask_yes_no(&mut self, question: &str, default: bool) -> bool {
+        if self.left.is_some() {
+            return default;
+        }
+        self.show_log();
+        println!("{question}");
+        loop {
+            match self.read("yes/no") {
+                Input::Quit => return default,
+                Input::Line(t) => match t.as_str() {
+                    "y" | "yes" => return true,
+                    "n" | "no" => return false,
+                    _ => println!("'{t}' is not an answer: type y or n"),
+                },
+            }
+        }
+    }
+}
+
+impl Strategy for Human {
+    fn name(&self) -> &str {
+        "human"
+    }
+
+    /// With nothing playable the person draws without being asked.
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
+
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        if self.left.is_some() {
+            return playable.first();
+        }
+        self.show_table(obs);
+        let hand = self.show_hand(obs, playable);
+        let st = obs.settings();
+        let may_draw = st.may_draw_when_playable && !st.force_play;
+        println!(
+            "play a card (number or name){}, or 'quit'",
+            if may_draw { ", 'd' to draw" } else { "" }
+        );
+        let r = obs.rules();
+        let top = obs.top();
+        let color = obs.color();
+        let holds_color = obs.hand().iter().any(|c| r.deck.color(c) == Some(color));
+        let why = |c: CardId| {
+            if r.deck.wd4.contains(c) && holds_color && !st.bluff_challenge {
+                format!(
+                    "{} cannot be played while you hold a {} card",
+                    r.deck.token(c),
+                    color.name()
+                )
+            } else {
+                let face = r.deck.kind(top).face;
+                let or_face = if face.is_wild() {
+                    String::new()
+                } else {
+                    format!(", a {}", face.token())
+                };
+                format!(
+                    "{} cannot be played on {} (colour {}): play a {} card{or_face} or a wild",
+                    r.deck.token(c),
+                    r.deck.token(top),
+                    color.name(),
+                    color.name(),
+                )
+            }
+        };
+        match self.ask_card(obs, &hand, playable, may_draw, "play", &why) {
+            Some(c) => c,
+            None => playable.first(),
+        }
+    }
+
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
+        let q = format!(
+            "you drew {}, which is playable: play it?",
+            self.style.card(obs.rules(), card)
+        );
+        self.ask_yes_no(&q, true)
+    }
+
+    fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
+        if self.left.is_some() {
+            return strategy::most_held_color(obs);
+        }
+        self.show_log();
+        let names: Vec<String> = Color::ALL.iter().map(|&c| self.style.colour(c)).collect();
+        println!("name a colour: {} (or r, y, g, b)", names.join(", "));
+        loop {
+            match self.read("colour") {
+                Input::Quit => return strategy::most_held_color(obs),
+                Input::Line(t) => {
+                    let c = match t.as_str() {
+                        "r" => Some(Color::Red),
+                        "y" => Some(Color::Yellow),
+                        "g" => Some(Color::Green),
+                        "b" => Some(Color::Blue),
+                        _ => t.parse::<Color>().ok(),
+                    };
+                    match c {
+                        Some(c) => return c,
+                        None => println!("'{t}' is not a colour: type red, yellow, green or blue"),
+                    }
+                }
+            }
+        }
+    }
+
+    fn call_uno(&mut self, _: &Observation, _: &mut Rng) -> bool {
+        self.ask_yes_no("one card left: call UNO?", true)
+    }
+
+    fn choose_target(&mut self, obs: &Observation, _: &mut Rng) -> u8 {
+        if self.left.is_some() {
+            return strategy::fewest_cards_opponent(obs);
+        }
+        self.show_log();
+        let others: Vec<u8> = (1..obs.players() as u8)
+            .map(|k| obs.seat_after(k))
+            .collect();
+        let list: Vec<String> = others
+            .iter()
+            .map(|&s| format!("{s} ({} cards)", obs.hand_size(s as usize)))
+            .collect();
+        println!("swap hands with which seat? {}", list.join(", "));
+        loop {
+            match self.read("seat") {
+                Input::Quit => return strategy::fewest_cards_opponent(obs),
+                Input::Line(t) => match t.parse::<u8>() {
+                    Ok(s) if others.contains(&s) => return s,
+                    _ => println!(
+                        "'{t}' is not another player's seat: type one of the numbers listed"
+                    ),
+                },
+            }
+        }
+    }
+
+    fn answer_stack(&mut self, obs: &Observation, answers: CardSet, _: &mut Rng) -> Option<CardId> {
+        if self.left.is_some() {
+            return None;
+        }
+        self.show_table(obs);
+        let hand = self.show_hand(obs, answers);
+        println!(
+            "{} cards are coming at you: answer with a marked card, or 'd' to draw them",
+            obs.pending_draw()
+        );
+        let why = |c: CardId| format!("{} cannot answer this draw", obs.rules().deck.token(c));
+        self.ask_card(obs, &hand, answers, true, "stack", &why)
+            .flatten()
+    }
+
+    fn challenge(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        let q = format!(
+            "a wild-draw4 was played on you (you hold {} cards): challenge it?",
+            obs.hand().len()
+        );
+        self.ask_yes_no(&q, false)
+    }
+
+    fn jump_in(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
+        let q = format!(
+            "you hold {}, identical to the top card: jump in with it?",
+            self.style.card(obs.rules(), card)
+        );
+        self.ask_yes_no(&q, false)
+    }
+
+    fn fault(&mut self) -> Option<String> {
+        self.left.clone()
+    }
+}
+
+pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
+    let rules = load_rules(&a.rules)?;
+    rules.check_players(a.players)?;
+    if a.seat >= a.players {
+        return Err(Fail(format!(
+            "--seat {} is not a seat of a {}-player table (valid: 0 to {})",
+            a.seat,
+            a.players,
+            a.players - 1
+        )));
+    }
+    let st = &rules.settings;
+    if st.target == 0 && st.rounds == 0 && !st.quick {
+        return Err(Fail(
+            "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
+        ));
+    }
+    let others = strategy::parse_list(&a.strategies)?;
+    if others.len() > a.players - 1 {
+        return Err(Fail(format!(
+            "{} strategies for the {} other seats (give at most one per seat; the list is cycled)",
+            others.len(),
+            a.players - 1
+        )));
+    }
+    if let Some(path) = &a.trace {
+        if path.is_dir() || path.file_name().is_none() {
+            return Err(Fail(format!(
+                "--trace {} is not a file path",
+                path.display()
+            )));
+        }
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let me = a.seat as u8;
+    let mut names = Vec::new();
+    let mut k = 0;
+    for s in 0..a.players {
+        if s == a.seat {
+            names.push("human".to_string());
+        } else {
+            names.push(others[k % others.len()].name().to_string());
+            k += 1;
+        }
+    }
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let style = Style {
+        color: std::io::stdout().is_terminal() && !no_color,
+        names: names.clone(),
+        me,
+    };
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    let gone = Arc::new(AtomicBool::new(false));
+    let mut seats: Vec<Seat> = Vec::new();
+    k = 0;
+    for s in 0..a.players {
+        if s == a.seat {
+            seats.push(Seat::custom(Human {
+                style: style.clone(),
+                log: log.clone(),
+                gone: gone.clone(),
+                left: None,
+            }));
+        } else {
+            seats.push(others[k % others.len()].instantiate());
+            k += 1;
+        }
+    }
+    let mut table = Table {
+        style: style.clone(),
+        log,
+        gone,
+        trace: a.trace.as_ref().map(|_| TraceWriter::new(Vec::new())),
+        drawn: Vec::new(),
+    };
+    if let Some(t) = &mut table.trace {
+        t.line(&match_line(&rules, a.players, &names, seed));
+    }
+    println!(
+        "unolab play: rules {}, {} players, you are seat {}, seed {seed}",
+        rules.name, a.players, a.seat
+    );
+    let (table_rng, agent_rng) = game_rngs(seed, 0);
+    let mut game = Game::with_rng(&rules, a.players, table_rng);
+    let mut agents = Agents {
+        seats: &mut seats,
+        rng: agent_rng,
+    };
+    let result = match game.play_match(&mut agents, &mut table, |_| {}) {
+        Ok(r) => r,
+        Err(e) if e.fault && e.seat == me => {
+            println!(
+                "\nYou left the table in round {}; no trace was written.",
+                e.round
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => return Err(Fail(e.to_string())),
+    };
+    let mut out = String::from("== Match over: ");
+    out += &match result.winner {
+        Some(w) if w == me => "you won the match".to_string(),
+        Some(w) => format!("{} won the match", style.who(w)),
+        None => "a tie".to_string(),
+    };
+    out += &format!(" after {} round(s)\n", result.rounds);
+    for p in 0..a.players {
+        out += &format!(
+            "   {:<24} {:>4} points\n",
+            style.who(p as u8),
+            result.totals[p]
+        );
+    }
+    print!("{out}");
+    if let (Some(path), Some(mut t)) = (a.trace, table.trace.take()) {
+        t.line(&match_end_line(&result, a.players));
+        let buf = t
+            .finish()
+            .map_err(|e| Fail(format!("cannot write the trace: {e}")))?;
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(|d| d.to_path_buf())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        unolab::report::write_files_atomically(
+            &dir,
+            &[(name.as_str(), String::from_utf8_lossy(&buf).into_owned())],
+        )?;
+        println!("trace written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""A test agent that misbehaves on purpose (tests/external.rs).
+
+    faulty.py MODE [N] [PIDFILE] [LOGFILE]
+
+Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
+  crash    exit with status 3
+  silent   stop answering (sleeps)
+  garbage  write a line that is not JSON
+  illegal  answer a card that is not legal (every play decision from N on)
+  version  answer the hello with protocol version 99
+  ok       never misbehave
+With PIDFILE, its process id is appended to that file at start; with
+LOGFILE, every line it reads is appended to that file.
+"""
+import json
+import sys
+import time
+
+mode = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+if len(sys.argv) > 3:
+    with open(sys.argv[3], "a") as f:
+        f.write(f"{__import__('os').getpid()}\n")
+log = open(sys.argv[4], "a") if len(sys.argv) > 4 else None
+
+ALL = [f"{c}-{f}" for c in ("red", "yellow", "green", "blue") for f in range(10)] + ["wild"]
+
+
+def legal_answer(msg):
+    legal = msg["legal"]
+    if msg["decision"] in ("play", "stack"):
+        cards = [c for c in legal if c != "draw"]
+        return cards[0] if cards else "draw"
+    return legal[0]
+
+
+count = 0
+for line in sys.stdin:
+    if log:
+        log.write(line)
+        log.flush()
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        version = 99 if mode == "version" else 1
+        print(json.dumps({"type": "hello", "version": version}), flush=True)
+        continue
+    if msg["type"] != "decide":
+        continue
+    count += 1
+    if count >= n:
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "silent":
+            time.sleep(3600)
+        if mode == "garbage":
+            print("I am not JSON", flush=True)
+            continue
+        if mode == "illegal" and msg["decision"] == "play":
+            bad = next(c for c in ALL if c not in msg["legal"])
+            print(json.dumps({"answer": bad}), flush=True)
+            continue
+    print(json.dumps({"answer": legal_answer(msg)}), flush=True)
+sys.stderr.write(f"faulty.py: {count} decisions\n")

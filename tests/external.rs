@@ -1,0 +1,527 @@
+//! External agents over the JSON Lines protocol (docs/protocol.md): the example
+//! bot in real games, the exchange itself, every fault with its outcome, and no
+//! program left running after a run, an error or a Ctrl-C.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_unolab");
+const SIMPLE: &str = "ext:python3 bots/simple.py";
+
+fn unolab(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("unolab-ext-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The faulty test bot with a mode, the decision it misbehaves at, a pid file
+/// and a log file.
+fn faulty(name: &str, mode: &str, n: u32, dir: &Path) -> String {
+    format!(
+        "ext:{name}=python3 tests/bots/faulty.py {mode} {n} {} {}",
+        dir.join("pids").display(),
+        dir.join("log").display()
+    )
+}
+
+fn pids(dir: &Path) -> Vec<u32> {
+    std::fs::read_to_string(dir.join("pids"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect()
+}
+
+/// A process is gone when /proc has no entry for it (or only a zombie's).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z')),
+    }
+}
+
+fn assert_all_gone(dir: &Path) {
+    let p = pids(dir);
+    assert!(!p.is_empty(), "the bot recorded its pid");
+    // Ended programs are reaped by unolab before it exits.
+    for pid in p {
+        assert!(gone(pid), "bot process {pid} is still running");
+    }
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let mut all = vec!["run", "--json", "--quiet"];
+    all.extend_from_slice(args);
+    let o = unolab(&all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_str(&text(&o.stdout)).unwrap()
+}
+
+#[test]
+fn the_example_bot_plays_real_games_the_same_on_any_threads() {
+    let args = |t: &'static str| {
+        vec![
+            "--strategies",
+            "ext:python3 bots/simple.py,random",
+            "--players",
+            "3",
+            "--games",
+            "120",
+            "--seed",
+            "9",
+            "--threads",
+            t,
+        ]
+    };
+    let a = run_json(&args("1"));
+    let b = run_json(&args("2"));
+    assert_eq!(a["strategies"], b["strategies"]);
+    assert_eq!(a["seats"], b["seats"]);
+    let s = &a["strategies"][0];
+    assert_eq!(s["name"], "simple");
+    assert_eq!(s["illegal"], 0);
+    // It plays the highest card it may and keeps wilds: it beats random.
+    let wins = s["round_wins"].as_u64().unwrap();
+    assert!(wins > 80, "simple won {wins} of 120 rounds");
+}
+
+#[test]
+fn a_trace_with_the_bot_and_matches_to_a_target() {
+    let o = unolab(&[
+        "trace",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--strategies",
+        &format!("{SIMPLE},first"),
+        "--set",
+        "target=200",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["strategies"][0], "simple");
+    assert_eq!(lines.last().unwrap()["type"], "match_end");
+    assert!(lines
+        .iter()
+        .any(|l| l["type"] == "play" && l["player"] == 0));
+}
+
+#[test]
+fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
+    let dir = tempdir("talk");
+    // House rules that raise every decision: stacking, seven-o swaps,
+    // challenges, jump-in, and a drawn card that may be played.
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--json",
+        "--players",
+        "3",
+        "--games",
+        "40",
+        "--threads",
+        "1",
+        "--mode",
+        "match",
+        "--set",
+        "target=100",
+        "--fixed-seats",
+        "--house",
+        "stacking=cross,seven_o,bluff_challenge,jump_in",
+        "--strategies",
+        &format!("{},random,first", faulty("talk", "ok", 1, &dir)),
+        "--seed",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let log = std::fs::read_to_string(dir.join("log")).unwrap();
+    let msgs: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(msgs[0]["type"], "hello");
+    assert_eq!(msgs[0]["version"], 1);
+    assert_eq!(msgs[0]["settings"]["jump_in"], true);
+    assert_eq!(msgs[0]["deck"].as_array().unwrap().len(), 108);
+    assert_eq!(msgs[1]["type"], "match_start");
+    assert_eq!(msgs[2]["type"], "round_start");
+    let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
+    assert_eq!(count("hello"), 1, "one program for the whole run");
+    assert_eq!(count("match_end"), 40);
+    assert!(count("round_end") >= 40);
+    let mut kinds = std::collections::BTreeSet::new();
+    for m in msgs.iter().filter(|m| m["type"] == "decide") {
+        let d = m["decision"].as_str().unwrap();
+        kinds.insert(d.to_string());
+        let obs = &m["obs"];
+        for key in [
+            "seat",
+            "round",
+            "turn",
+            "hand",
+            "top",
+            "color",
+            "direction",
+            "hand_sizes",
+            "draw_pile",
+            "discard",
+            "totals",
+            "pending_draw",
+        ] {
+            assert!(obs.get(key).is_some(), "{d}: obs lacks {key}");
+        }
+        // The colour is null only while a wild start card awaits its colour.
+        if obs["color"].is_null() {
+            assert!(d == "color" && obs["turn"] == 0, "{m}");
+        }
+        assert!(
+            !m["legal"].as_array().unwrap().is_empty(),
+            "{d}: no legal answers"
+        );
+        if d == "play" {
+            let hand: Vec<&str> = obs["hand"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            for c in m["legal"].as_array().unwrap() {
+                let c = c.as_str().unwrap();
+                assert!(c == "draw" || hand.contains(&c), "legal {c} not in hand");
+            }
+        }
+        if d == "stack" {
+            assert!(obs["pending_draw"].as_u64().unwrap() > 0);
+        }
+    }
+    for d in [
+        "play",
+        "play_drawn",
+        "color",
+        "uno",
+        "target",
+        "stack",
+        "challenge",
+        "jump_in",
+    ] {
+        assert!(
+            kinds.contains(d),
+            "no {d} decision was asked; asked: {kinds:?}"
+        );
+    }
+    let end = msgs.iter().find(|m| m["type"] == "match_end").unwrap();
+    assert!(end["totals"].as_array().unwrap().len() == 3 && !end["rounds"].is_null());
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_program_that_does_not_exist_is_refused_before_any_work() {
+    let o = unolab(&[
+        "run",
+        "--strategies",
+        "ext:./no/such/bot.py,random",
+        "--games",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("ext:./no/such/bot.py") && e.contains("does not exist"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty());
+    let o = unolab(&[
+        "run",
+        "--strategies",
+        "ext:no-such-program-xyz,random",
+        "--games",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("'no-such-program-xyz' is not on PATH"));
+}
+
+#[test]
+fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
+    let dir = tempdir("noexec");
+    let f = dir.join("bot.sh");
+    std::fs::write(&f, "#!/bin/sh\n").unwrap(); // not executable
+    let spec = format!("ext:{},random", f.display());
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--strategies",
+        &spec,
+        "--games",
+        "5",
+        "--fixed-seats",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("at seat 0") && e.contains("cannot start") && e.contains("ermission denied"),
+        "{e}"
+    );
+}
+
+fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, PathBuf, Duration) {
+    let dir = tempdir(mode);
+    let spec = format!("{},random", faulty("bad", mode, n, &dir));
+    let mut args = vec![
+        "run",
+        "--quiet",
+        "--players",
+        "2",
+        "--games",
+        "30",
+        "--threads",
+        "1",
+        "--fixed-seats",
+        "--strategies",
+        &spec,
+    ];
+    args.extend_from_slice(extra);
+    let t = Instant::now();
+    let o = unolab(&args);
+    (o, dir, t.elapsed())
+}
+
+#[test]
+fn a_program_that_exits_stops_the_run_with_the_request() {
+    let (o, dir, _) = fault_run("crash", 5, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("strategy 'bad' at seat 0 failed in round 1")
+            && e.contains("exited (exit status: 3) instead of answering request 5 (play)")
+            && e.contains("game 0"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty(), "no half-written results");
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_silent_program_times_out_and_is_ended() {
+    let dir = tempdir("silent");
+    let preset = dir.join("silent.toml");
+    std::fs::write(
+        &preset,
+        format!(
+            "name = \"sleepy\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"silent\", \"3\", \"{}\"]\ntimeout_ms = 300\n",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    let spec = format!("{},random", preset.display());
+    let t = Instant::now();
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--players",
+        "2",
+        "--games",
+        "30",
+        "--threads",
+        "1",
+        "--fixed-seats",
+        "--strategies",
+        &spec,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("strategy 'sleepy' at seat 0 failed")
+            && e.contains("no answer to request 3 (play) within 300 ms"),
+        "{e}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(20));
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_program_that_writes_garbage_stops_the_run_quoting_it() {
+    let (o, dir, _) = fault_run("garbage", 2, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("answered request 2 (play) with 'I am not JSON': not JSON"),
+        "{e}"
+    );
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_program_of_another_protocol_version_is_refused() {
+    let (o, _, _) = fault_run("version", 1, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("speaks protocol version 99, unolab speaks 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_illegal_answer_is_a_wrong_card_sanction() {
+    let (o, dir, _) = fault_run("illegal", 1, &["--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert!(v["strategies"][0]["illegal"].as_u64().unwrap() > 0);
+    assert_eq!(v["strategies"][1]["illegal"], 0);
+    // In a trace: each illegal play is followed by the wrong-card draw.
+    let spec = format!("{},first", faulty("bad", "illegal", 1, &dir));
+    let o = unolab(&[
+        "trace",
+        "--players",
+        "2",
+        "--strategies",
+        &spec,
+        "--set",
+        "quick=true",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let i = lines
+        .iter()
+        .position(|l| l["type"] == "illegal")
+        .expect("an illegal line");
+    assert_eq!(lines[i + 1]["type"], "draw");
+    assert_eq!(lines[i + 1]["reason"], "wrong_card");
+    // Under strict rules the same answer is an error instead.
+    let o = unolab(&[
+        "trace",
+        "--players",
+        "2",
+        "--strategies",
+        &spec,
+        "--set",
+        "quick=true",
+        "--set",
+        "strict=true",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("made an illegal action"));
+}
+
+#[test]
+fn one_program_per_line_up_seat_per_worker_whatever_the_rotation() {
+    // Four players, the line-up cycled to bot, random, bot, random: two bot
+    // seats, which rotate through all four seats over the games.
+    for (threads, most) in [("1", 2), ("2", 4)] {
+        let dir = tempdir(&format!("count{threads}"));
+        let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+        let o = unolab(&[
+            "run",
+            "--quiet",
+            "--players",
+            "4",
+            "--games",
+            "64",
+            "--threads",
+            threads,
+            "--strategies",
+            &spec,
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let n = pids(&dir).len();
+        assert!(n >= 2 && n <= most, "{n} programs on {threads} thread(s)");
+        if threads == "1" {
+            assert_eq!(n, 2);
+        }
+        assert_all_gone(&dir);
+    }
+}
+
+#[test]
+fn no_program_is_left_after_a_run_or_a_ctrl_c() {
+    let dir = tempdir("sigint");
+    let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--threads",
+        "2",
+        "--strategies",
+        &spec,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(pids(&dir).len() >= 2);
+    assert_all_gone(&dir);
+
+    let dir = tempdir("sigint2");
+    let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            "--quiet",
+            "--players",
+            "2",
+            "--games",
+            "1000000",
+            "--threads",
+            "2",
+            "--strategies",
+            &spec,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while pids(&dir).len() < 2 {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "the bots did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("interrupted"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains("ok"),
+        "the finished games are reported"
+    );
+    assert_all_gone(&dir);
+}

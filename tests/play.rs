@@ -1,0 +1,190 @@
+//! `unolab play` driven as a person would use it: through a pseudo-terminal.
+//!
+//! A whole match on a fixed seed, answered by reading the screen (the first
+//! playable card, red for a colour, yes to every question), with illegal input
+//! typed first: it must be refused with a reason and asked again, never
+//! sanctioned.
+
+use expectrl::{Regex, Session};
+use std::process::Command;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_unolab");
+
+fn spawn(args: &[&str], no_color: bool) -> Session {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("play").args(args);
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    } else {
+        cmd.env_remove("NO_COLOR");
+    }
+    let mut s = Session::spawn(cmd).expect("spawn unolab play in a pty");
+    s.set_expect_timeout(Some(Duration::from_secs(30)));
+    s
+}
+
+/// The numbered hand on the screen: (number, token, playable).
+fn hand(screen: &str) -> Vec<(usize, String, bool)> {
+    let start = screen.rfind("your hand").expect("the hand is shown");
+    let re = regex_lite(&screen[start..]);
+    assert!(!re.is_empty(), "no cards in: {screen}");
+    re
+}
+
+/// Parses ` 3) red-7*` entries without a regex crate.
+fn regex_lite(s: &str) -> Vec<(usize, String, bool)> {
+    let mut out = Vec::new();
+    for part in s.split(')').collect::<Vec<_>>().windows(2) {
+        let num: String = part[0]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let Ok(n) = num.parse::<usize>() else {
+            continue;
+        };
+        let rest = part[1].trim_start();
+        let tok: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if tok.is_empty() {
+            continue;
+        }
+        let playable = rest[tok.len()..].starts_with('*');
+        out.push((n, tok, playable));
+    }
+    out
+}
+
+#[test]
+fn a_whole_match_through_a_terminal_with_illegal_input_refused() {
+    let dir = std::env::temp_dir().join(format!("unolab-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("match.jsonl");
+    let trace_s = trace.to_str().unwrap().to_string();
+    let mut p = spawn(
+        &[
+            "--seed",
+            "7",
+            "--players",
+            "2",
+            "--strategies",
+            "first",
+            "--set",
+            "target=60",
+            "--trace",
+            &trace_s,
+        ],
+        true,
+    );
+    let mut screen = String::new();
+    let mut typed_garbage = false;
+    let mut typed_unplayable = false;
+    let mut asked = std::collections::BTreeMap::new();
+    loop {
+        let m = p
+            .expect(Regex(
+                r"(play|stack|colour|yes/no|seat)> |== Match over[^\n]*\n(.*\n){2}",
+            ))
+            .unwrap_or_else(|e| panic!("no prompt ({e}); screen so far:\n{screen}"));
+        let before = String::from_utf8_lossy(m.before()).to_string();
+        let matched = String::from_utf8_lossy(m.get(0).unwrap()).to_string();
+        screen.push_str(&before);
+        screen.push_str(&matched);
+        if matched.starts_with("== Match over") {
+            break;
+        }
+        let kind = matched.trim_end_matches("> ").to_string();
+        *asked.entry(kind.clone()).or_insert(0) += 1;
+        let answer = match kind.as_str() {
+            "play" | "stack" => {
+                let cards = hand(&before);
+                if !typed_garbage {
+                    typed_garbage = true;
+                    p.send_line("zz").unwrap();
+                    let r = p.expect(Regex(r"(play|stack)> ")).unwrap();
+                    let said = String::from_utf8_lossy(r.before()).to_string();
+                    assert!(said.contains("'zz' is not a card"), "{said}");
+                    screen.push_str(&said);
+                }
+                if let Some((n, tok, _)) = cards.iter().find(|c| !c.2).filter(|_| !typed_unplayable)
+                {
+                    typed_unplayable = true;
+                    p.send_line(n.to_string()).unwrap();
+                    let r = p.expect(Regex(r"(play|stack)> ")).unwrap();
+                    let said = String::from_utf8_lossy(r.before()).to_string();
+                    assert!(said.contains(&format!("{tok} cannot")), "{said}");
+                    screen.push_str(&said);
+                }
+                match cards.iter().find(|c| c.2) {
+                    // By name once, by number otherwise.
+                    Some((n, tok, _)) if asked[&kind] == 2 => {
+                        let _ = n;
+                        tok.clone()
+                    }
+                    Some((n, _, _)) => n.to_string(),
+                    None => "d".to_string(),
+                }
+            }
+            "colour" => "r".to_string(),
+            "yes/no" => "y".to_string(),
+            "seat" => "1".to_string(),
+            other => panic!("unexpected prompt {other}"),
+        };
+        p.send_line(&answer).unwrap();
+    }
+    assert!(
+        typed_garbage && typed_unplayable,
+        "both illegal inputs were tried"
+    );
+    for must in [
+        "unolab play: rules classic, 2 players, you are seat 0, seed 7",
+        "top card: ",
+        "colour: ",
+        "direction: clockwise",
+        "your hand (* playable):",
+        "seat 1 (first)",
+        "since your last turn:",
+        "== Round 1 over",
+        "points this round, total",
+        "== Match over",
+    ] {
+        assert!(screen.contains(must), "screen lacks '{must}':\n{screen}");
+    }
+    assert!(!screen.contains("\x1b["), "NO_COLOR: no colour codes");
+    p.expect(expectrl::Eof).unwrap();
+    let text = std::fs::read_to_string(&trace).expect("the trace was written");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "match");
+    assert_eq!(lines[0]["strategies"][0], "human");
+    assert_eq!(lines.last().unwrap()["type"], "match_end");
+    // Typos are refused on screen, never sanctioned in the game.
+    assert!(lines.iter().all(|l| l["type"] != "illegal"));
+    let rounds = lines.iter().filter(|l| l["type"] == "round_end").count();
+    assert!(screen.matches("== Round ").count() == rounds && rounds >= 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn colour_on_a_terminal_and_quit_leaves_cleanly() {
+    let mut p = spawn(&["--seed", "3", "--set", "quick=true"], false);
+    let m = p.expect("play> ").unwrap();
+    let screen = String::from_utf8_lossy(m.before()).to_string();
+    assert!(screen.contains("\x1b[3"), "cards are coloured: {screen:?}");
+    p.send_line("quit").unwrap();
+    let m = p.expect(expectrl::Eof).unwrap();
+    let mut rest = String::from_utf8_lossy(m.before()).to_string();
+    for part in m.matches() {
+        rest.push_str(&String::from_utf8_lossy(part));
+    }
+    assert!(rest.contains("You left the table in round 1"), "{rest}");
+    assert!(!rest.contains("Round 1 over"), "{rest}");
+}
