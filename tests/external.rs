@@ -460,7 +460,7 @@ fn one_program_per_line_up_seat_per_worker_whatever_the_rotation() {
 }
 
 #[test]
-fn no_program_is_left_after_a_run_or_a_ctrl_c() {
+fn no_program_is_left_after_a_run_a_ctrl_c_or_a_sigterm() {
     let dir = tempdir("sigint");
     let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
     let o = unolab(&[
@@ -479,49 +479,53 @@ fn no_program_is_left_after_a_run_or_a_ctrl_c() {
     assert!(pids(&dir).len() >= 2);
     assert_all_gone(&dir);
 
-    let dir = tempdir("sigint2");
-    let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
-    let child = Command::new(BIN)
-        .args([
-            "run",
-            "--quiet",
-            "--players",
-            "2",
-            "--games",
-            "1000000",
-            "--threads",
-            "2",
-            "--strategies",
-            &spec,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while pids(&dir).len() < 2 {
+    // Ctrl-C and SIGTERM alike: the run stops after the games in progress,
+    // reports them as partial and ends its programs.
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempdir(&format!("signal{signal}"));
+        let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+        let child = Command::new(BIN)
+            .args([
+                "run",
+                "--quiet",
+                "--players",
+                "2",
+                "--games",
+                "1000000",
+                "--threads",
+                "2",
+                "--strategies",
+                &spec,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while pids(&dir).len() < 2 {
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "the bots did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let st = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{signal}: {}", text(&o.stderr));
         assert!(
-            t.elapsed() < Duration::from_secs(30),
-            "the bots did not start"
+            text(&o.stderr).contains("interrupted"),
+            "{}",
+            text(&o.stderr)
         );
-        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            text(&o.stdout).contains("ok"),
+            "the finished games are reported"
+        );
+        assert_all_gone(&dir);
     }
-    std::thread::sleep(Duration::from_millis(300));
-    let st = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stderr).contains("interrupted"),
-        "{}",
-        text(&o.stderr)
-    );
-    assert!(
-        text(&o.stdout).contains("ok"),
-        "the finished games are reported"
-    );
-    assert_all_gone(&dir);
 }
