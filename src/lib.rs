@@ -7,7 +7,9 @@
 //!   [`engine::rules`] (rule sets as data), [`engine::game`] (the engine and the
 //!   [`Observation`] a player gets), [`engine::trace`] (JSON Lines replays);
 //! - [`agents`]: the [`Strategy`] trait's implementations (built-ins, presets);
-//! - [`sim`]: the parallel runner and its exact, mergeable statistics;
+//! - [`sim`]: the parallel runner, the lockstep (paired) runner and their
+//!   exact, mergeable statistics;
+//! - [`lab`]: experiment files and comparisons;
 //! - [`report`]: text tables, JSON, CSV and manifests.
 //!
 //! The library never prints and never reads arguments; the `unolab` binary
@@ -17,6 +19,7 @@
 
 pub mod agents;
 pub mod engine;
+pub mod lab;
 pub mod report;
 pub mod sim;
 

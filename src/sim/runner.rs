@@ -44,6 +44,9 @@ pub struct RunConfig {
     pub fixed_seats: bool,
     /// Games per unit of work (progress and interruption granularity).
     pub chunk: u64,
+    /// Duplicate play: games come in groups of `players` that share one deal
+    /// (the seeds of game `i / players`), each at another seat rotation.
+    pub duplicate: bool,
 }
 
 /// Errors of a run.
@@ -119,6 +122,7 @@ impl RunConfig {
             threads,
             fixed_seats,
             chunk: 1024,
+            duplicate: false,
         })
     }
 
@@ -149,7 +153,7 @@ pub const POINTS_CAP: usize = 4096;
 pub const DRAWN_CAP: usize = 4096;
 
 /// Statistics of one strategy across all the seats it held.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StrategyStats {
     pub name: String,
     /// Seats it holds in each game.
@@ -172,14 +176,14 @@ pub struct StrategyStats {
 }
 
 /// Statistics of one seat.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     pub round_wins: u64,
     pub match_wins: u64,
 }
 
 /// Everything a run measured. Merging two halves gives exactly the whole.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunStats {
     pub players: usize,
     /// Games finished (rounds in round mode, matches in match mode).
@@ -428,7 +432,12 @@ fn play_range(
     let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
     let mut r = cfg.rotation(range.start);
     for i in range {
-        let (table, agent_rng) = game_rngs(cfg.seed, i);
+        let deal = if cfg.duplicate {
+            i / cfg.players as u64
+        } else {
+            i
+        };
+        let (table, agent_rng) = game_rngs(cfg.seed, deal);
         // Every round and match resets the state it uses; only the generator
         // carries over, so set it for this game.
         game.set_rng(table);

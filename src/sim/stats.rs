@@ -12,7 +12,7 @@
 //!   min, max and nearest-rank quantiles for any value.
 //! * [`Summary`]: a serialisable snapshot of a [`Histogram`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The 0.975 quantile of the standard normal distribution, i.e. the `z` of a
@@ -100,7 +100,7 @@ pub fn ratio_ci95(
 /// The sums are plain integer additions: they would only overflow beyond
 /// roughly 2^128 total of squared values, far outside any simulation's range
 /// (debug builds panic in that case).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Histogram {
     bins: Vec<u64>,
     /// Observations `>= cap`: value -> count.

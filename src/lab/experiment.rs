@@ -1,0 +1,571 @@
+//! Experiment files: a question, a base configuration, arms (written out or
+//! generated as a grid), a baseline and an optional stopping rule, read from
+//! TOML and validated before the first game (see `experiments/README.md`).
+//!
+//! Every problem is reported as one line naming the file and the line, and
+//! what is valid; all problems of a file are reported together.
+
+use crate::agents::{self, StrategySpec};
+use crate::engine::rules::{RuleSetFile, Rules};
+use crate::sim::lockstep::{Arm, LockstepConfig};
+use crate::sim::runner::{Mode, RunConfig};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// Clusters per batch when the file does not say.
+pub const DEFAULT_BATCH: u64 = 1000;
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct FileBase {
+    rules: Option<Spanned<String>>,
+    #[serde(default)]
+    set: Vec<Spanned<String>>,
+    #[serde(default)]
+    house: Vec<Spanned<String>>,
+    players: Option<Spanned<i64>>,
+    strategies: Option<Spanned<String>>,
+    mode: Option<Spanned<String>>,
+    games: Option<Spanned<i64>>,
+    seed: Option<Spanned<i64>>,
+    duplicate: Option<bool>,
+    fixed_seats: Option<bool>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileArm {
+    label: Spanned<String>,
+    rules: Option<Spanned<String>>,
+    #[serde(default)]
+    set: Vec<Spanned<String>>,
+    #[serde(default)]
+    house: Vec<Spanned<String>>,
+    players: Option<Spanned<i64>>,
+    strategies: Option<Spanned<String>>,
+    fixed_seats: Option<bool>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct FileGrid {
+    rules: Option<Vec<Spanned<String>>>,
+    set: Option<Vec<Spanned<String>>>,
+    house: Option<Vec<Spanned<String>>>,
+    players: Option<Vec<Spanned<i64>>>,
+    strategies: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct FileStop {
+    precision: Option<Spanned<f64>>,
+    max_games: Option<Spanned<i64>>,
+    batch: Option<Spanned<i64>>,
+    #[serde(default)]
+    metrics: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct File {
+    name: Spanned<String>,
+    description: Option<String>,
+    baseline: Option<Spanned<String>>,
+    #[serde(default)]
+    base: FileBase,
+    #[serde(default)]
+    arm: Vec<FileArm>,
+    grid: Option<FileGrid>,
+    stop: Option<FileStop>,
+}
+
+/// The names of the metrics the precision rule may name.
+pub const METRIC_NAMES: [&str; 11] = [
+    "turns_per_round",
+    "cards_drawn_per_round",
+    "points_per_round",
+    "blocked_rate",
+    "truncated_rate",
+    "uno_penalties_per_round",
+    "first_mover_win_rate",
+    "rounds_per_match",
+    "win_rate",
+    "match_win_rate",
+    "position_win_rate",
+];
+
+/// One arm as written: what it changes from the base.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArmSpec {
+    pub label: String,
+    pub rules: String,
+    pub set: Vec<String>,
+    pub house: Vec<String>,
+    pub players: usize,
+    pub strategies: String,
+}
+
+/// A validated experiment.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub name: String,
+    pub description: String,
+    /// The file it came from.
+    pub origin: String,
+    pub specs: Vec<ArmSpec>,
+    pub arms: Vec<Arm>,
+    pub baseline: Option<usize>,
+    pub mode: Mode,
+    /// Games per arm (deals per arm with `duplicate`); the limit when a
+    /// precision is set.
+    pub games: u64,
+    pub seed: u64,
+    pub duplicate: bool,
+    pub batch: u64,
+    pub precision: Option<f64>,
+    pub precision_metrics: Vec<String>,
+}
+
+impl Experiment {
+    /// The lockstep configuration on `threads` threads.
+    pub fn lockstep(&self, threads: usize) -> LockstepConfig {
+        LockstepConfig {
+            arms: self.arms.clone(),
+            baseline: self.baseline,
+            seed: self.seed,
+            duplicate: self.duplicate,
+            threads,
+            batch: self.batch,
+            max_clusters: self.games,
+            precision: self.precision,
+            precision_metrics: self.precision_metrics.clone(),
+        }
+    }
+}
+
+struct Errors<'t> {
+    origin: &'t str,
+    text: &'t str,
+    list: Vec<String>,
+}
+
+impl Errors<'_> {
+    fn line(&self, span: std::ops::Range<usize>) -> usize {
+        let end = span.start.min(self.text.len());
+        self.text[..end].matches('\n').count() + 1
+    }
+    fn at(&mut self, span: std::ops::Range<usize>, msg: impl std::fmt::Display) {
+        let l = self.line(span);
+        self.list.push(format!("{}:{l}: {msg}", self.origin));
+    }
+    fn file(&mut self, msg: impl std::fmt::Display) {
+        self.list.push(format!("{}: {msg}", self.origin));
+    }
+}
+
+/// Reads and validates an experiment file.
+pub fn load(path: &str) -> Result<Experiment, Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![format!("{path}: cannot read the experiment file: {e}")])?;
+    parse(&text, path)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Parses and validates an experiment (`origin` names it in messages).
+pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
+    let mut errs = Errors {
+        origin,
+        text,
+        list: Vec::new(),
+    };
+    let f: File = match toml::from_str(text) {
+        Ok(f) => f,
+        Err(e) => {
+            let msg = one_line(e.message());
+            let msg = if msg.starts_with("unknown field") {
+                format!("{msg} (see experiments/README.md)")
+            } else {
+                msg
+            };
+            match e.span() {
+                Some(s) => errs.at(s, msg),
+                None => errs.file(msg),
+            }
+            return Err(errs.list);
+        }
+    };
+    let name = f.name.get_ref().clone();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        errs.at(
+            f.name.span(),
+            format!("invalid name '{name}' (valid: letters, digits, '-' and '_'; it names the results folder)"),
+        );
+    }
+    let b = &f.base;
+    let mode = match b.mode.as_ref().map(|m| m.get_ref().as_str()) {
+        None | Some("round") => Mode::Round,
+        Some("match") => Mode::Match,
+        Some(other) => {
+            errs.at(
+                b.mode.as_ref().map(|m| m.span()).unwrap_or(0..0),
+                format!("invalid mode '{other}' (valid: round, match)"),
+            );
+            Mode::Round
+        }
+    };
+    let positive = |errs: &mut Errors, v: &Option<Spanned<i64>>, what: &str, default: u64| match v {
+        None => default,
+        Some(s) if *s.get_ref() >= 1 => *s.get_ref() as u64,
+        Some(s) => {
+            errs.at(
+                s.span(),
+                format!("invalid {what} {} (valid: a positive integer)", s.get_ref()),
+            );
+            default
+        }
+    };
+    let games = positive(&mut errs, &b.games, "games", 10_000);
+    let seed = match &b.seed {
+        None => 1,
+        Some(s) if *s.get_ref() >= 0 => *s.get_ref() as u64,
+        Some(s) => {
+            errs.at(
+                s.span(),
+                format!(
+                    "invalid seed {} (valid: an integer from 0 to {})",
+                    s.get_ref(),
+                    i64::MAX
+                ),
+            );
+            1
+        }
+    };
+    let duplicate = b.duplicate.unwrap_or(false);
+    let stop = f.stop.unwrap_or_default();
+    let precision = match &stop.precision {
+        None => None,
+        Some(p) if *p.get_ref() > 0.0 && p.get_ref().is_finite() => Some(*p.get_ref()),
+        Some(p) => {
+            errs.at(
+                p.span(),
+                format!(
+                    "invalid precision {} (valid: a positive number, the half-width of the 95% intervals)",
+                    p.get_ref()
+                ),
+            );
+            None
+        }
+    };
+    let max_games = positive(&mut errs, &stop.max_games, "max_games", games);
+    let batch = positive(&mut errs, &stop.batch, "batch", DEFAULT_BATCH);
+    let mut precision_metrics = Vec::new();
+    for m in &stop.metrics {
+        if METRIC_NAMES.contains(&m.get_ref().as_str()) {
+            precision_metrics.push(m.get_ref().clone());
+        } else {
+            errs.at(
+                m.span(),
+                format!(
+                    "unknown metric '{}' (valid: {})",
+                    m.get_ref(),
+                    METRIC_NAMES.join(", ")
+                ),
+            );
+        }
+    }
+
+    // Arms as written, then the grid's product.
+    let base_rules = b
+        .rules
+        .as_ref()
+        .map(|s| (s.get_ref().clone(), s.span()))
+        .unwrap_or(("classic".into(), 0..0));
+    let base_players = b
+        .players
+        .as_ref()
+        .map(|s| (*s.get_ref(), s.span()))
+        .unwrap_or((4, 0..0));
+    let base_strats = b
+        .strategies
+        .as_ref()
+        .map(|s| (s.get_ref().clone(), s.span()))
+        .unwrap_or(("random".into(), 0..0));
+    let spanned_list = |v: &[Spanned<String>]| -> Vec<(String, std::ops::Range<usize>)> {
+        v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
+    };
+    // (label + span, rules, set, house, players, strategies, fixed seats)
+    type Raw = (
+        (String, std::ops::Range<usize>),
+        (String, std::ops::Range<usize>),
+        Vec<(String, std::ops::Range<usize>)>,
+        Vec<(String, std::ops::Range<usize>)>,
+        (i64, std::ops::Range<usize>),
+        (String, std::ops::Range<usize>),
+        bool,
+    );
+    let mut raws: Vec<Raw> = Vec::new();
+    let fixed = b.fixed_seats.unwrap_or(false);
+    for a in &f.arm {
+        let mut set = spanned_list(&b.set);
+        set.extend(spanned_list(&a.set));
+        let mut house = spanned_list(&b.house);
+        house.extend(spanned_list(&a.house));
+        raws.push((
+            (a.label.get_ref().clone(), a.label.span()),
+            a.rules
+                .as_ref()
+                .map(|s| (s.get_ref().clone(), s.span()))
+                .unwrap_or_else(|| base_rules.clone()),
+            set,
+            house,
+            a.players
+                .as_ref()
+                .map(|s| (*s.get_ref(), s.span()))
+                .unwrap_or_else(|| base_players.clone()),
+            a.strategies
+                .as_ref()
+                .map(|s| (s.get_ref().clone(), s.span()))
+                .unwrap_or_else(|| base_strats.clone()),
+            a.fixed_seats.unwrap_or(fixed),
+        ));
+    }
+    if let Some(g) = &f.grid {
+        // Axes in a fixed order; each value with its label part.
+        let mut combos: Vec<Raw> = vec![(
+            (String::new(), 0..0),
+            base_rules.clone(),
+            spanned_list(&b.set),
+            spanned_list(&b.house),
+            base_players.clone(),
+            base_strats.clone(),
+            fixed,
+        )];
+        let join = |l: &str, part: &str| {
+            if l.is_empty() {
+                part.to_string()
+            } else {
+                format!("{l}, {part}")
+            }
+        };
+        if let Some(v) = &g.rules {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    v.iter().map(move |r| {
+                        let mut c = c.clone();
+                        c.0 .0 = join(&c.0 .0, r.get_ref());
+                        c.0 .1 = r.span();
+                        c.1 = (r.get_ref().clone(), r.span());
+                        c
+                    })
+                })
+                .collect();
+        }
+        if let Some(v) = &g.set {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    v.iter().map(move |s| {
+                        let mut c = c.clone();
+                        c.0 .0 = join(&c.0 .0, s.get_ref());
+                        c.0 .1 = s.span();
+                        c.2.extend(
+                            s.get_ref()
+                                .split(',')
+                                .filter(|x| !x.trim().is_empty())
+                                .map(|x| (x.trim().to_string(), s.span())),
+                        );
+                        c
+                    })
+                })
+                .collect();
+        }
+        if let Some(v) = &g.house {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    v.iter().map(move |h| {
+                        let mut c = c.clone();
+                        let part = if h.get_ref().trim().is_empty() {
+                            "none"
+                        } else {
+                            h.get_ref().as_str()
+                        };
+                        c.0 .0 = join(&c.0 .0, part);
+                        c.0 .1 = h.span();
+                        c.3.push((h.get_ref().clone(), h.span()));
+                        c
+                    })
+                })
+                .collect();
+        }
+        if let Some(v) = &g.players {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    v.iter().map(move |p| {
+                        let mut c = c.clone();
+                        c.0 .0 = join(&c.0 .0, &format!("{} players", p.get_ref()));
+                        c.0 .1 = p.span();
+                        c.4 = (*p.get_ref(), p.span());
+                        c
+                    })
+                })
+                .collect();
+        }
+        if let Some(v) = &g.strategies {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    v.iter().map(move |s| {
+                        let mut c = c.clone();
+                        c.0 .0 = join(&c.0 .0, s.get_ref());
+                        c.0 .1 = s.span();
+                        c.5 = (s.get_ref().clone(), s.span());
+                        c
+                    })
+                })
+                .collect();
+        }
+        if combos.iter().all(|c| c.0 .0.is_empty()) {
+            errs.file("the [grid] table lists no values (valid keys: rules, set, house, players, strategies)");
+        } else {
+            raws.extend(combos);
+        }
+    }
+    if raws.is_empty() {
+        errs.file("no arms: add [[arm]] tables or a [grid] table (see experiments/README.md)");
+    }
+
+    let mut specs = Vec::new();
+    let mut arms = Vec::new();
+    for (i, (label, rules, set, house, players, strategies, fixed_seats)) in raws.iter().enumerate()
+    {
+        if label.0.trim().is_empty() {
+            errs.at(label.1.clone(), "an arm needs a non-empty label");
+        } else if raws[..i].iter().any(|r| r.0 .0 == label.0) {
+            errs.at(
+                label.1.clone(),
+                format!("duplicate arm label '{}' (labels must be unique)", label.0),
+            );
+        }
+        let mut file = match RuleSetFile::load(&rules.0) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                errs.at(rules.1.clone(), format!("arm '{}': {e}", label.0));
+                None
+            }
+        };
+        if let Some(fl) = file.as_mut() {
+            for (s, span) in set {
+                if let Err(e) = fl.apply_set(s) {
+                    errs.at(span.clone(), format!("arm '{}': {e}", label.0));
+                }
+            }
+            for (h, span) in house {
+                for item in h.split(',').filter(|x| !x.trim().is_empty()) {
+                    if let Err(e) = fl.apply_house(item) {
+                        errs.at(span.clone(), format!("arm '{}': {e}", label.0));
+                    }
+                }
+            }
+        }
+        let p = players.0;
+        if !(2..=10).contains(&p) {
+            errs.at(
+                players.1.clone(),
+                format!("arm '{}': invalid players {p} (valid: 2 to 10)", label.0),
+            );
+        }
+        let lineup: Option<Vec<StrategySpec>> = match agents::parse_list(&strategies.0) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                errs.at(strategies.1.clone(), format!("arm '{}': {e}", label.0));
+                None
+            }
+        };
+        let built = file.and_then(|fl| match Rules::build(fl) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                errs.at(rules.1.clone(), format!("arm '{}': {e}", label.0));
+                None
+            }
+        });
+        if let (Some(r), Some(l), true) = (built, lineup, (2..=10).contains(&p)) {
+            match RunConfig::new(r, p as usize, &l, 1, mode, seed, 1, *fixed_seats) {
+                Ok(cfg) => {
+                    if duplicate && *fixed_seats {
+                        errs.at(
+                            label.1.clone(),
+                            format!("arm '{}': duplicate play rotates the seats; fixed_seats must be false", label.0),
+                        );
+                    }
+                    arms.push(Arm {
+                        label: label.0.clone(),
+                        cfg,
+                    });
+                }
+                Err(e) => errs.at(players.1.clone(), format!("arm '{}': {e}", label.0)),
+            }
+        }
+        specs.push(ArmSpec {
+            label: label.0.clone(),
+            rules: rules.0.clone(),
+            set: set.iter().map(|s| s.0.clone()).collect(),
+            house: house.iter().map(|s| s.0.clone()).collect(),
+            players: p.clamp(0, 10) as usize,
+            strategies: strategies.0.clone(),
+        });
+    }
+    let baseline = match &f.baseline {
+        None => None,
+        Some(bl) => match specs.iter().position(|s| &s.label == bl.get_ref()) {
+            Some(i) => Some(i),
+            None => {
+                errs.at(
+                    bl.span(),
+                    format!(
+                        "baseline '{}' is not an arm (valid: {})",
+                        bl.get_ref(),
+                        specs
+                            .iter()
+                            .map(|s| s.label.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                None
+            }
+        },
+    };
+    if !errs.list.is_empty() {
+        return Err(errs.list);
+    }
+    Ok(Experiment {
+        name,
+        description: f.description.unwrap_or_default(),
+        origin: origin.to_string(),
+        specs,
+        arms,
+        baseline,
+        mode,
+        games: if precision.is_some() {
+            max_games
+        } else {
+            games
+        },
+        seed,
+        duplicate,
+        batch,
+        precision,
+        precision_metrics,
+    })
+}
