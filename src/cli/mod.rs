@@ -3,6 +3,8 @@
 //!
 //! Flags are turned into one validated configuration before any work starts.
 
+mod compare;
+mod experiment;
 mod play;
 mod rules;
 mod run;
@@ -58,6 +60,14 @@ enum Command {
     /// Play many games between strategies and report who wins, with confidence
     #[command(args_override_self = true)]
     Run(run::RunArgs),
+    /// Experiments as files: arms played paired, results folders with plots
+    Experiment {
+        #[command(subcommand)]
+        action: experiment::ExperimentAction,
+    },
+    /// A/B: two configurations played on the same seeds, differences with intervals
+    #[command(args_override_self = true)]
+    Compare(compare::CompareArgs),
     /// Write one whole match as JSON Lines (TRACE.md)
     #[command(args_override_self = true)]
     Trace(trace::TraceArgs),
@@ -263,6 +273,8 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
     match cli.command {
         Command::Run(a) => run::exec(a),
         Command::Trace(a) => trace::exec(a),
+        Command::Experiment { action } => experiment::exec(action),
+        Command::Compare(a) => compare::exec(a),
         Command::Rules { action } => rules::exec(action),
         Command::Strategies => strategies::exec(),
         Command::Completions { shell } => {

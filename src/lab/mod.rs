@@ -4,3 +4,4 @@
 pub mod experiment;
 
 pub use experiment::Experiment;
+pub mod compare;

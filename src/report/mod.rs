@@ -1,6 +1,9 @@
 //! Reports of a run: the summary table, the JSON summary, the CSV files and the
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
+pub mod experiment;
+pub mod plots;
+
 use crate::engine::rules::Scoring;
 use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats, StrategyStats};

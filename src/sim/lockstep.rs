@@ -514,10 +514,12 @@ pub fn paired_difference(
     };
     let df = clusters.saturating_sub(1);
     let h = t95(df) * se;
+    // No variation at all (e.g. a rate that is 0 in both arms): nothing to
+    // test, so no p-value, and the comparison stays out of Holm's family.
     let p = if se > 0.0 {
         t_p_value(diff / se, df)
     } else if diff == 0.0 {
-        1.0
+        f64::NAN
     } else if se == 0.0 {
         0.0
     } else {

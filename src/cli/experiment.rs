@@ -1,0 +1,353 @@
+//! `unolab experiment run FILE` / `unolab experiment check FILE`: experiments
+//! as files, played in lockstep with paired statistics, written to a results
+//! folder; and the shared driver that `compare` uses too.
+
+use super::{print_out, Fail};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use unolab::lab::{experiment, Experiment};
+use unolab::report::experiment::{load_state, save_state, ExperimentReport};
+use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
+
+#[derive(clap::Subcommand)]
+pub enum ExperimentAction {
+    /// Run an experiment file and write results/<name>/
+    Run(RunArgs),
+    /// Validate an experiment file without playing
+    Check {
+        /// The experiment file (.toml)
+        file: String,
+    },
+}
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The experiment file (.toml)
+    file: String,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// Options shared by `experiment run` and `compare`.
+#[derive(clap::Args, Clone)]
+pub struct CommonArgs {
+    /// Games per arm (deals per arm with --duplicate); with --precision, the limit
+    #[arg(long, value_parser = super::parse_count, allow_hyphen_values = true)]
+    pub games: Option<u64>,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, value_parser = super::parse_seed, allow_hyphen_values = true)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores); the results do not depend on it
+    #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
+    pub threads: Option<usize>,
+    /// Play each deal once per seat rotation of the line-up (duplicate)
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Stop when every 95% interval is narrower than plus or minus X
+    #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
+    pub precision: Option<f64>,
+    /// Games per batch (the precision rule and saved state work per batch)
+    #[arg(long, value_parser = super::parse_count, allow_hyphen_values = true)]
+    pub batch: Option<u64>,
+    /// Output folder (experiment run: default results/<name>)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted run from the state saved in the output folder
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)"
+        )),
+    }
+}
+
+pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
+    match action {
+        ExperimentAction::Check { file } => {
+            let exp = load(&file)?;
+            print_out(&format!(
+                "{}: {} arms, {} games per arm, seed {}{}: valid\n",
+                file,
+                exp.arms.len(),
+                exp.games,
+                exp.seed,
+                if exp.duplicate { ", duplicate" } else { "" }
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        ExperimentAction::Run(a) => {
+            let exp = load(&a.file)?;
+            let out = a
+                .common
+                .out
+                .clone()
+                .unwrap_or_else(|| Path::new("results").join(&exp.name));
+            drive(exp, &a.common, Some(&out), false)
+        }
+    }
+}
+
+fn load(file: &str) -> Result<Experiment, Fail> {
+    experiment::load(file).map_err(|errs| {
+        // Every problem on its own line; the last goes through Fail.
+        let n = errs.len();
+        for e in &errs[..n - 1] {
+            eprintln!("error: {e}");
+        }
+        Fail(errs[n - 1].clone())
+    })
+}
+
+/// The state file inside an output folder.
+pub fn state_path(out: &Path) -> PathBuf {
+    out.join("state.json")
+}
+
+/// Applies the command-line overrides, runs, writes `out` (with the state file
+/// for `--resume`) when given, and prints a summary table (or JSON).
+pub fn drive(
+    mut exp: Experiment,
+    c: &CommonArgs,
+    out: Option<&Path>,
+    json: bool,
+) -> Result<ExitCode, Fail> {
+    if let Some(g) = c.games {
+        exp.games = g;
+    }
+    if let Some(s) = c.seed {
+        exp.seed = s;
+    }
+    if c.duplicate {
+        exp.duplicate = true;
+        if let Some(a) = exp.arms.iter().find(|a| a.cfg.fixed_seats) {
+            return Err(Fail(format!(
+                "arm '{}' has fixed seats; --duplicate rotates the seats",
+                a.label
+            )));
+        }
+    }
+    if let Some(p) = c.precision {
+        exp.precision = Some(p);
+    }
+    if let Some(b) = c.batch {
+        exp.batch = b;
+    }
+    if let Some(out) = out {
+        if out.exists() && !out.is_dir() {
+            return Err(Fail(format!(
+                "--out {} exists and is not a directory",
+                out.display()
+            )));
+        }
+    }
+    let threads = c.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let cfg = exp.lockstep(threads);
+    unolab::sim::lockstep::check(&cfg)?;
+    let spath = out.map(state_path);
+    let mut state = if c.resume {
+        let Some(spath) = &spath else {
+            return Err(Fail(
+                "--resume needs --out DIR (where the state was saved)".into(),
+            ));
+        };
+        let st = load_state(spath).map_err(Fail)?;
+        if !st.same_shape(&LockstepState::new(&cfg)) {
+            return Err(Fail(format!(
+                "{} does not belong to this experiment (arms, seed, duplicate or batch differ)",
+                spath.display()
+            )));
+        }
+        st
+    } else {
+        LockstepState::new(&cfg)
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let total = cfg.max_clusters;
+    let bar = if !c.quiet && std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} games per arm  eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_position(state.clusters);
+        Some(b)
+    } else {
+        None
+    };
+    let started = now_rfc3339();
+    let t0 = Instant::now();
+    let progress = |d: u64| {
+        if let Some(b) = &bar {
+            b.set_position(d);
+        }
+    };
+    let mut save = |st: &LockstepState| match &spath {
+        Some(p) => save_state(st, p),
+        None => Ok(()),
+    };
+    let how = run_lockstep(&cfg, &mut state, &stop, &progress, &mut save)?;
+    let elapsed = t0.elapsed().as_secs_f64();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(p) = &spath {
+        save_state(&state, p).map_err(Fail)?;
+    }
+    let command: Vec<String> = std::env::args().collect();
+    let report = ExperimentReport {
+        exp: &exp,
+        state: &state,
+        stop: how,
+        threads,
+        elapsed_s: elapsed,
+        started,
+        command,
+        commit: git_commit(),
+    };
+    if let Some(out) = out {
+        report.write_dir(out).map_err(Fail)?;
+    }
+    if json {
+        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
+    } else {
+        print_out(&summary_text(&report))?;
+    }
+    if how == Stop::Interrupted {
+        eprintln!(
+            "interrupted: {} of {} games per arm kept (last batch boundary); continue with --resume",
+            state.clusters, total
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A short table of the comparisons (or of the arms when there is no baseline).
+pub fn summary_text(r: &ExperimentReport) -> String {
+    use std::fmt::Write as _;
+    use unolab::report::experiment::{arm_rows, comparison_rows, describe};
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{}: {} arms, {} {} per arm{}, seed {}, {:.1} s",
+        r.exp.name,
+        r.exp.arms.len(),
+        r.state.clusters,
+        if r.exp.duplicate { "deals" } else { "games" },
+        match r.stop {
+            Stop::Precision => " (precision reached)",
+            Stop::Interrupted => " (PARTIAL)",
+            Stop::Limit => "",
+        },
+        r.exp.seed,
+        r.elapsed_s
+    );
+    let fmt = |m: &str, x: f64| {
+        if describe(m).1 {
+            format!("{:.3}%", 100.0 * x)
+        } else {
+            format!("{x:.4}")
+        }
+    };
+    let comps = comparison_rows(r.state);
+    if comps.is_empty() {
+        let _ = writeln!(o, "{:<28} {:<34} {:>10}  95% CI", "arm", "metric", "value");
+        for a in arm_rows(r.state)
+            .iter()
+            .filter(|a| a.metric != "position_win_rate")
+        {
+            let _ = writeln!(
+                o,
+                "{:<28} {:<34} {:>10}  [{}, {}]",
+                a.arm,
+                format!("{}:{}", a.metric, a.group),
+                fmt(&a.metric, a.est.value),
+                fmt(&a.metric, a.est.lo),
+                fmt(&a.metric, a.est.hi)
+            );
+        }
+    } else {
+        let _ = writeln!(
+            o,
+            "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9} {:>9}",
+            "arm", "metric", "baseline", "arm", "diff", "95% CI", "p", "Holm p"
+        );
+        for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
+            let _ = writeln!(
+                o,
+                "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9.4} {:>9.4}",
+                c.arm,
+                format!("{}:{}", c.metric, c.group),
+                fmt(&c.metric, c.base_value),
+                fmt(&c.metric, c.arm_value),
+                fmt(&c.metric, c.d.diff),
+                format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi)),
+                c.d.p,
+                c.p_holm
+            );
+        }
+    }
+    o
+}
+
+/// The git commit of the working directory, when git knows it.
+pub fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let s = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !s.is_empty()).then_some(s)
+}
+
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86400, secs % 86400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}

@@ -1,0 +1,62 @@
+//! `compare`: a one-line A/B experiment of two configurations that differ in
+//! rule set, settings, house rules or strategies, played paired.
+
+use super::experiment::{ArmSpec, Experiment, DEFAULT_BATCH};
+use crate::agents;
+use crate::engine::rules::{RuleSetFile, Rules};
+use crate::sim::lockstep::Arm;
+use crate::sim::runner::{Mode, RunConfig};
+
+/// Resolves one arm (rules, settings, house rules, line-up).
+pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm, String> {
+    let file = RuleSetFile::resolve(&spec.rules, &spec.set, &spec.house)
+        .map_err(|e| format!("{}: {e}", spec.label))?;
+    let rules = Rules::build(file).map_err(|e| format!("{}: {e}", spec.label))?;
+    let lineup =
+        agents::parse_list(&spec.strategies).map_err(|e| format!("{}: {e}", spec.label))?;
+    let cfg = RunConfig::new(rules, spec.players, &lineup, 1, mode, 0, 1, fixed_seats)
+        .map_err(|e| format!("{}: {e}", spec.label))?;
+    Ok(Arm {
+        label: spec.label.clone(),
+        cfg,
+    })
+}
+
+/// The experiment "B against A" (A is the baseline).
+pub fn ab(a: ArmSpec, b: ArmSpec, mode: Mode, games: u64, seed: u64) -> Result<Experiment, String> {
+    if a == (ArmSpec {
+        label: a.label.clone(),
+        ..b.clone()
+    }) {
+        return Err("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into());
+    }
+    let arms = vec![resolve_arm(&a, mode, false)?, resolve_arm(&b, mode, false)?];
+    Ok(Experiment {
+        name: "compare".into(),
+        description: format!("What changes from {} to {}?", describe(&a), describe(&b)),
+        origin: "command line".into(),
+        specs: vec![a, b],
+        arms,
+        baseline: Some(0),
+        mode,
+        games,
+        seed,
+        duplicate: false,
+        batch: DEFAULT_BATCH,
+        precision: None,
+        precision_metrics: Vec::new(),
+    })
+}
+
+fn describe(s: &ArmSpec) -> String {
+    let mut v = vec![format!("rules {}", s.rules)];
+    if !s.set.is_empty() {
+        v.push(format!("settings {}", s.set.join(", ")));
+    }
+    if !s.house.is_empty() {
+        v.push(format!("house rules {}", s.house.join(", ")));
+    }
+    v.push(format!("{} players", s.players));
+    v.push(format!("strategies {}", s.strategies));
+    format!("A ({})", v.join("; ")).replacen("A (", &format!("{} (", s.label), 1)
+}

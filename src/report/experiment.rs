@@ -1,0 +1,736 @@
+//! The results of an experiment (or a `compare`): per-arm estimates, paired
+//! comparisons with Holm-adjusted p-values, distributions, the manifest, a
+//! Markdown report and SVG plots. Everything is returned as text; nothing prints.
+
+use super::plots::{self, Panel, Row};
+use super::write_files_atomically;
+use crate::lab::Experiment;
+use crate::sim::lockstep::{
+    games_of, holm, paired_difference, ratio_estimate, Difference, Estimate, LockstepState, Stop,
+};
+use crate::sim::stats::Histogram;
+use crate::sim::Mode;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One metric of one arm.
+#[derive(Clone, Debug)]
+pub struct ArmRow {
+    pub arm: String,
+    pub metric: String,
+    pub group: String,
+    pub est: Estimate,
+}
+
+/// One metric of one arm against the baseline.
+#[derive(Clone, Debug)]
+pub struct ComparisonRow {
+    pub arm: String,
+    pub baseline: String,
+    pub metric: String,
+    pub group: String,
+    pub arm_value: f64,
+    pub base_value: f64,
+    pub d: Difference,
+    /// Holm-adjusted p-value over all comparisons of the experiment.
+    pub p_holm: f64,
+}
+
+/// Every arm metric that has data.
+pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
+    let mut v = Vec::new();
+    for a in &st.arms {
+        for m in &a.metrics {
+            if let Some(est) = ratio_estimate(&m.sums, st.clusters) {
+                v.push(ArmRow {
+                    arm: a.label.clone(),
+                    metric: m.key.name.clone(),
+                    group: m.key.group.clone(),
+                    est,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Every comparison with data, Holm-adjusted together.
+pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
+    let mut v = Vec::new();
+    for c in &st.comparisons {
+        let (arm, base) = (&st.arms[c.arm], &st.arms[c.baseline]);
+        for p in &c.pairs {
+            let (ma, mb) = (&arm.metrics[p.arm_metric], &base.metrics[p.base_metric]);
+            if let Some(d) = paired_difference(&ma.sums, &mb.sums, &p.sums, st.clusters) {
+                v.push(ComparisonRow {
+                    arm: arm.label.clone(),
+                    baseline: base.label.clone(),
+                    metric: ma.key.name.clone(),
+                    group: ma.key.group.clone(),
+                    arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
+                    base_value: mb.sums.y as f64 / mb.sums.x as f64,
+                    d,
+                    p_holm: f64::NAN,
+                });
+            }
+        }
+    }
+    let adj = holm(&v.iter().map(|r| r.d.p).collect::<Vec<_>>());
+    for (r, a) in v.iter_mut().zip(adj) {
+        r.p_holm = a;
+    }
+    v
+}
+
+fn f6(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        String::new()
+    }
+}
+
+fn fp(p: f64) -> String {
+    if !p.is_finite() {
+        String::new()
+    } else if p < 1e-6 {
+        format!("{p:.2e}")
+    } else {
+        format!("{p:.6}")
+    }
+}
+
+fn csv_text(rows: Vec<Vec<String>>) -> Result<String, String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.write_record(&r).map_err(|e| e.to_string())?;
+    }
+    let b = w.into_inner().map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&b).into_owned())
+}
+
+/// A readable name and whether the metric is a share (printed as percent).
+pub fn describe(metric: &str) -> (&'static str, bool) {
+    match metric {
+        "turns_per_round" => ("turns per round", false),
+        "cards_drawn_per_round" => ("cards drawn per round", false),
+        "points_per_round" => ("points per round", false),
+        "blocked_rate" => ("blocked rounds", true),
+        "truncated_rate" => ("truncated rounds", true),
+        "uno_penalties_per_round" => ("UNO penalties per round", false),
+        "first_mover_win_rate" => ("first mover's share of won rounds", true),
+        "rounds_per_match" => ("rounds per match", false),
+        "win_rate" => ("round wins per seat held", true),
+        "match_win_rate" => ("match wins per seat held", true),
+        "position_win_rate" => (
+            "share of won rounds by position after the first mover",
+            true,
+        ),
+        _ => ("", false),
+    }
+}
+
+fn title(metric: &str, group: &str) -> String {
+    let (d, _) = describe(metric);
+    if group == "all" {
+        d.to_string()
+    } else {
+        format!("{d}: {group}")
+    }
+}
+
+fn num(metric: &str, x: f64, signed: bool) -> String {
+    let (_, pct) = describe(metric);
+    match (pct, signed) {
+        (true, true) => format!("{:+.2} pp", 100.0 * x),
+        (true, false) => format!("{:.2}%", 100.0 * x),
+        (false, true) => format!("{x:+.3}"),
+        (false, false) => format!("{x:.3}"),
+    }
+}
+
+fn ci(metric: &str, lo: f64, hi: f64, signed: bool) -> String {
+    let (_, pct) = describe(metric);
+    let f = |x: f64| match (pct, signed) {
+        (true, true) => format!("{:+.2}", 100.0 * x),
+        (true, false) => format!("{:.2}", 100.0 * x),
+        (false, true) => format!("{x:+.3}"),
+        (false, false) => format!("{x:.3}"),
+    };
+    if lo.is_finite() {
+        format!("[{}, {}]", f(lo), f(hi))
+    } else {
+        "-".into()
+    }
+}
+
+/// An experiment's results with what is needed to write them.
+pub struct ExperimentReport<'a> {
+    pub exp: &'a Experiment,
+    pub state: &'a LockstepState,
+    pub stop: Stop,
+    pub threads: usize,
+    pub elapsed_s: f64,
+    /// Start time (UTC, RFC 3339).
+    pub started: String,
+    pub command: Vec<String>,
+    /// Git commit of the build when known.
+    pub commit: Option<String>,
+}
+
+impl ExperimentReport<'_> {
+    pub fn partial(&self) -> bool {
+        self.stop == Stop::Interrupted
+    }
+
+    fn games_per_arm(&self) -> Vec<u64> {
+        self.exp
+            .arms
+            .iter()
+            .map(|a| games_of(&a.cfg, self.state.clusters, self.exp.duplicate))
+            .collect()
+    }
+
+    /// `arms.csv`: arm, metric, group, value, 95% interval, n (denominator), clusters.
+    pub fn arms_csv(&self) -> Result<String, String> {
+        let mut rows = vec![[
+            "arm",
+            "metric",
+            "group",
+            "value",
+            "ci95_low",
+            "ci95_high",
+            "n",
+            "clusters",
+        ]
+        .map(String::from)
+        .to_vec()];
+        for r in arm_rows(self.state) {
+            rows.push(vec![
+                r.arm,
+                r.metric,
+                r.group,
+                f6(r.est.value),
+                f6(r.est.lo),
+                f6(r.est.hi),
+                r.est.n.to_string(),
+                self.state.clusters.to_string(),
+            ]);
+        }
+        csv_text(rows)
+    }
+
+    /// `comparisons.csv`: each arm against the baseline per metric.
+    pub fn comparisons_csv(&self) -> Result<String, String> {
+        let mut rows = vec![[
+            "arm",
+            "baseline",
+            "metric",
+            "group",
+            "arm_value",
+            "baseline_value",
+            "difference",
+            "ci95_low",
+            "ci95_high",
+            "p_value",
+            "p_holm",
+            "se_paired",
+            "se_unpaired",
+            "clusters",
+        ]
+        .map(String::from)
+        .to_vec()];
+        for r in comparison_rows(self.state) {
+            rows.push(vec![
+                r.arm,
+                r.baseline,
+                r.metric,
+                r.group,
+                f6(r.arm_value),
+                f6(r.base_value),
+                f6(r.d.diff),
+                f6(r.d.lo),
+                f6(r.d.hi),
+                fp(r.d.p),
+                fp(r.p_holm),
+                f6(r.d.se),
+                f6(r.d.se_unpaired),
+                self.state.clusters.to_string(),
+            ]);
+        }
+        csv_text(rows)
+    }
+
+    /// `distributions.csv`: arm, distribution, group, value, count.
+    pub fn distributions_csv(&self) -> Result<String, String> {
+        let mut rows = vec![["arm", "distribution", "group", "value", "count"]
+            .map(String::from)
+            .to_vec()];
+        for a in &self.state.arms {
+            let st = &a.stats;
+            let mut put = |name: &str, group: &str, h: &Histogram| {
+                for (v, c) in h.bins() {
+                    rows.push(vec![
+                        a.label.clone(),
+                        name.into(),
+                        group.into(),
+                        v.to_string(),
+                        c.to_string(),
+                    ]);
+                }
+                if h.overflow() > 0 {
+                    rows.push(vec![
+                        a.label.clone(),
+                        name.into(),
+                        group.into(),
+                        format!(">={}", h.cap()),
+                        h.overflow().to_string(),
+                    ]);
+                }
+            };
+            put("turns_per_round", "all", &st.turns);
+            put("cards_drawn_per_round", "all", &st.cards_drawn);
+            put(
+                "uno_penalties_per_round",
+                "all",
+                &st.uno_penalties_per_round,
+            );
+            for s in &st.strategies {
+                put("points_per_round_won", &s.name, &s.round_points);
+            }
+            if self.exp.mode == Mode::Match {
+                put("rounds_per_match", "all", &st.rounds_per_match);
+            }
+        }
+        csv_text(rows)
+    }
+
+    /// `manifest.json`: the experiment as resolved.
+    pub fn manifest(&self) -> Value {
+        let e = self.exp;
+        let games = self.games_per_arm();
+        let arms: Vec<Value> = e
+            .arms
+            .iter()
+            .zip(&e.specs)
+            .zip(&games)
+            .map(|((a, s), g)| {
+                json!({
+                    "label": a.label,
+                    "rules": a.cfg.rules.name,
+                    "set": s.set,
+                    "house": s.house,
+                    "rule_set": serde_json::to_value(&a.cfg.rules.file).unwrap_or(Value::Null),
+                    "players": a.cfg.players,
+                    "lineup": a.cfg.lineup.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>(),
+                    "fixed_seats": a.cfg.fixed_seats,
+                    "games": g,
+                })
+            })
+            .collect();
+        json!({
+            "experiment": e.name,
+            "description": e.description,
+            "file": e.origin,
+            "version": env!("CARGO_PKG_VERSION"),
+            "commit": self.commit,
+            "command": self.command,
+            "started": self.started,
+            "elapsed_s": (self.elapsed_s * 1000.0).round() / 1000.0,
+            "threads": self.threads,
+            "seed": e.seed,
+            "mode": e.mode.name(),
+            "duplicate": e.duplicate,
+            "clusters": self.state.clusters,
+            "clusters_are": if e.duplicate { "deals, each played once per seat rotation" } else { "games" },
+            "games_limit": e.games,
+            "batch": e.batch,
+            "precision": e.precision,
+            "precision_metrics": e.precision_metrics,
+            "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
+            "partial": self.partial(),
+            "baseline": e.baseline.map(|b| e.arms[b].label.clone()),
+            "arms": arms,
+        })
+    }
+
+    /// The manifest, every arm metric and every comparison as one JSON object.
+    pub fn to_json(&self) -> Value {
+        let num = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        let arms: Vec<Value> = arm_rows(self.state)
+            .iter()
+            .map(|r| {
+                json!({"arm": r.arm, "metric": r.metric, "group": r.group, "value": num(r.est.value),
+                       "ci95": [num(r.est.lo), num(r.est.hi)], "n": r.est.n as f64})
+            })
+            .collect();
+        let comps: Vec<Value> = comparison_rows(self.state)
+            .iter()
+            .map(|r| {
+                json!({"arm": r.arm, "baseline": r.baseline, "metric": r.metric, "group": r.group,
+                       "arm_value": num(r.arm_value), "baseline_value": num(r.base_value),
+                       "difference": num(r.d.diff), "ci95": [num(r.d.lo), num(r.d.hi)],
+                       "p_value": num(r.d.p), "p_holm": num(r.p_holm),
+                       "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired)})
+            })
+            .collect();
+        json!({"manifest": self.manifest(), "arms": arms, "comparisons": comps})
+    }
+
+    fn difference_panels(&self, rows: &[ComparisonRow]) -> Vec<Panel> {
+        let mut panels: Vec<Panel> = Vec::new();
+        for r in rows.iter().filter(|r| r.metric != "position_win_rate") {
+            let t = title(&r.metric, &r.group);
+            let (_, pct) = describe(&r.metric);
+            let k = if pct { 100.0 } else { 1.0 };
+            let row = Row {
+                label: r.arm.clone(),
+                value: k * r.d.diff,
+                lo: k * r.d.lo,
+                hi: k * r.d.hi,
+            };
+            match panels.iter_mut().find(|p| p.title.starts_with(&t)) {
+                Some(p) => p.rows.push(row),
+                None => panels.push(Panel {
+                    title: format!("{t}{}", if pct { " (percentage points)" } else { "" }),
+                    rows: vec![row],
+                    reference: Some(0.0),
+                }),
+            }
+        }
+        panels
+    }
+
+    /// The SVG plots, by file name.
+    pub fn plots(&self) -> Result<Vec<(String, String)>, String> {
+        let mut out = Vec::new();
+        let comps = comparison_rows(self.state);
+        let arms = arm_rows(self.state);
+        if !comps.is_empty() {
+            let base = comps[0].baseline.clone();
+            out.push((
+                "differences.svg".into(),
+                plots::interval_panels(
+                    &format!("Paired difference against '{base}' (95% intervals)"),
+                    &self.difference_panels(&comps),
+                )?,
+            ));
+        }
+        // Win rates per strategy per arm.
+        let mut panels: Vec<Panel> = Vec::new();
+        for r in arms.iter().filter(|r| r.metric == "win_rate") {
+            let row = Row {
+                label: r.arm.clone(),
+                value: 100.0 * r.est.value,
+                lo: 100.0 * r.est.lo,
+                hi: 100.0 * r.est.hi,
+            };
+            let t = format!("{} (% of seat-rounds won)", r.group);
+            match panels.iter_mut().find(|p| p.title == t) {
+                Some(p) => p.rows.push(row),
+                None => panels.push(Panel {
+                    title: t,
+                    rows: vec![row],
+                    reference: None,
+                }),
+            }
+        }
+        out.push((
+            "win_rates.svg".into(),
+            plots::interval_panels("Round wins per seat held, by strategy and arm", &panels)?,
+        ));
+        // First-mover advantage by position.
+        let mut panels: Vec<Panel> = Vec::new();
+        for (a, spec) in self.state.arms.iter().zip(&self.exp.arms) {
+            let rows: Vec<Row> = arms
+                .iter()
+                .filter(|r| r.arm == a.label && r.metric == "position_win_rate")
+                .map(|r| Row {
+                    label: r.group.clone(),
+                    value: 100.0 * r.est.value,
+                    lo: 100.0 * r.est.lo,
+                    hi: 100.0 * r.est.hi,
+                })
+                .collect();
+            panels.push(Panel {
+                title: format!(
+                    "{}: % of won rounds by seat after the first mover (line: fair share)",
+                    a.label
+                ),
+                rows,
+                reference: Some(100.0 / spec.cfg.players as f64),
+            });
+        }
+        out.push((
+            "first_mover.svg".into(),
+            plots::interval_panels("First-mover advantage by position", &panels)?,
+        ));
+        // Round length distributions.
+        let series: Vec<(String, Vec<(f64, f64)>)> = self
+            .state
+            .arms
+            .iter()
+            .map(|a| {
+                let h = &a.stats.turns;
+                let n = h.count().max(1) as f64;
+                let top = h.quantile(0.99);
+                (
+                    a.label.clone(),
+                    h.bins()
+                        .filter(|(v, _)| (*v as f64) <= top)
+                        .map(|(v, c)| (v as f64, c as f64 / n))
+                        .collect(),
+                )
+            })
+            .collect();
+        out.push((
+            "round_length.svg".into(),
+            plots::lines(
+                "Round length: share of rounds by number of turns (to the 99th percentile)",
+                "turns",
+                "share of rounds",
+                &series,
+            )?,
+        ));
+        Ok(out)
+    }
+
+    /// `report.md`: the question, the set-up, the findings in words, the
+    /// tables and the plots.
+    pub fn markdown(&self, plot_names: &[String]) -> String {
+        let e = self.exp;
+        let st = self.state;
+        let mut o = String::new();
+        let _ = writeln!(o, "# {}\n", e.name);
+        if !e.description.is_empty() {
+            let _ = writeln!(o, "{}\n", e.description.trim());
+        }
+        let games = self.games_per_arm();
+        let unit = if e.mode == Mode::Match {
+            "matches"
+        } else {
+            "rounds"
+        };
+        let played = if e.duplicate {
+            format!(
+                "{} deals per arm, each played once per seat rotation (duplicate): {} {unit} per arm",
+                st.clusters,
+                games
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            )
+        } else {
+            format!("{} {unit} per arm", st.clusters)
+        };
+        let _ = writeln!(
+            o,
+            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}. {} thread{}, {:.1} s.\n",
+            e.arms.len(),
+            e.seed,
+            e.mode.name(),
+            match self.stop {
+                Stop::Limit => "the game limit",
+                Stop::Precision => "the precision rule",
+                Stop::Interrupted => "an interruption (PARTIAL results)",
+            },
+            match e.precision {
+                Some(p) => format!(" (precision ±{p}, limit {} per arm)", e.games),
+                None => String::new(),
+            },
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            self.elapsed_s
+        );
+        let _ = writeln!(
+            o,
+            "| arm | rules | house rules | settings | players | line-up |"
+        );
+        let _ = writeln!(o, "| --- | --- | --- | --- | --- | --- |");
+        for (i, (a, s)) in e.arms.iter().zip(&e.specs).enumerate() {
+            let star = if e.baseline == Some(i) {
+                " (baseline)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                o,
+                "| {}{star} | {} | {} | {} | {} | {} |",
+                a.label,
+                a.cfg.rules.name,
+                if s.house.is_empty() {
+                    "-".into()
+                } else {
+                    s.house.join(", ")
+                },
+                if s.set.is_empty() {
+                    "-".into()
+                } else {
+                    s.set.join(", ")
+                },
+                a.cfg.players,
+                a.cfg
+                    .lineup
+                    .iter()
+                    .map(|x| x.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let comps = comparison_rows(st);
+        let main_metric = |m: &str| m != "position_win_rate";
+        if !comps.is_empty() {
+            let _ = writeln!(o, "\n## What changes against the baseline\n");
+            let sig: Vec<&ComparisonRow> = comps
+                .iter()
+                .filter(|r| main_metric(&r.metric) && r.p_holm < 0.05)
+                .collect();
+            if sig.is_empty() {
+                let _ = writeln!(o, "No difference is significant at the 5% level after Holm's adjustment over all {} comparisons.\n", comps.len());
+            } else {
+                let _ = writeln!(
+                    o,
+                    "Differences significant at the 5% level after Holm's adjustment over all {} comparisons (arm minus baseline, 95% interval):\n",
+                    comps.len()
+                );
+                for r in sig {
+                    let _ = writeln!(
+                        o,
+                        "- **{}**: {} {} (from {} to {}), {}.",
+                        r.arm,
+                        title(&r.metric, &r.group),
+                        num(&r.metric, r.d.diff, true),
+                        num(&r.metric, r.base_value, false),
+                        num(&r.metric, r.arm_value, false),
+                        ci(&r.metric, r.d.lo, r.d.hi, true)
+                    );
+                }
+                o.push('\n');
+            }
+            let _ = writeln!(
+                o,
+                "| arm | metric | baseline | arm | difference | 95% CI | p | Holm p |"
+            );
+            let _ = writeln!(o, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |");
+            for r in comps.iter().filter(|r| main_metric(&r.metric)) {
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    r.arm,
+                    title(&r.metric, &r.group),
+                    num(&r.metric, r.base_value, false),
+                    num(&r.metric, r.arm_value, false),
+                    num(&r.metric, r.d.diff, true),
+                    ci(&r.metric, r.d.lo, r.d.hi, true),
+                    fmt_p(r.d.p),
+                    fmt_p(r.p_holm)
+                );
+            }
+            let ratios: Vec<f64> = comps
+                .iter()
+                .filter(|r| r.d.se > 0.0 && r.d.se_unpaired > 0.0)
+                .map(|r| r.d.se / r.d.se_unpaired)
+                .collect();
+            if !ratios.is_empty() {
+                let mut s = ratios.clone();
+                s.sort_by(f64::total_cmp);
+                let _ = writeln!(
+                    o,
+                    "\nPairing: the paired interval is {:.2} times as wide as an unpaired one at the same games (median over {} comparisons; range {:.2} to {:.2}).",
+                    s[s.len() / 2],
+                    s.len(),
+                    s[0],
+                    s[s.len() - 1]
+                );
+            }
+        }
+        let _ = writeln!(o, "\n## Every arm\n");
+        let rows = arm_rows(st);
+        let _ = writeln!(o, "| arm | metric | value | 95% CI |");
+        let _ = writeln!(o, "| --- | --- | ---: | --- |");
+        for r in rows.iter().filter(|r| main_metric(&r.metric)) {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} |",
+                r.arm,
+                title(&r.metric, &r.group),
+                num(&r.metric, r.est.value, false),
+                ci(&r.metric, r.est.lo, r.est.hi, false)
+            );
+        }
+        if !plot_names.is_empty() {
+            let _ = writeln!(o, "\n## Plots\n");
+            for p in plot_names {
+                let _ = writeln!(o, "![{p}]({p})\n");
+            }
+        }
+        let _ = writeln!(
+            o,
+            "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
+            if e.duplicate { "deal" } else { "game" }
+        );
+        let _ = writeln!(o, "Produced by `{}`.", self.command.join(" "));
+        o
+    }
+
+    /// Writes every file into `dir` (temporary names, then renames).
+    pub fn write_dir(&self, dir: &Path) -> Result<(), String> {
+        let plots = self.plots()?;
+        let names: Vec<String> = plots.iter().map(|(n, _)| n.clone()).collect();
+        let mut files: Vec<(String, String)> = vec![
+            ("arms.csv".into(), self.arms_csv()?),
+            ("comparisons.csv".into(), self.comparisons_csv()?),
+            ("distributions.csv".into(), self.distributions_csv()?),
+            (
+                "manifest.json".into(),
+                serde_json::to_string_pretty(&self.manifest()).map_err(|e| e.to_string())? + "\n",
+            ),
+            ("report.md".into(), self.markdown(&names)),
+        ];
+        files.extend(plots);
+        let refs: Vec<(&str, String)> =
+            files.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
+        write_files_atomically(dir, &refs)
+    }
+}
+
+fn fmt_p(p: f64) -> String {
+    if !p.is_finite() {
+        "-".into()
+    } else if p < 0.0001 {
+        "<0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// Writes the state to `path` through a temporary file and a rename.
+pub fn save_state(st: &LockstepState, path: &Path) -> Result<(), String> {
+    let text = serde_json::to_string(st).map_err(|e| e.to_string())?;
+    let tmp = path.with_extension("json.tmp");
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Reads a saved state.
+pub fn load_state(path: &Path) -> Result<LockstepState, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the saved state {}: {e}", path.display()))?;
+    let st: LockstepState = serde_json::from_str(&text)
+        .map_err(|e| format!("malformed saved state {}: {e}", path.display()))?;
+    if st.format != crate::sim::lockstep::STATE_FORMAT
+        || st.version != crate::sim::lockstep::STATE_VERSION
+    {
+        return Err(format!(
+            "{}: not a unolab lockstep state of version {}",
+            path.display(),
+            crate::sim::lockstep::STATE_VERSION
+        ));
+    }
+    Ok(st)
+}
