@@ -44,9 +44,10 @@ pub struct CommonArgs {
     /// Worker threads (default: all cores); the results do not depend on it
     #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
-    /// Play each deal once per seat rotation of the line-up (duplicate)
-    #[arg(long)]
-    pub duplicate: bool,
+    /// Play each deal once per seat rotation of the line-up (duplicate);
+    /// --duplicate=false turns it off for a file that asks for it
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub duplicate: Option<bool>,
     /// Stop when every 95% interval is narrower than plus or minus X
     #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
     pub precision: Option<f64>,
@@ -129,8 +130,10 @@ pub fn drive(
     if let Some(s) = c.seed {
         exp.seed = s;
     }
-    if c.duplicate {
-        exp.duplicate = true;
+    if let Some(d) = c.duplicate {
+        exp.duplicate = d;
+    }
+    if exp.duplicate {
         if let Some(a) = exp.arms.iter().find(|a| a.cfg.fixed_seats) {
             return Err(Fail(format!(
                 "arm '{}' has fixed seats; --duplicate rotates the seats",

@@ -32,6 +32,10 @@ pub struct RunArgs {
     /// Keep each strategy on its seat instead of rotating the line-up
     #[arg(long)]
     fixed_seats: bool,
+    /// Duplicate play: each of --games deals is played once per seat rotation
+    /// of the line-up (players x games games in all)
+    #[arg(long, conflicts_with = "fixed_seats")]
+    duplicate: bool,
     /// Print the summary as one JSON object
     #[arg(long)]
     json: bool,
@@ -51,6 +55,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         mode,
         threads,
         fixed_seats,
+        duplicate,
         json,
         out,
         quiet,
@@ -63,6 +68,13 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         Mode::Round
     };
     let threads = threads.unwrap_or_else(super::cores);
+    let games = if duplicate {
+        games
+            .checked_mul(table.players as u64)
+            .ok_or_else(|| Fail(format!("--games {games} is too large for --duplicate")))?
+    } else {
+        games
+    };
     let mut cfg = RunConfig::new(
         rules,
         table.players,
@@ -78,6 +90,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         // small units keep Ctrl-C and the progress bar prompt.
         cfg.chunk = 16;
     }
+    cfg.duplicate = duplicate;
     // The output folder must be writable before the first game.
     let created = match &out {
         Some(dir) => Some(prepare_out_dir(dir)?),

@@ -162,6 +162,22 @@ impl Errors<'_> {
     fn file(&mut self, msg: impl std::fmt::Display) {
         self.list.push(format!("{}: {msg}", self.origin));
     }
+    /// An arm's error; the same error of several arms (a base value) is
+    /// reported once, without the arm's name.
+    fn arm(&mut self, span: std::ops::Range<usize>, label: &str, msg: impl std::fmt::Display) {
+        let l = self.line(span);
+        let plain = format!("{}:{l}: {msg}", self.origin);
+        if let Some(i) = self.list.iter().position(|e| {
+            e == &plain
+                || (e.starts_with(&format!("{}:{l}: arm '", self.origin))
+                    && e.ends_with(&format!("': {msg}")))
+        }) {
+            self.list[i] = plain;
+            return;
+        }
+        self.list
+            .push(format!("{}:{l}: arm '{label}': {msg}", self.origin));
+    }
 }
 
 /// Reads and validates an experiment file.
@@ -460,42 +476,43 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
         let mut file = match RuleSetFile::load(&rules.0) {
             Ok(f) => Some(f),
             Err(e) => {
-                errs.at(rules.1.clone(), format!("arm '{}': {e}", label.0));
+                errs.arm(rules.1.clone(), &label.0, e);
                 None
             }
         };
         if let Some(fl) = file.as_mut() {
             for (s, span) in set {
                 if let Err(e) = fl.apply_set(s) {
-                    errs.at(span.clone(), format!("arm '{}': {e}", label.0));
+                    errs.arm(span.clone(), &label.0, e);
                 }
             }
             for (h, span) in house {
                 for item in h.split(',').filter(|x| !x.trim().is_empty()) {
                     if let Err(e) = fl.apply_house(item) {
-                        errs.at(span.clone(), format!("arm '{}': {e}", label.0));
+                        errs.arm(span.clone(), &label.0, e);
                     }
                 }
             }
         }
         let p = players.0;
         if !(2..=10).contains(&p) {
-            errs.at(
+            errs.arm(
                 players.1.clone(),
-                format!("arm '{}': invalid players {p} (valid: 2 to 10)", label.0),
+                &label.0,
+                format!("invalid players {p} (valid: 2 to 10)"),
             );
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list(&strategies.0) {
             Ok(l) => Some(l),
             Err(e) => {
-                errs.at(strategies.1.clone(), format!("arm '{}': {e}", label.0));
+                errs.arm(strategies.1.clone(), &label.0, e);
                 None
             }
         };
         let built = file.and_then(|fl| match Rules::build(fl) {
             Ok(r) => Some(r),
             Err(e) => {
-                errs.at(rules.1.clone(), format!("arm '{}': {e}", label.0));
+                errs.arm(rules.1.clone(), &label.0, e);
                 None
             }
         });
@@ -513,7 +530,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
                         cfg,
                     });
                 }
-                Err(e) => errs.at(players.1.clone(), format!("arm '{}': {e}", label.0)),
+                Err(e) => errs.arm(players.1.clone(), &label.0, e),
             }
         }
         specs.push(ArmSpec {

@@ -296,9 +296,13 @@ impl ExperimentReport<'_> {
                 "all",
                 &st.uno_penalties_per_round,
             );
-            for s in &st.strategies {
-                put("points_per_round_won", &s.name, &s.round_points);
+            // One points distribution per arm (all strategies together) keeps
+            // the file small.
+            let mut points = st.strategies[0].round_points.clone();
+            for s in &st.strategies[1..] {
+                points.merge(&s.round_points);
             }
+            put("points_per_round_won", "all", &points);
             if self.exp.mode == Mode::Match {
                 put("rounds_per_match", "all", &st.rounds_per_match);
             }

@@ -293,6 +293,7 @@ impl<'a> Report<'a> {
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
             "players": cfg.players,
             "fixed_seats": cfg.fixed_seats,
+            "duplicate": cfg.duplicate,
             "lineup": cfg.lineup.iter().map(|s| s.name()).collect::<Vec<_>>(),
             "strategies": strategies,
             "seats": seats,
@@ -639,6 +640,7 @@ impl<'a> Report<'a> {
             "seed": cfg.seed,
             "threads": cfg.threads,
             "fixed_seats": cfg.fixed_seats,
+            "duplicate": cfg.duplicate,
             "elapsed_s": round6(self.elapsed_s),
         })
     }

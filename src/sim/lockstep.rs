@@ -256,9 +256,7 @@ impl CrossSums {
 /// One metric of one arm: its key and sums.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MetricState {
-    #[serde(flatten)]
     pub key: MetricKey,
-    #[serde(flatten)]
     pub sums: RatioSums,
 }
 
@@ -276,7 +274,6 @@ pub struct PairState {
     /// Index of the arm's metric and of the baseline's metric.
     pub arm_metric: usize,
     pub base_metric: usize,
-    #[serde(flatten)]
     pub sums: CrossSums,
 }
 

@@ -1,0 +1,452 @@
+//! Experiments: validation of experiment files, the lockstep runner's paired
+//! statistics (against a per-game computation), thread invariance, resume,
+//! the precision stop and the CLI end to end.
+
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use unolab::agents::parse_list;
+use unolab::lab::experiment::parse;
+use unolab::report::experiment::{arm_rows, comparison_rows};
+use unolab::sim::lockstep::{
+    paired_difference, ratio_estimate, run_lockstep, LockstepConfig, LockstepState, Stop,
+};
+use unolab::sim::{self, Mode, RunConfig};
+use unolab::Rules;
+
+const GOOD: &str = r#"name = "t"
+description = "test"
+baseline = "plain"
+
+[base]
+rules = "classic"
+players = 4
+strategies = "points,color,random,cautious"
+games = 600
+seed = 7
+
+[stop]
+batch = 200
+
+[[arm]]
+label = "plain"
+
+[[arm]]
+label = "stack"
+house = ["stacking=cross"]
+
+[[arm]]
+label = "seven"
+house = ["seven_o,jump_in"]
+"#;
+
+fn errors(text: &str) -> Vec<String> {
+    parse(text, "x.toml").expect_err("the file must be refused")
+}
+
+fn has(errs: &[String], line: usize, needle: &str) {
+    let prefix = format!("x.toml:{line}: ");
+    assert!(
+        errs.iter()
+            .any(|e| e.starts_with(&prefix) && e.contains(needle)),
+        "no error at line {line} containing '{needle}': {errs:?}"
+    );
+}
+
+#[test]
+fn a_good_file_resolves_every_arm() {
+    let e = parse(GOOD, "x.toml").unwrap();
+    assert_eq!(e.arms.len(), 3);
+    assert_eq!(e.baseline, Some(0));
+    assert_eq!(e.games, 600);
+    assert_eq!(e.batch, 200);
+    assert_eq!(
+        e.arms[1].cfg.rules.settings.stacking,
+        unolab::engine::rules::Stacking::Cross
+    );
+    assert!(e.arms[2].cfg.rules.settings.seven_o && e.arms[2].cfg.rules.settings.jump_in);
+    assert!(!e.arms[0].cfg.rules.settings.seven_o);
+}
+
+#[test]
+fn validation_names_file_line_and_what_is_valid() {
+    // Unknown key (line 9), through serde's deny_unknown_fields.
+    let t = GOOD.replace("games = 600", "gamez = 600");
+    has(&errors(&t), 9, "unknown field `gamez`");
+    // Unknown rule set, strategy, house rule: all three reported together.
+    // A base value's error is reported once, not once per arm.
+    let t = GOOD
+        .replace("rules = \"classic\"", "rules = \"klassic\"")
+        .replace("points,color", "points,colour");
+    let errs = errors(&t);
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    has(&errs, 6, "unknown rule set 'klassic' (valid: classic");
+    has(&errs, 8, "unknown strategy 'colour' (valid:");
+    let t = GOOD.replace("stacking=cross", "stacking=cross,sevn_o");
+    has(
+        &errors(&t),
+        20,
+        "arm 'stack': unknown house rule 'sevn_o' (valid: stacking",
+    );
+    // Duplicate arm label (the second one, line 19).
+    let t = GOOD.replace("label = \"stack\"", "label = \"plain\"");
+    has(&errors(&t), 19, "duplicate arm label 'plain'");
+    // A baseline that is not an arm (line 3) lists the arms.
+    let t = GOOD.replace("baseline = \"plain\"", "baseline = \"none\"");
+    has(
+        &errors(&t),
+        3,
+        "baseline 'none' is not an arm (valid: plain, stack, seven)",
+    );
+    // Out-of-range values.
+    let t = GOOD.replace("players = 4", "players = 11");
+    has(&errors(&t), 7, "invalid players 11 (valid: 2 to 10)");
+    assert_eq!(errors(&t).len(), 1);
+    let t = GOOD.replace("games = 600", "games = 0");
+    has(
+        &errors(&t),
+        9,
+        "invalid games 0 (valid: a positive integer)",
+    );
+    let t = GOOD.replace("batch = 200", "batch = 200\nprecision = -1");
+    has(&errors(&t), 14, "invalid precision -1");
+    let t = GOOD.replace("batch = 200", "batch = 200\nmetrics = [\"speed\"]");
+    has(
+        &errors(&t),
+        14,
+        "unknown metric 'speed' (valid: turns_per_round",
+    );
+}
+
+fn cfg(threads: usize, games: u64, duplicate: bool) -> LockstepConfig {
+    let mut e = parse(GOOD, "x.toml").unwrap();
+    e.games = games;
+    e.duplicate = duplicate;
+    e.lockstep(threads)
+}
+
+fn run(c: &LockstepConfig) -> (LockstepState, Stop) {
+    let mut st = LockstepState::new(c);
+    let stop = AtomicBool::new(false);
+    let how = run_lockstep(c, &mut st, &stop, &|_| {}, &mut |_| Ok(())).unwrap();
+    (st, how)
+}
+
+#[test]
+fn lockstep_is_thread_invariant_and_matches_separate_runs() {
+    let (one, how) = run(&cfg(1, 600, false));
+    assert_eq!(how, Stop::Limit);
+    assert_eq!(one.clusters, 600);
+    let (three, _) = run(&cfg(3, 600, false));
+    assert_eq!(one, three);
+    // Each arm's statistics are those of a plain run of the same configuration.
+    let c = cfg(1, 600, false);
+    for (arm, st) in c.arms.iter().zip(&one.arms) {
+        let mut rc = arm.cfg.clone();
+        rc.games = 600;
+        rc.seed = c.seed;
+        rc.threads = 2;
+        let out = sim::run(&rc, &AtomicBool::new(false), &|_| {}).unwrap();
+        assert_eq!(out.stats, st.stats, "arm {}", arm.label);
+    }
+    // Duplicate lockstep arms match `run` with duplicate seeds.
+    let (dup, _) = run(&cfg(2, 150, true));
+    let mut rc = c.arms[1].cfg.clone();
+    rc.games = 600;
+    rc.seed = c.seed;
+    rc.duplicate = true;
+    let out = sim::run(&rc, &AtomicBool::new(false), &|_| {}).unwrap();
+    assert_eq!(out.stats, dup.arms[1].stats);
+}
+
+#[test]
+fn paired_difference_matches_a_per_game_computation() {
+    // Play game by game (one-cluster states), compute the paired difference of
+    // every compared metric the textbook way, and compare with the sums.
+    let n = 120u64;
+    let c = cfg(1, n, false);
+    let (whole, _) = run(&c);
+    let mut merged = LockstepState::new(&c);
+    let comp = &whole.comparisons[0];
+    let mut per_game: Vec<Vec<[f64; 4]>> = vec![Vec::new(); comp.pairs.len()];
+    for g in 0..n {
+        let mut one = LockstepState::new(&c);
+        one.clusters = g;
+        let mut c1 = c.clone();
+        c1.max_clusters = g + 1;
+        let stop = AtomicBool::new(false);
+        run_lockstep(&c1, &mut one, &stop, &|_| {}, &mut |_| Ok(())).unwrap();
+        let cp = &one.comparisons[0];
+        for (k, p) in cp.pairs.iter().enumerate() {
+            let a = &one.arms[cp.arm].metrics[p.arm_metric].sums;
+            let b = &one.arms[cp.baseline].metrics[p.base_metric].sums;
+            per_game[k].push([a.y as f64, a.x as f64, b.y as f64, b.x as f64]);
+        }
+        one.clusters = 1;
+        merged.merge(&one);
+    }
+    assert_eq!(merged, whole, "merging per-game states gives the whole");
+    let nf = n as f64;
+    let mut checked = 0;
+    for (k, p) in comp.pairs.iter().enumerate() {
+        let a = &whole.arms[comp.arm].metrics[p.arm_metric].sums;
+        let b = &whole.arms[comp.baseline].metrics[p.base_metric].sums;
+        let Some(d) = paired_difference(a, b, &p.sums, n) else {
+            continue;
+        };
+        let v = &per_game[k];
+        let (sya, sxa, syb, sxb) = v.iter().fold((0.0, 0.0, 0.0, 0.0), |s, g| {
+            (s.0 + g[0], s.1 + g[1], s.2 + g[2], s.3 + g[3])
+        });
+        let (ra, rb) = (sya / sxa, syb / sxb);
+        // The difference of the arm means.
+        let ea = ratio_estimate(a, n).unwrap();
+        let eb = ratio_estimate(b, n).unwrap();
+        assert!((d.diff - (ea.value - eb.value)).abs() < 1e-12);
+        assert!((d.diff - (ra - rb)).abs() < 1e-12);
+        // Linearised per-game differences, their sample variance / n.
+        let z: Vec<f64> = v
+            .iter()
+            .map(|g| (g[0] - ra * g[1]) / (sxa / nf) - (g[2] - rb * g[3]) / (sxb / nf))
+            .collect();
+        let mean = z.iter().sum::<f64>() / nf;
+        let var = z.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (nf - 1.0);
+        let se = (var / nf).sqrt();
+        assert!(
+            (d.se - se).abs() <= 1e-9 * se.max(1e-12),
+            "metric {k}: se {} vs per-game {se}",
+            d.se
+        );
+        if se > 0.0 {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} metrics had variation");
+    // The report's comparison rows are the same numbers.
+    let rows = comparison_rows(&whole);
+    let arms = arm_rows(&whole);
+    let turns = |arm: &str| {
+        arms.iter()
+            .find(|r| r.arm == arm && r.metric == "turns_per_round")
+            .unwrap()
+            .est
+            .value
+    };
+    let r = rows
+        .iter()
+        .find(|r| r.arm == "stack" && r.metric == "turns_per_round")
+        .unwrap();
+    assert!((r.d.diff - (turns("stack") - turns("plain"))).abs() < 1e-12);
+    assert!(r.p_holm >= r.d.p);
+}
+
+#[test]
+fn resume_gives_the_uninterrupted_result() {
+    let c = cfg(2, 600, false);
+    let (whole, _) = run(&c);
+    // Interrupt after the second batch boundary, save, load, resume.
+    let stop = AtomicBool::new(false);
+    let mut st = LockstepState::new(&c);
+    let mut saved = String::new();
+    let mut batches = 0;
+    let how = run_lockstep(&c, &mut st, &stop, &|_| {}, &mut |s| {
+        batches += 1;
+        saved = serde_json::to_string(s).unwrap();
+        if batches == 2 {
+            stop.store(true, Ordering::SeqCst);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(how, Stop::Interrupted);
+    assert_eq!(st.clusters, 400);
+    let mut loaded: LockstepState = serde_json::from_str(&saved).unwrap();
+    assert_eq!(loaded, st);
+    // Resume on another thread count.
+    let c1 = cfg(1, 600, false);
+    let how = run_lockstep(
+        &c1,
+        &mut loaded,
+        &AtomicBool::new(false),
+        &|_| {},
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(how, Stop::Limit);
+    assert_eq!(loaded, whole);
+}
+
+#[test]
+fn precision_stop_point_does_not_depend_on_threads() {
+    let mk = |threads| {
+        let mut c = cfg(threads, 20_000, false);
+        c.batch = 100;
+        c.precision = Some(1.0);
+        c.precision_metrics = vec!["turns_per_round".into()];
+        c
+    };
+    let (a, how) = run(&mk(1));
+    let (b, _) = run(&mk(3));
+    assert_eq!(how, Stop::Precision);
+    assert!(
+        a.clusters < 20_000 && a.clusters % 100 == 0,
+        "{}",
+        a.clusters
+    );
+    assert_eq!(a, b);
+    // It stopped at the first boundary where every turns interval is narrow enough.
+    let h = unolab::sim::lockstep::half_widths(&mk(1), &a);
+    assert!(h.iter().all(|&x| x < 1.0));
+}
+
+#[test]
+fn duplicate_run_plays_each_deal_once_per_rotation() {
+    // Two identical strategies in duplicate: the deal's first mover wins the
+    // same share whichever strategy holds the seat, and every deal is played
+    // by each line-up rotation.
+    let rules = Rules::builtin("classic");
+    let lineup = parse_list("points,random").unwrap();
+    let mut c = RunConfig::new(rules, 2, &lineup, 4000, Mode::Round, 3, 2, false).unwrap();
+    c.duplicate = true;
+    let d = sim::run(&c, &AtomicBool::new(false), &|_| {})
+        .unwrap()
+        .stats;
+    c.threads = 1;
+    let d1 = sim::run(&c, &AtomicBool::new(false), &|_| {})
+        .unwrap()
+        .stats;
+    assert_eq!(d, d1);
+    c.duplicate = false;
+    let p = sim::run(&c, &AtomicBool::new(false), &|_| {})
+        .unwrap()
+        .stats;
+    assert_ne!(d, p, "duplicate play uses other seeds than plain rotation");
+    assert_eq!(d.games, 4000);
+}
+
+fn unolab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn cli_writes_every_file_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("unolab-exp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.toml");
+    std::fs::write(&file, GOOD).unwrap();
+    let out = dir.join("out");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in [
+        "manifest.json",
+        "arms.csv",
+        "comparisons.csv",
+        "distributions.csv",
+        "report.md",
+        "differences.svg",
+        "win_rates.svg",
+        "round_length.svg",
+        "first_mover.svg",
+        "state.json",
+    ] {
+        let p = out.join(f);
+        assert!(
+            p.is_file() && std::fs::metadata(&p).unwrap().len() > 100,
+            "{f}"
+        );
+    }
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["clusters"], 600);
+    assert_eq!(m["partial"], false);
+    assert_eq!(m["arms"].as_array().unwrap().len(), 3);
+    assert_eq!(m["arms"][1]["rule_set"]["settings"]["stacking"], "cross");
+    let comps = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
+    assert!(comps.starts_with("arm,baseline,metric,group,arm_value,baseline_value,difference,ci95_low,ci95_high,p_value,p_holm"));
+    assert!(comps.contains("stack,plain,turns_per_round,all,"));
+    let svg = std::fs::read_to_string(out.join("differences.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("turns per round"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("600 rounds per arm") && md.contains("![differences.svg]"));
+
+    // --resume of a finished run changes nothing.
+    let before = std::fs::read_to_string(out.join("arms.csv")).unwrap();
+    let o = unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--quiet",
+        "--resume",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("arms.csv")).unwrap(),
+        before
+    );
+
+    // A bad file: one line per error, exit 2, nothing written.
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        GOOD.replace("points,color", "points,colour")
+            .replace("baseline = \"plain\"", "baseline = \"x\""),
+    )
+    .unwrap();
+    let out2 = dir.join("out2");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        bad.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.contains("bad.toml:3: baseline 'x' is not an arm"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.toml:8: unknown strategy 'colour'"),
+        "{err}"
+    );
+    assert!(!out2.exists());
+
+    // compare: a paired A/B as JSON.
+    let o = unolab(&[
+        "compare",
+        "--strategies",
+        "points,random",
+        "--b-house",
+        "seven_o",
+        "--games",
+        "500",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = j["comparisons"].as_array().unwrap();
+    assert!(c
+        .iter()
+        .any(|r| r["metric"] == "turns_per_round" && r["ci95"][0].is_number()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
