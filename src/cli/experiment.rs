@@ -302,17 +302,24 @@ pub fn summary_text(r: &ExperimentReport) -> String {
             "arm", "metric", "baseline", "arm", "diff", "95% CI", "p", "Holm p"
         );
         for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
+            let p = |x: f64| {
+                if x.is_finite() {
+                    format!("{x:.4}")
+                } else {
+                    "-".into()
+                }
+            };
             let _ = writeln!(
                 o,
-                "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9.4} {:>9.4}",
+                "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9} {:>9}",
                 c.arm,
                 format!("{}:{}", c.metric, c.group),
                 fmt(&c.metric, c.base_value),
                 fmt(&c.metric, c.arm_value),
                 fmt(&c.metric, c.d.diff),
                 format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi)),
-                c.d.p,
-                c.p_holm
+                p(c.d.p),
+                p(c.p_holm)
             );
         }
     }

@@ -81,7 +81,7 @@ struct File {
 }
 
 /// The names of the metrics the precision rule may name.
-pub const METRIC_NAMES: [&str; 11] = [
+pub const METRIC_NAMES: [&str; 12] = [
     "turns_per_round",
     "cards_drawn_per_round",
     "points_per_round",
@@ -90,6 +90,7 @@ pub const METRIC_NAMES: [&str; 11] = [
     "uno_penalties_per_round",
     "first_mover_win_rate",
     "rounds_per_match",
+    "first_mover_advantage",
     "win_rate",
     "match_win_rate",
     "position_win_rate",

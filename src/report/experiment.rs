@@ -121,6 +121,7 @@ pub fn describe(metric: &str) -> (&'static str, bool) {
         "uno_penalties_per_round" => ("UNO penalties per round", false),
         "first_mover_win_rate" => ("first mover's share of won rounds", true),
         "rounds_per_match" => ("rounds per match", false),
+        "first_mover_advantage" => ("first mover's share above the fair 1/players", true),
         "win_rate" => ("round wins per seat held", true),
         "match_win_rate" => ("match wins per seat held", true),
         "position_win_rate" => (
@@ -384,7 +385,10 @@ impl ExperimentReport<'_> {
 
     fn difference_panels(&self, rows: &[ComparisonRow]) -> Vec<Panel> {
         let mut panels: Vec<Panel> = Vec::new();
-        for r in rows.iter().filter(|r| r.metric != "position_win_rate") {
+        for r in rows
+            .iter()
+            .filter(|r| r.metric != "position_win_rate" && r.d.p.is_finite())
+        {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);
             let k = if pct { 100.0 } else { 1.0 };

@@ -87,6 +87,7 @@ const TRUNCATED: usize = 4;
 const PENALTIES: usize = 5;
 const FIRST: usize = 6;
 const ROUNDS: usize = 7;
+const EDGE: usize = 8;
 
 impl Layout {
     pub fn new(cfg: &RunConfig) -> Layout {
@@ -103,6 +104,7 @@ impl Layout {
             "uno_penalties_per_round",
             "first_mover_win_rate",
             "rounds_per_match",
+            "first_mover_advantage",
         ]
         .iter()
         .map(|n| all(n))
@@ -176,6 +178,9 @@ impl Layout {
             let f = r.first_player as usize;
             let p = if w >= f { w - f } else { w + n - f };
             add(&mut buf[FIRST], (p == 0) as i64);
+            // Share above the fair one: (n·y − x) / (n·x) = y/x − 1/n.
+            buf[EDGE].0 += n as i64 * (p == 0) as i64 - 1;
+            buf[EDGE].1 += n as i64;
             for k in 0..n {
                 buf[self.pos + k].1 += 1;
             }
@@ -511,14 +516,11 @@ pub fn paired_difference(
     };
     let df = clusters.saturating_sub(1);
     let h = t95(df) * se;
-    // No variation at all (e.g. a rate that is 0 in both arms): nothing to
-    // test, so no p-value, and the comparison stays out of Holm's family.
+    // No variation at all (a rate that is 0 in both arms, or the win rate of
+    // the only strategy at the table): nothing to test, so no p-value, and
+    // the comparison stays out of Holm's family.
     let p = if se > 0.0 {
         t_p_value(diff / se, df)
-    } else if diff == 0.0 {
-        f64::NAN
-    } else if se == 0.0 {
-        0.0
     } else {
         f64::NAN
     };
