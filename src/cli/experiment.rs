@@ -210,9 +210,15 @@ pub fn drive(
             b.set_position(d);
         }
     };
+    // The state is saved at a batch boundary at most every 10 s (and always at
+    // the end, interrupted or not), so saving costs nothing measurable.
+    let mut last_save = Instant::now();
     let mut save = |st: &LockstepState| match &spath {
-        Some(p) => save_state(st, p),
-        None => Ok(()),
+        Some(p) if last_save.elapsed().as_secs_f64() >= 10.0 => {
+            last_save = Instant::now();
+            save_state(st, p)
+        }
+        _ => Ok(()),
     };
     let how = run_lockstep(&cfg, &mut state, &stop, &progress, &mut save)?;
     let elapsed = t0.elapsed().as_secs_f64();

@@ -203,6 +203,12 @@ impl Layout {
     }
 }
 
+/// Whether `v`'s products with another such value fit an `i64`.
+#[inline(always)]
+fn small(v: i64) -> bool {
+    v.unsigned_abs() < 1 << 31
+}
+
 /// Exact sums of one metric over clusters: `Σy, Σx, Σy², Σx², Σxy`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatioSums {
@@ -214,14 +220,23 @@ pub struct RatioSums {
 }
 
 impl RatioSums {
+    /// Adds one cluster. Per-cluster values are almost always below 2^31
+    /// (turns, cards, points and wins of one game or deal), and then their
+    /// products are exact in `i64`; larger ones take the `i128` path.
     #[inline]
     fn add(&mut self, (y, x): (i64, i64)) {
-        let (y, x) = (y as i128, x as i128);
-        self.y += y;
-        self.x += x;
-        self.yy += y * y;
-        self.xx += x * x;
-        self.xy += x * y;
+        self.y += y as i128;
+        self.x += x as i128;
+        if small(y) && small(x) {
+            self.yy += (y * y) as i128;
+            self.xx += (x * x) as i128;
+            self.xy += (x * y) as i128;
+        } else {
+            let (y, x) = (y as i128, x as i128);
+            self.yy += y * y;
+            self.xx += x * x;
+            self.xy += x * y;
+        }
     }
     fn merge(&mut self, o: &RatioSums) {
         self.y += o.y;
@@ -242,13 +257,21 @@ pub struct CrossSums {
 }
 
 impl CrossSums {
+    /// Adds one cluster (see [`RatioSums::add`]).
     #[inline]
     fn add(&mut self, (ya, xa): (i64, i64), (yb, xb): (i64, i64)) {
-        let (ya, xa, yb, xb) = (ya as i128, xa as i128, yb as i128, xb as i128);
-        self.ya_yb += ya * yb;
-        self.ya_xb += ya * xb;
-        self.xa_yb += xa * yb;
-        self.xa_xb += xa * xb;
+        if small(ya) && small(xa) && small(yb) && small(xb) {
+            self.ya_yb += (ya * yb) as i128;
+            self.ya_xb += (ya * xb) as i128;
+            self.xa_yb += (xa * yb) as i128;
+            self.xa_xb += (xa * xb) as i128;
+        } else {
+            let (ya, xa, yb, xb) = (ya as i128, xa as i128, yb as i128, xb as i128);
+            self.ya_yb += ya * yb;
+            self.ya_xb += ya * xb;
+            self.xa_yb += xa * yb;
+            self.xa_xb += xa * xb;
+        }
     }
     fn merge(&mut self, o: &CrossSums) {
         self.ya_yb += o.ya_yb;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Cost of the lockstep runner: experiments/house-rules.toml (10 arms) against
+# the same 10 configurations as separate `unolab run`s, same seed, same games,
+# one thread, alternating, REPS times. Prints each pair and the ratio of sums,
+# for the whole processes (wall clock, including writing the results folder)
+# and for the games alone (the elapsed time each command reports).
+# Usage: benches/experiment-overhead.sh [GAMES] [REPS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-20000}
+reps=${2:-3}
+bin=target/release/unolab
+[ -x "$bin" ] || cargo build --release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+now() { date +%s.%N; }
+exp_total=0
+sep_total=0
+exp_in=0
+sep_in=0
+for r in $(seq "$reps"); do
+  t0=$(now)
+  "$bin" experiment run experiments/house-rules.toml --games "$games" --threads 1 \
+    --quiet --out "$tmp/exp" > /dev/null
+  t1=$(now)
+  for rule in none stacking=same stacking=cross seven_o jump_in draw_to_match \
+              force_play bluff_challenge stacking=cross,draw_to_match seven_o,jump_in; do
+    house=()
+    [ "$rule" = none ] || house=(--house "$rule")
+    "$bin" run --rules classic --players 4 --strategies points,color,random,cautious \
+      --games "$games" --seed 2026 --threads 1 --quiet --json "${house[@]}" > "$tmp/run.json"
+    sep_in=$(echo "$sep_in + $(jq .elapsed_s "$tmp/run.json")" | bc -l)
+  done
+  t2=$(now)
+  exp_in=$(echo "$exp_in + $(jq .elapsed_s "$tmp/exp/manifest.json")" | bc -l)
+  e=$(echo "$t1 - $t0" | bc -l); s=$(echo "$t2 - $t1" | bc -l)
+  printf 'rep %d: experiment %.3f s, separate runs %.3f s, ratio %.4f\n' "$r" "$e" "$s" "$(echo "$e / $s" | bc -l)"
+  exp_total=$(echo "$exp_total + $e" | bc -l)
+  sep_total=$(echo "$sep_total + $s" | bc -l)
+done
+printf 'total wall clock: experiment %.3f s, separate %.3f s, ratio %.4f\n' "$exp_total" "$sep_total" "$(echo "$exp_total / $sep_total" | bc -l)"
+printf 'total games only: experiment %.3f s, separate %.3f s, ratio %.4f\n' "$exp_in" "$sep_in" "$(echo "$exp_in / $sep_in" | bc -l)"
