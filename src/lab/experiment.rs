@@ -444,7 +444,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
                 .flat_map(|c| {
                     v.iter().map(move |s| {
                         let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, s.get_ref());
+                        let part = s.get_ref().split(',').map(str::trim).collect::<Vec<_>>();
+                        c.0 .0 = join(&c.0 .0, &part.join(" vs "));
                         c.0 .1 = s.span();
                         c.5 = (s.get_ref().clone(), s.span());
                         c

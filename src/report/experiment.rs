@@ -94,6 +94,8 @@ fn f6(x: f64) -> String {
 fn fp(p: f64) -> String {
     if !p.is_finite() {
         String::new()
+    } else if p == 0.0 {
+        "0".into()
     } else if p < 1e-6 {
         format!("{p:.2e}")
     } else {
@@ -654,6 +656,7 @@ impl ExperimentReport<'_> {
                 );
             }
         }
+        self.head_to_head(&mut o);
         let _ = writeln!(o, "\n## Every arm\n");
         let rows = arm_rows(st);
         let _ = writeln!(o, "| arm | metric | value | 95% CI |");
@@ -681,6 +684,62 @@ impl ExperimentReport<'_> {
         );
         let _ = writeln!(o, "Produced by `{}`.", self.command.join(" "));
         o
+    }
+
+    /// When every arm is a match-up of two strategies: a table of the row
+    /// strategy's round wins per seat held against the column strategy.
+    fn head_to_head(&self, o: &mut String) {
+        let rows = arm_rows(self.state);
+        let mut names: Vec<String> = Vec::new();
+        let mut cells: Vec<(String, String, String)> = Vec::new();
+        for a in &self.state.arms {
+            let s: Vec<&ArmRow> = rows
+                .iter()
+                .filter(|r| r.arm == a.label && r.metric == "win_rate")
+                .collect();
+            if s.len() != 2 {
+                return;
+            }
+            for (x, y) in [(s[0], s[1]), (s[1], s[0])] {
+                for n in [&x.group, &y.group] {
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
+                }
+                cells.push((
+                    x.group.clone(),
+                    y.group.clone(),
+                    format!(
+                        "{:.1}% [{:.1}, {:.1}]",
+                        100.0 * x.est.value,
+                        100.0 * x.est.lo,
+                        100.0 * x.est.hi
+                    ),
+                ));
+            }
+        }
+        if names.len() < 2 {
+            return;
+        }
+        let _ = writeln!(
+            o,
+            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, 95% interval (50% = even):\n"
+        );
+        let _ = writeln!(o, "| | {} |", names.join(" | "));
+        let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));
+        for r in &names {
+            let line: Vec<String> = names
+                .iter()
+                .map(|c| {
+                    cells
+                        .iter()
+                        .find(|(a, b, _)| a == r && b == c)
+                        .map(|x| x.2.clone())
+                        .unwrap_or_else(|| "-".into())
+                })
+                .collect();
+            let _ = writeln!(o, "| **{r}** | {} |", line.join(" | "));
+        }
     }
 
     /// Writes every file into `dir` (temporary names, then renames).

@@ -475,7 +475,8 @@ fn t_p_value(t: f64, df: u64) -> f64 {
         return if t.is_nan() { f64::NAN } else { 0.0 };
     }
     match StudentsT::new(0.0, 1.0, df.max(1) as f64) {
-        Ok(d) => (2.0 * (1.0 - d.cdf(t.abs()))).clamp(0.0, 1.0),
+        // The survival function keeps tiny p-values (no 1 − cdf cancellation).
+        Ok(d) => (2.0 * d.sf(t.abs())).clamp(0.0, 1.0),
         Err(_) => f64::NAN,
     }
 }
