@@ -13,7 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 /// Clusters per batch when the file does not say.
-pub const DEFAULT_BATCH: u64 = 1000;
+pub const DEFAULT_BATCH: u64 = 10_000;
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
