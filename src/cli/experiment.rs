@@ -3,11 +3,8 @@
 //! folder; and the shared driver that `compare` uses too.
 
 use super::{print_out, Fail};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{load_state, save_state, ExperimentReport};
@@ -147,19 +144,11 @@ pub fn drive(
     if let Some(b) = c.batch {
         exp.batch = b;
     }
+    // The output folder must be writable before the first game.
     if let Some(out) = out {
-        if out.exists() && !out.is_dir() {
-            return Err(Fail(format!(
-                "--out {} exists and is not a directory",
-                out.display()
-            )));
-        }
+        super::run::prepare_out_dir(out)?;
     }
-    let threads = c.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = c.threads.unwrap_or_else(super::cores);
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg)?;
     let spath = out.map(state_path);
@@ -180,30 +169,13 @@ pub fn drive(
     } else {
         LockstepState::new(&cfg)
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = super::interrupt_flag();
     let total = cfg.max_clusters;
-    let bar = if !c.quiet && std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games per arm  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
+    let bar = super::progress_bar(total, c.quiet, "games per arm");
+    if let Some(b) = &bar {
         b.set_position(state.clusters);
-        Some(b)
-    } else {
-        None
-    };
-    let started = now_rfc3339();
+    }
+    let started = super::now_utc();
     let t0 = Instant::now();
     let progress = |d: u64| {
         if let Some(b) = &bar {
@@ -220,7 +192,7 @@ pub fn drive(
         }
         _ => Ok(()),
     };
-    let how = run_lockstep(&cfg, &mut state, &stop, &progress, &mut save)?;
+    let how = run_lockstep(&cfg, &mut state, stop, &progress, &mut save)?;
     let elapsed = t0.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -237,7 +209,7 @@ pub fn drive(
         elapsed_s: elapsed,
         started,
         command,
-        commit: git_commit(),
+        commit: unolab::report::GIT_COMMIT.map(String::from),
     };
     if let Some(out) = out {
         report.write_dir(out).map_err(Fail)?;
@@ -330,40 +302,4 @@ pub fn summary_text(r: &ExperimentReport) -> String {
         }
     }
     o
-}
-
-/// The git commit of the working directory, when git knows it.
-pub fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let s = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !s.is_empty()).then_some(s)
-}
-
-/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = (secs / 86400, secs % 86400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
 }

@@ -176,7 +176,13 @@ impl Layout {
         if r.outcome == Outcome::Won {
             let w = r.winner.unwrap_or(0) as usize;
             let f = r.first_player as usize;
-            let p = if w >= f { w - f } else { w + n - f };
+            // Positions in order of play from the first mover (as RunStats).
+            let (a, b) = if r.first_direction >= 0 {
+                (w, f)
+            } else {
+                (f, w)
+            };
+            let p = if a >= b { a - b } else { a + n - b };
             add(&mut buf[FIRST], (p == 0) as i64);
             // Share above the fair one: (n·y − x) / (n·x) = y/x − 1/n.
             buf[EDGE].0 += n as i64 * (p == 0) as i64 - 1;
