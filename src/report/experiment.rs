@@ -341,7 +341,7 @@ impl ExperimentReport<'_> {
             "description": e.description,
             "file": e.origin,
             "version": env!("CARGO_PKG_VERSION"),
-            "commit": self.commit,
+            "git_commit": self.commit,
             "command": self.command,
             "started": self.started,
             "elapsed_s": (self.elapsed_s * 1000.0).round() / 1000.0,
