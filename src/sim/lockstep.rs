@@ -588,7 +588,16 @@ struct ArmWorker<'a> {
     layout: Layout,
     penalty: bool,
     buf: Vec<(i64, i64)>,
+    /// The metric values of each game of the block in progress (BLOCK games),
+    /// for the paired sums once every arm has played the block.
+    block: Vec<(i64, i64)>,
 }
+
+/// Games of one arm played back to back before the next arm plays the same
+/// games: long enough that switching arms (another rule set's code and
+/// tables) costs little, short enough that the per-game values of a block
+/// fit in a small fixed buffer.
+const BLOCK: usize = 64;
 
 impl<'a> ArmWorker<'a> {
     fn new(cfg: &'a RunConfig) -> ArmWorker<'a> {
@@ -617,6 +626,7 @@ impl<'a> ArmWorker<'a> {
             instances,
             maps,
             buf: vec![(0, 0); layout.keys.len()],
+            block: vec![(0, 0); BLOCK * layout.keys.len()],
             layout,
             penalty: cfg.rules.settings.scoring == Scoring::Penalty,
         }
@@ -661,45 +671,68 @@ impl<'a> ArmWorker<'a> {
 }
 
 /// Plays clusters `range` of every arm into `st` (whose arms and comparisons
-/// match `cfg`).
+/// match `cfg`). Each block of up to [`BLOCK`] clusters is played by every arm
+/// in turn, the same game indices (and so the same seeds) for each; the
+/// paired sums then take each game's values of both arms from the block
+/// buffers. The sums are integers, so the result does not depend on the order.
 fn play_clusters(
     cfg: &LockstepConfig,
     workers: &mut [ArmWorker<'_>],
     range: std::ops::Range<u64>,
     st: &mut LockstepState,
 ) -> Result<(), RunError> {
-    for c in range {
+    let mut start = range.start;
+    while start < range.end {
+        let end = (start + BLOCK as u64).min(range.end);
+        // The failure at the lowest game of this block, over every arm.
+        let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
-            w.buf.iter_mut().for_each(|b| *b = (0, 0));
-            let stats = &mut st.arms[a].stats;
-            let res = if cfg.duplicate {
-                (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, stats))
-            } else {
-                let r = if w.cfg.fixed_seats {
-                    0
+            let k = w.buf.len();
+            for (j, c) in (start..end).enumerate() {
+                w.buf.iter_mut().for_each(|b| *b = (0, 0));
+                let stats = &mut st.arms[a].stats;
+                let res = if cfg.duplicate {
+                    (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, stats))
                 } else {
-                    (c % w.cfg.players as u64) as usize
+                    let r = if w.cfg.fixed_seats {
+                        0
+                    } else {
+                        (c % w.cfg.players as u64) as usize
+                    };
+                    w.play(cfg.seed, c, r, stats)
                 };
-                w.play(cfg.seed, c, r, stats)
-            };
-            if let Err(error) = res {
-                return Err(RunError::Illegal {
-                    error,
-                    seed: cfg.seed,
-                    game: c,
-                });
-            }
-            for (m, &b) in st.arms[a].metrics.iter_mut().zip(&w.buf) {
-                m.sums.add(b);
+                if let Err(error) = res {
+                    if failure.as_ref().is_none_or(|(g, _)| c < *g) {
+                        failure = Some((c, error));
+                    }
+                    break;
+                }
+                for (m, &b) in st.arms[a].metrics.iter_mut().zip(&w.buf) {
+                    m.sums.add(b);
+                }
+                w.block[j * k..(j + 1) * k].copy_from_slice(&w.buf);
             }
         }
+        if let Some((game, error)) = failure {
+            return Err(RunError::Illegal {
+                error,
+                seed: cfg.seed,
+                game,
+            });
+        }
+        let n = (end - start) as usize;
         for comp in st.comparisons.iter_mut() {
-            let (ba, bb) = (&workers[comp.arm].buf, &workers[comp.baseline].buf);
-            for p in comp.pairs.iter_mut() {
-                p.sums.add(ba[p.arm_metric], bb[p.base_metric]);
+            let (wa, wb) = (&workers[comp.arm], &workers[comp.baseline]);
+            let (ka, kb) = (wa.buf.len(), wb.buf.len());
+            for j in 0..n {
+                let (ba, bb) = (&wa.block[j * ka..], &wb.block[j * kb..]);
+                for p in comp.pairs.iter_mut() {
+                    p.sums.add(ba[p.arm_metric], bb[p.base_metric]);
+                }
             }
         }
-        st.clusters += 1;
+        st.clusters += n as u64;
+        start = end;
     }
     Ok(())
 }
