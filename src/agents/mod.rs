@@ -6,6 +6,7 @@
 //! (`points`, `color`, ...) are data files in `strategies/`.
 
 pub mod external;
+pub mod search;
 
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{below, MatchResult, Observation, Rng, RoundResult};
@@ -394,7 +395,8 @@ pub struct PresetFile {
     pub name: String,
     #[serde(default)]
     pub description: String,
-    /// The implementation: `heuristic` (the only parametric one), `random` or `first`.
+    /// The implementation: `heuristic` (the only parametric one), `random`,
+    /// `first`, or a search agent: `pimc`, `ismcts`.
     pub base: String,
     #[serde(default)]
     pub params: HeuristicParams,
@@ -404,6 +406,9 @@ pub struct PresetFile {
     /// `base = "external"`: the time limit for each answer, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// The parameters of a search agent (`base = "pimc"` or `"ismcts"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<search::SearchParams>,
 }
 
 /// A validated strategy description that can make fresh instances (one per
@@ -428,6 +433,8 @@ pub enum StrategySpec {
         command: Vec<String>,
         timeout_ms: u64,
     },
+    /// A search agent (`pimc`, `ismcts`), with its validated parameters.
+    Search(Box<search::SearchConfig>),
 }
 
 impl fmt::Debug for StrategySpec {
@@ -442,6 +449,7 @@ impl fmt::Debug for StrategySpec {
                 command,
                 timeout_ms,
             } => write!(f, "{name} external {command:?} timeout_ms {timeout_ms}"),
+            StrategySpec::Search(c) => write!(f, "{} {:?} {:?}", c.name, c.kind, c.params),
         }
     }
 }
@@ -460,11 +468,15 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 4] = [
+const PRESETS: [(&str, &str); 8] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
     ("forgetful", include_str!("../../strategies/forgetful.toml")),
+    ("pimc-100", include_str!("../../strategies/pimc-100.toml")),
+    ("pimc-400", include_str!("../../strategies/pimc-400.toml")),
+    ("pimc-1k", include_str!("../../strategies/pimc-1k.toml")),
+    ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
 ];
 
 /// One line of the strategy catalogue (`unolab strategies`).
@@ -499,7 +511,10 @@ pub fn catalog() -> Vec<CatalogEntry> {
         let Ok(f) = toml::from_str::<PresetFile>(text) else {
             continue;
         };
-        let params = match serde_json::to_value(&f.params) {
+        let params = match match &f.search {
+            Some(p) => serde_json::to_value(p),
+            None => serde_json::to_value(&f.params),
+        } {
             Ok(serde_json::Value::Object(m)) => {
                 m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
             }
@@ -525,6 +540,13 @@ pub fn builtin_names() -> Vec<&'static str> {
 impl StrategySpec {
     /// A built-in name (`random`, `first`, a preset) or a path to a preset file.
     pub fn load(name_or_path: &str) -> Result<StrategySpec, StrategyError> {
+        StrategySpec::load_with(name_or_path, true)
+    }
+
+    /// As [`StrategySpec::load`]; search agents only when `allow_search` (a
+    /// rollout policy must not be one, which also rules out a preset that
+    /// names itself).
+    fn load_with(name_or_path: &str, allow_search: bool) -> Result<StrategySpec, StrategyError> {
         match name_or_path {
             "random" => return Ok(StrategySpec::Random),
             "first" => return Ok(StrategySpec::First),
@@ -534,18 +556,26 @@ impl StrategySpec {
             return StrategySpec::external_short(command);
         }
         if let Some((_, text)) = PRESETS.iter().find(|p| p.0 == name_or_path) {
-            return StrategySpec::parse(text, name_or_path);
+            return StrategySpec::parse_with(text, name_or_path, allow_search);
         }
         if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
             let text = std::fs::read_to_string(name_or_path)
                 .map_err(|e| StrategyError::Io(name_or_path.into(), e.to_string()))?;
-            return StrategySpec::parse(&text, name_or_path);
+            return StrategySpec::parse_with(&text, name_or_path, allow_search);
         }
         Err(StrategyError::Unknown(name_or_path.to_string()))
     }
 
     /// Parses and validates a preset file.
     pub fn parse(text: &str, origin: &str) -> Result<StrategySpec, StrategyError> {
+        StrategySpec::parse_with(text, origin, true)
+    }
+
+    fn parse_with(
+        text: &str,
+        origin: &str,
+        allow_search: bool,
+    ) -> Result<StrategySpec, StrategyError> {
         let f: PresetFile = toml::from_str(text).map_err(|e| {
             StrategyError::Malformed(
                 origin.into(),
@@ -557,6 +587,20 @@ impl StrategySpec {
         })?;
         f.validate()
             .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        if let Some(kind) = search::SearchKind::parse(&f.base) {
+            if !allow_search {
+                return Err(StrategyError::Invalid(
+                    origin.into(),
+                    format!(
+                        "'{}' is a search agent; a rollout policy must be a heuristic preset, random or first",
+                        f.name
+                    ),
+                ));
+            }
+            let cfg = search::SearchConfig::new(&f.name, kind, f.search.unwrap_or_default())
+                .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+            return Ok(StrategySpec::Search(Box::new(cfg)));
+        }
         let base = match f.base.as_str() {
             "random" => StrategySpec::Random,
             "first" => StrategySpec::First,
@@ -595,6 +639,10 @@ impl StrategySpec {
             StrategySpec::Heuristic { .. } => "heuristic",
             StrategySpec::Renamed { inner, .. } => inner.base(),
             StrategySpec::External { .. } => "external",
+            StrategySpec::Search(c) => match c.kind {
+                search::SearchKind::Pimc => "pimc",
+                search::SearchKind::Ismcts => "ismcts",
+            },
         }
     }
 
@@ -605,6 +653,9 @@ impl StrategySpec {
                 serde_json::to_value(params).unwrap_or(serde_json::Value::Null)
             }
             StrategySpec::Renamed { inner, .. } => inner.params_json(),
+            StrategySpec::Search(c) => {
+                serde_json::to_value(&c.params).unwrap_or(serde_json::Value::Null)
+            }
             _ => serde_json::json!({}),
         }
     }
@@ -683,6 +734,7 @@ impl StrategySpec {
             StrategySpec::Heuristic { name, .. } => name,
             StrategySpec::Renamed { name, .. } => name,
             StrategySpec::External { name, .. } => name,
+            StrategySpec::Search(c) => &c.name,
         }
     }
 
@@ -701,6 +753,7 @@ impl StrategySpec {
                 command,
                 timeout_ms,
             } => Seat::custom(external::External::new(name, command, *timeout_ms)),
+            StrategySpec::Search(c) => Seat::custom(search::SearchAgent::new((**c).clone())),
         }
     }
 }
@@ -717,9 +770,24 @@ impl PresetFile {
                 self.name
             ));
         }
-        if !["heuristic", "random", "first", "external"].contains(&self.base.as_str()) {
+        if !["heuristic", "random", "first", "external", "pimc", "ismcts"]
+            .contains(&self.base.as_str())
+        {
             return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first, external)",
+                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts)",
+                self.base
+            ));
+        }
+        let searching = search::SearchKind::parse(&self.base).is_some();
+        if self.search.is_some() && !searching {
+            return Err(format!(
+                "a [search] table needs base = \"pimc\" or \"ismcts\" (base is '{}')",
+                self.base
+            ));
+        }
+        if searching && self.params != HeuristicParams::default() {
+            return Err(format!(
+                "base '{}' takes a [search] table, not [params]",
                 self.base
             ));
         }

@@ -16,6 +16,9 @@ use crate::engine::rules::{CustomEffect, Dealer, Effect, Rules, Scoring, Setting
 use rand::{Rng as _, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+mod resume;
+pub use resume::{Playout, ResumeAt};
+
 /// The random generator used everywhere in unolab.
 pub type Rng = Xoshiro256PlusPlus;
 
@@ -1547,6 +1550,11 @@ impl<'r> Game<'r> {
         let rest = &pool[k..len];
         g.pile.cards[..rest.len()].copy_from_slice(rest);
         g.pile.len = rest.len() as u8;
+        // Whether a pending Wild Draw Four was a bluff depends on a hand the
+        // observer never saw: a coin flip, not the real answer.
+        if src.pending > 0 && src.s.bluff_challenge && src.rules.deck.wd4.contains(src.top) {
+            g.wd4_guilty = rng.random::<bool>();
+        }
         g
     }
 

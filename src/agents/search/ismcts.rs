@@ -1,0 +1,212 @@
+//! `ismcts`: single-observer information-set MCTS (Cowling, Powley and
+//! Whitehouse 2012, SO-ISMCTS). One tree per decision, whose nodes are
+//! sequences of actions of every seat; each iteration deals a fresh
+//! determinization, walks down the tree choosing among the children whose
+//! action is legal in it (UCB1 with availability counts: a child's exploration
+//! term counts the iterations in which it could have been chosen), expands one
+//! untried legal action, plays the round out with the rollout policy, and adds
+//! to every node on the path the reward of the seat that chose its action (so
+//! each seat maximises its own reward, at any table size). The root action
+//! visited most is played.
+
+use super::{lock, Action, Mode, Objective, Root, Sim};
+use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
+use rand::RngCore;
+
+const NONE: u32 = u32::MAX;
+
+/// Most legal actions of one decision the tree keeps apart.
+const MAX_ACTIONS: usize = 512;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    action: Action,
+    /// The seat that chooses this node's action.
+    seat: u8,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// The search tree of one decision (preallocated: one node per iteration).
+pub(super) struct Tree {
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    cur: u32,
+    exploration: f64,
+}
+
+impl Tree {
+    pub(super) fn with_capacity(iterations: usize, exploration: f64) -> Tree {
+        Tree {
+            nodes: Vec::with_capacity(iterations + 1),
+            path: Vec::with_capacity(256),
+            cur: 0,
+            exploration,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: Action(0),
+            seat: 0,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+    }
+
+    fn begin(&mut self) {
+        self.cur = 0;
+        self.path.clear();
+    }
+
+    /// One decision of `seat` among `actions` inside the tree: returns the
+    /// action and whether it was a new node (the walk then leaves the tree).
+    pub(super) fn step(
+        &mut self,
+        seat: u8,
+        actions: &[Action],
+        prefer: Option<Action>,
+        rng: &mut Rng,
+    ) -> (Action, bool) {
+        let n = actions.len().min(MAX_ACTIONS);
+        let mut has = [0u64; MAX_ACTIONS / 64];
+        let mut tried = 0;
+        let mut child = self.nodes[self.cur as usize].first_child;
+        while child != NONE {
+            let node = &mut self.nodes[child as usize];
+            if node.seat == seat {
+                if let Some(i) = actions[..n].iter().position(|&a| a == node.action) {
+                    has[i / 64] |= 1 << (i % 64);
+                    node.avail += 1;
+                    tried += 1;
+                }
+            }
+            child = node.next_sibling;
+        }
+        if tried < n && self.nodes.len() < self.nodes.capacity() {
+            // Expand the rollout policy's choice if untried, else one untried
+            // action chosen uniformly.
+            let preferred = prefer
+                .and_then(|p| actions[..n].iter().position(|&a| a == p))
+                .filter(|&i| has[i / 64] & (1 << (i % 64)) == 0);
+            let mut k = if preferred.is_some() {
+                u32::MAX
+            } else {
+                below(rng, (n - tried) as u32)
+            };
+            let mut pick = preferred.unwrap_or(0);
+            for i in 0..n {
+                if k == u32::MAX {
+                    break;
+                }
+                if has[i / 64] & (1 << (i % 64)) == 0 {
+                    if k == 0 {
+                        pick = i;
+                        break;
+                    }
+                    k -= 1;
+                }
+            }
+            let id = self.nodes.len() as u32;
+            let parent = self.cur as usize;
+            self.nodes.push(Node {
+                action: actions[pick],
+                seat,
+                visits: 0,
+                avail: 1,
+                reward: 0.0,
+                first_child: NONE,
+                next_sibling: self.nodes[parent].first_child,
+            });
+            self.nodes[parent].first_child = id;
+            self.path.push(id);
+            self.cur = id;
+            return (actions[pick], true);
+        }
+        if tried == 0 {
+            // No room left in the tree for an untried action: the walk
+            // leaves the tree here.
+            return (actions[below(rng, n as u32) as usize], true);
+        }
+        // UCB1 over the available children.
+        let mut best = NONE;
+        let mut best_v = f64::NEG_INFINITY;
+        let mut child = self.nodes[self.cur as usize].first_child;
+        while child != NONE {
+            let node = &self.nodes[child as usize];
+            if node.seat == seat && actions[..n].contains(&node.action) {
+                let v = if node.visits == 0 {
+                    f64::INFINITY
+                } else {
+                    let vis = node.visits as f64;
+                    node.reward / vis + self.exploration * ((node.avail as f64).ln() / vis).sqrt()
+                };
+                if v > best_v {
+                    best_v = v;
+                    best = child;
+                }
+            }
+            child = node.next_sibling;
+        }
+        self.path.push(best);
+        self.cur = best;
+        (self.nodes[best as usize].action, false)
+    }
+
+    fn backpropagate(&mut self, r: &[f64; MAX_PLAYERS]) {
+        for &id in &self.path {
+            let node = &mut self.nodes[id as usize];
+            node.visits += 1;
+            node.reward += r[node.seat as usize];
+        }
+    }
+
+    /// The root child visited most (the better mean on a tie), or the first
+    /// action if the root was never expanded.
+    fn best_root(&self, actions: &[Action]) -> Action {
+        let mut best: Option<&Node> = None;
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            let node = &self.nodes[child as usize];
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    node.visits > b.visits
+                        || (node.visits == b.visits
+                            && node.reward * b.visits as f64 > b.reward * node.visits as f64)
+                }
+            };
+            if better && actions.contains(&node.action) {
+                best = Some(node);
+            }
+            child = node.next_sibling;
+        }
+        best.map_or(actions[0], |n| n.action)
+    }
+}
+
+pub(super) fn decide(
+    sim: &mut Sim,
+    obs: &Observation,
+    root: Root,
+    actions: &[Action],
+    iterations: u32,
+    objective: Objective,
+    rng: &mut Rng,
+) -> Action {
+    lock(&sim.walk).tree.reset();
+    for _ in 0..iterations {
+        let seed = rng.next_u64();
+        lock(&sim.walk).tree.begin();
+        let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
+        lock(&sim.walk).tree.backpropagate(&r);
+    }
+    lock(&sim.walk).tree.best_root(actions)
+}

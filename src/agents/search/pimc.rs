@@ -1,0 +1,85 @@
+//! `pimc`: perfect-information Monte Carlo. Every legal action is tried on the
+//! same `iterations` determinizations (common random numbers: the same hidden
+//! cards and the same rollout generator for every action); the action with the
+//! best mean reward for the deciding seat wins (the first listed on a tie).
+
+use super::{Action, Mode, Objective, Root, Sim};
+use crate::engine::game::{Observation, Rng};
+use rand::RngCore;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn decide(
+    sim: &mut Sim,
+    obs: &Observation,
+    root: Root,
+    actions: &[Action],
+    iterations: u32,
+    objective: Objective,
+    halving: bool,
+    rng: &mut Rng,
+) -> Action {
+    if halving {
+        return halve(sim, obs, root, actions, iterations, objective, rng);
+    }
+    let me = obs.seat() as usize;
+    sim.sums.clear();
+    sim.sums.resize(actions.len(), 0.0);
+    for _ in 0..iterations {
+        let seed = rng.next_u64();
+        for (j, &a) in actions.iter().enumerate() {
+            let r = sim.simulate(obs, root, Mode::Forced(a), seed, objective);
+            sim.sums[j] += r[me];
+        }
+    }
+    let mut best = 0;
+    for j in 1..actions.len() {
+        if sim.sums[j] > sim.sums[best] {
+            best = j;
+        }
+    }
+    actions[best]
+}
+
+/// Successive halving with the budget `iterations` x `actions.len()`: in each
+/// of ceil(log2 k) rounds the surviving actions share an equal part of the
+/// budget (on common determinizations) and the better half by mean reward
+/// survives (the earlier listed on a tie).
+fn halve(
+    sim: &mut Sim,
+    obs: &Observation,
+    root: Root,
+    actions: &[Action],
+    iterations: u32,
+    objective: Objective,
+    rng: &mut Rng,
+) -> Action {
+    let me = obs.seat() as usize;
+    let k = actions.len();
+    let budget = iterations as usize * k;
+    let rounds = (usize::BITS - (k - 1).leading_zeros()) as usize;
+    sim.sums.clear();
+    sim.sums.resize(k, 0.0);
+    sim.alive.clear();
+    sim.alive.extend(0..k);
+    for _ in 0..rounds {
+        let per = (budget / (rounds * sim.alive.len())).max(1);
+        for _ in 0..per {
+            let seed = rng.next_u64();
+            for i in 0..sim.alive.len() {
+                let j = sim.alive[i];
+                let r = sim.simulate(obs, root, Mode::Forced(actions[j]), seed, objective);
+                sim.sums[j] += r[me];
+            }
+        }
+        // Survivors have equal sample counts: compare sums.
+        let sums = &sim.sums;
+        sim.alive
+            .sort_by(|&a, &b| sums[b].total_cmp(&sums[a]).then(a.cmp(&b)));
+        let keep = sim.alive.len().div_ceil(2);
+        sim.alive.truncate(keep);
+        if keep == 1 {
+            break;
+        }
+    }
+    actions[sim.alive[0]]
+}

@@ -1,0 +1,370 @@
+//! Search agents (`pimc`, `ismcts`): decisions depend on the observation only,
+//! every action is legal under every rule set and house rule, results do not
+//! depend on the thread count, presets are validated.
+
+mod common;
+
+use common::{deck_order, rules};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use unolab::agents::{parse_list, Seat, StrategySpec};
+use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation};
+use unolab::engine::rules::RuleSetFile;
+use unolab::sim::{run, Mode, RunConfig};
+use unolab::{CardId, CardSet, Color, Rng, Rules, Strategy};
+
+/// A search preset with a small budget.
+fn search(base: &str, iterations: u32) -> StrategySpec {
+    let text = format!(
+        "name = \"{base}-t\"\nbase = \"{base}\"\n[search]\niterations = {iterations}\nrollout = \"color\"\n"
+    );
+    StrategySpec::parse(&text, "test").unwrap()
+}
+
+/// A first decision: the card played (or a draw), the colour named with it,
+/// and the playable cards offered.
+type Decision = (Option<CardId>, Option<Color>, CardSet);
+
+/// Records the first `choose_play` answer of the wrapped agent (and the colour
+/// it names with it), then plays the first playable card.
+struct Spy {
+    inner: Seat,
+    first: Arc<Mutex<Vec<Decision>>>,
+    done: bool,
+    want_color: bool,
+}
+
+impl Strategy for Spy {
+    fn name(&self) -> &str {
+        "spy"
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        if self.done {
+            return playable.first();
+        }
+        self.done = true;
+        let c = self.inner.choose_play(obs, playable, rng);
+        self.first.lock().unwrap().push((c, None, playable));
+        self.want_color = c.is_some_and(|c| obs.rules().deck.wild.contains(c));
+        c
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        let col = self.inner.choose_color(obs, rng);
+        if self.want_color {
+            self.want_color = false;
+            self.first.lock().unwrap().last_mut().unwrap().1 = Some(col);
+        }
+        col
+    }
+}
+
+/// The first decision of seat 0 (which moves first: the dealer is the last
+/// seat) when the deck deals `hands` and flips `start`, with `pile` on top of
+/// the draw pile.
+fn first_decision(
+    rules: &Rules,
+    spec: &StrategySpec,
+    hands: &[&[&str]],
+    start: &str,
+    pile: &[&str],
+) -> Decision {
+    let n = hands.len();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut seats: Vec<Seat> = vec![Seat::custom(Spy {
+        inner: spec.instantiate(),
+        first: log.clone(),
+        done: false,
+        want_color: false,
+    })];
+    for _ in 1..n {
+        seats.push(StrategySpec::load("first").unwrap().instantiate());
+    }
+    let (t, a) = game_rngs(5, 0);
+    let mut g = Game::with_rng(rules, n, t);
+    g.start_match(Some(n as u8 - 1));
+    g.script_deck(&deck_order(rules, n as u8 - 1, hands, &[start], pile));
+    g.play_round(
+        &mut Agents {
+            seats: &mut seats,
+            rng: a,
+        },
+        &mut NoRecord,
+    )
+    .unwrap();
+    let v = log.lock().unwrap();
+    v[0]
+}
+
+#[test]
+fn a_decision_does_not_depend_on_the_hidden_cards() {
+    let rules = Rules::builtin("classic");
+    let me: &[&str] = &[
+        "red-1",
+        "red-5",
+        "blue-5",
+        "green-skip",
+        "yellow-2",
+        "wild",
+        "blue-draw2",
+    ];
+    let other_a: &[&str] = &[
+        "green-1", "green-2", "green-3", "green-4", "yellow-9", "yellow-8", "red-9",
+    ];
+    let other_b: &[&str] = &[
+        "blue-1",
+        "blue-2",
+        "wild-draw4",
+        "red-reverse",
+        "red-skip",
+        "yellow-5",
+        "green-0",
+    ];
+    let third_a: &[&str] = &[
+        "yellow-1", "yellow-3", "blue-9", "blue-8", "green-9", "green-8", "wild",
+    ];
+    let third_b: &[&str] = &[
+        "red-2", "red-3", "red-4", "blue-7", "blue-6", "green-7", "green-6",
+    ];
+    let pile_a: &[&str] = &["red-8", "red-draw2", "blue-0"];
+    let pile_b: &[&str] = &["yellow-0", "wild", "green-reverse"];
+    let mut checked = 0;
+    for spec in [search("pimc", 6), search("ismcts", 120)] {
+        // Two and three players: the same observation, other hands and pile.
+        let a = first_decision(&rules, &spec, &[me, other_a], "red-7", pile_a);
+        let b = first_decision(&rules, &spec, &[me, other_b], "red-7", pile_b);
+        assert!(a.2.len() >= 3, "a real choice: {:?}", a.2);
+        assert_eq!(a.2, b.2, "same playable cards");
+        assert_eq!(a, b, "{spec:?}: the decision changed with the hidden cards");
+        let a = first_decision(&rules, &spec, &[me, other_a, third_a], "red-7", pile_a);
+        let b = first_decision(&rules, &spec, &[me, other_b, third_b], "red-7", pile_b);
+        assert_eq!(a, b, "{spec:?}: the decision changed with the hidden cards");
+        checked += 2;
+    }
+    assert_eq!(checked, 4);
+}
+
+/// Plays `rounds` rounds at a table of the given strategies under strict rules
+/// (an illegal action is an error); returns the rounds won by search seats.
+fn strict_rounds(rules: &Rules, lineup: &[StrategySpec], rounds: u64, seed: u64) -> u32 {
+    let n = lineup.len();
+    let mut won = 0;
+    for i in 0..rounds {
+        let (t, a) = game_rngs(seed, i);
+        let mut g = Game::with_rng(rules, n, t);
+        g.set_lazy_pile(true);
+        g.start_match(None);
+        // Rotate the line-up so the search agents sit everywhere.
+        let mut seats: Vec<Seat> = (0..n)
+            .map(|s| lineup[(s + i as usize) % n].instantiate())
+            .collect();
+        let r = g
+            .play_round(
+                &mut Agents {
+                    seats: &mut seats,
+                    rng: a,
+                },
+                &mut NoRecord,
+            )
+            .unwrap_or_else(|e| panic!("{} round {i}: {e}", rules.name));
+        g.check_conservation().unwrap();
+        if let Some(w) = r.winner {
+            won += lineup[(w as usize + i as usize) % n].name().ends_with("-t") as u32;
+        }
+    }
+    won
+}
+
+fn strict(name: &str, house: &[&str]) -> Rules {
+    let mut f = RuleSetFile::load(name).unwrap();
+    f.apply_set("strict=true").unwrap();
+    for h in house {
+        f.apply_house(h).unwrap();
+    }
+    Rules::build(f).unwrap()
+}
+
+#[test]
+fn search_agents_never_make_an_illegal_move() {
+    let pimc = search("pimc", 2);
+    let ismcts = search("ismcts", 24);
+    let color = StrategySpec::load("color").unwrap();
+    let random = StrategySpec::load("random").unwrap();
+    let houses: &[&[&str]] = &[
+        &[],
+        &["stacking=same"],
+        &["stacking=cross", "bluff_challenge"],
+        &["seven_o", "jump_in"],
+        &["draw_to_match", "force_play"],
+        &["bluff_challenge", "uno_catch_chance=1"],
+        &[
+            "stacking=cross",
+            "seven_o",
+            "jump_in",
+            "draw_to_match",
+            "bluff_challenge",
+        ],
+    ];
+    let mut rounds = 0;
+    let mut won = 0;
+    for name in ["classic", "h2o", "lilo-stitch", "cars3"] {
+        for (k, house) in houses.iter().enumerate() {
+            let r = strict(name, house);
+            let lineup = [pimc.clone(), ismcts.clone(), color.clone(), random.clone()];
+            let players = 2 + k % 3;
+            won += strict_rounds(&r, &lineup[..players.max(2)], 4, k as u64);
+            rounds += 4;
+        }
+    }
+    assert_eq!(rounds, 4 * 7 * 4);
+    assert!(won > 0, "search agents won no round at all");
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let halving = StrategySpec::parse(
+        "name = \"h\"\nbase = \"pimc\"\n[search]\niterations = 3\nhalving = true\n",
+        "test",
+    )
+    .unwrap();
+    let specs = vec![
+        halving,
+        search("pimc", 3),
+        search("ismcts", 40),
+        StrategySpec::load("color").unwrap(),
+    ];
+    let cfg1 = RunConfig::new(
+        rules("classic", &[]),
+        4,
+        &specs,
+        24,
+        Mode::Round,
+        9,
+        1,
+        false,
+    )
+    .unwrap();
+    let mut cfg1 = cfg1;
+    cfg1.chunk = 5;
+    let mut cfg2 = cfg1.clone();
+    cfg2.threads = 2;
+    let stop = AtomicBool::new(false);
+    let a = run(&cfg1, &stop, &|_| {}).unwrap().stats;
+    let b = run(&cfg2, &stop, &|_| {}).unwrap().stats;
+    assert_eq!(a, b);
+    assert_eq!(a.games, 24);
+}
+
+#[test]
+fn shipped_search_presets_load_and_bad_ones_are_refused() {
+    for name in ["pimc-100", "ismcts-1k"] {
+        let s = StrategySpec::load(name).unwrap();
+        assert_eq!(s.name(), name);
+        assert!(matches!(s, StrategySpec::Search(_)));
+        assert_eq!(s.instantiate().name(), name);
+    }
+    assert!(parse_list("pimc-100,color").is_ok());
+    let bad = [
+        ("iterations = 0", "iterations"),
+        ("exploration = -1.0", "exploration"),
+        ("rollout = \"nope\"", "nope"),
+        ("rollout = \"ismcts-1k\"", "search agent"),
+        (
+            "rollout = \"ext:python3 bots/simple.py\"",
+            "external program",
+        ),
+        ("objective = \"money\"", "money"),
+        ("depth = 3", "depth"),
+    ];
+    for (line, want) in bad {
+        let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
+        let e = StrategySpec::parse(&text, "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{line}: {e}");
+    }
+    let e = StrategySpec::parse(
+        "name = \"x\"\nbase = \"ismcts\"\n[search]\nhalving = true\n",
+        "f.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("halving"), "{e}");
+    let e = StrategySpec::parse(
+        "name = \"x\"\nbase = \"heuristic\"\n[search]\niterations = 5\n",
+        "f.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("[search]"), "{e}");
+    let e = StrategySpec::parse(
+        "name = \"x\"\nbase = \"ismcts\"\n[params]\npoints_weight = 3.0\n",
+        "f.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("[params]"), "{e}");
+}
+
+/// Runs the real binary.
+fn unolab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
+    let dir = std::env::temp_dir().join(format!("unolab-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("tiny.toml");
+    std::fs::write(
+        &good,
+        "name = \"tiny\"\nbase = \"ismcts\"\n[search]\niterations = 20\n",
+    )
+    .unwrap();
+    let good = good.to_str().unwrap();
+    let lineup = format!("{good},color");
+    let o = unolab(&[
+        "run",
+        "--strategies",
+        &lineup,
+        "--players",
+        "3",
+        "--games",
+        "6",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.to_string().contains("\"tiny\""), "{v}");
+    let o = unolab(&[
+        "trace",
+        "--strategies",
+        &lineup,
+        "--players",
+        "2",
+        "--seed",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).lines().count() > 10);
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"bad\"\nbase = \"pimc\"\n[search]\nrollout = \"pimc-100\"\n",
+    )
+    .unwrap();
+    let o = unolab(&["run", "--strategies", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("search agent"), "{err}");
+    assert!(o.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
