@@ -7,10 +7,21 @@
 //! agent's own wrapper does that). [`Game::resume_round`] re-enters the turn
 //! loop at that point; nothing here allocates.
 
-use super::{Agents, Flow, Game, NoRecord, MAX_PLAYERS};
+use super::{Agents, Event, Flow, Game, Recorder, MAX_PLAYERS};
 use crate::agents::Strategy;
 use crate::engine::cards::CardId;
 use crate::engine::rules::{Scoring, Stacking};
+
+/// Records nothing, like [`super::NoRecord`], but a type of its own: the turn
+/// functions compiled for simulations are separate copies, so the runner's
+/// copies keep a single caller and the compiler's inlining choices for them
+/// do not change.
+struct Quiet;
+
+impl Recorder for Quiet {
+    #[inline(always)]
+    fn on(&mut self, _: &Game, _: Event<'_>) {}
+}
 
 /// Where the decision at hand sits in the round, so that the round can be
 /// re-entered there.
@@ -48,7 +59,7 @@ impl<'r> Game<'r> {
     /// the strategies of `agents` (the seat of `seat` must answer the decision
     /// at hand first), and returns its result. The totals are not updated.
     pub fn resume_round(&mut self, seat: u8, at: ResumeAt, agents: &mut Agents) -> Playout {
-        let rec = &mut NoRecord;
+        let rec = &mut Quiet;
         self.skip_ask = 0;
         for (i, s) in agents.seats.iter().enumerate().take(self.n as usize) {
             if !s.ask_without_choice() {
@@ -78,9 +89,9 @@ impl<'r> Game<'r> {
                     && (self.s.force_play || s.play_drawn(&self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
-                        self.play::<true, NoRecord>(p, c, false, agents, rec)
+                        self.play::<true, Quiet>(p, c, false, agents, rec)
                     } else {
-                        self.play::<false, NoRecord>(p, c, false, agents, rec)
+                        self.play::<false, Quiet>(p, c, false, agents, rec)
                     }
                 } else {
                     Flow::Next(self.step(p, 1))
@@ -109,9 +120,9 @@ impl<'r> Game<'r> {
                     break false;
                 }
                 let flow = if house {
-                    self.turn::<true, NoRecord>(cur, agents, rec)
+                    self.turn::<true, Quiet>(cur, agents, rec)
                 } else {
-                    self.turn::<false, NoRecord>(cur, agents, rec)
+                    self.turn::<false, Quiet>(cur, agents, rec)
                 };
                 match flow {
                     Flow::Next(next) => cur = next,
