@@ -10,6 +10,7 @@ mod rules;
 mod run;
 mod strategies;
 mod trace;
+mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -86,6 +87,9 @@ enum Command {
     /// Sit at the table yourself against strategies, in the terminal
     #[command(args_override_self = true)]
     Play(play::PlayArgs),
+    /// Tune the heuristic's parameters by simulation (cross-entropy method)
+    #[command(args_override_self = true)]
+    Tune(tune::TuneArgs),
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {
@@ -284,6 +288,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Play(a) => play::exec(a),
+        Command::Tune(a) => tune::exec(a),
     }
 }
 
