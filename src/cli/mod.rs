@@ -9,6 +9,7 @@ mod play;
 mod rules;
 mod run;
 mod strategies;
+mod tournament;
 mod trace;
 mod tune;
 
@@ -90,6 +91,9 @@ enum Command {
     /// Tune the heuristic's parameters by simulation (cross-entropy method)
     #[command(args_override_self = true)]
     Tune(tune::TuneArgs),
+    /// Line-ups drawn from a field: ratings with intervals and head-to-head
+    #[command(args_override_self = true)]
+    Tournament(tournament::TournamentArgs),
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {
@@ -289,6 +293,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         }
         Command::Play(a) => play::exec(a),
         Command::Tune(a) => tune::exec(a),
+        Command::Tournament(a) => tournament::exec(a),
     }
 }
 

@@ -10,8 +10,8 @@
 
 pub mod compare;
 pub mod experiment;
-// pub mod ratings;
-// pub mod tournament;
+pub mod ratings;
+pub mod tournament;
 pub mod tune;
 
 pub use experiment::Experiment;
