@@ -544,11 +544,12 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 4] = [
+const PRESETS: [(&str, &str); 5] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
     ("forgetful", include_str!("../../strategies/forgetful.toml")),
+    ("tuned", include_str!("../../strategies/tuned.toml")),
 ];
 
 /// One line of the strategy catalogue (`unolab strategies`).

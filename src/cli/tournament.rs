@@ -80,8 +80,10 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let bar = if !a.quiet && std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(a.games);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games  eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} games  eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         Some(b)
     } else {

@@ -148,10 +148,13 @@ impl Results {
             *a += b;
         }
         for (key, c) in &o.compositions {
-            let e = self.compositions.entry(*key).or_insert_with(|| Composition {
-                rounds: 0,
-                wins: vec![0; self.strategies],
-            });
+            let e = self
+                .compositions
+                .entry(*key)
+                .or_insert_with(|| Composition {
+                    rounds: 0,
+                    wins: vec![0; self.strategies],
+                });
             e.rounds += c.rounds;
             for (a, b) in e.wins.iter_mut().zip(&c.wins) {
                 *a += b;
@@ -251,7 +254,9 @@ pub fn fit(r: &Results, players: usize) -> Vec<Rating> {
     let p_avg = |t: f64| t.exp() / (t.exp() + others);
     (0..k)
         .map(|j| {
-            let se = cov.as_ref().map_or(f64::INFINITY, |c| c[j * k + j].max(0.0).sqrt());
+            let se = cov
+                .as_ref()
+                .map_or(f64::INFINITY, |c| c[j * k + j].max(0.0).sqrt());
             let (lo, hi) = (theta[j] - Z95 * se, theta[j] + Z95 * se);
             Rating {
                 log_strength: theta[j],
@@ -307,8 +312,12 @@ fn constrained_inverse(info: &[f64], k: usize) -> Option<Vec<f64>> {
     }
     // Centre rows and columns.
     let kf = k as f64;
-    let row: Vec<f64> = (0..k).map(|i| inv[i * k..(i + 1) * k].iter().sum::<f64>() / kf).collect();
-    let col: Vec<f64> = (0..k).map(|j| (0..k).map(|i| inv[i * k + j]).sum::<f64>() / kf).collect();
+    let row: Vec<f64> = (0..k)
+        .map(|i| inv[i * k..(i + 1) * k].iter().sum::<f64>() / kf)
+        .collect();
+    let col: Vec<f64> = (0..k)
+        .map(|j| (0..k).map(|i| inv[i * k + j]).sum::<f64>() / kf)
+        .collect();
     let all = row.iter().sum::<f64>() / kf;
     for i in 0..k {
         for j in 0..k {

@@ -169,7 +169,11 @@ pub fn run(
     let chunks = cfg.games.div_ceil(cfg.chunk);
     let parts: Vec<(Results, bool)> = threads.broadcast(|_| {
         let mut pool: Vec<Vec<Option<Seat>>> = (0..k)
-            .map(|e| (0..cfg.players).map(|_| Some(cfg.entrants[e].make())).collect())
+            .map(|e| {
+                (0..cfg.players)
+                    .map(|_| Some(cfg.entrants[e].make()))
+                    .collect()
+            })
             .collect();
         let mut res = Results::new(k);
         let mut complete = true;

@@ -42,15 +42,60 @@ pub struct Dim {
 /// is never worse), as do `challenge_below`, `jump_in` and `play_drawn`,
 /// which matter only under some house rules.
 pub const DIMS: [Dim; 9] = [
-    Dim { name: "points_weight", lo: 0.0, hi: 2.0, integer: false },
-    Dim { name: "color_weight", lo: 0.0, hi: 20.0, integer: false },
-    Dim { name: "wild_penalty", lo: -50.0, hi: 150.0, integer: false },
-    Dim { name: "hold_wilds_above", lo: 0.0, hi: 10.0, integer: true },
-    Dim { name: "attack_below", lo: 0.0, hi: 7.0, integer: true },
-    Dim { name: "attack_weight", lo: -50.0, hi: 150.0, integer: false },
-    Dim { name: "save_draws", lo: -50.0, hi: 100.0, integer: false },
-    Dim { name: "discard_color_weight", lo: -5.0, hi: 5.0, integer: false },
-    Dim { name: "name_discard_weight", lo: -2.0, hi: 2.0, integer: false },
+    Dim {
+        name: "points_weight",
+        lo: 0.0,
+        hi: 2.0,
+        integer: false,
+    },
+    Dim {
+        name: "color_weight",
+        lo: 0.0,
+        hi: 20.0,
+        integer: false,
+    },
+    Dim {
+        name: "wild_penalty",
+        lo: -50.0,
+        hi: 150.0,
+        integer: false,
+    },
+    Dim {
+        name: "hold_wilds_above",
+        lo: 0.0,
+        hi: 10.0,
+        integer: true,
+    },
+    Dim {
+        name: "attack_below",
+        lo: 0.0,
+        hi: 7.0,
+        integer: true,
+    },
+    Dim {
+        name: "attack_weight",
+        lo: -50.0,
+        hi: 150.0,
+        integer: false,
+    },
+    Dim {
+        name: "save_draws",
+        lo: -50.0,
+        hi: 100.0,
+        integer: false,
+    },
+    Dim {
+        name: "discard_color_weight",
+        lo: -5.0,
+        hi: 5.0,
+        integer: false,
+    },
+    Dim {
+        name: "name_discard_weight",
+        lo: -2.0,
+        hi: 2.0,
+        integer: false,
+    },
 ];
 
 fn get(p: &HeuristicParams, i: usize) -> f64 {
@@ -280,7 +325,11 @@ fn play_arms(
         .iter()
         .map(|lineup| {
             (0..players)
-                .map(|r| (0..players).map(|s| lineup[(s + r) % players].make()).collect())
+                .map(|r| {
+                    (0..players)
+                        .map(|s| lineup[(s + r) % players].make())
+                        .collect()
+                })
                 .collect()
         })
         .collect();
@@ -372,7 +421,10 @@ pub fn tune(
             best_rate: rate(wins[order[0]]),
             elite_rate: elite.iter().map(|&k| rate(wins[k])).sum::<f64>() / n_elite as f64,
             mean: params_at(&base, &mu),
-            spread: (0..n).map(|i| sigma[i] / (DIMS[i].hi - DIMS[i].lo)).sum::<f64>() / n as f64,
+            spread: (0..n)
+                .map(|i| sigma[i] / (DIMS[i].hi - DIMS[i].lo))
+                .sum::<f64>()
+                / n as f64,
         };
         for i in 0..n {
             let m = elite.iter().map(|&k| xs[k][i]).sum::<f64>() / n_elite as f64;

@@ -102,7 +102,16 @@ impl TournamentReport<'_> {
         let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(8).max(8);
         t += &format!(
             "{:>4}  {:<w$}  {:>7}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
-            "rank", "strategy", "elo", "95% CI", "p(avg table)", "95% CI", "seats", "wins", "win/seat", "95% CI"
+            "rank",
+            "strategy",
+            "elo",
+            "95% CI",
+            "p(avg table)",
+            "95% CI",
+            "seats",
+            "wins",
+            "win/seat",
+            "95% CI"
         );
         for (i, r) in rows.iter().enumerate() {
             let rt = r.rating;
@@ -272,7 +281,9 @@ impl TournamentReport<'_> {
     /// `head_to_head.csv`: one row per ordered pair.
     pub fn head_to_head_csv(&self) -> Result<String, csv::Error> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(["a", "b", "together", "decided", "a_won", "share", "lo95", "hi95"])?;
+        w.write_record([
+            "a", "b", "together", "decided", "a_won", "share", "lo95", "hi95",
+        ])?;
         for row in self.head_to_head_rows() {
             let f = |k: &str| match &row[k] {
                 Value::Null => String::new(),
@@ -360,7 +371,11 @@ impl TournamentReport<'_> {
                     SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
                         // Best at the top.
                         let i = *i as usize;
-                        names.get(k.saturating_sub(1 + i)).cloned().unwrap_or_default()
+                        if i < k {
+                            names[k - 1 - i].clone()
+                        } else {
+                            String::new()
+                        }
                     }
                     SegmentValue::Last => String::new(),
                 })
@@ -377,7 +392,10 @@ impl TournamentReport<'_> {
             chart
                 .draw_series(rows.iter().enumerate().map(|(i, r)| {
                     PathElement::new(
-                        vec![(r.rating.elo_ci95.0.max(lo), y(i)), (r.rating.elo_ci95.1.min(hi), y(i))],
+                        vec![
+                            (r.rating.elo_ci95.0.max(lo), y(i)),
+                            (r.rating.elo_ci95.1.min(hi), y(i)),
+                        ],
                         BLUE.stroke_width(2),
                     )
                 }))
@@ -398,7 +416,10 @@ impl TournamentReport<'_> {
     /// `manifest.json` into `dir`, each through a temporary file.
     pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
         let files = [
-            ("ratings.csv", self.ratings_csv().map_err(|e| e.to_string())?),
+            (
+                "ratings.csv",
+                self.ratings_csv().map_err(|e| e.to_string())?,
+            ),
             (
                 "head_to_head.csv",
                 self.head_to_head_csv().map_err(|e| e.to_string())?,
