@@ -86,7 +86,7 @@ pub fn lineup(seed: u64, strategies: usize, game: u64, perm: &mut [usize], table
     let k = strategies as u64;
     let block = game / k;
     let offset = (game % k) as usize;
-    let mut rng = Rng::seed_from_u64(mix64(seed ^ mix64(block ^ 0x70A2_11AE_17)));
+    let mut rng = Rng::seed_from_u64(mix64(seed ^ mix64(block ^ 0x0070_A211_AE17)));
     for (i, p) in perm.iter_mut().enumerate() {
         *p = i;
     }
