@@ -115,6 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cfg: &cfg,
         outcome: &outcome,
         elapsed_s: start.elapsed().as_secs_f64(),
+        started_utc: String::new(),
     };
     print!("{}", report.to_text());
     Ok(())

@@ -1,11 +1,9 @@
 //! `unolab tournament`: line-ups drawn from a field, ratings and head-to-head.
 
 use super::{load_rules, print_out, Fail, RuleArgs};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use unolab::agents as strategy;
 use unolab::lab::tournament::{self, TournamentConfig};
@@ -28,7 +26,7 @@ pub struct TournamentArgs {
     /// Master seed (an unsigned 64-bit integer)
     #[arg(long, default_value = "1", value_parser = super::parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default: all cores; at most 8 per core)
     #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Print the result as one JSON object
@@ -45,11 +43,7 @@ pub struct TournamentArgs {
 pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let rules = load_rules(&a.rules)?;
     let field = strategy::parse_list(&a.strategies)?;
-    let threads = a.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = a.threads.unwrap_or_else(super::cores);
     let cfg = TournamentConfig {
         rules,
         players: a.players,
@@ -60,42 +54,30 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         chunk: 1024,
     };
     cfg.validate()?;
-    if let Some(dir) = &a.out {
-        if dir.exists() && !dir.is_dir() {
-            return Err(Fail(format!(
-                "--out {} exists and is not a directory",
-                dir.display()
-            )));
-        }
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
-    let bar = if !a.quiet && std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(a.games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(b)
-    } else {
-        None
+    // The output folder must be writable before the first game.
+    let created = match &a.out {
+        Some(dir) => Some(super::run::prepare_out_dir(dir)?),
+        None => None,
     };
+    let stop: &'static AtomicBool = super::interrupt_flag();
+    let bar = super::progress_bar(a.games, a.quiet, "games");
+    let started_utc = super::now_utc();
     let start = Instant::now();
     let progress = |done: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
         }
     };
-    let outcome = tournament::run(&cfg, &stop, &progress)?;
+    let outcome = match tournament::run(&cfg, stop, &progress) {
+        Ok(o) => o,
+        Err(e) => {
+            if let (Some(dir), Some(true)) = (&a.out, created) {
+                // Leave no empty folder behind for a run that wrote nothing.
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e.into());
+        }
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -103,6 +85,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         cfg: &cfg,
         outcome: &outcome,
         elapsed_s: start.elapsed().as_secs_f64(),
+        started_utc,
     };
     if let Some(dir) = &a.out {
         let command: Vec<String> = std::env::args().collect();

@@ -3,8 +3,7 @@
 use super::{load_rules, print_out, Fail, RuleArgs};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use unolab::agents::{self as strategy, StrategySpec};
 use unolab::lab::tune::{self, TuneConfig};
 
@@ -36,7 +35,7 @@ pub struct TuneArgs {
     /// Master seed (an unsigned 64-bit integer)
     #[arg(long, default_value = "1", value_parser = super::parse_seed, allow_hyphen_values = true)]
     seed: u64,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default: all cores; at most 8 per core)
     #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Name of the tuned strategy (default: the --out file's stem, or "tuned")
@@ -79,11 +78,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             }
         }
     }
-    let threads = a.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = a.threads.unwrap_or_else(super::cores);
     let cfg = TuneConfig {
         rules,
         players: a.players,
@@ -98,17 +93,9 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         threads,
     };
     cfg.validate()?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop: &'static AtomicBool = super::interrupt_flag();
     let started = std::time::Instant::now();
-    let outcome = tune::tune(&cfg, &stop, &mut |g| {
+    let outcome = tune::tune(&cfg, stop, &mut |g| {
         eprintln!(
             "generation {}/{}: mean {:.2}%  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
             g.index,

@@ -12,6 +12,8 @@ pub struct TournamentReport<'a> {
     pub cfg: &'a TournamentConfig,
     pub outcome: &'a TournamentOutcome,
     pub elapsed_s: f64,
+    /// When the tournament started, as an RFC 3339 UTC time.
+    pub started_utc: String,
 }
 
 /// One row of the ratings table.
@@ -310,6 +312,8 @@ impl TournamentReport<'_> {
         json!({
             "command": command,
             "version": env!("CARGO_PKG_VERSION"),
+            "git_commit": super::GIT_COMMIT,
+            "started_utc": self.started_utc,
             "kind": "tournament",
             "rules": cfg.rules.name,
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
