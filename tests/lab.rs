@@ -2,7 +2,7 @@
 
 use rand::{Rng as _, SeedableRng};
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::lab::ratings::{fit, Results};
 use unolab::lab::tournament::{self, lineup, TournamentConfig};
 use unolab::lab::tune::{tune, TuneConfig};
@@ -288,4 +288,103 @@ fn cli_tournament_writes_its_files() {
         .unwrap()
         .contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays with the base heuristic and, at every decision, asks variants with
+/// the new parameters what they would do on the same observation.
+struct Probe {
+    base: unolab::agents::Heuristic,
+    attack: unolab::agents::Heuristic,
+    save: unolab::agents::Heuristic,
+    /// Decisions checked: the next player low with an attack card playable;
+    /// the next player not low; a draw card and another card playable.
+    checked: std::sync::Arc<[std::sync::atomic::AtomicU32; 3]>,
+}
+
+fn heuristic(params: unolab::agents::HeuristicParams) -> unolab::agents::Heuristic {
+    unolab::agents::Heuristic {
+        name: "h".into(),
+        params,
+    }
+}
+
+impl unolab::Strategy for Probe {
+    fn name(&self) -> &str {
+        "probe"
+    }
+    fn choose_play(
+        &mut self,
+        obs: &unolab::Observation,
+        playable: unolab::CardSet,
+        rng: &mut unolab::Rng,
+    ) -> Option<unolab::CardId> {
+        use unolab::engine::rules::Effect;
+        let d = &obs.rules().deck;
+        let base = self.base.choose_play(obs, playable, rng);
+        let attack = self.attack.choose_play(obs, playable, rng);
+        let save = self.save.choose_play(obs, playable, rng);
+        let is_attack = |c: unolab::CardId| {
+            matches!(
+                d.effect_of[c as usize],
+                Effect::Skip | Effect::Draw2 | Effect::WildDraw4
+            )
+        };
+        let is_draw = |c: unolab::CardId| d.draw2.contains(c) || d.wd4.contains(c);
+        let low = obs.hand_size(obs.seat_after(1) as usize) <= 1;
+        if low && playable.iter().any(is_attack) {
+            self.checked[0].fetch_add(1, Ordering::Relaxed);
+            assert!(
+                attack.is_some_and(is_attack),
+                "attacks a next player on one card"
+            );
+        }
+        if !low {
+            self.checked[1].fetch_add(1, Ordering::Relaxed);
+            assert_eq!(attack, base, "no change while the next player is not low");
+        }
+        if !low && playable.iter().any(is_draw) && playable.iter().any(|c| !is_draw(c)) {
+            self.checked[2].fetch_add(1, Ordering::Relaxed);
+            assert!(save.is_some_and(|c| !is_draw(c)), "holds draw cards");
+        }
+        base
+    }
+}
+
+#[test]
+fn heuristic_attacks_a_low_next_player_and_holds_draw_cards() {
+    use unolab::agents::HeuristicParams;
+    let rules = classic();
+    let base = HeuristicParams::default();
+    let attack = HeuristicParams {
+        attack_below: 1,
+        attack_weight: 1000.0,
+        ..base.clone()
+    };
+    let save = HeuristicParams {
+        attack_below: 1,
+        save_draws: 1000.0,
+        ..base.clone()
+    };
+    let checked = std::sync::Arc::new([
+        std::sync::atomic::AtomicU32::new(0),
+        std::sync::atomic::AtomicU32::new(0),
+        std::sync::atomic::AtomicU32::new(0),
+    ]);
+    let mut seats: Vec<unolab::Seat> = (0..4)
+        .map(|_| {
+            unolab::Seat::custom(Probe {
+                base: heuristic(base.clone()),
+                attack: heuristic(attack.clone()),
+                save: heuristic(save.clone()),
+                checked: checked.clone(),
+            })
+        })
+        .collect();
+    let mut game = unolab::lab::new_game(&rules, 4);
+    for i in 0..400 {
+        unolab::lab::play_round(&mut game, &mut seats, 3, i).unwrap();
+    }
+    // The decisions above were checked; make sure there were many of each.
+    let n: Vec<u32> = checked.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    assert!(n[0] >= 50 && n[1] >= 1000 && n[2] >= 200, "{n:?}");
 }
