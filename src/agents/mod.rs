@@ -296,47 +296,20 @@ impl Strategy for Heuristic {
         // A wild keeps the colour it names.
         let named = p.named_color(obs);
         let wild_keep = (hand & d.color_mask[named.index()]).len() as f64;
-        // The next player's hand size decides whether to attack or to hold
-        // draw cards; the discard pile's colour counts whether a colour is
-        // played out. Both are skipped at their default (zero) weights.
-        let situational = p.attack_weight != 0.0 || p.save_draws != 0.0;
-        let low = situational
-            && p.attack_below > 0
-            && obs.hand_size(obs.seat_after(1) as usize) <= p.attack_below as usize;
-        let two = obs.players() == 2;
-        let pile = obs.discard();
+        if p.attack_weight != 0.0 || p.save_draws != 0.0 || p.discard_color_weight != 0.0 {
+            return extended_choice(p, obs, playable, named, wild_keep);
+        }
+        // The scoring of the hand-written presets: points and colour kept.
         let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
         for c in playable.iter() {
             let mut score = p.points_weight * d.points_of[c as usize] as f64;
-            let col = d.color(c);
-            match col {
+            match d.color(c) {
                 Some(col) => {
                     let keep = (hand & d.color_mask[col.index()]).len() as f64 - 1.0;
                     score += p.color_weight * keep;
                 }
                 None => score += p.color_weight * wild_keep - p.wild_penalty,
-            }
-            if situational {
-                let (attack, draw) = match d.effect_of[c as usize] {
-                    Effect::Skip => (true, false),
-                    Effect::Reverse => (two, false),
-                    Effect::Draw2 | Effect::WildDraw4 | Effect::Downpour1 | Effect::Downpour2 => {
-                        (true, true)
-                    }
-                    _ => (false, false),
-                };
-                if low {
-                    if attack {
-                        score += p.attack_weight;
-                    }
-                } else if draw {
-                    score -= p.save_draws;
-                }
-            }
-            if p.discard_color_weight != 0.0 {
-                let m = d.color_mask[col.unwrap_or(named).index()];
-                score += p.discard_color_weight * (pile & m).len() as f64;
             }
             if score > best_score {
                 best_score = score;
@@ -360,6 +333,66 @@ impl Strategy for Heuristic {
     fn jump_in(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
         self.params.jump_in
     }
+}
+
+/// The heuristic's choice with the situational terms: the next player's hand
+/// size (attack when low, hold draw cards otherwise) and the discard pile's
+/// colour counts. Kept out of [`Heuristic::choose_play`] so that the presets
+/// without these terms run the shorter loop.
+#[inline(never)]
+fn extended_choice(
+    p: &HeuristicParams,
+    obs: &Observation,
+    playable: CardSet,
+    named: Color,
+    wild_keep: f64,
+) -> Option<CardId> {
+    let d = &obs.rules().deck;
+    let hand = obs.hand();
+    let situational = p.attack_weight != 0.0 || p.save_draws != 0.0;
+    let low =
+        p.attack_below > 0 && obs.hand_size(obs.seat_after(1) as usize) <= p.attack_below as usize;
+    let two = obs.players() == 2;
+    let pile = obs.discard();
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for c in playable.iter() {
+        let mut score = p.points_weight * d.points_of[c as usize] as f64;
+        let col = d.color(c);
+        match col {
+            Some(col) => {
+                let keep = (hand & d.color_mask[col.index()]).len() as f64 - 1.0;
+                score += p.color_weight * keep;
+            }
+            None => score += p.color_weight * wild_keep - p.wild_penalty,
+        }
+        if situational {
+            let (attack, draw) = match d.effect_of[c as usize] {
+                Effect::Skip => (true, false),
+                Effect::Reverse => (two, false),
+                Effect::Draw2 | Effect::WildDraw4 | Effect::Downpour1 | Effect::Downpour2 => {
+                    (true, true)
+                }
+                _ => (false, false),
+            };
+            if low {
+                if attack {
+                    score += p.attack_weight;
+                }
+            } else if draw {
+                score -= p.save_draws;
+            }
+        }
+        if p.discard_color_weight != 0.0 {
+            let m = d.color_mask[col.unwrap_or(named).index()];
+            score += p.discard_color_weight * (pile & m).len() as f64;
+        }
+        if score > best_score {
+            best_score = score;
+            best = Some(c);
+        }
+    }
+    best
 }
 
 /// The strategy at a seat. The built-in strategies are called directly (a
