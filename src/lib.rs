@@ -9,8 +9,9 @@
 //! - [`agents`]: the [`Strategy`] trait's implementations (built-ins, presets);
 //! - [`sim`]: the parallel runner, the lockstep (paired) runner and their
 //!   exact, mergeable statistics;
-//! - [`lab`]: experiment files and comparisons;
-//! - [`report`]: text tables, JSON, CSV and manifests.
+//! - [`lab`]: experiment files and comparisons, tuning by simulation,
+//!   tournaments and their ratings;
+//! - [`report`]: text tables, JSON, CSV, manifests and charts.
 //!
 //! The library never prints and never reads arguments; the `unolab` binary
 //! (`src/main.rs`, `src/cli/`) does.

@@ -9,7 +9,9 @@ mod play;
 mod rules;
 mod run;
 mod strategies;
+mod tournament;
 mod trace;
+mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -86,6 +88,12 @@ enum Command {
     /// Sit at the table yourself against strategies, in the terminal
     #[command(args_override_self = true)]
     Play(play::PlayArgs),
+    /// Tune the heuristic's parameters by simulation (cross-entropy method)
+    #[command(args_override_self = true)]
+    Tune(tune::TuneArgs),
+    /// Line-ups drawn from a field: ratings with intervals and head-to-head
+    #[command(args_override_self = true)]
+    Tournament(tournament::TournamentArgs),
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {
@@ -284,6 +292,8 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Play(a) => play::exec(a),
+        Command::Tune(a) => tune::exec(a),
+        Command::Tournament(a) => tournament::exec(a),
     }
 }
 

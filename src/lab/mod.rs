@@ -1,7 +1,87 @@
 //! The lab: experiments as files (arms, baseline, stopping rule) and the
-//! one-line A/B comparison, on top of the lockstep runner in [`crate::sim`].
+//! one-line A/B comparison, on top of the lockstep runner in [`crate::sim`];
+//! tuning a parametric strategy by simulation ([`tune`]), tournaments between
+//! any strategies ([`tournament`]) and the ratings fitted from their results
+//! ([`ratings`]).
+//!
+//! Tuning and tournaments play rounds on the same engine core as the runner,
+//! with game `i` drawing its randomness from the master seed and `i` alone
+//! ([`game_rngs`]), so every result is the same on any number of threads.
 
+pub mod compare;
 pub mod experiment;
+pub mod ratings;
+pub mod tournament;
+pub mod tune;
 
 pub use experiment::Experiment;
-pub mod compare;
+
+use crate::agents::{Seat, StrategySpec};
+use crate::engine::game::{game_rngs, Agents, Game, IllegalActionError, NoRecord, RoundResult};
+use std::sync::Arc;
+
+/// A strategy that can take seats: a name and a factory making a fresh
+/// instance for each seat. Built from a [`StrategySpec`] (built-ins, presets)
+/// or from any Rust [`crate::Strategy`] (see `examples/`).
+#[derive(Clone)]
+pub struct Entrant {
+    name: String,
+    make: Arc<dyn Fn() -> Seat + Send + Sync>,
+}
+
+impl Entrant {
+    /// An entrant from a factory, e.g. `Entrant::new("mine", || Seat::custom(Mine))`.
+    pub fn new(name: impl Into<String>, make: impl Fn() -> Seat + Send + Sync + 'static) -> Self {
+        Entrant {
+            name: name.into(),
+            make: Arc::new(make),
+        }
+    }
+
+    /// An entrant for a built-in strategy or preset.
+    pub fn from_spec(spec: &StrategySpec) -> Self {
+        let s = spec.clone();
+        Entrant::new(spec.name(), move || s.instantiate())
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A fresh instance for one seat.
+    pub fn make(&self) -> Seat {
+        (self.make)()
+    }
+}
+
+impl std::fmt::Debug for Entrant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Plays game `index` of master seed `seed` as one round with `seats` at the
+/// table, exactly as the runner does in round mode (lazy pile, the same two
+/// generators), and returns the round's result.
+pub fn play_round(
+    game: &mut Game,
+    seats: &mut [Seat],
+    seed: u64,
+    index: u64,
+) -> Result<RoundResult, IllegalActionError> {
+    let (table, agent_rng) = game_rngs(seed, index);
+    game.set_rng(table);
+    let mut agents = Agents {
+        seats,
+        rng: agent_rng,
+    };
+    game.start_match(None);
+    game.play_round(&mut agents, &mut NoRecord)
+}
+
+/// A fresh game for round-mode play through [`play_round`].
+pub fn new_game(rules: &crate::engine::rules::Rules, players: usize) -> Game<'_> {
+    let mut g = Game::new(rules, players, 0);
+    g.set_lazy_pile(true);
+    g
+}

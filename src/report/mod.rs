@@ -3,6 +3,7 @@
 
 pub mod experiment;
 pub mod plots;
+pub mod tournament;
 
 use crate::engine::rules::Scoring;
 use crate::sim::stats::{ratio_ci95, wilson95, Histogram};

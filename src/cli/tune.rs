@@ -1,0 +1,146 @@
+//! `unolab tune`: the cross-entropy method over the heuristic's parameters.
+
+use super::{load_rules, print_out, Fail, RuleArgs};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use unolab::agents::{self as strategy, StrategySpec};
+use unolab::lab::tune::{self, TuneConfig};
+
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Number of players, 2 to 10
+    #[arg(long, default_value = "4", value_parser = super::parse_players, allow_hyphen_values = true)]
+    players: usize,
+    /// The opponents, comma separated, cycled to fill the other seats
+    #[arg(long, default_value = "points,color,cautious")]
+    field: String,
+    /// The heuristic preset tuning starts from
+    #[arg(long, default_value = "color")]
+    start: String,
+    /// Generations of the search
+    #[arg(long, default_value = "10", value_parser = super::parse_count, allow_hyphen_values = true)]
+    generations: u64,
+    /// Candidates per generation (the first is the current mean)
+    #[arg(long, default_value = "16", value_parser = super::parse_count, allow_hyphen_values = true)]
+    population: u64,
+    /// Games (rounds) per candidate per generation, the same for every candidate
+    #[arg(long, default_value = "4000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    games: u64,
+    /// Games of the held-out evaluation on seeds tuning never used
+    #[arg(long, default_value = "40000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    holdout_games: u64,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, default_value = "1", value_parser = super::parse_seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Worker threads (default: all cores; at most 8 per core)
+    #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
+    /// Name of the tuned strategy (default: the --out file's stem, or "tuned")
+    #[arg(long)]
+    name: Option<String>,
+    /// Write the preset file here (e.g. strategies/tuned.toml)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
+    let rules = load_rules(&a.rules)?;
+    let field = strategy::parse_list(&a.field)?;
+    let start = StrategySpec::load(&a.start)?;
+    let name = match (&a.name, &a.out) {
+        (Some(n), _) => n.clone(),
+        (None, Some(p)) => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tuned".into()),
+        (None, None) => "tuned".into(),
+    };
+    if name.is_empty() || name.contains(',') || name.contains(char::is_whitespace) {
+        return Err(Fail(format!(
+            "name '{name}' must be non-empty, without commas or spaces (use --name)"
+        )));
+    }
+    if let Some(p) = &a.out {
+        if p.is_dir() {
+            return Err(Fail(format!("--out {} is a directory", p.display())));
+        }
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(d) = parent {
+            if !d.is_dir() {
+                return Err(Fail(format!(
+                    "--out {}: directory {} does not exist",
+                    p.display(),
+                    d.display()
+                )));
+            }
+        }
+    }
+    let threads = a.threads.unwrap_or_else(super::cores);
+    let cfg = TuneConfig {
+        rules,
+        players: a.players,
+        field,
+        start,
+        name,
+        generations: a.generations.min(u32::MAX as u64) as u32,
+        population: a.population.min(1 << 20) as usize,
+        games: a.games,
+        holdout_games: a.holdout_games,
+        seed: a.seed,
+        threads,
+    };
+    cfg.validate()?;
+    let stop: &'static AtomicBool = super::interrupt_flag();
+    let started = std::time::Instant::now();
+    let outcome = tune::tune(&cfg, stop, &mut |g| {
+        eprintln!(
+            "generation {}/{}: mean {:.2}%  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
+            g.index,
+            cfg.generations,
+            100.0 * g.mean_rate,
+            100.0 * g.best_rate,
+            100.0 * g.elite_rate,
+            g.spread,
+            started.elapsed().as_secs_f64()
+        );
+    })?;
+    let command: Vec<String> = std::env::args().collect();
+    let command = command_line(&command);
+    let text = tune::preset_file(&cfg, &outcome, &command);
+    if let Some(p) = &a.out {
+        let tmp = p.with_extension("toml.tmp");
+        std::fs::write(&tmp, &text)
+            .and_then(|_| std::fs::rename(&tmp, p))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                Fail(format!("cannot write {}: {e}", p.display()))
+            })?;
+        eprintln!("wrote {}", p.display());
+    }
+    print_out(&text)?;
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted after {} of {} generations; the preset is the mean reached",
+            outcome.history.len(),
+            cfg.generations
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The command as one line: `unolab` and the arguments, quoted where needed.
+pub fn command_line(args: &[String]) -> String {
+    let mut v = vec!["unolab".to_string()];
+    for a in args.iter().skip(1) {
+        if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+            v.push(format!("'{}'", a.replace('\'', "'\\''")));
+        } else {
+            v.push(a.clone());
+        }
+    }
+    v.join(" ")
+}

@@ -1,0 +1,328 @@
+//! Ratings from multiplayer rounds: the Plackett-Luce model on the winner.
+//!
+//! Each strategy `k` has a strength `g_k > 0`; at a table whose seats hold
+//! strategies `s_1 .. s_N` (repeats allowed), seat `i` wins the round with
+//! probability `g_{s_i} / sum_j g_{s_j}`. This is the first stage of the
+//! Plackett-Luce ranking model, the only stage a round of UNO reveals (the
+//! winner, not an order of the others), and with two players it is the
+//! Bradley-Terry model. Its likelihood is exactly that of what was observed, so
+//! nothing is counted twice, as it would be by splitting a four-player round
+//! into pairwise wins and losses.
+//!
+//! The likelihood depends on the games only through, for each table
+//! composition (which strategies sat, as a multiset), the number of rounds
+//! with a winner and each strategy's wins there: [`Results`] keeps those
+//! counts (memory bounded by the number of distinct compositions, never by the
+//! number of games) plus seat and head-to-head counts. The fit is Hunter's
+//! (2004) minorization-maximization algorithm with a weak Gamma(1.5, 0.5)
+//! prior on each strength (one half virtual win, which keeps a strategy that
+//! never won finite), and the 95% intervals come from the observed Fisher
+//! information of the log-strengths under the sum-to-zero constraint.
+
+use crate::sim::stats::{wilson95, Z95};
+use std::collections::BTreeMap;
+
+/// Most seats at a table (the engine's limit).
+const MAX_SEATS: usize = crate::engine::game::MAX_PLAYERS;
+
+/// A table composition: the sorted strategy indices of the seats, padded.
+type Key = [u16; MAX_SEATS];
+
+/// Counts of one composition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Composition {
+    /// Rounds with a winner.
+    pub rounds: u64,
+    /// Wins of each strategy (indexed like the field).
+    pub wins: Vec<u64>,
+}
+
+/// Everything the fit and the tables need, mergeable exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    pub strategies: usize,
+    pub games: u64,
+    /// Rounds without a winner (blocked or truncated): not in the fit.
+    pub no_winner: u64,
+    /// Seats held by each strategy, over all games.
+    pub seats: Vec<u64>,
+    /// Rounds won by each strategy.
+    pub wins: Vec<u64>,
+    /// `together[a * k + b]`: games where both `a` and `b` sat (`a != b`).
+    pub together: Vec<u64>,
+    /// `beat[a * k + b]`: of those, the games `a` won.
+    pub beat: Vec<u64>,
+    pub compositions: BTreeMap<Key, Composition>,
+}
+
+impl Results {
+    pub fn new(strategies: usize) -> Results {
+        let k = strategies;
+        Results {
+            strategies: k,
+            games: 0,
+            no_winner: 0,
+            seats: vec![0; k],
+            wins: vec![0; k],
+            together: vec![0; k * k],
+            beat: vec![0; k * k],
+            compositions: BTreeMap::new(),
+        }
+    }
+
+    /// Adds one round: `table[s]` is the strategy at seat `s`, `winner` the
+    /// winning seat. Allocates only for a composition not seen before.
+    pub fn add(&mut self, table: &[usize], winner: Option<usize>) {
+        let k = self.strategies;
+        self.games += 1;
+        let mut present = [false; 64];
+        let mut many = Vec::new();
+        let big = k > 64;
+        if big {
+            many = vec![false; k];
+        }
+        for &s in table {
+            self.seats[s] += 1;
+            if big {
+                many[s] = true;
+            } else {
+                present[s] = true;
+            }
+        }
+        let is = |s: usize| if big { many[s] } else { present[s] };
+        let w = match winner {
+            Some(w) => table[w],
+            None => {
+                self.no_winner += 1;
+                for a in 0..k {
+                    for b in 0..k {
+                        if a != b && is(a) && is(b) {
+                            self.together[a * k + b] += 1;
+                        }
+                    }
+                }
+                return;
+            }
+        };
+        self.wins[w] += 1;
+        for a in 0..k {
+            if !is(a) {
+                continue;
+            }
+            for b in 0..k {
+                if a != b && is(b) {
+                    self.together[a * k + b] += 1;
+                    if a == w {
+                        self.beat[a * k + b] += 1;
+                    }
+                }
+            }
+        }
+        let mut key = [u16::MAX; MAX_SEATS];
+        for (i, &s) in table.iter().enumerate() {
+            key[i] = s as u16;
+        }
+        key[..table.len()].sort_unstable();
+        let c = self.compositions.entry(key).or_insert_with(|| Composition {
+            rounds: 0,
+            wins: vec![0; k],
+        });
+        c.rounds += 1;
+        c.wins[w] += 1;
+    }
+
+    /// Adds everything of `o` (same field).
+    pub fn merge(&mut self, o: &Results) {
+        self.games += o.games;
+        self.no_winner += o.no_winner;
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            *a += b;
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        for (a, b) in self.together.iter_mut().zip(&o.together) {
+            *a += b;
+        }
+        for (a, b) in self.beat.iter_mut().zip(&o.beat) {
+            *a += b;
+        }
+        for (key, c) in &o.compositions {
+            let e = self
+                .compositions
+                .entry(*key)
+                .or_insert_with(|| Composition {
+                    rounds: 0,
+                    wins: vec![0; self.strategies],
+                });
+            e.rounds += c.rounds;
+            for (a, b) in e.wins.iter_mut().zip(&c.wins) {
+                *a += b;
+            }
+        }
+    }
+
+    /// How often `a` beat `b` when both sat at the table and one of them won:
+    /// `beat[a][b] / (beat[a][b] + beat[b][a])`, with its Wilson interval and
+    /// the number of such games. `None` when they never decided a game.
+    pub fn head_to_head(&self, a: usize, b: usize) -> Option<(f64, (f64, f64), u64)> {
+        let k = self.strategies;
+        let x = self.beat[a * k + b];
+        let n = x + self.beat[b * k + a];
+        if n == 0 {
+            return None;
+        }
+        Some((x as f64 / n as f64, wilson95(x, n), n))
+    }
+}
+
+/// One strategy's fitted rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    /// Log-strength, centred so the field's mean is 0.
+    pub log_strength: f64,
+    /// On the Elo scale: `400 log10(strength)`, centred on 0. A difference of
+    /// `d` means odds of `10^(d/400)` between two strategies heads-up.
+    pub elo: f64,
+    pub elo_ci95: (f64, f64),
+    /// Probability of winning a round at a table of `players - 1` opponents of
+    /// the field's average strength; compare with the fair share `1 / players`.
+    pub p_average_table: f64,
+    pub p_average_table_ci95: (f64, f64),
+}
+
+const ELO: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// Fits the Plackett-Luce winner model to `r` (see the module documentation);
+/// `players` sets the table of [`Rating::p_average_table`].
+pub fn fit(r: &Results, players: usize) -> Vec<Rating> {
+    let k = r.strategies;
+    let comps: Vec<(Vec<f64>, f64)> = r
+        .compositions
+        .iter()
+        .map(|(key, c)| {
+            let mut m = vec![0.0; k];
+            for &s in key.iter().filter(|&&s| s != u16::MAX) {
+                m[s as usize] += 1.0;
+            }
+            (m, c.rounds as f64)
+        })
+        .collect();
+    let (a, b) = (1.5, 0.5);
+    let mut g = vec![1.0; k];
+    for _ in 0..10_000 {
+        let mut denom = vec![b; k];
+        for (m, n) in &comps {
+            let s: f64 = (0..k).map(|j| m[j] * g[j]).sum();
+            for j in 0..k {
+                if m[j] > 0.0 {
+                    denom[j] += n * m[j] / s;
+                }
+            }
+        }
+        let mut change: f64 = 0.0;
+        let next: Vec<f64> = (0..k)
+            .map(|j| (a - 1.0 + r.wins[j] as f64) / denom[j])
+            .collect();
+        for j in 0..k {
+            change = change.max((next[j].ln() - g[j].ln()).abs());
+        }
+        g = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    // Observed information of the log-strengths: sum over compositions of
+    // n (diag(p) - p p^T), plus the prior's curvature b g_j on the diagonal.
+    let mut info = vec![0.0; k * k];
+    for (m, n) in &comps {
+        let s: f64 = (0..k).map(|j| m[j] * g[j]).sum();
+        let p: Vec<f64> = (0..k).map(|j| m[j] * g[j] / s).collect();
+        for i in 0..k {
+            for j in 0..k {
+                info[i * k + j] += n * ((if i == j { p[i] } else { 0.0 }) - p[i] * p[j]);
+            }
+        }
+    }
+    for j in 0..k {
+        info[j * k + j] += b * g[j];
+    }
+    let cov = constrained_inverse(&info, k);
+    let mean = g.iter().map(|x| x.ln()).sum::<f64>() / k as f64;
+    let theta: Vec<f64> = g.iter().map(|x| x.ln() - mean).collect();
+    let others = (players.max(2) - 1) as f64;
+    let p_avg = |t: f64| t.exp() / (t.exp() + others);
+    (0..k)
+        .map(|j| {
+            let se = cov
+                .as_ref()
+                .map_or(f64::INFINITY, |c| c[j * k + j].max(0.0).sqrt());
+            let (lo, hi) = (theta[j] - Z95 * se, theta[j] + Z95 * se);
+            Rating {
+                log_strength: theta[j],
+                elo: ELO * theta[j],
+                elo_ci95: (ELO * lo, ELO * hi),
+                p_average_table: p_avg(theta[j]),
+                p_average_table_ci95: (p_avg(lo), p_avg(hi)),
+            }
+        })
+        .collect()
+}
+
+/// The covariance of the centred log-strengths: `P info^-1 P` with
+/// `P = I - J/k` the centring projection (`J` the all-ones matrix); `info`
+/// includes the prior's curvature, so it is invertible. `None` if singular.
+fn constrained_inverse(info: &[f64], k: usize) -> Option<Vec<f64>> {
+    let mut m: Vec<f64> = info.to_vec();
+    let mut inv = vec![0.0; k * k];
+    for i in 0..k {
+        inv[i * k + i] = 1.0;
+    }
+    // Gauss-Jordan with partial pivoting.
+    for col in 0..k {
+        let piv = (col..k).max_by(|&x, &y| {
+            m[x * k + col]
+                .abs()
+                .partial_cmp(&m[y * k + col].abs())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })?;
+        if m[piv * k + col].abs() < 1e-12 {
+            return None;
+        }
+        for j in 0..k {
+            m.swap(col * k + j, piv * k + j);
+            inv.swap(col * k + j, piv * k + j);
+        }
+        let d = m[col * k + col];
+        for j in 0..k {
+            m[col * k + j] /= d;
+            inv[col * k + j] /= d;
+        }
+        for row in 0..k {
+            if row != col {
+                let f = m[row * k + col];
+                if f != 0.0 {
+                    for j in 0..k {
+                        m[row * k + j] -= f * m[col * k + j];
+                        inv[row * k + j] -= f * inv[col * k + j];
+                    }
+                }
+            }
+        }
+    }
+    // Centre rows and columns.
+    let kf = k as f64;
+    let row: Vec<f64> = (0..k)
+        .map(|i| inv[i * k..(i + 1) * k].iter().sum::<f64>() / kf)
+        .collect();
+    let col: Vec<f64> = (0..k)
+        .map(|j| (0..k).map(|i| inv[i * k + j]).sum::<f64>() / kf)
+        .collect();
+    let all = row.iter().sum::<f64>() / kf;
+    for i in 0..k {
+        for j in 0..k {
+            inv[i * k + j] += all - row[i] - col[j];
+        }
+    }
+    Some(inv)
+}

@@ -1,0 +1,229 @@
+//! Tournaments: many rounds between line-ups drawn from a field of strategies,
+//! and the ratings fitted from every round ([`super::ratings`]).
+//!
+//! Line-ups are balanced by blocks of `k` games (`k` strategies in the field):
+//! block `b` draws a random order of the field from the master seed and `b`,
+//! and game `b * k + o` seats, at seat `s`, the strategy `(o + s) mod k` of that
+//! order. Within a block every strategy sits in every seat exactly once (so
+//! when the number of games is a multiple of `k`, every strategy holds the same
+//! number of seats, in each seat position), and the random order varies who
+//! sits next to whom. With fewer strategies than seats a strategy fills
+//! several seats. Game `i`'s cards and decisions draw from the master seed and
+//! `i` alone, as in the runner, so a seed gives the same results on any number
+//! of threads (strategies must not carry state from one round to the next).
+//!
+//! Memory: each worker keeps one [`Results`] (counts per table composition,
+//! seat, win and pair), whose size depends on the field, not on the games.
+
+use super::ratings::{fit, Rating, Results};
+use super::{new_game, play_round, Entrant};
+use crate::agents::Seat;
+use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
+use crate::engine::rules::Rules;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Everything a tournament needs; checked by [`TournamentConfig::validate`].
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    pub rules: Rules,
+    pub players: usize,
+    pub entrants: Vec<Entrant>,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Games per unit of work (progress and interruption granularity).
+    pub chunk: u64,
+}
+
+/// A tournament's errors.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TournamentError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{error} (seed {seed}, game {game})")]
+    Illegal {
+        error: IllegalActionError,
+        seed: u64,
+        game: u64,
+    },
+}
+
+impl TournamentConfig {
+    pub fn validate(&self) -> Result<(), TournamentError> {
+        let bad = |m: String| Err(TournamentError::Invalid(m));
+        self.rules
+            .check_players(self.players)
+            .map_err(|e| TournamentError::Invalid(e.to_string()))?;
+        if self.entrants.len() < 2 {
+            return bad("a tournament needs at least 2 strategies".into());
+        }
+        for (i, a) in self.entrants.iter().enumerate() {
+            if self.entrants[..i].iter().any(|b| b.name() == a.name()) {
+                return bad(format!(
+                    "strategy '{}' is given twice (each strategy once; it fills several seats when there are fewer strategies than seats)",
+                    a.name()
+                ));
+            }
+        }
+        if self.games == 0 {
+            return bad("--games must be at least 1".into());
+        }
+        if self.threads == 0 {
+            return bad("--threads must be at least 1".into());
+        }
+        if self.chunk == 0 {
+            return bad("chunk must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The line-up of game `game`: `table[s]` is the field index at seat `s`.
+/// `perm` is scratch space of the field's size.
+pub fn lineup(seed: u64, strategies: usize, game: u64, perm: &mut [usize], table: &mut [usize]) {
+    let k = strategies as u64;
+    let block = game / k;
+    let offset = (game % k) as usize;
+    let mut rng = Rng::seed_from_u64(mix64(seed ^ mix64(block ^ 0x0070_A211_AE17)));
+    for (i, p) in perm.iter_mut().enumerate() {
+        *p = i;
+    }
+    for i in (1..perm.len()).rev() {
+        let j = below(&mut rng, i as u32 + 1) as usize;
+        perm.swap(i, j);
+    }
+    for (s, t) in table.iter_mut().enumerate() {
+        *t = perm[(offset + s) % strategies];
+    }
+}
+
+/// What a tournament produced.
+#[derive(Clone, Debug)]
+pub struct TournamentOutcome {
+    pub results: Results,
+    /// One per entrant, in the field's order.
+    pub ratings: Vec<Rating>,
+    /// True when interrupted before all games were played.
+    pub partial: bool,
+}
+
+/// Plays games `range` into `res`.
+fn play_range(
+    cfg: &TournamentConfig,
+    pool: &mut [Vec<Option<Seat>>],
+    range: std::ops::Range<u64>,
+    res: &mut Results,
+) -> Result<(), TournamentError> {
+    let k = cfg.entrants.len();
+    let n = cfg.players;
+    let mut game = new_game(&cfg.rules, n);
+    let mut perm = vec![0; k];
+    let mut table = vec![0; n];
+    let mut seats: Vec<Seat> = Vec::with_capacity(n);
+    for i in range {
+        lineup(cfg.seed, k, i, &mut perm, &mut table);
+        for (s, &e) in table.iter().enumerate() {
+            // Each (strategy, seat) has its own instance, taken and put back.
+            seats.push(pool[e][s].take().unwrap_or_else(|| cfg.entrants[e].make()));
+        }
+        let r = play_round(&mut game, &mut seats, cfg.seed, i);
+        for (s, seat) in seats.drain(..).enumerate() {
+            pool[table[s]][s] = Some(seat);
+        }
+        let r = r.map_err(|error| TournamentError::Illegal {
+            error,
+            seed: cfg.seed,
+            game: i,
+        })?;
+        let winner = match r.outcome {
+            Outcome::Won => r.winner.map(|w| w as usize),
+            _ => None,
+        };
+        res.add(&table, winner);
+    }
+    Ok(())
+}
+
+/// Plays the tournament on `cfg.threads` threads. `progress` gets the games
+/// finished after each unit of work; setting `stop` ends the run after the
+/// units in progress, with `partial = true`.
+pub fn run(
+    cfg: &TournamentConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<TournamentOutcome, TournamentError> {
+    cfg.validate()?;
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| {
+            TournamentError::Invalid(format!("cannot start {} threads: {e}", cfg.threads))
+        })?;
+    let k = cfg.entrants.len();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
+    let failed_chunk = AtomicU64::new(u64::MAX);
+    let chunks = cfg.games.div_ceil(cfg.chunk);
+    let parts: Vec<(Results, bool)> = threads.broadcast(|_| {
+        let mut pool: Vec<Vec<Option<Seat>>> = (0..k)
+            .map(|e| {
+                (0..cfg.players)
+                    .map(|_| Some(cfg.entrants[e].make()))
+                    .collect()
+            })
+            .collect();
+        let mut res = Results::new(k);
+        let mut complete = true;
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                complete = false;
+                break;
+            }
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= chunks || c > failed_chunk.load(Ordering::Relaxed) {
+                break;
+            }
+            let start = c * cfg.chunk;
+            let end = (start + cfg.chunk).min(cfg.games);
+            // A chunk counts only when whole, so an interrupted run holds
+            // whole chunks.
+            let mut part = Results::new(k);
+            if let Err(e) = play_range(cfg, &mut pool, start..end, &mut part) {
+                let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                let lower = match (&*f, &e) {
+                    (
+                        Some(TournamentError::Illegal { game: old, .. }),
+                        TournamentError::Illegal { game, .. },
+                    ) => game < old,
+                    (None, _) => true,
+                    _ => false,
+                };
+                if lower {
+                    *f = Some(e);
+                }
+                failed_chunk.fetch_min(c, Ordering::Relaxed);
+                break;
+            }
+            res.merge(&part);
+            let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
+            progress(d);
+        }
+        (res, complete)
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut results = Results::new(k);
+    for (p, _) in &parts {
+        results.merge(p);
+    }
+    let ratings = fit(&results, cfg.players);
+    Ok(TournamentOutcome {
+        partial: results.games < cfg.games,
+        results,
+        ratings,
+    })
+}

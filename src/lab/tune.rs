@@ -1,0 +1,569 @@
+//! Tuning the `heuristic` strategy by simulation: the cross-entropy method over
+//! its parameter vector, maximising the share of rounds won against a field.
+//!
+//! Generation `g` plays games `g * games .. (g + 1) * games` of the master
+//! seed, and every candidate of the generation plays exactly those games
+//! (common random numbers: the same deals, the same seat rotation), so
+//! candidates differ by their play, not by their luck. The first candidate of
+//! each generation is the distribution's mean itself. The elite (the best
+//! fifth) sets the next mean and spread. At the end the mean is evaluated on
+//! games `HOLDOUT_BASE ..` of the same master seed, a range tuning never
+//! touches, paired against the starting preset on the same games.
+//!
+//! Every count is an integer summed in a fixed order and candidates are
+//! independent of the threads that play them, so a seed gives the same result
+//! on any number of threads.
+
+use super::{new_game, play_round, Entrant};
+use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
+use crate::engine::game::{mix64, IllegalActionError, Rng};
+use crate::engine::rules::Rules;
+use crate::sim::stats::{wilson95, Z95};
+use rand::{Rng as _, SeedableRng};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The first game index of the held-out evaluation: far above any game a
+/// tuning run plays (its generations x games must stay below it).
+pub const HOLDOUT_BASE: u64 = 1 << 62;
+
+/// One tuned dimension of [`HeuristicParams`] and its search range.
+#[derive(Clone, Copy, Debug)]
+pub struct Dim {
+    pub name: &'static str,
+    pub lo: f64,
+    pub hi: f64,
+    /// Rounded to an integer in the parameters.
+    pub integer: bool,
+}
+
+/// The dimensions tuned. `forget_uno` stays at the starting preset's value (0
+/// is never worse), as do `challenge_below`, `jump_in` and `play_drawn`,
+/// which matter only under some house rules.
+pub const DIMS: [Dim; 9] = [
+    Dim {
+        name: "points_weight",
+        lo: 0.0,
+        hi: 2.0,
+        integer: false,
+    },
+    Dim {
+        name: "color_weight",
+        lo: 0.0,
+        hi: 20.0,
+        integer: false,
+    },
+    Dim {
+        name: "wild_penalty",
+        lo: -50.0,
+        hi: 150.0,
+        integer: false,
+    },
+    Dim {
+        name: "hold_wilds_above",
+        lo: 0.0,
+        hi: 10.0,
+        integer: true,
+    },
+    Dim {
+        name: "attack_below",
+        lo: 0.0,
+        hi: 7.0,
+        integer: true,
+    },
+    Dim {
+        name: "attack_weight",
+        lo: -50.0,
+        hi: 150.0,
+        integer: false,
+    },
+    Dim {
+        name: "save_draws",
+        lo: -50.0,
+        hi: 100.0,
+        integer: false,
+    },
+    Dim {
+        name: "discard_color_weight",
+        lo: -5.0,
+        hi: 5.0,
+        integer: false,
+    },
+    Dim {
+        name: "name_discard_weight",
+        lo: -2.0,
+        hi: 2.0,
+        integer: false,
+    },
+];
+
+fn get(p: &HeuristicParams, i: usize) -> f64 {
+    match i {
+        0 => p.points_weight,
+        1 => p.color_weight,
+        2 => p.wild_penalty,
+        3 => p.hold_wilds_above as f64,
+        4 => p.attack_below as f64,
+        5 => p.attack_weight,
+        6 => p.save_draws,
+        7 => p.discard_color_weight,
+        _ => p.name_discard_weight,
+    }
+}
+
+fn set(p: &mut HeuristicParams, i: usize, v: f64) {
+    match i {
+        0 => p.points_weight = v,
+        1 => p.color_weight = v,
+        2 => p.wild_penalty = v,
+        3 => p.hold_wilds_above = v as u32,
+        4 => p.attack_below = v as u32,
+        5 => p.attack_weight = v,
+        6 => p.save_draws = v,
+        7 => p.discard_color_weight = v,
+        _ => p.name_discard_weight = v,
+    }
+}
+
+/// The parameters of a point of the search space: `base` with each dimension
+/// clamped to its range, integers rounded, reals rounded to 3 decimals (so a
+/// written preset is exactly what was evaluated).
+pub fn params_at(base: &HeuristicParams, x: &[f64]) -> HeuristicParams {
+    let mut p = base.clone();
+    for (i, d) in DIMS.iter().enumerate() {
+        let v = x[i].clamp(d.lo, d.hi);
+        let v = if d.integer {
+            v.round()
+        } else {
+            (v * 1000.0).round() / 1000.0 + 0.0
+        };
+        set(&mut p, i, v);
+    }
+    p
+}
+
+/// Everything a tuning run needs; checked by [`TuneConfig::validate`].
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    pub rules: Rules,
+    pub players: usize,
+    /// The opponents, cycled to fill the other seats.
+    pub field: Vec<StrategySpec>,
+    /// The starting preset (a `heuristic`).
+    pub start: StrategySpec,
+    /// The name of the tuned strategy.
+    pub name: String,
+    pub generations: u32,
+    /// Candidates per generation (the first is the mean).
+    pub population: usize,
+    /// Games per candidate per generation.
+    pub games: u64,
+    /// Games of the held-out evaluation.
+    pub holdout_games: u64,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// A tuning run's bad input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TuneError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Illegal(#[from] IllegalActionError),
+}
+
+impl TuneConfig {
+    pub fn validate(&self) -> Result<(), TuneError> {
+        let bad = |m: String| Err(TuneError::Invalid(m));
+        self.rules
+            .check_players(self.players)
+            .map_err(|e| TuneError::Invalid(e.to_string()))?;
+        if !matches!(self.start, StrategySpec::Heuristic { .. }) {
+            return bad(format!(
+                "--start '{}' is not a heuristic preset (tuning needs its parameters)",
+                self.start.name()
+            ));
+        }
+        if self.field.is_empty() {
+            return bad("--field is empty".into());
+        }
+        if self.field.len() > self.players - 1 {
+            return bad(format!(
+                "{} field strategies for {} other seats (give at most players - 1; the field is cycled to fill the seats)",
+                self.field.len(),
+                self.players - 1
+            ));
+        }
+        if self.generations == 0 {
+            return bad("--generations must be at least 1".into());
+        }
+        if self.population < 4 {
+            return bad("--population must be at least 4".into());
+        }
+        if self.games == 0 || self.holdout_games == 0 {
+            return bad("--games and --holdout-games must be at least 1".into());
+        }
+        if (self.generations as u64).saturating_mul(self.games) >= HOLDOUT_BASE
+            || self.holdout_games >= HOLDOUT_BASE
+        {
+            return bad("too many games per run".into());
+        }
+        if self.threads == 0 {
+            return bad("--threads must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    fn start_params(&self) -> HeuristicParams {
+        match &self.start {
+            StrategySpec::Heuristic { params, .. } => params.clone(),
+            _ => HeuristicParams::default(),
+        }
+    }
+
+    fn heuristic(&self, name: &str, params: HeuristicParams) -> Entrant {
+        let name = name.to_string();
+        Entrant::new(name.clone(), move || {
+            Seat::Heuristic(Heuristic {
+                name: name.clone(),
+                params: params.clone(),
+            })
+        })
+    }
+
+    /// The line-up with `arm` at entry 0 and the field cycled behind it.
+    fn lineup(&self, arm: Entrant) -> Vec<Entrant> {
+        let mut v = vec![arm];
+        for j in 1..self.players {
+            v.push(Entrant::from_spec(&self.field[(j - 1) % self.field.len()]));
+        }
+        v
+    }
+}
+
+/// One generation's summary, for progress reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generation {
+    /// 1-based.
+    pub index: u32,
+    /// Share of rounds won by the mean (the first candidate).
+    pub mean_rate: f64,
+    /// Best candidate's share.
+    pub best_rate: f64,
+    /// Mean share of the elite.
+    pub elite_rate: f64,
+    /// The mean's parameters (before this generation's update).
+    pub mean: HeuristicParams,
+    /// Mean spread relative to each range.
+    pub spread: f64,
+}
+
+/// A win share with its 95% Wilson interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Share {
+    pub wins: u64,
+    pub games: u64,
+    pub rate: f64,
+    pub ci95: (f64, f64),
+}
+
+impl Share {
+    fn new(wins: u64, games: u64) -> Share {
+        Share {
+            wins,
+            games,
+            rate: wins as f64 / games as f64,
+            ci95: wilson95(wins, games),
+        }
+    }
+}
+
+/// The held-out evaluation: games `HOLDOUT_BASE .. HOLDOUT_BASE + games`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Holdout {
+    pub games: u64,
+    pub fair_share: f64,
+    /// The tuned strategy in one seat against the field.
+    pub tuned: Share,
+    /// The starting preset in the same seat against the field, same games.
+    pub start: Share,
+    /// Tuned minus start, paired by game: mean and 95% interval (normal
+    /// approximation on the per-game differences).
+    pub diff: f64,
+    pub diff_ci95: (f64, f64),
+    /// The tuned strategy in one seat against the starting preset in all others.
+    pub vs_start: Share,
+}
+
+/// What a tuning run produced.
+#[derive(Clone, Debug)]
+pub struct TuneOutcome {
+    pub params: HeuristicParams,
+    pub history: Vec<Generation>,
+    pub holdout: Holdout,
+    /// Stopped early (the parameters are the mean after the last full generation).
+    pub interrupted: bool,
+}
+
+/// Plays games `range` with each line-up of `arms` (entry 0 is the arm; the
+/// table rotates as in the runner: in game `i`, seat `s` holds entry
+/// `(s + i) mod players`) and calls `on(i, won)` with whether each arm's entry
+/// 0 won game `i`. At most 8 arms.
+fn play_arms(
+    rules: &Rules,
+    players: usize,
+    arms: &[Vec<Entrant>],
+    seed: u64,
+    range: Range<u64>,
+    mut on: impl FnMut(&[bool]),
+) -> Result<(), IllegalActionError> {
+    let mut game = new_game(rules, players);
+    // seats[arm][rotation][seat]
+    let mut seats: Vec<Vec<Vec<Seat>>> = arms
+        .iter()
+        .map(|lineup| {
+            (0..players)
+                .map(|r| {
+                    (0..players)
+                        .map(|s| lineup[(s + r) % players].make())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let mut won = [false; 8];
+    for i in range {
+        let r = (i % players as u64) as usize;
+        let arm_seat = (players - r) % players;
+        for (a, rot) in seats.iter_mut().enumerate() {
+            let res = play_round(&mut game, &mut rot[r], seed, i)?;
+            won[a] = res.winner == Some(arm_seat as u8)
+                && res.outcome == crate::engine::game::Outcome::Won;
+        }
+        on(&won[..arms.len()]);
+    }
+    Ok(())
+}
+
+/// Standard normal deviates by the Box-Muller transform.
+fn normal(rng: &mut Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Runs the cross-entropy method. `progress` is called after each generation;
+/// setting `stop` ends the search after the generation in progress (the
+/// held-out evaluation still runs, on the mean reached).
+pub fn tune(
+    cfg: &TuneConfig,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Generation),
+) -> Result<TuneOutcome, TuneError> {
+    cfg.validate()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| TuneError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
+    let base = cfg.start_params();
+    let n = DIMS.len();
+    let mut mu: Vec<f64> = (0..n).map(|i| get(&base, i)).collect();
+    let mut sigma: Vec<f64> = DIMS.iter().map(|d| 0.25 * (d.hi - d.lo)).collect();
+    let n_elite = ((cfg.population as f64 * 0.2).round() as usize).clamp(2, cfg.population);
+    let mut history = Vec::new();
+    let mut interrupted = false;
+    for g in 0..cfg.generations {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        let mut rng = Rng::seed_from_u64(mix64(cfg.seed ^ mix64(0x7E57_0000 + g as u64)));
+        let xs: Vec<Vec<f64>> = (0..cfg.population)
+            .map(|k| {
+                (0..n)
+                    .map(|i| {
+                        if k == 0 {
+                            mu[i]
+                        } else {
+                            (mu[i] + sigma[i] * normal(&mut rng)).clamp(DIMS[i].lo, DIMS[i].hi)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let range = g as u64 * cfg.games..(g as u64 + 1) * cfg.games;
+        let wins: Vec<u64> = pool.install(|| {
+            xs.par_iter()
+                .map(|x| {
+                    let arm = cfg.heuristic(&cfg.name, params_at(&base, x));
+                    let mut w = 0u64;
+                    play_arms(
+                        &cfg.rules,
+                        cfg.players,
+                        &[cfg.lineup(arm)],
+                        cfg.seed,
+                        range.clone(),
+                        |won| w += won[0] as u64,
+                    )
+                    .map(|_| w)
+                })
+                .collect::<Result<Vec<u64>, IllegalActionError>>()
+        })?;
+        let mut order: Vec<usize> = (0..cfg.population).collect();
+        order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
+        let elite = &order[..n_elite];
+        let rate = |w: u64| w as f64 / cfg.games as f64;
+        let gen = Generation {
+            index: g + 1,
+            mean_rate: rate(wins[0]),
+            best_rate: rate(wins[order[0]]),
+            elite_rate: elite.iter().map(|&k| rate(wins[k])).sum::<f64>() / n_elite as f64,
+            mean: params_at(&base, &mu),
+            spread: (0..n)
+                .map(|i| sigma[i] / (DIMS[i].hi - DIMS[i].lo))
+                .sum::<f64>()
+                / n as f64,
+        };
+        for i in 0..n {
+            let m = elite.iter().map(|&k| xs[k][i]).sum::<f64>() / n_elite as f64;
+            let v = elite.iter().map(|&k| (xs[k][i] - m).powi(2)).sum::<f64>() / n_elite as f64;
+            let floor = 0.01 * (DIMS[i].hi - DIMS[i].lo);
+            mu[i] = 0.7 * m + 0.3 * mu[i];
+            sigma[i] = (0.7 * v.sqrt() + 0.3 * sigma[i]).max(floor);
+        }
+        progress(&gen);
+        history.push(gen);
+    }
+    let params = params_at(&base, &mu);
+    let holdout = holdout(cfg, &pool, &params)?;
+    Ok(TuneOutcome {
+        params,
+        history,
+        holdout,
+        interrupted,
+    })
+}
+
+/// The held-out evaluation of `params` (see [`Holdout`]).
+pub fn holdout(
+    cfg: &TuneConfig,
+    pool: &rayon::ThreadPool,
+    params: &HeuristicParams,
+) -> Result<Holdout, TuneError> {
+    let tuned = cfg.heuristic(&cfg.name, params.clone());
+    let start = Entrant::from_spec(&cfg.start);
+    let mut vs_start = vec![tuned.clone()];
+    for _ in 1..cfg.players {
+        vs_start.push(start.clone());
+    }
+    let arms = [cfg.lineup(tuned), cfg.lineup(start), vs_start];
+    const CHUNK: u64 = 2000;
+    let chunks = cfg.holdout_games.div_ceil(CHUNK);
+    // Per chunk: wins of each arm, games won by tuned but not start, and the reverse.
+    let parts: Vec<[u64; 5]> = pool.install(|| {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let lo = HOLDOUT_BASE + c * CHUNK;
+                let hi = HOLDOUT_BASE + ((c + 1) * CHUNK).min(cfg.holdout_games);
+                let mut t = [0u64; 5];
+                play_arms(&cfg.rules, cfg.players, &arms, cfg.seed, lo..hi, |w| {
+                    for a in 0..3 {
+                        t[a] += w[a] as u64;
+                    }
+                    t[3] += (w[0] && !w[1]) as u64;
+                    t[4] += (w[1] && !w[0]) as u64;
+                })
+                .map(|_| t)
+            })
+            .collect::<Result<Vec<_>, IllegalActionError>>()
+    })?;
+    let mut t = [0u64; 5];
+    for p in &parts {
+        for k in 0..5 {
+            t[k] += p[k];
+        }
+    }
+    let n = cfg.holdout_games as f64;
+    let diff = (t[3] as f64 - t[4] as f64) / n;
+    let var = (t[3] + t[4]) as f64 / n - diff * diff;
+    let half = Z95 * (var.max(0.0) / n).sqrt();
+    Ok(Holdout {
+        games: cfg.holdout_games,
+        fair_share: 1.0 / cfg.players as f64,
+        tuned: Share::new(t[0], cfg.holdout_games),
+        start: Share::new(t[1], cfg.holdout_games),
+        diff,
+        diff_ci95: (diff - half, diff + half),
+        vs_start: Share::new(t[2], cfg.holdout_games),
+    })
+}
+
+/// The preset file of a tuning run: comments recording `command`, the seed,
+/// the search and the held-out result, then the parameters.
+pub fn preset_file(cfg: &TuneConfig, out: &TuneOutcome, command: &str) -> String {
+    let h = &out.holdout;
+    let pct = |x: f64| format!("{:.2}%", 100.0 * x);
+    let share = |s: &Share| {
+        format!(
+            "{} [{}, {}] ({} of {})",
+            pct(s.rate),
+            pct(s.ci95.0),
+            pct(s.ci95.1),
+            s.wins,
+            s.games
+        )
+    };
+    let field: Vec<&str> = cfg.field.iter().map(|s| s.name()).collect();
+    let mut t = String::new();
+    t += &format!("# Tuned by: {command}\n");
+    t += &format!(
+        "# Cross-entropy method from '{}', seed {}, {} players, rules {}, field {}: {} of {} generations x {} candidates x {} games (games 0..{} of the seed){}.\n",
+        cfg.start.name(),
+        cfg.seed,
+        cfg.players,
+        cfg.rules.name,
+        field.join(","),
+        out.history.len(),
+        cfg.generations,
+        cfg.population,
+        cfg.games,
+        out.history.len() as u64 * cfg.games,
+        if out.interrupted { ", interrupted" } else { "" }
+    );
+    t += &format!(
+        "# Held-out: games 2^62 .. 2^62+{} of seed {} (never used in tuning), share of rounds won, 95% intervals; fair share {}:\n",
+        h.games,
+        cfg.seed,
+        pct(h.fair_share)
+    );
+    t += &format!("#   {} against the field: {}\n", cfg.name, share(&h.tuned));
+    t += &format!(
+        "#   {} against the field: {}\n",
+        cfg.start.name(),
+        share(&h.start)
+    );
+    t += &format!(
+        "#   paired difference (same games): {:+.2} points [{:+.2}, {:+.2}]\n",
+        100.0 * h.diff,
+        100.0 * h.diff_ci95.0,
+        100.0 * h.diff_ci95.1
+    );
+    t += &format!(
+        "#   {} against {} x{}: {}\n",
+        cfg.name,
+        cfg.start.name(),
+        cfg.players - 1,
+        share(&h.vs_start)
+    );
+    t += &format!("name = \"{}\"\n", cfg.name);
+    t += &format!(
+        "description = \"Tuned by simulation against {}\"\n",
+        field.join(",")
+    );
+    t += "base = \"heuristic\"\n\n[params]\n";
+    t += &toml::to_string(&out.params).unwrap_or_default();
+    t
+}

@@ -1,0 +1,451 @@
+//! A tournament's report: text table, JSON, CSV, manifest and an SVG chart of
+//! the ratings with their intervals.
+
+use crate::lab::ratings::Rating;
+use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
+use crate::sim::stats::wilson95;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// A finished (or interrupted) tournament, ready to print or write.
+pub struct TournamentReport<'a> {
+    pub cfg: &'a TournamentConfig,
+    pub outcome: &'a TournamentOutcome,
+    pub elapsed_s: f64,
+    /// When the tournament started, as an RFC 3339 UTC time.
+    pub started_utc: String,
+}
+
+/// One row of the ratings table.
+struct Row<'a> {
+    name: &'a str,
+    rating: &'a Rating,
+    seats: u64,
+    wins: u64,
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn r6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+fn r2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+impl TournamentReport<'_> {
+    /// The strategies ordered by rating (best first; field order on a tie).
+    fn rows(&self) -> Vec<Row<'_>> {
+        let r = &self.outcome.results;
+        let mut v: Vec<Row> = self
+            .cfg
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Row {
+                name: e.name(),
+                rating: &self.outcome.ratings[i],
+                seats: r.seats[i],
+                wins: r.wins[i],
+            })
+            .collect();
+        v.sort_by(|a, b| {
+            b.rating
+                .elo
+                .partial_cmp(&a.rating.elo)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        v
+    }
+
+    fn index_of(&self, name: &str) -> usize {
+        self.cfg
+            .entrants
+            .iter()
+            .position(|e| e.name() == name)
+            .unwrap_or(0)
+    }
+
+    fn fair_share(&self) -> f64 {
+        1.0 / self.cfg.players as f64
+    }
+
+    pub fn to_text(&self) -> String {
+        let cfg = self.cfg;
+        let res = &self.outcome.results;
+        let mut t = String::new();
+        t += &format!(
+            "tournament: {} strategies, {} players, {} rounds{}, rules {}, seed {}, {:.1} s\n",
+            cfg.entrants.len(),
+            cfg.players,
+            res.games,
+            if self.outcome.partial {
+                format!(" of {} (partial)", cfg.games)
+            } else {
+                String::new()
+            },
+            cfg.rules.name,
+            cfg.seed,
+            self.elapsed_s
+        );
+        t += &format!(
+            "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out\n",
+            res.no_winner
+        );
+        t += &format!(
+            "p(avg table): chance to win a round against {} opponents of average strength; fair share {}\n\n",
+            cfg.players - 1,
+            pct(self.fair_share())
+        );
+        let rows = self.rows();
+        let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(8).max(8);
+        t += &format!(
+            "{:>4}  {:<w$}  {:>7}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
+            "rank",
+            "strategy",
+            "elo",
+            "95% CI",
+            "p(avg table)",
+            "95% CI",
+            "seats",
+            "wins",
+            "win/seat",
+            "95% CI"
+        );
+        for (i, r) in rows.iter().enumerate() {
+            let rt = r.rating;
+            let (lo, hi) = wilson95(r.wins, r.seats);
+            t += &format!(
+                "{:>4}  {:<w$}  {:>+7.1}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
+                i + 1,
+                r.name,
+                rt.elo,
+                format!("[{:+.1}, {:+.1}]", rt.elo_ci95.0, rt.elo_ci95.1),
+                pct(rt.p_average_table),
+                format!(
+                    "[{}, {}]",
+                    pct(rt.p_average_table_ci95.0),
+                    pct(rt.p_average_table_ci95.1)
+                ),
+                r.seats,
+                r.wins,
+                pct(if r.seats > 0 {
+                    r.wins as f64 / r.seats as f64
+                } else {
+                    0.0
+                }),
+                format!("[{}, {}]", pct(lo), pct(hi))
+            );
+        }
+        t += "\nhead-to-head: how often the row beat the column (of the rounds both sat in and one of them won)\n";
+        t += &format!("{:<w$}", "");
+        for r in &rows {
+            t += &format!("  {:>9}", truncate(r.name, 9));
+        }
+        t += "\n";
+        for a in &rows {
+            t += &format!("{:<w$}", a.name);
+            let ia = self.index_of(a.name);
+            for b in &rows {
+                let ib = self.index_of(b.name);
+                let cell = if ia == ib {
+                    "-".to_string()
+                } else {
+                    res.head_to_head(ia, ib)
+                        .map_or("n/a".to_string(), |(s, _, _)| pct(s))
+                };
+                t += &format!("  {cell:>9}");
+            }
+            t += "\n";
+        }
+        t
+    }
+
+    pub fn to_json(&self) -> Value {
+        let cfg = self.cfg;
+        let res = &self.outcome.results;
+        let rows = self.rows();
+        let strategies: Vec<Value> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let ci = wilson95(r.wins, r.seats);
+                json!({
+                    "rank": i + 1,
+                    "name": r.name,
+                    "elo": r2(r.rating.elo),
+                    "elo_ci95": [r2(r.rating.elo_ci95.0), r2(r.rating.elo_ci95.1)],
+                    "log_strength": r6(r.rating.log_strength),
+                    "p_average_table": r6(r.rating.p_average_table),
+                    "p_average_table_ci95": [r6(r.rating.p_average_table_ci95.0), r6(r.rating.p_average_table_ci95.1)],
+                    "seats": r.seats,
+                    "wins": r.wins,
+                    "win_rate_per_seat": r6(if r.seats > 0 { r.wins as f64 / r.seats as f64 } else { 0.0 }),
+                    "win_rate_per_seat_ci95": [r6(ci.0), r6(ci.1)],
+                })
+            })
+            .collect();
+        json!({
+            "games": res.games,
+            "games_requested": cfg.games,
+            "partial": self.outcome.partial,
+            "seed": cfg.seed,
+            "threads": cfg.threads,
+            "elapsed_s": r6(self.elapsed_s),
+            "rules": cfg.rules.name,
+            "players": cfg.players,
+            "fair_share": r6(self.fair_share()),
+            "model": "plackett-luce-winner",
+            "no_winner": res.no_winner,
+            "strategies": strategies,
+            "head_to_head": self.head_to_head_rows(),
+        })
+    }
+
+    fn head_to_head_rows(&self) -> Vec<Value> {
+        let res = &self.outcome.results;
+        let k = self.cfg.entrants.len();
+        let mut v = Vec::new();
+        for a in 0..k {
+            for b in 0..k {
+                if a == b {
+                    continue;
+                }
+                let (share, ci, n) = res
+                    .head_to_head(a, b)
+                    .map_or((Value::Null, Value::Null, 0), |(s, ci, n)| {
+                        (json!(r6(s)), json!([r6(ci.0), r6(ci.1)]), n)
+                    });
+                v.push(json!({
+                    "a": self.cfg.entrants[a].name(),
+                    "b": self.cfg.entrants[b].name(),
+                    "together": res.together[a * k + b],
+                    "decided": n,
+                    "a_won": res.beat[a * k + b],
+                    "share": share,
+                    "ci95": ci,
+                }));
+            }
+        }
+        v
+    }
+
+    /// `ratings.csv`: one row per strategy, best first.
+    pub fn ratings_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "rank",
+            "strategy",
+            "elo",
+            "elo_lo95",
+            "elo_hi95",
+            "p_average_table",
+            "p_lo95",
+            "p_hi95",
+            "seats",
+            "wins",
+            "win_rate_per_seat",
+            "win_lo95",
+            "win_hi95",
+            "fair_share",
+        ])?;
+        for (i, r) in self.rows().iter().enumerate() {
+            let ci = wilson95(r.wins, r.seats);
+            let rt = r.rating;
+            w.write_record([
+                (i + 1).to_string(),
+                r.name.to_string(),
+                r2(rt.elo).to_string(),
+                r2(rt.elo_ci95.0).to_string(),
+                r2(rt.elo_ci95.1).to_string(),
+                r6(rt.p_average_table).to_string(),
+                r6(rt.p_average_table_ci95.0).to_string(),
+                r6(rt.p_average_table_ci95.1).to_string(),
+                r.seats.to_string(),
+                r.wins.to_string(),
+                r6(if r.seats > 0 {
+                    r.wins as f64 / r.seats as f64
+                } else {
+                    0.0
+                })
+                .to_string(),
+                r6(ci.0).to_string(),
+                r6(ci.1).to_string(),
+                r6(self.fair_share()).to_string(),
+            ])?;
+        }
+        into_string(w)
+    }
+
+    /// `head_to_head.csv`: one row per ordered pair.
+    pub fn head_to_head_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "a", "b", "together", "decided", "a_won", "share", "lo95", "hi95",
+        ])?;
+        for row in self.head_to_head_rows() {
+            let f = |k: &str| match &row[k] {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            let ci = |i: usize| row["ci95"].get(i).map_or(String::new(), |v| v.to_string());
+            w.write_record([
+                f("a"),
+                f("b"),
+                f("together"),
+                f("decided"),
+                f("a_won"),
+                f("share"),
+                ci(0),
+                ci(1),
+            ])?;
+        }
+        into_string(w)
+    }
+
+    pub fn manifest(&self, command: &[String]) -> Value {
+        let cfg = self.cfg;
+        json!({
+            "command": command,
+            "version": env!("CARGO_PKG_VERSION"),
+            "git_commit": super::GIT_COMMIT,
+            "started_utc": self.started_utc,
+            "kind": "tournament",
+            "rules": cfg.rules.name,
+            "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
+            "players": cfg.players,
+            "strategies": cfg.entrants.iter().map(|e| e.name()).collect::<Vec<_>>(),
+            "games_requested": cfg.games,
+            "games_completed": self.outcome.results.games,
+            "partial": self.outcome.partial,
+            "seed": cfg.seed,
+            "threads": cfg.threads,
+            "model": "plackett-luce-winner",
+            "elapsed_s": r6(self.elapsed_s),
+            "files": ["ratings.csv", "head_to_head.csv", "ratings.svg", "manifest.json"],
+        })
+    }
+
+    /// `ratings.svg`: each strategy's rating as a dot with its 95% interval.
+    pub fn ratings_svg(&self) -> Result<String, String> {
+        use plotters::prelude::*;
+        let rows = self.rows();
+        let k = rows.len();
+        let mut lo = rows
+            .iter()
+            .map(|r| r.rating.elo_ci95.0)
+            .fold(0.0f64, f64::min);
+        let mut hi = rows
+            .iter()
+            .map(|r| r.rating.elo_ci95.1)
+            .fold(0.0f64, f64::max);
+        if !lo.is_finite() || !hi.is_finite() {
+            lo = rows.iter().map(|r| r.rating.elo).fold(0.0, f64::min) - 100.0;
+            hi = rows.iter().map(|r| r.rating.elo).fold(0.0, f64::max) + 100.0;
+        }
+        let pad = ((hi - lo) * 0.08).max(1.0);
+        let (lo, hi) = (lo - pad, hi + pad);
+        let mut svg = String::new();
+        {
+            let height = 110 + 36 * k as u32;
+            let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+            let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+            root.fill(&WHITE).map_err(e)?;
+            let title = format!(
+                "Ratings: {} players, {} rounds, {} (95% intervals)",
+                self.cfg.players, self.outcome.results.games, self.cfg.rules.name
+            );
+            let names: Vec<String> = rows.iter().map(|r| r.name.to_string()).collect();
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, ("sans-serif", 18))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(140)
+                .build_cartesian_2d(lo..hi, (0..k as i32).into_segmented())
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .y_labels(k)
+                .y_label_formatter(&|v| match v {
+                    SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                        // Best at the top.
+                        let i = *i as usize;
+                        if i < k {
+                            names[k - 1 - i].clone()
+                        } else {
+                            String::new()
+                        }
+                    }
+                    SegmentValue::Last => String::new(),
+                })
+                .x_desc("rating, Elo scale (0 = field average)")
+                .draw()
+                .map_err(e)?;
+            let y = |i: usize| SegmentValue::CenterOf((k - 1 - i) as i32);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
+                    BLACK.mix(0.3),
+                )))
+                .map_err(e)?;
+            chart
+                .draw_series(rows.iter().enumerate().map(|(i, r)| {
+                    PathElement::new(
+                        vec![
+                            (r.rating.elo_ci95.0.max(lo), y(i)),
+                            (r.rating.elo_ci95.1.min(hi), y(i)),
+                        ],
+                        BLUE.stroke_width(2),
+                    )
+                }))
+                .map_err(e)?;
+            chart
+                .draw_series(
+                    rows.iter()
+                        .enumerate()
+                        .map(|(i, r)| Circle::new((r.rating.elo, y(i)), 4, BLUE.filled())),
+                )
+                .map_err(e)?;
+            root.present().map_err(e)?;
+        }
+        Ok(svg)
+    }
+
+    /// Writes `ratings.csv`, `head_to_head.csv`, `ratings.svg` and
+    /// `manifest.json` into `dir`, each through a temporary file.
+    pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
+        let files = [
+            (
+                "ratings.csv",
+                self.ratings_csv().map_err(|e| e.to_string())?,
+            ),
+            (
+                "head_to_head.csv",
+                self.head_to_head_csv().map_err(|e| e.to_string())?,
+            ),
+            ("ratings.svg", self.ratings_svg()?),
+            (
+                "manifest.json",
+                serde_json::to_string_pretty(&self.manifest(command)).map_err(|e| e.to_string())?
+                    + "\n",
+            ),
+        ];
+        super::write_files_atomically(dir, &files)
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
+    let bytes = w
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -1,0 +1,390 @@
+//! The lab: tuning, ratings and tournaments (library and CLI).
+
+use rand::{Rng as _, SeedableRng};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use unolab::lab::ratings::{fit, Results};
+use unolab::lab::tournament::{self, lineup, TournamentConfig};
+use unolab::lab::tune::{tune, TuneConfig};
+use unolab::lab::Entrant;
+use unolab::{RuleSetFile, Rules, StrategySpec};
+
+fn classic() -> Rules {
+    Rules::build(RuleSetFile::resolve("classic", &[], &[]).unwrap()).unwrap()
+}
+
+fn tiny_tune(seed: u64, threads: usize) -> TuneConfig {
+    TuneConfig {
+        rules: classic(),
+        players: 3,
+        field: vec![StrategySpec::load("points").unwrap()],
+        start: StrategySpec::load("color").unwrap(),
+        name: "t".into(),
+        generations: 2,
+        population: 6,
+        games: 150,
+        holdout_games: 600,
+        seed,
+        threads,
+    }
+}
+
+#[test]
+fn tuning_is_deterministic_and_thread_invariant() {
+    let stop = AtomicBool::new(false);
+    let mut gens = 0;
+    let a = tune(&tiny_tune(7, 1), &stop, &mut |_| gens += 1).unwrap();
+    assert_eq!(gens, 2, "one progress report per generation");
+    let b = tune(&tiny_tune(7, 1), &stop, &mut |_| {}).unwrap();
+    let c = tune(&tiny_tune(7, 2), &stop, &mut |_| {}).unwrap();
+    for o in [&b, &c] {
+        assert_eq!(a.params, o.params);
+        assert_eq!(a.history, o.history);
+        assert_eq!(a.holdout, o.holdout);
+    }
+    // The search moved away from the start, and another seed searches elsewhere.
+    let start = match StrategySpec::load("color").unwrap() {
+        StrategySpec::Heuristic { params, .. } => params,
+        _ => unreachable!(),
+    };
+    assert_ne!(a.params, start);
+    let d = tune(&tiny_tune(8, 1), &stop, &mut |_| {}).unwrap();
+    assert_ne!(a.history, d.history);
+    // The held-out games are counted in full, with a proper interval.
+    let h = &a.holdout;
+    assert_eq!(h.tuned.games, 600);
+    assert!(h.tuned.ci95.0 < h.tuned.rate && h.tuned.rate < h.tuned.ci95.1);
+    assert!((h.diff - (h.tuned.rate - h.start.rate)).abs() < 1e-12);
+    assert!(h.diff_ci95.0 < h.diff && h.diff < h.diff_ci95.1);
+}
+
+#[test]
+fn tuning_refuses_bad_configurations() {
+    let mut c = tiny_tune(1, 1);
+    c.start = StrategySpec::Random;
+    assert!(c.validate().unwrap_err().to_string().contains("heuristic"));
+    let mut c = tiny_tune(1, 1);
+    c.field = vec![StrategySpec::Random; 3];
+    assert!(c.validate().unwrap_err().to_string().contains("field"));
+    let mut c = tiny_tune(1, 1);
+    c.population = 2;
+    assert!(c.validate().is_err());
+}
+
+/// Synthetic rounds: at each table the winner is drawn with probability
+/// proportional to the seat's true strength.
+fn synthetic(strength: &[f64], players: usize, games: u64, seed: u64) -> Results {
+    let k = strength.len();
+    let mut rng = unolab::Rng::seed_from_u64(seed);
+    let mut r = Results::new(k);
+    let mut perm = vec![0; k];
+    let mut table = vec![0; players];
+    for i in 0..games {
+        lineup(seed, k, i, &mut perm, &mut table);
+        let total: f64 = table.iter().map(|&s| strength[s]).sum();
+        let mut u = rng.random::<f64>() * total;
+        let mut w = players - 1;
+        for (seat, &s) in table.iter().enumerate() {
+            if u < strength[s] {
+                w = seat;
+                break;
+            }
+            u -= strength[s];
+        }
+        r.add(&table, Some(w));
+    }
+    r
+}
+
+#[test]
+fn ratings_recover_a_known_ordering() {
+    let strength = [0.5, 4.0, 1.0, 2.0, 1.5];
+    let r = synthetic(&strength, 4, 40_000, 3);
+    let fitted = fit(&r, 4);
+    let mut order: Vec<usize> = (0..5).collect();
+    order.sort_by(|&a, &b| fitted[b].elo.partial_cmp(&fitted[a].elo).unwrap());
+    assert_eq!(order, vec![1, 3, 4, 2, 0]);
+    // The true centred log-strengths lie close to the estimates, on the scale
+    // of their intervals.
+    let mean = strength.iter().map(|x: &f64| x.ln()).sum::<f64>() / 5.0;
+    for (j, f) in fitted.iter().enumerate() {
+        let truth = strength[j].ln() - mean;
+        let half = (f.elo_ci95.1 - f.elo_ci95.0) / 2.0 * std::f64::consts::LN_10 / 400.0;
+        assert!(half > 0.0 && half < 0.1, "interval half-width {half}");
+        assert!(
+            (f.log_strength - truth).abs() < 1.5 * half,
+            "strategy {j}: {} vs {truth} (half-width {half})",
+            f.log_strength
+        );
+    }
+    // Centred: the field's mean rating is 0.
+    assert!(fitted.iter().map(|f| f.elo).sum::<f64>().abs() < 1e-6);
+}
+
+#[test]
+fn two_player_ratings_are_bradley_terry() {
+    // Heads-up, the winner model is Bradley-Terry: the fitted log-odds are the
+    // log of the win ratio (up to the weak prior's half win each).
+    let mut r = Results::new(2);
+    for i in 0..3000u64 {
+        let table = if i % 2 == 0 { [0, 1] } else { [1, 0] };
+        let w = if i % 3 == 0 {
+            table.iter().position(|&s| s == 1)
+        } else {
+            table.iter().position(|&s| s == 0)
+        };
+        r.add(&table, w);
+    }
+    let f = fit(&r, 2);
+    let expect = (2000.5f64 / 1000.5).ln();
+    assert!((f[0].log_strength - f[1].log_strength - expect).abs() < 1e-3);
+    assert_eq!(r.head_to_head(0, 1).unwrap().2, 3000);
+    assert!((r.head_to_head(0, 1).unwrap().0 - 2.0 / 3.0).abs() < 1e-12);
+}
+
+#[test]
+fn tournament_seats_every_strategy_equally_often() {
+    for (k, n) in [(3usize, 4usize), (5, 3), (4, 4), (2, 6)] {
+        let games = 50 * k as u64;
+        let mut seat_count = vec![vec![0u64; n]; k];
+        let mut perm = vec![0; k];
+        let mut table = vec![0; n];
+        for i in 0..games {
+            lineup(11, k, i, &mut perm, &mut table);
+            for (s, &e) in table.iter().enumerate() {
+                seat_count[e][s] += 1;
+            }
+        }
+        for row in &seat_count {
+            for &c in row {
+                assert_eq!(c, 50, "k={k} n={n}: {seat_count:?}");
+            }
+        }
+    }
+    // Through a real tournament: seats held and thread invariance.
+    let field: Vec<Entrant> = ["random", "points", "color"]
+        .iter()
+        .map(|s| Entrant::from_spec(&StrategySpec::load(s).unwrap()))
+        .collect();
+    let cfg = |threads| TournamentConfig {
+        rules: classic(),
+        players: 4,
+        entrants: field.clone(),
+        games: 3000,
+        seed: 5,
+        threads,
+        chunk: 256,
+    };
+    let stop = AtomicBool::new(false);
+    let a = tournament::run(&cfg(1), &stop, &|_| {}).unwrap();
+    let b = tournament::run(&cfg(2), &stop, &|_| {}).unwrap();
+    assert_eq!(a.results, b.results);
+    assert_eq!(a.ratings, b.ratings);
+    assert_eq!(a.results.games, 3000);
+    assert_eq!(a.results.seats, vec![4000, 4000, 4000]);
+    assert_eq!(
+        a.results.wins.iter().sum::<u64>() + a.results.no_winner,
+        3000
+    );
+    assert!(!a.partial);
+}
+
+fn unolab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let o = unolab(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {err}"
+    );
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+}
+
+#[test]
+fn cli_refuses_bad_input() {
+    fails_with(&["tournament", "--strategies", "points,nope"], "nope");
+    fails_with(&["tournament", "--strategies", "points"], "at least 2");
+    fails_with(&["tournament", "--strategies", "points,points"], "twice");
+    fails_with(
+        &[
+            "tournament",
+            "--strategies",
+            "points,color",
+            "--players",
+            "11",
+        ],
+        "player count",
+    );
+    fails_with(
+        &["tournament", "--strategies", "points,color", "--games", "0"],
+        "game count",
+    );
+    fails_with(&["tune", "--start", "random"], "heuristic");
+    fails_with(
+        &["tune", "--field", "points,color,cautious,random"],
+        "field",
+    );
+    fails_with(&["tune", "--population", "2"], "population");
+    fails_with(&["tune", "--rules", "nope"], "nope");
+    let missing = std::env::temp_dir().join("unolab-lab-no-such-dir/x.toml");
+    fails_with(
+        &["tune", "--out", missing.to_str().unwrap()],
+        "does not exist",
+    );
+    assert!(!missing.exists());
+}
+
+#[test]
+fn cli_tournament_writes_its_files() {
+    let dir = std::env::temp_dir().join(format!("unolab-lab-tour-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = unolab(&[
+        "tournament",
+        "--strategies",
+        "random,points,color",
+        "--players",
+        "3",
+        "--games",
+        "3000",
+        "--threads",
+        "1",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 3000);
+    assert_eq!(v["strategies"].as_array().unwrap().len(), 3);
+    assert_eq!(v["head_to_head"].as_array().unwrap().len(), 6);
+    let elo: Vec<f64> = v["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["elo"].as_f64().unwrap())
+        .collect();
+    assert!(elo.windows(2).all(|w| w[0] >= w[1]), "ordered: {elo:?}");
+    for f in [
+        "ratings.csv",
+        "head_to_head.csv",
+        "ratings.svg",
+        "manifest.json",
+    ] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert!(!text.is_empty(), "{f}");
+    }
+    let csv = std::fs::read_to_string(dir.join("ratings.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4);
+    assert!(std::fs::read_to_string(dir.join("ratings.svg"))
+        .unwrap()
+        .contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays with the base heuristic and, at every decision, asks variants with
+/// the new parameters what they would do on the same observation.
+struct Probe {
+    base: unolab::agents::Heuristic,
+    attack: unolab::agents::Heuristic,
+    save: unolab::agents::Heuristic,
+    /// Decisions checked: the next player low with an attack card playable;
+    /// the next player not low; a draw card and another card playable.
+    checked: std::sync::Arc<[std::sync::atomic::AtomicU32; 3]>,
+}
+
+fn heuristic(params: unolab::agents::HeuristicParams) -> unolab::agents::Heuristic {
+    unolab::agents::Heuristic {
+        name: "h".into(),
+        params,
+    }
+}
+
+impl unolab::Strategy for Probe {
+    fn name(&self) -> &str {
+        "probe"
+    }
+    fn choose_play(
+        &mut self,
+        obs: &unolab::Observation,
+        playable: unolab::CardSet,
+        rng: &mut unolab::Rng,
+    ) -> Option<unolab::CardId> {
+        use unolab::engine::rules::Effect;
+        let d = &obs.rules().deck;
+        let base = self.base.choose_play(obs, playable, rng);
+        let attack = self.attack.choose_play(obs, playable, rng);
+        let save = self.save.choose_play(obs, playable, rng);
+        let is_attack = |c: unolab::CardId| {
+            matches!(
+                d.effect_of[c as usize],
+                Effect::Skip | Effect::Draw2 | Effect::WildDraw4
+            )
+        };
+        let is_draw = |c: unolab::CardId| d.draw2.contains(c) || d.wd4.contains(c);
+        let low = obs.hand_size(obs.seat_after(1) as usize) <= 1;
+        if low && playable.iter().any(is_attack) {
+            self.checked[0].fetch_add(1, Ordering::Relaxed);
+            assert!(
+                attack.is_some_and(is_attack),
+                "attacks a next player on one card"
+            );
+        }
+        if !low {
+            self.checked[1].fetch_add(1, Ordering::Relaxed);
+            assert_eq!(attack, base, "no change while the next player is not low");
+        }
+        if !low && playable.iter().any(is_draw) && playable.iter().any(|c| !is_draw(c)) {
+            self.checked[2].fetch_add(1, Ordering::Relaxed);
+            assert!(save.is_some_and(|c| !is_draw(c)), "holds draw cards");
+        }
+        base
+    }
+}
+
+#[test]
+fn heuristic_attacks_a_low_next_player_and_holds_draw_cards() {
+    use unolab::agents::HeuristicParams;
+    let rules = classic();
+    let base = HeuristicParams::default();
+    let attack = HeuristicParams {
+        attack_below: 1,
+        attack_weight: 1000.0,
+        ..base.clone()
+    };
+    let save = HeuristicParams {
+        attack_below: 1,
+        save_draws: 1000.0,
+        ..base.clone()
+    };
+    let checked = std::sync::Arc::new([
+        std::sync::atomic::AtomicU32::new(0),
+        std::sync::atomic::AtomicU32::new(0),
+        std::sync::atomic::AtomicU32::new(0),
+    ]);
+    let mut seats: Vec<unolab::Seat> = (0..4)
+        .map(|_| {
+            unolab::Seat::custom(Probe {
+                base: heuristic(base.clone()),
+                attack: heuristic(attack.clone()),
+                save: heuristic(save.clone()),
+                checked: checked.clone(),
+            })
+        })
+        .collect();
+    let mut game = unolab::lab::new_game(&rules, 4);
+    for i in 0..400 {
+        unolab::lab::play_round(&mut game, &mut seats, 3, i).unwrap();
+    }
+    // The decisions above were checked; make sure there were many of each.
+    let n: Vec<u32> = checked.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    assert!(n[0] >= 50 && n[1] >= 1000 && n[2] >= 200, "{n:?}");
+}
