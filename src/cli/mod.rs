@@ -8,6 +8,7 @@ mod experiment;
 mod play;
 mod rules;
 mod run;
+mod shard;
 mod strategies;
 mod tournament;
 mod trace;
@@ -80,6 +81,8 @@ enum Command {
     },
     /// List the built-in strategies
     Strategies,
+    /// Merge the state files of `run --shard` into one run's results
+    Merge(shard::MergeArgs),
     /// Print a shell completion script: unolab completions bash > ~/.local/share/bash-completion/completions/unolab
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -285,6 +288,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Compare(a) => compare::exec(a),
         Command::Rules { action } => rules::exec(action),
         Command::Strategies => strategies::exec(),
+        Command::Merge(a) => shard::merge(a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "unolab", &mut buf);

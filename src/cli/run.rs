@@ -14,7 +14,8 @@ use unolab::sim::{self, Mode, RunConfig};
   unolab run -s points,color -p 4 -g 1000000
   unolab run -r lilo-stitch --house stacking=same,seven_o --set hand_size=5
   unolab run -m match -g 20000 --json
-  unolab run -g 5000000 -o results/my-run      (summary.csv, distributions.csv, manifest.json)")]
+  unolab run -g 5000000 -o results/my-run      (summary.csv, distributions.csv, manifest.json)
+  unolab run -g 100000000 --shard 3/16 -o shards   (one shard's state; then unolab merge shards)")]
 pub struct RunArgs {
     #[command(flatten)]
     rules: RuleArgs,
@@ -45,6 +46,10 @@ pub struct RunArgs {
     /// No progress bar
     #[arg(short, long)]
     quiet: bool,
+    /// Play only shard I of N of the games (I/N, or slurm for a job array task)
+    /// and write its state file into --out DIR; `unolab merge` combines them
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
 }
 
 pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
@@ -59,6 +64,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         json,
         out,
         quiet,
+        shard,
     } = a;
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
@@ -91,6 +97,10 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         cfg.chunk = 16;
     }
     cfg.duplicate = duplicate;
+    if let Some(spec) = shard {
+        let shard = super::shard::parse_shard(&spec)?;
+        return super::shard::run(cfg, shard, out, quiet, json);
+    }
     // The output folder must be writable before the first game.
     let created = match &out {
         Some(dir) => Some(prepare_out_dir(dir)?),

@@ -2,6 +2,7 @@
 
 pub mod lockstep;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 
 pub use runner::*;

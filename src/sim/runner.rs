@@ -380,13 +380,13 @@ pub struct RunOutcome {
 }
 
 /// One worker thread's strategies: one instance per seat per rotation.
-struct Worker {
+pub(crate) struct Worker {
     instances: Vec<Vec<Seat>>,
     strat_of_seat: Vec<Vec<usize>>,
 }
 
 impl Worker {
-    fn new(cfg: &RunConfig) -> Worker {
+    pub(crate) fn new(cfg: &RunConfig) -> Worker {
         let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
         let names = cfg.strategy_names();
         let mut instances = Vec::new();
@@ -420,7 +420,7 @@ pub fn play_games(
     play_range(cfg, &mut w, range, stats)
 }
 
-fn play_range(
+pub(crate) fn play_range(
     cfg: &RunConfig,
     w: &mut Worker,
     range: std::ops::Range<u64>,

@@ -1,0 +1,602 @@
+//! Shards of a run and their exact merge.
+//!
+//! Shard `I` of `N` plays the contiguous block of game indices
+//! `⌊games·I/N⌋ .. ⌊games·(I+1)/N⌋` ([`Shard::range`]): which games a shard
+//! plays depends on `I`, `N` and the game count alone. Game `i` draws its
+//! randomness from the master seed and `i` alone and every statistic is an
+//! integer count or an exact histogram, so adding the [`RunStats`] of all `N`
+//! shards gives exactly the statistics of one run of all the games, in any
+//! order.
+//!
+//! A shard's [`ShardState`] is self-describing JSON: a format name and
+//! version, the kind of work (`"run"`), the resolved configuration
+//! ([`RunSpec`]: the whole rule set, the line-up with each strategy's
+//! parameters, games, mode, seed, seat rotation), the shard, the game ranges
+//! finished so far, and the exact statistics of exactly those games. The
+//! runner hands out chunks to threads, so an interrupted shard has finished a
+//! set of chunks that need not be a prefix: [`ShardState::done`] lists them,
+//! and [`run_shard`] plays only what is missing.
+
+use crate::agents::{PresetFile, StrategySpec};
+use crate::engine::rules::{RuleSetFile, Rules};
+use crate::sim::runner::{play_range, Mode, RunConfig, RunError, RunStats, Worker};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Format name of a shard state file.
+pub const SHARD_FORMAT: &str = "unolab-shard-state";
+/// Version of the shard state format; states of other versions are refused.
+pub const SHARD_VERSION: u32 = 1;
+
+/// Shard `index` of `count` (0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// A shard; `index` must be below `count`.
+    pub fn new(index: u64, count: u64) -> Result<Shard, String> {
+        if count == 0 {
+            return Err("the shard count must be at least 1".into());
+        }
+        if index >= count {
+            return Err(format!(
+                "shard {index} of {count} does not exist (shards are numbered 0 to {})",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// `I/N`, as given to `--shard`.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard (valid: I/N with 0 <= I < N, or slurm)");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let i: u64 = i.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        Shard::new(i, n).map_err(|e| format!("--shard {s}: {e}"))
+    }
+
+    /// The shard of a Slurm job array task, from `SLURM_ARRAY_TASK_ID`,
+    /// `SLURM_ARRAY_TASK_COUNT` and `SLURM_ARRAY_TASK_MIN` (0 when unset), read
+    /// through `var` (the library reads no environment itself).
+    pub fn from_slurm(var: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        let get = |name: &str| -> Result<Option<u64>, String> {
+            match var(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
+                    format!("--shard slurm: {name}='{v}' is not a non-negative integer")
+                }),
+            }
+        };
+        let missing = |name: &str| {
+            format!(
+                "--shard slurm: {name} is not set (run inside a Slurm job array, sbatch --array=0-N, or give --shard I/N)"
+            )
+        };
+        let id = get("SLURM_ARRAY_TASK_ID")?.ok_or_else(|| missing("SLURM_ARRAY_TASK_ID"))?;
+        let count =
+            get("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| missing("SLURM_ARRAY_TASK_COUNT"))?;
+        let min = get("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        if id < min || id - min >= count {
+            return Err(format!(
+                "--shard slurm: task {id} of an array starting at {min} with {count} tasks is not in 0..{count} after subtracting the start (use a contiguous array such as --array={min}-{})",
+                min + count.saturating_sub(1)
+            ));
+        }
+        Shard::new(id - min, count)
+    }
+
+    /// The game indices this shard plays: a contiguous block, the blocks of
+    /// all shards covering `0..games` exactly once.
+    pub fn range(self, games: u64) -> Range<u64> {
+        let at = |i: u64| (games as u128 * i as u128 / self.count as u128) as u64;
+        at(self.index)..at(self.index + 1)
+    }
+
+    /// The state file's name: `shard-0003-of-0016.json` (zero-padded so that
+    /// names sort in shard order).
+    pub fn file_name(self) -> String {
+        let w = self.count.to_string().len().max(4);
+        format!("shard-{:0w$}-of-{:0w$}.json", self.index, self.count, w = w)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The resolved configuration of a run as data: everything that decides its
+/// games (not the thread count, which never changes a result).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// The whole resolved rule set (settings and deck).
+    pub rule_set: RuleSetFile,
+    pub players: usize,
+    /// Each seat's strategy: name, base and parameters.
+    pub lineup: Vec<serde_json::Value>,
+    pub games: u64,
+    pub mode: String,
+    pub seed: u64,
+    pub fixed_seats: bool,
+}
+
+impl RunSpec {
+    pub fn of(cfg: &RunConfig) -> RunSpec {
+        RunSpec {
+            rule_set: cfg.rules.file.clone(),
+            players: cfg.players,
+            lineup: cfg.lineup.iter().map(|s| s.to_json()).collect(),
+            games: cfg.games,
+            mode: cfg.mode.name().to_string(),
+            seed: cfg.seed,
+            fixed_seats: cfg.fixed_seats,
+        }
+    }
+
+    /// The run configuration again, on `threads` threads.
+    pub fn to_config(&self, threads: usize) -> Result<RunConfig, String> {
+        let rules = Rules::build(self.rule_set.clone()).map_err(|e| e.to_string())?;
+        let lineup = self
+            .lineup
+            .iter()
+            .map(|v| {
+                let p: PresetFile =
+                    serde_json::from_value(v.clone()).map_err(|e| format!("strategy {v}: {e}"))?;
+                let text = toml::to_string(&p).map_err(|e| format!("strategy {v}: {e}"))?;
+                StrategySpec::parse(&text, &p.name).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mode = match self.mode.as_str() {
+            "round" => Mode::Round,
+            "match" => Mode::Match,
+            m => return Err(format!("unknown mode '{m}'")),
+        };
+        RunConfig::new(
+            rules,
+            self.players,
+            &lineup,
+            self.games,
+            mode,
+            self.seed,
+            threads,
+            self.fixed_seats,
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// The names of the top-level fields in which `self` and `o` differ.
+    pub fn differences(&self, o: &RunSpec) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.rule_set != o.rule_set {
+            v.push("rule set");
+        }
+        if self.players != o.players {
+            v.push("players");
+        }
+        if self.lineup != o.lineup {
+            v.push("line-up");
+        }
+        if self.games != o.games {
+            v.push("game count");
+        }
+        if self.mode != o.mode {
+            v.push("mode");
+        }
+        if self.seed != o.seed {
+            v.push("seed");
+        }
+        if self.fixed_seats != o.fixed_seats {
+            v.push("seat rotation");
+        }
+        v
+    }
+}
+
+/// The saved state of one shard (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardState {
+    /// [`SHARD_FORMAT`].
+    pub format: String,
+    /// [`SHARD_VERSION`].
+    pub version: u32,
+    /// What the shard runs: `"run"` (one configuration, [`RunStats`]).
+    pub kind: String,
+    pub config: RunSpec,
+    pub shard: Shard,
+    /// The shard's games, `first_game..end_game`.
+    pub first_game: u64,
+    pub end_game: u64,
+    /// The finished game ranges `[start, end)`, sorted and coalesced.
+    pub done: Vec<(u64, u64)>,
+    /// Games finished (the total length of `done`).
+    pub games_done: u64,
+    /// True while some of the shard's games are not finished.
+    pub partial: bool,
+    /// Wall-clock seconds spent on this shard, over all its sessions.
+    pub elapsed_s: f64,
+    /// When the shard was first started (RFC 3339 UTC).
+    pub started_utc: String,
+    /// Threads of the last session (never changes a result).
+    pub threads: usize,
+    /// The exact statistics of the games in `done`, and of no other.
+    pub stats: RunStats,
+}
+
+impl ShardState {
+    /// The empty state of `shard` of `cfg`.
+    pub fn new(cfg: &RunConfig, shard: Shard, started_utc: String) -> ShardState {
+        let r = shard.range(cfg.games);
+        ShardState {
+            format: SHARD_FORMAT.into(),
+            version: SHARD_VERSION,
+            kind: "run".into(),
+            config: RunSpec::of(cfg),
+            shard,
+            first_game: r.start,
+            end_game: r.end,
+            done: Vec::new(),
+            games_done: 0,
+            partial: r.start < r.end,
+            elapsed_s: 0.0,
+            started_utc,
+            threads: cfg.threads,
+            stats: RunStats::new(cfg),
+        }
+    }
+
+    /// Parses a state file's text and checks its format, version and internal
+    /// consistency (the finished ranges inside the shard and adding up).
+    pub fn from_json(text: &str) -> Result<ShardState, String> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match v.get("format").and_then(|f| f.as_str()) {
+            Some(SHARD_FORMAT) => {}
+            _ => {
+                return Err(format!(
+                    "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
+                ))
+            }
+        }
+        match v.get("version").and_then(|f| f.as_u64()) {
+            Some(x) if x == SHARD_VERSION as u64 => {}
+            x => {
+                return Err(format!(
+                    "shard state format version {} (this unolab reads version {SHARD_VERSION})",
+                    x.map_or("missing".to_string(), |x| x.to_string())
+                ))
+            }
+        }
+        let s: ShardState =
+            serde_json::from_value(v).map_err(|e| format!("malformed shard state: {e}"))?;
+        if s.kind != "run" {
+            return Err(format!("unknown kind of shard state '{}'", s.kind));
+        }
+        Shard::new(s.shard.index, s.shard.count)?;
+        if s.shard.range(s.config.games) != (s.first_game..s.end_game) {
+            return Err("its game range does not match its shard".into());
+        }
+        let mut at = s.first_game;
+        let mut total = 0;
+        for &(a, b) in &s.done {
+            if a < at || b <= a || b > s.end_game {
+                return Err("its finished game ranges are not sorted inside the shard".into());
+            }
+            total += b - a;
+            at = b;
+        }
+        if total != s.games_done || s.stats.games != total {
+            return Err("its game counts do not add up".into());
+        }
+        if s.partial != (total < s.end_game - s.first_game) {
+            return Err("its partial flag does not match its games".into());
+        }
+        Ok(s)
+    }
+
+    /// The state as compact JSON (one line).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default() + "\n"
+    }
+
+    /// The games still to play, in chunks of at most `chunk` games.
+    pub fn todo(&self, chunk: u64) -> Vec<Range<u64>> {
+        let mut gaps = Vec::new();
+        let mut at = self.first_game;
+        for &(a, b) in &self.done {
+            if a > at {
+                gaps.push(at..a);
+            }
+            at = b;
+        }
+        if at < self.end_game {
+            gaps.push(at..self.end_game);
+        }
+        let chunk = chunk.max(1);
+        let mut v = Vec::new();
+        for g in gaps {
+            let mut s = g.start;
+            while s < g.end {
+                let e = (s + chunk).min(g.end);
+                v.push(s..e);
+                s = e;
+            }
+        }
+        v
+    }
+
+    /// Records the finished ranges `ranges` and adds their statistics.
+    fn add(&mut self, ranges: &[Range<u64>], stats: &RunStats) {
+        let mut all: Vec<(u64, u64)> = self.done.clone();
+        all.extend(ranges.iter().map(|r| (r.start, r.end)));
+        all.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::new();
+        for (a, b) in all {
+            match merged.last_mut() {
+                Some(last) if last.1 == a => last.1 = b,
+                _ => merged.push((a, b)),
+            }
+        }
+        self.done = merged;
+        self.stats.merge(stats);
+        self.games_done = self.done.iter().map(|(a, b)| b - a).sum();
+        self.partial = self.games_done < self.end_game - self.first_game;
+    }
+}
+
+/// Plays the games of `state` that are missing, on `cfg.threads` threads, in
+/// chunks of `cfg.chunk` games, and adds them to `state`. Setting `stop` ends
+/// the work after the chunks in progress; the state then holds exactly the
+/// finished chunks. `progress` gets the shard's games finished so far.
+/// `cfg` must be the configuration of the state ([`RunSpec::to_config`]).
+pub fn run_shard(
+    cfg: &RunConfig,
+    state: &mut ShardState,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), RunError> {
+    if RunSpec::of(cfg) != state.config {
+        return Err(RunError::Invalid(
+            "the shard state belongs to another configuration".into(),
+        ));
+    }
+    let todo = state.todo(cfg.chunk);
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(state.games_done);
+    let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
+    let failed_chunk = AtomicU64::new(u64::MAX);
+    let parts: Vec<(RunStats, Vec<Range<u64>>)> = pool.broadcast(|_| {
+        let mut w = Worker::new(cfg);
+        let mut stats = RunStats::new(cfg);
+        let mut finished = Vec::new();
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k as usize >= todo.len() || k > failed_chunk.load(Ordering::Relaxed) {
+                break;
+            }
+            let r = todo[k as usize].clone();
+            // A chunk is played whole (the stop flag is read between chunks);
+            // after a failure nothing of this session is kept.
+            if let Err(e) = play_range(cfg, &mut w, r.clone(), &mut stats) {
+                let game = match &e {
+                    RunError::Illegal { game, .. } => *game,
+                    _ => r.start,
+                };
+                let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                if f.as_ref().is_none_or(|(g, _)| game < *g) {
+                    *f = Some((game, e));
+                }
+                failed_chunk.fetch_min(k, Ordering::Relaxed);
+                break;
+            }
+            let n = r.end - r.start;
+            finished.push(r);
+            progress(done.fetch_add(n, Ordering::Relaxed) + n);
+        }
+        (stats, finished)
+    });
+    if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    for (stats, ranges) in &parts {
+        state.add(ranges, stats);
+    }
+    state.threads = cfg.threads;
+    Ok(())
+}
+
+/// A shard state and where it came from (for error messages).
+#[derive(Clone, Debug)]
+pub struct NamedState {
+    pub name: String,
+    pub state: ShardState,
+}
+
+/// The result of merging shard states.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    pub config: RunSpec,
+    /// The sum of the merged shards' statistics.
+    pub stats: RunStats,
+    pub count: u64,
+    /// The shards merged, in shard order.
+    pub merged: Vec<u64>,
+    /// Shards without a state, or whose state is partial (only with
+    /// `allow_partial`).
+    pub missing: Vec<u64>,
+    /// Sum of the shards' elapsed seconds.
+    pub elapsed_s: f64,
+    /// The earliest start of a shard.
+    pub started_utc: String,
+    /// The most threads a shard used.
+    pub threads: usize,
+}
+
+impl Merged {
+    /// Whether some games are not in the result.
+    pub fn partial(&self) -> bool {
+        self.stats.games < self.config.games
+    }
+}
+
+/// Merges shard states of one run, in the order given (the result does not
+/// depend on it). Refused, naming the files: states of different
+/// configurations (rule set, line-up, seed, game count, ...) or shard counts,
+/// the same shard twice, and unless `allow_partial` a missing or partial
+/// shard. With `allow_partial` a partial shard's finished games are merged
+/// and the shard is listed as missing.
+pub fn merge_states(states: &[NamedState], allow_partial: bool) -> Result<Merged, String> {
+    let first = states.first().ok_or("no shard states to merge")?;
+    let count = first.state.shard.count;
+    for s in &states[1..] {
+        let d = first.state.config.differences(&s.state.config);
+        if !d.is_empty() {
+            return Err(format!(
+                "{} and {} are shards of different runs ({} differ)",
+                first.name,
+                s.name,
+                d.join(", ")
+            ));
+        }
+        if s.state.shard.count != count {
+            return Err(format!(
+                "{} is a shard of {} but {} is a shard of {}",
+                first.name, count, s.name, s.state.shard.count
+            ));
+        }
+    }
+    let mut by_index: Vec<Option<&NamedState>> = vec![None; count as usize];
+    for s in states {
+        let slot = &mut by_index[s.state.shard.index as usize];
+        if let Some(o) = slot {
+            return Err(format!(
+                "{} and {} are the same shard {}",
+                o.name, s.name, s.state.shard
+            ));
+        }
+        *slot = Some(s);
+    }
+    let absent: Vec<u64> = (0..count)
+        .filter(|&i| by_index[i as usize].is_none())
+        .collect();
+    let unfinished: Vec<&NamedState> = by_index
+        .iter()
+        .flatten()
+        .filter(|s| s.state.partial)
+        .copied()
+        .collect();
+    if !allow_partial {
+        if !absent.is_empty() {
+            let shown: Vec<String> = absent.iter().take(20).map(|i| i.to_string()).collect();
+            return Err(format!(
+                "missing {} of {count} shards: {}{} (merge them all, or --allow-partial)",
+                absent.len(),
+                shown.join(", "),
+                if absent.len() > 20 { ", ..." } else { "" }
+            ));
+        }
+        if let Some(s) = unfinished.first() {
+            return Err(format!(
+                "{} is partial: shard {} finished {} of {} games (rerun its command to resume it, or --allow-partial)",
+                s.name,
+                s.state.shard,
+                s.state.games_done,
+                s.state.end_game - s.state.first_game
+            ));
+        }
+    }
+    let mut missing: Vec<u64> = absent;
+    missing.extend(unfinished.iter().map(|s| s.state.shard.index));
+    missing.sort_unstable();
+    let mut stats = first.state.stats.clone();
+    for s in &states[1..] {
+        stats.merge(&s.state.stats);
+    }
+    Ok(Merged {
+        config: first.state.config.clone(),
+        stats,
+        count,
+        merged: (0..count)
+            .filter(|&i| by_index[i as usize].is_some_and(|s| !s.state.partial))
+            .collect(),
+        missing,
+        elapsed_s: states.iter().map(|s| s.state.elapsed_s).sum(),
+        started_utc: states
+            .iter()
+            .map(|s| s.state.started_utc.clone())
+            .min()
+            .unwrap_or_default(),
+        threads: states.iter().map(|s| s.state.threads).max().unwrap_or(1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_game_once() {
+        for games in [1u64, 7, 1000, 1 << 40] {
+            for count in [1u64, 2, 3, 16, 1000] {
+                let mut at = 0;
+                for i in 0..count {
+                    let r = Shard::new(i, count).unwrap().range(games);
+                    assert_eq!(r.start, at);
+                    assert!(r.end - r.start <= games / count + 1);
+                    at = r.end;
+                }
+                assert_eq!(at, games);
+            }
+        }
+    }
+
+    #[test]
+    fn shard_parsing_and_slurm() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+        assert!(Shard::parse("4/4").is_err());
+        assert!(Shard::parse("0/0").is_err());
+        assert!(Shard::parse("x").is_err());
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let s = Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+        ]))
+        .unwrap();
+        assert_eq!(s, Shard { index: 2, count: 4 });
+        let e = Shard::from_slurm(env(&[("SLURM_ARRAY_TASK_COUNT", "4")])).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_ID is not set"), "{e}");
+        let e = Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "9"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]))
+        .unwrap_err();
+        assert!(e.contains("contiguous"), "{e}");
+        assert_eq!(
+            Shard::new(3, 16).unwrap().file_name(),
+            "shard-0003-of-0016.json"
+        );
+    }
+}

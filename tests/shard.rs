@@ -1,0 +1,459 @@
+//! `unolab run --shard` and `unolab merge`: merging all shards gives exactly
+//! one run's results, in any order; bad merges are refused naming the files;
+//! an interrupted shard leaves a valid partial state and resumes.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn unolab(args: &[&str]) -> Output {
+    unolab_env(args, &[])
+}
+
+fn unolab_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    c.args(args);
+    for k in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+    ] {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the binary runs")
+}
+
+fn ok(o: Output) -> Output {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn err(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "expected a refusal: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let e = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(e.trim_end().lines().count(), 1, "one line: {e}");
+    e
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("unolab-shard-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn json(p: &Path) -> Value {
+    serde_json::from_str(&read(p)).unwrap()
+}
+
+/// Removes the keys that may differ between runs of the same games.
+fn strip(mut v: Value, keys: &[&str]) -> Value {
+    if let Value::Object(o) = &mut v {
+        for k in keys {
+            o.remove(*k);
+        }
+    }
+    v
+}
+
+const TIMINGS: [&str; 3] = ["elapsed_s", "games_per_s", "started_utc"];
+
+/// The text table without its timing line.
+fn text_without_timing(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("elapsed "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Runs `n` shards of `args` into `dir`, shard i on 1 or 2 threads.
+fn shards(args: &[&str], n: u64, dir: &Path) {
+    for i in 0..n {
+        let spec = format!("{i}/{n}");
+        let threads = if i % 2 == 0 { "1" } else { "2" };
+        let mut a = args.to_vec();
+        a.extend(["--shard", &spec, "-o", s(dir), "-q", "-j", threads]);
+        ok(unolab(&a));
+    }
+}
+
+/// Checks that merging all shards equals the single run: CSVs byte for byte,
+/// the JSON summary, the text table and the manifest except timings and
+/// provenance.
+fn check_merge_equals_run(args: &[&str], n: u64, tag: &str) {
+    let dir = tempdir(tag);
+    let (sh, merged, single) = (dir.join("shards"), dir.join("merged"), dir.join("single"));
+    shards(args, n, &sh);
+    let mut run = args.to_vec();
+    run.extend(["-o", s(&single), "-q", "-j", "2"]);
+    let run_text = ok(unolab(&run));
+    let merge_text = ok(unolab(&["merge", s(&sh), "-o", s(&merged)]));
+    for f in ["summary.csv", "distributions.csv"] {
+        assert_eq!(read(&merged.join(f)), read(&single.join(f)), "{f}");
+    }
+    assert_eq!(
+        text_without_timing(&merge_text),
+        text_without_timing(&run_text)
+    );
+    let provenance = ["command", "started_utc", "elapsed_s", "shards"];
+    let mm = json(&merged.join("manifest.json"));
+    assert_eq!(mm["shards"]["count"], n);
+    assert_eq!(mm["shards"]["missing"], serde_json::json!([]));
+    assert_eq!(
+        strip(mm, &provenance),
+        strip(json(&single.join("manifest.json")), &provenance)
+    );
+    let mut run = args.to_vec();
+    run.extend(["--json", "-q", "-j", "2"]);
+    let a: Value = serde_json::from_slice(&ok(unolab(&run)).stdout).unwrap();
+    let b: Value =
+        serde_json::from_slice(&ok(unolab(&["merge", s(&sh), "--json"])).stdout).unwrap();
+    assert_eq!(strip(a, &TIMINGS), strip(b, &TIMINGS));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn round_mode_shards_merge_to_the_single_run() {
+    check_merge_equals_run(
+        &[
+            "run",
+            "-g",
+            "9000",
+            "--seed",
+            "11",
+            "-p",
+            "3",
+            "-s",
+            "random,points",
+        ],
+        4,
+        "round",
+    );
+}
+
+#[test]
+fn match_mode_shards_merge_to_the_single_run() {
+    check_merge_equals_run(
+        &[
+            "run",
+            "-m",
+            "match",
+            "-g",
+            "300",
+            "--seed",
+            "5",
+            "-s",
+            "color,random",
+            "--house",
+            "stacking=same",
+        ],
+        3,
+        "match",
+    );
+}
+
+#[test]
+fn merge_order_does_not_matter() {
+    let dir = tempdir("order");
+    let sh = dir.join("shards");
+    shards(
+        &[
+            "run",
+            "-m",
+            "match",
+            "-g",
+            "200",
+            "--seed",
+            "2",
+            "-s",
+            "points,random",
+        ],
+        5,
+        &sh,
+    );
+    let files: Vec<String> = (0..5)
+        .map(|i| s(&sh.join(format!("shard-000{i}-of-0005.json"))).to_string())
+        .collect();
+    let mut outs = Vec::new();
+    for (k, order) in [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 0, 4, 1, 3]]
+        .iter()
+        .enumerate()
+    {
+        let out = dir.join(format!("m{k}"));
+        let mut a = vec!["merge", "-o", s(&out)];
+        a.extend(order.iter().map(|&i| files[i].as_str()));
+        ok(unolab(&a));
+        outs.push(out);
+    }
+    for o in &outs[1..] {
+        for f in ["summary.csv", "distributions.csv"] {
+            assert_eq!(read(&o.join(f)), read(&outs[0].join(f)), "{f}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_merges_are_refused_naming_the_files() {
+    let dir = tempdir("refuse");
+    let base = ["run", "-g", "2000", "--seed", "4"];
+    let a = dir.join("a");
+    shards(&base, 3, &a);
+    let f = |d: &Path, i: u64, n: u64| {
+        d.join(format!("shard-{i:04}-of-{n:04}.json"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    // Another seed.
+    let b = dir.join("b");
+    shards(&["run", "-g", "2000", "--seed", "5"], 3, &b);
+    let e = err(&unolab(&[
+        "merge",
+        &f(&a, 0, 3),
+        &f(&a, 1, 3),
+        &f(&b, 2, 3),
+    ]));
+    assert!(
+        e.contains(&f(&a, 0, 3)) && e.contains(&f(&b, 2, 3)) && e.contains("seed"),
+        "{e}"
+    );
+    // Another game count.
+    let c = dir.join("c");
+    shards(&["run", "-g", "2001", "--seed", "4"], 3, &c);
+    let e = err(&unolab(&["merge", &f(&a, 0, 3), &f(&c, 1, 3)]));
+    assert!(e.contains(&f(&c, 1, 3)) && e.contains("game count"), "{e}");
+    // Another shard count.
+    let d = dir.join("d");
+    shards(&base, 2, &d);
+    let e = err(&unolab(&["merge", &f(&a, 0, 3), &f(&d, 1, 2)]));
+    assert!(e.contains(&f(&d, 1, 2)) && e.contains("shard of 2"), "{e}");
+    // The same shard twice.
+    let twin = dir.join("twin.json");
+    std::fs::copy(f(&a, 1, 3), &twin).unwrap();
+    let e = err(&unolab(&["merge", s(&a), s(&twin)]));
+    assert!(
+        e.contains(&f(&a, 1, 3)) && e.contains(s(&twin)) && e.contains("same shard 1/3"),
+        "{e}"
+    );
+    // A missing shard.
+    let e = err(&unolab(&["merge", &f(&a, 0, 3), &f(&a, 2, 3)]));
+    assert!(e.contains("missing 1 of 3 shards: 1"), "{e}");
+    // Another format version, and a file that is not a state.
+    let v2 = dir.join("v2.json");
+    let mut st = json(Path::new(&f(&a, 1, 3)));
+    st["version"] = 99.into();
+    std::fs::write(&v2, st.to_string()).unwrap();
+    let e = err(&unolab(&["merge", &f(&a, 0, 3), s(&v2), &f(&a, 2, 3)]));
+    assert!(e.contains(s(&v2)) && e.contains("version 99"), "{e}");
+    let junk = dir.join("junk.json");
+    std::fs::write(
+        &junk,
+        "{\"format\": \"unolab-shard-state\", \"version\": 1}",
+    )
+    .unwrap();
+    let e = err(&unolab(&["merge", s(&junk)]));
+    assert!(e.contains(s(&junk)) && e.contains("malformed"), "{e}");
+    // Nothing is written by a refused merge.
+    let out = dir.join("refused");
+    err(&unolab(&["merge", &f(&a, 0, 3), "-o", s(&out)]));
+    assert!(!out.exists());
+    // --allow-partial merges what is there and says what is missing.
+    let out = dir.join("partial");
+    let o = ok(unolab(&[
+        "merge",
+        &f(&a, 0, 3),
+        &f(&a, 2, 3),
+        "--allow-partial",
+        "-o",
+        s(&out),
+        "--json",
+    ]));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["partial"], true);
+    assert_eq!(j["missing_shards"], serde_json::json!([1]));
+    assert_eq!(j["games"], 2000 - 667);
+    let m = json(&out.join("manifest.json"));
+    assert_eq!(m["partial"], true);
+    assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
+    assert_eq!(m["shards"]["merged"], serde_json::json!([0, 2]));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing or unfinished shards of 3: 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shard_arguments_and_slurm_variables() {
+    let dir = tempdir("args");
+    let e = err(&unolab(&["run", "-g", "100", "--shard", "0/2"]));
+    assert!(e.contains("--shard needs --out"), "{e}");
+    let e = err(&unolab(&[
+        "run",
+        "-g",
+        "100",
+        "--shard",
+        "2/2",
+        "-o",
+        s(&dir),
+    ]));
+    assert!(e.contains("does not exist"), "{e}");
+    let e = err(&unolab(&[
+        "run",
+        "-g",
+        "100",
+        "--shard",
+        "slurm",
+        "-o",
+        s(&dir),
+    ]));
+    assert!(e.contains("SLURM_ARRAY_TASK_ID is not set"), "{e}");
+    assert!(!dir.exists(), "nothing created before the work");
+    // Task 6 of an array 5-7 is shard 1 of 3.
+    ok(unolab_env(
+        &["run", "-g", "90", "--shard", "slurm", "-o", s(&dir), "-q"],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+        ],
+    ));
+    let st = json(&dir.join("shard-0001-of-0003.json"));
+    assert_eq!(st["shard"], serde_json::json!({"index": 1, "count": 3}));
+    assert_eq!(
+        (st["first_game"].as_u64(), st["end_game"].as_u64()),
+        (Some(30), Some(60))
+    );
+    assert_eq!(st["partial"], false);
+    assert_eq!(st["stats"]["games"], 30);
+    // The same folder with another run's configuration is refused.
+    let e = err(&unolab(&[
+        "run",
+        "-g",
+        "90",
+        "--seed",
+        "9",
+        "--shard",
+        "1/3",
+        "-o",
+        s(&dir),
+    ]));
+    assert!(
+        e.contains("shard-0001-of-0003.json") && e.contains("seed"),
+        "{e}"
+    );
+    // Rerunning a finished shard plays nothing.
+    let o = ok(unolab(&[
+        "run",
+        "-g",
+        "90",
+        "--shard",
+        "1/3",
+        "-o",
+        s(&dir),
+    ]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("already finished"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shard interrupted by SIGTERM keeps exactly its finished chunks, and the
+/// same command resumes it to the state of an uninterrupted shard.
+#[cfg(unix)]
+#[test]
+fn sigterm_leaves_a_partial_state_that_resumes() {
+    let dir = tempdir("sigterm");
+    let (a, b) = (dir.join("interrupted"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "run",
+            "-g",
+            "600000",
+            "--seed",
+            "8",
+            "--shard",
+            "0/1",
+            "-j",
+            "2",
+            "-q",
+            "-o",
+            s(out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let name = "shard-0000-of-0001.json";
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args(&a))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let partial = json(&a.join(name));
+    assert_eq!(partial["partial"], true);
+    let done = partial["games_done"].as_u64().unwrap();
+    assert!(done > 0 && done < 600_000, "{done} games before the signal");
+    assert_eq!(partial["stats"]["games"].as_u64(), Some(done));
+    // A partial state merges only with --allow-partial.
+    let e = err(&unolab(&["merge", s(&a)]));
+    assert!(
+        e.contains(name)
+            && e.contains(&format!(
+                "is partial: shard 0/1 finished {done} of 600000 games"
+            )),
+        "{e}"
+    );
+    let o = ok(unolab(&["merge", s(&a), "--allow-partial", "--json"]));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["games"].as_u64(), Some(done));
+    assert_eq!(j["missing_shards"], serde_json::json!([0]));
+    // Resume, and compare with an uninterrupted shard.
+    let o = ok(unolab(
+        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(&format!("({done} from the saved state)")),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    ok(unolab(
+        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    let keep = ["elapsed_s", "started_utc", "threads"];
+    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    assert_eq!(ra["done"], serde_json::json!([[0, 600000]]));
+    assert_eq!(strip(ra, &keep), strip(rb, &keep));
+    let _ = std::fs::remove_dir_all(&dir);
+}
