@@ -1,0 +1,29 @@
+#!/bin/bash
+# Submits a job array of N shards of `unolab run RUN_ARGS` and a merge job
+# that starts when every shard succeeded (--dependency=afterok).
+#   experiments/slurm/submit.sh N SHARD_DIR OUT_DIR RUN_ARGS...
+# The unolab binary is $UNOLAB (default: unolab on the PATH); extra sbatch
+# options for both jobs go in $SBATCH_OPTS (for example "--partition=short
+# --time=02:00:00"). Prints the two job ids. SHARD_DIR and OUT_DIR must be on a
+# file system every node sees.
+set -euo pipefail
+if [ $# -lt 3 ]; then
+    echo "usage: $0 N SHARD_DIR OUT_DIR RUN_ARGS..." >&2
+    exit 2
+fi
+n=$1 shards=$2 out=$3
+shift 3
+case $n in
+    '' | *[!0-9]* | 0) echo "$0: N must be a positive integer, not '$n'" >&2; exit 2 ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$shards"
+# shellcheck disable=SC2086
+array=$(sbatch --parsable ${SBATCH_OPTS:-} --array=0-$((n - 1)) \
+    "$here/shards.sbatch" "$shards" "$@")
+array=${array%%;*}
+# shellcheck disable=SC2086
+merge=$(sbatch --parsable ${SBATCH_OPTS:-} --dependency=afterok:"$array" \
+    "$here/merge.sbatch" "$shards" "$out")
+merge=${merge%%;*}
+echo "array $array merge $merge"
