@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use unolab::report::{write_files_atomically, Report};
-use unolab::sim::shard::{merge_states, run_shard, NamedState, RunSpec, Shard, ShardState};
+use unolab::sim::shard::{run_shard, Merger, RunSpec, Shard, ShardState};
 use unolab::sim::RunConfig;
 
 /// The shard named by `--shard`: `I/N`, or `slurm` for a job array task.
@@ -170,20 +170,16 @@ fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     let files = state_files(&a.paths)?;
-    let states = files
-        .iter()
-        .map(|f| {
-            Ok(NamedState {
-                name: f.display().to_string(),
-                state: read_state(f)?,
-            })
-        })
-        .collect::<Result<Vec<_>, Fail>>()?;
-    let m = merge_states(&states, a.allow_partial).map_err(Fail)?;
+    // One state in memory at a time: read, check, add, drop.
+    let mut merger = Merger::new();
+    for f in &files {
+        merger.add(&f.display().to_string(), read_state(f)?)?;
+    }
+    let m = merger.finish(a.allow_partial).map_err(Fail)?;
     let cfg = m.config.to_config(m.threads.max(1)).map_err(|e| {
         Fail(format!(
             "{}: its configuration does not load: {e}",
-            states[0].name
+            files[0].display()
         ))
     })?;
     if let Some(dir) = &a.out {

@@ -254,27 +254,27 @@ impl ShardState {
     /// Parses a state file's text and checks its format, version and internal
     /// consistency (the finished ranges inside the shard and adding up).
     pub fn from_json(text: &str) -> Result<ShardState, String> {
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        match v.get("format").and_then(|f| f.as_str()) {
-            Some(SHARD_FORMAT) => {}
-            _ => {
-                return Err(format!(
-                    "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
-                ))
-            }
+        // The format and version first (a cheap scan), for a clear refusal of
+        // other files and versions before the structure is checked.
+        #[derive(Deserialize)]
+        struct Header {
+            format: Option<String>,
+            version: Option<u64>,
         }
-        match v.get("version").and_then(|f| f.as_u64()) {
-            Some(x) if x == SHARD_VERSION as u64 => {}
-            x => {
-                return Err(format!(
-                    "shard state format version {} (this unolab reads version {SHARD_VERSION})",
-                    x.map_or("missing".to_string(), |x| x.to_string())
-                ))
-            }
+        let h: Header = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        if h.format.as_deref() != Some(SHARD_FORMAT) {
+            return Err(format!(
+                "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
+            ));
+        }
+        if h.version != Some(SHARD_VERSION as u64) {
+            return Err(format!(
+                "shard state format version {} (this unolab reads version {SHARD_VERSION})",
+                h.version.map_or("missing".to_string(), |x| x.to_string())
+            ));
         }
         let s: ShardState =
-            serde_json::from_value(v).map_err(|e| format!("malformed shard state: {e}"))?;
+            serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
         if s.kind != "run" {
             return Err(format!("unknown kind of shard state '{}'", s.kind));
         }
@@ -455,95 +455,138 @@ impl Merged {
     }
 }
 
-/// Merges shard states of one run, in the order given (the result does not
-/// depend on it). Refused, naming the files: states of different
-/// configurations (rule set, line-up, seed, game count, ...) or shard counts,
-/// the same shard twice, and unless `allow_partial` a missing or partial
-/// shard. With `allow_partial` a partial shard's finished games are merged
-/// and the shard is listed as missing.
-pub fn merge_states(states: &[NamedState], allow_partial: bool) -> Result<Merged, String> {
-    let first = states.first().ok_or("no shard states to merge")?;
-    let count = first.state.shard.count;
-    for s in &states[1..] {
-        let d = first.state.config.differences(&s.state.config);
-        if !d.is_empty() {
-            return Err(format!(
-                "{} and {} are shards of different runs ({} differ)",
-                first.name,
-                s.name,
-                d.join(", ")
-            ));
-        }
-        if s.state.shard.count != count {
-            return Err(format!(
-                "{} is a shard of {} but {} is a shard of {}",
-                first.name, count, s.name, s.state.shard.count
-            ));
-        }
+/// What the merge keeps of a shard after adding it.
+#[derive(Clone, Debug)]
+struct Seen {
+    name: String,
+    partial: bool,
+    games_done: u64,
+    games: u64,
+}
+
+/// Merges shard states of one run one at a time, keeping only their sum (the
+/// memory does not grow with the number of shards). Refused, naming the
+/// files: states of different configurations (rule set, line-up, seed, game
+/// count, ...) or shard counts, the same shard twice, and in
+/// [`Merger::finish`] unless `allow_partial` a missing or partial shard. With
+/// `allow_partial` a partial shard's finished games are merged and the shard
+/// is listed as missing. The result does not depend on the order.
+#[derive(Clone, Debug, Default)]
+pub struct Merger {
+    first: Option<(String, RunSpec)>,
+    seen: Vec<Option<Seen>>,
+    stats: Option<RunStats>,
+    elapsed_s: f64,
+    started_utc: Option<String>,
+    threads: usize,
+}
+
+impl Merger {
+    pub fn new() -> Merger {
+        Merger::default()
     }
-    let mut by_index: Vec<Option<&NamedState>> = vec![None; count as usize];
-    for s in states {
-        let slot = &mut by_index[s.state.shard.index as usize];
+
+    /// Adds the state `s` read from `name`.
+    pub fn add(&mut self, name: &str, s: ShardState) -> Result<(), String> {
+        match &self.first {
+            None => {
+                self.first = Some((name.to_string(), s.config.clone()));
+                self.seen = vec![None; s.shard.count as usize];
+            }
+            Some((first, config)) => {
+                let d = config.differences(&s.config);
+                if !d.is_empty() {
+                    return Err(format!(
+                        "{first} and {name} are shards of different runs ({} differ)",
+                        d.join(", ")
+                    ));
+                }
+                if s.shard.count != self.seen.len() as u64 {
+                    return Err(format!(
+                        "{first} is a shard of {} but {name} is a shard of {}",
+                        self.seen.len(),
+                        s.shard.count
+                    ));
+                }
+            }
+        }
+        let slot = &mut self.seen[s.shard.index as usize];
         if let Some(o) = slot {
             return Err(format!(
-                "{} and {} are the same shard {}",
-                o.name, s.name, s.state.shard
+                "{} and {name} are the same shard {}",
+                o.name, s.shard
             ));
         }
-        *slot = Some(s);
-    }
-    let absent: Vec<u64> = (0..count)
-        .filter(|&i| by_index[i as usize].is_none())
-        .collect();
-    let unfinished: Vec<&NamedState> = by_index
-        .iter()
-        .flatten()
-        .filter(|s| s.state.partial)
-        .copied()
-        .collect();
-    if !allow_partial {
-        if !absent.is_empty() {
-            let shown: Vec<String> = absent.iter().take(20).map(|i| i.to_string()).collect();
-            return Err(format!(
-                "missing {} of {count} shards: {}{} (merge them all, or --allow-partial)",
-                absent.len(),
-                shown.join(", "),
-                if absent.len() > 20 { ", ..." } else { "" }
-            ));
+        *slot = Some(Seen {
+            name: name.to_string(),
+            partial: s.partial,
+            games_done: s.games_done,
+            games: s.end_game - s.first_game,
+        });
+        self.elapsed_s += s.elapsed_s;
+        self.threads = self.threads.max(s.threads);
+        if self.started_utc.as_ref().is_none_or(|t| s.started_utc < *t) {
+            self.started_utc = Some(s.started_utc.clone());
         }
-        if let Some(s) = unfinished.first() {
-            return Err(format!(
-                "{} is partial: shard {} finished {} of {} games (rerun its command to resume it, or --allow-partial)",
-                s.name,
-                s.state.shard,
-                s.state.games_done,
-                s.state.end_game - s.state.first_game
-            ));
+        match &mut self.stats {
+            None => self.stats = Some(s.stats),
+            Some(t) => t.merge(&s.stats),
         }
+        Ok(())
     }
-    let mut missing: Vec<u64> = absent;
-    missing.extend(unfinished.iter().map(|s| s.state.shard.index));
-    missing.sort_unstable();
-    let mut stats = first.state.stats.clone();
-    for s in &states[1..] {
-        stats.merge(&s.state.stats);
+
+    /// The merged result (see [`Merger`]).
+    pub fn finish(self, allow_partial: bool) -> Result<Merged, String> {
+        let (Some((_, config)), Some(stats)) = (self.first, self.stats) else {
+            return Err("no shard states to merge".into());
+        };
+        let count = self.seen.len() as u64;
+        let absent: Vec<u64> = (0..count)
+            .filter(|&i| self.seen[i as usize].is_none())
+            .collect();
+        if !allow_partial {
+            if !absent.is_empty() {
+                let shown: Vec<String> = absent.iter().take(20).map(|i| i.to_string()).collect();
+                return Err(format!(
+                    "missing {} of {count} shards: {}{} (merge them all, or --allow-partial)",
+                    absent.len(),
+                    shown.join(", "),
+                    if absent.len() > 20 { ", ..." } else { "" }
+                ));
+            }
+            if let Some((i, s)) = self
+                .seen
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.as_ref().filter(|s| s.partial).map(|s| (i, s)))
+            {
+                return Err(format!(
+                    "{} is partial: shard {i}/{count} finished {} of {} games (rerun its command to resume it, or --allow-partial)",
+                    s.name, s.games_done, s.games
+                ));
+            }
+        }
+        let done = |i: &u64| self.seen[*i as usize].as_ref().is_some_and(|s| !s.partial);
+        Ok(Merged {
+            config,
+            stats,
+            count,
+            merged: (0..count).filter(done).collect(),
+            missing: (0..count).filter(|i| !done(i)).collect(),
+            elapsed_s: self.elapsed_s,
+            started_utc: self.started_utc.unwrap_or_default(),
+            threads: self.threads.max(1),
+        })
     }
-    Ok(Merged {
-        config: first.state.config.clone(),
-        stats,
-        count,
-        merged: (0..count)
-            .filter(|&i| by_index[i as usize].is_some_and(|s| !s.state.partial))
-            .collect(),
-        missing,
-        elapsed_s: states.iter().map(|s| s.state.elapsed_s).sum(),
-        started_utc: states
-            .iter()
-            .map(|s| s.state.started_utc.clone())
-            .min()
-            .unwrap_or_default(),
-        threads: states.iter().map(|s| s.state.threads).max().unwrap_or(1),
-    })
+}
+
+/// Merges `states` with a [`Merger`], in the order given.
+pub fn merge_states(states: &[NamedState], allow_partial: bool) -> Result<Merged, String> {
+    let mut m = Merger::new();
+    for s in states {
+        m.add(&s.name, s.state.clone())?;
+    }
+    m.finish(allow_partial)
 }
 
 #[cfg(test)]
