@@ -386,7 +386,7 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
         [
             "run",
             "-g",
-            "600000",
+            "1200000",
             "--seed",
             "8",
             "--shard",
@@ -408,7 +408,15 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(600));
+    // The folder appears after the signal handler is installed.
+    for _ in 0..200 {
+        if a.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(a.exists(), "the shard did not start");
+    std::thread::sleep(std::time::Duration::from_millis(250));
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -424,14 +432,17 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     let partial = json(&a.join(name));
     assert_eq!(partial["partial"], true);
     let done = partial["games_done"].as_u64().unwrap();
-    assert!(done > 0 && done < 600_000, "{done} games before the signal");
+    assert!(
+        done > 0 && done < 1_200_000,
+        "{done} games before the signal"
+    );
     assert_eq!(partial["stats"]["games"].as_u64(), Some(done));
     // A partial state merges only with --allow-partial.
     let e = err(&unolab(&["merge", s(&a)]));
     assert!(
         e.contains(name)
             && e.contains(&format!(
-                "is partial: shard 0/1 finished {done} of 600000 games"
+                "is partial: shard 0/1 finished {done} of 1200000 games"
             )),
         "{e}"
     );
@@ -453,7 +464,7 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     ));
     let keep = ["elapsed_s", "started_utc", "threads"];
     let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
-    assert_eq!(ra["done"], serde_json::json!([[0, 600000]]));
+    assert_eq!(ra["done"], serde_json::json!([[0, 1200000]]));
     assert_eq!(strip(ra, &keep), strip(rb, &keep));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,6 +28,8 @@ pub fn run(
     quiet: bool,
     json: bool,
 ) -> Result<ExitCode, Fail> {
+    // Signals from here on stop the work and keep what finished.
+    let stop = super::interrupt_flag();
     let dir = out.ok_or_else(|| {
         Fail("--shard needs --out DIR, the folder of the shard state files".into())
     })?;
@@ -71,7 +73,6 @@ pub fn run(
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let stop = super::interrupt_flag();
     let bar = super::progress_bar(total, quiet, "games");
     if let Some(b) = &bar {
         b.set_position(resumed);
