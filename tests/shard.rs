@@ -174,6 +174,26 @@ fn match_mode_shards_merge_to_the_single_run() {
 }
 
 #[test]
+fn duplicate_play_shards_merge_to_the_single_run() {
+    check_merge_equals_run(
+        &[
+            "run",
+            "-g",
+            "1000",
+            "--duplicate",
+            "--seed",
+            "3",
+            "-p",
+            "3",
+            "-s",
+            "points,random",
+        ],
+        3,
+        "duplicate",
+    );
+}
+
+#[test]
 fn merge_order_does_not_matter() {
     let dir = tempdir("order");
     let sh = dir.join("shards");

@@ -125,6 +125,9 @@ pub struct RunSpec {
     pub mode: String,
     pub seed: u64,
     pub fixed_seats: bool,
+    /// Duplicate play (`run --duplicate`): groups of `players` games share a deal.
+    #[serde(default)]
+    pub duplicate: bool,
 }
 
 impl RunSpec {
@@ -137,6 +140,7 @@ impl RunSpec {
             mode: cfg.mode.name().to_string(),
             seed: cfg.seed,
             fixed_seats: cfg.fixed_seats,
+            duplicate: cfg.duplicate,
         }
     }
 
@@ -158,7 +162,7 @@ impl RunSpec {
             "match" => Mode::Match,
             m => return Err(format!("unknown mode '{m}'")),
         };
-        RunConfig::new(
+        let mut cfg = RunConfig::new(
             rules,
             self.players,
             &lineup,
@@ -168,7 +172,9 @@ impl RunSpec {
             threads,
             self.fixed_seats,
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        cfg.duplicate = self.duplicate;
+        Ok(cfg)
     }
 
     /// The names of the top-level fields in which `self` and `o` differ.
@@ -194,6 +200,9 @@ impl RunSpec {
         }
         if self.fixed_seats != o.fixed_seats {
             v.push("seat rotation");
+        }
+        if self.duplicate != o.duplicate {
+            v.push("duplicate play");
         }
         v
     }
