@@ -193,6 +193,25 @@ fn duplicate_play_shards_merge_to_the_single_run() {
     );
 }
 
+/// The line-up is rebuilt from the state file: search agents, the tuned
+/// preset and the heuristic keep their parameters.
+#[test]
+fn search_and_tuned_strategies_survive_the_state_file() {
+    check_merge_equals_run(
+        &[
+            "run",
+            "-g",
+            "8",
+            "--seed",
+            "2",
+            "-s",
+            "pimc-100,tuned,random,ismcts-1k",
+        ],
+        2,
+        "search",
+    );
+}
+
 #[test]
 fn merge_order_does_not_matter() {
     let dir = tempdir("order");

@@ -150,12 +150,7 @@ impl RunSpec {
         let lineup = self
             .lineup
             .iter()
-            .map(|v| {
-                let p: PresetFile =
-                    serde_json::from_value(v.clone()).map_err(|e| format!("strategy {v}: {e}"))?;
-                let text = toml::to_string(&p).map_err(|e| format!("strategy {v}: {e}"))?;
-                StrategySpec::parse(&text, &p.name).map_err(|e| e.to_string())
-            })
+            .map(strategy_from_json)
             .collect::<Result<Vec<_>, String>>()?;
         let mode = match self.mode.as_str() {
             "round" => Mode::Round,
@@ -205,6 +200,37 @@ impl RunSpec {
             v.push("duplicate play");
         }
         v
+    }
+}
+
+/// A strategy again from its [`StrategySpec::to_json`] (name, base,
+/// parameters, and an external program's command), through a preset file.
+/// A search agent's parameters go to the preset's `search` table. The result
+/// must give the same JSON back, so nothing is silently lost.
+fn strategy_from_json(v: &serde_json::Value) -> Result<StrategySpec, String> {
+    let as_preset = |v: &serde_json::Value| -> Result<StrategySpec, String> {
+        let p: PresetFile = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+        let text = toml::to_string(&p).map_err(|e| e.to_string())?;
+        StrategySpec::parse(&text, &p.name).map_err(|e| e.to_string())
+    };
+    let spec = as_preset(v).or_else(|first| {
+        let mut w = v.clone();
+        match w.as_object_mut() {
+            Some(o) if o.contains_key("params") => {
+                let p = o.remove("params").unwrap_or_default();
+                o.insert("search".into(), p);
+                as_preset(&w).map_err(|_| first)
+            }
+            _ => Err(first),
+        }
+    });
+    match spec {
+        Ok(s) if s.to_json() == *v => Ok(s),
+        Ok(s) => Err(format!(
+            "strategy {v} is rebuilt as {}, not the same",
+            s.to_json()
+        )),
+        Err(e) => Err(format!("strategy {v}: {e}")),
     }
 }
 
