@@ -842,6 +842,33 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Whether any house rule is on (the turn logic is compiled with and
+    /// without their checks).
+    #[inline]
+    fn uses_house_rules(&self) -> bool {
+        let st = self.s;
+        st.stacking != Stacking::Off
+            || st.draw_to_match
+            || self.must_play
+            || st.seven_o
+            || st.jump_in
+            || st.bluff_challenge
+    }
+
+    /// With `halt` set: how the round ends, if it does (a strict-mode error
+    /// or a fault leaves it blocked, a whole table of passes blocks it, the
+    /// jump-in bound truncates it); `None` to play on.
+    #[inline(always)]
+    fn halt_outcome(&self) -> Option<Outcome> {
+        if self.error.is_some() || self.idle >= self.n as u32 {
+            Some(Outcome::Blocked)
+        } else if self.jump_ins >= self.jump_in_limit() {
+            Some(Outcome::Truncated)
+        } else {
+            None
+        }
+    }
+
     /// A Wild Draw Four or Downpour was flipped as the start card: whether it
     /// goes back (see the flip loop in `setup_round`). Rare, so kept out of
     /// the round's hot code.
@@ -879,14 +906,7 @@ impl<'r> Game<'r> {
         let max_turns = self.s.max_turns;
         // The turn logic is compiled twice: with every house-rule check, and
         // without them for rule sets that use none (the common, fast case).
-        let st = self.s;
-        let house = st.stacking != Stacking::Off
-            || st.draw_to_match
-            || self.must_play
-            || st.seven_o
-            || st.jump_in
-            || st.bluff_challenge;
-        let n = self.n as u32;
+        let house = self.uses_house_rules();
         // Bound: every iteration is a turn (`normal_turn` counts it, and the
         // round stops at `max_turns`) or the lost turn of a pending draw, which
         // settles the draw so that the next iteration is a turn: at most
@@ -914,14 +934,8 @@ impl<'r> Game<'r> {
                 // A strict-mode error leaves the loop here and is returned
                 // just after it. (Returning it from inside the loop measured
                 // 3% slower: the hot loop's code layout is that sensitive.)
-                if self.error.is_some() {
-                    break Outcome::Blocked;
-                }
-                if self.idle >= n {
-                    break Outcome::Blocked;
-                }
-                if self.jump_ins >= self.jump_in_limit() {
-                    break Outcome::Truncated;
+                if let Some(o) = self.halt_outcome() {
+                    break o;
                 }
             }
         };

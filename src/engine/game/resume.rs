@@ -10,7 +10,7 @@
 use super::{Agents, Event, Flow, Game, Recorder, MAX_PLAYERS};
 use crate::agents::Strategy;
 use crate::engine::cards::CardId;
-use crate::engine::rules::{Scoring, Stacking};
+use crate::engine::rules::Scoring;
 
 /// Records nothing, like [`super::NoRecord`], but a type of its own: the turn
 /// functions compiled for simulations are separate copies, so the runner's
@@ -68,13 +68,7 @@ impl<'r> Game<'r> {
         }
         self.error = None;
         self.halt = false;
-        let st = self.s;
-        let house = st.stacking != Stacking::Off
-            || st.draw_to_match
-            || self.must_play
-            || st.seven_o
-            || st.jump_in
-            || st.bluff_challenge;
+        let house = self.uses_house_rules();
         let p = seat;
         // The first step: finish the decision at hand.
         let first = match at {
@@ -113,7 +107,6 @@ impl<'r> Game<'r> {
             Some(Flow::Next(next)) => cur = next,
             None => {}
         }
-        let n = self.n as u32;
         if !won && self.error.is_none() {
             won = loop {
                 if self.turns >= self.s.max_turns {
@@ -132,11 +125,7 @@ impl<'r> Game<'r> {
                     }
                 }
                 // The round loop's rare stops (see `play_round`).
-                if self.halt
-                    && (self.error.is_some()
-                        || self.idle >= n
-                        || self.jump_ins >= self.jump_in_limit())
-                {
+                if self.halt && self.halt_outcome().is_some() {
                     break false;
                 }
             };
