@@ -170,9 +170,9 @@ fn paired_difference_matches_a_per_game_computation() {
     let mut per_game: Vec<Vec<[f64; 4]>> = vec![Vec::new(); comp.pairs.len()];
     for g in 0..n {
         let mut one = LockstepState::new(&c);
-        one.clusters = g;
         let mut c1 = c.clone();
-        c1.max_clusters = g + 1;
+        c1.first_cluster = g;
+        c1.max_clusters = 1;
         let stop = AtomicBool::new(false);
         run_lockstep(&c1, &mut one, &stop, &|_| {}, &mut |_| Ok(())).unwrap();
         let cp = &one.comparisons[0];
@@ -181,7 +181,7 @@ fn paired_difference_matches_a_per_game_computation() {
             let b = &one.arms[cp.baseline].metrics[p.base_metric].sums;
             per_game[k].push([a.y as f64, a.x as f64, b.y as f64, b.x as f64]);
         }
-        one.clusters = 1;
+        assert_eq!(one.clusters, 1);
         merged.merge(&one);
     }
     assert_eq!(merged, whole, "merging per-game states gives the whole");

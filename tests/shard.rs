@@ -507,3 +507,383 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     assert_eq!(strip(ra, &keep), strip(rb, &keep));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ----- experiments --------------------------------------------------------------
+
+/// Runs `n` shards of `experiment run FILE EXTRA` into `dir`, shard i on 1 or
+/// 2 threads.
+fn experiment_shards(file: &str, extra: &[&str], n: u64, dir: &Path) {
+    for i in 0..n {
+        let spec = format!("{i}/{n}");
+        let threads = if i % 2 == 0 { "1" } else { "2" };
+        let mut a = vec!["experiment", "run", file];
+        a.extend(extra);
+        a.extend(["--shard", &spec, "--out", s(dir), "--quiet"]);
+        a.extend(["--threads", threads]);
+        ok(unolab(&a));
+    }
+}
+
+/// `text` without the lines starting with one of `prefixes`.
+fn without_lines(text: &str, prefixes: &[&str]) -> String {
+    text.lines()
+        .filter(|l| !prefixes.iter().any(|p| l.starts_with(p)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The files of an experiment's results folder, by name.
+fn results_files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Merging every shard of an experiment gives exactly the results folder of
+/// one `experiment run` of the same games: CSVs and plots byte for byte, the
+/// manifest and the report except provenance and timing; and merging the
+/// files in another order gives the same folder again.
+fn check_experiment_merge(file: &str, extra: &[&str], n: u64, tag: &str) {
+    let dir = tempdir(tag);
+    let (sh, merged, single) = (dir.join("shards"), dir.join("merged"), dir.join("single"));
+    experiment_shards(file, extra, n, &sh);
+    let mut run = vec!["experiment", "run", file];
+    run.extend(extra);
+    run.extend(["--out", s(&single), "--quiet", "--threads", "2"]);
+    let run_text = ok(unolab(&run));
+    let merge_text = ok(unolab(&["merge", s(&sh), "--out", s(&merged)]));
+    // The first line of the table holds the elapsed time.
+    let body = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&merge_text), body(&run_text));
+    let names = results_files(&single);
+    assert_eq!(results_files(&merged), names);
+    assert!(names.iter().filter(|n| n.ends_with(".svg")).count() >= 3);
+    for f in names
+        .iter()
+        .filter(|n| n.ends_with(".csv") || n.ends_with(".svg"))
+    {
+        assert_eq!(read(&merged.join(f)), read(&single.join(f)), "{f}");
+    }
+    // The merged state is the single run's, so `--resume` can extend either.
+    assert_eq!(
+        read(&merged.join("state.json")),
+        read(&single.join("state.json"))
+    );
+    let provenance = ["command", "started", "elapsed_s", "threads", "shards"];
+    let mm = json(&merged.join("manifest.json"));
+    assert_eq!(mm["shards"]["count"], n);
+    assert_eq!(mm["shards"]["missing"], serde_json::json!([]));
+    assert_eq!(mm["partial"], false);
+    assert_eq!(
+        strip(mm, &provenance),
+        strip(json(&single.join("manifest.json")), &provenance)
+    );
+    let report = read(&merged.join("report.md"));
+    assert!(
+        report.contains(&format!("from {n} of {n} shards.")),
+        "{report}"
+    );
+    let timing = ["**Set-up.**", "Produced by"];
+    assert_eq!(
+        without_lines(&report, &timing),
+        without_lines(&read(&single.join("report.md")), &timing)
+    );
+    // Another order: the files listed from the last shard to the first.
+    let mut files: Vec<String> = (0..n)
+        .rev()
+        .map(|i| {
+            let w = n.to_string().len().max(4);
+            s(&sh.join(format!("shard-{i:0w$}-of-{n:0w$}.json"))).to_string()
+        })
+        .collect();
+    let other = dir.join("other");
+    files.insert(0, "merge".into());
+    files.extend(["--out".into(), s(&other).into()]);
+    ok(unolab(
+        &files.iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    for f in names
+        .iter()
+        .filter(|n| !n.ends_with(".json") && *n != "report.md")
+    {
+        assert_eq!(read(&other.join(f)), read(&merged.join(f)), "{f}");
+    }
+    assert_eq!(
+        without_lines(&read(&other.join("report.md")), &["Produced by"]),
+        without_lines(&report, &["Produced by"])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn experiment_shards_merge_to_the_single_experiment() {
+    check_experiment_merge(
+        "experiments/editions.toml",
+        &["--games", "701", "--seed", "11", "--batch", "97"],
+        3,
+        "exp",
+    );
+}
+
+#[test]
+fn duplicate_match_mode_experiment_shards_merge_exactly() {
+    let dir = tempdir("expfile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("matches.toml");
+    std::fs::write(
+        &file,
+        r#"name = "matches"
+baseline = "plain"
+[base]
+rules = "classic"
+players = 3
+strategies = "points,random,color"
+mode = "match"
+games = 40
+seed = 5
+duplicate = true
+[[arm]]
+label = "plain"
+[[arm]]
+label = "stacking"
+house = ["stacking=cross"]
+"#,
+    )
+    .unwrap();
+    check_experiment_merge(s(&file), &["--batch", "7"], 4, "expdup");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_experiment_shards_are_refused_naming_the_files() {
+    let dir = tempdir("expbad");
+    let exp = "experiments/editions.toml";
+    let small = ["--games", "90", "--seed", "4"];
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    experiment_shards(exp, &small, 3, &a);
+    // Precision is an adaptive stop: not shardable.
+    let e = err(&unolab(&[
+        "experiment",
+        "run",
+        exp,
+        "--precision",
+        "0.01",
+        "--shard",
+        "0/2",
+        "--out",
+        s(&b),
+    ]));
+    assert!(e.contains("--precision cannot be sharded"), "{e}");
+    assert!(!b.exists(), "nothing is written before a refusal");
+    let e = err(&unolab(&["experiment", "run", exp, "--shard", "0/2"]));
+    assert!(e.contains("--shard needs --out DIR"), "{e}");
+    // Another seed in the same folder: refused before any work.
+    let e = err(&unolab(&[
+        "experiment",
+        "run",
+        exp,
+        "--games",
+        "90",
+        "--seed",
+        "5",
+        "--shard",
+        "1/3",
+        "--out",
+        s(&a),
+        "--quiet",
+    ]));
+    assert!(
+        e.contains("shard-0001-of-0003.json holds shard 1/3 of another experiment (seed differ)"),
+        "{e}"
+    );
+    // Shards of different seeds.
+    ok(unolab(&[
+        "experiment",
+        "run",
+        exp,
+        "--games",
+        "90",
+        "--seed",
+        "5",
+        "--shard",
+        "1/3",
+        "--out",
+        s(&b),
+        "--quiet",
+    ]));
+    let a0 = a.join("shard-0000-of-0003.json");
+    let b1 = b.join("shard-0001-of-0003.json");
+    let e = err(&unolab(&["merge", s(&a0), s(&b1)]));
+    assert!(
+        e.contains(s(&a0))
+            && e.contains(s(&b1))
+            && e.contains("different experiments (seed differ)"),
+        "{e}"
+    );
+    // The same shard twice.
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(&a0, copy.join("shard-0000-of-0003.json")).unwrap();
+    let e = err(&unolab(&["merge", s(&a), s(&copy)]));
+    assert!(e.contains("are the same shard 0/3"), "{e}");
+    // A missing shard, then --allow-partial.
+    let e = err(&unolab(&[
+        "merge",
+        s(&a0),
+        s(&a.join("shard-0002-of-0003.json")),
+    ]));
+    assert!(e.contains("missing 1 of 3 shards: 1"), "{e}");
+    let part = dir.join("part");
+    let o = ok(unolab(&[
+        "merge",
+        s(&a0),
+        s(&a.join("shard-0002-of-0003.json")),
+        "--allow-partial",
+        "--out",
+        s(&part),
+    ]));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("partial: 60 of 90 games per arm"));
+    let m = json(&part.join("manifest.json"));
+    assert_eq!(m["partial"], true);
+    assert_eq!(m["clusters"], 60);
+    assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
+    assert!(!part.join("state.json").exists(), "no state to resume from");
+    assert!(read(&part.join("report.md")).contains("(PARTIAL: shards 1 missing or unfinished)"));
+    // A run's shard with an experiment's.
+    let mix = dir.join("mix");
+    ok(unolab(&[
+        "run",
+        "-g",
+        "30",
+        "--shard",
+        "1/3",
+        "-o",
+        s(&mix),
+        "-q",
+    ]));
+    std::fs::copy(&a0, mix.join("shard-0000-of-0003.json")).unwrap();
+    let e = err(&unolab(&["merge", s(&mix)]));
+    assert!(
+        e.contains("is a shard of an experiment but") && e.contains("is a shard of a run"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An experiment shard interrupted by SIGTERM keeps its last batch boundary,
+/// and the same command resumes it to the state of an uninterrupted shard.
+#[cfg(unix)]
+#[test]
+fn sigterm_leaves_a_partial_experiment_shard_that_resumes() {
+    let dir = tempdir("expterm");
+    let (a, b) = (dir.join("interrupted"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "experiment",
+            "run",
+            "experiments/editions.toml",
+            "--games",
+            "120000",
+            "--seed",
+            "8",
+            "--batch",
+            "1000",
+            "--shard",
+            "1/2",
+            "--threads",
+            "2",
+            "--quiet",
+            "--out",
+            s(out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let name = "shard-0001-of-0002.json";
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args(&a))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if a.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(a.exists(), "the shard did not start");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let partial = json(&a.join(name));
+    assert_eq!(partial["partial"], true);
+    assert_eq!(partial["kind"], "experiment");
+    let done = partial["games_done"].as_u64().unwrap();
+    assert!(done > 0 && done < 60_000, "{done} games before the signal");
+    assert_eq!(done % 1000, 0, "a batch boundary");
+    assert_eq!(partial["state"]["clusters"].as_u64(), Some(done));
+    let e = err(&unolab(&["merge", s(&a)]));
+    assert!(e.contains("missing 1 of 2 shards: 0"), "{e}");
+    let o = ok(unolab(&[
+        "experiment",
+        "run",
+        "experiments/editions.toml",
+        "--games",
+        "120000",
+        "--seed",
+        "8",
+        "--batch",
+        "1000",
+        "--shard",
+        "0/2",
+        "--quiet",
+        "--out",
+        s(&a),
+    ]));
+    assert!(o.status.success());
+    let e = err(&unolab(&["merge", s(&a)]));
+    assert!(
+        e.contains(&format!(
+            "is partial: shard 1/2 finished {done} of 60000 games"
+        )),
+        "{e}"
+    );
+    // Resume, and compare with an uninterrupted shard.
+    let o = ok(unolab(
+        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(&format!("({done} from the saved state)")),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    ok(unolab(
+        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    let keep = ["elapsed_s", "started_utc", "threads"];
+    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    assert_eq!(ra["games_done"], 60_000);
+    assert_eq!(strip(ra, &keep), strip(rb, &keep));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,11 +22,21 @@ pub enum ExperimentAction {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = "Examples:
+  unolab experiment run experiments/house-rules.toml                 (writes results/house-rules/)
+  unolab experiment run experiments/house-rules.toml --games 2000 --out /tmp/hr
+  unolab experiment run experiments/house-rules.toml --shard 0/4 --out shards   (likewise 1/4, 2/4, 3/4)
+  unolab merge shards --out results/house-rules")]
 pub struct RunArgs {
     /// The experiment file (.toml)
     file: String,
     #[command(flatten)]
     common: CommonArgs,
+    /// Play only shard I of N of the games of every arm (I/N, or slurm for a
+    /// job array task) and write its state file into --out DIR; `unolab merge`
+    /// combines them into the experiment's results
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
 }
 
 /// Options shared by `experiment run` and `compare`.
@@ -86,7 +96,12 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         ExperimentAction::Run(a) => {
-            let exp = load(&a.file)?;
+            let mut exp = load(&a.file)?;
+            if let Some(spec) = &a.shard {
+                let shard = super::shard::parse_shard(spec)?;
+                apply_overrides(&mut exp, &a.common)?;
+                return super::shard::run_experiment(exp, shard, &a.common);
+            }
             let out = a
                 .common
                 .out
@@ -121,29 +136,7 @@ pub fn drive(
     out: Option<&Path>,
     json: bool,
 ) -> Result<ExitCode, Fail> {
-    if let Some(g) = c.games {
-        exp.games = g;
-    }
-    if let Some(s) = c.seed {
-        exp.seed = s;
-    }
-    if let Some(d) = c.duplicate {
-        exp.duplicate = d;
-    }
-    if exp.duplicate {
-        if let Some(a) = exp.arms.iter().find(|a| a.cfg.fixed_seats) {
-            return Err(Fail(format!(
-                "arm '{}' has fixed seats; --duplicate rotates the seats",
-                a.label
-            )));
-        }
-    }
-    if let Some(p) = c.precision {
-        exp.precision = Some(p);
-    }
-    if let Some(b) = c.batch {
-        exp.batch = b;
-    }
+    apply_overrides(&mut exp, c)?;
     // The output folder must be writable before the first game.
     if let Some(out) = out {
         super::run::prepare_out_dir(out)?;
@@ -210,6 +203,7 @@ pub fn drive(
         started,
         command,
         commit: unolab::report::GIT_COMMIT.map(String::from),
+        shards: None,
     };
     if let Some(out) = out {
         report.write_dir(out).map_err(Fail)?;
@@ -227,6 +221,34 @@ pub fn drive(
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Applies the command-line overrides of `c` to `exp`.
+pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail> {
+    if let Some(g) = c.games {
+        exp.games = g;
+    }
+    if let Some(s) = c.seed {
+        exp.seed = s;
+    }
+    if let Some(d) = c.duplicate {
+        exp.duplicate = d;
+    }
+    if exp.duplicate {
+        if let Some(a) = exp.arms.iter().find(|a| a.cfg.fixed_seats) {
+            return Err(Fail(format!(
+                "arm '{}' has fixed seats; --duplicate rotates the seats",
+                a.label
+            )));
+        }
+    }
+    if let Some(p) = c.precision {
+        exp.precision = Some(p);
+    }
+    if let Some(b) = c.batch {
+        exp.batch = b;
+    }
+    Ok(())
 }
 
 /// A short table of the comparisons (or of the arms when there is no baseline).

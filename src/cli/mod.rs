@@ -81,7 +81,7 @@ enum Command {
     },
     /// List the built-in strategies
     Strategies,
-    /// Merge the state files of `run --shard` into one run's results
+    /// Merge the state files of `run --shard` or `experiment run --shard` into one result
     Merge(shard::MergeArgs),
     /// Print a shell completion script: unolab completions bash > ~/.local/share/bash-completion/completions/unolab
     Completions {

@@ -1,13 +1,21 @@
-//! `unolab run --shard I/N` (one shard of a run, into a state file) and
-//! `unolab merge` (shard states into the usual outputs).
+//! `unolab run --shard I/N` and `unolab experiment run --shard I/N` (one
+//! shard of a run or an experiment, into a state file) and `unolab merge`
+//! (shard states into the usual outputs).
 
+use super::experiment::CommonArgs;
 use super::{print_out, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use unolab::lab::shard::{run_experiment_shard, ExperimentShardState};
+use unolab::lab::Experiment;
+use unolab::report::experiment::{save_state, ExperimentReport};
 use unolab::report::{write_files_atomically, Report};
-use unolab::sim::shard::{run_shard, Merger, RunSpec, Shard, ShardState};
+use unolab::sim::lockstep::Stop;
+use unolab::sim::shard::{
+    run_shard, shard_kind, Merged, Merger, RunSpec, Shard, ShardFile, ShardState,
+};
 use unolab::sim::RunConfig;
 
 /// The shard named by `--shard`: `I/N`, or `slurm` for a job array task.
@@ -112,22 +120,137 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
+fn read_text(path: &Path) -> Result<String, Fail> {
+    std::fs::read_to_string(path).map_err(|e| Fail(format!("{}: cannot read: {e}", path.display())))
+}
+
 fn read_state(path: &Path) -> Result<ShardState, Fail> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Fail(format!("{}: cannot read: {e}", path.display())))?;
-    ShardState::from_json(&text).map_err(|e| Fail(format!("{}: {e}", path.display())))
+    ShardState::from_json(&read_text(path)?).map_err(|e| Fail(format!("{}: {e}", path.display())))
+}
+
+fn read_experiment_state(path: &Path) -> Result<ExperimentShardState, Fail> {
+    ExperimentShardState::from_json(&read_text(path)?)
+        .map_err(|e| Fail(format!("{}: {e}", path.display())))
+}
+
+/// Plays shard `shard` of the experiment `exp` (overrides applied) into
+/// `--out DIR/shard-I-of-N.json`, resuming the state found there.
+pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<ExitCode, Fail> {
+    let stop = super::interrupt_flag();
+    let dir = c.out.clone().ok_or_else(|| {
+        Fail("--shard needs --out DIR, the folder of the shard state files".into())
+    })?;
+    if c.precision.is_some() {
+        return Err(Fail(
+            "--precision cannot be sharded (each shard would stop on its own data); give --games instead".into(),
+        ));
+    }
+    let threads = c.threads.unwrap_or_else(super::cores);
+    unolab::sim::lockstep::check(&exp.lockstep(threads))?;
+    let name = shard.file_name();
+    let path = dir.join(&name);
+    // Check an existing state before creating anything.
+    let mut state = if path.is_file() {
+        let s = read_experiment_state(&path)?;
+        let d = exp.spec().differences(&s.config);
+        if !d.is_empty() || s.shard != shard {
+            return Err(Fail(format!(
+                "{} holds shard {} of another experiment ({} differ); use another --out or remove it",
+                path.display(),
+                s.shard,
+                if d.is_empty() {
+                    "shard".to_string()
+                } else {
+                    d.join(", ")
+                }
+            )));
+        }
+        s
+    } else {
+        let s = ExperimentShardState::new(&exp, shard, super::now_utc()).map_err(Fail)?;
+        super::run::prepare_out_dir(&dir)?;
+        s
+    };
+    let total = state.end_game - state.first_game;
+    let unit = if exp.duplicate { "deals" } else { "games" };
+    if !state.partial {
+        print_out(&format!(
+            "shard {shard} of {}: {unit} {}..{} of every arm already finished; state in {}\n",
+            exp.name,
+            state.first_game,
+            state.end_game,
+            path.display()
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let resumed = state.games_done;
+    let bar = super::progress_bar(total, c.quiet, &format!("{unit} per arm"));
+    if let Some(b) = &bar {
+        b.set_position(resumed);
+    }
+    let progress = |done: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    };
+    // The state is saved at a batch boundary at most every 10 s, and at the end.
+    let start = Instant::now();
+    let mut last_save = Instant::now();
+    let elapsed_before = state.elapsed_s;
+    let mut save = |s: &ExperimentShardState| {
+        if last_save.elapsed().as_secs_f64() < 10.0 {
+            return Ok(());
+        }
+        last_save = Instant::now();
+        let mut s = s.clone();
+        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
+        s.threads = threads;
+        write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
+    };
+    let how = run_experiment_shard(&exp, &mut state, threads, stop, &progress, &mut save)?;
+    state.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
+    print_out(&format!(
+        "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",
+        exp.name,
+        state.first_game,
+        state.end_game,
+        exp.arms.len(),
+        state.games_done,
+        total,
+        if resumed > 0 {
+            format!(" ({resumed} from the saved state)")
+        } else {
+            String::new()
+        },
+        path.display()
+    ))?;
+    if how == Stop::Interrupted {
+        eprintln!(
+            "interrupted: {} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
+            state.games_done, total
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   unolab run -g 1000000 --seed 7 --shard 0/4 -o shards    (likewise 1/4, 2/4, 3/4, anywhere)
   unolab merge shards -o results/merged
-  unolab merge shards/shard-0000-of-0004.json shards/shard-0002-of-0004.json --allow-partial")]
+  unolab merge shards/shard-0000-of-0004.json shards/shard-0002-of-0004.json --allow-partial
+  unolab experiment run experiments/editions.toml --shard 0/2 -o eshards    (and 1/2)
+  unolab merge eshards -o results/editions")]
 pub struct MergeArgs {
     /// Shard state files, or folders holding them (their shard-*.json files)
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// Write summary.csv, distributions.csv and manifest.json into DIR
+    /// Write the results into DIR: a run's summary.csv, distributions.csv and
+    /// manifest.json, or an experiment's results folder
     #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Merge what is there when shards are missing or unfinished; the result is marked partial
@@ -169,14 +292,74 @@ fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
     Ok(files)
 }
 
+/// Adds the states in `files` one at a time (one in memory at a time: read,
+/// check, add, drop).
+fn merge_files<S: ShardFile>(
+    files: &[PathBuf],
+    read: impl Fn(&Path) -> Result<S, Fail>,
+    allow_partial: bool,
+) -> Result<Merged<S::Config, S::Stats>, Fail> {
+    let mut merger = Merger::<S>::new();
+    for f in files {
+        merger.add(&f.display().to_string(), read(f)?)?;
+    }
+    merger.finish(allow_partial).map_err(Fail)
+}
+
+/// The manifest's `shards` entry.
+fn shards_entry<C, T>(m: &Merged<C, T>, files: &[PathBuf]) -> Value {
+    serde_json::json!({
+        "count": m.count,
+        "merged": m.merged,
+        "missing": m.missing,
+        "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
+    if m.partial() {
+        let shown: Vec<String> = m.missing.iter().take(20).map(|i| i.to_string()).collect();
+        eprintln!(
+            "partial: {} of {} {unit}; missing or unfinished shards of {}: {}{}",
+            m.games_done,
+            m.games_total,
+            m.count,
+            shown.join(", "),
+            if m.missing.len() > 20 { ", ..." } else { "" }
+        );
+    }
+}
+
 pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     let files = state_files(&a.paths)?;
-    // One state in memory at a time: read, check, add, drop.
-    let mut merger = Merger::new();
+    // Every file is of one kind: a run's shards or an experiment's.
+    let mut kinds: Vec<(String, &PathBuf)> = Vec::new();
     for f in &files {
-        merger.add(&f.display().to_string(), read_state(f)?)?;
+        let k = shard_kind(&read_text(f)?).map_err(|e| Fail(format!("{}: {e}", f.display())))?;
+        if let Some((k0, f0)) = kinds.first() {
+            if *k0 != k {
+                let a = |k: &str| {
+                    if k == "experiment" {
+                        "an experiment"
+                    } else {
+                        "a run"
+                    }
+                };
+                return Err(Fail(format!(
+                    "{} is a shard of {} but {} is a shard of {}; merge them apart",
+                    f0.display(),
+                    a(k0),
+                    f.display(),
+                    a(&k)
+                )));
+            }
+        }
+        kinds.push((k, f));
     }
-    let m = merger.finish(a.allow_partial).map_err(Fail)?;
+    if kinds.first().is_some_and(|(k, _)| k == "experiment") {
+        return merge_experiment(a, &files);
+    }
+    let m = merge_files(&files, read_state, a.allow_partial)?;
     let cfg = m.config.to_config(m.threads.max(1)).map_err(|e| {
         Fail(format!(
             "{}: its configuration does not load: {e}",
@@ -194,12 +377,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         partial,
         started_utc: m.started_utc.clone(),
     };
-    let shards = serde_json::json!({
-        "count": m.count,
-        "merged": m.merged,
-        "missing": m.missing,
-        "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
-    });
+    let shards = shards_entry(&m, &files);
     if let Some(dir) = &a.out {
         let command: Vec<String> = std::env::args().collect();
         let mut manifest = report.manifest(&command);
@@ -225,16 +403,57 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     } else {
         print_out(&report.to_text())?;
     }
-    if partial {
-        let shown: Vec<String> = m.missing.iter().take(20).map(|i| i.to_string()).collect();
-        eprintln!(
-            "partial: {} of {} games; missing or unfinished shards of {}: {}{}",
-            m.stats.games,
-            cfg.games,
-            m.count,
-            shown.join(", "),
-            if m.missing.len() > 20 { ", ..." } else { "" }
-        );
+    warn_partial(&m, "games");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `unolab merge` of an experiment's shards: the experiment's usual results.
+fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
+    let m = merge_files(files, read_experiment_state, a.allow_partial)?;
+    let exp = Experiment::from_spec(&m.config).map_err(|e| {
+        Fail(format!(
+            "{}: its experiment does not load: {e}",
+            files[0].display()
+        ))
+    })?;
+    if let Some(dir) = &a.out {
+        super::run::prepare_out_dir(dir)?;
     }
+    let report = ExperimentReport {
+        exp: &exp,
+        state: &m.stats,
+        stop: if m.partial() {
+            Stop::Interrupted
+        } else {
+            Stop::Limit
+        },
+        threads: m.threads,
+        elapsed_s: m.elapsed_s,
+        started: m.started_utc.clone(),
+        command: std::env::args().collect(),
+        commit: unolab::report::GIT_COMMIT.map(String::from),
+        shards: Some(shards_entry(&m, files)),
+    };
+    if let Some(dir) = &a.out {
+        // A complete merge is the state of games 0..N, as one run leaves it:
+        // `experiment run --resume` can extend it.
+        if !m.partial() {
+            save_state(&m.stats, &super::experiment::state_path(dir)).map_err(Fail)?;
+        }
+        report.write_dir(dir).map_err(Fail)?;
+    }
+    if a.json {
+        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
+    } else {
+        print_out(&super::experiment::summary_text(&report))?;
+    }
+    warn_partial(
+        &m,
+        if exp.duplicate {
+            "deals per arm"
+        } else {
+            "games per arm"
+        },
+    );
     Ok(ExitCode::SUCCESS)
 }

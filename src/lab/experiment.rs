@@ -9,7 +9,8 @@ use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
-use serde::Deserialize;
+use crate::sim::shard::RunSpec;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 /// Clusters per batch when the file does not say.
@@ -97,7 +98,7 @@ pub const METRIC_NAMES: [&str; 12] = [
 ];
 
 /// One arm as written: what it changes from the base.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArmSpec {
     pub label: String,
     pub rules: String,
@@ -128,7 +129,145 @@ pub struct Experiment {
     pub precision_metrics: Vec<String>,
 }
 
+/// An arm as written and as resolved (see [`ExperimentSpec`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArmData {
+    pub written: ArmSpec,
+    /// The whole resolved configuration: rule set, line-up with parameters, ...
+    pub resolved: RunSpec,
+}
+
+/// A validated experiment as data (what a shard state records): everything
+/// that decides its games and its report, self-contained (no preset or rule
+/// set file is read again to rebuild it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentSpec {
+    pub name: String,
+    pub description: String,
+    pub origin: String,
+    pub arms: Vec<ArmData>,
+    pub baseline: Option<usize>,
+    pub mode: String,
+    pub games: u64,
+    pub seed: u64,
+    pub duplicate: bool,
+    pub batch: u64,
+    pub precision: Option<f64>,
+    pub precision_metrics: Vec<String>,
+}
+
+impl ExperimentSpec {
+    /// The fields in which `self` and `o` differ (empty: the same experiment).
+    pub fn differences(&self, o: &ExperimentSpec) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        let mut check = |same: bool, what: &str| {
+            if !same {
+                v.push(what.to_string());
+            }
+        };
+        check(self.name == o.name, "name");
+        check(self.description == o.description, "description");
+        check(self.baseline == o.baseline, "baseline");
+        check(self.mode == o.mode, "mode");
+        check(self.games == o.games, "game count");
+        check(self.seed == o.seed, "seed");
+        check(self.duplicate == o.duplicate, "duplicate play");
+        check(self.batch == o.batch, "batch");
+        check(
+            self.precision == o.precision && self.precision_metrics == o.precision_metrics,
+            "precision",
+        );
+        if self.arms.len() != o.arms.len() {
+            v.push("number of arms".into());
+        } else {
+            for (a, b) in self.arms.iter().zip(&o.arms) {
+                if a.written.label != b.written.label {
+                    v.push(format!(
+                        "arm labels '{}' and '{}'",
+                        a.written.label, b.written.label
+                    ));
+                    continue;
+                }
+                let mut d: Vec<&str> = a.resolved.differences(&b.resolved);
+                if a.written != b.written && d.is_empty() {
+                    d.push("arm as written");
+                }
+                if !d.is_empty() {
+                    v.push(format!("arm '{}': {}", a.written.label, d.join(", ")));
+                }
+            }
+        }
+        v
+    }
+}
+
 impl Experiment {
+    /// The experiment as data (see [`ExperimentSpec`]).
+    pub fn spec(&self) -> ExperimentSpec {
+        ExperimentSpec {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            origin: self.origin.clone(),
+            arms: self
+                .specs
+                .iter()
+                .zip(&self.arms)
+                .map(|(s, a)| ArmData {
+                    written: s.clone(),
+                    resolved: RunSpec::of(&a.cfg),
+                })
+                .collect(),
+            baseline: self.baseline,
+            mode: self.mode.name().to_string(),
+            games: self.games,
+            seed: self.seed,
+            duplicate: self.duplicate,
+            batch: self.batch,
+            precision: self.precision,
+            precision_metrics: self.precision_metrics.clone(),
+        }
+    }
+
+    /// The experiment again from its [`ExperimentSpec`].
+    pub fn from_spec(s: &ExperimentSpec) -> Result<Experiment, String> {
+        let mode = match s.mode.as_str() {
+            "round" => Mode::Round,
+            "match" => Mode::Match,
+            m => return Err(format!("unknown mode '{m}'")),
+        };
+        let arms = s
+            .arms
+            .iter()
+            .map(|a| {
+                a.resolved
+                    .to_config(1)
+                    .map(|cfg| Arm {
+                        label: a.written.label.clone(),
+                        cfg,
+                    })
+                    .map_err(|e| format!("arm '{}': {e}", a.written.label))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        if s.baseline.is_some_and(|b| b >= arms.len()) {
+            return Err("the baseline is not an arm".into());
+        }
+        Ok(Experiment {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            origin: s.origin.clone(),
+            specs: s.arms.iter().map(|a| a.written.clone()).collect(),
+            arms,
+            baseline: s.baseline,
+            mode,
+            games: s.games,
+            seed: s.seed,
+            duplicate: s.duplicate,
+            batch: s.batch,
+            precision: s.precision,
+            precision_metrics: s.precision_metrics.clone(),
+        })
+    }
+
     /// The lockstep configuration on `threads` threads.
     pub fn lockstep(&self, threads: usize) -> LockstepConfig {
         LockstepConfig {
@@ -138,6 +277,7 @@ impl Experiment {
             duplicate: self.duplicate,
             threads,
             batch: self.batch,
+            first_cluster: 0,
             max_clusters: self.games,
             precision: self.precision,
             precision_metrics: self.precision_metrics.clone(),

@@ -11,6 +11,7 @@
 pub mod compare;
 pub mod experiment;
 pub mod ratings;
+pub mod shard;
 pub mod tournament;
 pub mod tune;
 

@@ -180,6 +180,9 @@ pub struct ExperimentReport<'a> {
     pub command: Vec<String>,
     /// Git commit of the build when known.
     pub commit: Option<String>,
+    /// For a merge of shards: which shards were merged and which are missing
+    /// (the manifest's `shards` entry).
+    pub shards: Option<Value>,
 }
 
 impl ExperimentReport<'_> {
@@ -336,7 +339,7 @@ impl ExperimentReport<'_> {
                 })
             })
             .collect();
-        json!({
+        let mut m = json!({
             "experiment": e.name,
             "description": e.description,
             "file": e.origin,
@@ -359,7 +362,11 @@ impl ExperimentReport<'_> {
             "partial": self.partial(),
             "baseline": e.baseline.map(|b| e.arms[b].label.clone()),
             "arms": arms,
-        })
+        });
+        if let (Some(s), Value::Object(o)) = (&self.shards, &mut m) {
+            o.insert("shards".into(), s.clone());
+        }
+        m
     }
 
     /// The manifest, every arm metric and every comparison as one JSON object.
@@ -544,6 +551,7 @@ impl ExperimentReport<'_> {
             match self.stop {
                 Stop::Limit => "the game limit",
                 Stop::Precision => "the precision rule",
+                Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
                 Stop::Interrupted => "an interruption (PARTIAL results)",
             },
             match e.precision {
@@ -682,7 +690,34 @@ impl ExperimentReport<'_> {
             "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
             if e.duplicate { "deal" } else { "game" }
         );
-        let _ = writeln!(o, "Produced by `{}`.", self.command.join(" "));
+        let _ = write!(o, "Produced by `{}`", self.command.join(" "));
+        match &self.shards {
+            Some(s) => {
+                let list = |k: &str| {
+                    s[k].as_array()
+                        .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+                        .unwrap_or_default()
+                };
+                let (merged, missing) = (list("merged"), list("missing"));
+                let _ = write!(
+                    o,
+                    " from {} of {} shards",
+                    merged.len(),
+                    merged.len() + missing.len()
+                );
+                if !missing.is_empty() {
+                    let _ = write!(
+                        o,
+                        " (PARTIAL: shards {} missing or unfinished)",
+                        missing.join(", ")
+                    );
+                }
+                let _ = writeln!(o, ".");
+            }
+            None => {
+                let _ = writeln!(o, ".");
+            }
+        }
         o
     }
 

@@ -51,6 +51,10 @@ pub struct LockstepConfig {
     pub threads: usize,
     /// Clusters (games, or deals with `duplicate`) per batch.
     pub batch: u64,
+    /// Index of the first cluster to play: 0, or the first of a shard's
+    /// clusters (see `lab::shard`). The run plays clusters
+    /// `first_cluster .. first_cluster + max_clusters`.
+    pub first_cluster: u64,
     /// Clusters to play at most.
     pub max_clusters: u64,
     /// Stop at the first batch boundary where every selected 95% interval is
@@ -855,8 +859,8 @@ pub fn run_lockstep(
         if stop.load(Ordering::Relaxed) {
             return Ok(Stop::Interrupted);
         }
-        let start = st.clusters;
-        let end = (start + cfg.batch).min(cfg.max_clusters);
+        let start = cfg.first_cluster + st.clusters;
+        let end = (start + cfg.batch).min(cfg.first_cluster + cfg.max_clusters);
         let chunk = 64u64;
         let chunks = (end - start).div_ceil(chunk);
         let next = AtomicU64::new(0);
@@ -891,7 +895,7 @@ pub fn run_lockstep(
                     failed.fetch_min(k, Ordering::Relaxed);
                     break;
                 }
-                progress(start + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
+                progress(st.clusters + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
             }
             part
         });
@@ -905,7 +909,7 @@ pub fn run_lockstep(
         for p in &parts {
             st.merge(p);
         }
-        debug_assert_eq!(st.clusters, end);
+        debug_assert_eq!(cfg.first_cluster + st.clusters, end);
         on_batch(st).map_err(RunError::Invalid)?;
         progress(st.clusters);
     }

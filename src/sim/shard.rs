@@ -234,6 +234,99 @@ fn strategy_from_json(v: &serde_json::Value) -> Result<StrategySpec, String> {
     }
 }
 
+/// The kind of work a shard state file holds (`"run"` or `"experiment"`),
+/// after checking its format name and version: a cheap first look, for a
+/// clear refusal of other files and versions before the structure is read.
+pub fn shard_kind(text: &str) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<String>,
+        version: Option<u64>,
+        kind: Option<String>,
+    }
+    let h: Header = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    if h.format.as_deref() != Some(SHARD_FORMAT) {
+        return Err(format!(
+            "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
+        ));
+    }
+    if h.version != Some(SHARD_VERSION as u64) {
+        return Err(format!(
+            "shard state format version {} (this unolab reads version {SHARD_VERSION})",
+            h.version.map_or("missing".to_string(), |x| x.to_string())
+        ));
+    }
+    match h.kind.as_deref() {
+        Some(k @ ("run" | "experiment")) => Ok(k.to_string()),
+        Some(k) => Err(format!(
+            "unknown kind of shard state '{k}' (valid: run, experiment)"
+        )),
+        None => Err("malformed shard state: no \"kind\"".into()),
+    }
+}
+
+/// Where a shard's games stand, as every kind of shard state records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardInfo {
+    pub shard: Shard,
+    /// Games (clusters) finished, and in the shard.
+    pub games_done: u64,
+    pub games: u64,
+    pub partial: bool,
+    pub elapsed_s: f64,
+    pub started_utc: String,
+    pub threads: usize,
+}
+
+/// What [`Merger`] needs of a kind of shard state: its configuration (equal
+/// in every shard of one run), its progress, and exact statistics that add.
+pub trait ShardFile {
+    /// What a configuration is, in the plural ("runs", "experiments").
+    const WHAT: &'static str;
+    type Config: Clone;
+    type Stats;
+    fn config(&self) -> &Self::Config;
+    /// The fields in which two configurations differ (empty: the same run).
+    fn differences(a: &Self::Config, b: &Self::Config) -> Vec<String>;
+    /// Games (clusters) of the whole run, over all shards.
+    fn total(c: &Self::Config) -> u64;
+    fn info(&self) -> ShardInfo;
+    fn into_stats(self) -> Self::Stats;
+    fn merge_stats(into: &mut Self::Stats, o: &Self::Stats);
+}
+
+impl ShardFile for ShardState {
+    const WHAT: &'static str = "runs";
+    type Config = RunSpec;
+    type Stats = RunStats;
+    fn config(&self) -> &RunSpec {
+        &self.config
+    }
+    fn differences(a: &RunSpec, b: &RunSpec) -> Vec<String> {
+        a.differences(b).into_iter().map(String::from).collect()
+    }
+    fn total(c: &RunSpec) -> u64 {
+        c.games
+    }
+    fn info(&self) -> ShardInfo {
+        ShardInfo {
+            shard: self.shard,
+            games_done: self.games_done,
+            games: self.end_game - self.first_game,
+            partial: self.partial,
+            elapsed_s: self.elapsed_s,
+            started_utc: self.started_utc.clone(),
+            threads: self.threads,
+        }
+    }
+    fn into_stats(self) -> RunStats {
+        self.stats
+    }
+    fn merge_stats(into: &mut RunStats, o: &RunStats) {
+        into.merge(o);
+    }
+}
+
 /// The saved state of one shard (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardState {
@@ -289,30 +382,14 @@ impl ShardState {
     /// Parses a state file's text and checks its format, version and internal
     /// consistency (the finished ranges inside the shard and adding up).
     pub fn from_json(text: &str) -> Result<ShardState, String> {
-        // The format and version first (a cheap scan), for a clear refusal of
-        // other files and versions before the structure is checked.
-        #[derive(Deserialize)]
-        struct Header {
-            format: Option<String>,
-            version: Option<u64>,
-        }
-        let h: Header = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        if h.format.as_deref() != Some(SHARD_FORMAT) {
+        let kind = shard_kind(text)?;
+        if kind != "run" {
             return Err(format!(
-                "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
-            ));
-        }
-        if h.version != Some(SHARD_VERSION as u64) {
-            return Err(format!(
-                "shard state format version {} (this unolab reads version {SHARD_VERSION})",
-                h.version.map_or("missing".to_string(), |x| x.to_string())
+                "a shard of an {kind}, not of a run (kind \"{kind}\")"
             ));
         }
         let s: ShardState =
             serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
-        if s.kind != "run" {
-            return Err(format!("unknown kind of shard state '{}'", s.kind));
-        }
         Shard::new(s.shard.index, s.shard.count)?;
         if s.shard.range(s.config.games) != (s.first_game..s.end_game) {
             return Err("its game range does not match its shard".into());
@@ -456,25 +533,21 @@ pub fn run_shard(
     Ok(())
 }
 
-/// A shard state and where it came from (for error messages).
-#[derive(Clone, Debug)]
-pub struct NamedState {
-    pub name: String,
-    pub state: ShardState,
-}
-
 /// The result of merging shard states.
 #[derive(Clone, Debug)]
-pub struct Merged {
-    pub config: RunSpec,
+pub struct Merged<C, T> {
+    pub config: C,
     /// The sum of the merged shards' statistics.
-    pub stats: RunStats,
+    pub stats: T,
     pub count: u64,
     /// The shards merged, in shard order.
     pub merged: Vec<u64>,
     /// Shards without a state, or whose state is partial (only with
     /// `allow_partial`).
     pub missing: Vec<u64>,
+    /// Games (clusters) in the result, and of the whole run.
+    pub games_done: u64,
+    pub games_total: u64,
     /// Sum of the shards' elapsed seconds.
     pub elapsed_s: f64,
     /// The earliest start of a shard.
@@ -483,10 +556,10 @@ pub struct Merged {
     pub threads: usize,
 }
 
-impl Merged {
+impl<C, T> Merged<C, T> {
     /// Whether some games are not in the result.
     pub fn partial(&self) -> bool {
-        self.stats.games < self.config.games
+        self.games_done < self.games_total
     }
 }
 
@@ -499,79 +572,101 @@ struct Seen {
     games: u64,
 }
 
-/// Merges shard states of one run one at a time, keeping only their sum (the
-/// memory does not grow with the number of shards). Refused, naming the
-/// files: states of different configurations (rule set, line-up, seed, game
-/// count, ...) or shard counts, the same shard twice, and in
-/// [`Merger::finish`] unless `allow_partial` a missing or partial shard. With
-/// `allow_partial` a partial shard's finished games are merged and the shard
-/// is listed as missing. The result does not depend on the order.
-#[derive(Clone, Debug, Default)]
-pub struct Merger {
-    first: Option<(String, RunSpec)>,
+/// Merges shard states of one run (or one experiment) one at a time, keeping
+/// only their sum (the memory does not grow with the number of shards).
+/// Refused, naming the files: states of different configurations (rule set,
+/// line-up, seed, game count, ...) or shard counts, the same shard twice, and
+/// in [`Merger::finish`] unless `allow_partial` a missing or partial shard.
+/// With `allow_partial` a partial shard's finished games are merged and the
+/// shard is listed as missing. The result does not depend on the order.
+pub struct Merger<S: ShardFile> {
+    first: Option<(String, S::Config)>,
     seen: Vec<Option<Seen>>,
-    stats: Option<RunStats>,
+    stats: Option<S::Stats>,
+    games_done: u64,
     elapsed_s: f64,
     started_utc: Option<String>,
     threads: usize,
 }
 
-impl Merger {
-    pub fn new() -> Merger {
-        Merger::default()
+impl<S: ShardFile> Default for Merger<S> {
+    fn default() -> Self {
+        Merger {
+            first: None,
+            seen: Vec::new(),
+            stats: None,
+            games_done: 0,
+            elapsed_s: 0.0,
+            started_utc: None,
+            threads: 0,
+        }
+    }
+}
+
+impl<S: ShardFile> Merger<S> {
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// Adds the state `s` read from `name`.
-    pub fn add(&mut self, name: &str, s: ShardState) -> Result<(), String> {
+    pub fn add(&mut self, name: &str, s: S) -> Result<(), String> {
+        let info = s.info();
         match &self.first {
             None => {
-                self.first = Some((name.to_string(), s.config.clone()));
-                self.seen = vec![None; s.shard.count as usize];
+                self.first = Some((name.to_string(), s.config().clone()));
+                self.seen = vec![None; info.shard.count as usize];
             }
             Some((first, config)) => {
-                let d = config.differences(&s.config);
+                let d = S::differences(config, s.config());
                 if !d.is_empty() {
                     return Err(format!(
-                        "{first} and {name} are shards of different runs ({} differ)",
+                        "{first} and {name} are shards of different {} ({} differ)",
+                        S::WHAT,
                         d.join(", ")
                     ));
                 }
-                if s.shard.count != self.seen.len() as u64 {
+                if info.shard.count != self.seen.len() as u64 {
                     return Err(format!(
                         "{first} is a shard of {} but {name} is a shard of {}",
                         self.seen.len(),
-                        s.shard.count
+                        info.shard.count
                     ));
                 }
             }
         }
-        let slot = &mut self.seen[s.shard.index as usize];
+        let slot = &mut self.seen[info.shard.index as usize];
         if let Some(o) = slot {
             return Err(format!(
                 "{} and {name} are the same shard {}",
-                o.name, s.shard
+                o.name, info.shard
             ));
         }
         *slot = Some(Seen {
             name: name.to_string(),
-            partial: s.partial,
-            games_done: s.games_done,
-            games: s.end_game - s.first_game,
+            partial: info.partial,
+            games_done: info.games_done,
+            games: info.games,
         });
-        self.elapsed_s += s.elapsed_s;
-        self.threads = self.threads.max(s.threads);
-        if self.started_utc.as_ref().is_none_or(|t| s.started_utc < *t) {
-            self.started_utc = Some(s.started_utc.clone());
+        self.games_done += info.games_done;
+        self.elapsed_s += info.elapsed_s;
+        self.threads = self.threads.max(info.threads);
+        if self
+            .started_utc
+            .as_ref()
+            .is_none_or(|t| info.started_utc < *t)
+        {
+            self.started_utc = Some(info.started_utc);
         }
+        let stats = s.into_stats();
         match &mut self.stats {
-            None => self.stats = Some(s.stats),
-            Some(t) => t.merge(&s.stats),
+            None => self.stats = Some(stats),
+            Some(t) => S::merge_stats(t, &stats),
         }
         Ok(())
     }
 
     /// The merged result (see [`Merger`]).
-    pub fn finish(self, allow_partial: bool) -> Result<Merged, String> {
+    pub fn finish(self, allow_partial: bool) -> Result<Merged<S::Config, S::Stats>, String> {
         let (Some((_, config)), Some(stats)) = (self.first, self.stats) else {
             return Err("no shard states to merge".into());
         };
@@ -603,25 +698,18 @@ impl Merger {
         }
         let done = |i: &u64| self.seen[*i as usize].as_ref().is_some_and(|s| !s.partial);
         Ok(Merged {
+            games_total: S::total(&config),
             config,
             stats,
             count,
             merged: (0..count).filter(done).collect(),
             missing: (0..count).filter(|i| !done(i)).collect(),
+            games_done: self.games_done,
             elapsed_s: self.elapsed_s,
             started_utc: self.started_utc.unwrap_or_default(),
             threads: self.threads.max(1),
         })
     }
-}
-
-/// Merges `states` with a [`Merger`], in the order given.
-pub fn merge_states(states: &[NamedState], allow_partial: bool) -> Result<Merged, String> {
-    let mut m = Merger::new();
-    for s in states {
-        m.add(&s.name, s.state.clone())?;
-    }
-    m.finish(allow_partial)
 }
 
 #[cfg(test)]
