@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A real single-node Slurm on this machine: installs slurm-wlm and munge with
 # apt-get when missing, starts munged, slurmctld and slurmd on localhost (own
-# ports, files in a temporary folder), submits a job array of 4 shards and the
-# dependent merge with experiments/slurm/submit.sh, waits (bounded), and checks
-# that the merged results equal one single-process run byte for byte.
+# ports, files in a temporary folder), submits a job array of 4 shards of a run
+# and the dependent merge with experiments/slurm/submit.sh, then 3 shards of an
+# experiment and their merge, waits (bounded), and checks that each merged
+# result equals one single-process run byte for byte.
 # The daemons are stopped at the end, also on failure. Any step that does not
 # work (install, a daemon that does not start, a job that fails or does not
 # finish in time, a difference) fails the script with its logs.
@@ -123,29 +124,39 @@ done
 [ -n "$up" ] || fail "the node is not idle after 60 s (sinfo: '${state:-no answer}')"
 say "single-node Slurm up ($cpus CPUs)"
 
+# Submits N shards of ARGS... and the merge with submit.sh, waits for both
+# jobs and checks that they completed and left N shard states.
+#   submit_and_wait N SHARD_DIR OUT_DIR ARGS...
+submit_and_wait() {
+    local n=$1 shards=$2 out=$3
+    shift 3
+    local ids array merge finished="" st j
+    ids=$(UNOLAB=$bin "$repo/experiments/slurm/submit.sh" "$n" "$shards" "$out" "$@") ||
+        fail "submit.sh"
+    say "submitted: $ids"
+    read -r _ array _ merge <<<"$ids"
+    for _ in $(seq 240); do
+        if [ -z "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; then finished=1; break; fi
+        case $(squeue -h -j "$merge" -o %r 2>/dev/null) in
+            *DependencyNeverSatisfied*) fail "a shard task failed: the merge job can never start" ;;
+        esac
+        sleep 1
+    done
+    [ -n "$finished" ] || fail "the jobs did not finish in 240 s: $(squeue -h 2>&1)"
+    for j in "$array" "$merge"; do
+        st=$(scontrol -o show job "$j" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' ')
+        say "job $j: $st"
+        case $st in *COMPLETED*) ;; *) fail "job $j did not complete ($st)" ;; esac
+        case $st in *FAILED* | *CANCELLED* | *TIMEOUT*) fail "job $j: $st" ;; esac
+    done
+    local count
+    count=$(find "$shards" -name "shard-*-of-$(printf %04d "$n").json" | wc -l)
+    [ "$count" = "$n" ] || fail "$count shard states instead of $n"
+}
+
 args=(-g 40000 --seed 7 -p 4 -s random,points,color)
 cd "$work/out"
-ids=$(UNOLAB=$bin "$repo/experiments/slurm/submit.sh" 4 "$work/shards" "$work/merged" "${args[@]}") ||
-    fail "submit.sh"
-say "submitted: $ids"
-read -r _ array _ merge <<<"$ids"
-finished=""
-for _ in $(seq 240); do
-    if [ -z "$(squeue -h -j "$array,$merge" -o %i 2>/dev/null)" ]; then finished=1; break; fi
-    case $(squeue -h -j "$merge" -o %r 2>/dev/null) in
-        *DependencyNeverSatisfied*) fail "a shard task failed: the merge job can never start" ;;
-    esac
-    sleep 1
-done
-[ -n "$finished" ] || fail "the jobs did not finish in 240 s: $(squeue -h 2>&1)"
-for j in "$array" "$merge"; do
-    st=$(scontrol -o show job "$j" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' ')
-    say "job $j: $st"
-    case $st in *COMPLETED*) ;; *) fail "job $j did not complete ($st)" ;; esac
-    case $st in *FAILED* | *CANCELLED* | *TIMEOUT*) fail "job $j: $st" ;; esac
-done
-n=$(find "$work/shards" -name 'shard-*-of-0004.json' | wc -l)
-[ "$n" = 4 ] || fail "$n shard states instead of 4"
+submit_and_wait 4 "$work/shards" "$work/merged" "${args[@]}"
 
 "$bin" run "${args[@]}" --quiet --threads 2 --out "$work/single" >/dev/null
 for f in summary.csv distributions.csv; do
@@ -153,3 +164,13 @@ for f in summary.csv distributions.csv; do
     cmp "$work/merged/$f" "$work/single/$f" || fail "$f differs from the single-process run"
 done
 say "OK: 4 shards on Slurm merged equal one single-process run (summary.csv, distributions.csv)"
+
+# An experiment: 3 shards of experiments/editions.toml, merged by the job.
+exp=("$repo/experiments/editions.toml" --games 3000 --seed 7)
+submit_and_wait 3 "$work/eshards" "$work/emerged" "${exp[@]}"
+"$bin" experiment run "${exp[@]}" --quiet --threads 2 --out "$work/esingle" >/dev/null
+for f in arms.csv comparisons.csv distributions.csv state.json differences.svg; do
+    [ -s "$work/emerged/$f" ] || fail "the experiment's merge job wrote no $f"
+    cmp "$work/emerged/$f" "$work/esingle/$f" || fail "$f differs from the single-process experiment"
+done
+say "OK: 3 experiment shards on Slurm merged equal one single-process experiment (arms.csv, comparisons.csv, distributions.csv, state.json, differences.svg)"

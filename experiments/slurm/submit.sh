@@ -1,7 +1,9 @@
 #!/bin/bash
-# Submits a job array of N shards of `unolab run RUN_ARGS` and a merge job
-# that starts when every shard succeeded (--dependency=afterok).
+# Submits a job array of N shards of `unolab run RUN_ARGS` (or of `unolab
+# experiment run FILE OPTIONS` when RUN_ARGS starts with a .toml file) and a
+# merge job that starts when every shard succeeded (--dependency=afterok).
 #   experiments/slurm/submit.sh N SHARD_DIR OUT_DIR RUN_ARGS...
+#   experiments/slurm/submit.sh N SHARD_DIR OUT_DIR EXPERIMENT.toml [OPTIONS...]
 # The unolab binary is $UNOLAB (default: unolab on the PATH); extra sbatch
 # options for both jobs go in $SBATCH_OPTS (for example "--partition=short
 # --time=02:00:00"). Prints the two job ids. SHARD_DIR and OUT_DIR must be on a
