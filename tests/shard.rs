@@ -414,6 +414,39 @@ fn shard_arguments_and_slurm_variables() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Starts unolab with `args`, waits until it has created `dir` (which it does
+/// after installing its signal handler), lets it work `ms` milliseconds, sends
+/// SIGTERM and checks that it exits with 130 (interrupted, work kept).
+#[cfg(unix)]
+fn terminate_after_start(args: &[String], dir: &Path, ms: u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if dir.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(dir.exists(), "the shard did not start");
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A shard interrupted by SIGTERM keeps exactly its finished chunks, and the
 /// same command resumes it to the state of an uninterrupted shard.
 #[cfg(unix)]
@@ -441,33 +474,7 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
         .collect()
     };
     let name = "shard-0000-of-0001.json";
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args(&a))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The folder appears after the signal handler is installed.
-    for _ in 0..200 {
-        if a.exists() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(a.exists(), "the shard did not start");
-    std::thread::sleep(std::time::Duration::from_millis(250));
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    terminate_after_start(&args(&a), &a, 250);
     let partial = json(&a.join(name));
     assert_eq!(partial["partial"], true);
     let done = partial["games_done"].as_u64().unwrap();
@@ -810,32 +817,7 @@ fn sigterm_leaves_a_partial_experiment_shard_that_resumes() {
         .collect()
     };
     let name = "shard-0001-of-0002.json";
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args(&a))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    for _ in 0..200 {
-        if a.exists() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(a.exists(), "the shard did not start");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    terminate_after_start(&args(&a), &a, 300);
     let partial = json(&a.join(name));
     assert_eq!(partial["partial"], true);
     assert_eq!(partial["kind"], "experiment");

@@ -164,17 +164,10 @@ pub fn drive(
     };
     let stop = super::interrupt_flag();
     let total = cfg.max_clusters;
-    let bar = super::progress_bar(total, c.quiet, "games per arm");
-    if let Some(b) = &bar {
-        b.set_position(state.clusters);
-    }
+    let bar = super::Progress::new(total, c.quiet, "games per arm", state.clusters);
     let started = super::now_utc();
     let t0 = Instant::now();
-    let progress = |d: u64| {
-        if let Some(b) = &bar {
-            b.set_position(d);
-        }
-    };
+    let progress = |d: u64| bar.set(d);
     // The state is saved at a batch boundary at most every 10 s (and always at
     // the end, interrupted or not), so saving costs nothing measurable.
     let mut last_save = Instant::now();
@@ -187,9 +180,7 @@ pub fn drive(
     };
     let how = run_lockstep(&cfg, &mut state, stop, &progress, &mut save)?;
     let elapsed = t0.elapsed().as_secs_f64();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if let Some(p) = &spath {
         save_state(&state, p).map_err(Fail)?;
     }

@@ -162,27 +162,47 @@ pub fn interrupt_flag() -> &'static AtomicBool {
     &STOP
 }
 
-/// A progress bar on stderr (when it is a terminal and not `quiet`) that fits
-/// the terminal's width: done/total, rate and time left.
-pub fn progress_bar(total: u64, quiet: bool, unit: &str) -> Option<indicatif::ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
+/// A progress bar on stderr when it is a terminal and not `--quiet`;
+/// otherwise nothing.
+pub struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    /// A bar of `total` units named `unit` (shown as a rate), at `pos`.
+    pub fn new(total: u64, quiet: bool, unit: &str, pos: u64) -> Progress {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let b = indicatif::ProgressBar::new(total);
+        let unit = unit.to_string();
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{wide_bar} {human_pos}/{human_len} {rate} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
+                },
+            ),
+        );
+        b.set_position(pos);
+        Progress(Some(b))
     }
-    let b = indicatif::ProgressBar::new(total);
-    let unit = unit.to_string();
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{wide_bar} {human_pos}/{human_len} {rate} eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .with_key(
-            "rate",
-            move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
-            },
-        ),
-    );
-    Some(b)
+
+    /// Moves the bar to `done` units.
+    pub fn set(&self, done: u64) {
+        if let Some(b) = &self.0 {
+            b.set_position(done);
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
 }
 
 /// The current time as `YYYY-MM-DDTHH:MM:SSZ`.

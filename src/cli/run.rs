@@ -107,14 +107,10 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         None => None,
     };
     let stop: &'static AtomicBool = super::interrupt_flag();
-    let bar = super::progress_bar(games, quiet, "games");
+    let bar = super::Progress::new(games, quiet, "games", 0);
     let started_utc = super::now_utc();
     let start = Instant::now();
-    let progress = |done: u64| {
-        if let Some(b) = &bar {
-            b.set_position(done);
-        }
-    };
+    let progress = |done: u64| bar.set(done);
     let outcome = match sim::run(&cfg, stop, &progress) {
         Ok(o) => o,
         Err(e) => {
@@ -126,9 +122,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         }
     };
     let elapsed = start.elapsed().as_secs_f64();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let report = Report {
         cfg: &cfg,
         stats: &outcome.stats,

@@ -27,6 +27,41 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Fail> {
     }
 }
 
+/// The state file of `shard` in `dir`: the one found there (refused when it
+/// belongs to another configuration than `mine` or another shard), or a new
+/// one from `make` (creating `dir`). Nothing is created before the checks.
+fn open_state<S: ShardFile>(
+    dir: &Path,
+    shard: Shard,
+    read: impl Fn(&Path) -> Result<S, Fail>,
+    mine: &S::Config,
+    make: impl FnOnce() -> Result<S, Fail>,
+) -> Result<(PathBuf, S), Fail> {
+    let path = dir.join(shard.file_name());
+    if path.is_file() {
+        let s = read(&path)?;
+        let d = S::differences(mine, s.config());
+        let theirs = s.info().shard;
+        if !d.is_empty() || theirs != shard {
+            return Err(Fail(format!(
+                "{} holds shard {theirs} of another {} ({} differ); use another --out or remove it",
+                path.display(),
+                S::WHAT.trim_end_matches('s'),
+                if d.is_empty() {
+                    "shard".to_string()
+                } else {
+                    d.join(", ")
+                }
+            )));
+        }
+        Ok((path, s))
+    } else {
+        let s = make()?;
+        super::run::prepare_out_dir(dir)?;
+        Ok((path, s))
+    }
+}
+
 /// Plays shard `shard` of `cfg` into `DIR/shard-I-of-N.json`, resuming the
 /// state found there.
 pub fn run(
@@ -46,29 +81,10 @@ pub fn run(
             "--json does not apply to a shard; merge the shards: unolab merge DIR --json".into(),
         ));
     }
+    let (path, mut state) = open_state(&dir, shard, read_state, &RunSpec::of(&cfg), || {
+        Ok(ShardState::new(&cfg, shard, super::now_utc()))
+    })?;
     let name = shard.file_name();
-    let path = dir.join(&name);
-    // Check an existing state before creating anything.
-    let mut state = if path.is_file() {
-        let s = read_state(&path)?;
-        let d = RunSpec::of(&cfg).differences(&s.config);
-        if !d.is_empty() || s.shard != shard {
-            return Err(Fail(format!(
-                "{} holds shard {} of another run ({} differ); use another --out or remove it",
-                path.display(),
-                s.shard,
-                if d.is_empty() {
-                    "shard".to_string()
-                } else {
-                    d.join(", ")
-                }
-            )));
-        }
-        s
-    } else {
-        super::run::prepare_out_dir(&dir)?;
-        ShardState::new(&cfg, shard, super::now_utc())
-    };
     let total = state.end_game - state.first_game;
     let resumed = state.games_done;
     if !state.partial {
@@ -81,21 +97,12 @@ pub fn run(
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = super::progress_bar(total, quiet, "games");
-    if let Some(b) = &bar {
-        b.set_position(resumed);
-    }
-    let progress = |done: u64| {
-        if let Some(b) = &bar {
-            b.set_position(done);
-        }
-    };
+    let bar = super::Progress::new(total, quiet, "games", resumed);
+    let progress = |done: u64| bar.set(done);
     let start = Instant::now();
     run_shard(&cfg, &mut state, stop, &progress)?;
     state.elapsed_s += start.elapsed().as_secs_f64();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
@@ -147,30 +154,10 @@ pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<E
     }
     let threads = c.threads.unwrap_or_else(super::cores);
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
+    let (path, mut state) = open_state(&dir, shard, read_experiment_state, &exp.spec(), || {
+        ExperimentShardState::new(&exp, shard, super::now_utc()).map_err(Fail)
+    })?;
     let name = shard.file_name();
-    let path = dir.join(&name);
-    // Check an existing state before creating anything.
-    let mut state = if path.is_file() {
-        let s = read_experiment_state(&path)?;
-        let d = exp.spec().differences(&s.config);
-        if !d.is_empty() || s.shard != shard {
-            return Err(Fail(format!(
-                "{} holds shard {} of another experiment ({} differ); use another --out or remove it",
-                path.display(),
-                s.shard,
-                if d.is_empty() {
-                    "shard".to_string()
-                } else {
-                    d.join(", ")
-                }
-            )));
-        }
-        s
-    } else {
-        let s = ExperimentShardState::new(&exp, shard, super::now_utc()).map_err(Fail)?;
-        super::run::prepare_out_dir(&dir)?;
-        s
-    };
     let total = state.end_game - state.first_game;
     let unit = if exp.duplicate { "deals" } else { "games" };
     if !state.partial {
@@ -184,15 +171,8 @@ pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<E
         return Ok(ExitCode::SUCCESS);
     }
     let resumed = state.games_done;
-    let bar = super::progress_bar(total, c.quiet, &format!("{unit} per arm"));
-    if let Some(b) = &bar {
-        b.set_position(resumed);
-    }
-    let progress = |done: u64| {
-        if let Some(b) = &bar {
-            b.set_position(done);
-        }
-    };
+    let bar = super::Progress::new(total, c.quiet, &format!("{unit} per arm"), resumed);
+    let progress = |done: u64| bar.set(done);
     // The state is saved at a batch boundary at most every 10 s, and at the end.
     let start = Instant::now();
     let mut last_save = Instant::now();
@@ -209,9 +189,7 @@ pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<E
     };
     let how = run_experiment_shard(&exp, &mut state, threads, stop, &progress, &mut save)?;
     state.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",

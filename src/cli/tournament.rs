@@ -60,14 +60,10 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         None => None,
     };
     let stop: &'static AtomicBool = super::interrupt_flag();
-    let bar = super::progress_bar(a.games, a.quiet, "games");
+    let bar = super::Progress::new(a.games, a.quiet, "games", 0);
     let started_utc = super::now_utc();
     let start = Instant::now();
-    let progress = |done: u64| {
-        if let Some(b) = &bar {
-            b.set_position(done);
-        }
-    };
+    let progress = |done: u64| bar.set(done);
     let outcome = match tournament::run(&cfg, stop, &progress) {
         Ok(o) => o,
         Err(e) => {
@@ -78,9 +74,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
             return Err(e.into());
         }
     };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let report = TournamentReport {
         cfg: &cfg,
         outcome: &outcome,
