@@ -62,13 +62,13 @@ pub struct CommonArgs {
     #[arg(long, value_parser = super::parse_count, allow_hyphen_values = true)]
     pub batch: Option<u64>,
     /// Output folder (experiment run: default results/<name>)
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Continue an interrupted run from the state saved in the output folder
     #[arg(long)]
     pub resume: bool,
     /// No progress bar
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
 }
 
