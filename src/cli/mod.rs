@@ -334,3 +334,58 @@ pub fn print_bytes(b: &[u8]) -> Result<(), Fail> {
         Err(e) => Err(Fail(format!("cannot write to stdout: {e}"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every option name and short flag of `cmd` (with the help flag and the
+    /// parents' global options), then the same for every subcommand.
+    fn check(cmd: &clap::Command, inherited: &[String], problems: &mut Vec<String>) {
+        let mut seen: Vec<String> = inherited.to_vec();
+        let mut globals = inherited.to_vec();
+        let mut own: Vec<String> = vec!["-h".into(), "--help".into()];
+        for a in cmd.get_arguments() {
+            let mut names = Vec::new();
+            if let Some(s) = a.get_short() {
+                names.push(format!("-{s}"));
+            }
+            if let Some(l) = a.get_long() {
+                names.push(format!("--{l}"));
+            }
+            for n in names {
+                if n == "-h" || n == "--help" {
+                    continue;
+                }
+                if seen.contains(&n) || own.contains(&n) {
+                    problems.push(format!("{}: {n} twice", cmd.get_name()));
+                }
+                if a.is_global_set() {
+                    globals.push(n.clone());
+                }
+                own.push(n);
+            }
+        }
+        seen.extend(own);
+        for sub in cmd.get_subcommands() {
+            check(sub, &globals, problems);
+        }
+    }
+
+    /// No command has two options with the same name or short flag (clap
+    /// checks that only in debug builds; the tests run in release).
+    #[test]
+    fn no_option_name_or_short_flag_is_taken_twice() {
+        let mut problems = Vec::new();
+        check(&Cli::command(), &[], &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        // The check finds a planted clash.
+        let bad = clap::Command::new("x")
+            .arg(clap::Arg::new("a").short('o').long("out"))
+            .arg(clap::Arg::new("b").short('o').long("other"));
+        let mut found = Vec::new();
+        check(&bad, &[], &mut found);
+        assert_eq!(found, vec!["x: -o twice".to_string()]);
+    }
+}
