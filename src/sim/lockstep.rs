@@ -78,8 +78,10 @@ pub struct Layout {
     win: usize,
     match_win: Option<usize>,
     pos: usize,
-    /// Seats each strategy holds (denominator of its win rate per round).
-    seats: Vec<i64>,
+    /// The denominator of each metric: its per-cluster `x` is `coef` times
+    /// the cluster's rounds, won rounds or matches (`(base, coef)`, see
+    /// [`Block`]).
+    x_of: Vec<(usize, i64)>,
     players: usize,
 }
 
@@ -93,12 +95,25 @@ const FIRST: usize = 6;
 const ROUNDS: usize = 7;
 const EDGE: usize = 8;
 
+/// The per-cluster counts every denominator is a multiple of (rows of
+/// [`Block::base`]).
+const BASE_ROUNDS: usize = 0;
+const BASE_WON: usize = 1;
+const BASE_MATCHES: usize = 2;
+const BASES: usize = 3;
+
 impl Layout {
     pub fn new(cfg: &RunConfig) -> Layout {
         let all = |n: &str| MetricKey {
             name: n.into(),
             group: "all".into(),
         };
+        let n = cfg.players as i64;
+        // Per cluster: turns, cards, points, blocked, truncated and penalties
+        // over rounds; first-mover wins over won rounds; rounds over matches;
+        // the first mover's edge n·F − W over n·W (see `add_round`).
+        let mut x_of = vec![(BASE_ROUNDS, 1); 6];
+        x_of.extend([(BASE_WON, 1), (BASE_MATCHES, 1), (BASE_WON, n)]);
         let mut keys: Vec<MetricKey> = [
             "turns_per_round",
             "cards_drawn_per_round",
@@ -114,20 +129,28 @@ impl Layout {
         .map(|n| all(n))
         .collect();
         let names = cfg.strategy_names();
+        // Seats each strategy holds: its wins per round are over that many
+        // seat-rounds (and its match wins over that many seat-matches).
+        let seats: Vec<i64> = names
+            .iter()
+            .map(|n| cfg.lineup.iter().filter(|s| s.name() == n).count() as i64)
+            .collect();
         let win = keys.len();
-        for n in &names {
+        for (name, &k) in names.iter().zip(&seats) {
             keys.push(MetricKey {
                 name: "win_rate".into(),
-                group: n.clone(),
+                group: name.clone(),
             });
+            x_of.push((BASE_ROUNDS, k));
         }
         let match_win = (cfg.mode == Mode::Match).then_some(keys.len());
         if match_win.is_some() {
-            for n in &names {
+            for (name, &k) in names.iter().zip(&seats) {
                 keys.push(MetricKey {
                     name: "match_win_rate".into(),
-                    group: n.clone(),
+                    group: name.clone(),
                 });
+                x_of.push((BASE_MATCHES, k));
             }
         }
         let pos = keys.len();
@@ -136,16 +159,15 @@ impl Layout {
                 name: "position_win_rate".into(),
                 group: format!("+{k}"),
             });
+            x_of.push((BASE_WON, 1));
         }
+        debug_assert_eq!(keys.len(), x_of.len());
         Layout {
             keys,
             win,
             match_win,
             pos,
-            seats: names
-                .iter()
-                .map(|n| cfg.lineup.iter().filter(|s| s.name() == n).count() as i64)
-                .collect(),
+            x_of,
             players: cfg.players,
         }
     }
@@ -155,68 +177,109 @@ impl Layout {
         i != ROUNDS || self.match_win.is_some()
     }
 
+    /// Adds one round to cluster `j` of the block: the numerators, and the
+    /// rounds and won rounds the denominators are multiples of.
     #[inline]
-    fn add_round(&self, buf: &mut [(i64, i64)], r: &RoundResult, map: &[usize]) {
+    fn add_round(&self, b: &mut Block, j: usize, r: &RoundResult, map: &[usize]) {
+        assert!(j < BLOCK);
         let n = self.players;
-        let add = |b: &mut (i64, i64), y: i64| {
-            b.0 += y;
-            b.1 += 1;
-        };
-        add(&mut buf[TURNS], r.turns as i64);
-        add(&mut buf[DRAWN], r.cards_drawn as i64);
-        add(
-            &mut buf[POINTS],
-            r.points[..n].iter().map(|&p| p as i64).sum(),
-        );
-        add(&mut buf[BLOCKED], (r.outcome == Outcome::Blocked) as i64);
-        add(
-            &mut buf[TRUNCATED],
-            (r.outcome == Outcome::Truncated) as i64,
-        );
-        add(&mut buf[PENALTIES], r.uno_penalties as i64);
-        for (s, &k) in self.seats.iter().enumerate() {
-            buf[self.win + s].1 += k;
-        }
+        let y = &mut b.y;
+        b.base[BASE_ROUNDS][j] += 1;
+        y[TURNS][j] += r.turns as i64;
+        y[DRAWN][j] += r.cards_drawn as i64;
+        y[POINTS][j] += r.points[..n].iter().map(|&p| p as i64).sum::<i64>();
+        y[BLOCKED][j] += (r.outcome == Outcome::Blocked) as i64;
+        y[TRUNCATED][j] += (r.outcome == Outcome::Truncated) as i64;
+        y[PENALTIES][j] += r.uno_penalties as i64;
         if r.outcome == Outcome::Won {
             let w = r.winner.unwrap_or(0) as usize;
             let f = r.first_player as usize;
             // Positions in order of play from the first mover (as RunStats).
-            let (a, b) = if r.first_direction >= 0 {
+            let (a, c) = if r.first_direction >= 0 {
                 (w, f)
             } else {
                 (f, w)
             };
-            let p = if a >= b { a - b } else { a + n - b };
-            add(&mut buf[FIRST], (p == 0) as i64);
+            let p = if a >= c { a - c } else { a + n - c };
+            b.base[BASE_WON][j] += 1;
+            y[FIRST][j] += (p == 0) as i64;
             // Share above the fair one: (n·y − x) / (n·x) = y/x − 1/n.
-            buf[EDGE].0 += n as i64 * (p == 0) as i64 - 1;
-            buf[EDGE].1 += n as i64;
-            for k in 0..n {
-                buf[self.pos + k].1 += 1;
-            }
-            buf[self.pos + p].0 += 1;
-            buf[self.win + map[w]].0 += 1;
+            y[EDGE][j] += n as i64 * (p == 0) as i64 - 1;
+            y[self.pos + p][j] += 1;
+            y[self.win + map[w]][j] += 1;
         }
     }
 
-    fn add_match(&self, buf: &mut [(i64, i64)], rounds: u32, winner: Option<u8>, map: &[usize]) {
-        buf[ROUNDS].0 += rounds as i64;
-        buf[ROUNDS].1 += 1;
-        if let Some(m) = self.match_win {
-            for (s, &k) in self.seats.iter().enumerate() {
-                buf[m + s].1 += k;
-            }
-            if let Some(w) = winner {
-                buf[m + map[w as usize]].0 += 1;
-            }
+    /// Adds one finished match to cluster `j` of the block.
+    fn add_match(&self, b: &mut Block, j: usize, rounds: u32, winner: Option<u8>, map: &[usize]) {
+        b.base[BASE_MATCHES][j] += 1;
+        b.y[ROUNDS][j] += rounds as i64;
+        if let (Some(m), Some(w)) = (self.match_win, winner) {
+            b.y[m + map[w as usize]][j] += 1;
         }
     }
 }
 
-/// Whether `v`'s products with another such value fit an `i64`.
-#[inline(always)]
-fn small(v: i64) -> bool {
-    v.unsigned_abs() < 1 << 31
+/// The per-cluster values of one arm over a block of up to [`BLOCK`]
+/// clusters, stored by column (`y[m][j]`: metric `m`, cluster `j` of the
+/// block; unused columns stay 0 and add nothing), so that the sums over a
+/// block are loops over contiguous arrays. Denominators are not stored: the
+/// `x` of metric `m` is `coef · base[b][j]` with `(b, coef) = x_of[m]`.
+struct Block {
+    /// Numerators.
+    y: Vec<[i64; BLOCK]>,
+    /// Rounds, won rounds and matches of each cluster.
+    base: [[i64; BLOCK]; BASES],
+    /// Whether every value is below 2^26 in magnitude (set by [`Block::seal`]).
+    small: bool,
+}
+
+/// Largest magnitude (exclusive) of the values whose block sums are taken in
+/// `i64`: products stay below 2^52 and [`BLOCK`] of them below 2^58.
+const SMALL: u64 = 1 << 26;
+const _: () = assert!((BLOCK as u64) * SMALL * SMALL <= 1 << 62);
+
+impl Block {
+    fn new(metrics: usize) -> Block {
+        Block {
+            y: vec![[0; BLOCK]; metrics],
+            base: [[0; BLOCK]; BASES],
+            small: true,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.y.iter_mut().for_each(|c| *c = [0; BLOCK]);
+        self.base = [[0; BLOCK]; BASES];
+    }
+
+    /// Records whether the block's sums can be taken in `i64`.
+    fn seal(&mut self) {
+        let or = |c: &[i64; BLOCK]| c.iter().fold(0u64, |m, &v| m | v.unsigned_abs());
+        let all = self.y.iter().chain(&self.base).fold(0u64, |m, c| m | or(c));
+        self.small = all < SMALL;
+    }
+}
+
+/// `Σ a_j` over a block, exactly.
+#[inline]
+fn block_sum(a: &[i64; BLOCK], small: bool) -> i128 {
+    if small {
+        a.iter().sum::<i64>() as i128
+    } else {
+        a.iter().map(|&v| v as i128).sum()
+    }
+}
+
+/// `Σ a_j b_j` over a block, exactly: in `i64` when both blocks are small
+/// (see [`SMALL`]), in `i128` otherwise.
+#[inline]
+fn block_dot(a: &[i64; BLOCK], b: &[i64; BLOCK], small: bool) -> i128 {
+    if small {
+        a.iter().zip(b).map(|(&u, &v)| u * v).sum::<i64>() as i128
+    } else {
+        a.iter().zip(b).map(|(&u, &v)| u as i128 * v as i128).sum()
+    }
 }
 
 /// Exact sums of one metric over clusters: `Σy, Σx, Σy², Σx², Σxy`.
@@ -230,23 +293,23 @@ pub struct RatioSums {
 }
 
 impl RatioSums {
-    /// Adds one cluster. Per-cluster values are almost always below 2^31
-    /// (turns, cards, points and wins of one game or deal), and then their
-    /// products are exact in `i64`; larger ones take the `i128` path.
+    /// Adds the clusters of a block: numerators `y`, denominators
+    /// `coef · base`, with `Σbase` and `Σbase²` already taken.
     #[inline]
-    fn add(&mut self, (y, x): (i64, i64)) {
-        self.y += y as i128;
-        self.x += x as i128;
-        if small(y) && small(x) {
-            self.yy += (y * y) as i128;
-            self.xx += (x * x) as i128;
-            self.xy += (x * y) as i128;
-        } else {
-            let (y, x) = (y as i128, x as i128);
-            self.yy += y * y;
-            self.xx += x * x;
-            self.xy += x * y;
-        }
+    fn add_block(
+        &mut self,
+        y: &[i64; BLOCK],
+        base: &[i64; BLOCK],
+        coef: i64,
+        sb: (i128, i128),
+        small: bool,
+    ) {
+        let c = coef as i128;
+        self.y += block_sum(y, small);
+        self.x += c * sb.0;
+        self.yy += block_dot(y, y, small);
+        self.xx += c * c * sb.1;
+        self.xy += c * block_dot(y, base, small);
     }
     fn merge(&mut self, o: &RatioSums) {
         self.y += o.y;
@@ -267,21 +330,20 @@ pub struct CrossSums {
 }
 
 impl CrossSums {
-    /// Adds one cluster (see [`RatioSums::add`]).
+    /// Adds the clusters of a block: the arm's numerators `ya` and
+    /// denominators `ca · xa`, the baseline's `yb` and `cb · xb`.
     #[inline]
-    fn add(&mut self, (ya, xa): (i64, i64), (yb, xb): (i64, i64)) {
-        if small(ya) && small(xa) && small(yb) && small(xb) {
-            self.ya_yb += (ya * yb) as i128;
-            self.ya_xb += (ya * xb) as i128;
-            self.xa_yb += (xa * yb) as i128;
-            self.xa_xb += (xa * xb) as i128;
-        } else {
-            let (ya, xa, yb, xb) = (ya as i128, xa as i128, yb as i128, xb as i128);
-            self.ya_yb += ya * yb;
-            self.ya_xb += ya * xb;
-            self.xa_yb += xa * yb;
-            self.xa_xb += xa * xb;
-        }
+    fn add_block(
+        &mut self,
+        (ya, xa, ca): (&[i64; BLOCK], &[i64; BLOCK], i64),
+        (yb, xb, cb): (&[i64; BLOCK], &[i64; BLOCK], i64),
+        small: bool,
+    ) {
+        let (ca, cb) = (ca as i128, cb as i128);
+        self.ya_yb += block_dot(ya, yb, small);
+        self.ya_xb += cb * block_dot(ya, xb, small);
+        self.xa_yb += ca * block_dot(xa, yb, small);
+        self.xa_xb += ca * cb * block_dot(xa, xb, small);
     }
     fn merge(&mut self, o: &CrossSums) {
         self.ya_yb += o.ya_yb;
@@ -591,10 +653,9 @@ struct ArmWorker<'a> {
     maps: Vec<Vec<usize>>,
     layout: Layout,
     penalty: bool,
-    buf: Vec<(i64, i64)>,
-    /// The metric values of each game of the block in progress (BLOCK games),
-    /// for the paired sums once every arm has played the block.
-    block: Vec<(i64, i64)>,
+    /// The metric values of each cluster of the block in progress, for the
+    /// sums once every arm has played the block.
+    block: Block,
 }
 
 /// Games of one arm played back to back before the next arm plays the same
@@ -629,20 +690,20 @@ impl<'a> ArmWorker<'a> {
             game,
             instances,
             maps,
-            buf: vec![(0, 0); layout.keys.len()],
-            block: vec![(0, 0); BLOCK * layout.keys.len()],
+            block: Block::new(layout.keys.len()),
             layout,
             penalty: cfg.rules.settings.scoring == Scoring::Penalty,
         }
     }
 
     /// Plays one game with the seeds of game `seed_index` at rotation `r`,
-    /// into `stats` and the cluster buffer.
+    /// into `stats` and cluster `j` of the block.
     fn play(
         &mut self,
         seed: u64,
         seed_index: u64,
         r: usize,
+        j: usize,
         stats: &mut RunStats,
     ) -> Result<(), crate::engine::game::IllegalActionError> {
         let (table, agent_rng) = game_rngs(seed, seed_index);
@@ -652,33 +713,50 @@ impl<'a> ArmWorker<'a> {
             rng: agent_rng,
         };
         let map = &self.maps[r];
-        let (layout, buf, penalty) = (&self.layout, &mut self.buf, self.penalty);
+        let (layout, block, penalty) = (&self.layout, &mut self.block, self.penalty);
         match self.cfg.mode {
             Mode::Round => {
                 self.game.start_match(None);
                 let res = self.game.play_round(&mut agents, &mut NoRecord)?;
                 stats.add_round(&res, map, penalty);
-                layout.add_round(buf, &res, map);
+                layout.add_round(block, j, &res, map);
             }
             Mode::Match => {
                 let m = self.game.play_match(&mut agents, &mut NoRecord, |res| {
                     stats.add_round(res, map, penalty);
-                    layout.add_round(buf, res, map);
+                    layout.add_round(block, j, res, map);
                 })?;
                 stats.add_match(&m, map);
-                layout.add_match(buf, m.rounds, m.winner, map);
+                layout.add_match(block, j, m.rounds, m.winner, map);
             }
         }
         stats.games += 1;
         Ok(())
     }
+
+    /// Adds the block's clusters to the arm's metric sums.
+    fn add_block(&mut self, metrics: &mut [MetricState]) {
+        let b = &mut self.block;
+        b.seal();
+        let small = b.small;
+        let sb: [(i128, i128); BASES] = std::array::from_fn(|i| {
+            (
+                block_sum(&b.base[i], small),
+                block_dot(&b.base[i], &b.base[i], small),
+            )
+        });
+        for ((m, y), &(base, coef)) in metrics.iter_mut().zip(&b.y).zip(&self.layout.x_of) {
+            m.sums.add_block(y, &b.base[base], coef, sb[base], small);
+        }
+    }
 }
 
 /// Plays clusters `range` of every arm into `st` (whose arms and comparisons
 /// match `cfg`). Each block of up to [`BLOCK`] clusters is played by every arm
-/// in turn, the same game indices (and so the same seeds) for each; the
-/// paired sums then take each game's values of both arms from the block
-/// buffers. The sums are integers, so the result does not depend on the order.
+/// in turn, the same game indices (and so the same seeds) for each, into the
+/// arm's [`Block`]; the sums of each arm and the paired sums then take the
+/// whole block at once. The sums are exact integers, so the result does not
+/// depend on the order.
 fn play_clusters(
     cfg: &LockstepConfig,
     workers: &mut [ArmWorker<'_>],
@@ -691,19 +769,19 @@ fn play_clusters(
         // The failure at the lowest game of this block, over every arm.
         let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
-            let k = w.buf.len();
+            w.block.clear();
+            let arm = &mut st.arms[a];
             for (j, c) in (start..end).enumerate() {
-                w.buf.iter_mut().for_each(|b| *b = (0, 0));
-                let stats = &mut st.arms[a].stats;
+                let stats = &mut arm.stats;
                 let res = if cfg.duplicate {
-                    (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, stats))
+                    (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, j, stats))
                 } else {
                     let r = if w.cfg.fixed_seats {
                         0
                     } else {
                         (c % w.cfg.players as u64) as usize
                     };
-                    w.play(cfg.seed, c, r, stats)
+                    w.play(cfg.seed, c, r, j, stats)
                 };
                 if let Err(error) = res {
                     if failure.as_ref().is_none_or(|(g, _)| c < *g) {
@@ -711,11 +789,8 @@ fn play_clusters(
                     }
                     break;
                 }
-                for (m, &b) in st.arms[a].metrics.iter_mut().zip(&w.buf) {
-                    m.sums.add(b);
-                }
-                w.block[j * k..(j + 1) * k].copy_from_slice(&w.buf);
             }
+            w.add_block(&mut arm.metrics);
         }
         if let Some((game, error)) = failure {
             return Err(RunError::Illegal {
@@ -724,18 +799,21 @@ fn play_clusters(
                 game,
             });
         }
-        let n = (end - start) as usize;
         for comp in st.comparisons.iter_mut() {
             let (wa, wb) = (&workers[comp.arm], &workers[comp.baseline]);
-            let (ka, kb) = (wa.buf.len(), wb.buf.len());
-            for j in 0..n {
-                let (ba, bb) = (&wa.block[j * ka..], &wb.block[j * kb..]);
-                for p in comp.pairs.iter_mut() {
-                    p.sums.add(ba[p.arm_metric], bb[p.base_metric]);
-                }
+            let (ba, bb) = (&wa.block, &wb.block);
+            let small = ba.small && bb.small;
+            for p in comp.pairs.iter_mut() {
+                let (xa, ca) = wa.layout.x_of[p.arm_metric];
+                let (xb, cb) = wb.layout.x_of[p.base_metric];
+                p.sums.add_block(
+                    (&ba.y[p.arm_metric], &ba.base[xa], ca),
+                    (&bb.y[p.base_metric], &bb.base[xb], cb),
+                    small,
+                );
             }
         }
-        st.clusters += n as u64;
+        st.clusters += end - start;
         start = end;
     }
     Ok(())
