@@ -85,15 +85,9 @@ pub struct Layout {
     players: usize,
 }
 
-const TURNS: usize = 0;
-const DRAWN: usize = 1;
-const POINTS: usize = 2;
-const BLOCKED: usize = 3;
-const TRUNCATED: usize = 4;
-const PENALTIES: usize = 5;
-const FIRST: usize = 6;
+/// Index of `rounds_per_match` among the nine metrics every arm starts with
+/// (in the order `Layout::new` names them and `Layout::add_round` takes them).
 const ROUNDS: usize = 7;
-const EDGE: usize = 8;
 
 /// The per-cluster counts every denominator is a multiple of (rows of
 /// [`Block::base`]).
@@ -183,30 +177,36 @@ impl Layout {
     fn add_round(&self, b: &mut Block, j: usize, r: &RoundResult, map: &[usize]) {
         assert!(j < BLOCK);
         let n = self.players;
-        let y = &mut b.y;
+        let won = r.outcome == Outcome::Won;
+        // Steps from the first mover to the winner in the direction of play
+        // at the first turn (as RunStats).
+        let w = r.winner.unwrap_or(0) as usize;
+        let f = r.first_player as usize;
+        let (u, v) = if r.first_direction >= 0 {
+            (w, f)
+        } else {
+            (f, w)
+        };
+        let p = if u >= v { u - v } else { u + n - v };
+        let [turns, drawn, points, blocked, truncated, penalties, first, _, edge, ..] =
+            &mut b.y[..]
+        else {
+            unreachable!("a layout starts with the nine metrics of every arm")
+        };
         b.base[BASE_ROUNDS][j] += 1;
-        y[TURNS][j] += r.turns as i64;
-        y[DRAWN][j] += r.cards_drawn as i64;
-        y[POINTS][j] += r.points[..n].iter().map(|&p| p as i64).sum::<i64>();
-        y[BLOCKED][j] += (r.outcome == Outcome::Blocked) as i64;
-        y[TRUNCATED][j] += (r.outcome == Outcome::Truncated) as i64;
-        y[PENALTIES][j] += r.uno_penalties as i64;
-        if r.outcome == Outcome::Won {
-            let w = r.winner.unwrap_or(0) as usize;
-            let f = r.first_player as usize;
-            // Positions in order of play from the first mover (as RunStats).
-            let (a, c) = if r.first_direction >= 0 {
-                (w, f)
-            } else {
-                (f, w)
-            };
-            let p = if a >= c { a - c } else { a + n - c };
+        turns[j] += r.turns as i64;
+        drawn[j] += r.cards_drawn as i64;
+        points[j] += r.points[..n].iter().map(|&p| p as i64).sum::<i64>();
+        blocked[j] += (r.outcome == Outcome::Blocked) as i64;
+        truncated[j] += (r.outcome == Outcome::Truncated) as i64;
+        penalties[j] += r.uno_penalties as i64;
+        if won {
             b.base[BASE_WON][j] += 1;
-            y[FIRST][j] += (p == 0) as i64;
+            first[j] += (p == 0) as i64;
             // Share above the fair one: (n·y − x) / (n·x) = y/x − 1/n.
-            y[EDGE][j] += n as i64 * (p == 0) as i64 - 1;
-            y[self.pos + p][j] += 1;
-            y[self.win + map[w]][j] += 1;
+            edge[j] += n as i64 * (p == 0) as i64 - 1;
+            b.y[self.pos + p][j] += 1;
+            b.y[self.win + map[w]][j] += 1;
         }
     }
 
@@ -230,8 +230,21 @@ struct Block {
     y: Vec<[i64; BLOCK]>,
     /// Rounds, won rounds and matches of each cluster.
     base: [[i64; BLOCK]; BASES],
-    /// Whether every value is below 2^26 in magnitude (set by [`Block::seal`]).
+    // What `seal` records once the block is played:
+    /// Clusters in the block.
+    used: usize,
+    /// Whether every value is below [`SMALL`] in magnitude, so that the
+    /// block's sums of products can be taken in `i64`.
     small: bool,
+    /// Whether each numerator column holds anything but zeros.
+    nonzero: Vec<bool>,
+    /// `Σy` of each metric.
+    sy: Vec<i128>,
+    /// Whether each base is 1 in every cluster of the block (one round per
+    /// game, or every round won): then a product with it is a plain sum.
+    ones: [bool; BASES],
+    /// `Σbase` and `Σbase²` of each base.
+    sb: [(i128, i128); BASES],
 }
 
 /// Largest magnitude (exclusive) of the values whose block sums are taken in
@@ -244,7 +257,12 @@ impl Block {
         Block {
             y: vec![[0; BLOCK]; metrics],
             base: [[0; BLOCK]; BASES],
+            used: 0,
             small: true,
+            nonzero: vec![false; metrics],
+            sy: vec![0; metrics],
+            ones: [false; BASES],
+            sb: [(0, 0); BASES],
         }
     }
 
@@ -253,11 +271,68 @@ impl Block {
         self.base = [[0; BLOCK]; BASES];
     }
 
-    /// Records whether the block's sums can be taken in `i64`.
-    fn seal(&mut self) {
+    /// Records what the sums need once the block's `used` clusters are played.
+    fn seal(&mut self, used: usize) {
         let or = |c: &[i64; BLOCK]| c.iter().fold(0u64, |m, &v| m | v.unsigned_abs());
-        let all = self.y.iter().chain(&self.base).fold(0u64, |m, c| m | or(c));
-        self.small = all < SMALL;
+        let mut all = 0;
+        for (c, nz) in self.y.iter().zip(&mut self.nonzero) {
+            let o = or(c);
+            all |= o;
+            *nz = o != 0;
+        }
+        for c in &self.base {
+            all |= or(c);
+        }
+        let small = all < SMALL;
+        self.small = small;
+        self.used = used;
+        for ((c, &nz), s) in self.y.iter().zip(&self.nonzero).zip(&mut self.sy) {
+            *s = if nz { block_sum(c, small) } else { 0 };
+        }
+        for (b, c) in self.base.iter().enumerate() {
+            let n = used as i128;
+            self.ones[b] = c[..used].iter().all(|&v| v == 1);
+            self.sb[b] = if self.ones[b] {
+                (n, n)
+            } else {
+                (block_sum(c, small), block_dot(c, c, small))
+            };
+        }
+    }
+
+    /// `Σ y[m]·o.y[k]` (`o` may be this block).
+    #[inline]
+    fn y_y(&self, m: usize, o: &Block, k: usize) -> i128 {
+        if self.nonzero[m] && o.nonzero[k] {
+            block_dot(&self.y[m], &o.y[k], self.small && o.small)
+        } else {
+            0
+        }
+    }
+
+    /// `Σ y[m]·o.base[b]`.
+    #[inline]
+    fn y_base(&self, m: usize, o: &Block, b: usize) -> i128 {
+        if o.ones[b] {
+            // Both columns are 0 past the clusters played.
+            self.sy[m]
+        } else if self.nonzero[m] {
+            block_dot(&self.y[m], &o.base[b], self.small && o.small)
+        } else {
+            0
+        }
+    }
+
+    /// `Σ base[a]·o.base[b]`.
+    #[inline]
+    fn base_base(&self, a: usize, o: &Block, b: usize) -> i128 {
+        if self.ones[a] {
+            o.sb[b].0
+        } else if o.ones[b] {
+            self.sb[a].0
+        } else {
+            block_dot(&self.base[a], &o.base[b], self.small && o.small)
+        }
     }
 }
 
@@ -271,8 +346,8 @@ fn block_sum(a: &[i64; BLOCK], small: bool) -> i128 {
     }
 }
 
-/// `Σ a_j b_j` over a block, exactly: in `i64` when both blocks are small
-/// (see [`SMALL`]), in `i128` otherwise.
+/// `Σ a_j b_j` over a block, exactly: in `i64` when every value is below
+/// [`SMALL`] in magnitude, in `i128` otherwise.
 #[inline]
 fn block_dot(a: &[i64; BLOCK], b: &[i64; BLOCK], small: bool) -> i128 {
     if small {
@@ -293,23 +368,16 @@ pub struct RatioSums {
 }
 
 impl RatioSums {
-    /// Adds the clusters of a block: numerators `y`, denominators
-    /// `coef · base`, with `Σbase` and `Σbase²` already taken.
+    /// Adds the clusters of a sealed block: numerators `y[m]`, denominators
+    /// `coef · base[b]`.
     #[inline]
-    fn add_block(
-        &mut self,
-        y: &[i64; BLOCK],
-        base: &[i64; BLOCK],
-        coef: i64,
-        sb: (i128, i128),
-        small: bool,
-    ) {
+    fn add_block(&mut self, blk: &Block, m: usize, (b, coef): (usize, i64)) {
         let c = coef as i128;
-        self.y += block_sum(y, small);
-        self.x += c * sb.0;
-        self.yy += block_dot(y, y, small);
-        self.xx += c * c * sb.1;
-        self.xy += c * block_dot(y, base, small);
+        self.y += blk.sy[m];
+        self.x += c * blk.sb[b].0;
+        self.yy += blk.y_y(m, blk, m);
+        self.xx += c * c * blk.sb[b].1;
+        self.xy += c * blk.y_base(m, blk, b);
     }
     fn merge(&mut self, o: &RatioSums) {
         self.y += o.y;
@@ -330,20 +398,20 @@ pub struct CrossSums {
 }
 
 impl CrossSums {
-    /// Adds the clusters of a block: the arm's numerators `ya` and
-    /// denominators `ca · xa`, the baseline's `yb` and `cb · xb`.
+    /// Adds the clusters of two sealed blocks of the same clusters: the arm's
+    /// metric `i` (denominator `ca · xa`) and the baseline's metric `j`
+    /// (denominator `cb · xb`).
     #[inline]
     fn add_block(
         &mut self,
-        (ya, xa, ca): (&[i64; BLOCK], &[i64; BLOCK], i64),
-        (yb, xb, cb): (&[i64; BLOCK], &[i64; BLOCK], i64),
-        small: bool,
+        (a, i, (xa, ca)): (&Block, usize, (usize, i64)),
+        (b, j, (xb, cb)): (&Block, usize, (usize, i64)),
     ) {
         let (ca, cb) = (ca as i128, cb as i128);
-        self.ya_yb += block_dot(ya, yb, small);
-        self.ya_xb += cb * block_dot(ya, xb, small);
-        self.xa_yb += ca * block_dot(xa, yb, small);
-        self.xa_xb += ca * cb * block_dot(xa, xb, small);
+        self.ya_yb += a.y_y(i, b, j);
+        self.ya_xb += cb * a.y_base(i, b, xb);
+        self.xa_yb += ca * b.y_base(j, a, xa);
+        self.xa_xb += ca * cb * a.base_base(xa, b, xb);
     }
     fn merge(&mut self, o: &CrossSums) {
         self.ya_yb += o.ya_yb;
@@ -734,19 +802,11 @@ impl<'a> ArmWorker<'a> {
         Ok(())
     }
 
-    /// Adds the block's clusters to the arm's metric sums.
-    fn add_block(&mut self, metrics: &mut [MetricState]) {
-        let b = &mut self.block;
-        b.seal();
-        let small = b.small;
-        let sb: [(i128, i128); BASES] = std::array::from_fn(|i| {
-            (
-                block_sum(&b.base[i], small),
-                block_dot(&b.base[i], &b.base[i], small),
-            )
-        });
-        for ((m, y), &(base, coef)) in metrics.iter_mut().zip(&b.y).zip(&self.layout.x_of) {
-            m.sums.add_block(y, &b.base[base], coef, sb[base], small);
+    /// Seals the block (`used` clusters) and adds it to the arm's metric sums.
+    fn add_block(&mut self, used: usize, metrics: &mut [MetricState]) {
+        self.block.seal(used);
+        for (m, (s, &x)) in metrics.iter_mut().zip(&self.layout.x_of).enumerate() {
+            s.sums.add_block(&self.block, m, x);
         }
     }
 }
@@ -790,7 +850,7 @@ fn play_clusters(
                     break;
                 }
             }
-            w.add_block(&mut arm.metrics);
+            w.add_block((end - start) as usize, &mut arm.metrics);
         }
         if let Some((game, error)) = failure {
             return Err(RunError::Illegal {
@@ -801,15 +861,10 @@ fn play_clusters(
         }
         for comp in st.comparisons.iter_mut() {
             let (wa, wb) = (&workers[comp.arm], &workers[comp.baseline]);
-            let (ba, bb) = (&wa.block, &wb.block);
-            let small = ba.small && bb.small;
             for p in comp.pairs.iter_mut() {
-                let (xa, ca) = wa.layout.x_of[p.arm_metric];
-                let (xb, cb) = wb.layout.x_of[p.base_metric];
                 p.sums.add_block(
-                    (&ba.y[p.arm_metric], &ba.base[xa], ca),
-                    (&bb.y[p.base_metric], &bb.base[xb], cb),
-                    small,
+                    (&wa.block, p.arm_metric, wa.layout.x_of[p.arm_metric]),
+                    (&wb.block, p.base_metric, wb.layout.x_of[p.base_metric]),
                 );
             }
         }
