@@ -222,16 +222,16 @@ impl Layout {
 
 /// The per-cluster values of one arm over a block of up to [`BLOCK`]
 /// clusters, stored by column (`y[m][j]`: metric `m`, cluster `j` of the
-/// block; unused columns stay 0 and add nothing), so that the sums over a
-/// block are loops over contiguous arrays. Denominators are not stored: the
-/// `x` of metric `m` is `coef · base[b][j]` with `(b, coef) = x_of[m]`.
+/// block), so that the sums over a block are loops over contiguous arrays.
+/// Denominators are not stored: the `x` of metric `m` is `coef · base[b][j]`
+/// with `(b, coef) = x_of[m]`.
 struct Block {
     /// Numerators.
     y: Vec<[i64; BLOCK]>,
     /// Rounds, won rounds and matches of each cluster.
     base: [[i64; BLOCK]; BASES],
     // What `seal` records once the block is played:
-    /// Clusters in the block.
+    /// Clusters in the block (`0..used` of every column).
     used: usize,
     /// Whether every value is below [`SMALL`] in magnitude, so that the
     /// block's sums of products can be taken in `i64`.
@@ -266,14 +266,17 @@ impl Block {
         }
     }
 
-    fn clear(&mut self) {
-        self.y.iter_mut().for_each(|c| *c = [0; BLOCK]);
-        self.base = [[0; BLOCK]; BASES];
+    /// Empties cluster `j` before its first game.
+    #[inline]
+    fn start(&mut self, j: usize) {
+        for c in self.y.iter_mut().chain(&mut self.base) {
+            c[j] = 0;
+        }
     }
 
-    /// Records what the sums need once the block's `used` clusters are played.
+    /// Records what the sums need once clusters `0..used` are played.
     fn seal(&mut self, used: usize) {
-        let or = |c: &[i64; BLOCK]| c.iter().fold(0u64, |m, &v| m | v.unsigned_abs());
+        let or = |c: &[i64; BLOCK]| c[..used].iter().fold(0u64, |m, &v| m | v.unsigned_abs());
         let mut all = 0;
         for (c, nz) in self.y.iter().zip(&mut self.nonzero) {
             let o = or(c);
@@ -287,11 +290,12 @@ impl Block {
         self.small = small;
         self.used = used;
         for ((c, &nz), s) in self.y.iter().zip(&self.nonzero).zip(&mut self.sy) {
-            *s = if nz { block_sum(c, small) } else { 0 };
+            *s = if nz { block_sum(&c[..used], small) } else { 0 };
         }
         for (b, c) in self.base.iter().enumerate() {
+            let c = &c[..used];
             let n = used as i128;
-            self.ones[b] = c[..used].iter().all(|&v| v == 1);
+            self.ones[b] = c.iter().all(|&v| v == 1);
             self.sb[b] = if self.ones[b] {
                 (n, n)
             } else {
@@ -304,7 +308,8 @@ impl Block {
     #[inline]
     fn y_y(&self, m: usize, o: &Block, k: usize) -> i128 {
         if self.nonzero[m] && o.nonzero[k] {
-            block_dot(&self.y[m], &o.y[k], self.small && o.small)
+            let n = self.used;
+            block_dot(&self.y[m][..n], &o.y[k][..n], self.small && o.small)
         } else {
             0
         }
@@ -314,10 +319,10 @@ impl Block {
     #[inline]
     fn y_base(&self, m: usize, o: &Block, b: usize) -> i128 {
         if o.ones[b] {
-            // Both columns are 0 past the clusters played.
             self.sy[m]
         } else if self.nonzero[m] {
-            block_dot(&self.y[m], &o.base[b], self.small && o.small)
+            let n = self.used;
+            block_dot(&self.y[m][..n], &o.base[b][..n], self.small && o.small)
         } else {
             0
         }
@@ -331,14 +336,15 @@ impl Block {
         } else if o.ones[b] {
             self.sb[a].0
         } else {
-            block_dot(&self.base[a], &o.base[b], self.small && o.small)
+            let n = self.used;
+            block_dot(&self.base[a][..n], &o.base[b][..n], self.small && o.small)
         }
     }
 }
 
-/// `Σ a_j` over a block, exactly.
+/// `Σ a_j`, exactly (`small`: see [`block_dot`]).
 #[inline]
-fn block_sum(a: &[i64; BLOCK], small: bool) -> i128 {
+fn block_sum(a: &[i64], small: bool) -> i128 {
     if small {
         a.iter().sum::<i64>() as i128
     } else {
@@ -346,10 +352,11 @@ fn block_sum(a: &[i64; BLOCK], small: bool) -> i128 {
     }
 }
 
-/// `Σ a_j b_j` over a block, exactly: in `i64` when every value is below
-/// [`SMALL`] in magnitude, in `i128` otherwise.
+/// `Σ a_j b_j` over at most [`BLOCK`] values, exactly: in `i64` when every
+/// value is below [`SMALL`] in magnitude, in `i128` otherwise.
 #[inline]
-fn block_dot(a: &[i64; BLOCK], b: &[i64; BLOCK], small: bool) -> i128 {
+fn block_dot(a: &[i64], b: &[i64], small: bool) -> i128 {
+    debug_assert!(a.len() <= BLOCK && b.len() == a.len());
     if small {
         a.iter().zip(b).map(|(&u, &v)| u * v).sum::<i64>() as i128
     } else {
@@ -829,9 +836,9 @@ fn play_clusters(
         // The failure at the lowest game of this block, over every arm.
         let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
-            w.block.clear();
             let arm = &mut st.arms[a];
             for (j, c) in (start..end).enumerate() {
+                w.block.start(j);
                 let stats = &mut arm.stats;
                 let res = if cfg.duplicate {
                     (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, j, stats))
