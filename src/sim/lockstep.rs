@@ -266,11 +266,12 @@ impl Block {
         }
     }
 
-    /// Empties cluster `j` before its first game.
-    #[inline]
-    fn start(&mut self, j: usize) {
+    /// Empties clusters `0..used` before the block is played. (Column by
+    /// column: a few short vector stores each, where one memset of the whole
+    /// block would be `rep stos`, which valgrind counts byte by byte.)
+    fn clear(&mut self, used: usize) {
         for c in self.y.iter_mut().chain(&mut self.base) {
-            c[j] = 0;
+            c[..used].fill(0);
         }
     }
 
@@ -836,9 +837,9 @@ fn play_clusters(
         // The failure at the lowest game of this block, over every arm.
         let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
+            w.block.clear((end - start) as usize);
             let arm = &mut st.arms[a];
             for (j, c) in (start..end).enumerate() {
-                w.block.start(j);
                 let stats = &mut arm.stats;
                 let res = if cfg.duplicate {
                     (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, j, stats))
