@@ -839,18 +839,21 @@ fn play_clusters(
         for (a, w) in workers.iter_mut().enumerate() {
             w.block.clear((end - start) as usize);
             let arm = &mut st.arms[a];
+            // Game c's seat rotation: c mod players (0 with fixed seats),
+            // stepped without a division per game.
+            let rotations = if w.cfg.fixed_seats { 1 } else { w.cfg.players };
+            let mut r = (start % rotations as u64) as usize;
             for (j, c) in (start..end).enumerate() {
                 let stats = &mut arm.stats;
                 let res = if cfg.duplicate {
                     (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, j, stats))
                 } else {
-                    let r = if w.cfg.fixed_seats {
-                        0
-                    } else {
-                        (c % w.cfg.players as u64) as usize
-                    };
                     w.play(cfg.seed, c, r, j, stats)
                 };
+                r += 1;
+                if r == rotations {
+                    r = 0;
+                }
                 if let Err(error) = res {
                     if failure.as_ref().is_none_or(|(g, _)| c < *g) {
                         failure = Some((c, error));
