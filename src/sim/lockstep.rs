@@ -173,7 +173,7 @@ impl Layout {
 
     /// Adds one round to cluster `j` of the block: the numerators, and the
     /// rounds and won rounds the denominators are multiples of.
-    #[inline]
+    #[inline(always)]
     fn add_round(&self, b: &mut Block, j: usize, r: &RoundResult, map: &[usize]) {
         assert!(j < BLOCK);
         let n = self.players;
@@ -774,6 +774,7 @@ impl<'a> ArmWorker<'a> {
 
     /// Plays one game with the seeds of game `seed_index` at rotation `r`,
     /// into `stats` and cluster `j` of the block.
+    #[inline(always)]
     fn play(
         &mut self,
         seed: u64,
@@ -1065,5 +1066,110 @@ pub fn games_of(arm: &RunConfig, clusters: u64, duplicate: bool) -> u64 {
         clusters * arm.players as u64
     } else {
         clusters
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng as _, SeedableRng};
+
+    /// Per-cluster `(y, x)` of metric `m` read back from a block, as the
+    /// sums define them.
+    fn yx(b: &Block, m: usize, (base, coef): (usize, i64), j: usize) -> (i128, i128) {
+        (b.y[m][j] as i128, coef as i128 * b.base[base][j] as i128)
+    }
+
+    /// Fills clusters `0..used` of a block: `kind` 0 small values, 1 values
+    /// past [`SMALL`] (the `i128` path), 2 bases of 1 and some all-zero
+    /// numerator columns (the shortcuts).
+    fn fill(b: &mut Block, used: usize, kind: u32, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) {
+        b.clear(used);
+        let top: i64 = if kind == 1 { 1 << 40 } else { 1 << 20 };
+        for (m, c) in b.y.iter_mut().enumerate() {
+            for v in &mut c[..used] {
+                *v = if kind == 2 && m % 3 == 0 {
+                    0
+                } else {
+                    rng.random_range(-top..top)
+                };
+            }
+        }
+        for c in b.base.iter_mut() {
+            for v in &mut c[..used] {
+                *v = if kind == 2 {
+                    1
+                } else {
+                    rng.random_range(0..top)
+                };
+            }
+        }
+        b.seal(used);
+    }
+
+    #[test]
+    fn block_sums_equal_the_per_cluster_sums() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let x_of = [
+            (BASE_ROUNDS, 1),
+            (BASE_WON, 4),
+            (BASE_MATCHES, 3),
+            (BASE_ROUNDS, 2),
+        ];
+        let k = x_of.len();
+        for (kind, used) in [(0, BLOCK), (1, BLOCK), (2, BLOCK), (0, 5), (1, 17), (2, 1)] {
+            let (mut a, mut b) = (Block::new(k), Block::new(k));
+            fill(&mut a, used, kind, &mut rng);
+            fill(&mut b, used, if kind == 1 { 0 } else { kind }, &mut rng);
+            assert_eq!(a.small, kind != 1);
+            for m in 0..k {
+                let mut got = RatioSums::default();
+                got.add_block(&a, m, x_of[m]);
+                let mut want = RatioSums::default();
+                for j in 0..used {
+                    let (y, x) = yx(&a, m, x_of[m], j);
+                    want.merge(&RatioSums {
+                        y,
+                        x,
+                        yy: y * y,
+                        xx: x * x,
+                        xy: x * y,
+                    });
+                }
+                assert_eq!(got, want, "kind {kind}, {used} clusters, metric {m}");
+                for n in 0..k {
+                    let mut got = CrossSums::default();
+                    got.add_block((&a, m, x_of[m]), (&b, n, x_of[n]));
+                    let mut want = CrossSums::default();
+                    for j in 0..used {
+                        let ((ya, xa), (yb, xb)) = (yx(&a, m, x_of[m], j), yx(&b, n, x_of[n], j));
+                        want.merge(&CrossSums {
+                            ya_yb: ya * yb,
+                            ya_xb: ya * xb,
+                            xa_yb: xa * yb,
+                            xa_xb: xa * xb,
+                        });
+                    }
+                    assert_eq!(got, want, "kind {kind}, {used} clusters, metrics {m} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_is_small_only_below_2_pow_26() {
+        let mut b = Block::new(1);
+        b.clear(2);
+        b.y[0][1] = -((1 << 26) - 1);
+        b.seal(2);
+        assert!(b.small);
+        b.y[0][1] = -(1 << 26);
+        b.seal(2);
+        assert!(!b.small);
+        // Values past the clusters played are not read.
+        b.y[0][1] = 0;
+        b.base[BASE_WON][2] = 1 << 40;
+        b.seal(2);
+        assert!(b.small);
     }
 }
