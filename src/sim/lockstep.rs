@@ -78,20 +78,23 @@ pub struct Layout {
     win: usize,
     match_win: Option<usize>,
     pos: usize,
-    /// Seats each strategy holds (denominator of its win rate per round).
-    seats: Vec<i64>,
+    /// The denominator of each metric: its per-cluster `x` is `coef` times
+    /// the cluster's rounds, won rounds or matches (`(base, coef)`, see
+    /// [`Block`]).
+    x_of: Vec<(usize, i64)>,
     players: usize,
 }
 
-const TURNS: usize = 0;
-const DRAWN: usize = 1;
-const POINTS: usize = 2;
-const BLOCKED: usize = 3;
-const TRUNCATED: usize = 4;
-const PENALTIES: usize = 5;
-const FIRST: usize = 6;
+/// Index of `rounds_per_match` among the nine metrics every arm starts with
+/// (in the order `Layout::new` names them and `Layout::add_round` takes them).
 const ROUNDS: usize = 7;
-const EDGE: usize = 8;
+
+/// The per-cluster counts every denominator is a multiple of (rows of
+/// [`Block::base`]).
+const BASE_ROUNDS: usize = 0;
+const BASE_WON: usize = 1;
+const BASE_MATCHES: usize = 2;
+const BASES: usize = 3;
 
 impl Layout {
     pub fn new(cfg: &RunConfig) -> Layout {
@@ -99,6 +102,12 @@ impl Layout {
             name: n.into(),
             group: "all".into(),
         };
+        let n = cfg.players as i64;
+        // Per cluster: turns, cards, points, blocked, truncated and penalties
+        // over rounds; first-mover wins over won rounds; rounds over matches;
+        // the first mover's edge n·F − W over n·W (see `add_round`).
+        let mut x_of = vec![(BASE_ROUNDS, 1); 6];
+        x_of.extend([(BASE_WON, 1), (BASE_MATCHES, 1), (BASE_WON, n)]);
         let mut keys: Vec<MetricKey> = [
             "turns_per_round",
             "cards_drawn_per_round",
@@ -114,20 +123,28 @@ impl Layout {
         .map(|n| all(n))
         .collect();
         let names = cfg.strategy_names();
+        // Seats each strategy holds: its wins per round are over that many
+        // seat-rounds (and its match wins over that many seat-matches).
+        let seats: Vec<i64> = names
+            .iter()
+            .map(|n| cfg.lineup.iter().filter(|s| s.name() == n).count() as i64)
+            .collect();
         let win = keys.len();
-        for n in &names {
+        for (name, &k) in names.iter().zip(&seats) {
             keys.push(MetricKey {
                 name: "win_rate".into(),
-                group: n.clone(),
+                group: name.clone(),
             });
+            x_of.push((BASE_ROUNDS, k));
         }
         let match_win = (cfg.mode == Mode::Match).then_some(keys.len());
         if match_win.is_some() {
-            for n in &names {
+            for (name, &k) in names.iter().zip(&seats) {
                 keys.push(MetricKey {
                     name: "match_win_rate".into(),
-                    group: n.clone(),
+                    group: name.clone(),
                 });
+                x_of.push((BASE_MATCHES, k));
             }
         }
         let pos = keys.len();
@@ -136,16 +153,15 @@ impl Layout {
                 name: "position_win_rate".into(),
                 group: format!("+{k}"),
             });
+            x_of.push((BASE_WON, 1));
         }
+        debug_assert_eq!(keys.len(), x_of.len());
         Layout {
             keys,
             win,
             match_win,
             pos,
-            seats: names
-                .iter()
-                .map(|n| cfg.lineup.iter().filter(|s| s.name() == n).count() as i64)
-                .collect(),
+            x_of,
             players: cfg.players,
         }
     }
@@ -155,68 +171,198 @@ impl Layout {
         i != ROUNDS || self.match_win.is_some()
     }
 
-    #[inline]
-    fn add_round(&self, buf: &mut [(i64, i64)], r: &RoundResult, map: &[usize]) {
+    /// Adds one round to cluster `j` of the block: the numerators, and the
+    /// rounds and won rounds the denominators are multiples of.
+    #[inline(always)]
+    fn add_round(&self, b: &mut Block, j: usize, r: &RoundResult, map: &[usize]) {
+        assert!(j < BLOCK);
         let n = self.players;
-        let add = |b: &mut (i64, i64), y: i64| {
-            b.0 += y;
-            b.1 += 1;
+        let won = r.outcome == Outcome::Won;
+        // Steps from the first mover to the winner in the direction of play
+        // at the first turn (as RunStats).
+        let w = r.winner.unwrap_or(0) as usize;
+        let f = r.first_player as usize;
+        let (u, v) = if r.first_direction >= 0 {
+            (w, f)
+        } else {
+            (f, w)
         };
-        add(&mut buf[TURNS], r.turns as i64);
-        add(&mut buf[DRAWN], r.cards_drawn as i64);
-        add(
-            &mut buf[POINTS],
-            r.points[..n].iter().map(|&p| p as i64).sum(),
-        );
-        add(&mut buf[BLOCKED], (r.outcome == Outcome::Blocked) as i64);
-        add(
-            &mut buf[TRUNCATED],
-            (r.outcome == Outcome::Truncated) as i64,
-        );
-        add(&mut buf[PENALTIES], r.uno_penalties as i64);
-        for (s, &k) in self.seats.iter().enumerate() {
-            buf[self.win + s].1 += k;
-        }
-        if r.outcome == Outcome::Won {
-            let w = r.winner.unwrap_or(0) as usize;
-            let f = r.first_player as usize;
-            // Positions in order of play from the first mover (as RunStats).
-            let (a, b) = if r.first_direction >= 0 {
-                (w, f)
-            } else {
-                (f, w)
-            };
-            let p = if a >= b { a - b } else { a + n - b };
-            add(&mut buf[FIRST], (p == 0) as i64);
+        let p = if u >= v { u - v } else { u + n - v };
+        let [turns, drawn, points, blocked, truncated, penalties, first, _, edge, ..] =
+            &mut b.y[..]
+        else {
+            unreachable!("a layout starts with the nine metrics of every arm")
+        };
+        b.base[BASE_ROUNDS][j] += 1;
+        turns[j] += r.turns as i64;
+        drawn[j] += r.cards_drawn as i64;
+        points[j] += r.points[..n].iter().map(|&p| p as i64).sum::<i64>();
+        blocked[j] += (r.outcome == Outcome::Blocked) as i64;
+        truncated[j] += (r.outcome == Outcome::Truncated) as i64;
+        penalties[j] += r.uno_penalties as i64;
+        if won {
+            b.base[BASE_WON][j] += 1;
+            first[j] += (p == 0) as i64;
             // Share above the fair one: (n·y − x) / (n·x) = y/x − 1/n.
-            buf[EDGE].0 += n as i64 * (p == 0) as i64 - 1;
-            buf[EDGE].1 += n as i64;
-            for k in 0..n {
-                buf[self.pos + k].1 += 1;
-            }
-            buf[self.pos + p].0 += 1;
-            buf[self.win + map[w]].0 += 1;
+            edge[j] += n as i64 * (p == 0) as i64 - 1;
+            b.y[self.pos + p][j] += 1;
+            b.y[self.win + map[w]][j] += 1;
         }
     }
 
-    fn add_match(&self, buf: &mut [(i64, i64)], rounds: u32, winner: Option<u8>, map: &[usize]) {
-        buf[ROUNDS].0 += rounds as i64;
-        buf[ROUNDS].1 += 1;
-        if let Some(m) = self.match_win {
-            for (s, &k) in self.seats.iter().enumerate() {
-                buf[m + s].1 += k;
-            }
-            if let Some(w) = winner {
-                buf[m + map[w as usize]].0 += 1;
-            }
+    /// Adds one finished match to cluster `j` of the block.
+    fn add_match(&self, b: &mut Block, j: usize, rounds: u32, winner: Option<u8>, map: &[usize]) {
+        b.base[BASE_MATCHES][j] += 1;
+        b.y[ROUNDS][j] += rounds as i64;
+        if let (Some(m), Some(w)) = (self.match_win, winner) {
+            b.y[m + map[w as usize]][j] += 1;
         }
     }
 }
 
-/// Whether `v`'s products with another such value fit an `i64`.
-#[inline(always)]
-fn small(v: i64) -> bool {
-    v.unsigned_abs() < 1 << 31
+/// The per-cluster values of one arm over a block of up to [`BLOCK`]
+/// clusters, stored by column (`y[m][j]`: metric `m`, cluster `j` of the
+/// block), so that the sums over a block are loops over contiguous arrays.
+/// Denominators are not stored: the `x` of metric `m` is `coef · base[b][j]`
+/// with `(b, coef) = x_of[m]`.
+struct Block {
+    /// Numerators.
+    y: Vec<[i64; BLOCK]>,
+    /// Rounds, won rounds and matches of each cluster.
+    base: [[i64; BLOCK]; BASES],
+    // What `seal` records once the block is played:
+    /// Clusters in the block (`0..used` of every column).
+    used: usize,
+    /// Whether every value is below [`SMALL`] in magnitude, so that the
+    /// block's sums of products can be taken in `i64`.
+    small: bool,
+    /// Whether each numerator column holds anything but zeros.
+    nonzero: Vec<bool>,
+    /// `Σy` of each metric.
+    sy: Vec<i128>,
+    /// Whether each base is 1 in every cluster of the block (one round per
+    /// game, or every round won): then a product with it is a plain sum.
+    ones: [bool; BASES],
+    /// `Σbase` and `Σbase²` of each base.
+    sb: [(i128, i128); BASES],
+}
+
+/// Largest magnitude (exclusive) of the values whose block sums are taken in
+/// `i64`: products stay below 2^52 and [`BLOCK`] of them below 2^58.
+const SMALL: u64 = 1 << 26;
+const _: () = assert!((BLOCK as u64) * SMALL * SMALL <= 1 << 62);
+
+impl Block {
+    fn new(metrics: usize) -> Block {
+        Block {
+            y: vec![[0; BLOCK]; metrics],
+            base: [[0; BLOCK]; BASES],
+            used: 0,
+            small: true,
+            nonzero: vec![false; metrics],
+            sy: vec![0; metrics],
+            ones: [false; BASES],
+            sb: [(0, 0); BASES],
+        }
+    }
+
+    /// Empties clusters `0..used` before the block is played. (Column by
+    /// column: a few short vector stores each, where one memset of the whole
+    /// block would be `rep stos`, which valgrind counts byte by byte.)
+    fn clear(&mut self, used: usize) {
+        for c in self.y.iter_mut().chain(&mut self.base) {
+            c[..used].fill(0);
+        }
+    }
+
+    /// Records what the sums need once clusters `0..used` are played.
+    fn seal(&mut self, used: usize) {
+        let or = |c: &[i64; BLOCK]| c[..used].iter().fold(0u64, |m, &v| m | v.unsigned_abs());
+        let mut all = 0;
+        for (c, nz) in self.y.iter().zip(&mut self.nonzero) {
+            let o = or(c);
+            all |= o;
+            *nz = o != 0;
+        }
+        for c in &self.base {
+            all |= or(c);
+        }
+        let small = all < SMALL;
+        self.small = small;
+        self.used = used;
+        for ((c, &nz), s) in self.y.iter().zip(&self.nonzero).zip(&mut self.sy) {
+            *s = if nz { block_sum(&c[..used], small) } else { 0 };
+        }
+        for (b, c) in self.base.iter().enumerate() {
+            let c = &c[..used];
+            let n = used as i128;
+            self.ones[b] = c.iter().all(|&v| v == 1);
+            self.sb[b] = if self.ones[b] {
+                (n, n)
+            } else {
+                (block_sum(c, small), block_dot(c, c, small))
+            };
+        }
+    }
+
+    /// `Σ y[m]·o.y[k]` (`o` may be this block).
+    #[inline]
+    fn y_y(&self, m: usize, o: &Block, k: usize) -> i128 {
+        if self.nonzero[m] && o.nonzero[k] {
+            let n = self.used;
+            block_dot(&self.y[m][..n], &o.y[k][..n], self.small && o.small)
+        } else {
+            0
+        }
+    }
+
+    /// `Σ y[m]·o.base[b]`.
+    #[inline]
+    fn y_base(&self, m: usize, o: &Block, b: usize) -> i128 {
+        if o.ones[b] {
+            self.sy[m]
+        } else if self.nonzero[m] {
+            let n = self.used;
+            block_dot(&self.y[m][..n], &o.base[b][..n], self.small && o.small)
+        } else {
+            0
+        }
+    }
+
+    /// `Σ base[a]·o.base[b]`.
+    #[inline]
+    fn base_base(&self, a: usize, o: &Block, b: usize) -> i128 {
+        if self.ones[a] {
+            o.sb[b].0
+        } else if o.ones[b] {
+            self.sb[a].0
+        } else {
+            let n = self.used;
+            block_dot(&self.base[a][..n], &o.base[b][..n], self.small && o.small)
+        }
+    }
+}
+
+/// `Σ a_j`, exactly (`small`: see [`block_dot`]).
+#[inline]
+fn block_sum(a: &[i64], small: bool) -> i128 {
+    if small {
+        a.iter().sum::<i64>() as i128
+    } else {
+        a.iter().map(|&v| v as i128).sum()
+    }
+}
+
+/// `Σ a_j b_j` over at most [`BLOCK`] values, exactly: in `i64` when every
+/// value is below [`SMALL`] in magnitude, in `i128` otherwise.
+#[inline]
+fn block_dot(a: &[i64], b: &[i64], small: bool) -> i128 {
+    debug_assert!(a.len() <= BLOCK && b.len() == a.len());
+    if small {
+        a.iter().zip(b).map(|(&u, &v)| u * v).sum::<i64>() as i128
+    } else {
+        a.iter().zip(b).map(|(&u, &v)| u as i128 * v as i128).sum()
+    }
 }
 
 /// Exact sums of one metric over clusters: `Σy, Σx, Σy², Σx², Σxy`.
@@ -230,23 +376,16 @@ pub struct RatioSums {
 }
 
 impl RatioSums {
-    /// Adds one cluster. Per-cluster values are almost always below 2^31
-    /// (turns, cards, points and wins of one game or deal), and then their
-    /// products are exact in `i64`; larger ones take the `i128` path.
+    /// Adds the clusters of a sealed block: numerators `y[m]`, denominators
+    /// `coef · base[b]`.
     #[inline]
-    fn add(&mut self, (y, x): (i64, i64)) {
-        self.y += y as i128;
-        self.x += x as i128;
-        if small(y) && small(x) {
-            self.yy += (y * y) as i128;
-            self.xx += (x * x) as i128;
-            self.xy += (x * y) as i128;
-        } else {
-            let (y, x) = (y as i128, x as i128);
-            self.yy += y * y;
-            self.xx += x * x;
-            self.xy += x * y;
-        }
+    fn add_block(&mut self, blk: &Block, m: usize, (b, coef): (usize, i64)) {
+        let c = coef as i128;
+        self.y += blk.sy[m];
+        self.x += c * blk.sb[b].0;
+        self.yy += blk.y_y(m, blk, m);
+        self.xx += c * c * blk.sb[b].1;
+        self.xy += c * blk.y_base(m, blk, b);
     }
     fn merge(&mut self, o: &RatioSums) {
         self.y += o.y;
@@ -267,21 +406,20 @@ pub struct CrossSums {
 }
 
 impl CrossSums {
-    /// Adds one cluster (see [`RatioSums::add`]).
+    /// Adds the clusters of two sealed blocks of the same clusters: the arm's
+    /// metric `i` (denominator `ca · xa`) and the baseline's metric `j`
+    /// (denominator `cb · xb`).
     #[inline]
-    fn add(&mut self, (ya, xa): (i64, i64), (yb, xb): (i64, i64)) {
-        if small(ya) && small(xa) && small(yb) && small(xb) {
-            self.ya_yb += (ya * yb) as i128;
-            self.ya_xb += (ya * xb) as i128;
-            self.xa_yb += (xa * yb) as i128;
-            self.xa_xb += (xa * xb) as i128;
-        } else {
-            let (ya, xa, yb, xb) = (ya as i128, xa as i128, yb as i128, xb as i128);
-            self.ya_yb += ya * yb;
-            self.ya_xb += ya * xb;
-            self.xa_yb += xa * yb;
-            self.xa_xb += xa * xb;
-        }
+    fn add_block(
+        &mut self,
+        (a, i, (xa, ca)): (&Block, usize, (usize, i64)),
+        (b, j, (xb, cb)): (&Block, usize, (usize, i64)),
+    ) {
+        let (ca, cb) = (ca as i128, cb as i128);
+        self.ya_yb += a.y_y(i, b, j);
+        self.ya_xb += cb * a.y_base(i, b, xb);
+        self.xa_yb += ca * b.y_base(j, a, xa);
+        self.xa_xb += ca * cb * a.base_base(xa, b, xb);
     }
     fn merge(&mut self, o: &CrossSums) {
         self.ya_yb += o.ya_yb;
@@ -591,10 +729,9 @@ struct ArmWorker<'a> {
     maps: Vec<Vec<usize>>,
     layout: Layout,
     penalty: bool,
-    buf: Vec<(i64, i64)>,
-    /// The metric values of each game of the block in progress (BLOCK games),
-    /// for the paired sums once every arm has played the block.
-    block: Vec<(i64, i64)>,
+    /// The metric values of each cluster of the block in progress, for the
+    /// sums once every arm has played the block.
+    block: Block,
 }
 
 /// Games of one arm played back to back before the next arm plays the same
@@ -629,20 +766,21 @@ impl<'a> ArmWorker<'a> {
             game,
             instances,
             maps,
-            buf: vec![(0, 0); layout.keys.len()],
-            block: vec![(0, 0); BLOCK * layout.keys.len()],
+            block: Block::new(layout.keys.len()),
             layout,
             penalty: cfg.rules.settings.scoring == Scoring::Penalty,
         }
     }
 
     /// Plays one game with the seeds of game `seed_index` at rotation `r`,
-    /// into `stats` and the cluster buffer.
+    /// into `stats` and cluster `j` of the block.
+    #[inline(always)]
     fn play(
         &mut self,
         seed: u64,
         seed_index: u64,
         r: usize,
+        j: usize,
         stats: &mut RunStats,
     ) -> Result<(), crate::engine::game::IllegalActionError> {
         let (table, agent_rng) = game_rngs(seed, seed_index);
@@ -652,33 +790,42 @@ impl<'a> ArmWorker<'a> {
             rng: agent_rng,
         };
         let map = &self.maps[r];
-        let (layout, buf, penalty) = (&self.layout, &mut self.buf, self.penalty);
+        let (layout, block, penalty) = (&self.layout, &mut self.block, self.penalty);
         match self.cfg.mode {
             Mode::Round => {
                 self.game.start_match(None);
                 let res = self.game.play_round(&mut agents, &mut NoRecord)?;
                 stats.add_round(&res, map, penalty);
-                layout.add_round(buf, &res, map);
+                layout.add_round(block, j, &res, map);
             }
             Mode::Match => {
                 let m = self.game.play_match(&mut agents, &mut NoRecord, |res| {
                     stats.add_round(res, map, penalty);
-                    layout.add_round(buf, res, map);
+                    layout.add_round(block, j, res, map);
                 })?;
                 stats.add_match(&m, map);
-                layout.add_match(buf, m.rounds, m.winner, map);
+                layout.add_match(block, j, m.rounds, m.winner, map);
             }
         }
         stats.games += 1;
         Ok(())
     }
+
+    /// Seals the block (`used` clusters) and adds it to the arm's metric sums.
+    fn add_block(&mut self, used: usize, metrics: &mut [MetricState]) {
+        self.block.seal(used);
+        for (m, (s, &x)) in metrics.iter_mut().zip(&self.layout.x_of).enumerate() {
+            s.sums.add_block(&self.block, m, x);
+        }
+    }
 }
 
 /// Plays clusters `range` of every arm into `st` (whose arms and comparisons
 /// match `cfg`). Each block of up to [`BLOCK`] clusters is played by every arm
-/// in turn, the same game indices (and so the same seeds) for each; the
-/// paired sums then take each game's values of both arms from the block
-/// buffers. The sums are integers, so the result does not depend on the order.
+/// in turn, the same game indices (and so the same seeds) for each, into the
+/// arm's [`Block`]; the sums of each arm and the paired sums then take the
+/// whole block at once. The sums are exact integers, so the result does not
+/// depend on the order.
 fn play_clusters(
     cfg: &LockstepConfig,
     workers: &mut [ArmWorker<'_>],
@@ -691,31 +838,31 @@ fn play_clusters(
         // The failure at the lowest game of this block, over every arm.
         let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
-            let k = w.buf.len();
+            w.block.clear((end - start) as usize);
+            let arm = &mut st.arms[a];
+            // Game c's seat rotation: c mod players (0 with fixed seats),
+            // stepped without a division per game.
+            let rotations = if w.cfg.fixed_seats { 1 } else { w.cfg.players };
+            let mut r = (start % rotations as u64) as usize;
             for (j, c) in (start..end).enumerate() {
-                w.buf.iter_mut().for_each(|b| *b = (0, 0));
-                let stats = &mut st.arms[a].stats;
+                let stats = &mut arm.stats;
                 let res = if cfg.duplicate {
-                    (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, stats))
+                    (0..w.cfg.players).try_for_each(|r| w.play(cfg.seed, c, r, j, stats))
                 } else {
-                    let r = if w.cfg.fixed_seats {
-                        0
-                    } else {
-                        (c % w.cfg.players as u64) as usize
-                    };
-                    w.play(cfg.seed, c, r, stats)
+                    w.play(cfg.seed, c, r, j, stats)
                 };
+                r += 1;
+                if r == rotations {
+                    r = 0;
+                }
                 if let Err(error) = res {
                     if failure.as_ref().is_none_or(|(g, _)| c < *g) {
                         failure = Some((c, error));
                     }
                     break;
                 }
-                for (m, &b) in st.arms[a].metrics.iter_mut().zip(&w.buf) {
-                    m.sums.add(b);
-                }
-                w.block[j * k..(j + 1) * k].copy_from_slice(&w.buf);
             }
+            w.add_block((end - start) as usize, &mut arm.metrics);
         }
         if let Some((game, error)) = failure {
             return Err(RunError::Illegal {
@@ -724,18 +871,16 @@ fn play_clusters(
                 game,
             });
         }
-        let n = (end - start) as usize;
         for comp in st.comparisons.iter_mut() {
             let (wa, wb) = (&workers[comp.arm], &workers[comp.baseline]);
-            let (ka, kb) = (wa.buf.len(), wb.buf.len());
-            for j in 0..n {
-                let (ba, bb) = (&wa.block[j * ka..], &wb.block[j * kb..]);
-                for p in comp.pairs.iter_mut() {
-                    p.sums.add(ba[p.arm_metric], bb[p.base_metric]);
-                }
+            for p in comp.pairs.iter_mut() {
+                p.sums.add_block(
+                    (&wa.block, p.arm_metric, wa.layout.x_of[p.arm_metric]),
+                    (&wb.block, p.base_metric, wb.layout.x_of[p.base_metric]),
+                );
             }
         }
-        st.clusters += n as u64;
+        st.clusters += end - start;
         start = end;
     }
     Ok(())
@@ -921,5 +1066,110 @@ pub fn games_of(arm: &RunConfig, clusters: u64, duplicate: bool) -> u64 {
         clusters * arm.players as u64
     } else {
         clusters
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng as _, SeedableRng};
+
+    /// Per-cluster `(y, x)` of metric `m` read back from a block, as the
+    /// sums define them.
+    fn yx(b: &Block, m: usize, (base, coef): (usize, i64), j: usize) -> (i128, i128) {
+        (b.y[m][j] as i128, coef as i128 * b.base[base][j] as i128)
+    }
+
+    /// Fills clusters `0..used` of a block: `kind` 0 small values, 1 values
+    /// past [`SMALL`] (the `i128` path), 2 bases of 1 and some all-zero
+    /// numerator columns (the shortcuts).
+    fn fill(b: &mut Block, used: usize, kind: u32, rng: &mut rand_xoshiro::Xoshiro256PlusPlus) {
+        b.clear(used);
+        let top: i64 = if kind == 1 { 1 << 40 } else { 1 << 20 };
+        for (m, c) in b.y.iter_mut().enumerate() {
+            for v in &mut c[..used] {
+                *v = if kind == 2 && m % 3 == 0 {
+                    0
+                } else {
+                    rng.random_range(-top..top)
+                };
+            }
+        }
+        for c in b.base.iter_mut() {
+            for v in &mut c[..used] {
+                *v = if kind == 2 {
+                    1
+                } else {
+                    rng.random_range(0..top)
+                };
+            }
+        }
+        b.seal(used);
+    }
+
+    #[test]
+    fn block_sums_equal_the_per_cluster_sums() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let x_of = [
+            (BASE_ROUNDS, 1),
+            (BASE_WON, 4),
+            (BASE_MATCHES, 3),
+            (BASE_ROUNDS, 2),
+        ];
+        let k = x_of.len();
+        for (kind, used) in [(0, BLOCK), (1, BLOCK), (2, BLOCK), (0, 5), (1, 17), (2, 1)] {
+            let (mut a, mut b) = (Block::new(k), Block::new(k));
+            fill(&mut a, used, kind, &mut rng);
+            fill(&mut b, used, if kind == 1 { 0 } else { kind }, &mut rng);
+            assert_eq!(a.small, kind != 1);
+            for m in 0..k {
+                let mut got = RatioSums::default();
+                got.add_block(&a, m, x_of[m]);
+                let mut want = RatioSums::default();
+                for j in 0..used {
+                    let (y, x) = yx(&a, m, x_of[m], j);
+                    want.merge(&RatioSums {
+                        y,
+                        x,
+                        yy: y * y,
+                        xx: x * x,
+                        xy: x * y,
+                    });
+                }
+                assert_eq!(got, want, "kind {kind}, {used} clusters, metric {m}");
+                for n in 0..k {
+                    let mut got = CrossSums::default();
+                    got.add_block((&a, m, x_of[m]), (&b, n, x_of[n]));
+                    let mut want = CrossSums::default();
+                    for j in 0..used {
+                        let ((ya, xa), (yb, xb)) = (yx(&a, m, x_of[m], j), yx(&b, n, x_of[n], j));
+                        want.merge(&CrossSums {
+                            ya_yb: ya * yb,
+                            ya_xb: ya * xb,
+                            xa_yb: xa * yb,
+                            xa_xb: xa * xb,
+                        });
+                    }
+                    assert_eq!(got, want, "kind {kind}, {used} clusters, metrics {m} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_is_small_only_below_2_pow_26() {
+        let mut b = Block::new(1);
+        b.clear(2);
+        b.y[0][1] = -((1 << 26) - 1);
+        b.seal(2);
+        assert!(b.small);
+        b.y[0][1] = -(1 << 26);
+        b.seal(2);
+        assert!(!b.small);
+        // Values past the clusters played are not read.
+        b.y[0][1] = 0;
+        b.base[BASE_WON][2] = 1 << 40;
+        b.seal(2);
+        assert!(b.small);
     }
 }
