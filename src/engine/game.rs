@@ -301,6 +301,9 @@ pub struct Game<'r> {
     /// ...and the cards the colour restriction forbids (Wild Draw Four, or
     /// nothing under `bluff_challenge`).
     restricted: CardSet,
+    /// The cards the matching restriction forbids: every wild but Wild Draw
+    /// Four under `wild_when_matching = false`, else none.
+    plain_restricted: CardSet,
     dir: i8,
     /// The next seat of each seat in the current direction.
     next_seat: [u8; 16],
@@ -363,6 +366,11 @@ impl<'r> Game<'r> {
                 CardSet::EMPTY
             } else {
                 rules.deck.wd4
+            },
+            plain_restricted: if rules.settings.wild_when_matching {
+                CardSet::EMPTY
+            } else {
+                rules.deck.wild - rules.deck.wd4
             },
             dir: 1,
             next_seat: [0; 16],
@@ -538,17 +546,36 @@ impl<'r> Game<'r> {
     /// (RULES.md section 3), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
-        (hand & self.accept) - self.forbidden(hand)
+        self.playable_in::<true>(hand)
     }
 
-    /// The cards the Wild Draw Four colour restriction forbids to `hand`: the
-    /// restricted cards when the hand holds the active colour, else none.
-    /// Branch-free: whether the hand holds the colour is close to a coin flip,
-    /// so a branch here would often be mispredicted.
+    /// [`Game::playable`]; `M = false` leaves the matching restriction out
+    /// (see [`Game::forbidden`]).
     #[inline(always)]
-    fn forbidden(&self, hand: CardSet) -> CardSet {
+    fn playable_in<const M: bool>(&self, hand: CardSet) -> CardSet {
+        (hand & self.accept) - self.forbidden::<M>(hand)
+    }
+
+    /// The cards the restrictions forbid to `hand`: Wild Draw Four's colour
+    /// restriction (the restricted cards when the hand holds the active
+    /// colour) and, with `M`, `wild_when_matching = false` (the other wilds
+    /// when the hand holds a coloured card of the active colour or of the top
+    /// card's face; wilds never count as matching).
+    /// Branch-free: whether the hand holds the colour is close to a coin flip,
+    /// so a branch here would often be mispredicted. `M` is a compile-time
+    /// switch: the turn logic passes its house-rule flag `H`, which is on
+    /// whenever `wild_when_matching` is false, so the default rules' fast path
+    /// does not pay for a restriction that is empty there.
+    #[inline(always)]
+    fn forbidden<const M: bool>(&self, hand: CardSet) -> CardSet {
         let holds_color = !(hand & self.of_color).is_empty();
-        CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg())
+        let colour = CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg());
+        if !M {
+            return colour;
+        }
+        // The top's colour and face among coloured cards: `accept` less the wilds.
+        let holds_match = !(hand & (self.accept - self.rules.deck.wild)).is_empty();
+        colour | CardSet(self.plain_restricted.0 & (holds_match as u128).wrapping_neg())
     }
 
     /// A coloured card `c` is the new top: its colour becomes active and the
@@ -564,8 +591,8 @@ impl<'r> Game<'r> {
     /// Whether `card`, which is in `hand`, may be played: the masks alone
     /// decide (no need to mask the whole hand).
     #[inline(always)]
-    fn can_play(&self, hand: CardSet, card: CardId) -> bool {
-        (self.accept - self.forbidden(hand)).contains(card)
+    fn can_play<const M: bool>(&self, hand: CardSet, card: CardId) -> bool {
+        (self.accept - self.forbidden::<M>(hand)).contains(card)
     }
 
     /// Sets the colour named for a wild top card and refreshes the
@@ -590,8 +617,15 @@ impl<'r> Game<'r> {
         if !matches {
             return false;
         }
-        if d.effect_of[card as usize] == Effect::WildDraw4 && !self.s.bluff_challenge {
-            return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
+        if d.effect_of[card as usize] == Effect::WildDraw4 {
+            if !self.s.bluff_challenge {
+                return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
+            }
+        } else if k.color.is_none() && !self.s.wild_when_matching {
+            return !hand.iter().any(|c| {
+                let h = d.kind(c);
+                h.color.is_some() && (h.color == Some(self.color) || h.face == t.face)
+            });
         }
         true
     }
@@ -612,7 +646,8 @@ impl<'r> Game<'r> {
             }
             Stacking::Cross => hand & (d.wd4 | d.draw2),
         };
-        m - self.forbidden(hand)
+        // Only draw cards answer: the matching restriction (other wilds) cannot apply.
+        m - self.forbidden::<false>(hand)
     }
 
     fn obs(&self, seat: u8) -> Observation<'_> {
@@ -842,8 +877,8 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Whether any house rule is on (the turn logic is compiled with and
-    /// without their checks).
+    /// Whether any house rule is on, or `wild_when_matching = false` (the
+    /// turn logic is compiled with and without their checks).
     #[inline]
     fn uses_house_rules(&self) -> bool {
         let st = self.s;
@@ -853,6 +888,7 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
+            || !st.wild_when_matching
     }
 
     /// With `halt` set: how the round ends, if it does (a strict-mode error
@@ -1200,7 +1236,7 @@ impl<'r> Game<'r> {
     ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
-        let playable = self.playable(hand);
+        let playable = self.playable_in::<H>(hand);
         // A player with nothing playable draws; the strategy is asked only if
         // it wants to be (see `Strategy::ask_without_choice`).
         let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
@@ -1227,7 +1263,7 @@ impl<'r> Game<'r> {
             // reshuffle only returns discards, so at most the deck's size.
             while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
-                if self.can_play(self.hands[p as usize & 15], c) {
+                if self.can_play::<H>(self.hands[p as usize & 15], c) {
                     break;
                 }
             }
@@ -1244,7 +1280,7 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                if self.can_play(self.hands[p as usize & 15], c)
+                if self.can_play::<H>(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {

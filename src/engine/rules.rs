@@ -163,6 +163,10 @@ pub struct Settings {
     pub start_card_effects: bool,
     /// Drawing is allowed even when a card is playable.
     pub may_draw_when_playable: bool,
+    /// A wild other than Wild Draw Four may be played while the hand holds a
+    /// card matching the top card's colour, number or symbol; `false` allows
+    /// it only when the hand holds none (seeds 000 and 002).
+    pub wild_when_matching: bool,
     /// With two players Reverse acts as Skip.
     pub two_player_reverse_skips: bool,
     /// Downpour also makes the next player lose the turn.
@@ -213,6 +217,7 @@ impl Default for Settings {
             hand_size: 7,
             start_card_effects: true,
             may_draw_when_playable: true,
+            wild_when_matching: true,
             two_player_reverse_skips: true,
             downpour_skips_next: false,
             ohana_fill_to: 4,

@@ -170,11 +170,22 @@ impl<W: Write> Recorder for TraceWriter<W> {
     }
 }
 
+/// Settings newer than the trace format that a `match` line lists only when
+/// they differ from their default (a reader that finds no key takes the
+/// default: `Settings` deserialises missing keys as defaults), so
+/// that traces of rules that do not use them are unchanged.
+const LISTED_WHEN_CHANGED: [(&str, bool); 1] = [("wild_when_matching", true)];
+
 /// The `match` line: rule set, every resolved setting (plus point overrides),
 /// players, strategies and seed.
 pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) -> Value {
     let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut settings {
+        for (key, default) in LISTED_WHEN_CHANGED {
+            if m.get(key) == Some(&Value::Bool(default)) {
+                m.shift_remove(key);
+            }
+        }
         m.insert(
             "points".into(),
             serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),

@@ -79,7 +79,7 @@ impl<'r> Game<'r> {
             ResumeAt::Pending => None,
             ResumeAt::Drawn(c) => {
                 let s = &mut agents.seats[p as usize];
-                let play = self.can_play(self.hands[p as usize & 15], c)
+                let play = self.can_play::<true>(self.hands[p as usize & 15], c)
                     && (self.s.force_play || s.play_drawn(&self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
