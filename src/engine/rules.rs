@@ -865,6 +865,34 @@ mod tests {
     }
 
     #[test]
+    fn wild_when_matching_is_a_setting_not_a_house_rule() {
+        let mut f = RuleSetFile::load("h2o").unwrap();
+        assert!(
+            f.settings.wild_when_matching,
+            "the rule book's reading is the default"
+        );
+        f.apply_set("wild_when_matching=false").unwrap();
+        assert!(!f.settings.wild_when_matching);
+        assert!(f.to_toml().contains("wild_when_matching = false"));
+        let r = Rules::build(f.clone()).unwrap();
+        assert_eq!(
+            r.changed_settings(),
+            vec![("wild_when_matching".to_string(), "false".to_string())]
+        );
+        let e = f
+            .apply_set("wild_when_matching=maybe")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("wild_when_matching"), "{e}");
+        let e = f
+            .apply_house("wild_when_matching=false")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown house rule"), "{e}");
+        assert!(Settings::names().contains(&"wild_when_matching".to_string()));
+    }
+
+    #[test]
     fn resolved_file_round_trips() {
         for name in BUILTIN_NAMES {
             let f = RuleSetFile::load(name).unwrap();
