@@ -1236,6 +1236,8 @@ impl<'r> Game<'r> {
     ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
+        // `uses_house_rules` sends `wild_when_matching = false` down the `H` path.
+        debug_assert!(H || self.plain_restricted.is_empty());
         let playable = self.playable_in::<H>(hand);
         // A player with nothing playable draws; the strategy is asked only if
         // it wants to be (see `Strategy::ask_without_choice`).
