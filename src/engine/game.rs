@@ -563,9 +563,9 @@ impl<'r> Game<'r> {
     /// card's face; wilds never count as matching).
     /// Branch-free: whether the hand holds the colour is close to a coin flip,
     /// so a branch here would often be mispredicted. `M` is a compile-time
-    /// switch: the turn logic passes its house-rule flag `H`, which is on
-    /// whenever `wild_when_matching` is false, so the default rules' fast path
-    /// does not pay for a restriction that is empty there.
+    /// switch: the turn logic passes its own (`W` of `normal_turn`), set
+    /// only for rule sets with `wild_when_matching = false`, so the others
+    /// do not pay for a restriction that is empty there.
     #[inline(always)]
     fn forbidden<const M: bool>(&self, hand: CardSet) -> CardSet {
         let holds_color = !(hand & self.of_color).is_empty();
@@ -1178,7 +1178,22 @@ impl<'r> Game<'r> {
         if H && self.pending > 0 {
             return self.pending_turn(p, agents, rec);
         }
-        self.normal_turn::<H, R>(p, agents, rec)
+        if H {
+            return self.house_turn(p, agents, rec);
+        }
+        self.normal_turn::<false, false, R>(p, agents, rec)
+    }
+
+    /// A normal turn with the house-rule checks, compiled with the matching
+    /// restriction of `wild_when_matching = false` only for rule sets that
+    /// use it (the others keep the mask work they had before it existed).
+    #[inline(always)]
+    fn house_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+        if self.s.wild_when_matching {
+            self.normal_turn::<true, false, R>(p, agents, rec)
+        } else {
+            self.normal_turn::<true, true, R>(p, agents, rec)
+        }
     }
 
     /// The victim of a pending draw: challenge, answer, or draw it all.
@@ -1203,7 +1218,7 @@ impl<'r> Game<'r> {
             self.pending_cards = 0;
             if guilty {
                 self.draw(target, total, DrawReason::Challenge, rec);
-                return self.normal_turn::<true, R>(p, agents, rec);
+                return self.house_turn(p, agents, rec);
             }
             self.draw(p, total + 2, DrawReason::Challenge, rec);
             rec.on(self, Event::Skip { player: p });
@@ -1228,7 +1243,9 @@ impl<'r> Game<'r> {
         Flow::Next(self.step(p, 1))
     }
 
-    fn normal_turn<const H: bool, R: Recorder>(
+    /// `W`: the matching restriction of `wild_when_matching = false` is checked
+    /// (only with `H`: [`Game::uses_house_rules`] counts that setting).
+    fn normal_turn<const H: bool, const W: bool, R: Recorder>(
         &mut self,
         p: u8,
         agents: &mut Agents,
@@ -1236,9 +1253,8 @@ impl<'r> Game<'r> {
     ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
-        // `uses_house_rules` sends `wild_when_matching = false` down the `H` path.
-        debug_assert!(H || self.plain_restricted.is_empty());
-        let playable = self.playable_in::<H>(hand);
+        debug_assert!(W || self.plain_restricted.is_empty());
+        let playable = self.playable_in::<W>(hand);
         // A player with nothing playable draws; the strategy is asked only if
         // it wants to be (see `Strategy::ask_without_choice`).
         let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
@@ -1265,7 +1281,7 @@ impl<'r> Game<'r> {
             // reshuffle only returns discards, so at most the deck's size.
             while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
-                if self.can_play::<H>(self.hands[p as usize & 15], c) {
+                if self.can_play::<W>(self.hands[p as usize & 15], c) {
                     break;
                 }
             }
@@ -1282,7 +1298,7 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                if self.can_play::<H>(self.hands[p as usize & 15], c)
+                if self.can_play::<W>(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {
