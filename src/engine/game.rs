@@ -940,9 +940,11 @@ impl<'r> Game<'r> {
         let first_player = cur;
         let first_direction = self.dir;
         let max_turns = self.s.max_turns;
-        // The turn logic is compiled twice: with every house-rule check, and
-        // without them for rule sets that use none (the common, fast case).
+        // The turn logic is compiled three times: without house-rule checks
+        // for rule sets that use none (the common, fast case), with them, and
+        // with them and the matching restriction (`wild_when_matching = false`).
         let house = self.uses_house_rules();
+        let matching = !self.s.wild_when_matching;
         // Bound: every iteration is a turn (`normal_turn` counts it, and the
         // round stops at `max_turns`) or the lost turn of a pending draw, which
         // settles the draw so that the next iteration is a turn: at most
@@ -953,9 +955,13 @@ impl<'r> Game<'r> {
                 break Outcome::Truncated;
             }
             let flow = if house {
-                self.turn::<true, R>(cur, agents, rec)
+                if matching {
+                    self.turn::<true, true, R>(cur, agents, rec)
+                } else {
+                    self.turn::<true, false, R>(cur, agents, rec)
+                }
             } else {
-                self.turn::<false, R>(cur, agents, rec)
+                self.turn::<false, false, R>(cur, agents, rec)
             };
             match flow {
                 Flow::Next(next) => cur = next,
@@ -1168,7 +1174,11 @@ impl<'r> Game<'r> {
 
     // ----- a turn ----------------------------------------------------------
 
-    fn turn<const H: bool, R: Recorder>(
+    /// A turn. `H`: with the house-rule checks; `W`: with the matching
+    /// restriction of `wild_when_matching = false` (only with `H`:
+    /// [`Game::uses_house_rules`] counts that setting), so that rule sets
+    /// without it keep the mask work they had before it existed.
+    fn turn<const H: bool, const W: bool, R: Recorder>(
         &mut self,
         p: u8,
         agents: &mut Agents,
@@ -1176,28 +1186,18 @@ impl<'r> Game<'r> {
     ) -> Flow {
         // Without house rules a pending draw is settled during the play.
         if H && self.pending > 0 {
-            return self.pending_turn(p, agents, rec);
+            return self.pending_turn::<W, R>(p, agents, rec);
         }
-        if H {
-            return self.house_turn(p, agents, rec);
-        }
-        self.normal_turn::<false, false, R>(p, agents, rec)
-    }
-
-    /// A normal turn with the house-rule checks, compiled with the matching
-    /// restriction of `wild_when_matching = false` only for rule sets that
-    /// use it (the others keep the mask work they had before it existed).
-    #[inline(always)]
-    fn house_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
-        if self.s.wild_when_matching {
-            self.normal_turn::<true, false, R>(p, agents, rec)
-        } else {
-            self.normal_turn::<true, true, R>(p, agents, rec)
-        }
+        self.normal_turn::<H, W, R>(p, agents, rec)
     }
 
     /// The victim of a pending draw: challenge, answer, or draw it all.
-    fn pending_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+    fn pending_turn<const W: bool, R: Recorder>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Flow {
         let d = &self.rules.deck;
         if self.s.bluff_challenge
             && d.wd4.contains(self.top)
@@ -1218,7 +1218,7 @@ impl<'r> Game<'r> {
             self.pending_cards = 0;
             if guilty {
                 self.draw(target, total, DrawReason::Challenge, rec);
-                return self.house_turn(p, agents, rec);
+                return self.normal_turn::<true, W, R>(p, agents, rec);
             }
             self.draw(p, total + 2, DrawReason::Challenge, rec);
             rec.on(self, Event::Skip { player: p });
@@ -1243,8 +1243,7 @@ impl<'r> Game<'r> {
         Flow::Next(self.step(p, 1))
     }
 
-    /// `W`: the matching restriction of `wild_when_matching = false` is checked
-    /// (only with `H`: [`Game::uses_house_rules`] counts that setting).
+    /// `H` and `W` as for [`Game::turn`].
     fn normal_turn<const H: bool, const W: bool, R: Recorder>(
         &mut self,
         p: u8,

@@ -69,6 +69,7 @@ impl<'r> Game<'r> {
         self.error = None;
         self.halt = false;
         let house = self.uses_house_rules();
+        let matching = !self.s.wild_when_matching;
         let p = seat;
         // The first step: finish the decision at hand.
         let first = match at {
@@ -113,9 +114,13 @@ impl<'r> Game<'r> {
                     break false;
                 }
                 let flow = if house {
-                    self.turn::<true, Quiet>(cur, agents, rec)
+                    if matching {
+                        self.turn::<true, true, Quiet>(cur, agents, rec)
+                    } else {
+                        self.turn::<true, false, Quiet>(cur, agents, rec)
+                    }
                 } else {
-                    self.turn::<false, Quiet>(cur, agents, rec)
+                    self.turn::<false, false, Quiet>(cur, agents, rec)
                 };
                 match flow {
                     Flow::Next(next) => cur = next,
