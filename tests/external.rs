@@ -236,6 +236,86 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
 }
 
 #[test]
+fn the_legal_list_leaves_out_a_wild_beside_a_matching_card_under_wild_when_matching_false() {
+    let dir = tempdir("wildmatch");
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--json",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--threads",
+        "1",
+        "--set",
+        "wild_when_matching=false",
+        "--set",
+        "strict=true",
+        "--fixed-seats",
+        "--strategies",
+        &format!("{},random,first", faulty("wild", "ok", 1, &dir)),
+        "--seed",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let log = std::fs::read_to_string(dir.join("log")).unwrap();
+    let msgs: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(msgs[0]["settings"]["wild_when_matching"], false);
+    // A token's colour and face: "red-draw2" is ("red", "draw2"), "wild" is (None, "wild").
+    let split = |t: &str| -> (Option<String>, String) {
+        match t.split_once('-') {
+            Some((c, f)) if ["red", "yellow", "green", "blue"].contains(&c) => {
+                (Some(c.to_string()), f.to_string())
+            }
+            _ => (None, t.to_string()),
+        }
+    };
+    let (mut offered, mut refused) = (0, 0);
+    for m in msgs
+        .iter()
+        .filter(|m| m["type"] == "decide" && m["decision"] == "play")
+    {
+        let obs = &m["obs"];
+        let color = obs["color"].as_str().unwrap();
+        let (_, top_face) = split(obs["top"].as_str().unwrap());
+        let hand: Vec<&str> = obs["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let matching = hand.iter().any(|t| match split(t) {
+            (Some(c), f) => c == color || f == top_face,
+            (None, _) => false,
+        });
+        let legal: Vec<&str> = m["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        if hand.contains(&"wild") {
+            if legal.contains(&"wild") {
+                assert!(!matching, "wild offered beside a matching card: {m}");
+                offered += 1;
+            } else {
+                assert!(matching, "wild refused without a matching card: {m}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        offered > 0 && refused > 0,
+        "offered {offered}, refused {refused}"
+    );
+    assert_all_gone(&dir);
+}
+
+#[test]
 fn a_program_that_does_not_exist_is_refused_before_any_work() {
     let o = unolab(&[
         "run",

@@ -2,11 +2,13 @@
 //! after every event, each round ends with exactly one winner or is reported
 //! blocked/truncated, totals equal the sum of round points, and the legal-move
 //! mask equals a card-by-card check. Every rule set crossed with every house
-//! rule, 2 to 10 players, fixed seeds.
+//! rule, 2 to 10 players, fixed seeds. Under `wild_when_matching = false`,
+//! every wild but Wild Draw Four is played from a hand without a matching card.
 
 use unolab::agents::{parse_list, Seat};
 use unolab::engine::game::{game_rngs, Agents, Event, Game, Outcome, Recorder, RoundResult};
-use unolab::engine::rules::{RuleSetFile, Rules, Scoring, BUILTIN_NAMES};
+use unolab::engine::rules::{Effect, RuleSetFile, Rules, Scoring, BUILTIN_NAMES};
+use unolab::{CardId, CardSet, Color};
 
 /// Checks conservation after every event and the legal mask on every play.
 #[derive(Default)]
@@ -15,6 +17,53 @@ struct Checker {
     mask_checks: u64,
     rounds: Vec<RoundResult>,
     failure: Option<String>,
+    /// Top card and active colour after the previous event.
+    prev: Option<(CardId, Color)>,
+    /// Plays of a wild other than Wild Draw Four.
+    plain_wild_plays: u64,
+    /// Of those, plays from a hand holding a matching card (a failure under
+    /// `wild_when_matching = false`).
+    plain_wild_while_matching: u64,
+    /// Mask checks where a held wild other than Wild Draw Four was not playable.
+    plain_wild_denied: u64,
+}
+
+impl Checker {
+    /// Under `wild_when_matching = false`: a wild other than Wild Draw Four was
+    /// played from a hand that held no coloured card of the colour or face in
+    /// play before it.
+    fn check_wild_play(&mut self, g: &Game, player: u8, card: CardId) {
+        let d = &g.rules().deck;
+        if d.color(card).is_some() || d.effect_of[card as usize] == Effect::WildDraw4 {
+            return;
+        }
+        self.plain_wild_plays += 1;
+        let Some((top, color)) = self.prev else {
+            self.failure = Some("a play before the start card".into());
+            return;
+        };
+        let before = g.hand(player as usize) | CardSet::single(card);
+        let face = d.kind(top).face;
+        let matching: Vec<String> = before
+            .iter()
+            .filter(|&c| {
+                let k = d.kind(c);
+                k.color.is_some() && (k.color == Some(color) || k.face == face)
+            })
+            .map(|c| d.token(c))
+            .collect();
+        if matching.is_empty() {
+            return;
+        }
+        self.plain_wild_while_matching += 1;
+        if !g.rules().settings.wild_when_matching {
+            self.failure = Some(format!(
+                "seat {player} played {} on {} ({color}) holding the matching {matching:?}",
+                d.token(card),
+                d.token(top)
+            ));
+        }
+    }
 }
 
 impl Recorder for Checker {
@@ -44,10 +93,22 @@ impl Recorder for Checker {
             self.failure = Some(format!("after {e:?}: {m}"));
             return;
         }
+        if let Event::Play { player, card, .. } = e {
+            self.check_wild_play(g, player, card);
+        }
+        // A coloured top's colour is its own (at the start card's flip the
+        // table has not set it yet); a wild's is the one named.
+        let top = g.top();
+        self.prev = Some((top, g.rules().deck.color(top).unwrap_or(g.color())));
         if let Event::Play { .. } | Event::Draw { .. } = e {
+            let d = &g.rules().deck;
+            let plain_wilds = d.wild - d.wd4;
             for seat in 0..g.players() {
                 let hand = g.hand(seat);
                 let mask = g.playable(hand);
+                if !(hand & (plain_wilds - mask)).is_empty() {
+                    self.plain_wild_denied += 1;
+                }
                 for c in 0..g.rules().deck.size as u8 {
                     if mask.contains(c) != g.is_playable_naive(hand, c) {
                         self.failure = Some(format!(
@@ -97,9 +158,30 @@ impl Recorder for Checker {
 /// Plays `matches` random matches and checks every invariant; returns
 /// (rounds, events, blocked or truncated rounds).
 fn check(rules: &Rules, matches: u64, seed: u64, lazy: bool) -> (u64, u64, u64) {
+    let t = check_counting(rules, matches, seed, lazy);
+    (t.rounds, t.events, t.unfinished)
+}
+
+/// What [`check_counting`] saw.
+#[derive(Default)]
+struct Totals {
+    rounds: u64,
+    events: u64,
+    unfinished: u64,
+    plain_wild_plays: u64,
+    plain_wild_while_matching: u64,
+    plain_wild_denied: u64,
+}
+
+/// [`check`], also counting the plays of wilds other than Wild Draw Four and
+/// the times such a held wild was not playable.
+fn check_counting(rules: &Rules, matches: u64, seed: u64, lazy: bool) -> Totals {
     let mut rounds = 0;
     let mut events = 0;
     let mut unfinished = 0;
+    let mut plain_wild_plays = 0;
+    let mut plain_wild_while_matching = 0;
+    let mut plain_wild_denied = 0;
     for i in 0..matches {
         let players = 2 + (i % 9) as usize;
         if rules.check_players(players).is_err() {
@@ -138,13 +220,23 @@ fn check(rules: &Rules, matches: u64, seed: u64, lazy: bool) -> (u64, u64, u64) 
         assert!(checker.mask_checks > 0);
         rounds += m.rounds as u64;
         events += checker.events;
+        plain_wild_plays += checker.plain_wild_plays;
+        plain_wild_while_matching += checker.plain_wild_while_matching;
+        plain_wild_denied += checker.plain_wild_denied;
         unfinished += checker
             .rounds
             .iter()
             .filter(|r| r.outcome != Outcome::Won)
             .count() as u64;
     }
-    (rounds, events, unfinished)
+    Totals {
+        rounds,
+        events,
+        unfinished,
+        plain_wild_plays,
+        plain_wild_while_matching,
+        plain_wild_denied,
+    }
 }
 
 fn rules_with(name: &str, house: &str) -> Rules {
@@ -237,4 +329,40 @@ count = 1
     let (rounds, _, unfinished) = check(&rules, 200, 3, false);
     assert!(rounds > 0);
     assert!(unfinished > 0, "some rounds of the tiny deck must block");
+}
+
+#[test]
+fn without_wild_when_matching_wilds_are_played_only_without_a_matching_card() {
+    // Every rule set (each themed wild), alone and with every house rule at
+    // once; the checker fails on a wild played from a hand holding a match.
+    for name in BUILTIN_NAMES {
+        for (k, house) in ["", HOUSE[HOUSE.len() - 1]].iter().enumerate() {
+            let sets = ["wild_when_matching=false".to_string()];
+            let house: Vec<String> = house
+                .split(',')
+                .filter(|h| !h.is_empty())
+                .map(String::from)
+                .collect();
+            let rules = Rules::build(RuleSetFile::resolve(name, &sets, &house).unwrap()).unwrap();
+            let t = check_counting(&rules, 120, 300 + k as u64, k == 0);
+            assert!(t.rounds >= 120, "{name} {house:?}: {} rounds", t.rounds);
+            assert!(
+                t.plain_wild_plays > 0 && t.plain_wild_denied > 0,
+                "{name} {house:?}: {} wilds played, {} denied",
+                t.plain_wild_plays,
+                t.plain_wild_denied
+            );
+            assert_eq!(t.plain_wild_while_matching, 0);
+        }
+    }
+    // The check can fail: under the default reading the same strategies play
+    // wilds while holding a matching card, and no held wild is ever refused.
+    let rules = rules_with("classic", "");
+    let t = check_counting(&rules, 120, 300, true);
+    assert!(
+        t.plain_wild_while_matching > 0,
+        "{} wilds played",
+        t.plain_wild_plays
+    );
+    assert_eq!(t.plain_wild_denied, 0);
 }

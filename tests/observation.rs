@@ -1,7 +1,10 @@
 //! What a strategy sees, and determinization for search agents.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use unolab::agents::{RandomStrategy, Seat, Strategy};
 use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation};
+use unolab::engine::rules::RuleSetFile;
 use unolab::{CardSet, Rng, RoundResult, Rules};
 
 /// Plays one round of game 0 of `seed` at a table of `seats`.
@@ -77,6 +80,65 @@ fn determinized_states_agree_with_the_observation() {
         total += 1;
     }
     assert_eq!(total, 20);
+}
+
+#[test]
+fn the_offered_cards_are_the_observations_under_wild_when_matching_false() {
+    // The turn logic's mask (compiled for house rules) and the observation's
+    // agree, and a wild other than Wild Draw Four is offered only to a hand
+    // without a coloured card of the active colour or the top's face.
+    struct Offers {
+        inner: RandomStrategy,
+        wilds_offered: Arc<AtomicU32>,
+    }
+    impl Strategy for Offers {
+        fn name(&self) -> &str {
+            "offers"
+        }
+        fn choose_play(
+            &mut self,
+            obs: &Observation,
+            playable: CardSet,
+            rng: &mut Rng,
+        ) -> Option<u8> {
+            assert_eq!(playable, obs.playable());
+            let d = &obs.rules().deck;
+            if !(playable & (d.wild - d.wd4)).is_empty() {
+                self.wilds_offered.fetch_add(1, Ordering::Relaxed);
+                let top = d.kind(obs.top());
+                for c in obs.hand().iter() {
+                    let k = d.kind(c);
+                    assert!(
+                        k.color.is_none() || (k.color != Some(obs.color()) && k.face != top.face),
+                        "a wild offered beside the matching {}",
+                        d.token(c)
+                    );
+                }
+            }
+            self.inner.choose_play(obs, playable, rng)
+        }
+    }
+    for name in ["classic", "h2o", "lilo-stitch", "cars3"] {
+        let mut f = RuleSetFile::load(name).unwrap();
+        f.apply_set("wild_when_matching=false").unwrap();
+        let rules = Rules::build(f).unwrap();
+        let offered = Arc::new(AtomicU32::new(0));
+        for seed in 0..30u64 {
+            let mut seats: Vec<Seat> = (0..3)
+                .map(|_| {
+                    Seat::custom(Offers {
+                        inner: RandomStrategy,
+                        wilds_offered: offered.clone(),
+                    })
+                })
+                .collect();
+            play_one_round(&rules, &mut seats, seed, None);
+        }
+        assert!(
+            offered.load(Ordering::Relaxed) > 0,
+            "{name}: no wild was ever offered"
+        );
+    }
 }
 
 #[test]

@@ -188,3 +188,27 @@ fn colour_on_a_terminal_and_quit_leaves_cleanly() {
     assert!(rest.contains("You left the table in round 1"), "{rest}");
     assert!(!rest.contains("Round 1 over"), "{rest}");
 }
+
+#[test]
+fn a_wild_beside_a_matching_card_is_refused_with_the_reason_under_wild_when_matching_false() {
+    // Seed 5: at the person's first play prompt the hand holds a wild and one
+    // matching card (blue-reverse on blue-8), nothing else playable.
+    let mut p = spawn(&["--seed", "5", "--set", "wild_when_matching=false"], true);
+    let m = p.expect("play> ").unwrap();
+    let screen = String::from_utf8_lossy(m.before()).to_string();
+    let cards = hand(&screen);
+    let playable: Vec<&str> = cards.iter().filter(|c| c.2).map(|c| c.1.as_str()).collect();
+    assert_eq!(playable, ["blue-reverse"], "{screen}");
+    assert!(cards.iter().any(|c| c.1 == "wild" && !c.2), "{screen}");
+    p.send_line("wild").unwrap();
+    let m = p.expect("play> ").unwrap();
+    let said = String::from_utf8_lossy(m.before()).to_string();
+    assert!(
+        said.contains(
+            "wild cannot be played while you hold a matching card (blue-reverse): wild_when_matching = false"
+        ),
+        "{said}"
+    );
+    p.send_line("quit").unwrap();
+    p.expect(expectrl::Eof).unwrap();
+}

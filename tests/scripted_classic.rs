@@ -1880,3 +1880,234 @@ count = 2
     assert_eq!(res.winner, Some(0));
     assert_eq!(res.cards_drawn, 0, "no one draws: {log:?}");
 }
+
+// ----- wild_when_matching = false (seeds 000 and 002) ----------------------------
+
+/// (start card, colour named for a start wild, hand of seat 0, playable with
+/// `wild_when_matching = false`, playable by default, card played).
+type WildCase<'a> = (
+    &'a str,
+    Option<&'a str>,
+    [&'a str; 4],
+    &'a [&'a str],
+    &'a [&'a str],
+    &'a str,
+);
+
+#[test]
+fn without_wild_when_matching_a_plain_wild_needs_a_hand_without_a_matching_card() {
+    let others: [&[&str]; 2] = [
+        &["yellow-5", "yellow-6", "yellow-8", "yellow-9"],
+        &["green-5", "green-6", "green-8", "green-9"],
+    ];
+    let cases: [WildCase; 8] = [
+        (
+            // A card of the active colour forbids the wild.
+            "red-5",
+            None,
+            ["wild", "red-1", "blue-2", "green-9"],
+            &["red-1"],
+            &["red-1", "wild"],
+            "red-1",
+        ),
+        (
+            // So does a card of the top's number...
+            "red-5",
+            None,
+            ["wild", "blue-5", "green-2", "yellow-9"],
+            &["blue-5"],
+            &["blue-5", "wild"],
+            "blue-5",
+        ),
+        (
+            // ...or of its symbol.
+            "red-skip",
+            None,
+            ["wild", "green-skip", "blue-2", "yellow-9"],
+            &["green-skip"],
+            &["green-skip", "wild"],
+            "green-skip",
+        ),
+        (
+            // No matching card: the wild is playable.
+            "red-5",
+            None,
+            ["wild", "blue-1", "green-2", "yellow-9"],
+            &["wild"],
+            &["wild"],
+            "wild",
+        ),
+        (
+            // Wild Draw Four keeps its own restriction (the colour alone): a
+            // card of the top's number forbids the wild, not the Wild Draw Four.
+            "red-5",
+            None,
+            ["wild", "wild-draw4", "blue-5", "green-2"],
+            &["blue-5", "wild-draw4"],
+            &["blue-5", "wild", "wild-draw4"],
+            "blue-5",
+        ),
+        (
+            // Holding the active colour forbids both.
+            "red-5",
+            None,
+            ["wild", "wild-draw4", "red-9", "green-2"],
+            &["red-9"],
+            &["red-9", "wild"],
+            "red-9",
+        ),
+        (
+            // After a wild naming yellow, matching means a yellow card.
+            "wild",
+            Some("yellow"),
+            ["wild", "yellow-2", "red-9", "blue-9"],
+            &["yellow-2"],
+            &["yellow-2", "wild"],
+            "yellow-2",
+        ),
+        (
+            // Wilds never count as matching cards, not even on a wild.
+            "wild",
+            Some("red"),
+            ["wild", "wild-draw4", "blue-1", "green-2"],
+            &["wild", "wild-draw4"],
+            &["wild", "wild-draw4"],
+            "wild",
+        ),
+    ];
+    for (setting, column) in [("false", 0), ("true", 1)] {
+        let r = classic(&[
+            "hand_size=4",
+            "max_turns=1",
+            "start_card_effects=false",
+            &format!("wild_when_matching={setting}"),
+        ]);
+        for (start, named, hand, when_false, by_default, played) in cases {
+            let expected = if column == 0 { when_false } else { by_default };
+            let mut s0 = seat();
+            if let Some(c) = named {
+                s0 = s0.color(c);
+            }
+            s0 = if played == "wild" {
+                s0.wild(played, "blue")
+            } else {
+                s0.play(played)
+            };
+            let run = run_round(
+                &r,
+                2,
+                &[&hand, others[0], others[1]],
+                &[start],
+                &[],
+                vec![s0, seat(), seat()],
+            );
+            assert_eq!(
+                run.offers(0, Q::Play),
+                vec![sorted(expected)],
+                "wild_when_matching={setting}: start {start} {named:?}, hand {hand:?}"
+            );
+            assert_eq!(run.top, played);
+            assert_eq!(run.res().illegal[0], 0);
+        }
+    }
+}
+
+#[test]
+fn without_wild_when_matching_a_wild_played_while_matching_is_a_wrong_card() {
+    let r = classic(&["hand_size=3", "max_turns=2", "wild_when_matching=false"]);
+    let hands: [&[&str]; 3] = [
+        &["wild", "blue-5", "green-2"],
+        &["red-2", "red-3", "red-4"],
+        &["green-3", "green-4", "green-6"],
+    ];
+    let run = run_round(
+        &r,
+        2,
+        &hands,
+        &["red-5"],
+        &["yellow-7"],
+        vec![seat().play("wild"), seat().play("red-2"), seat()],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "illegal 0 play wild",
+            "draw 0 wrong_card: yellow-7",
+            "play 1 red-2",
+        ],
+    );
+    assert_hand(&run, 0, &["wild", "blue-5", "green-2", "yellow-7"]);
+    assert_eq!(run.res().illegal[..3], [1, 0, 0]);
+    // Strict mode stops with an error naming the card.
+    let r = classic(&["hand_size=3", "strict=true", "wild_when_matching=false"]);
+    let run = run_round(
+        &r,
+        2,
+        &hands,
+        &["red-5"],
+        &["yellow-7"],
+        vec![seat().play("wild").named("alice"), seat(), seat()],
+    );
+    let err = match &run.result {
+        Err(e) => e.clone(),
+        Ok(r) => panic!("strict mode returned Ok: {r:?}"),
+    };
+    assert_eq!((err.strategy.as_str(), err.seat), ("alice", 0));
+    assert!(err.to_string().contains("play wild"), "{err}");
+    // By default the same play is legal.
+    let r = classic(&["hand_size=3", "max_turns=1"]);
+    let run = run_round(
+        &r,
+        2,
+        &hands,
+        &["red-5"],
+        &[],
+        vec![seat().wild("wild", "green"), seat(), seat()],
+    );
+    assert_log(&run, &["flip red-5", "play 0 wild =green"]);
+}
+
+#[test]
+fn without_wild_when_matching_a_drawn_wild_follows_the_same_rule() {
+    let r = classic(&["hand_size=2", "max_turns=1", "wild_when_matching=false"]);
+    let others: [&[&str]; 2] = [&["yellow-3", "yellow-4"], &["green-3", "green-4"]];
+    // No matching card: the drawn wild may be played.
+    let run = run_round(
+        &r,
+        2,
+        &[&["blue-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &["wild"],
+        vec![seat().draw().play_drawn(true).color("blue"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &["flip red-5", "draw 0 turn: wild", "play 0 wild =blue"],
+    );
+    assert_eq!(run.offers(0, Q::PlayDrawn), vec![vec!["wild".to_string()]]);
+    // Drawing while holding a matching card (allowed by
+    // may_draw_when_playable): the drawn wild is not playable, so the player
+    // is not asked and the turn ends.
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &["wild"],
+        vec![seat().draw(), seat(), seat()],
+    );
+    assert_log(&run, &["flip red-5", "draw 0 turn: wild", "pass 0"]);
+    assert!(!run.asked(Q::PlayDrawn));
+    // By default it may be played.
+    let r = classic(&["hand_size=2", "max_turns=1"]);
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &["wild"],
+        vec![seat().draw().play_drawn(false), seat(), seat()],
+    );
+    assert_eq!(run.offers(0, Q::PlayDrawn), vec![vec!["wild".to_string()]]);
+}

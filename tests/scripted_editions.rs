@@ -1611,3 +1611,224 @@ fn every_themed_wild_scores_fifty() {
         assert_eq!(run.res().points[..3], [100, 0, 0], "{set}: {a} + {b}");
     }
 }
+
+// ----- wild_when_matching = false with the themed wilds and the house rules -------
+
+#[test]
+fn without_wild_when_matching_every_themed_wild_needs_a_hand_without_a_matching_card() {
+    // The seeds call the themed cards Joker cards too (001: "La carte spéciale
+    // Joker « Ohana »"; 000: "une carte Joker (comme un Joker classique ou un
+    // Super Joker +4)"): every wild but Wild Draw Four falls under the setting.
+    let others: [&[&str]; 2] = [
+        &["yellow-3", "yellow-4", "yellow-6"],
+        &["green-3", "green-4", "green-6"],
+    ];
+    for (set, tok) in [
+        ("h2o", "wild-downpour1"),
+        ("h2o", "wild-downpour2"),
+        ("h2o", "wild"),
+        ("lilo-stitch", "wild-ohana"),
+        ("cars3", "wild-swap"),
+        ("cars3", "wild-custom"),
+    ] {
+        let r = rules(
+            set,
+            &["hand_size=3", "max_turns=1", "wild_when_matching=false"],
+        );
+        // A matching card (the active colour) is held: the wild is not offered.
+        let run = run_round(
+            &r,
+            2,
+            &[&[tok, "red-1", "blue-2"], others[0], others[1]],
+            &["red-5"],
+            &[],
+            vec![seat().play("red-1"), seat(), seat()],
+        );
+        assert_eq!(run.offers(0, Q::Play), vec![sorted(&["red-1"])], "{tok}");
+        // None is held: it is offered.
+        let run = run_round(
+            &r,
+            2,
+            &[&[tok, "blue-1", "green-2"], others[0], others[1]],
+            &["red-5"],
+            &["yellow-8"],
+            vec![seat().draw(), seat(), seat()],
+        );
+        assert_eq!(run.offers(0, Q::Play), vec![vec![tok.to_string()]], "{tok}");
+        assert_log(&run, &["flip red-5", "draw 0 turn: yellow-8", "pass 0"]);
+        // By default it is offered beside the matching card.
+        let r = rules(set, &["hand_size=3", "max_turns=1"]);
+        let run = run_round(
+            &r,
+            2,
+            &[&[tok, "red-1", "blue-2"], others[0], others[1]],
+            &["red-5"],
+            &[],
+            vec![seat().play("red-1"), seat(), seat()],
+        );
+        assert_eq!(
+            run.offers(0, Q::Play),
+            vec![sorted(&["red-1", tok])],
+            "{tok}"
+        );
+    }
+}
+
+#[test]
+fn without_wild_when_matching_draw_to_match_draws_past_a_wild_while_matching() {
+    let others: [&[&str]; 2] = [&["yellow-3", "yellow-4"], &["green-3", "green-4"]];
+    let pile = ["wild", "green-1", "red-9"];
+    // Holding red-1, the player draws anyway: the wild drawn first is not
+    // playable, so drawing goes on to red-9.
+    let r = rules(
+        "classic",
+        &[
+            "hand_size=2",
+            "max_turns=1",
+            "draw_to_match=true",
+            "wild_when_matching=false",
+        ],
+    );
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &pile,
+        vec![seat().draw().play_drawn(true), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "draw 0 match: wild green-1 red-9",
+            "play 0 red-9",
+        ],
+    );
+    // Without a matching card the wild stops the drawing.
+    let run = run_round(
+        &r,
+        2,
+        &[&["blue-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &pile,
+        vec![seat().draw().play_drawn(true).color("blue"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &["flip red-5", "draw 0 match: wild", "play 0 wild =blue"],
+    );
+    // By default the wild stops it in both cases.
+    let r = rules(
+        "classic",
+        &["hand_size=2", "max_turns=1", "draw_to_match=true"],
+    );
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &pile,
+        vec![seat().draw().play_drawn(false), seat(), seat()],
+    );
+    assert_log(&run, &["flip red-5", "draw 0 match: wild", "pass 0"]);
+}
+
+#[test]
+fn without_wild_when_matching_force_play_plays_a_drawn_wild_only_without_a_match() {
+    let r = rules(
+        "classic",
+        &[
+            "hand_size=2",
+            "max_turns=1",
+            "force_play=true",
+            "wild_when_matching=false",
+        ],
+    );
+    let others: [&[&str]; 2] = [&["yellow-3", "yellow-4"], &["green-3", "green-4"]];
+    // No matching card: the drawn wild is playable, so it must be played.
+    let run = run_round(
+        &r,
+        2,
+        &[&["blue-1", "blue-2"], others[0], others[1]],
+        &["red-5"],
+        &["wild"],
+        vec![seat().draw().color("green"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &["flip red-5", "draw 0 turn: wild", "play 0 wild =green"],
+    );
+    // Holding a matching card, a wild is not a legal play; the matching card is.
+    let run = run_round(
+        &r,
+        2,
+        &[&["wild", "red-1"], others[0], others[1]],
+        &["red-5"],
+        &[],
+        vec![seat().play_uno("red-1"), seat(), seat()],
+    );
+    assert_eq!(run.offers(0, Q::Play), vec![sorted(&["red-1"])]);
+}
+
+#[test]
+fn without_wild_when_matching_stack_answers_and_bluff_challenge_are_unchanged() {
+    // A pending draw is answered by draw cards only: the setting changes no answer.
+    let r = rules(
+        "classic",
+        &[
+            "hand_size=3",
+            "max_turns=2",
+            "stacking=cross",
+            "wild_when_matching=false",
+        ],
+    );
+    let run = run_round(
+        &r,
+        2,
+        &[
+            &["red-draw2", "red-1", "red-2"],
+            &["wild", "wild-draw4", "blue-2"],
+            &["green-3", "green-4", "green-6"],
+        ],
+        &["red-5"],
+        &[],
+        vec![
+            seat().play("red-draw2"),
+            seat().answer("wild-draw4").color("green"),
+            seat(),
+        ],
+    );
+    assert_eq!(run.offers(1, Q::Answer), vec![sorted(&["wild-draw4"])]);
+    assert_log(
+        &run,
+        &["flip red-5", "play 0 red-draw2", "play 1 wild-draw4 =green"],
+    );
+    // Under bluff_challenge Wild Draw Four may be played whatever the hand,
+    // while a plain wild still needs a hand without a matching card.
+    let r = rules(
+        "classic",
+        &[
+            "hand_size=4",
+            "max_turns=1",
+            "bluff_challenge=true",
+            "wild_when_matching=false",
+        ],
+    );
+    let run = run_round(
+        &r,
+        2,
+        &[
+            &["wild", "wild-draw4", "red-1", "blue-2"],
+            &["yellow-3", "yellow-4", "yellow-6", "yellow-7"],
+            &["green-3", "green-4", "green-6", "green-7"],
+        ],
+        &["red-5"],
+        &[],
+        vec![seat().play("red-1"), seat(), seat()],
+    );
+    assert_eq!(
+        run.offers(0, Q::Play),
+        vec![sorted(&["red-1", "wild-draw4"])]
+    );
+}

@@ -225,6 +225,29 @@ fn search_agents_never_make_an_illegal_move() {
 }
 
 #[test]
+fn search_agents_respect_wild_when_matching_false() {
+    // Strict rules: a search agent that offered or simulated a wild played
+    // beside a matching card as legal would stop the round with an error.
+    let lineup = [
+        search("pimc", 2),
+        search("ismcts", 24),
+        StrategySpec::load("color").unwrap(),
+    ];
+    let mut won = 0;
+    for (k, name) in ["classic", "h2o", "lilo-stitch", "cars3"]
+        .iter()
+        .enumerate()
+    {
+        let mut f = RuleSetFile::load(name).unwrap();
+        f.apply_set("strict=true").unwrap();
+        f.apply_set("wild_when_matching=false").unwrap();
+        let r = Rules::build(f).unwrap();
+        won += strict_rounds(&r, &lineup, 4, 70 + k as u64);
+    }
+    assert!(won > 0, "search agents won no round at all");
+}
+
+#[test]
 fn results_do_not_depend_on_the_thread_count() {
     let halving = StrategySpec::parse(
         "name = \"h\"\nbase = \"pimc\"\n[search]\niterations = 3\nhalving = true\n",

@@ -432,6 +432,23 @@ impl Strategy for Human {
                     r.deck.token(c),
                     color.name()
                 )
+            } else if r.deck.color(c).is_none() && !r.deck.wd4.contains(c) {
+                // Only `wild_when_matching = false` forbids these wilds.
+                let face = r.deck.kind(top).face;
+                let matching: Vec<String> = obs
+                    .hand()
+                    .iter()
+                    .filter(|&h| {
+                        r.deck.color(h).is_some()
+                            && (r.deck.color(h) == Some(color) || r.deck.kind(h).face == face)
+                    })
+                    .map(|h| r.deck.token(h))
+                    .collect();
+                format!(
+                    "{} cannot be played while you hold a matching card ({}): wild_when_matching = false",
+                    r.deck.token(c),
+                    matching.join(", ")
+                )
             } else {
                 let face = r.deck.kind(top).face;
                 let or_face = if face.is_wild() {

@@ -301,6 +301,9 @@ pub struct Game<'r> {
     /// ...and the cards the colour restriction forbids (Wild Draw Four, or
     /// nothing under `bluff_challenge`).
     restricted: CardSet,
+    /// The cards the matching restriction forbids: every wild but Wild Draw
+    /// Four under `wild_when_matching = false`, else none.
+    plain_restricted: CardSet,
     dir: i8,
     /// The next seat of each seat in the current direction.
     next_seat: [u8; 16],
@@ -363,6 +366,11 @@ impl<'r> Game<'r> {
                 CardSet::EMPTY
             } else {
                 rules.deck.wd4
+            },
+            plain_restricted: if rules.settings.wild_when_matching {
+                CardSet::EMPTY
+            } else {
+                rules.deck.wild - rules.deck.wd4
             },
             dir: 1,
             next_seat: [0; 16],
@@ -538,17 +546,36 @@ impl<'r> Game<'r> {
     /// (RULES.md section 3), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
-        (hand & self.accept) - self.forbidden(hand)
+        self.playable_in::<true>(hand)
     }
 
-    /// The cards the Wild Draw Four colour restriction forbids to `hand`: the
-    /// restricted cards when the hand holds the active colour, else none.
-    /// Branch-free: whether the hand holds the colour is close to a coin flip,
-    /// so a branch here would often be mispredicted.
+    /// [`Game::playable`]; `M = false` leaves the matching restriction out
+    /// (see [`Game::forbidden`]).
     #[inline(always)]
-    fn forbidden(&self, hand: CardSet) -> CardSet {
+    fn playable_in<const M: bool>(&self, hand: CardSet) -> CardSet {
+        (hand & self.accept) - self.forbidden::<M>(hand)
+    }
+
+    /// The cards the restrictions forbid to `hand`: Wild Draw Four's colour
+    /// restriction (the restricted cards when the hand holds the active
+    /// colour) and, with `M`, `wild_when_matching = false` (the other wilds
+    /// when the hand holds a coloured card of the active colour or of the top
+    /// card's face; wilds never count as matching).
+    /// Branch-free: whether the hand holds the colour is close to a coin flip,
+    /// so a branch here would often be mispredicted. `M` is a compile-time
+    /// switch: the turn logic passes its own (`W` of `normal_turn`), set
+    /// only for rule sets with `wild_when_matching = false`, so the others
+    /// do not pay for a restriction that is empty there.
+    #[inline(always)]
+    fn forbidden<const M: bool>(&self, hand: CardSet) -> CardSet {
         let holds_color = !(hand & self.of_color).is_empty();
-        CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg())
+        let colour = CardSet(self.restricted.0 & (holds_color as u128).wrapping_neg());
+        if !M {
+            return colour;
+        }
+        // The top's colour and face among coloured cards: `accept` less the wilds.
+        let holds_match = !(hand & (self.accept - self.rules.deck.wild)).is_empty();
+        colour | CardSet(self.plain_restricted.0 & (holds_match as u128).wrapping_neg())
     }
 
     /// A coloured card `c` is the new top: its colour becomes active and the
@@ -564,8 +591,8 @@ impl<'r> Game<'r> {
     /// Whether `card`, which is in `hand`, may be played: the masks alone
     /// decide (no need to mask the whole hand).
     #[inline(always)]
-    fn can_play(&self, hand: CardSet, card: CardId) -> bool {
-        (self.accept - self.forbidden(hand)).contains(card)
+    fn can_play<const M: bool>(&self, hand: CardSet, card: CardId) -> bool {
+        (self.accept - self.forbidden::<M>(hand)).contains(card)
     }
 
     /// Sets the colour named for a wild top card and refreshes the
@@ -590,8 +617,15 @@ impl<'r> Game<'r> {
         if !matches {
             return false;
         }
-        if d.effect_of[card as usize] == Effect::WildDraw4 && !self.s.bluff_challenge {
-            return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
+        if d.effect_of[card as usize] == Effect::WildDraw4 {
+            if !self.s.bluff_challenge {
+                return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
+            }
+        } else if k.color.is_none() && !self.s.wild_when_matching {
+            return !hand.iter().any(|c| {
+                let h = d.kind(c);
+                h.color.is_some() && (h.color == Some(self.color) || h.face == t.face)
+            });
         }
         true
     }
@@ -612,7 +646,8 @@ impl<'r> Game<'r> {
             }
             Stacking::Cross => hand & (d.wd4 | d.draw2),
         };
-        m - self.forbidden(hand)
+        // Only draw cards answer: the matching restriction (other wilds) cannot apply.
+        m - self.forbidden::<false>(hand)
     }
 
     fn obs(&self, seat: u8) -> Observation<'_> {
@@ -842,8 +877,8 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Whether any house rule is on (the turn logic is compiled with and
-    /// without their checks).
+    /// Whether any house rule is on, or `wild_when_matching = false` (the
+    /// turn logic is compiled with and without their checks).
     #[inline]
     fn uses_house_rules(&self) -> bool {
         let st = self.s;
@@ -853,6 +888,64 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
+            || !st.wild_when_matching
+    }
+
+    /// Plays the turns of a round from `cur`'s turn until it ends; returns
+    /// how it ended and the last player (the winner of a won round). A
+    /// strict-mode error ends it blocked, with `error` set.
+    #[inline(always)]
+    fn turns_of_round<R: Recorder>(
+        &mut self,
+        cur: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> (Outcome, u8) {
+        // The turn logic is compiled three times: without house-rule checks
+        // for rule sets that use none (the common, fast case), with them, and
+        // with them and the matching restriction (`wild_when_matching = false`),
+        // each in a loop of its own (choosing inside one loop measured 3% slower).
+        if !self.uses_house_rules() {
+            self.turn_loop::<false, false, R>(cur, agents, rec)
+        } else if self.s.wild_when_matching {
+            self.turn_loop::<true, false, R>(cur, agents, rec)
+        } else {
+            self.turn_loop::<true, true, R>(cur, agents, rec)
+        }
+    }
+
+    /// The loop of [`Game::turns_of_round`] for one variant of the turn logic.
+    fn turn_loop<const H: bool, const W: bool, R: Recorder>(
+        &mut self,
+        mut cur: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> (Outcome, u8) {
+        let max_turns = self.s.max_turns;
+        // Bound: every iteration is a turn (`normal_turn` counts it, and the
+        // round stops at `max_turns`) or the lost turn of a pending draw, which
+        // settles the draw so that the next iteration is a turn: at most
+        // 2 x max_turns + 1 iterations. A turn's inner loops are bounded too
+        // (draws by the cards there are, jump-ins by `jump_in_limit`).
+        loop {
+            if self.turns >= max_turns {
+                return (Outcome::Truncated, cur);
+            }
+            match self.turn::<H, W, R>(cur, agents, rec) {
+                Flow::Next(next) => cur = next,
+                Flow::Out(w) => return (Outcome::Won, w),
+            }
+            // One flag for the two rare stops: a strict-mode error, or a
+            // whole table round of passes without a card to draw.
+            if self.halt {
+                // A strict-mode error leaves the loop here and is returned
+                // by the caller. (Returning it from inside the loop measured
+                // 3% slower: the hot loop's code layout is that sensitive.)
+                if let Some(o) = self.halt_outcome() {
+                    return (o, cur);
+                }
+            }
+        }
     }
 
     /// With `halt` set: how the round ends, if it does (a strict-mode error
@@ -903,42 +996,8 @@ impl<'r> Game<'r> {
         let mut cur = self.setup_round(agents, rec);
         let first_player = cur;
         let first_direction = self.dir;
-        let max_turns = self.s.max_turns;
-        // The turn logic is compiled twice: with every house-rule check, and
-        // without them for rule sets that use none (the common, fast case).
-        let house = self.uses_house_rules();
-        // Bound: every iteration is a turn (`normal_turn` counts it, and the
-        // round stops at `max_turns`) or the lost turn of a pending draw, which
-        // settles the draw so that the next iteration is a turn: at most
-        // 2 x max_turns + 1 iterations. A turn's inner loops are bounded too
-        // (draws by the cards there are, jump-ins by `jump_in_limit`).
-        let outcome = loop {
-            if self.turns >= max_turns {
-                break Outcome::Truncated;
-            }
-            let flow = if house {
-                self.turn::<true, R>(cur, agents, rec)
-            } else {
-                self.turn::<false, R>(cur, agents, rec)
-            };
-            match flow {
-                Flow::Next(next) => cur = next,
-                Flow::Out(w) => {
-                    cur = w;
-                    break Outcome::Won;
-                }
-            }
-            // One flag for the two rare stops: a strict-mode error, or a
-            // whole table round of passes without a card to draw.
-            if self.halt {
-                // A strict-mode error leaves the loop here and is returned
-                // just after it. (Returning it from inside the loop measured
-                // 3% slower: the hot loop's code layout is that sensitive.)
-                if let Some(o) = self.halt_outcome() {
-                    break o;
-                }
-            }
-        };
+        let outcome;
+        (outcome, cur) = self.turns_of_round(cur, agents, rec);
         if let Some((seat, action)) = self.error {
             if let Some(e) = self.first_fault(agents) {
                 return Err(e);
@@ -1132,7 +1191,11 @@ impl<'r> Game<'r> {
 
     // ----- a turn ----------------------------------------------------------
 
-    fn turn<const H: bool, R: Recorder>(
+    /// A turn. `H`: with the house-rule checks; `W`: with the matching
+    /// restriction of `wild_when_matching = false` (only with `H`:
+    /// [`Game::uses_house_rules`] counts that setting), so that rule sets
+    /// without it keep the mask work they had before it existed.
+    fn turn<const H: bool, const W: bool, R: Recorder>(
         &mut self,
         p: u8,
         agents: &mut Agents,
@@ -1140,13 +1203,18 @@ impl<'r> Game<'r> {
     ) -> Flow {
         // Without house rules a pending draw is settled during the play.
         if H && self.pending > 0 {
-            return self.pending_turn(p, agents, rec);
+            return self.pending_turn::<W, R>(p, agents, rec);
         }
-        self.normal_turn::<H, R>(p, agents, rec)
+        self.normal_turn::<H, W, R>(p, agents, rec)
     }
 
     /// The victim of a pending draw: challenge, answer, or draw it all.
-    fn pending_turn<R: Recorder>(&mut self, p: u8, agents: &mut Agents, rec: &mut R) -> Flow {
+    fn pending_turn<const W: bool, R: Recorder>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents,
+        rec: &mut R,
+    ) -> Flow {
         let d = &self.rules.deck;
         if self.s.bluff_challenge
             && d.wd4.contains(self.top)
@@ -1167,7 +1235,7 @@ impl<'r> Game<'r> {
             self.pending_cards = 0;
             if guilty {
                 self.draw(target, total, DrawReason::Challenge, rec);
-                return self.normal_turn::<true, R>(p, agents, rec);
+                return self.normal_turn::<true, W, R>(p, agents, rec);
             }
             self.draw(p, total + 2, DrawReason::Challenge, rec);
             rec.on(self, Event::Skip { player: p });
@@ -1192,7 +1260,8 @@ impl<'r> Game<'r> {
         Flow::Next(self.step(p, 1))
     }
 
-    fn normal_turn<const H: bool, R: Recorder>(
+    /// `H` and `W` as for [`Game::turn`].
+    fn normal_turn<const H: bool, const W: bool, R: Recorder>(
         &mut self,
         p: u8,
         agents: &mut Agents,
@@ -1200,7 +1269,8 @@ impl<'r> Game<'r> {
     ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
-        let playable = self.playable(hand);
+        debug_assert!(W || self.plain_restricted.is_empty());
+        let playable = self.playable_in::<W>(hand);
         // A player with nothing playable draws; the strategy is asked only if
         // it wants to be (see `Strategy::ask_without_choice`).
         let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
@@ -1227,7 +1297,7 @@ impl<'r> Game<'r> {
             // reshuffle only returns discards, so at most the deck's size.
             while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
                 last = Some(c);
-                if self.can_play(self.hands[p as usize & 15], c) {
+                if self.can_play::<W>(self.hands[p as usize & 15], c) {
                     break;
                 }
             }
@@ -1244,7 +1314,7 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                if self.can_play(self.hands[p as usize & 15], c)
+                if self.can_play::<W>(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
                         || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
                 {

@@ -163,6 +163,10 @@ pub struct Settings {
     pub start_card_effects: bool,
     /// Drawing is allowed even when a card is playable.
     pub may_draw_when_playable: bool,
+    /// A wild other than Wild Draw Four may be played while the hand holds a
+    /// card matching the top card's colour, number or symbol; `false` allows
+    /// it only when the hand holds none (seeds 000 and 002).
+    pub wild_when_matching: bool,
     /// With two players Reverse acts as Skip.
     pub two_player_reverse_skips: bool,
     /// Downpour also makes the next player lose the turn.
@@ -213,6 +217,7 @@ impl Default for Settings {
             hand_size: 7,
             start_card_effects: true,
             may_draw_when_playable: true,
+            wild_when_matching: true,
             two_player_reverse_skips: true,
             downpour_skips_next: false,
             ohana_fill_to: 4,
@@ -857,6 +862,34 @@ mod tests {
         assert!(e.contains("stacking"), "{e}");
         let e = f.apply_house("max_turns=5").unwrap_err().to_string();
         assert!(e.contains("unknown house rule"), "{e}");
+    }
+
+    #[test]
+    fn wild_when_matching_is_a_setting_not_a_house_rule() {
+        let mut f = RuleSetFile::load("h2o").unwrap();
+        assert!(
+            f.settings.wild_when_matching,
+            "the rule book's reading is the default"
+        );
+        f.apply_set("wild_when_matching=false").unwrap();
+        assert!(!f.settings.wild_when_matching);
+        assert!(f.to_toml().contains("wild_when_matching = false"));
+        let r = Rules::build(f.clone()).unwrap();
+        assert_eq!(
+            r.changed_settings(),
+            vec![("wild_when_matching".to_string(), "false".to_string())]
+        );
+        let e = f
+            .apply_set("wild_when_matching=maybe")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("wild_when_matching"), "{e}");
+        let e = f
+            .apply_house("wild_when_matching=false")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown house rule"), "{e}");
+        assert!(Settings::names().contains(&"wild_when_matching".to_string()));
     }
 
     #[test]

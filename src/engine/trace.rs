@@ -170,11 +170,22 @@ impl<W: Write> Recorder for TraceWriter<W> {
     }
 }
 
+/// Settings newer than the trace format that a `match` line lists only when
+/// they differ from their default (a reader that finds no key takes the
+/// default: `Settings` deserialises missing keys as defaults), so
+/// that traces of rules that do not use them are unchanged.
+const LISTED_WHEN_CHANGED: [(&str, bool); 1] = [("wild_when_matching", true)];
+
 /// The `match` line: rule set, every resolved setting (plus point overrides),
 /// players, strategies and seed.
 pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) -> Value {
     let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut settings {
+        for (key, default) in LISTED_WHEN_CHANGED {
+            if m.get(key) == Some(&Value::Bool(default)) {
+                m.shift_remove(key);
+            }
+        }
         m.insert(
             "points".into(),
             serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
@@ -224,4 +235,46 @@ pub fn write_trace<W: Write>(
     w.line(&match_end_line(&result, players));
     w.finish()?;
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::{RuleSetFile, Settings};
+
+    #[test]
+    fn the_match_line_lists_wild_when_matching_only_when_false() {
+        let keys = |sets: &[&str]| {
+            let mut f = RuleSetFile::load("classic").unwrap();
+            for s in sets {
+                f.apply_set(s).unwrap();
+            }
+            let line = match_line(&Rules::build(f).unwrap(), 2, &[], 1);
+            let settings = line["settings"].as_object().unwrap().clone();
+            (
+                settings.keys().cloned().collect::<Vec<_>>(),
+                settings.get("wild_when_matching").cloned(),
+            )
+        };
+        let (default_keys, value) = keys(&[]);
+        assert_eq!(value, None);
+        // Every other setting, in the struct's order, then the points.
+        let all = serde_json::to_value(Settings::default()).unwrap();
+        let mut expect: Vec<String> = all
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| *k != "wild_when_matching")
+            .cloned()
+            .collect();
+        expect.push("points".into());
+        assert_eq!(default_keys, expect);
+        let (keys_false, value) = keys(&["wild_when_matching=false"]);
+        assert_eq!(value, Some(Value::Bool(false)));
+        assert_eq!(keys_false.len(), default_keys.len() + 1);
+        assert_eq!(
+            keys_false[4], "wild_when_matching",
+            "after may_draw_when_playable"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 //! agent's own wrapper does that). [`Game::resume_round`] re-enters the turn
 //! loop at that point; nothing here allocates.
 
-use super::{Agents, Event, Flow, Game, Recorder, MAX_PLAYERS};
+use super::{Agents, Event, Flow, Game, Outcome, Recorder, MAX_PLAYERS};
 use crate::agents::Strategy;
 use crate::engine::cards::CardId;
 use crate::engine::rules::Scoring;
@@ -79,7 +79,7 @@ impl<'r> Game<'r> {
             ResumeAt::Pending => None,
             ResumeAt::Drawn(c) => {
                 let s = &mut agents.seats[p as usize];
-                let play = self.can_play(self.hands[p as usize & 15], c)
+                let play = self.can_play::<true>(self.hands[p as usize & 15], c)
                     && (self.s.force_play || s.play_drawn(&self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
@@ -108,27 +108,9 @@ impl<'r> Game<'r> {
             None => {}
         }
         if !won && self.error.is_none() {
-            won = loop {
-                if self.turns >= self.s.max_turns {
-                    break false;
-                }
-                let flow = if house {
-                    self.turn::<true, Quiet>(cur, agents, rec)
-                } else {
-                    self.turn::<false, Quiet>(cur, agents, rec)
-                };
-                match flow {
-                    Flow::Next(next) => cur = next,
-                    Flow::Out(w) => {
-                        cur = w;
-                        break true;
-                    }
-                }
-                // The round loop's rare stops (see `play_round`).
-                if self.halt && self.halt_outcome().is_some() {
-                    break false;
-                }
-            };
+            let outcome;
+            (outcome, cur) = self.turns_of_round(cur, agents, rec);
+            won = outcome == Outcome::Won;
         }
         let d = &self.rules.deck;
         let mut hand_points = [0u32; MAX_PLAYERS];
