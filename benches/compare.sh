@@ -2,6 +2,8 @@
 # Paired speed comparison: the work tree against a git revision, in one process.
 #
 #   benches/compare.sh REV [SAMPLES]     e.g. benches/compare.sh HEAD~3 400
+#   UNOLAB_COMPARE_HOUSE=stacking=cross,jump_in benches/compare.sh REV
+#                                        (both sides with those house rules)
 #
 # Builds both versions of the library into one harness (benches/compare/
 # harness.rs), alternates samples of 2,000 four-player classic rounds between

@@ -11,7 +11,14 @@ use std::time::Instant;
 macro_rules! config {
     ($k:ident, $games:expr) => {
         $k::sim::RunConfig::new(
-            $k::Rules::build($k::RuleSetFile::load("classic").unwrap()).unwrap(),
+            $k::Rules::build({
+                let mut file = $k::RuleSetFile::load("classic").unwrap();
+                for item in house_rules() {
+                    file.apply_house(&item).expect("unknown house rule");
+                }
+                file
+            })
+            .unwrap(),
             4,
             &[$k::StrategySpec::Random],
             $games,
@@ -37,12 +44,29 @@ macro_rules! sample {
 
 mod paired;
 
+/// House rules for both sides, from `UNOLAB_COMPARE_HOUSE` (comma-separated,
+/// as `--house` takes them), so that the house-rule turn path can be
+/// compared too; empty by default (plain classic).
+fn house_rules() -> Vec<String> {
+    std::env::var("UNOLAB_COMPARE_HOUSE")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 fn main() {
     let samples: usize = std::env::args()
         .nth(1)
         .map(|s| s.parse().expect("samples must be a number"))
         .unwrap_or(400);
     let games: u64 = 2000;
+    let house = house_rules();
+    if !house.is_empty() {
+        println!("house rules on both sides: {}", house.join(", "));
+    }
     let base_cfg = config!(unolab_base, games);
     let new_cfg = config!(unolab, games);
     paired::run(
