@@ -21,11 +21,30 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn tempdir(tag: &str) -> PathBuf {
+/// A scratch folder for one test, removed when the test passes (kept for a
+/// look when it fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn tempdir(tag: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("unolab-ext-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// The faulty test bot with a mode, the decision it misbehaves at, a pid file
@@ -366,7 +385,7 @@ fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
     );
 }
 
-fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, PathBuf, Duration) {
+fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, Scratch, Duration) {
     let dir = tempdir(mode);
     let spec = format!("{},random", faulty("bad", mode, n, &dir));
     let mut args = vec![
