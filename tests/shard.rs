@@ -515,6 +515,103 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Spawns `args`, waits until `file` exists (the first checkpoint), then
+/// kills the process with SIGKILL: no chance to save anything more.
+#[cfg(unix)]
+fn kill_after_first_checkpoint(args: &[String], file: &Path) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..1200 {
+        if file.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert!(file.exists(), "no checkpoint within 30 s");
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.signal(),
+        Some(9),
+        "{status:?}: ended before the kill"
+    );
+}
+
+/// A shard killed without warning (SIGKILL) keeps its last checkpoint
+/// (`--checkpoint SECS`): a valid partial state that the same command resumes
+/// to the state of an uninterrupted shard.
+#[cfg(unix)]
+#[test]
+fn sigkill_keeps_the_last_checkpoint_which_resumes() {
+    let dir = tempdir("sigkill");
+    let (a, b) = (dir.join("killed"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "run",
+            "-g",
+            "6000000",
+            "--seed",
+            "11",
+            "--shard",
+            "1/2",
+            "-j",
+            "2",
+            "-q",
+            "--checkpoint",
+            "0.1",
+            "-o",
+            s(out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let name = "shard-0001-of-0002.json";
+    kill_after_first_checkpoint(&args(&a), &a.join(name));
+    let saved = json(&a.join(name));
+    assert_eq!(saved["partial"], true);
+    let done = saved["games_done"].as_u64().unwrap();
+    assert!(
+        done > 0 && done < 3_000_000,
+        "{done} games at the checkpoint"
+    );
+    assert_eq!(saved["stats"]["games"].as_u64(), Some(done));
+    let o = ok(unolab(
+        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("from the saved state)"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    ok(unolab(
+        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    let keep = ["elapsed_s", "started_utc", "threads"];
+    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    assert_eq!(ra["done"], serde_json::json!([[3000000, 6000000]]));
+    assert_eq!(strip(ra, &keep), strip(rb, &keep));
+    // --checkpoint belongs to shards; a plain run refuses it before any game.
+    let e = err(&unolab(&["run", "-g", "10", "--checkpoint", "5"]));
+    assert!(e.contains("--checkpoint applies only with --shard"), "{e}");
+    let e = err(&unolab(&[
+        "run",
+        "-g",
+        "10",
+        "--shard",
+        "0/2",
+        "--checkpoint",
+        "-1",
+    ]));
+    assert!(e.contains("not a valid checkpoint interval"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ----- experiments --------------------------------------------------------------
 
 /// Runs `n` shards of `experiment run FILE EXTRA` into `dir`, shard i on 1 or
@@ -867,5 +964,67 @@ fn sigterm_leaves_a_partial_experiment_shard_that_resumes() {
     let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
     assert_eq!(ra["games_done"], 60_000);
     assert_eq!(strip(ra, &keep), strip(rb, &keep));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An experiment shard (or run) killed without warning keeps the state of its
+/// last checkpoint, a batch boundary, and the same command resumes it to the
+/// state of an uninterrupted shard.
+#[cfg(unix)]
+#[test]
+fn sigkill_keeps_the_last_experiment_checkpoint_which_resumes() {
+    let dir = tempdir("expkill");
+    let (a, b) = (dir.join("killed"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "experiment",
+            "run",
+            "experiments/editions.toml",
+            "--games",
+            "200000",
+            "--seed",
+            "12",
+            "--batch",
+            "1000",
+            "--shard",
+            "0/1",
+            "--threads",
+            "2",
+            "--checkpoint",
+            "0",
+            "--quiet",
+            "--out",
+            s(out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let name = "shard-0000-of-0001.json";
+    kill_after_first_checkpoint(&args(&a), &a.join(name));
+    let saved = json(&a.join(name));
+    assert_eq!(saved["partial"], true);
+    let done = saved["games_done"].as_u64().unwrap();
+    assert!(done > 0 && done < 200_000, "{done} games at the checkpoint");
+    assert_eq!(done % 1000, 0, "a batch boundary");
+    assert_eq!(saved["state"]["clusters"].as_u64(), Some(done));
+    ok(unolab(
+        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    ok(unolab(
+        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+    ));
+    let keep = ["elapsed_s", "started_utc", "threads"];
+    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    assert_eq!(ra["games_done"], 200_000);
+    assert_eq!(strip(ra, &keep), strip(rb, &keep));
+    let e = err(&unolab(&[
+        "experiment",
+        "run",
+        "experiments/editions.toml",
+        "--checkpoint",
+        "x",
+    ]));
+    assert!(e.contains("not a valid checkpoint interval"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,5 +103,11 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         a.common.seed.unwrap_or(1),
     )
     .map_err(Fail)?;
-    drive(exp, &a.common, a.common.out.as_deref(), a.json)
+    drive(
+        exp,
+        &a.common,
+        a.common.out.as_deref(),
+        a.json,
+        super::CHECKPOINT_SECS,
+    )
 }

@@ -37,6 +37,10 @@ pub struct RunArgs {
     /// combines them into the experiment's results
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// Save the resumable state at a batch boundary at most every SECS
+    /// seconds of play (default 10; always at the end)
+    #[arg(long, value_name = "SECS", value_parser = super::parse_checkpoint, allow_hyphen_values = true)]
+    checkpoint: Option<f64>,
 }
 
 /// Options shared by `experiment run` and `compare`.
@@ -97,17 +101,18 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
         }
         ExperimentAction::Run(a) => {
             let mut exp = load(&a.file)?;
+            let every = a.checkpoint.unwrap_or(super::CHECKPOINT_SECS);
             if let Some(spec) = &a.shard {
                 let shard = super::shard::parse_shard(spec)?;
                 apply_overrides(&mut exp, &a.common)?;
-                return super::shard::run_experiment(exp, shard, &a.common);
+                return super::shard::run_experiment(exp, shard, &a.common, every);
             }
             let out = a
                 .common
                 .out
                 .clone()
                 .unwrap_or_else(|| Path::new("results").join(&exp.name));
-            drive(exp, &a.common, Some(&out), false)
+            drive(exp, &a.common, Some(&out), false, every)
         }
     }
 }
@@ -135,6 +140,7 @@ pub fn drive(
     c: &CommonArgs,
     out: Option<&Path>,
     json: bool,
+    every: f64,
 ) -> Result<ExitCode, Fail> {
     apply_overrides(&mut exp, c)?;
     // The output folder must be writable before the first game.
@@ -168,11 +174,12 @@ pub fn drive(
     let started = super::now_utc();
     let t0 = Instant::now();
     let progress = |d: u64| bar.set(d);
-    // The state is saved at a batch boundary at most every 10 s (and always at
-    // the end, interrupted or not), so saving costs nothing measurable.
+    // The state is saved at a batch boundary at most every `every` seconds
+    // (10 by default, and always at the end, interrupted or not), so saving
+    // costs nothing measurable.
     let mut last_save = Instant::now();
     let mut save = |st: &LockstepState| match &spath {
-        Some(p) if last_save.elapsed().as_secs_f64() >= 10.0 => {
+        Some(p) if last_save.elapsed().as_secs_f64() >= every => {
             last_save = Instant::now();
             save_state(st, p)
         }

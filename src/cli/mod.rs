@@ -126,6 +126,20 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     }
 }
 
+/// Seconds between saves of a resumable state (`--checkpoint`): a number from
+/// 0 (save at every unit of work) to one day.
+pub fn parse_checkpoint(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=86_400.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a valid checkpoint interval (valid: seconds from 0 to 86400)"
+        )),
+    }
+}
+
+/// Seconds between saves of a resumable state when `--checkpoint` is not given.
+pub const CHECKPOINT_SECS: f64 = 10.0;
+
 /// The cores of this machine (1 when unknown).
 pub fn cores() -> usize {
     std::thread::available_parallelism()

@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// and write its state file into --out DIR; `unolab merge` combines them
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// With --shard: save the shard's state every SECS seconds of play (default
+    /// 10), so that a shard killed without warning keeps what it finished
+    #[arg(long, value_name = "SECS", value_parser = super::parse_checkpoint, allow_hyphen_values = true)]
+    checkpoint: Option<f64>,
 }
 
 pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
@@ -65,6 +69,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         out,
         quiet,
         shard,
+        checkpoint,
     } = a;
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
@@ -99,7 +104,14 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     cfg.duplicate = duplicate;
     if let Some(spec) = shard {
         let shard = super::shard::parse_shard(&spec)?;
-        return super::shard::run(cfg, shard, out, quiet, json);
+        let every = checkpoint.unwrap_or(super::CHECKPOINT_SECS);
+        return super::shard::run(cfg, shard, out, quiet, json, every);
+    }
+    if checkpoint.is_some() {
+        return Err(Fail(
+            "--checkpoint applies only with --shard (a plain run writes its results at the end)"
+                .into(),
+        ));
     }
     // The output folder must be writable before the first game.
     let created = match &out {

@@ -7,7 +7,7 @@ use super::{print_out, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use unolab::lab::shard::{run_experiment_shard, ExperimentShardState};
 use unolab::lab::Experiment;
 use unolab::report::experiment::{save_state, ExperimentReport};
@@ -70,6 +70,7 @@ pub fn run(
     out: Option<PathBuf>,
     quiet: bool,
     json: bool,
+    every: f64,
 ) -> Result<ExitCode, Fail> {
     // Signals from here on stop the work and keep what finished.
     let stop = super::interrupt_flag();
@@ -100,7 +101,20 @@ pub fn run(
     let bar = super::Progress::new(total, quiet, "games", resumed);
     let progress = |done: u64| bar.set(done);
     let start = Instant::now();
-    run_shard(&cfg, &mut state, stop, &progress)?;
+    let elapsed_before = state.elapsed_s;
+    let mut save = |s: &ShardState| {
+        let mut s = s.clone();
+        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
+        write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
+    };
+    run_shard(
+        &cfg,
+        &mut state,
+        stop,
+        &progress,
+        Duration::from_secs_f64(every),
+        &mut save,
+    )?;
     state.elapsed_s += start.elapsed().as_secs_f64();
     bar.finish();
     write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
@@ -142,7 +156,12 @@ fn read_experiment_state(path: &Path) -> Result<ExperimentShardState, Fail> {
 
 /// Plays shard `shard` of the experiment `exp` (overrides applied) into
 /// `--out DIR/shard-I-of-N.json`, resuming the state found there.
-pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<ExitCode, Fail> {
+pub fn run_experiment(
+    exp: Experiment,
+    shard: Shard,
+    c: &CommonArgs,
+    every: f64,
+) -> Result<ExitCode, Fail> {
     let stop = super::interrupt_flag();
     let dir = c.out.clone().ok_or_else(|| {
         Fail("--shard needs --out DIR, the folder of the shard state files".into())
@@ -173,12 +192,13 @@ pub fn run_experiment(exp: Experiment, shard: Shard, c: &CommonArgs) -> Result<E
     let resumed = state.games_done;
     let bar = super::Progress::new(total, c.quiet, &format!("{unit} per arm"), resumed);
     let progress = |done: u64| bar.set(done);
-    // The state is saved at a batch boundary at most every 10 s, and at the end.
+    // The state is saved at a batch boundary at most every `every` seconds
+    // (10 by default), and at the end.
     let start = Instant::now();
     let mut last_save = Instant::now();
     let elapsed_before = state.elapsed_s;
     let mut save = |s: &ExperimentShardState| {
-        if last_save.elapsed().as_secs_f64() < 10.0 {
+        if last_save.elapsed().as_secs_f64() < every {
             return Ok(());
         }
         last_save = Instant::now();

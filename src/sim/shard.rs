@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Format name of a shard state file.
 pub const SHARD_FORMAT: &str = "unolab-shard-state";
@@ -466,70 +467,97 @@ impl ShardState {
 /// chunks of `cfg.chunk` games, and adds them to `state`. Setting `stop` ends
 /// the work after the chunks in progress; the state then holds exactly the
 /// finished chunks. `progress` gets the shard's games finished so far.
+///
+/// Every `every` of play the workers finish the chunks in hand, their
+/// statistics are added to `state` and `checkpoint` gets it (to save it, so
+/// that a shard killed without warning keeps what it finished up to there);
+/// then play goes on. Checkpoints change when the statistics are added, never
+/// what they are. An error of `checkpoint` ends the work with that error.
 /// `cfg` must be the configuration of the state ([`RunSpec::to_config`]).
 pub fn run_shard(
     cfg: &RunConfig,
     state: &mut ShardState,
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
+    every: Duration,
+    checkpoint: &mut dyn FnMut(&ShardState) -> Result<(), String>,
 ) -> Result<(), RunError> {
     if RunSpec::of(cfg) != state.config {
         return Err(RunError::Invalid(
             "the shard state belongs to another configuration".into(),
         ));
     }
-    let todo = state.todo(cfg.chunk);
-    if todo.is_empty() {
+    if state.todo(cfg.chunk).is_empty() {
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
-    let next = AtomicU64::new(0);
     let done = AtomicU64::new(state.games_done);
-    let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
-    let failed_chunk = AtomicU64::new(u64::MAX);
-    let parts: Vec<(RunStats, Vec<Range<u64>>)> = pool.broadcast(|_| {
-        let mut w = Worker::new(cfg);
-        let mut stats = RunStats::new(cfg);
-        let mut finished = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k as usize >= todo.len() || k > failed_chunk.load(Ordering::Relaxed) {
-                break;
-            }
-            let r = todo[k as usize].clone();
-            // A chunk is played whole (the stop flag is read between chunks);
-            // after a failure nothing of this session is kept.
-            if let Err(e) = play_range(cfg, &mut w, r.clone(), &mut stats) {
-                let game = match &e {
-                    RunError::Illegal { game, .. } => *game,
-                    _ => r.start,
-                };
-                let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                if f.as_ref().is_none_or(|(g, _)| game < *g) {
-                    *f = Some((game, e));
-                }
-                failed_chunk.fetch_min(k, Ordering::Relaxed);
-                break;
-            }
-            let n = r.end - r.start;
-            finished.push(r);
-            progress(done.fetch_add(n, Ordering::Relaxed) + n);
+    // One worker per thread for the whole session (external programs are
+    // started once, not at every checkpoint).
+    let workers: Vec<Mutex<Option<Worker>>> = (0..cfg.threads).map(|_| Mutex::new(None)).collect();
+    loop {
+        let todo = state.todo(cfg.chunk);
+        if todo.is_empty() || stop.load(Ordering::Relaxed) {
+            break;
         }
-        (stats, finished)
-    });
-    if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
+        let pause = AtomicBool::new(false);
+        let epoch = Instant::now();
+        let next = AtomicU64::new(0);
+        let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
+        let failed_chunk = AtomicU64::new(u64::MAX);
+        let parts: Vec<(RunStats, Vec<Range<u64>>)> = pool.broadcast(|ctx| {
+            let mut slot = workers[ctx.index()]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            let w = slot.get_or_insert_with(|| Worker::new(cfg));
+            let mut stats = RunStats::new(cfg);
+            let mut finished = Vec::new();
+            loop {
+                if stop.load(Ordering::Relaxed) || pause.load(Ordering::Relaxed) {
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k as usize >= todo.len() || k > failed_chunk.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = todo[k as usize].clone();
+                // A chunk is played whole (the flags are read between chunks);
+                // after a failure nothing since the last checkpoint is kept.
+                if let Err(e) = play_range(cfg, w, r.clone(), &mut stats) {
+                    let game = match &e {
+                        RunError::Illegal { game, .. } => *game,
+                        _ => r.start,
+                    };
+                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                    if f.as_ref().is_none_or(|(g, _)| game < *g) {
+                        *f = Some((game, e));
+                    }
+                    failed_chunk.fetch_min(k, Ordering::Relaxed);
+                    break;
+                }
+                let n = r.end - r.start;
+                finished.push(r);
+                progress(done.fetch_add(n, Ordering::Relaxed) + n);
+                if epoch.elapsed() >= every {
+                    pause.store(true, Ordering::Relaxed);
+                }
+            }
+            (stats, finished)
+        });
+        if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            return Err(e);
+        }
+        for (stats, ranges) in &parts {
+            state.add(ranges, stats);
+        }
+        state.threads = cfg.threads;
+        if state.partial && !stop.load(Ordering::Relaxed) {
+            checkpoint(state).map_err(RunError::Invalid)?;
+        }
     }
-    for (stats, ranges) in &parts {
-        state.add(ranges, stats);
-    }
-    state.threads = cfg.threads;
     Ok(())
 }
 
