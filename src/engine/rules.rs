@@ -387,6 +387,12 @@ impl RuleSetFile {
             None => (item.trim(), "true"),
         };
         if !HOUSE_RULES.contains(&key) {
+            if Settings::names().iter().any(|n| n == key) {
+                return Err(RulesError::Invalid(format!(
+                    "'{key}' is a setting, not a house rule: give it as --set {key}=VALUE (in an experiment file: set = [\"{key}=VALUE\"]; house rules: {})",
+                    HOUSE_RULES.join(", ")
+                )));
+            }
             return Err(RulesError::Invalid(format!(
                 "unknown house rule '{key}' (valid: {})",
                 HOUSE_RULES.join(", ")
@@ -861,7 +867,12 @@ mod tests {
         let e = f.apply_set("stacking=sideways").unwrap_err().to_string();
         assert!(e.contains("stacking"), "{e}");
         let e = f.apply_house("max_turns=5").unwrap_err().to_string();
-        assert!(e.contains("unknown house rule"), "{e}");
+        assert!(
+            e.contains(
+                "'max_turns' is a setting, not a house rule: give it as --set max_turns=VALUE"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
@@ -888,7 +899,13 @@ mod tests {
             .apply_house("wild_when_matching=false")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("unknown house rule"), "{e}");
+        assert!(
+            e.contains("'wild_when_matching' is a setting, not a house rule")
+                && e.contains("--set wild_when_matching=VALUE"),
+            "{e}"
+        );
+        let e = f.apply_house("no_such_rule").unwrap_err().to_string();
+        assert!(e.contains("unknown house rule 'no_such_rule'"), "{e}");
         assert!(Settings::names().contains(&"wild_when_matching".to_string()));
     }
 
