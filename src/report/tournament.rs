@@ -1,6 +1,7 @@
 //! A tournament's report: text table, JSON, CSV, manifest and an SVG chart of
 //! the ratings with their intervals.
 
+use super::plots;
 use crate::lab::ratings::Rating;
 use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
 use crate::sim::stats::wilson95;
@@ -330,90 +331,33 @@ impl TournamentReport<'_> {
         })
     }
 
-    /// `ratings.svg`: each strategy's rating as a dot with its 95% interval.
+    /// `ratings.svg`: each strategy's rating as a dot with its 95% interval,
+    /// the best at the top (an interval panel, as the experiments' plots).
     pub fn ratings_svg(&self) -> Result<String, String> {
-        use plotters::prelude::*;
-        let rows = self.rows();
-        let k = rows.len();
-        let mut lo = rows
+        let title = format!(
+            "Ratings: {} players, {} rounds, {} (95% intervals)",
+            self.cfg.players, self.outcome.results.games, self.cfg.rules.name
+        );
+        // The panel draws its first row at the bottom.
+        let rows = self
+            .rows()
             .iter()
-            .map(|r| r.rating.elo_ci95.0)
-            .fold(0.0f64, f64::min);
-        let mut hi = rows
-            .iter()
-            .map(|r| r.rating.elo_ci95.1)
-            .fold(0.0f64, f64::max);
-        if !lo.is_finite() || !hi.is_finite() {
-            lo = rows.iter().map(|r| r.rating.elo).fold(0.0, f64::min) - 100.0;
-            hi = rows.iter().map(|r| r.rating.elo).fold(0.0, f64::max) + 100.0;
-        }
-        let pad = ((hi - lo) * 0.08).max(1.0);
-        let (lo, hi) = (lo - pad, hi + pad);
-        let mut svg = String::new();
-        {
-            let height = 110 + 36 * k as u32;
-            let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
-            let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-            root.fill(&WHITE).map_err(e)?;
-            let title = format!(
-                "Ratings: {} players, {} rounds, {} (95% intervals)",
-                self.cfg.players, self.outcome.results.games, self.cfg.rules.name
-            );
-            let names: Vec<String> = rows.iter().map(|r| r.name.to_string()).collect();
-            let mut chart = ChartBuilder::on(&root)
-                .caption(title, ("sans-serif", 18))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(140)
-                .build_cartesian_2d(lo..hi, (0..k as i32).into_segmented())
-                .map_err(e)?;
-            chart
-                .configure_mesh()
-                .disable_y_mesh()
-                .y_labels(k)
-                .y_label_formatter(&|v| match v {
-                    SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                        // Best at the top.
-                        let i = *i as usize;
-                        if i < k {
-                            names[k - 1 - i].clone()
-                        } else {
-                            String::new()
-                        }
-                    }
-                    SegmentValue::Last => String::new(),
-                })
-                .x_desc("rating, Elo scale (0 = field average)")
-                .draw()
-                .map_err(e)?;
-            let y = |i: usize| SegmentValue::CenterOf((k - 1 - i) as i32);
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
-                    BLACK.mix(0.3),
-                )))
-                .map_err(e)?;
-            chart
-                .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                    PathElement::new(
-                        vec![
-                            (r.rating.elo_ci95.0.max(lo), y(i)),
-                            (r.rating.elo_ci95.1.min(hi), y(i)),
-                        ],
-                        BLUE.stroke_width(2),
-                    )
-                }))
-                .map_err(e)?;
-            chart
-                .draw_series(
-                    rows.iter()
-                        .enumerate()
-                        .map(|(i, r)| Circle::new((r.rating.elo, y(i)), 4, BLUE.filled())),
-                )
-                .map_err(e)?;
-            root.present().map_err(e)?;
-        }
-        Ok(svg)
+            .rev()
+            .map(|r| plots::Row {
+                label: r.name.to_string(),
+                value: r.rating.elo,
+                lo: r.rating.elo_ci95.0,
+                hi: r.rating.elo_ci95.1,
+            })
+            .collect();
+        plots::interval_panels(
+            &title,
+            &[plots::Panel {
+                title: "rating, Elo scale (0 = field average)".into(),
+                rows,
+                reference: Some(0.0),
+            }],
+        )
     }
 
     /// Writes `ratings.csv`, `head_to_head.csv`, `ratings.svg` and
