@@ -44,11 +44,8 @@ pub struct CompareArgs {
 }
 
 pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
-    let mode = if a.mode == "match" {
-        Mode::Match
-    } else {
-        Mode::Round
-    };
+    // clap has checked the name (round or match).
+    let mode = Mode::parse(&a.mode).unwrap_or(Mode::Round);
     let spec_a = ArmSpec {
         label: "A".into(),
         rules: a.rules.rules.clone(),

@@ -73,11 +73,8 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     } = a;
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
-    let mode = if mode == "match" {
-        Mode::Match
-    } else {
-        Mode::Round
-    };
+    // clap has checked the name (round or match).
+    let mode = Mode::parse(&mode).unwrap_or(Mode::Round);
     let threads = threads.unwrap_or_else(super::cores);
     let games = if duplicate {
         games

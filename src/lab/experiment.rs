@@ -147,7 +147,7 @@ pub struct ExperimentSpec {
     pub origin: String,
     pub arms: Vec<ArmData>,
     pub baseline: Option<usize>,
-    pub mode: String,
+    pub mode: Mode,
     pub games: u64,
     pub seed: u64,
     pub duplicate: bool,
@@ -218,7 +218,7 @@ impl Experiment {
                 })
                 .collect(),
             baseline: self.baseline,
-            mode: self.mode.name().to_string(),
+            mode: self.mode,
             games: self.games,
             seed: self.seed,
             duplicate: self.duplicate,
@@ -230,11 +230,6 @@ impl Experiment {
 
     /// The experiment again from its [`ExperimentSpec`].
     pub fn from_spec(s: &ExperimentSpec) -> Result<Experiment, String> {
-        let mode = match s.mode.as_str() {
-            "round" => Mode::Round,
-            "match" => Mode::Match,
-            m => return Err(format!("unknown mode '{m}'")),
-        };
         let arms = s
             .arms
             .iter()
@@ -258,7 +253,7 @@ impl Experiment {
             specs: s.arms.iter().map(|a| a.written.clone()).collect(),
             arms,
             baseline: s.baseline,
-            mode,
+            mode: s.mode,
             games: s.games,
             seed: s.seed,
             duplicate: s.duplicate,
@@ -368,15 +363,17 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     }
     let b = &f.base;
     let mode = match b.mode.as_ref().map(|m| m.get_ref().as_str()) {
-        None | Some("round") => Mode::Round,
-        Some("match") => Mode::Match,
-        Some(other) => {
-            errs.at(
-                b.mode.as_ref().map(|m| m.span()).unwrap_or(0..0),
-                format!("invalid mode '{other}' (valid: round, match)"),
-            );
-            Mode::Round
-        }
+        None => Mode::Round,
+        Some(name) => match Mode::parse(name) {
+            Some(m) => m,
+            None => {
+                errs.at(
+                    b.mode.as_ref().map(|m| m.span()).unwrap_or(0..0),
+                    format!("invalid mode '{name}' (valid: round, match)"),
+                );
+                Mode::Round
+            }
+        },
     };
     let positive = |errs: &mut Errors, v: &Option<Spanned<i64>>, what: &str, default: u64| match v {
         None => default,

@@ -13,8 +13,10 @@ use crate::sim::stats::Histogram;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// One round per game, or whole matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One round per game, or whole matches. In files (shard states,
+/// experiment specs) it is its name, `round` or `match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     Round,
     Match,
@@ -25,6 +27,15 @@ impl Mode {
         match self {
             Mode::Round => "round",
             Mode::Match => "match",
+        }
+    }
+
+    /// The mode of a name (`round` or `match`).
+    pub fn parse(name: &str) -> Option<Mode> {
+        match name {
+            "round" => Some(Mode::Round),
+            "match" => Some(Mode::Match),
+            _ => None,
         }
     }
 }

@@ -123,7 +123,7 @@ pub struct RunSpec {
     /// Each seat's strategy: name, base and parameters.
     pub lineup: Vec<serde_json::Value>,
     pub games: u64,
-    pub mode: String,
+    pub mode: Mode,
     pub seed: u64,
     pub fixed_seats: bool,
     /// Duplicate play (`run --duplicate`): groups of `players` games share a deal.
@@ -138,7 +138,7 @@ impl RunSpec {
             players: cfg.players,
             lineup: cfg.lineup.iter().map(|s| s.to_json()).collect(),
             games: cfg.games,
-            mode: cfg.mode.name().to_string(),
+            mode: cfg.mode,
             seed: cfg.seed,
             fixed_seats: cfg.fixed_seats,
             duplicate: cfg.duplicate,
@@ -153,17 +153,12 @@ impl RunSpec {
             .iter()
             .map(strategy_from_json)
             .collect::<Result<Vec<_>, String>>()?;
-        let mode = match self.mode.as_str() {
-            "round" => Mode::Round,
-            "match" => Mode::Match,
-            m => return Err(format!("unknown mode '{m}'")),
-        };
         let mut cfg = RunConfig::new(
             rules,
             self.players,
             &lineup,
             self.games,
-            mode,
+            self.mode,
             self.seed,
             threads,
             self.fixed_seats,
