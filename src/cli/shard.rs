@@ -100,35 +100,25 @@ pub fn run(
     }
     let bar = super::Progress::new(total, quiet, "games", resumed);
     let progress = |done: u64| bar.set(done);
+    // Every write (checkpoints and the last) records the time of all sessions.
     let start = Instant::now();
     let elapsed_before = state.elapsed_s;
-    let mut save = |s: &ShardState| {
+    let write = |s: &ShardState| {
         let mut s = s.clone();
         s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
         write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
     };
-    run_shard(
-        &cfg,
-        &mut state,
-        stop,
-        &progress,
-        Duration::from_secs_f64(every),
-        &mut save,
-    )?;
-    state.elapsed_s += start.elapsed().as_secs_f64();
+    let every = Duration::from_secs_f64(every);
+    run_shard(&cfg, &mut state, stop, &progress, every, &mut |s| write(s))?;
     bar.finish();
-    write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
+    write(&state).map_err(Fail)?;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
         state.first_game,
         state.end_game,
         state.games_done,
         total,
-        if resumed > 0 {
-            format!(" ({resumed} from the saved state)")
-        } else {
-            String::new()
-        },
+        resumed_note(resumed),
         path.display()
     ))?;
     if state.partial {
@@ -139,6 +129,15 @@ pub fn run(
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// " (N from the saved state)" after a resumed shard's count, else nothing.
+fn resumed_note(resumed: u64) -> String {
+    if resumed > 0 {
+        format!(" ({resumed} from the saved state)")
+    } else {
+        String::new()
+    }
 }
 
 fn read_text(path: &Path) -> Result<String, Fail> {
@@ -195,22 +194,24 @@ pub fn run_experiment(
     // The state is saved at a batch boundary at most every `every` seconds
     // (10 by default), and at the end.
     let start = Instant::now();
-    let mut last_save = Instant::now();
     let elapsed_before = state.elapsed_s;
-    let mut save = |s: &ExperimentShardState| {
-        if last_save.elapsed().as_secs_f64() < every {
-            return Ok(());
-        }
-        last_save = Instant::now();
+    let write = |s: &ExperimentShardState| {
         let mut s = s.clone();
         s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
         s.threads = threads;
         write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
     };
+    let mut last_save = Instant::now();
+    let mut save = |s: &ExperimentShardState| {
+        if last_save.elapsed().as_secs_f64() < every {
+            return Ok(());
+        }
+        last_save = Instant::now();
+        write(s)
+    };
     let how = run_experiment_shard(&exp, &mut state, threads, stop, &progress, &mut save)?;
-    state.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
     bar.finish();
-    write_files_atomically(&dir, &[(name.as_str(), state.to_json())]).map_err(Fail)?;
+    write(&state).map_err(Fail)?;
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",
         exp.name,
@@ -219,11 +220,7 @@ pub fn run_experiment(
         exp.arms.len(),
         state.games_done,
         total,
-        if resumed > 0 {
-            format!(" ({resumed} from the saved state)")
-        } else {
-            String::new()
-        },
+        resumed_note(resumed),
         path.display()
     ))?;
     if how == Stop::Interrupted {
