@@ -17,7 +17,10 @@
 use crate::lab::experiment::{Experiment, ExperimentSpec};
 use crate::sim::lockstep::{run_lockstep, LockstepConfig, LockstepState, Stop};
 use crate::sim::runner::RunError;
-use crate::sim::shard::{shard_kind, Shard, ShardFile, ShardInfo, SHARD_FORMAT, SHARD_VERSION};
+use crate::sim::shard::{
+    check_partial, check_range, shard_kind, Shard, ShardFile, ShardInfo, SHARD_FORMAT,
+    SHARD_VERSION,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
@@ -94,16 +97,11 @@ impl ExperimentShardState {
         }
         let s: ExperimentShardState =
             serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
-        Shard::new(s.shard.index, s.shard.count)?;
-        if s.shard.range(s.config.games) != (s.first_game..s.end_game) {
-            return Err("its game range does not match its shard".into());
-        }
+        check_range(s.shard, s.config.games, s.first_game, s.end_game)?;
         if s.games_done > s.end_game - s.first_game || s.state.clusters != s.games_done {
             return Err("its game counts do not add up".into());
         }
-        if s.partial != (s.games_done < s.end_game - s.first_game) {
-            return Err("its partial flag does not match its games".into());
-        }
+        check_partial(s.partial, s.games_done, s.first_game, s.end_game)?;
         let exp = Experiment::from_spec(&s.config)
             .map_err(|e| format!("its experiment does not load: {e}"))?;
         if !s.state.same_shape(&LockstepState::new(&exp.lockstep(1))) {

@@ -261,6 +261,34 @@ pub fn shard_kind(text: &str) -> Result<String, String> {
     }
 }
 
+/// Checks a state file's shard and game range: a valid shard whose games of
+/// `games` in all are `first_game..end_game`.
+pub(crate) fn check_range(
+    shard: Shard,
+    games: u64,
+    first_game: u64,
+    end_game: u64,
+) -> Result<(), String> {
+    Shard::new(shard.index, shard.count)?;
+    if shard.range(games) != (first_game..end_game) {
+        return Err("its game range does not match its shard".into());
+    }
+    Ok(())
+}
+
+/// Checks a state file's partial flag against its games finished.
+pub(crate) fn check_partial(
+    partial: bool,
+    games_done: u64,
+    first_game: u64,
+    end_game: u64,
+) -> Result<(), String> {
+    if partial != (games_done < end_game - first_game) {
+        return Err("its partial flag does not match its games".into());
+    }
+    Ok(())
+}
+
 /// Where a shard's games stand, as every kind of shard state records it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShardInfo {
@@ -386,10 +414,7 @@ impl ShardState {
         }
         let s: ShardState =
             serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
-        Shard::new(s.shard.index, s.shard.count)?;
-        if s.shard.range(s.config.games) != (s.first_game..s.end_game) {
-            return Err("its game range does not match its shard".into());
-        }
+        check_range(s.shard, s.config.games, s.first_game, s.end_game)?;
         let mut at = s.first_game;
         let mut total = 0;
         for &(a, b) in &s.done {
@@ -402,9 +427,7 @@ impl ShardState {
         if total != s.games_done || s.stats.games != total {
             return Err("its game counts do not add up".into());
         }
-        if s.partial != (total < s.end_game - s.first_game) {
-            return Err("its partial flag does not match its games".into());
-        }
+        check_partial(s.partial, s.games_done, s.first_game, s.end_game)?;
         Ok(s)
     }
 
