@@ -414,6 +414,27 @@ fn shard_arguments_and_slurm_variables() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Resumes the interrupted shard of `args(a)`, plays the same shard whole
+/// into `b`, and checks that the two state files `name` are equal but for
+/// timings and threads. Returns the resume's output and the resumed state.
+fn resume_equals_whole(
+    args: &dyn Fn(&Path) -> Vec<String>,
+    a: &Path,
+    b: &Path,
+    name: &str,
+) -> (Output, Value) {
+    let run = |out: &Path| {
+        let v = args(out);
+        ok(unolab(&v.iter().map(String::as_str).collect::<Vec<_>>()))
+    };
+    let o = run(a);
+    run(b);
+    let keep = ["elapsed_s", "started_utc", "threads"];
+    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    assert_eq!(strip(ra.clone(), &keep), strip(rb, &keep));
+    (o, ra)
+}
+
 /// Starts unolab with `args`, waits until it has created `dir` (which it does
 /// after installing its signal handler), lets it work `ms` milliseconds, sends
 /// SIGTERM and checks that it exits with 130 (interrupted, work kept).
@@ -497,21 +518,13 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     assert_eq!(j["games"].as_u64(), Some(done));
     assert_eq!(j["missing_shards"], serde_json::json!([0]));
     // Resume, and compare with an uninterrupted shard.
-    let o = ok(unolab(
-        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
+    let (o, ra) = resume_equals_whole(&args, &a, &b, name);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains(&format!("({done} from the saved state)")),
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    ok(unolab(
-        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
-    let keep = ["elapsed_s", "started_utc", "threads"];
-    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
     assert_eq!(ra["done"], serde_json::json!([[0, 1200000]]));
-    assert_eq!(strip(ra, &keep), strip(rb, &keep));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -581,21 +594,13 @@ fn sigkill_keeps_the_last_checkpoint_which_resumes() {
         "{done} games at the checkpoint"
     );
     assert_eq!(saved["stats"]["games"].as_u64(), Some(done));
-    let o = ok(unolab(
-        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
+    let (o, ra) = resume_equals_whole(&args, &a, &b, name);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("from the saved state)"),
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    ok(unolab(
-        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
-    let keep = ["elapsed_s", "started_utc", "threads"];
-    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
     assert_eq!(ra["done"], serde_json::json!([[3000000, 6000000]]));
-    assert_eq!(strip(ra, &keep), strip(rb, &keep));
     // --checkpoint belongs to shards; a plain run refuses it before any game.
     let e = err(&unolab(&["run", "-g", "10", "--checkpoint", "5"]));
     assert!(e.contains("--checkpoint applies only with --shard"), "{e}");
@@ -949,21 +954,13 @@ fn sigterm_leaves_a_partial_experiment_shard_that_resumes() {
         "{e}"
     );
     // Resume, and compare with an uninterrupted shard.
-    let o = ok(unolab(
-        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
+    let (o, ra) = resume_equals_whole(&args, &a, &b, name);
     assert!(
         String::from_utf8_lossy(&o.stdout).contains(&format!("({done} from the saved state)")),
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    ok(unolab(
-        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
-    let keep = ["elapsed_s", "started_utc", "threads"];
-    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
     assert_eq!(ra["games_done"], 60_000);
-    assert_eq!(strip(ra, &keep), strip(rb, &keep));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1008,16 +1005,8 @@ fn sigkill_keeps_the_last_experiment_checkpoint_which_resumes() {
     assert!(done > 0 && done < 200_000, "{done} games at the checkpoint");
     assert_eq!(done % 1000, 0, "a batch boundary");
     assert_eq!(saved["state"]["clusters"].as_u64(), Some(done));
-    ok(unolab(
-        &args(&a).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
-    ok(unolab(
-        &args(&b).iter().map(|x| x.as_str()).collect::<Vec<_>>(),
-    ));
-    let keep = ["elapsed_s", "started_utc", "threads"];
-    let (ra, rb) = (json(&a.join(name)), json(&b.join(name)));
+    let (_, ra) = resume_equals_whole(&args, &a, &b, name);
     assert_eq!(ra["games_done"], 200_000);
-    assert_eq!(strip(ra, &keep), strip(rb, &keep));
     let e = err(&unolab(&[
         "experiment",
         "run",
