@@ -310,27 +310,18 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
             .to_string();
         assert!(e.contains(want), "{line}: {e}");
     }
-    let e = StrategySpec::parse(
-        "name = \"x\"\nbase = \"ismcts\"\n[search]\nhalving = true\n",
-        "f.toml",
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("halving"), "{e}");
-    let e = StrategySpec::parse(
-        "name = \"x\"\nbase = \"heuristic\"\n[search]\niterations = 5\n",
-        "f.toml",
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("[search]"), "{e}");
-    let e = StrategySpec::parse(
-        "name = \"x\"\nbase = \"ismcts\"\n[params]\npoints_weight = 3.0\n",
-        "f.toml",
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("[params]"), "{e}");
+    let other_bases = [
+        ("ismcts", "[search]\nhalving = true", "halving"),
+        ("heuristic", "[search]\niterations = 5", "[search]"),
+        ("ismcts", "[params]\npoints_weight = 3.0", "[params]"),
+    ];
+    for (base, table, want) in other_bases {
+        let text = format!("name = \"x\"\nbase = \"{base}\"\n{table}\n");
+        let e = StrategySpec::parse(&text, "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{base}, {table}: {e}");
+    }
 }
 
 /// Runs the real binary.
