@@ -477,32 +477,40 @@ fn playable_sets_for_actions_and_the_wild_draw4_restriction() {
             "wild",
         ),
     ];
-    for (start, named, hand, expected, played) in cases {
-        let mut s0 = seat();
-        if let Some(c) = named {
-            s0 = s0.color(c);
-        }
-        s0 = if played == "wild" {
-            s0.wild(played, "blue")
-        } else {
-            s0.play(played)
-        };
-        let run = run_round(
-            &r,
-            2,
-            &[&hand, others[0], others[1]],
-            &[start],
-            &[],
-            vec![s0, seat(), seat()],
-        );
-        assert_eq!(
-            run.offers(0, Q::Play),
-            vec![sorted(expected)],
-            "start {start} {named:?}, hand {hand:?}"
-        );
-        assert_eq!(run.top, played);
-        assert_eq!(run.res().illegal[0], 0);
+    for case in cases {
+        check_first_play(&r, others, case, "");
     }
+}
+
+/// Seat 0 opens on `start` (with the colour `named` for a wild) holding
+/// `hand`: it is offered exactly `expected` and plays `played` (a wild naming
+/// blue) without a sanction. `what` prefixes the failure messages.
+fn check_first_play(r: &unolab::Rules, others: [&[&str]; 2], case: Case, what: &str) {
+    let (start, named, hand, expected, played) = case;
+    let mut s0 = seat();
+    if let Some(c) = named {
+        s0 = s0.color(c);
+    }
+    s0 = if played == "wild" {
+        s0.wild(played, "blue")
+    } else {
+        s0.play(played)
+    };
+    let run = run_round(
+        r,
+        2,
+        &[&hand, others[0], others[1]],
+        &[start],
+        &[],
+        vec![s0, seat(), seat()],
+    );
+    assert_eq!(
+        run.offers(0, Q::Play),
+        vec![sorted(expected)],
+        "{what}start {start} {named:?}, hand {hand:?}"
+    );
+    assert_eq!(run.top, played);
+    assert_eq!(run.res().illegal[0], 0);
 }
 
 #[test]
@@ -1984,30 +1992,8 @@ fn without_wild_when_matching_a_plain_wild_needs_a_hand_without_a_matching_card(
         ]);
         for (start, named, hand, when_false, by_default, played) in cases {
             let expected = if column == 0 { when_false } else { by_default };
-            let mut s0 = seat();
-            if let Some(c) = named {
-                s0 = s0.color(c);
-            }
-            s0 = if played == "wild" {
-                s0.wild(played, "blue")
-            } else {
-                s0.play(played)
-            };
-            let run = run_round(
-                &r,
-                2,
-                &[&hand, others[0], others[1]],
-                &[start],
-                &[],
-                vec![s0, seat(), seat()],
-            );
-            assert_eq!(
-                run.offers(0, Q::Play),
-                vec![sorted(expected)],
-                "wild_when_matching={setting}: start {start} {named:?}, hand {hand:?}"
-            );
-            assert_eq!(run.top, played);
-            assert_eq!(run.res().illegal[0], 0);
+            let what = format!("wild_when_matching={setting}: ");
+            check_first_play(&r, others, (start, named, hand, expected, played), &what);
         }
     }
 }
