@@ -24,7 +24,9 @@ pub mod lab;
 pub mod report;
 pub mod sim;
 
-pub use agents::{Seat, Strategy, StrategySpec};
+pub use agents::{Seat, StrategySpec};
 pub use engine::cards::{CardId, CardSet, Color, Face, Kind};
-pub use engine::game::{Agents, Game, MatchResult, Observation, Outcome, Rng, RoundResult};
+pub use engine::game::{Game, MatchResult, Observation, Outcome, RoundResult};
+pub use engine::rng::Rng;
 pub use engine::rules::{RuleSetFile, Rules, Settings};
+pub use engine::strategy::{Agents, Strategy};

@@ -4,7 +4,7 @@
 //! and review the diff.
 
 use std::path::PathBuf;
-use unolab::agents::parse_list;
+use unolab::agents::{lineup_seats, parse_list};
 use unolab::engine::rules::{RuleSetFile, Rules};
 use unolab::engine::trace::write_trace;
 
@@ -25,14 +25,8 @@ fn golden(
     };
     let rules = Rules::build(RuleSetFile::resolve(rules, &sets, &house).unwrap()).unwrap();
     let mut out = Vec::new();
-    write_trace(
-        &rules,
-        players,
-        &parse_list(strategies).unwrap(),
-        seed,
-        &mut out,
-    )
-    .unwrap();
+    let mut seats = lineup_seats(&parse_list(strategies).unwrap(), players).unwrap();
+    write_trace(&rules, &mut seats, seed, &mut out).unwrap();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(file);

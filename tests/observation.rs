@@ -2,9 +2,10 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
-use unolab::agents::{RandomStrategy, Seat, Strategy};
+use unolab::agents::{RandomStrategy, Seat};
 use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation};
 use unolab::engine::rules::RuleSetFile;
+use unolab::Strategy;
 use unolab::{CardSet, Rng, RoundResult, Rules};
 
 /// Plays one round of game 0 of `seed` at a table of `seats`.

@@ -168,8 +168,8 @@ fn bad_configurations_are_refused() {
 
 #[test]
 fn strict_mode_names_the_strategy_seed_and_game() {
-    use unolab::agents::Strategy;
     use unolab::engine::game::Observation;
+    use unolab::Strategy;
     // A strategy file cannot be illegal, so check the engine error through a
     // direct game with a cheating strategy.
     struct Cheat;

@@ -18,9 +18,9 @@
 //! [`end_all`] (a forced exit); they run in their own process group, so a
 //! Ctrl-C at the terminal reaches unolab, which ends them, and not them.
 
-use crate::agents::{fewest_cards_opponent, most_held_color, Strategy};
 use crate::engine::cards::{CardId, CardSet, Color, Kind};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
+use crate::engine::strategy::{fewest_cards_opponent, most_held_color, Strategy};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};

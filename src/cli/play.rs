@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use unolab::agents::{self as strategy, Seat};
 use unolab::engine::game::{game_rngs, Agents, DrawReason, Event, Game, Recorder};
+use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::engine::trace::{match_end_line, match_line, TraceWriter};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
@@ -481,14 +482,14 @@ impl Strategy for Human {
 
     fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
         if self.left.is_some() {
-            return strategy::most_held_color(obs);
+            return most_held_color(obs);
         }
         self.show_log();
         let names: Vec<String> = Color::ALL.iter().map(|&c| self.style.colour(c)).collect();
         println!("name a colour: {} (or r, y, g, b)", names.join(", "));
         loop {
             match self.read("colour") {
-                Input::Quit => return strategy::most_held_color(obs),
+                Input::Quit => return most_held_color(obs),
                 Input::Line(t) => {
                     let c = match t.as_str() {
                         "r" => Some(Color::Red),
@@ -512,7 +513,7 @@ impl Strategy for Human {
 
     fn choose_target(&mut self, obs: &Observation, _: &mut Rng) -> u8 {
         if self.left.is_some() {
-            return strategy::fewest_cards_opponent(obs);
+            return fewest_cards_opponent(obs);
         }
         self.show_log();
         let others: Vec<u8> = (1..obs.players() as u8)
@@ -525,7 +526,7 @@ impl Strategy for Human {
         println!("swap hands with which seat? {}", list.join(", "));
         loop {
             match self.read("seat") {
-                Input::Quit => return strategy::fewest_cards_opponent(obs),
+                Input::Quit => return fewest_cards_opponent(obs),
                 Input::Line(t) => match t.parse::<u8>() {
                     Ok(s) if others.contains(&s) => return s,
                     _ => println!(

@@ -22,7 +22,9 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
     let lineup = strategy::parse_list(&table.strategies)?;
     // The whole trace is built first, so a failure writes nothing.
     let mut buf = Vec::new();
-    unolab::engine::trace::write_trace(&rules, table.players, &lineup, table.seed, &mut buf)?;
+    rules.check_players(table.players)?;
+    let mut seats = strategy::lineup_seats(&lineup, table.players)?;
+    unolab::engine::trace::write_trace(&rules, &mut seats, table.seed, &mut buf)?;
     match out {
         None => print_bytes(&buf)?,
         Some(path) => {

@@ -1,8 +1,11 @@
 //! The engine: cards and the `u128` card set, rule sets as data, the game
 //! itself (deal, turns, effects, house rules, scoring), the observation a
-//! player gets, and JSON Lines traces.
+//! player gets, the decision interface it calls ([`strategy::Strategy`]) and
+//! JSON Lines traces. Nothing here depends on the rest of the crate.
 
 pub mod cards;
 pub mod game;
+pub mod rng;
 pub mod rules;
+pub mod strategy;
 pub mod trace;

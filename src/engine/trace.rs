@@ -4,12 +4,12 @@
 //! [`write_trace`] plays one match and writes the whole trace. The same rule
 //! set, line-up and seed always give the same bytes.
 
-use crate::agents::{Strategy, StrategySpec};
 use crate::engine::cards::{CardId, CardSet};
 use crate::engine::game::{
     game_rngs, Agents, DrawReason, Event, Game, IllegalAction, MatchResult, Recorder,
 };
 use crate::engine::rules::Rules;
+use crate::engine::strategy::Strategy;
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -199,36 +199,28 @@ pub fn match_end_line(m: &MatchResult, players: usize) -> Value {
     json!({"type": "match_end", "winner": m.winner, "totals": &m.totals[..players], "rounds": m.rounds})
 }
 
-/// Plays one match (the generators of game 0 of `seed`, seats in line-up
-/// order, the ordered draw pile so that the trace can list it) and writes its
-/// trace. The runner draws from an unordered pile, so its game 0 is a
-/// different deal of the same distribution.
-pub fn write_trace<W: Write>(
+/// Plays one match with `seats` at the table (one strategy per seat, in seat
+/// order; the generators of game 0 of `seed`, the ordered draw pile so that
+/// the trace can list it) and writes its trace. The runner draws from an
+/// unordered pile, so its game 0 is a different deal of the same
+/// distribution.
+pub fn write_trace<S: Strategy, W: Write>(
     rules: &Rules,
-    players: usize,
-    lineup: &[StrategySpec],
+    seats: &mut [S],
     seed: u64,
     out: W,
 ) -> Result<MatchResult, TraceError> {
+    let players = seats.len();
     rules
         .check_players(players)
         .map_err(|e| TraceError::Invalid(e.to_string()))?;
-    if lineup.is_empty() || lineup.len() > players {
-        return Err(TraceError::Invalid(format!(
-            "{} strategies for {players} players (give one to {players}; the list is cycled to fill the seats)",
-            lineup.len()
-        )));
-    }
-    let mut seats: Vec<_> = (0..players)
-        .map(|i| lineup[i % lineup.len()].instantiate())
-        .collect();
     let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
     let (table_rng, agent_rng) = game_rngs(seed, 0);
     let mut w = TraceWriter::new(out);
     w.line(&match_line(rules, players, &names, seed));
     let mut game = Game::with_rng(rules, players, table_rng);
     let mut agents = Agents {
-        seats: &mut seats,
+        seats,
         rng: agent_rng,
     };
     let result = game.play_match(&mut agents, &mut w, |_| {})?;

@@ -17,8 +17,9 @@ use rand::SeedableRng;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use unolab::agents::{fewest_cards_opponent, most_held_color, Seat};
+use unolab::agents::Seat;
 use unolab::engine::game::{DrawReason, Event, IllegalAction, IllegalActionError, Recorder};
+use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::{
     Agents, CardId, CardSet, Color, Game, Kind, MatchResult, Observation, Outcome, RoundResult,
     RuleSetFile, Rules, Strategy,

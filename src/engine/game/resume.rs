@@ -8,9 +8,9 @@
 //! loop at that point; nothing here allocates.
 
 use super::{Agents, Event, Flow, Game, Outcome, Recorder, MAX_PLAYERS};
-use crate::agents::Strategy;
 use crate::engine::cards::CardId;
 use crate::engine::rules::Scoring;
+use crate::engine::strategy::Strategy;
 
 /// Records nothing, like [`super::NoRecord`], but a type of its own: the turn
 /// functions compiled for simulations are separate copies, so the runner's
@@ -58,7 +58,12 @@ impl<'r> Game<'r> {
     /// Plays the round on from the decision of `seat` described by `at`, with
     /// the strategies of `agents` (the seat of `seat` must answer the decision
     /// at hand first), and returns its result. The totals are not updated.
-    pub fn resume_round(&mut self, seat: u8, at: ResumeAt, agents: &mut Agents) -> Playout {
+    pub fn resume_round<S: Strategy>(
+        &mut self,
+        seat: u8,
+        at: ResumeAt,
+        agents: &mut Agents<S>,
+    ) -> Playout {
         let rec = &mut Quiet;
         self.skip_ask = 0;
         for (i, s) in agents.seats.iter().enumerate().take(self.n as usize) {
@@ -83,9 +88,9 @@ impl<'r> Game<'r> {
                     && (self.s.force_play || s.play_drawn(&self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
-                        self.play::<true, Quiet>(p, c, false, agents, rec)
+                        self.play::<true, Quiet, S>(p, c, false, agents, rec)
                     } else {
-                        self.play::<false, Quiet>(p, c, false, agents, rec)
+                        self.play::<false, Quiet, S>(p, c, false, agents, rec)
                     }
                 } else {
                     Flow::Next(self.step(p, 1))

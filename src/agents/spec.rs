@@ -1,0 +1,511 @@
+//! Strategies by name: preset files (`strategies/*.toml`, embedded in the
+//! binary for the shipped ones), the validated [`StrategySpec`] that makes
+//! fresh instances for each seat, the catalogue `unolab strategies` prints,
+//! and line-ups.
+
+use super::{external, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A strategy preset file (`strategies/*.toml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The implementation: `heuristic` (the only parametric one), `random`,
+    /// `first`, or a search agent: `pimc`, `ismcts`.
+    pub base: String,
+    #[serde(default)]
+    pub params: HeuristicParams,
+    /// `base = "external"`: the program and its arguments (docs/protocol.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// `base = "external"`: the time limit for each answer, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The parameters of a search agent (`base = "pimc"` or `"ismcts"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<search::SearchParams>,
+}
+
+/// A validated strategy description that can make fresh instances (one per
+/// seat per worker). Cheap to clone and shareable across threads.
+#[derive(Clone, PartialEq)]
+pub enum StrategySpec {
+    Random,
+    First,
+    Heuristic {
+        name: String,
+        params: HeuristicParams,
+    },
+    /// A preset file of a parameterless strategy (`base = "random"` or
+    /// `"first"`) under its own name.
+    Renamed {
+        name: String,
+        inner: Box<StrategySpec>,
+    },
+    /// A program speaking the protocol of docs/protocol.md.
+    External {
+        name: String,
+        command: Vec<String>,
+        timeout_ms: u64,
+    },
+    /// A search agent (`pimc`, `ismcts`), with its validated parameters.
+    Search(Box<search::SearchConfig>),
+}
+
+impl fmt::Debug for StrategySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StrategySpec::Random => f.write_str("random"),
+            StrategySpec::First => f.write_str("first"),
+            StrategySpec::Heuristic { name, params } => write!(f, "{name} {params:?}"),
+            StrategySpec::Renamed { name, inner } => write!(f, "{name} ({inner:?})"),
+            StrategySpec::External {
+                name,
+                command,
+                timeout_ms,
+            } => write!(f, "{name} external {command:?} timeout_ms {timeout_ms}"),
+            StrategySpec::Search(c) => write!(f, "{} {:?} {:?}", c.name, c.kind, c.params),
+        }
+    }
+}
+
+/// Errors about strategy names and preset files.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StrategyError {
+    #[error("unknown strategy '{0}' (valid: {list}, a path to a preset .toml file, or ext:COMMAND)", list = builtin_names().join(", "))]
+    Unknown(String),
+    #[error("cannot read strategy file {0}: {1}")]
+    Io(String, String),
+    #[error("malformed strategy file {0}: {1}")]
+    Malformed(String, String),
+    #[error("invalid strategy {0}: {1}")]
+    Invalid(String, String),
+    #[error("{0}")]
+    Lineup(String),
+}
+
+/// The presets shipped in `strategies/`, embedded in the binary.
+const PRESETS: [(&str, &str); 9] = [
+    ("points", include_str!("../../strategies/points.toml")),
+    ("color", include_str!("../../strategies/color.toml")),
+    ("cautious", include_str!("../../strategies/cautious.toml")),
+    ("forgetful", include_str!("../../strategies/forgetful.toml")),
+    ("pimc-100", include_str!("../../strategies/pimc-100.toml")),
+    ("pimc-400", include_str!("../../strategies/pimc-400.toml")),
+    ("pimc-1k", include_str!("../../strategies/pimc-1k.toml")),
+    ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
+    ("tuned", include_str!("../../strategies/tuned.toml")),
+];
+
+/// One line of the strategy catalogue (`unolab strategies`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogEntry {
+    pub name: String,
+    pub base: String,
+    pub description: String,
+    /// `key = value` for each parameter (empty for parameterless ones).
+    pub params: Vec<(String, String)>,
+}
+
+/// Every built-in strategy with its base, description and parameters.
+pub fn catalog() -> Vec<CatalogEntry> {
+    let mut v = vec![
+        CatalogEntry {
+            name: "random".into(),
+            base: "random".into(),
+            description: "uniform over the playable cards; random colour, target and stack answer"
+                .into(),
+            params: vec![],
+        },
+        CatalogEntry {
+            name: "first".into(),
+            base: "first".into(),
+            description: "the first playable card in the deck's card order".into(),
+            params: vec![],
+        },
+    ];
+    for (name, text) in PRESETS {
+        // The embedded presets are checked by a unit test.
+        let Ok(f) = toml::from_str::<PresetFile>(text) else {
+            continue;
+        };
+        let params = match match &f.search {
+            Some(p) => serde_json::to_value(p),
+            None => serde_json::to_value(&f.params),
+        } {
+            Ok(serde_json::Value::Object(m)) => {
+                m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
+            }
+            _ => vec![],
+        };
+        v.push(CatalogEntry {
+            name: name.to_string(),
+            base: f.base,
+            description: f.description,
+            params,
+        });
+    }
+    v
+}
+
+/// Every built-in strategy name.
+pub fn builtin_names() -> Vec<&'static str> {
+    let mut v = vec!["random", "first"];
+    v.extend(PRESETS.iter().map(|p| p.0));
+    v
+}
+
+impl StrategySpec {
+    /// A built-in name (`random`, `first`, a preset) or a path to a preset file.
+    pub fn load(name_or_path: &str) -> Result<StrategySpec, StrategyError> {
+        StrategySpec::load_with(name_or_path, true)
+    }
+
+    /// As [`StrategySpec::load`]; search agents only when `allow_search` (a
+    /// rollout policy must not be one, which also rules out a preset that
+    /// names itself).
+    pub(crate) fn load_with(
+        name_or_path: &str,
+        allow_search: bool,
+    ) -> Result<StrategySpec, StrategyError> {
+        match name_or_path {
+            "random" => return Ok(StrategySpec::Random),
+            "first" => return Ok(StrategySpec::First),
+            _ => {}
+        }
+        if let Some(command) = name_or_path.strip_prefix("ext:") {
+            return StrategySpec::external_short(command);
+        }
+        if let Some((_, text)) = PRESETS.iter().find(|p| p.0 == name_or_path) {
+            return StrategySpec::parse_with(text, name_or_path, allow_search);
+        }
+        if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
+            let text = std::fs::read_to_string(name_or_path)
+                .map_err(|e| StrategyError::Io(name_or_path.into(), e.to_string()))?;
+            return StrategySpec::parse_with(&text, name_or_path, allow_search);
+        }
+        Err(StrategyError::Unknown(name_or_path.to_string()))
+    }
+
+    /// Parses and validates a preset file.
+    pub fn parse(text: &str, origin: &str) -> Result<StrategySpec, StrategyError> {
+        StrategySpec::parse_with(text, origin, true)
+    }
+
+    fn parse_with(
+        text: &str,
+        origin: &str,
+        allow_search: bool,
+    ) -> Result<StrategySpec, StrategyError> {
+        let f: PresetFile = toml::from_str(text).map_err(|e| {
+            StrategyError::Malformed(
+                origin.into(),
+                e.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })?;
+        f.validate()
+            .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        if let Some(kind) = search::SearchKind::parse(&f.base) {
+            if !allow_search {
+                return Err(StrategyError::Invalid(
+                    origin.into(),
+                    format!(
+                        "'{}' is a search agent; a rollout policy must be a heuristic preset, random or first",
+                        f.name
+                    ),
+                ));
+            }
+            let cfg = search::SearchConfig::new(&f.name, kind, f.search.unwrap_or_default())
+                .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+            return Ok(StrategySpec::Search(Box::new(cfg)));
+        }
+        let base = match f.base.as_str() {
+            "random" => StrategySpec::Random,
+            "first" => StrategySpec::First,
+            "external" => {
+                external::check_command(&f.command)
+                    .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+                return Ok(StrategySpec::External {
+                    name: f.name,
+                    command: f.command,
+                    timeout_ms: f.timeout_ms.unwrap_or(external::DEFAULT_TIMEOUT_MS),
+                });
+            }
+            _ => {
+                return Ok(StrategySpec::Heuristic {
+                    name: f.name,
+                    params: f.params,
+                })
+            }
+        };
+        // A preset of a parameterless strategy keeps its own name.
+        Ok(if f.name == base.name() {
+            base
+        } else {
+            StrategySpec::Renamed {
+                name: f.name,
+                inner: Box::new(base),
+            }
+        })
+    }
+
+    /// The implementation behind the name: `random`, `first`, `heuristic`.
+    pub fn base(&self) -> &str {
+        match self {
+            StrategySpec::Random => "random",
+            StrategySpec::First => "first",
+            StrategySpec::Heuristic { .. } => "heuristic",
+            StrategySpec::Renamed { inner, .. } => inner.base(),
+            StrategySpec::External { .. } => "external",
+            StrategySpec::Search(c) => match c.kind {
+                search::SearchKind::Pimc => "pimc",
+                search::SearchKind::Ismcts => "ismcts",
+            },
+        }
+    }
+
+    /// The parameters as data (an empty object for parameterless strategies).
+    pub fn params_json(&self) -> serde_json::Value {
+        match self {
+            StrategySpec::Heuristic { params, .. } => {
+                serde_json::to_value(params).unwrap_or(serde_json::Value::Null)
+            }
+            StrategySpec::Renamed { inner, .. } => inner.params_json(),
+            StrategySpec::Search(c) => {
+                serde_json::to_value(&c.params).unwrap_or(serde_json::Value::Null)
+            }
+            _ => serde_json::json!({}),
+        }
+    }
+
+    /// Name, base and parameters as one JSON object (manifests): enough to
+    /// write the preset file again.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "name": self.name(),
+            "base": self.base(),
+            "params": self.params_json(),
+        });
+        if let StrategySpec::External {
+            command,
+            timeout_ms,
+            ..
+        } = self
+        {
+            v["command"] = serde_json::json!(command);
+            v["timeout_ms"] = serde_json::json!(timeout_ms);
+        }
+        v
+    }
+
+    /// The short form `ext:COMMAND` or `ext:NAME=COMMAND`: the command's words
+    /// are separated by spaces (no quoting, no commas); without a name, the
+    /// name is the file stem of the last word that looks like a path (holds a
+    /// `/` or a `.`), else of the program (`ext:python3 bots/simple.py` is
+    /// `simple`); the time limit is [`external::DEFAULT_TIMEOUT_MS`].
+    fn external_short(text: &str) -> Result<StrategySpec, StrategyError> {
+        let origin = format!("ext:{text}");
+        let first = text.split_whitespace().next().unwrap_or_default();
+        let (name, command) = match first.split_once('=') {
+            Some((name, _)) => (
+                Some(name.to_string()),
+                &text[text.find('=').unwrap_or(0) + 1..],
+            ),
+            None => (None, text),
+        };
+        let words: Vec<String> = command.split_whitespace().map(String::from).collect();
+        external::check_command(&words).map_err(|m| StrategyError::Invalid(origin.clone(), m))?;
+        let name = name.unwrap_or_else(|| {
+            let w = words
+                .iter()
+                .rev()
+                .find(|w| w.contains('/') || w.contains('.'))
+                .unwrap_or(&words[0]);
+            std::path::Path::new(w)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| w.clone())
+        });
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(StrategyError::Invalid(
+                origin,
+                format!("name '{name}' must be non-empty, without spaces"),
+            ));
+        }
+        Ok(StrategySpec::External {
+            name,
+            command: words,
+            timeout_ms: external::DEFAULT_TIMEOUT_MS,
+        })
+    }
+
+    /// Whether the strategy is an external program.
+    pub fn is_external(&self) -> bool {
+        matches!(self, StrategySpec::External { .. })
+    }
+
+    /// The name reported in results.
+    pub fn name(&self) -> &str {
+        match self {
+            StrategySpec::Random => "random",
+            StrategySpec::First => "first",
+            StrategySpec::Heuristic { name, .. } => name,
+            StrategySpec::Renamed { name, .. } => name,
+            StrategySpec::External { name, .. } => name,
+            StrategySpec::Search(c) => &c.name,
+        }
+    }
+
+    /// A fresh instance.
+    pub fn instantiate(&self) -> Seat {
+        match self {
+            StrategySpec::Random => Seat::Random(RandomStrategy),
+            StrategySpec::First => Seat::First(FirstStrategy),
+            StrategySpec::Heuristic { name, params } => Seat::Heuristic(Heuristic {
+                name: name.clone(),
+                params: params.clone(),
+            }),
+            StrategySpec::Renamed { inner, .. } => inner.instantiate(),
+            StrategySpec::External {
+                name,
+                command,
+                timeout_ms,
+            } => Seat::custom(external::External::new(name, command, *timeout_ms)),
+            StrategySpec::Search(c) => Seat::custom(search::SearchAgent::new((**c).clone())),
+        }
+    }
+}
+
+impl PresetFile {
+    /// Checks names and parameter ranges.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty()
+            || self.name.contains(',')
+            || self.name.contains(char::is_whitespace)
+        {
+            return Err(format!(
+                "name '{}' must be non-empty, without commas or spaces",
+                self.name
+            ));
+        }
+        if !["heuristic", "random", "first", "external", "pimc", "ismcts"]
+            .contains(&self.base.as_str())
+        {
+            return Err(format!(
+                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts)",
+                self.base
+            ));
+        }
+        let searching = search::SearchKind::parse(&self.base).is_some();
+        if self.search.is_some() && !searching {
+            return Err(format!(
+                "a [search] table needs base = \"pimc\" or \"ismcts\" (base is '{}')",
+                self.base
+            ));
+        }
+        if searching && self.params != HeuristicParams::default() {
+            return Err(format!(
+                "base '{}' takes a [search] table, not [params]",
+                self.base
+            ));
+        }
+        if (self.base == "external") == self.command.is_empty() {
+            return Err("command = [\"program\", \"arg\", ...] is required with base = \"external\" and only there".into());
+        }
+        if self.timeout_ms == Some(0) {
+            return Err("timeout_ms must be at least 1".into());
+        }
+        let p = &self.params;
+        if !(0.0..=1.0).contains(&p.forget_uno) {
+            return Err(format!(
+                "forget_uno = {} is not a probability (0.0 to 1.0)",
+                p.forget_uno
+            ));
+        }
+        for (k, v) in [
+            ("points_weight", p.points_weight),
+            ("color_weight", p.color_weight),
+            ("wild_penalty", p.wild_penalty),
+            ("attack_weight", p.attack_weight),
+            ("save_draws", p.save_draws),
+            ("discard_color_weight", p.discard_color_weight),
+            ("name_discard_weight", p.name_discard_weight),
+        ] {
+            if !v.is_finite() {
+                return Err(format!("{k} must be a finite number"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Fresh instances of a line-up for `players` seats, the list cycled to fill
+/// the seats (a trace, a single match). At least one and at most `players`
+/// strategies.
+pub fn lineup_seats(lineup: &[StrategySpec], players: usize) -> Result<Vec<Seat>, StrategyError> {
+    if lineup.is_empty() || lineup.len() > players {
+        return Err(StrategyError::Lineup(format!(
+            "{} strategies for {players} players (give one to {players}; the list is cycled to fill the seats)",
+            lineup.len()
+        )));
+    }
+    Ok((0..players)
+        .map(|i| lineup[i % lineup.len()].instantiate())
+        .collect())
+}
+
+/// Parses a comma list of strategies.
+pub fn parse_list(list: &str) -> Result<Vec<StrategySpec>, StrategyError> {
+    list.split(',')
+        .map(|s| StrategySpec::load(s.trim()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::strategy::Strategy;
+
+    #[test]
+    fn every_builtin_loads_and_presets_validate() {
+        for name in builtin_names() {
+            let s = StrategySpec::load(name).unwrap();
+            assert_eq!(s.name(), name);
+            assert_eq!(s.instantiate().name(), name);
+        }
+        let e = StrategySpec::load("nope").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown strategy 'nope'") && e.contains("random"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_presets_are_refused() {
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"heuristic\"\n[params]\nforget_uno = 2.0\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("forget_uno"), "{e}");
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"heuristic\"\n[params]\nbogus = 1\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("bogus"), "{e}");
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"alphazero\"\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("alphazero"), "{e}");
+    }
+}

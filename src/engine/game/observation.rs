@@ -1,0 +1,73 @@
+//! The observation: what a player at the table can see, and nothing else.
+
+use super::Game;
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::rules::{Rules, Settings};
+
+/// What a player at the table can see: their own hand, the top card and active
+/// colour, the direction, every hand's size, the draw pile's size, the discard
+/// pile's contents, the totals and the settings. Never another hand or the pile
+/// order.
+#[derive(Clone, Copy)]
+pub struct Observation<'a> {
+    pub(super) g: &'a Game<'a>,
+    pub(super) seat: u8,
+}
+
+impl<'a> Observation<'a> {
+    /// The observing seat.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    pub fn players(&self) -> usize {
+        self.g.n as usize
+    }
+    pub fn hand(&self) -> CardSet {
+        self.g.hands[self.seat as usize]
+    }
+    pub fn top(&self) -> CardId {
+        self.g.top
+    }
+    pub fn color(&self) -> Color {
+        self.g.color
+    }
+    pub fn direction(&self) -> i8 {
+        self.g.dir
+    }
+    pub fn hand_size(&self, seat: usize) -> usize {
+        self.g.hands[seat].len() as usize
+    }
+    pub fn draw_pile_len(&self) -> usize {
+        self.g.pile.len as usize
+    }
+    pub fn discard(&self) -> CardSet {
+        self.g.discard
+    }
+    pub fn totals(&self) -> &[i64] {
+        self.g.totals()
+    }
+    pub fn settings(&self) -> &Settings {
+        self.g.s
+    }
+    pub fn rules(&self) -> &Rules {
+        self.g.rules
+    }
+    /// The pending draw total aimed at the player to move (stacking, challenge).
+    pub fn pending_draw(&self) -> u32 {
+        self.g.pending
+    }
+    pub fn round(&self) -> u32 {
+        self.g.round
+    }
+    pub fn turns(&self) -> u32 {
+        self.g.turns
+    }
+    /// The seat `k` places from the observer in the direction of play.
+    pub fn seat_after(&self, k: u8) -> u8 {
+        self.g.step(self.seat, k)
+    }
+    /// The cards of the observer's hand that are playable now.
+    pub fn playable(&self) -> CardSet {
+        self.g.playable(self.hand())
+    }
+}

@@ -1,0 +1,344 @@
+//! A turn: the victim of a pending draw (challenge, answer, draw it all), a
+//! normal turn (play, or draw and maybe play the drawn card), and a play with
+//! everything that follows it until the next turn: the colour named, UNO and
+//! its catch, the card's effect, swap targets and jump-ins. Illegal actions
+//! get the rule book's wrong-card sanction here.
+
+use super::{Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
+use crate::engine::cards::CardId;
+use crate::engine::rules::{CustomEffect, Effect, Stacking};
+use crate::engine::strategy::Strategy;
+use rand::Rng as _;
+
+impl<'r> Game<'r> {
+    /// A turn. `H`: with the house-rule checks; `W`: with the matching
+    /// restriction of `wild_when_matching = false` (only with `H`:
+    /// [`Game::uses_house_rules`] counts that setting), so that rule sets
+    /// without it keep the mask work they had before it existed.
+    pub(super) fn turn<const H: bool, const W: bool, R: Recorder, S: Strategy>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents<S>,
+        rec: &mut R,
+    ) -> Flow {
+        // Without house rules a pending draw is settled during the play.
+        if H && self.pending > 0 {
+            return self.pending_turn::<W, R, S>(p, agents, rec);
+        }
+        self.normal_turn::<H, W, R, S>(p, agents, rec)
+    }
+
+    /// The victim of a pending draw: challenge, answer, or draw it all.
+    pub(super) fn pending_turn<const W: bool, R: Recorder, S: Strategy>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents<S>,
+        rec: &mut R,
+    ) -> Flow {
+        let d = &self.rules.deck;
+        if self.s.bluff_challenge
+            && d.wd4.contains(self.top)
+            && agents.seats[p as usize].challenge(&self.obs(p), &mut agents.rng)
+        {
+            let target = self.wd4_player;
+            let guilty = self.wd4_guilty;
+            rec.on(
+                self,
+                Event::Challenge {
+                    challenger: p,
+                    target,
+                    guilty,
+                },
+            );
+            let total = self.pending;
+            self.pending = 0;
+            self.pending_cards = 0;
+            if guilty {
+                self.draw(target, total, DrawReason::Challenge, rec);
+                return self.normal_turn::<true, W, R, S>(p, agents, rec);
+            }
+            self.draw(p, total + 2, DrawReason::Challenge, rec);
+            rec.on(self, Event::Skip { player: p });
+            return Flow::Next(self.step(p, 1));
+        }
+        let answers = self.answers(self.hands[p as usize & 15]);
+        if !answers.is_empty() {
+            if let Some(c) =
+                agents.seats[p as usize].answer_stack(&self.obs(p), answers, &mut agents.rng)
+            {
+                if answers.contains(c) {
+                    self.turns += 1;
+                    return self.play::<true, R, S>(p, c, false, agents, rec);
+                }
+                if self.illegal(p, IllegalAction::Answer(c), rec) {
+                    return Flow::Next(p);
+                }
+            }
+        }
+        self.settle_pending(p, rec);
+        rec.on(self, Event::Skip { player: p });
+        Flow::Next(self.step(p, 1))
+    }
+
+    /// `H` and `W` as for [`Game::turn`].
+    pub(super) fn normal_turn<const H: bool, const W: bool, R: Recorder, S: Strategy>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents<S>,
+        rec: &mut R,
+    ) -> Flow {
+        self.turns += 1;
+        let hand = self.hands[p as usize & 15];
+        debug_assert!(W || self.plain_restricted.is_empty());
+        let playable = self.playable_in::<W>(hand);
+        // A player with nothing playable draws; the strategy is asked only if
+        // it wants to be (see `Strategy::ask_without_choice`).
+        let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
+            None
+        } else {
+            agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng)
+        };
+        match choice {
+            Some(c) if playable.contains(c) => {
+                return self.play::<H, R, S>(p, c, false, agents, rec)
+            }
+            Some(c) => {
+                self.illegal(p, IllegalAction::Play(c), rec);
+                return Flow::Next(self.step(p, 1));
+            }
+            None => {}
+        }
+        if H && self.must_play && !playable.is_empty() {
+            self.illegal(p, IllegalAction::Draw, rec);
+            return Flow::Next(self.step(p, 1));
+        }
+        // Draw one (or, with draw_to_match, until a playable card comes).
+        let mut last = None;
+        let reason = if H && self.s.draw_to_match {
+            // Bound: each draw moves a card of the piles into the hand, and a
+            // reshuffle only returns discards, so at most the deck's size.
+            while let Some(c) = self.draw_card(p, DrawReason::Match, rec) {
+                last = Some(c);
+                if self.can_play::<W>(self.hands[p as usize & 15], c) {
+                    break;
+                }
+            }
+            DrawReason::Match
+        } else {
+            last = self.draw_card(p, DrawReason::Turn, rec);
+            DrawReason::Turn
+        };
+        rec.on(self, Event::DrawEnd { player: p, reason });
+        match last {
+            None => {
+                // Nothing could be drawn: the player passes.
+                self.idle += 1;
+                self.halt |= self.idle >= self.n as u32;
+            }
+            Some(c) => {
+                if self.can_play::<W>(self.hands[p as usize & 15], c)
+                    && ((H && self.s.force_play)
+                        || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
+                {
+                    return self.play::<H, R, S>(p, c, false, agents, rec);
+                }
+            }
+        }
+        rec.on(self, Event::Pass { player: p });
+        Flow::Next(self.step(p, 1))
+    }
+
+    /// Asks `p` for a swap target; `None` when the choice was illegal.
+    pub(super) fn target<R: Recorder, S: Strategy>(
+        &mut self,
+        p: u8,
+        agents: &mut Agents<S>,
+        rec: &mut R,
+    ) -> Option<u8> {
+        let t = agents.seats[p as usize].choose_target(&self.obs(p), &mut agents.rng);
+        if (t as usize) < self.n as usize && t != p {
+            Some(t)
+        } else {
+            self.illegal(p, IllegalAction::Target(t), rec);
+            None
+        }
+    }
+
+    /// `p` plays `c` (already checked legal), then everything that follows until
+    /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
+    #[inline(always)]
+    pub(super) fn play<const H: bool, R: Recorder, S: Strategy>(
+        &mut self,
+        mut p: u8,
+        mut c: CardId,
+        mut jump_in: bool,
+        agents: &mut Agents<S>,
+        rec: &mut R,
+    ) -> Flow {
+        let d = &self.rules.deck;
+        let mut skip_next;
+        let mut extra_turn;
+        loop {
+            let before = self.hands[p as usize & 15];
+            let effect = d.effect_of[c as usize & 127];
+            // A swap target is chosen with the play (none for a last card). An
+            // illegal target is a wrong card: the card stays, the player draws
+            // the sanction and the turn ends.
+            let wants_target = (effect == Effect::Swap
+                || (H
+                    && self.s.seven_o
+                    && d.face_of[c as usize & 127] == 7
+                    && effect == Effect::Number))
+                && before.len() > 1;
+            let target = if wants_target {
+                match self.target(p, agents, rec) {
+                    Some(t) => Some(t),
+                    None => return Flow::Next(self.step(p, 1)),
+                }
+            } else {
+                None
+            };
+            let prev_color = self.color;
+            self.hands[p as usize & 15].remove(c);
+            self.discard.insert(c);
+            self.top = c;
+            self.idle = 0;
+            match d.color(c) {
+                Some(col) => self.set_colored_top(c, col),
+                None => {
+                    let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                    self.set_color(col);
+                }
+            }
+            if effect == Effect::WildDraw4 {
+                self.wd4_player = p;
+                self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
+            }
+            let left = self.hands[p as usize & 15].len();
+            let uno = left == 1 && agents.seats[p as usize].call_uno(&self.obs(p), &mut agents.rng);
+            rec.on(
+                self,
+                Event::Play {
+                    player: p,
+                    card: c,
+                    color: self.color,
+                    uno,
+                    jump_in,
+                    target,
+                },
+            );
+            if left == 1 && !uno {
+                let chance = self.s.uno_catch_chance;
+                if chance >= 1.0 || (chance > 0.0 && self.rng.random::<f64>() < chance) {
+                    self.uno_penalties += 1;
+                    rec.on(self, Event::UnoCaught { player: p });
+                    self.draw(p, self.s.uno_penalty, DrawReason::UnoPenalty, rec);
+                }
+            }
+            if left == 0 {
+                self.last_card_draws(p, effect, rec);
+                return Flow::Out(p);
+            }
+            // The card's effect.
+            skip_next = false;
+            extra_turn = false;
+            match effect {
+                Effect::Number => {
+                    if H && self.s.seven_o {
+                        match d.face_of[c as usize] {
+                            7 => {
+                                if let Some(t) = target {
+                                    self.hands.swap(p as usize, t as usize);
+                                    rec.on(self, Event::Swap { a: p, b: t });
+                                }
+                            }
+                            0 => self.rotate(rec),
+                            _ => {}
+                        }
+                    }
+                }
+                Effect::Skip => skip_next = true,
+                Effect::Reverse => {
+                    self.set_direction(-self.dir);
+                    if self.n == 2 && self.s.two_player_reverse_skips {
+                        skip_next = true;
+                    }
+                }
+                Effect::Draw2 => self.add_pending(2),
+                Effect::WildDraw4 => self.add_pending(4),
+                Effect::Wild => {}
+                Effect::Downpour1 | Effect::Downpour2 => {
+                    let k = if effect == Effect::Downpour1 { 1 } else { 2 };
+                    for i in 1..self.n {
+                        let q = self.step(p, i);
+                        self.draw(q, k, DrawReason::Downpour, rec);
+                    }
+                    skip_next = self.s.downpour_skips_next;
+                }
+                Effect::Ohana => self.ohana(p, true, rec),
+                Effect::Swap => {
+                    if let Some(t) = target {
+                        self.hands.swap(p as usize, t as usize);
+                        rec.on(self, Event::Swap { a: p, b: t });
+                    }
+                }
+                Effect::Custom => extra_turn = self.s.custom_effect == CustomEffect::ExtraTurn,
+            }
+            // Jump-in: another player holding an identical card may play it now.
+            // Bound: each jump-in takes a card out of a hand, and identical cards
+            // come back only through penalty draws after a reshuffle, so chains
+            // are short; as a hard bound a round allows at most `max_turns` +
+            // the deck's size jump-ins, then ends as truncated (the round loop
+            // sees `halt`).
+            if H && self.s.jump_in && !d.wild.contains(c) {
+                if self.jump_ins >= self.jump_in_limit() {
+                    self.halt = true;
+                } else if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
+                    self.jump_ins += 1;
+                    p = q;
+                    c = card;
+                    jump_in = true;
+                    continue;
+                }
+            }
+            break;
+        }
+        if extra_turn {
+            return Flow::Next(p);
+        }
+        let next = self.step(p, 1);
+        if self.pending > 0 {
+            let challengeable = H && self.s.bluff_challenge && d.wd4.contains(self.top);
+            if H && (self.s.stacking != Stacking::Off || challengeable) {
+                return Flow::Next(next);
+            }
+            self.settle_pending(next, rec);
+            rec.on(self, Event::Skip { player: next });
+            return Flow::Next(self.step(next, 1));
+        }
+        if skip_next {
+            rec.on(self, Event::Skip { player: next });
+            return Flow::Next(self.step(next, 1));
+        }
+        Flow::Next(next)
+    }
+
+    /// Records an illegal action; in strict mode stops the round.
+    #[cold]
+    pub(super) fn illegal<R: Recorder>(
+        &mut self,
+        p: u8,
+        action: IllegalAction,
+        rec: &mut R,
+    ) -> bool {
+        self.illegal[p as usize] += 1;
+        rec.on(self, Event::Illegal { player: p, action });
+        if self.s.strict {
+            self.error = Some((p, action));
+            self.halt = true;
+            return true;
+        }
+        self.draw(p, self.s.wrong_card_penalty, DrawReason::WrongCard, rec);
+        false
+    }
+}

@@ -1,0 +1,181 @@
+//! Rule-set files: the TOML a user writes or `unolab rules show` prints
+//! ([`RuleSetFile`]), the built-ins embedded from `src/engine/rulesets/`,
+//! `--set` and `--house` applied to a file, and the errors of all of it.
+
+use super::{Effect, Settings, HOUSE_RULES};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One entry of a deck: some faces, in some colours, a number of copies each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckEntry {
+    /// Face tokens: "0".."9", "skip", "reverse", "draw2", "wild", "wild-draw4", ...
+    pub faces: Vec<String>,
+    /// Copies per colour (per face for wilds).
+    pub count: u32,
+    /// Colours for coloured faces; all four when absent. Not allowed for wilds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colors: Option<Vec<String>>,
+    /// Effect of these cards; the face's own effect when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+}
+
+/// A rule-set file, as read and as printed by `unolab rules show`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSetFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Point overrides: card token ("wild-swap", "red-7") or face token ("draw2").
+    #[serde(default)]
+    pub points: BTreeMap<String, u32>,
+    #[serde(default)]
+    pub settings: Settings,
+    pub deck: Vec<DeckEntry>,
+}
+
+/// Errors about rule sets and settings.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    #[error("unknown rule set '{0}' (valid: {list}, or a path to a .toml file)", list = BUILTIN_NAMES.join(", "))]
+    UnknownRuleSet(String),
+    #[error("cannot read rule-set file {0}: {1}")]
+    Io(String, String),
+    #[error("malformed rule-set file {0}: {1}")]
+    Malformed(String, String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The built-in rule sets, in listing order.
+pub const BUILTIN_NAMES: [&str; 4] = ["classic", "h2o", "lilo-stitch", "cars3"];
+
+pub(super) fn builtin_text(name: &str) -> Option<&'static str> {
+    match name {
+        "classic" => Some(include_str!("../rulesets/classic.toml")),
+        "h2o" => Some(include_str!("../rulesets/h2o.toml")),
+        "lilo-stitch" => Some(include_str!("../rulesets/lilo-stitch.toml")),
+        "cars3" => Some(include_str!("../rulesets/cars3.toml")),
+        _ => None,
+    }
+}
+
+impl RuleSetFile {
+    /// Parses a rule-set file's text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
+        toml::from_str(text)
+            .map_err(|e| RulesError::Malformed(origin.to_string(), one_line(&e.to_string())))
+    }
+
+    /// A built-in name or a path to a `.toml` file.
+    pub fn load(name_or_path: &str) -> Result<RuleSetFile, RulesError> {
+        if let Some(text) = builtin_text(name_or_path) {
+            return RuleSetFile::parse(text, name_or_path);
+        }
+        let looks_like_path = name_or_path.ends_with(".toml")
+            || name_or_path.contains('/')
+            || name_or_path.contains('\\');
+        if looks_like_path {
+            let text = std::fs::read_to_string(Path::new(name_or_path))
+                .map_err(|e| RulesError::Io(name_or_path.to_string(), e.to_string()))?;
+            return RuleSetFile::parse(&text, name_or_path);
+        }
+        Err(RulesError::UnknownRuleSet(name_or_path.to_string()))
+    }
+
+    /// Loads a rule set and applies `--set key=value` and `--house a,b=c` items.
+    pub fn resolve(
+        name_or_path: &str,
+        sets: &[String],
+        house: &[String],
+    ) -> Result<RuleSetFile, RulesError> {
+        let mut f = RuleSetFile::load(name_or_path)?;
+        for s in sets {
+            f.apply_set(s)?;
+        }
+        for h in house {
+            for item in h.split(',').filter(|i| !i.trim().is_empty()) {
+                f.apply_house(item)?;
+            }
+        }
+        Ok(f)
+    }
+
+    /// The fully resolved file (every setting written out), as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    /// Applies `key=value` overrides to the settings (`--set`).
+    pub fn apply_set(&mut self, assignment: &str) -> Result<(), RulesError> {
+        let (key, value) = assignment.split_once('=').ok_or_else(|| {
+            RulesError::Invalid(format!(
+                "--set expects key=value, got '{assignment}' (settings: {})",
+                Settings::names().join(", ")
+            ))
+        })?;
+        self.apply_setting(key.trim(), value.trim())
+    }
+
+    /// Applies one house rule (`--house stacking=same,seven_o`): a bare name means `true`.
+    pub fn apply_house(&mut self, item: &str) -> Result<(), RulesError> {
+        let (key, value) = match item.split_once('=') {
+            Some((k, v)) => (k.trim(), v.trim()),
+            None => (item.trim(), "true"),
+        };
+        if !HOUSE_RULES.contains(&key) {
+            if Settings::names().iter().any(|n| n == key) {
+                return Err(RulesError::Invalid(format!(
+                    "'{key}' is a setting, not a house rule: give it as --set {key}=VALUE (in an experiment file: set = [\"{key}=VALUE\"]; house rules: {})",
+                    HOUSE_RULES.join(", ")
+                )));
+            }
+            return Err(RulesError::Invalid(format!(
+                "unknown house rule '{key}' (valid: {})",
+                HOUSE_RULES.join(", ")
+            )));
+        }
+        if key == "stacking" && value == "true" {
+            return Err(RulesError::Invalid(
+                "stacking needs a mode: stacking=same or stacking=cross".into(),
+            ));
+        }
+        self.apply_setting(key, value)
+    }
+
+    fn apply_setting(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let names = Settings::names();
+        if !names.iter().any(|n| n == key) {
+            return Err(RulesError::Invalid(format!(
+                "unknown setting '{key}' (valid: {})",
+                names.join(", ")
+            )));
+        }
+        let parsed: toml::Value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+            Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.into())),
+            Err(_) => toml::Value::String(value.to_string()),
+        };
+        let mut table = match toml::Value::try_from(&self.settings) {
+            Ok(toml::Value::Table(t)) => t,
+            _ => toml::Table::new(),
+        };
+        table.insert(key.to_string(), parsed);
+        self.settings = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                RulesError::Invalid(format!(
+                    "invalid value '{value}' for setting '{key}': {}",
+                    one_line(e.message())
+                ))
+            })?;
+        Ok(())
+    }
+}
+
+pub(super) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,285 @@
+//! Rule sets: decks as data plus every setting of the rule book
+//! (docs/rules.md).
+//!
+//! A rule set is a TOML file (the four built-ins are embedded copies of the files
+//! in `src/engine/rulesets/`). It lists the deck (card kinds, counts, effects), point
+//! overrides and settings. [`Rules::build`] turns it into the masks and tables the
+//! engine uses; the turn logic never looks at the file again.
+//!
+//! - `settings`: every setting and its default;
+//! - `file`: rule-set files, the built-ins, `--set` and `--house`;
+//! - `deck`: card effects and the deck's masks and tables.
+
+mod deck;
+mod file;
+mod settings;
+
+pub use deck::{Deck, Effect};
+pub use file::{DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES};
+pub use settings::{CustomEffect, Dealer, Scoring, Settings, Stacking, HOUSE_RULES};
+
+use file::builtin_text;
+use std::fmt;
+
+/// A rule set ready for play: the resolved file, its settings and its deck tables.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub name: String,
+    pub file: RuleSetFile,
+    pub settings: Settings,
+    pub deck: Deck,
+}
+
+impl Rules {
+    /// Validates a file and builds its tables.
+    pub fn build(file: RuleSetFile) -> Result<Rules, RulesError> {
+        let deck = Deck::build(&file)?;
+        validate_settings(&file.settings)?;
+        Ok(Rules {
+            name: file.name.clone(),
+            settings: file.settings.clone(),
+            file,
+            deck,
+        })
+    }
+
+    /// The settings that differ from the defaults of the rule set this one
+    /// is named after (a built-in's own `[settings]`, else RULES.md's
+    /// defaults), as `(name, value)` in the rule book's order: what `--set`
+    /// and `--house` (or a file) changed.
+    pub fn changed_settings(&self) -> Vec<(String, String)> {
+        let base = builtin_text(&self.name)
+            .and_then(|t| RuleSetFile::parse(t, &self.name).ok())
+            .map(|f| f.settings)
+            .unwrap_or_default();
+        let (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(was))) = (
+            serde_json::to_value(&self.settings),
+            serde_json::to_value(&base),
+        ) else {
+            return Vec::new();
+        };
+        now.into_iter()
+            .filter(|(k, v)| was.get(k) != Some(v))
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (k, v)
+            })
+            .collect()
+    }
+
+    /// Loads a built-in rule set or a file.
+    pub fn load(name_or_path: &str) -> Result<Rules, RulesError> {
+        Rules::build(RuleSetFile::load(name_or_path)?)
+    }
+
+    /// A built-in rule set by name; panics only on a name not in [`BUILTIN_NAMES`].
+    pub fn builtin(name: &str) -> Rules {
+        Rules::load(name).expect("built-in rule set")
+    }
+
+    /// Checks that `players` can be dealt with this deck and these settings.
+    pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
+        if !(2..=10).contains(&players) {
+            return Err(RulesError::Invalid(format!(
+                "{players} players is not supported (valid: 2 to 10)"
+            )));
+        }
+        let need = players * self.settings.hand_size as usize + 1;
+        if need > self.deck.size {
+            let max_hand = (self.deck.size - 1) / players;
+            return Err(RulesError::Invalid(format!(
+                "{players} players x hand size {} + 1 start card = {need} cards, but the '{}' deck has {} (hand size at most {max_hand} for {players} players)",
+                self.settings.hand_size, self.name, self.deck.size
+            )));
+        }
+        if let Dealer::Seat(s) = self.settings.dealer {
+            if s as usize >= players {
+                return Err(RulesError::Invalid(format!(
+                    "dealer = {s} is not a seat of a {players}-player table (valid: random or 0 to {})",
+                    players - 1
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn validate_settings(s: &Settings) -> Result<(), RulesError> {
+    let bad = |m: String| Err(RulesError::Invalid(m));
+    if !(0.0..=1.0).contains(&s.uno_catch_chance) {
+        return bad(format!(
+            "uno_catch_chance = {} is not a probability (valid: 0.0 to 1.0)",
+            s.uno_catch_chance
+        ));
+    }
+    if s.hand_size == 0 {
+        return bad("hand_size = 0 is not valid (at least 1)".into());
+    }
+    if s.max_turns == 0 {
+        return bad("max_turns = 0 is not valid (at least 1)".into());
+    }
+    if s.max_rounds == 0 {
+        return bad("max_rounds = 0 is not valid (at least 1)".into());
+    }
+    if s.uno_penalty > 100 || s.wrong_card_penalty > 100 || s.ohana_fill_to > 100 {
+        return bad("uno_penalty, wrong_card_penalty and ohana_fill_to must be at most 100".into());
+    }
+    Ok(())
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({} cards)", self.name, self.deck.size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cards::{CardSet, Color, Face};
+
+    #[test]
+    fn builtin_decks_have_the_documented_sizes() {
+        let expect = [
+            ("classic", 108),
+            ("h2o", 108),
+            ("lilo-stitch", 112),
+            ("cars3", 112),
+        ];
+        for (name, size) in expect {
+            let r = Rules::builtin(name);
+            assert_eq!(r.deck.size, size, "{name}");
+            for c in Color::ALL {
+                assert_eq!(r.deck.color_mask[c.index()].len(), 25, "{name} {c}");
+            }
+            assert_eq!(r.settings, Settings::default(), "{name} uses the defaults");
+        }
+        let h2o = Rules::builtin("h2o").deck;
+        assert_eq!(h2o.wd4.len(), 2);
+        assert_eq!(h2o.face_mask[Face::WildDownpour1.index()].len(), 1);
+        assert_eq!(h2o.face_mask[Face::WildDownpour2.index()].len(), 1);
+        let ls = Rules::builtin("lilo-stitch").deck;
+        assert_eq!(ls.face_mask[Face::WildOhana.index()].len(), 4);
+        let cars = Rules::builtin("cars3").deck;
+        assert_eq!(cars.face_mask[Face::WildSwap.index()].len(), 1);
+        assert_eq!(cars.face_mask[Face::WildCustom.index()].len(), 3);
+    }
+
+    #[test]
+    fn classic_points_follow_the_rule_book() {
+        let d = Rules::builtin("classic").deck;
+        assert_eq!(d.points(d.all), 4 * (9 * 2 * 5 + 3 * 2 * 20) + 8 * 50);
+    }
+
+    #[test]
+    fn points_of_a_set_equal_the_card_by_card_sum() {
+        // Point overrides by card and by face make classes of their own.
+        let mut f = RuleSetFile::load("cars3").unwrap();
+        f.points.insert("red-7".into(), 33);
+        f.points.insert("skip".into(), 21);
+        let d = Deck::build(&f).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u128 | 1;
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(0x2545_f491_4f6c_dd1d)
+                .wrapping_add(0x1405_7b7e_f767_814f);
+            let set = CardSet(x ^ (x >> 17)) & d.all;
+            let by_card: u32 = set.iter().map(|c| d.points_of[c as usize] as u32).sum();
+            assert_eq!(d.points(set), by_card);
+        }
+        let red7 = d.all_of("red-7".parse().unwrap());
+        assert!(!red7.is_empty());
+        assert_eq!(d.points(red7), 33 * red7.len());
+    }
+
+    #[test]
+    fn set_and_house_overrides() {
+        let mut f = RuleSetFile::load("classic").unwrap();
+        f.apply_set("hand_size=5").unwrap();
+        f.apply_set("scoring=penalty").unwrap();
+        f.apply_set("dealer=2").unwrap();
+        f.apply_house("stacking=cross").unwrap();
+        f.apply_house("seven_o").unwrap();
+        assert_eq!(f.settings.hand_size, 5);
+        assert_eq!(f.settings.scoring, Scoring::Penalty);
+        assert_eq!(f.settings.dealer, Dealer::Seat(2));
+        assert_eq!(f.settings.stacking, Stacking::Cross);
+        assert!(f.settings.seven_o);
+        let e = f.apply_set("no_such=1").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown setting 'no_such'") && e.contains("hand_size"),
+            "{e}"
+        );
+        let e = f.apply_set("stacking=sideways").unwrap_err().to_string();
+        assert!(e.contains("stacking"), "{e}");
+        let e = f.apply_house("max_turns=5").unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "'max_turns' is a setting, not a house rule: give it as --set max_turns=VALUE"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn wild_when_matching_is_a_setting_not_a_house_rule() {
+        let mut f = RuleSetFile::load("h2o").unwrap();
+        assert!(
+            f.settings.wild_when_matching,
+            "the rule book's reading is the default"
+        );
+        f.apply_set("wild_when_matching=false").unwrap();
+        assert!(!f.settings.wild_when_matching);
+        assert!(f.to_toml().contains("wild_when_matching = false"));
+        let r = Rules::build(f.clone()).unwrap();
+        assert_eq!(
+            r.changed_settings(),
+            vec![("wild_when_matching".to_string(), "false".to_string())]
+        );
+        let e = f
+            .apply_set("wild_when_matching=maybe")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("wild_when_matching"), "{e}");
+        let e = f
+            .apply_house("wild_when_matching=false")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("'wild_when_matching' is a setting, not a house rule")
+                && e.contains("--set wild_when_matching=VALUE"),
+            "{e}"
+        );
+        let e = f.apply_house("no_such_rule").unwrap_err().to_string();
+        assert!(e.contains("unknown house rule 'no_such_rule'"), "{e}");
+        assert!(Settings::names().contains(&"wild_when_matching".to_string()));
+    }
+
+    #[test]
+    fn resolved_file_round_trips() {
+        for name in BUILTIN_NAMES {
+            let f = RuleSetFile::load(name).unwrap();
+            let back = RuleSetFile::parse(&f.to_toml(), "shown").unwrap();
+            assert_eq!(back, f);
+        }
+    }
+
+    #[test]
+    fn impossible_deals_are_refused() {
+        let r = Rules::builtin("classic");
+        assert!(r.check_players(1).is_err());
+        assert!(r.check_players(11).is_err());
+        assert!(r.check_players(10).is_ok());
+        let mut f = RuleSetFile::load("classic").unwrap();
+        f.apply_set("hand_size=11").unwrap();
+        let r = Rules::build(f).unwrap();
+        assert!(r
+            .check_players(10)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 10"));
+    }
+}

@@ -1,0 +1,183 @@
+//! Every setting of the rule book with its default ([`Settings`]), the
+//! setting types (stacking, scoring, dealer, the custom wild's effect) and
+//! the names `--house` accepts.
+
+use serde::{Deserialize, Serialize};
+
+/// House rule: stacking of draw cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Stacking {
+    #[default]
+    Off,
+    Same,
+    Cross,
+}
+
+/// What Wild Custom does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum CustomEffect {
+    #[default]
+    ExtraTurn,
+    None,
+}
+
+/// Scoring mode (RULES.md section 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Scoring {
+    #[default]
+    Winner,
+    Penalty,
+}
+
+/// First dealer of a match: `"random"` or a seat number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dealer {
+    #[default]
+    Random,
+    Seat(u8),
+}
+
+impl Serialize for Dealer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Dealer::Random => s.serialize_str("random"),
+            Dealer::Seat(n) => s.serialize_u64(*n as u64),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Dealer {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(i64),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::S(s) if s == "random" => Ok(Dealer::Random),
+            Raw::N(n) if (0..=255).contains(&n) => Ok(Dealer::Seat(n as u8)),
+            _ => Err(serde::de::Error::custom(
+                "dealer must be \"random\" or a seat number",
+            )),
+        }
+    }
+}
+
+/// Every setting of RULES.md, by its name, with its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// First dealer: "random" or a seat.
+    pub dealer: Dealer,
+    /// Cards dealt to each player.
+    pub hand_size: u32,
+    /// Whether a start card's effect fires (section 2).
+    pub start_card_effects: bool,
+    /// Drawing is allowed even when a card is playable.
+    pub may_draw_when_playable: bool,
+    /// A wild other than Wild Draw Four may be played while the hand holds a
+    /// card matching the top card's colour, number or symbol; `false` allows
+    /// it only when the hand holds none (seeds 000 and 002).
+    pub wild_when_matching: bool,
+    /// With two players Reverse acts as Skip.
+    pub two_player_reverse_skips: bool,
+    /// Downpour also makes the next player lose the turn.
+    pub downpour_skips_next: bool,
+    /// Wild Ohana fills hands up to this many cards.
+    pub ohana_fill_to: u32,
+    /// What Wild Custom does.
+    pub custom_effect: CustomEffect,
+    /// Cards drawn for a missed UNO call that is caught.
+    pub uno_penalty: u32,
+    /// Probability that a missed UNO call is caught.
+    pub uno_catch_chance: f64,
+    /// Cards drawn for an illegal action (seed 003's wrong-card sanction).
+    pub wrong_card_penalty: u32,
+    /// Stop with an error on an illegal action instead of the sanction.
+    pub strict: bool,
+    /// A round longer than this many turns ends as truncated.
+    pub max_turns: u32,
+    /// "winner" or "penalty".
+    pub scoring: Scoring,
+    /// Match ends when a total reaches this (0: no target).
+    pub target: u32,
+    /// Match ends after this many rounds (0: not set).
+    pub rounds: u32,
+    /// One round only: first out wins.
+    pub quick: bool,
+    /// Safety stop for matches (an extension of unolab, not in the rule book):
+    /// a match that reaches this many rounds ends there.
+    pub max_rounds: u32,
+    /// House rule: "off", "same" or "cross".
+    pub stacking: Stacking,
+    /// House rule: draw until a playable card comes.
+    pub draw_to_match: bool,
+    /// House rule: a playable card must be played.
+    pub force_play: bool,
+    /// House rule: 7 swaps hands, 0 rotates hands.
+    pub seven_o: bool,
+    /// House rule: identical cards may be played out of turn.
+    pub jump_in: bool,
+    /// House rule: Wild Draw Four may be bluffed and challenged.
+    pub bluff_challenge: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dealer: Dealer::Random,
+            hand_size: 7,
+            start_card_effects: true,
+            may_draw_when_playable: true,
+            wild_when_matching: true,
+            two_player_reverse_skips: true,
+            downpour_skips_next: false,
+            ohana_fill_to: 4,
+            custom_effect: CustomEffect::ExtraTurn,
+            uno_penalty: 2,
+            uno_catch_chance: 1.0,
+            wrong_card_penalty: 1,
+            strict: false,
+            max_turns: 10_000,
+            scoring: Scoring::Winner,
+            target: 500,
+            rounds: 0,
+            quick: false,
+            max_rounds: 1_000,
+            stacking: Stacking::Off,
+            draw_to_match: false,
+            force_play: false,
+            seven_o: false,
+            jump_in: false,
+            bluff_challenge: false,
+        }
+    }
+}
+
+/// The names of the house rules (RULES.md section 6) accepted by `--house`.
+pub const HOUSE_RULES: [&str; 10] = [
+    "stacking",
+    "draw_to_match",
+    "force_play",
+    "seven_o",
+    "jump_in",
+    "bluff_challenge",
+    "uno_penalty",
+    "uno_catch_chance",
+    "hand_size",
+    "custom_effect",
+];
+
+impl Settings {
+    /// Every setting name, in file order.
+    pub fn names() -> Vec<String> {
+        match toml::Value::try_from(Settings::default()) {
+            Ok(toml::Value::Table(t)) => t.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
