@@ -3,19 +3,208 @@
 //! (what that seat can see) and the table's strategy generator; and
 //! [`Agents`], the table of seats a round is played with.
 //!
-//! The engine is generic over the seat type, so a table of one concrete type
-//! (the runner's enum of built-ins) is called with static dispatch and
-//! inlined; `Box<dyn Strategy>` is a strategy too, for tables of mixed kinds.
+//! The engine calls a [`Table`]: the strategies of every seat, asked by seat.
+//! A slice or `Vec` of one [`Strategy`] type is a table (the runner's enum of
+//! built-ins, called with static dispatch and inlined; `Box<dyn Strategy>` is
+//! a strategy too, for tables of mixed kinds). A table of its own can share
+//! state between its seats (a search agent's simulated table, a learning
+//! environment that stops the game at a decision).
 //! The implementations live in the agents layer, above this one.
 
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
 
-/// The strategies at the table, one per seat, and the generator they draw from.
-pub struct Agents<'a, S: Strategy> {
-    pub seats: &'a mut [S],
+/// The strategies at the table and the generator they draw from.
+pub struct Agents<'a, T: Table + ?Sized> {
+    pub seats: &'a mut T,
     pub rng: Rng,
+}
+
+/// The strategies of a table, asked by seat: one method per method of
+/// [`Strategy`], with the seat first. Every slice and `Vec` of strategies is
+/// a table.
+pub trait Table {
+    /// The name of the strategy at `seat` (errors, results).
+    fn name(&self, seat: u8) -> &str;
+    fn ask_without_choice(&self, seat: u8) -> bool;
+    fn choose_play(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId>;
+    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool;
+    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color;
+    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool;
+    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8;
+    fn answer_stack(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId>;
+    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool;
+    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool;
+    fn round_start(&mut self, seat: u8, obs: &Observation);
+    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult);
+    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult);
+    fn fault(&mut self, seat: u8) -> Option<String>;
+    fn hears_notices(&self, seat: u8) -> bool;
+}
+
+/// A slice of strategies is a table: seat `i` is element `i`.
+impl<S: Strategy> Table for [S] {
+    #[inline]
+    fn name(&self, seat: u8) -> &str {
+        self[seat as usize].name()
+    }
+    #[inline]
+    fn ask_without_choice(&self, seat: u8) -> bool {
+        self[seat as usize].ask_without_choice()
+    }
+    #[inline(always)]
+    fn choose_play(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self[seat as usize].choose_play(obs, playable, rng)
+    }
+    #[inline(always)]
+    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self[seat as usize].play_drawn(obs, card, rng)
+    }
+    #[inline(always)]
+    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
+        self[seat as usize].choose_color(obs, rng)
+    }
+    #[inline(always)]
+    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        self[seat as usize].call_uno(obs, rng)
+    }
+    #[inline(always)]
+    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
+        self[seat as usize].choose_target(obs, rng)
+    }
+    #[inline(always)]
+    fn answer_stack(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self[seat as usize].answer_stack(obs, answers, rng)
+    }
+    #[inline(always)]
+    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        self[seat as usize].challenge(obs, rng)
+    }
+    #[inline(always)]
+    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self[seat as usize].jump_in(obs, card, rng)
+    }
+    #[inline(always)]
+    fn round_start(&mut self, seat: u8, obs: &Observation) {
+        self[seat as usize].round_start(obs)
+    }
+    #[inline]
+    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
+        self[seat as usize].round_end(obs, result)
+    }
+    #[inline]
+    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
+        self[seat as usize].match_end(obs, result)
+    }
+    #[inline]
+    fn fault(&mut self, seat: u8) -> Option<String> {
+        self[seat as usize].fault()
+    }
+    #[inline]
+    fn hears_notices(&self, seat: u8) -> bool {
+        self[seat as usize].hears_notices()
+    }
+}
+
+/// A `Vec` of strategies is a table, as its slice.
+impl<S: Strategy> Table for Vec<S> {
+    #[inline]
+    fn name(&self, seat: u8) -> &str {
+        self.as_slice().name(seat)
+    }
+    #[inline]
+    fn ask_without_choice(&self, seat: u8) -> bool {
+        self.as_slice().ask_without_choice(seat)
+    }
+    #[inline(always)]
+    fn choose_play(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self.as_mut_slice().choose_play(seat, obs, playable, rng)
+    }
+    #[inline(always)]
+    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self.as_mut_slice().play_drawn(seat, obs, card, rng)
+    }
+    #[inline(always)]
+    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
+        self.as_mut_slice().choose_color(seat, obs, rng)
+    }
+    #[inline(always)]
+    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        self.as_mut_slice().call_uno(seat, obs, rng)
+    }
+    #[inline(always)]
+    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
+        self.as_mut_slice().choose_target(seat, obs, rng)
+    }
+    #[inline(always)]
+    fn answer_stack(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self.as_mut_slice().answer_stack(seat, obs, answers, rng)
+    }
+    #[inline(always)]
+    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        self.as_mut_slice().challenge(seat, obs, rng)
+    }
+    #[inline(always)]
+    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self.as_mut_slice().jump_in(seat, obs, card, rng)
+    }
+    #[inline(always)]
+    fn round_start(&mut self, seat: u8, obs: &Observation) {
+        self.as_mut_slice().round_start(seat, obs)
+    }
+    #[inline]
+    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
+        self.as_mut_slice().round_end(seat, obs, result)
+    }
+    #[inline]
+    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
+        self.as_mut_slice().match_end(seat, obs, result)
+    }
+    #[inline]
+    fn fault(&mut self, seat: u8) -> Option<String> {
+        self.as_mut_slice().fault(seat)
+    }
+    #[inline]
+    fn hears_notices(&self, seat: u8) -> bool {
+        self.as_slice().hears_notices(seat)
+    }
 }
 
 /// A player's decisions. Implementations must be deterministic given the

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::engine::cards::{CardId, CardSet};
 use crate::engine::rules::Effect;
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
     /// Takes the next card off the draw pile (which must not be empty).
@@ -119,9 +119,9 @@ impl<'r> Game<'r> {
         c
     }
 
-    pub(super) fn setup_round<R: Recorder, S: Strategy>(
+    pub(super) fn setup_round<R: Recorder, T: Table + ?Sized>(
         &mut self,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> u8 {
         let d = &self.rules.deck;
@@ -218,7 +218,7 @@ impl<'r> Game<'r> {
             self.set_colored_top(self.top, col);
         }
         for q in 0..n {
-            agents.seats[q as usize].round_start(&self.obs(q));
+            agents.seats.round_start(q, &self.obs(q));
         }
         // The start card's effect, with P the player left of the dealer.
         let p = (self.dealer + 1) % n;
@@ -226,7 +226,7 @@ impl<'r> Game<'r> {
         let effect = d.effect_of[c as usize];
         match d.color(c) {
             None => {
-                let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                let col = agents.seats.choose_color(p, &self.obs(p), &mut agents.rng);
                 self.set_color(col);
                 rec.on(
                     self,

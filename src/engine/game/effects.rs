@@ -5,7 +5,7 @@
 use super::{Agents, DrawReason, Event, Game, Recorder};
 use crate::engine::cards::CardId;
 use crate::engine::rules::{Effect, Stacking};
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
     /// The victim draws the pending total (reason `stack` when more than one
@@ -42,18 +42,18 @@ impl<'r> Game<'r> {
         self.s.max_turns.saturating_add(self.rules.deck.size as u32)
     }
 
-    pub(super) fn jump_in_offer<S: Strategy>(
+    pub(super) fn jump_in_offer<T: Table + ?Sized>(
         &mut self,
         p: u8,
         c: CardId,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
     ) -> Option<(u8, CardId)> {
         let same = self.rules.deck.identical(c);
         for i in 1..self.n {
             let q = self.step(p, i);
             let held = self.hands[q as usize & 15] & same;
             if let Some(card) = held.first() {
-                if agents.seats[q as usize].jump_in(&self.obs(q), card, &mut agents.rng) {
+                if agents.seats.jump_in(q, &self.obs(q), card, &mut agents.rng) {
                     return Some((q, card));
                 }
             }

@@ -26,7 +26,7 @@
 use crate::engine::cards::{CardId, CardSet, Color};
 pub use crate::engine::rng::{below, game_rngs, mix64, Rng};
 use crate::engine::rules::{Rules, Settings};
-pub use crate::engine::strategy::{Agents, Strategy};
+pub use crate::engine::strategy::{Agents, Strategy, Table};
 use rand::SeedableRng;
 
 mod deal;

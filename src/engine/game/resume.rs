@@ -10,7 +10,7 @@
 use super::{Agents, Event, Flow, Game, Outcome, Recorder, MAX_PLAYERS};
 use crate::engine::cards::CardId;
 use crate::engine::rules::Scoring;
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::Table;
 
 /// Records nothing, like [`super::NoRecord`], but a type of its own: the turn
 /// functions compiled for simulations are separate copies, so the runner's
@@ -58,16 +58,16 @@ impl<'r> Game<'r> {
     /// Plays the round on from the decision of `seat` described by `at`, with
     /// the strategies of `agents` (the seat of `seat` must answer the decision
     /// at hand first), and returns its result. The totals are not updated.
-    pub fn resume_round<S: Strategy>(
+    pub fn resume_round<T: Table + ?Sized>(
         &mut self,
         seat: u8,
         at: ResumeAt,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
     ) -> Playout {
         let rec = &mut Quiet;
         self.skip_ask = 0;
-        for (i, s) in agents.seats.iter().enumerate().take(self.n as usize) {
-            if !s.ask_without_choice() {
+        for i in 0..self.n {
+            if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
         }
@@ -83,21 +83,21 @@ impl<'r> Game<'r> {
             }
             ResumeAt::Pending => None,
             ResumeAt::Drawn(c) => {
-                let s = &mut agents.seats[p as usize];
                 let play = self.can_play::<true>(self.hands[p as usize & 15], c)
-                    && (self.s.force_play || s.play_drawn(&self.obs(p), c, &mut agents.rng));
+                    && (self.s.force_play
+                        || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
-                        self.play::<true, Quiet, S>(p, c, false, agents, rec)
+                        self.play::<true, Quiet, T>(p, c, false, agents, rec)
                     } else {
-                        self.play::<false, Quiet, S>(p, c, false, agents, rec)
+                        self.play::<false, Quiet, T>(p, c, false, agents, rec)
                     }
                 } else {
                     Flow::Next(self.step(p, 1))
                 })
             }
             ResumeAt::StartColor => {
-                let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                let col = agents.seats.choose_color(p, &self.obs(p), &mut agents.rng);
                 self.set_color(col);
                 None
             }

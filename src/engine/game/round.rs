@@ -8,7 +8,7 @@ use super::{
 };
 use crate::engine::cards::CardSet;
 use crate::engine::rules::{Dealer, Scoring, Stacking};
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
     /// Whether any house rule is on, or `wild_when_matching = false` (the
@@ -29,10 +29,10 @@ impl<'r> Game<'r> {
     /// how it ended and the last player (the winner of a won round). A
     /// strict-mode error ends it blocked, with `error` set.
     #[inline(always)]
-    pub(super) fn turns_of_round<R: Recorder, S: Strategy>(
+    pub(super) fn turns_of_round<R: Recorder, T: Table + ?Sized>(
         &mut self,
         cur: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> (Outcome, u8) {
         // The turn logic is compiled three times: without house-rule checks
@@ -40,19 +40,19 @@ impl<'r> Game<'r> {
         // with them and the matching restriction (`wild_when_matching = false`),
         // each in a loop of its own (choosing inside one loop measured 3% slower).
         if !self.uses_house_rules() {
-            self.turn_loop::<false, false, R, S>(cur, agents, rec)
+            self.turn_loop::<false, false, R, T>(cur, agents, rec)
         } else if self.s.wild_when_matching {
-            self.turn_loop::<true, false, R, S>(cur, agents, rec)
+            self.turn_loop::<true, false, R, T>(cur, agents, rec)
         } else {
-            self.turn_loop::<true, true, R, S>(cur, agents, rec)
+            self.turn_loop::<true, true, R, T>(cur, agents, rec)
         }
     }
 
     /// The loop of [`Game::turns_of_round`] for one variant of the turn logic.
-    pub(super) fn turn_loop<const H: bool, const W: bool, R: Recorder, S: Strategy>(
+    pub(super) fn turn_loop<const H: bool, const W: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         mut cur: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> (Outcome, u8) {
         let max_turns = self.s.max_turns;
@@ -65,7 +65,7 @@ impl<'r> Game<'r> {
             if self.turns >= max_turns {
                 return (Outcome::Truncated, cur);
             }
-            match self.turn::<H, W, R, S>(cur, agents, rec) {
+            match self.turn::<H, W, R, T>(cur, agents, rec) {
                 Flow::Next(next) => cur = next,
                 Flow::Out(w) => return (Outcome::Won, w),
             }
@@ -97,14 +97,14 @@ impl<'r> Game<'r> {
     }
 
     /// Plays one round from the deal to its end. `Err` only in strict mode.
-    pub fn play_round<R: Recorder, S: Strategy>(
+    pub fn play_round<R: Recorder, T: Table + ?Sized>(
         &mut self,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Result<RoundResult, IllegalActionError> {
         self.skip_ask = 0;
-        for (i, seat) in agents.seats.iter().enumerate().take(self.n as usize) {
-            if !seat.ask_without_choice() {
+        for i in 0..self.n {
+            if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
         }
@@ -160,7 +160,7 @@ impl<'r> Game<'r> {
             uno_penalties: self.uno_penalties,
             illegal: self.illegal,
         };
-        if agents.seats.iter().any(|s| s.hears_notices()) {
+        if (0..self.n).any(|i| agents.seats.hears_notices(i)) {
             if let Some(e) = self.round_end_notices(&result, agents) {
                 return Err(e);
             }
@@ -169,11 +169,11 @@ impl<'r> Game<'r> {
     }
 
     #[cold]
-    pub(super) fn strict_error<S: Strategy>(
+    pub(super) fn strict_error<T: Table + ?Sized>(
         &self,
         seat: u8,
         action: IllegalAction,
-        agents: &Agents<S>,
+        agents: &Agents<T>,
     ) -> IllegalActionError {
         let d = &self.rules.deck;
         let action = match action {
@@ -183,7 +183,7 @@ impl<'r> Game<'r> {
             IllegalAction::Target(t) => format!("target seat {t}"),
         };
         IllegalActionError {
-            strategy: agents.seats[seat as usize].name().to_string(),
+            strategy: agents.seats.name(seat).to_string(),
             seat,
             round: self.round,
             action,
@@ -194,27 +194,26 @@ impl<'r> Game<'r> {
     /// Tells the custom strategies that the round ended, then returns the
     /// first fault of any seat (see [`Strategy::fault`]).
     #[cold]
-    pub(super) fn round_end_notices<S: Strategy>(
+    pub(super) fn round_end_notices<T: Table + ?Sized>(
         &self,
         result: &RoundResult,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
     ) -> Option<IllegalActionError> {
         for p in 0..self.n {
-            agents.seats[p as usize].round_end(&self.obs(p), result);
+            agents.seats.round_end(p, &self.obs(p), result);
         }
         self.first_fault(agents)
     }
 
     #[cold]
-    pub(super) fn first_fault<S: Strategy>(
+    pub(super) fn first_fault<T: Table + ?Sized>(
         &self,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
     ) -> Option<IllegalActionError> {
         for p in 0..self.n {
-            let seat = &mut agents.seats[p as usize];
-            if let Some(action) = seat.fault() {
+            if let Some(action) = agents.seats.fault(p) {
                 return Some(IllegalActionError {
-                    strategy: seat.name().to_string(),
+                    strategy: agents.seats.name(p).to_string(),
                     seat: p,
                     round: self.round,
                     action,
@@ -227,9 +226,9 @@ impl<'r> Game<'r> {
 
     /// Plays a whole match: rounds until the target, the round count, quick play
     /// or `max_rounds`. Calls `on_round` after each round.
-    pub fn play_match<R: Recorder, S: Strategy>(
+    pub fn play_match<R: Recorder, T: Table + ?Sized>(
         &mut self,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
         mut on_round: impl FnMut(&RoundResult),
     ) -> Result<MatchResult, IllegalActionError> {
@@ -292,7 +291,7 @@ impl<'r> Game<'r> {
             rounds: self.round,
         };
         for p in 0..self.n {
-            agents.seats[p as usize].match_end(&self.obs(p), &result);
+            agents.seats.match_end(p, &self.obs(p), &result);
         }
         if let Some(e) = self.first_fault(agents) {
             return Err(e);

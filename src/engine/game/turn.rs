@@ -7,7 +7,7 @@
 use super::{Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
 use crate::engine::cards::CardId;
 use crate::engine::rules::{CustomEffect, Effect, Stacking};
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::Table;
 use rand::Rng as _;
 
 impl<'r> Game<'r> {
@@ -15,30 +15,30 @@ impl<'r> Game<'r> {
     /// restriction of `wild_when_matching = false` (only with `H`:
     /// [`Game::uses_house_rules`] counts that setting), so that rule sets
     /// without it keep the mask work they had before it existed.
-    pub(super) fn turn<const H: bool, const W: bool, R: Recorder, S: Strategy>(
+    pub(super) fn turn<const H: bool, const W: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         p: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Flow {
         // Without house rules a pending draw is settled during the play.
         if H && self.pending > 0 {
-            return self.pending_turn::<W, R, S>(p, agents, rec);
+            return self.pending_turn::<W, R, T>(p, agents, rec);
         }
-        self.normal_turn::<H, W, R, S>(p, agents, rec)
+        self.normal_turn::<H, W, R, T>(p, agents, rec)
     }
 
     /// The victim of a pending draw: challenge, answer, or draw it all.
-    pub(super) fn pending_turn<const W: bool, R: Recorder, S: Strategy>(
+    pub(super) fn pending_turn<const W: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         p: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Flow {
         let d = &self.rules.deck;
         if self.s.bluff_challenge
             && d.wd4.contains(self.top)
-            && agents.seats[p as usize].challenge(&self.obs(p), &mut agents.rng)
+            && agents.seats.challenge(p, &self.obs(p), &mut agents.rng)
         {
             let target = self.wd4_player;
             let guilty = self.wd4_guilty;
@@ -55,7 +55,7 @@ impl<'r> Game<'r> {
             self.pending_cards = 0;
             if guilty {
                 self.draw(target, total, DrawReason::Challenge, rec);
-                return self.normal_turn::<true, W, R, S>(p, agents, rec);
+                return self.normal_turn::<true, W, R, T>(p, agents, rec);
             }
             self.draw(p, total + 2, DrawReason::Challenge, rec);
             rec.on(self, Event::Skip { player: p });
@@ -63,12 +63,13 @@ impl<'r> Game<'r> {
         }
         let answers = self.answers(self.hands[p as usize & 15]);
         if !answers.is_empty() {
-            if let Some(c) =
-                agents.seats[p as usize].answer_stack(&self.obs(p), answers, &mut agents.rng)
+            if let Some(c) = agents
+                .seats
+                .answer_stack(p, &self.obs(p), answers, &mut agents.rng)
             {
                 if answers.contains(c) {
                     self.turns += 1;
-                    return self.play::<true, R, S>(p, c, false, agents, rec);
+                    return self.play::<true, R, T>(p, c, false, agents, rec);
                 }
                 if self.illegal(p, IllegalAction::Answer(c), rec) {
                     return Flow::Next(p);
@@ -81,10 +82,10 @@ impl<'r> Game<'r> {
     }
 
     /// `H` and `W` as for [`Game::turn`].
-    pub(super) fn normal_turn<const H: bool, const W: bool, R: Recorder, S: Strategy>(
+    pub(super) fn normal_turn<const H: bool, const W: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         p: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Flow {
         self.turns += 1;
@@ -96,11 +97,13 @@ impl<'r> Game<'r> {
         let choice = if playable.is_empty() && self.skip_ask & (1 << p) != 0 {
             None
         } else {
-            agents.seats[p as usize].choose_play(&self.obs(p), playable, &mut agents.rng)
+            agents
+                .seats
+                .choose_play(p, &self.obs(p), playable, &mut agents.rng)
         };
         match choice {
             Some(c) if playable.contains(c) => {
-                return self.play::<H, R, S>(p, c, false, agents, rec)
+                return self.play::<H, R, T>(p, c, false, agents, rec)
             }
             Some(c) => {
                 self.illegal(p, IllegalAction::Play(c), rec);
@@ -138,9 +141,9 @@ impl<'r> Game<'r> {
             Some(c) => {
                 if self.can_play::<W>(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
-                        || agents.seats[p as usize].play_drawn(&self.obs(p), c, &mut agents.rng))
+                        || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
-                    return self.play::<H, R, S>(p, c, false, agents, rec);
+                    return self.play::<H, R, T>(p, c, false, agents, rec);
                 }
             }
         }
@@ -149,13 +152,13 @@ impl<'r> Game<'r> {
     }
 
     /// Asks `p` for a swap target; `None` when the choice was illegal.
-    pub(super) fn target<R: Recorder, S: Strategy>(
+    pub(super) fn target<R: Recorder, T: Table + ?Sized>(
         &mut self,
         p: u8,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Option<u8> {
-        let t = agents.seats[p as usize].choose_target(&self.obs(p), &mut agents.rng);
+        let t = agents.seats.choose_target(p, &self.obs(p), &mut agents.rng);
         if (t as usize) < self.n as usize && t != p {
             Some(t)
         } else {
@@ -167,12 +170,12 @@ impl<'r> Game<'r> {
     /// `p` plays `c` (already checked legal), then everything that follows until
     /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
     #[inline(always)]
-    pub(super) fn play<const H: bool, R: Recorder, S: Strategy>(
+    pub(super) fn play<const H: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         mut p: u8,
         mut c: CardId,
         mut jump_in: bool,
-        agents: &mut Agents<S>,
+        agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Flow {
         let d = &self.rules.deck;
@@ -206,7 +209,7 @@ impl<'r> Game<'r> {
             match d.color(c) {
                 Some(col) => self.set_colored_top(c, col),
                 None => {
-                    let col = agents.seats[p as usize].choose_color(&self.obs(p), &mut agents.rng);
+                    let col = agents.seats.choose_color(p, &self.obs(p), &mut agents.rng);
                     self.set_color(col);
                 }
             }
@@ -215,7 +218,7 @@ impl<'r> Game<'r> {
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
             }
             let left = self.hands[p as usize & 15].len();
-            let uno = left == 1 && agents.seats[p as usize].call_uno(&self.obs(p), &mut agents.rng);
+            let uno = left == 1 && agents.seats.call_uno(p, &self.obs(p), &mut agents.rng);
             rec.on(
                 self,
                 Event::Play {
