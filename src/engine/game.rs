@@ -4,7 +4,7 @@
 //! moves mask operations over the rule set's tables. Nothing here allocates while
 //! a round is played (the scripted deck of a test is the only `Vec`, read once).
 //!
-//! The flow follows RULES.md: [`Game::play_match`] plays rounds until the target,
+//! The flow follows docs/rules.md: [`Game::play_match`] plays rounds until the target,
 //! the round count or quick play ends the match; [`Game::play_round`] deals, flips
 //! the start card and plays turns until a player goes out, the round is blocked or
 //! it is truncated. Every decision is asked of a [`Strategy`] through an
@@ -543,7 +543,7 @@ impl<'r> Game<'r> {
     }
 
     /// The cards of `hand` that may be played on the current top card and colour
-    /// (RULES.md section 3), as one mask operation.
+    /// (docs/rules.md section 4.1), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
         self.playable_in::<true>(hand)
@@ -786,8 +786,8 @@ impl<'r> Game<'r> {
         );
         // Flip the start card; Wild Draw Four and Downpour go back. When every
         // card of the pile is one of those (only with the largest hands), no flip
-        // can succeed: the flipped card stays and acts as a plain Wild (RULES.md
-        // section 2, item 3). Bound: otherwise at least one card of the pile
+        // can succeed: the flipped card stays and acts as a plain Wild (docs/rules.md
+        // section 3.3). Bound: otherwise at least one card of the pile
         // stays, so each flip succeeds with probability at least 1/128; the
         // loop also stops after MAX_START_FLIPS flips, keeping the last card as
         // in the all-returned case (a chance below 1e-30 even then).

@@ -1,4 +1,4 @@
-//! Rule sets: decks as data plus every setting of RULES.md.
+//! Rule sets: decks as data plus every setting of docs/rules.md.
 //!
 //! A rule set is a TOML file (the four built-ins are embedded copies of the files
 //! in `src/engine/rulesets/`). It lists the deck (card kinds, counts, effects), point
@@ -107,7 +107,7 @@ pub enum CustomEffect {
     None,
 }
 
-/// Scoring mode (RULES.md section 4).
+/// Scoring mode (docs/rules.md section 9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scoring {
@@ -151,7 +151,7 @@ impl<'de> Deserialize<'de> for Dealer {
     }
 }
 
-/// Every setting of RULES.md, by its name, with its default.
+/// Every setting of docs/rules.md (section 14), by its name, with its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
@@ -242,7 +242,7 @@ impl Default for Settings {
     }
 }
 
-/// The names of the house rules (RULES.md section 6) accepted by `--house`.
+/// The names of the house rules (docs/rules.md section 12) accepted by `--house`.
 pub const HOUSE_RULES: [&str; 10] = [
     "stacking",
     "draw_to_match",
@@ -696,7 +696,7 @@ impl Rules {
     }
 
     /// The settings that differ from the defaults of the rule set this one
-    /// is named after (a built-in's own `[settings]`, else RULES.md's
+    /// is named after (a built-in's own `[settings]`, else docs/rules.md's
     /// defaults), as `(name, value)` in the rule book's order: what `--set`
     /// and `--house` (or a file) changed.
     pub fn changed_settings(&self) -> Vec<(String, String)> {
