@@ -2,7 +2,7 @@
 //!
 //! `cargo bench --bench engine` reports the time per batch of complete
 //! 4-player classic rounds with `random` in every seat, through the real runner
-//! with statistics on (the figure the README quotes), plus the bare engine.
+//! with statistics on (the figure docs/performance.md quotes), plus the bare engine.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

@@ -661,3 +661,43 @@ fn long_strategy_names_keep_the_columns_and_short_flags_work() {
     assert!(text.contains("3 players, 400 rounds"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn help_texts_name_only_files_of_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut named: Vec<(String, String)> = Vec::new();
+    let outputs: [&[&str]; 5] = [
+        &["--help"],
+        &["play", "--help"],
+        &["trace", "--help"],
+        &["run", "--help"],
+        &["strategies"],
+    ];
+    for args in outputs {
+        let o = unolab(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let text = stdout(&o);
+        let words = text.split(|c: char| c.is_whitespace() || "()`,;:".contains(c));
+        for w in words.map(|w| w.trim_end_matches('.')) {
+            if w.ends_with(".md") {
+                named.push((args.join(" "), w.to_string()));
+            }
+        }
+    }
+    for (args, file) in &named {
+        assert!(
+            root.join(file).is_file(),
+            "`unolab {args}` names {file}, which is not a file of the repository"
+        );
+    }
+    for (args, file) in [
+        ("--help", "docs/trace.md"),
+        ("play --help", "docs/trace.md"),
+        ("strategies", "docs/agents.md"),
+    ] {
+        assert!(
+            named.iter().any(|(a, f)| a == args && f == file),
+            "`unolab {args}` should name {file}: {named:?}"
+        );
+    }
+}

@@ -71,7 +71,7 @@ enum Command {
     /// A/B: two configurations played on the same seeds, differences with intervals
     #[command(args_override_self = true)]
     Compare(compare::CompareArgs),
-    /// Write one whole match as JSON Lines (TRACE.md)
+    /// Write one whole match as JSON Lines (docs/trace.md)
     #[command(args_override_self = true)]
     Trace(trace::TraceArgs),
     /// List the rule sets, or `rules show NAME` to print one fully resolved

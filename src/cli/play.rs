@@ -34,7 +34,7 @@ pub struct PlayArgs {
     /// Seed of the shuffles and the others' choices (default: from the clock)
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: Option<u64>,
-    /// Write the match in the trace format (TRACE.md) to FILE when it ends
+    /// Write the match in the trace format (docs/trace.md) to FILE when it ends
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
 }

@@ -40,7 +40,7 @@ fn table(entries: &[agents::CatalogEntry]) -> String {
         }
     }
     out.push_str(
-        "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters; see the README.\n",
+        "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters; see docs/agents.md.\n",
     );
     out
 }

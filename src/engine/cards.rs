@@ -1,6 +1,6 @@
 //! Vocabulary: colours, faces, card kinds, physical cards and [`CardSet`].
 //!
-//! Tokens print and parse exactly as in RULES.md section 1: `red-7`,
+//! Tokens print and parse exactly as in docs/rules.md section 1: `red-7`,
 //! `blue-draw2`, `green-skip`, `yellow-reverse`, `wild`, `wild-draw4`,
 //! `wild-downpour1`, `wild-downpour2`, `wild-ohana`, `wild-swap`, `wild-custom`.
 

@@ -1,4 +1,4 @@
-//! Game traces: one match as JSON Lines, in the format of TRACE.md.
+//! Game traces: one match as JSON Lines, in the format of docs/trace.md.
 //!
 //! [`TraceWriter`] is a [`Recorder`] that turns engine events into lines;
 //! [`write_trace`] plays one match and writes the whole trace. The same rule

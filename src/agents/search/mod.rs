@@ -578,7 +578,7 @@ impl Strategy for SearchAgent {
     fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
         // The round cannot be re-entered in the middle of another player's
         // play: the rollout policy answers, and names the target of a
-        // seven-o 7 (see the README).
+        // seven-o 7 (see docs/agents.md).
         self.plan = Plan::default();
         self.fallback.jump_in(obs, card, rng)
     }

@@ -1,6 +1,6 @@
 //! Dealing and drawing: the shuffle (or the unordered "lazy" pile the runner
 //! uses), the deal from left of the dealer, the start card and its effect
-//! (RULES.md section 2), and every draw with its reshuffle of the discard
+//! (docs/rules.md section 3), and every draw with its reshuffle of the discard
 //! pile when the draw pile runs out.
 
 use super::{
@@ -174,8 +174,8 @@ impl<'r> Game<'r> {
         );
         // Flip the start card; Wild Draw Four and Downpour go back. When every
         // card of the pile is one of those (only with the largest hands), no flip
-        // can succeed: the flipped card stays and acts as a plain Wild (RULES.md
-        // section 2, item 3). Bound: otherwise at least one card of the pile
+        // can succeed: the flipped card stays and acts as a plain Wild (docs/rules.md
+        // section 3.3). Bound: otherwise at least one card of the pile
         // stays, so each flip succeeds with probability at least 1/128; the
         // loop also stops after MAX_START_FLIPS flips, keeping the last card as
         // in the all-returned case (a chance below 1e-30 even then).

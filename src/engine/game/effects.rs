@@ -1,6 +1,6 @@
 //! The effects that reach beyond one player: pending draws and their
 //! settlement (stacking), jump-in offers, the seven-o rotation, Wild Ohana's
-//! fill-up, and the draws a last card still causes (RULES.md section 4).
+//! fill-up, and the draws a last card still causes (docs/rules.md section 9).
 
 use super::{Agents, DrawReason, Event, Game, Recorder};
 use crate::engine::cards::CardId;

@@ -1,5 +1,5 @@
 //! Which cards may be played: the playability masks for the current top card
-//! and colour (RULES.md section 3), the Wild Draw Four and matching
+//! and colour (docs/rules.md section 4.1), the Wild Draw Four and matching
 //! restrictions, and the cards that may answer a pending draw. Mask
 //! operations only; the card-by-card reading is kept for tests.
 
@@ -9,7 +9,7 @@ use crate::engine::rules::{Effect, Stacking};
 
 impl<'r> Game<'r> {
     /// The cards of `hand` that may be played on the current top card and colour
-    /// (RULES.md section 3), as one mask operation.
+    /// (docs/rules.md section 4.1), as one mask operation.
     #[inline(always)]
     pub fn playable(&self, hand: CardSet) -> CardSet {
         self.playable_in::<true>(hand)

@@ -44,7 +44,7 @@ impl Rules {
     }
 
     /// The settings that differ from the defaults of the rule set this one
-    /// is named after (a built-in's own `[settings]`, else RULES.md's
+    /// is named after (a built-in's own `[settings]`, else docs/rules.md's
     /// defaults), as `(name, value)` in the rule book's order: what `--set`
     /// and `--house` (or a file) changed.
     pub fn changed_settings(&self) -> Vec<(String, String)> {

@@ -23,7 +23,7 @@ pub enum CustomEffect {
     None,
 }
 
-/// Scoring mode (RULES.md section 4).
+/// Scoring mode (docs/rules.md section 9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scoring {
@@ -67,7 +67,7 @@ impl<'de> Deserialize<'de> for Dealer {
     }
 }
 
-/// Every setting of RULES.md, by its name, with its default.
+/// Every setting of docs/rules.md (section 14), by its name, with its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
@@ -158,7 +158,7 @@ impl Default for Settings {
     }
 }
 
-/// The names of the house rules (RULES.md section 6) accepted by `--house`.
+/// The names of the house rules (docs/rules.md section 12) accepted by `--house`.
 pub const HOUSE_RULES: [&str; 10] = [
     "stacking",
     "draw_to_match",
