@@ -4,8 +4,10 @@
 //! JSON Lines traces. Nothing here depends on the rest of the crate.
 
 pub mod cards;
+pub mod encode;
 pub mod game;
 pub mod rng;
 pub mod rules;
+pub mod step;
 pub mod strategy;
 pub mod trace;

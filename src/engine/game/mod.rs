@@ -45,6 +45,7 @@ pub use events::{
 };
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
+pub use round::{MatchEnd, RoundStart, TurnEnd};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;

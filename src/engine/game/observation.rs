@@ -15,6 +15,15 @@ pub struct Observation<'a> {
 }
 
 impl<'a> Observation<'a> {
+    /// What `seat` sees of `game`.
+    pub fn of(game: &'a Game<'a>, seat: u8) -> Observation<'a> {
+        assert!(
+            (seat as usize) < game.players(),
+            "seat {seat} is not at the table"
+        );
+        Observation { g: game, seat }
+    }
+
     /// The observing seat.
     pub fn seat(&self) -> u8 {
         self.seat

@@ -10,6 +10,33 @@ use crate::engine::cards::CardSet;
 use crate::engine::rules::{Dealer, Scoring, Stacking};
 use crate::engine::strategy::Table;
 
+/// Where a round begun with [`Game::begin_round`] starts: what
+/// [`Game::end_round`] records in the [`RoundResult`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundStart {
+    /// The seat that takes the first turn.
+    pub first_player: u8,
+    /// The direction of play at the first turn.
+    pub first_direction: i8,
+}
+
+/// How one turn played with [`Game::play_turn`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The round goes on with this seat's turn.
+    Next(u8),
+    /// The round is over: how it ended, and the last player (the winner of
+    /// a won round). A strict-mode error ends it `Blocked` with the error
+    /// kept for [`Game::end_round`].
+    Over(Outcome, u8),
+}
+
+/// A match that [`Game::after_round`] ended, for [`Game::end_match`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchEnd {
+    quick_winner: Option<u8>,
+}
+
 impl<'r> Game<'r> {
     /// Whether any house rule is on, or `wild_when_matching = false` (the
     /// turn logic is compiled with and without their checks).
@@ -102,17 +129,75 @@ impl<'r> Game<'r> {
         agents: &mut Agents<T>,
         rec: &mut R,
     ) -> Result<RoundResult, IllegalActionError> {
+        let start = self.begin_round(agents, rec);
+        let (outcome, last) = self.turns_of_round(start.first_player, agents, rec);
+        self.end_round(start, outcome, last, agents)
+    }
+
+    /// Deals a round and turns the start card (its effect included, a start
+    /// wild's colour asked of the player left of the dealer): the first half
+    /// of [`Game::play_round`], for playing a round one turn at a time with
+    /// [`Game::play_turn`] and [`Game::end_round`].
+    pub fn begin_round<R: Recorder, T: Table + ?Sized>(
+        &mut self,
+        agents: &mut Agents<T>,
+        rec: &mut R,
+    ) -> RoundStart {
         self.skip_ask = 0;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
         }
-        let mut cur = self.setup_round(agents, rec);
-        let first_player = cur;
-        let first_direction = self.dir;
-        let outcome;
-        (outcome, cur) = self.turns_of_round(cur, agents, rec);
+        let first_player = self.setup_round(agents, rec);
+        RoundStart {
+            first_player,
+            first_direction: self.dir,
+        }
+    }
+
+    /// Plays the turn of `cur` (a round begun with [`Game::begin_round`]):
+    /// the same checks, in the same order, as one step of the round loop of
+    /// [`Game::play_round`].
+    pub fn play_turn<R: Recorder, T: Table + ?Sized>(
+        &mut self,
+        cur: u8,
+        agents: &mut Agents<T>,
+        rec: &mut R,
+    ) -> TurnEnd {
+        if self.turns >= self.s.max_turns {
+            return TurnEnd::Over(Outcome::Truncated, cur);
+        }
+        let flow = if !self.uses_house_rules() {
+            self.turn::<false, false, R, T>(cur, agents, rec)
+        } else if self.s.wild_when_matching {
+            self.turn::<true, false, R, T>(cur, agents, rec)
+        } else {
+            self.turn::<true, true, R, T>(cur, agents, rec)
+        };
+        let next = match flow {
+            Flow::Next(next) => next,
+            Flow::Out(w) => return TurnEnd::Over(Outcome::Won, w),
+        };
+        if self.halt {
+            if let Some(o) = self.halt_outcome() {
+                return TurnEnd::Over(o, next);
+            }
+        }
+        TurnEnd::Next(next)
+    }
+
+    /// Ends a round: scores it, adds the points to the totals and tells the
+    /// strategies that hear notices; the second half of
+    /// [`Game::play_round`]. `last` is the winner of a won round. `Err` in
+    /// strict mode or for a faulted strategy.
+    pub fn end_round<T: Table + ?Sized>(
+        &mut self,
+        start: RoundStart,
+        outcome: Outcome,
+        last: u8,
+        agents: &mut Agents<T>,
+    ) -> Result<RoundResult, IllegalActionError> {
         if let Some((seat, action)) = self.error {
             if let Some(e) = self.first_fault(agents) {
                 return Err(e);
@@ -121,7 +206,7 @@ impl<'r> Game<'r> {
         }
         let mut points = [0u32; MAX_PLAYERS];
         let winner = if outcome == Outcome::Won {
-            Some(cur)
+            Some(last)
         } else {
             None
         };
@@ -152,8 +237,8 @@ impl<'r> Game<'r> {
             outcome,
             winner,
             dealer: self.dealer,
-            first_player,
-            first_direction,
+            first_player: start.first_player,
+            first_direction: start.first_direction,
             points,
             turns: self.turns,
             cards_drawn: self.cards_drawn,
@@ -232,13 +317,7 @@ impl<'r> Game<'r> {
         rec: &mut R,
         mut on_round: impl FnMut(&RoundResult),
     ) -> Result<MatchResult, IllegalActionError> {
-        self.totals = [0; MAX_PLAYERS];
-        self.round = 0;
-        self.dealer = match self.s.dealer {
-            Dealer::Random => below(&mut self.rng, self.n as u32) as u8,
-            Dealer::Seat(s) => s % self.n,
-        };
-        let mut quick_winner = None;
+        self.start_match(None);
         // Bound: `max_rounds` rounds (validated to be at least 1), each bounded.
         loop {
             let r = self.play_round(agents, rec)?;
@@ -250,26 +329,46 @@ impl<'r> Game<'r> {
                 },
             );
             on_round(&r);
-            if self.s.quick {
-                quick_winner = r.winner;
-                break;
+            if let Some(end) = self.after_round(&r) {
+                return self.end_match(end, agents);
             }
-            let reached = self.s.target > 0
-                && self.totals[..self.n as usize]
-                    .iter()
-                    .any(|&t| t >= self.s.target as i64);
-            if reached
-                || (self.s.rounds > 0 && self.round >= self.s.rounds)
-                || self.round >= self.s.max_rounds
-            {
-                break;
-            }
-            self.dealer = (self.dealer + 1) % self.n;
         }
+    }
+
+    /// After a round of a match: `Some` when the match is over (quick play,
+    /// the target, the round count or `max_rounds`), else the deal passes
+    /// left for the next round.
+    pub fn after_round(&mut self, r: &RoundResult) -> Option<MatchEnd> {
+        if self.s.quick {
+            return Some(MatchEnd {
+                quick_winner: r.winner,
+            });
+        }
+        let reached = self.s.target > 0
+            && self.totals[..self.n as usize]
+                .iter()
+                .any(|&t| t >= self.s.target as i64);
+        if reached
+            || (self.s.rounds > 0 && self.round >= self.s.rounds)
+            || self.round >= self.s.max_rounds
+        {
+            return Some(MatchEnd { quick_winner: None });
+        }
+        self.dealer = (self.dealer + 1) % self.n;
+        None
+    }
+
+    /// The result of a match that [`Game::after_round`] ended; tells every
+    /// strategy. `Err` for a faulted strategy.
+    pub fn end_match<T: Table + ?Sized>(
+        &mut self,
+        end: MatchEnd,
+        agents: &mut Agents<T>,
+    ) -> Result<MatchResult, IllegalActionError> {
         let totals = &self.totals[..self.n as usize];
         let mut tied = false;
         let winner = if self.s.quick {
-            quick_winner
+            end.quick_winner
         } else {
             let best = match self.s.scoring {
                 Scoring::Winner => *totals.iter().max().unwrap(),

@@ -306,6 +306,16 @@ impl Deck {
             .sum()
     }
 
+    /// All physical cards of a kind, from the masks (no loop).
+    #[inline]
+    pub fn kind_mask(&self, kind: Kind) -> CardSet {
+        let f = self.face_mask[kind.face.index()];
+        match kind.color {
+            Some(col) => f & self.color_mask[col.index()],
+            None => f & self.wild,
+        }
+    }
+
     /// All physical cards of a kind.
     pub fn all_of(&self, kind: Kind) -> CardSet {
         self.kinds

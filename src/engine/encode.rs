@@ -1,0 +1,414 @@
+//! The observation and action encodings shared by every learner: the Python
+//! environments (PettingZoo, Gymnasium, the batched environment) and the
+//! network strategy read the same features and the same action numbers, from
+//! this one module.
+//!
+//! **Features** ([`OBS_LEN`] `f32`s, [`encode`]): only what
+//! [`Observation`] exposes to the seat, section by section (see [`SECTIONS`]).
+//! Card kinds are numbered the same way in every rule set ([`kind_index`]):
+//! the 52 coloured kinds `colour x 13 + face` (faces 0..9, skip, reverse,
+//! draw2), then the 7 wild kinds.
+//!
+//! **Actions** (one `Discrete(ACTIONS)` space, [`Decision::legal`]): every
+//! decision the engine asks maps to a range of it; the mask of a decision is
+//! exactly its legal set.
+//!
+//! | actions | decision | meaning |
+//! | --- | --- | --- |
+//! | 0..59 | play, stack answer | play a card of kind `a` |
+//! | 59 | play, stack answer | draw (for a play: draw a card, or pass when nothing can be drawn; for a stack answer: take the pending draw) |
+//! | 60, 61 | drawn card | play it, keep it |
+//! | 62..66 | colour | name red, yellow, green, blue |
+//! | 66, 67 | UNO | call it, do not |
+//! | 68, 69 | challenge | challenge the Wild Draw Four, do not |
+//! | 70..79 | target | the opponent `a - 69` places after the player in the direction of play |
+//! | 79, 80 | jump-in | jump in with the card, do not |
+
+use crate::engine::cards::{CardId, CardSet, Color, Face, Kind, NUM_FACES};
+use crate::engine::game::{Observation, MAX_PLAYERS};
+use crate::engine::rules::Deck;
+
+/// Coloured faces (0..9, skip, reverse, draw2).
+const COLORED_FACES: usize = 13;
+/// Card kinds in every rule set: 4 colours x 13 coloured faces, 7 wilds.
+pub const KINDS: usize = 4 * COLORED_FACES + (NUM_FACES - COLORED_FACES);
+
+/// The kind number of a card kind (the same in every rule set).
+#[inline]
+pub fn kind_index(k: Kind) -> usize {
+    match k.color {
+        Some(c) => c.index() * COLORED_FACES + k.face.index(),
+        None => 4 * COLORED_FACES + k.face.index() - COLORED_FACES,
+    }
+}
+
+/// The card kind of a kind number (`i < KINDS`).
+pub fn kind_of_index(i: usize) -> Kind {
+    if i < 4 * COLORED_FACES {
+        Kind::new(
+            Some(Color::from_index(i / COLORED_FACES)),
+            Face::ALL[i % COLORED_FACES],
+        )
+    } else {
+        Kind::new(None, Face::ALL[i - 4 * COLORED_FACES + COLORED_FACES])
+    }
+}
+
+/// The kind number of each card of a deck (`card -> kind_index`).
+pub fn kind_table(deck: &Deck) -> [u8; 128] {
+    let mut t = [0u8; 128];
+    for c in deck.all.iter() {
+        t[c as usize] = kind_index(deck.kind(c)) as u8;
+    }
+    t
+}
+
+// ----- actions ---------------------------------------------------------------
+
+pub const ACT_PLAY: usize = 0;
+pub const ACT_DRAW: usize = KINDS;
+pub const ACT_PLAY_DRAWN: usize = ACT_DRAW + 1;
+pub const ACT_KEEP: usize = ACT_DRAW + 2;
+pub const ACT_COLOR: usize = ACT_DRAW + 3;
+pub const ACT_UNO: usize = ACT_COLOR + 4;
+pub const ACT_NO_UNO: usize = ACT_UNO + 1;
+pub const ACT_CHALLENGE: usize = ACT_UNO + 2;
+pub const ACT_NO_CHALLENGE: usize = ACT_UNO + 3;
+/// `ACT_TARGET + k - 1`: the opponent `k` places after the player.
+pub const ACT_TARGET: usize = ACT_UNO + 4;
+pub const ACT_JUMP: usize = ACT_TARGET + MAX_PLAYERS - 1;
+pub const ACT_NO_JUMP: usize = ACT_JUMP + 1;
+/// The size of the action space.
+pub const ACTIONS: usize = ACT_NO_JUMP + 1;
+
+/// The kinds of decision the engine asks (the `Strategy` methods).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum DecisionKind {
+    /// Play a playable card or draw (`choose_play`).
+    Play = 0,
+    /// Play the card just drawn or keep it (`play_drawn`).
+    PlayDrawn = 1,
+    /// Name a colour for a wild (`choose_color`).
+    Color = 2,
+    /// Call UNO or not (`call_uno`).
+    Uno = 3,
+    /// Choose the opponent of a swap (`choose_target`).
+    Target = 4,
+    /// Answer a pending draw with a draw card or take it (`answer_stack`).
+    Stack = 5,
+    /// Challenge the Wild Draw Four just played or not (`challenge`).
+    Challenge = 6,
+    /// Jump in out of turn with an identical card or not (`jump_in`).
+    JumpIn = 7,
+}
+
+/// The number of decision kinds.
+pub const DECISION_KINDS: usize = 8;
+
+impl DecisionKind {
+    pub const ALL: [DecisionKind; DECISION_KINDS] = [
+        DecisionKind::Play,
+        DecisionKind::PlayDrawn,
+        DecisionKind::Color,
+        DecisionKind::Uno,
+        DecisionKind::Target,
+        DecisionKind::Stack,
+        DecisionKind::Challenge,
+        DecisionKind::JumpIn,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DecisionKind::Play => "play",
+            DecisionKind::PlayDrawn => "play_drawn",
+            DecisionKind::Color => "color",
+            DecisionKind::Uno => "uno",
+            DecisionKind::Target => "target",
+            DecisionKind::Stack => "stack",
+            DecisionKind::Challenge => "challenge",
+            DecisionKind::JumpIn => "jump_in",
+        }
+    }
+}
+
+/// A set of actions, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ActionSet(pub u128);
+
+impl ActionSet {
+    pub const EMPTY: ActionSet = ActionSet(0);
+    #[inline]
+    pub fn insert(&mut self, a: usize) {
+        self.0 |= 1u128 << a;
+    }
+    #[inline]
+    pub fn contains(self, a: usize) -> bool {
+        a < ACTIONS && self.0 >> a & 1 == 1
+    }
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// The actions in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(a)
+        })
+    }
+    /// Writes the set as 0/1 bytes (an action mask).
+    pub fn write_mask(self, out: &mut [i8]) {
+        for (a, o) in out.iter_mut().enumerate().take(ACTIONS) {
+            *o = self.contains(a) as i8;
+        }
+    }
+}
+
+/// A decision in hand: who decides what, and the cards it is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub seat: u8,
+    pub kind: DecisionKind,
+    /// The cards it is about: the playable cards (`Play`), the cards that
+    /// may answer (`Stack`), the drawn card or the jump-in card (one card).
+    pub cards: CardSet,
+    /// `Play`: drawing is allowed (not under a rule that forces a play).
+    pub may_draw: bool,
+}
+
+impl Decision {
+    /// The legal actions of the decision, for `obs` (the deciding seat's view).
+    pub fn legal(&self, obs: &Observation) -> ActionSet {
+        let mut s = ActionSet::EMPTY;
+        let d = &obs.rules().deck;
+        match self.kind {
+            DecisionKind::Play | DecisionKind::Stack => {
+                for c in self.cards.iter() {
+                    s.insert(ACT_PLAY + kind_index(d.kind(c)));
+                }
+                if self.kind == DecisionKind::Stack || self.may_draw || self.cards.is_empty() {
+                    s.insert(ACT_DRAW);
+                }
+            }
+            DecisionKind::PlayDrawn => {
+                s.insert(ACT_PLAY_DRAWN);
+                s.insert(ACT_KEEP);
+            }
+            DecisionKind::Color => (0..4).for_each(|i| s.insert(ACT_COLOR + i)),
+            DecisionKind::Uno => {
+                s.insert(ACT_UNO);
+                s.insert(ACT_NO_UNO);
+            }
+            DecisionKind::Target => {
+                for k in 1..obs.players() {
+                    s.insert(ACT_TARGET + k - 1);
+                }
+            }
+            DecisionKind::Challenge => {
+                s.insert(ACT_CHALLENGE);
+                s.insert(ACT_NO_CHALLENGE);
+            }
+            DecisionKind::JumpIn => {
+                s.insert(ACT_JUMP);
+                s.insert(ACT_NO_JUMP);
+            }
+        }
+        s
+    }
+}
+
+/// The card of `hand` an action plays: the lowest card of that kind among
+/// `cards` (identical cards are interchangeable). `None` when it holds none.
+pub fn card_of_action(deck: &Deck, cards: CardSet, action: usize) -> Option<CardId> {
+    if action >= KINDS {
+        return None;
+    }
+    let kind = kind_of_index(action - ACT_PLAY);
+    (deck.kind_mask(kind) & cards).first()
+}
+
+/// The action of playing card `c`.
+pub fn action_of_card(deck: &Deck, c: CardId) -> usize {
+    ACT_PLAY + kind_index(deck.kind(c))
+}
+
+// ----- features --------------------------------------------------------------
+
+/// One section of the feature vector: name, offset, length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub name: &'static str,
+    pub offset: usize,
+    pub len: usize,
+    /// What each value holds.
+    pub doc: &'static str,
+}
+
+const fn sections() -> [Section; 12] {
+    let spec: [(&str, usize, &str); 12] = [
+        ("hand", KINDS, "cards of each kind in the player's hand"),
+        ("top", KINDS, "1 at the kind of the top card of the discard pile"),
+        ("color", 4, "1 at the active colour (red, yellow, green, blue)"),
+        ("direction", 1, "+1 clockwise, -1 counter-clockwise"),
+        ("players", MAX_PLAYERS - 1, "1 at the player count (2..10)"),
+        (
+            "hand_sizes",
+            MAX_PLAYERS,
+            "cards held by the seat k places after the player (k = 0 is the player), 0 past the table",
+        ),
+        ("discard", KINDS, "cards of each kind on the discard pile (top included)"),
+        ("draw_pile", 1, "cards in the draw pile / 10"),
+        ("pending", 1, "the pending draw total aimed at the player"),
+        (
+            "totals",
+            MAX_PLAYERS,
+            "match totals / 100 of the seat k places after the player, 0 past the table",
+        ),
+        ("decision", DECISION_KINDS, "1 at the kind of decision asked"),
+        (
+            "card",
+            KINDS,
+            "1 at the kind of the card the decision is about (the drawn card, the jump-in card)",
+        ),
+    ];
+    let mut out = [Section {
+        name: "",
+        offset: 0,
+        len: 0,
+        doc: "",
+    }; 12];
+    let mut off = 0;
+    let mut i = 0;
+    while i < 12 {
+        out[i] = Section {
+            name: spec[i].0,
+            offset: off,
+            len: spec[i].1,
+            doc: spec[i].2,
+        };
+        off += spec[i].1;
+        i += 1;
+    }
+    out
+}
+
+/// The sections of the feature vector, in order.
+pub const SECTIONS: [Section; 12] = sections();
+
+/// The length of the feature vector.
+pub const OBS_LEN: usize = SECTIONS[11].offset + SECTIONS[11].len;
+
+fn offset(name: &str) -> usize {
+    SECTIONS
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.offset)
+        .unwrap_or(0)
+}
+
+/// Writes the features of `obs` for decision `kind` (about `card`, when it is
+/// about one) into `out` (at least [`OBS_LEN`] long; every value is written).
+pub fn encode(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: &mut [f32]) {
+    let out = &mut out[..OBS_LEN];
+    out.fill(0.0);
+    let d = &obs.rules().deck;
+    let n = obs.players();
+    let [hand, top, color, direction, players, sizes, discard, pile, pending, totals, decision, about] =
+        SECTIONS.map(|s| s.offset);
+    for c in obs.hand().iter() {
+        out[hand + kind_index(d.kind(c))] += 1.0;
+    }
+    out[top + kind_index(d.kind(obs.top()))] = 1.0;
+    out[color + obs.color().index()] = 1.0;
+    out[direction] = obs.direction() as f32;
+    out[players + n - 2] = 1.0;
+    for k in 0..n {
+        let seat = if k == 0 {
+            obs.seat()
+        } else {
+            obs.seat_after(k as u8)
+        } as usize;
+        out[sizes + k] = obs.hand_size(seat) as f32;
+        out[totals + k] = obs.totals()[seat] as f32 / 100.0;
+    }
+    for c in obs.discard().iter() {
+        out[discard + kind_index(d.kind(c))] += 1.0;
+    }
+    out[pile] = obs.draw_pile_len() as f32 / 10.0;
+    out[pending] = obs.pending_draw() as f32;
+    out[decision + kind as usize] = 1.0;
+    if let Some(c) = card {
+        out[about + kind_index(d.kind(c))] = 1.0;
+    }
+    debug_assert_eq!(offset("card"), about);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Rules;
+
+    #[test]
+    fn kind_numbers_cover_every_kind_once() {
+        let mut seen = [false; KINDS];
+        for c in 0..4 {
+            for f in 0..COLORED_FACES {
+                let k = Kind::new(Some(Color::from_index(c)), Face::ALL[f]);
+                let i = kind_index(k);
+                assert!(!seen[i]);
+                seen[i] = true;
+                assert_eq!(kind_of_index(i), k);
+            }
+        }
+        for f in COLORED_FACES..NUM_FACES {
+            let k = Kind::new(None, Face::ALL[f]);
+            let i = kind_index(k);
+            assert!(!seen[i]);
+            seen[i] = true;
+            assert_eq!(kind_of_index(i), k);
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(KINDS, 59);
+    }
+
+    #[test]
+    fn the_action_ranges_follow_each_other() {
+        assert_eq!(
+            (
+                ACT_DRAW,
+                ACT_COLOR,
+                ACT_UNO,
+                ACT_CHALLENGE,
+                ACT_TARGET,
+                ACT_JUMP,
+                ACTIONS
+            ),
+            (59, 62, 66, 68, 70, 79, 81)
+        );
+        assert_eq!(OBS_LEN, 59 * 4 + 4 + 1 + 9 + 10 + 1 + 1 + 10 + 8);
+    }
+
+    #[test]
+    fn every_card_of_every_deck_has_its_kind_back() {
+        for name in crate::engine::rules::BUILTIN_NAMES {
+            let r = Rules::builtin(name);
+            let t = kind_table(&r.deck);
+            for c in r.deck.all.iter() {
+                assert_eq!(kind_of_index(t[c as usize] as usize), r.deck.kind(c));
+                let a = action_of_card(&r.deck, c);
+                let back = card_of_action(&r.deck, r.deck.all_of(r.deck.kind(c)), a).unwrap();
+                assert_eq!(r.deck.kind(back), r.deck.kind(c));
+            }
+        }
+    }
+}

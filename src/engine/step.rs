@@ -1,0 +1,758 @@
+//! Playing a game one decision at a time, for learning environments: the
+//! engine asks its strategies from inside the turn loop, and a learner
+//! answers from outside, between two calls. [`Stepper`] bridges the two
+//! without a second engine and without threads.
+//!
+//! Some seats are the learner's (the `env` seats); the others are played by
+//! strategies. The stepper keeps the game as it was at the start of the
+//! current unit of play (the deal, or one turn) and the answers given since
+//! (every seat's, in order, with the strategies' generator after each). To
+//! find the next decision of a learner's seat it plays the unit again on a
+//! copy, answering from that log; the first decision of a learner's seat not
+//! in the log stops it: the decision, its legal actions and the seat's
+//! features are kept, and the copy is dropped. [`Stepper::step`] adds the
+//! learner's answer to the log and plays again. A unit that finishes without
+//! a stop becomes the new state.
+//!
+//! A strategy is asked each decision once: on later passes its answer (and
+//! the generator state it left) comes from the log, so strategies with state
+//! of their own (external programs, Python objects) see one game. Replaying
+//! is cheap: a unit is one turn, and a copy of the game is a few hundred
+//! bytes. Nothing allocates after the first decisions (the log keeps its
+//! capacity).
+
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::encode::{
+    card_of_action, encode, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW,
+    ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET,
+    ACT_UNO, OBS_LEN,
+};
+use crate::engine::game::{
+    Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
+    MAX_PLAYERS,
+};
+use crate::engine::rng::Rng;
+use crate::engine::rules::{Rules, Scoring};
+use crate::engine::strategy::{Agents, Strategy, Table};
+
+/// One answer of the log.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Answer {
+    Play(Option<CardId>),
+    Bool(bool),
+    Color(Color),
+    Target(u8),
+    /// A notice delivered (round start), so that a replay does not deliver it again.
+    Notice,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    answer: Answer,
+    /// The strategies' generator after a strategy's answer (`None` for the
+    /// learner's answers and notices, which draw nothing).
+    rng: Option<Rng>,
+}
+
+/// The decision a pass stopped at.
+#[derive(Clone, Copy, Debug)]
+struct Stop {
+    decision: Decision,
+    legal: ActionSet,
+    /// The direction of play at the decision (targets count places in it).
+    dir: i8,
+}
+
+/// The table of one pass: strategies for their seats, the log for what was
+/// answered before, a stop at the learner's first new decision.
+struct ReplayTable<'a, S: Strategy> {
+    seats: &'a mut [S],
+    env: u16,
+    ask_forced: bool,
+    log: &'a mut Vec<Entry>,
+    pos: usize,
+    stop: Option<Stop>,
+    features: &'a mut [f32; OBS_LEN],
+}
+
+impl<S: Strategy> ReplayTable<'_, S> {
+    #[inline]
+    fn is_env(&self, seat: u8) -> bool {
+        self.env >> seat & 1 == 1
+    }
+
+    /// The next logged answer, if the pass is still within the log (the
+    /// strategies' generator is set to what it was after that answer).
+    #[inline]
+    fn replay(&mut self, rng: &mut Rng) -> Option<Answer> {
+        let e = self.log.get(self.pos)?;
+        self.pos += 1;
+        if let Some(r) = &e.rng {
+            *rng = r.clone();
+        }
+        Some(e.answer)
+    }
+
+    fn record(&mut self, answer: Answer, rng: Option<&Rng>) {
+        self.log.push(Entry {
+            answer,
+            rng: rng.cloned(),
+        });
+        self.pos += 1;
+    }
+
+    /// Stops the pass at the learner's decision (the first one only).
+    fn stop_at(&mut self, obs: &Observation, decision: Decision, card: Option<CardId>) {
+        if self.stop.is_none() {
+            encode(obs, decision.kind, card, &mut self.features[..]);
+            self.stop = Some(Stop {
+                decision,
+                legal: decision.legal(obs),
+                dir: obs.direction(),
+            });
+        }
+    }
+
+    /// Asks a decision: from the log, else the learner's stop, else the
+    /// strategy. After a stop every answer is a placeholder (the rest of the
+    /// pass is dropped) and no strategy is asked.
+    #[inline]
+    fn ask(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        rng: &mut Rng,
+        decision: impl FnOnce() -> (Decision, Option<CardId>),
+        placeholder: Answer,
+        strategy: impl FnOnce(&mut S, &mut Rng) -> Answer,
+    ) -> Answer {
+        if let Some(a) = self.replay(rng) {
+            return a;
+        }
+        if self.stop.is_some() {
+            return placeholder;
+        }
+        if self.is_env(seat) {
+            let (d, card) = decision();
+            self.stop_at(obs, d, card);
+            return placeholder;
+        }
+        let a = strategy(&mut self.seats[seat as usize], rng);
+        self.record(a, Some(rng));
+        a
+    }
+}
+
+fn may_draw(obs: &Observation, playable: CardSet) -> bool {
+    let s = obs.settings();
+    playable.is_empty() || !(s.force_play || !s.may_draw_when_playable)
+}
+
+fn decision(seat: u8, kind: DecisionKind, cards: CardSet, may_draw: bool) -> Decision {
+    Decision {
+        seat,
+        kind,
+        cards,
+        may_draw,
+    }
+}
+
+impl<S: Strategy> Table for ReplayTable<'_, S> {
+    fn name(&self, seat: u8) -> &str {
+        if self.is_env(seat) {
+            "learner"
+        } else {
+            self.seats[seat as usize].name()
+        }
+    }
+    fn ask_without_choice(&self, seat: u8) -> bool {
+        if self.is_env(seat) {
+            self.ask_forced
+        } else {
+            self.seats[seat as usize].ask_without_choice()
+        }
+    }
+    fn choose_play(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::Play, playable, may_draw(obs, playable)),
+                    None,
+                )
+            },
+            Answer::Play(None),
+            |s, rng| Answer::Play(s.choose_play(obs, playable, rng)),
+        );
+        match a {
+            Answer::Play(c) => c,
+            _ => None,
+        }
+    }
+    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::PlayDrawn, CardSet::single(card), false),
+                    Some(card),
+                )
+            },
+            Answer::Bool(false),
+            |s, rng| Answer::Bool(s.play_drawn(obs, card, rng)),
+        );
+        matches!(a, Answer::Bool(true))
+    }
+    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::Color, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Color(Color::Red),
+            |s, rng| Answer::Color(s.choose_color(obs, rng)),
+        );
+        match a {
+            Answer::Color(c) => c,
+            _ => Color::Red,
+        }
+    }
+    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::Uno, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Bool(true),
+            |s, rng| Answer::Bool(s.call_uno(obs, rng)),
+        );
+        !matches!(a, Answer::Bool(false))
+    }
+    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::Target, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Target(obs.seat_after(1)),
+            |s, rng| Answer::Target(s.choose_target(obs, rng)),
+        );
+        match a {
+            Answer::Target(t) => t,
+            _ => obs.seat_after(1),
+        }
+    }
+    fn answer_stack(
+        &mut self,
+        seat: u8,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || (decision(seat, DecisionKind::Stack, answers, true), None),
+            Answer::Play(None),
+            |s, rng| Answer::Play(s.answer_stack(obs, answers, rng)),
+        );
+        match a {
+            Answer::Play(c) => c,
+            _ => None,
+        }
+    }
+    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::Challenge, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Bool(false),
+            |s, rng| Answer::Bool(s.challenge(obs, rng)),
+        );
+        matches!(a, Answer::Bool(true))
+    }
+    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let a = self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::JumpIn, CardSet::single(card), false),
+                    Some(card),
+                )
+            },
+            Answer::Bool(false),
+            |s, rng| Answer::Bool(s.jump_in(obs, card, rng)),
+        );
+        matches!(a, Answer::Bool(true))
+    }
+    fn round_start(&mut self, seat: u8, obs: &Observation) {
+        if self.pos < self.log.len() {
+            self.pos += 1;
+            return;
+        }
+        if self.stop.is_some() {
+            return;
+        }
+        if !self.is_env(seat) {
+            self.seats[seat as usize].round_start(obs);
+        }
+        self.record(Answer::Notice, None);
+    }
+    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
+        if !self.is_env(seat) {
+            self.seats[seat as usize].round_end(obs, result);
+        }
+    }
+    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
+        if !self.is_env(seat) {
+            self.seats[seat as usize].match_end(obs, result);
+        }
+    }
+    fn fault(&mut self, seat: u8) -> Option<String> {
+        if self.is_env(seat) {
+            None
+        } else {
+            self.seats[seat as usize].fault()
+        }
+    }
+    fn hears_notices(&self, seat: u8) -> bool {
+        !self.is_env(seat) && self.seats[seat as usize].hears_notices()
+    }
+}
+
+/// Where the game stands between two calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The next unit deals a round.
+    Deal,
+    /// The next unit is this seat's turn.
+    Turn(u8),
+    /// The game (the round in round mode, the match in match mode) is over.
+    Over,
+}
+
+/// What a stepped game is: one round, or a whole match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepMode {
+    Round,
+    Match,
+}
+
+/// What a step's reward counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// +1 to the winner of the round (round mode) or of the match (match
+    /// mode), -1/(players - 1) to each other seat; 0 to everyone when no one
+    /// won (a blocked or truncated round, a tied match).
+    Win,
+    /// At the end of every round, the round's points / 100: under winner
+    /// scoring the winner gets the points and each other seat an equal share
+    /// of their negative; under penalty scoring each seat loses its own.
+    Points,
+}
+
+/// Why a step was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StepError {
+    #[error("the game is over: reset it before stepping")]
+    Over,
+    #[error(
+        "action {action} is not legal for the {kind} decision of seat {seat} (legal: {legal:?})"
+    )]
+    Illegal {
+        action: usize,
+        seat: u8,
+        kind: &'static str,
+        legal: Vec<usize>,
+    },
+    #[error(transparent)]
+    Strategy(#[from] IllegalActionError),
+}
+
+/// A game played one decision at a time (see the module documentation).
+/// `S` is the strategy type of the seats the learner does not play.
+pub struct Stepper<'r, S: Strategy> {
+    game: Game<'r>,
+    scratch: Game<'r>,
+    agent_rng: Rng,
+    seats: Vec<S>,
+    env: u16,
+    mode: StepMode,
+    /// Ask the learner also when drawing is its only legal action.
+    ask_forced: bool,
+    /// Map an illegal action to the rules' wrong-card sanction instead of
+    /// refusing it.
+    sanction: bool,
+    log: Vec<Entry>,
+    phase: Phase,
+    stop: Option<Stop>,
+    features: [f32; OBS_LEN],
+    start: RoundStart,
+    rounds: Vec<RoundResult>,
+    result: Option<MatchResult>,
+    /// Rewards not yet handed out, per seat.
+    reward_due: [f32; MAX_PLAYERS],
+    reward: Reward,
+}
+
+impl<'r, S: Strategy> Stepper<'r, S> {
+    /// A stepper for `rules` with one strategy per seat (`seats.len()` is the
+    /// player count; the strategies of the learner's seats, the bits of `env`,
+    /// are never asked). Call [`Rules::check_players`] first. Call
+    /// [`Stepper::reset`] before stepping.
+    pub fn new(rules: &'r Rules, seats: Vec<S>, env: u16, mode: StepMode, reward: Reward) -> Self {
+        let n = seats.len();
+        let game = Game::new(rules, n, 0);
+        Stepper {
+            scratch: game.clone(),
+            game,
+            agent_rng: <Rng as rand::SeedableRng>::seed_from_u64(0),
+            seats,
+            env: env & ((1u16 << n) - 1),
+            mode,
+            ask_forced: true,
+            sanction: false,
+            log: Vec::with_capacity(64),
+            phase: Phase::Over,
+            stop: None,
+            features: [0.0; OBS_LEN],
+            start: RoundStart {
+                first_player: 0,
+                first_direction: 1,
+            },
+            rounds: Vec::new(),
+            result: None,
+            reward_due: [0.0; MAX_PLAYERS],
+            reward,
+        }
+    }
+
+    /// Whether the learner is asked when drawing is its only legal action
+    /// (default true; false draws for it).
+    pub fn set_ask_forced(&mut self, ask: bool) {
+        self.ask_forced = ask;
+    }
+
+    /// Whether an illegal action gets the rules' wrong-card sanction (true)
+    /// or is refused with [`StepError::Illegal`] (false, the default).
+    pub fn set_sanction(&mut self, sanction: bool) {
+        self.sanction = sanction;
+    }
+
+    /// Starts a new game from the generators of a seed (the table's and the
+    /// strategies', as the runner's game 0 of that seed) and plays on to the
+    /// learner's first decision.
+    pub fn reset(&mut self, seed: u64) -> Result<(), StepError> {
+        let (table, agents) = crate::engine::rng::game_rngs(seed, 0);
+        self.game.set_rng(table);
+        self.game.set_lazy_pile(true);
+        self.game.start_match(None);
+        self.agent_rng = agents;
+        self.log.clear();
+        self.rounds.clear();
+        self.result = None;
+        self.reward_due = [0.0; MAX_PLAYERS];
+        self.stop = None;
+        self.phase = Phase::Deal;
+        self.advance()
+    }
+
+    /// The game as of the start of the unit in play (for rendering).
+    pub fn game(&self) -> &Game<'r> {
+        &self.game
+    }
+
+    /// The players.
+    pub fn players(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The decision the learner must answer (`None` when the game is over).
+    pub fn decision(&self) -> Option<Decision> {
+        self.stop.map(|s| s.decision)
+    }
+
+    /// The legal actions of the decision in hand.
+    pub fn legal(&self) -> ActionSet {
+        self.stop.map(|s| s.legal).unwrap_or_default()
+    }
+
+    /// The features of the deciding seat at the decision in hand (zeros when
+    /// the game is over).
+    pub fn features(&self) -> &[f32; OBS_LEN] {
+        &self.features
+    }
+
+    /// The rounds finished so far.
+    pub fn rounds(&self) -> &[RoundResult] {
+        &self.rounds
+    }
+
+    /// The match result, once a match-mode game is over.
+    pub fn match_result(&self) -> Option<&MatchResult> {
+        self.result.as_ref()
+    }
+
+    /// Takes the rewards earned since the last call, per seat.
+    pub fn take_rewards(&mut self) -> [f32; MAX_PLAYERS] {
+        std::mem::replace(&mut self.reward_due, [0.0; MAX_PLAYERS])
+    }
+
+    /// Answers the decision in hand with `action` and plays on to the
+    /// learner's next decision or the end of the game.
+    pub fn step(&mut self, action: usize) -> Result<(), StepError> {
+        let stop = self.stop.ok_or(StepError::Over)?;
+        let answer = match self.answer_of(&stop, action) {
+            Some(a) => a,
+            None => {
+                return Err(StepError::Illegal {
+                    action,
+                    seat: stop.decision.seat,
+                    kind: stop.decision.kind.name(),
+                    legal: stop.legal.iter().collect(),
+                })
+            }
+        };
+        self.log.push(Entry { answer, rng: None });
+        self.stop = None;
+        self.advance()
+    }
+
+    /// The engine's answer for an action (or, with the sanction on, an
+    /// illegal answer the engine sanctions); `None` when refused.
+    fn answer_of(&self, stop: &Stop, action: usize) -> Option<Answer> {
+        let d = &self.game.rules().deck;
+        let legal = stop.legal.contains(action);
+        let dec = &stop.decision;
+        let seat = dec.seat;
+        let n = self.seats.len() as u8;
+        if legal {
+            return Some(match dec.kind {
+                DecisionKind::Play | DecisionKind::Stack => {
+                    if action == ACT_DRAW {
+                        Answer::Play(None)
+                    } else {
+                        Answer::Play(card_of_action(d, dec.cards, action))
+                    }
+                }
+                DecisionKind::PlayDrawn => Answer::Bool(action == ACT_PLAY_DRAWN),
+                DecisionKind::Color => Answer::Color(Color::from_index(action - ACT_COLOR)),
+                DecisionKind::Uno => Answer::Bool(action == ACT_UNO),
+                DecisionKind::Challenge => Answer::Bool(action == ACT_CHALLENGE),
+                DecisionKind::JumpIn => Answer::Bool(action == ACT_JUMP),
+                DecisionKind::Target => {
+                    let k = (action - ACT_TARGET + 1) as u8;
+                    // The seat k places after, in the direction of play.
+                    let t = if stop.dir > 0 {
+                        (seat + k) % n
+                    } else {
+                        (seat + n - k % n) % n
+                    };
+                    Answer::Target(t)
+                }
+            });
+        }
+        if !self.sanction {
+            return None;
+        }
+        // The wrong-card sanction exists for a play, a stack answer and a
+        // target; an illegal choice there is handed to the engine as such.
+        match dec.kind {
+            DecisionKind::Play | DecisionKind::Stack => {
+                // A card of the action's kind outside the legal cards, or the
+                // top card (never in a hand) when the deck has none.
+                let kind_cards = if action < ACT_DRAW {
+                    d.kind_mask(crate::engine::encode::kind_of_index(action))
+                } else {
+                    CardSet::EMPTY
+                };
+                let c = (kind_cards - dec.cards)
+                    .first()
+                    .unwrap_or_else(|| self.game.top());
+                Some(Answer::Play(Some(c)))
+            }
+            DecisionKind::Target => Some(Answer::Target(seat)),
+            _ => {
+                let _ = (ACT_KEEP, ACT_NO_UNO, ACT_NO_CHALLENGE, ACT_NO_JUMP);
+                None
+            }
+        }
+    }
+
+    /// Plays units until the learner must decide or the game is over.
+    fn advance(&mut self) -> Result<(), StepError> {
+        loop {
+            let unit = match self.phase {
+                Phase::Over => return Ok(()),
+                p => p,
+            };
+            self.scratch.clone_from(&self.game);
+            let mut table = ReplayTable {
+                seats: &mut self.seats,
+                env: self.env,
+                ask_forced: self.ask_forced,
+                log: &mut self.log,
+                pos: 0,
+                stop: None,
+                features: &mut self.features,
+            };
+            let mut agents = Agents {
+                seats: &mut table,
+                rng: self.agent_rng.clone(),
+            };
+            let next = match unit {
+                Phase::Deal => {
+                    let start = self.scratch.begin_round(&mut agents, &mut NoRecord);
+                    self.start = start;
+                    Phase::Turn(start.first_player)
+                }
+                Phase::Turn(cur) => match self.scratch.play_turn(cur, &mut agents, &mut NoRecord) {
+                    TurnEnd::Next(next) => Phase::Turn(next),
+                    TurnEnd::Over(outcome, last) => {
+                        let rng = agents.rng.clone();
+                        if let Some(stop) = table_stop(&agents) {
+                            self.stop = Some(stop);
+                            return Ok(());
+                        }
+                        drop(agents);
+                        std::mem::swap(&mut self.game, &mut self.scratch);
+                        self.agent_rng = rng;
+                        self.log.clear();
+                        self.finish_round(outcome, last)?;
+                        continue;
+                    }
+                },
+                Phase::Over => unreachable!(),
+            };
+            if let Some(stop) = table_stop(&agents) {
+                self.stop = Some(stop);
+                return Ok(());
+            }
+            self.agent_rng = agents.rng.clone();
+            drop(agents);
+            std::mem::swap(&mut self.game, &mut self.scratch);
+            self.log.clear();
+            self.phase = next;
+        }
+    }
+
+    /// Scores a finished round, hands out its rewards and moves on to the
+    /// next round or the end of the game.
+    fn finish_round(
+        &mut self,
+        outcome: crate::engine::game::Outcome,
+        last: u8,
+    ) -> Result<(), StepError> {
+        let n = self.seats.len();
+        let mut table = ReplayTable {
+            seats: &mut self.seats,
+            env: self.env,
+            ask_forced: self.ask_forced,
+            log: &mut self.log,
+            pos: 0,
+            stop: None,
+            features: &mut self.features,
+        };
+        let mut agents = Agents {
+            seats: &mut table,
+            rng: self.agent_rng.clone(),
+        };
+        let r = self
+            .game
+            .end_round(self.start, outcome, last, &mut agents)?;
+        if self.reward == Reward::Points {
+            let share = 1.0 / (n as f32 - 1.0);
+            match self.game.rules().settings.scoring {
+                Scoring::Winner => {
+                    if let Some(w) = r.winner {
+                        let p = r.points[w as usize] as f32 / 100.0;
+                        for i in 0..n {
+                            self.reward_due[i] += if i == w as usize { p } else { -p * share };
+                        }
+                    }
+                }
+                Scoring::Penalty => {
+                    for i in 0..n {
+                        self.reward_due[i] -= r.points[i] as f32 / 100.0;
+                    }
+                }
+            }
+        }
+        let win = |due: &mut [f32; MAX_PLAYERS], w: Option<u8>| {
+            if let Some(w) = w {
+                for (i, d) in due.iter_mut().enumerate().take(n) {
+                    *d += if i == w as usize {
+                        1.0
+                    } else {
+                        -1.0 / (n as f32 - 1.0)
+                    };
+                }
+            }
+        };
+        self.rounds.push(r.clone());
+        match self.mode {
+            StepMode::Round => {
+                if self.reward == Reward::Win {
+                    win(&mut self.reward_due, r.winner);
+                }
+                self.phase = Phase::Over;
+            }
+            StepMode::Match => match self.game.after_round(&r) {
+                Some(end) => {
+                    let m = self.game.end_match(end, &mut agents)?;
+                    if self.reward == Reward::Win {
+                        win(&mut self.reward_due, m.winner);
+                    }
+                    self.result = Some(m);
+                    self.phase = Phase::Over;
+                }
+                None => self.phase = Phase::Deal,
+            },
+        }
+        self.agent_rng = agents.rng;
+        Ok(())
+    }
+}
+
+fn table_stop<S: Strategy>(agents: &Agents<ReplayTable<'_, S>>) -> Option<Stop> {
+    agents.seats.stop
+}

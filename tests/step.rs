@@ -1,0 +1,293 @@
+//! The stepper (engine::step) plays the same games as the engine's own round
+//! loop: a learner that always answers with the lowest legal action gives,
+//! seed for seed, the rounds a strategy answering the same way gives at the
+//! same seats through `play_round`, with strategies at the other seats asked
+//! once per decision. And the features a seat gets depend only on what it can
+//! see.
+
+use unolab::engine::cards::{CardId, CardSet, Color};
+use unolab::engine::encode::{self, DecisionKind, ACTIONS, OBS_LEN};
+use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation, RoundResult};
+use unolab::engine::rules::{RuleSetFile, Rules};
+use unolab::engine::step::{Reward, StepError, StepMode, Stepper};
+use unolab::{Rng, Seat, Strategy, StrategySpec};
+
+/// Answers every decision with the lowest legal action of the encoding:
+/// the lowest kind number among the playable cards (else draw), play a
+/// drawn card, red, call UNO, the next opponent, challenge, jump in.
+struct Lowest;
+
+fn lowest_card(obs: &Observation, cards: CardSet) -> Option<CardId> {
+    let d = &obs.rules().deck;
+    cards
+        .iter()
+        .min_by_key(|&c| (encode::kind_index(d.kind(c)), c))
+}
+
+impl Strategy for Lowest {
+    fn name(&self) -> &str {
+        "lowest"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        lowest_card(obs, playable)
+    }
+    fn play_drawn(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
+        true
+    }
+    fn choose_color(&mut self, _: &Observation, _: &mut Rng) -> Color {
+        Color::Red
+    }
+    fn call_uno(&mut self, _: &Observation, _: &mut Rng) -> bool {
+        true
+    }
+    fn choose_target(&mut self, obs: &Observation, _: &mut Rng) -> u8 {
+        obs.seat_after(1)
+    }
+    fn answer_stack(&mut self, obs: &Observation, answers: CardSet, _: &mut Rng) -> Option<CardId> {
+        lowest_card(obs, answers)
+    }
+    fn challenge(&mut self, _: &Observation, _: &mut Rng) -> bool {
+        true
+    }
+    fn jump_in(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
+        true
+    }
+}
+
+fn rules(name: &str, house: &str, sets: &[&str]) -> Rules {
+    let house: Vec<String> = if house.is_empty() {
+        vec![]
+    } else {
+        vec![house.into()]
+    };
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Rules::build(RuleSetFile::resolve(name, &sets, &house).unwrap()).unwrap()
+}
+
+/// `play_round` as the stepper plays round mode: game 0 of `seed`, lazy pile.
+fn engine_round(rules: &Rules, seats: &mut Vec<Seat>, seed: u64) -> RoundResult {
+    let (table, agent_rng) = game_rngs(seed, 0);
+    let mut g = Game::with_rng(rules, seats.len(), table);
+    g.set_lazy_pile(true);
+    g.start_match(None);
+    g.play_round(
+        &mut Agents {
+            seats,
+            rng: agent_rng,
+        },
+        &mut NoRecord,
+    )
+    .unwrap()
+}
+
+/// Steps with the lowest legal action until the game is over; counts steps.
+fn drive(st: &mut Stepper<Seat>) -> usize {
+    let mut steps = 0;
+    while let Some(_d) = st.decision() {
+        let a = st
+            .legal()
+            .iter()
+            .next()
+            .expect("a decision has a legal action");
+        st.step(a).unwrap();
+        steps += 1;
+        assert!(steps < 1_000_000);
+    }
+    steps
+}
+
+/// Seats: the learner's seats (bits of `env`) play `Lowest`, the others the
+/// named strategies.
+fn check_same_rounds(rules: &Rules, lineup: &[&str], env: u16, seeds: std::ops::Range<u64>) {
+    let make = |learner_too: bool| -> Vec<Seat> {
+        lineup
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if env >> i & 1 == 1 && learner_too {
+                    Seat::custom(Lowest)
+                } else {
+                    StrategySpec::load(name).unwrap().instantiate()
+                }
+            })
+            .collect()
+    };
+    let mut st = Stepper::new(rules, make(false), env, StepMode::Round, Reward::Win);
+    let mut decisions = 0;
+    for seed in seeds {
+        st.reset(seed).unwrap();
+        decisions += drive(&mut st);
+        assert!(st.is_over());
+        let want = engine_round(rules, &mut make(true), seed);
+        assert_eq!(st.rounds(), &[want], "{} seed {seed}", rules.name);
+    }
+    assert!(decisions > 0);
+}
+
+#[test]
+fn a_learner_plays_the_rounds_the_engine_plays() {
+    let every_seat = |n: usize| (1u16 << n) - 1;
+    check_same_rounds(
+        &rules("classic", "", &[]),
+        &["random"; 4],
+        every_seat(4),
+        0..200,
+    );
+    check_same_rounds(
+        &rules("h2o", "", &[]),
+        &["random"; 3],
+        every_seat(3),
+        0..100,
+    );
+    check_same_rounds(
+        &rules("lilo-stitch", "", &[]),
+        &["random"; 2],
+        every_seat(2),
+        0..100,
+    );
+    check_same_rounds(
+        &rules("cars3", "", &[]),
+        &["random"; 5],
+        every_seat(5),
+        0..100,
+    );
+    let all = "stacking=cross,seven_o,jump_in,bluff_challenge";
+    check_same_rounds(
+        &rules("classic", all, &[]),
+        &["random"; 4],
+        every_seat(4),
+        0..200,
+    );
+    check_same_rounds(
+        &rules(
+            "cars3",
+            "draw_to_match,force_play",
+            &["wild_when_matching=false"],
+        ),
+        &["random"; 3],
+        every_seat(3),
+        0..100,
+    );
+}
+
+#[test]
+fn strategies_at_the_other_seats_play_as_in_the_engine() {
+    // One learner seat among random (which draws from the strategies'
+    // generator), color and points: their answers and the generator come
+    // from the log on every replay.
+    let all = "stacking=same,seven_o,jump_in,bluff_challenge";
+    for (r, env) in [
+        (rules("classic", "", &[]), 0b0001u16),
+        (rules("classic", all, &[]), 0b0100),
+        (rules("cars3", all, &[]), 0b1000),
+    ] {
+        check_same_rounds(&r, &["random", "color", "random", "points"], env, 0..150);
+    }
+}
+
+#[test]
+fn match_mode_plays_to_the_target_and_rewards_the_winner() {
+    let r = rules("classic", "", &["target=200"]);
+    let seats: Vec<Seat> = (0..3).map(|_| StrategySpec::Random.instantiate()).collect();
+    let mut st = Stepper::new(&r, seats, 0b111, StepMode::Match, Reward::Win);
+    for seed in 0..20 {
+        st.reset(seed).unwrap();
+        drive(&mut st);
+        let m = st.match_result().expect("a match result").clone();
+        assert_eq!(m.rounds as usize, st.rounds().len());
+        let rewards = st.take_rewards();
+        match m.winner {
+            Some(w) => {
+                assert!(m.totals[w as usize] >= 200);
+                assert_eq!(rewards[w as usize], 1.0);
+                assert!((rewards[..3].iter().sum::<f32>()).abs() < 1e-6);
+            }
+            None => assert_eq!(rewards, [0.0; 10]),
+        }
+        assert_eq!(st.step(0), Err(StepError::Over));
+    }
+}
+
+#[test]
+fn an_illegal_action_is_refused_or_sanctioned() {
+    let r = rules("classic", "", &[]);
+    let seats: Vec<Seat> = (0..2).map(|_| StrategySpec::Random.instantiate()).collect();
+    let mut st = Stepper::new(&r, seats, 0b11, StepMode::Round, Reward::Win);
+    st.reset(3).unwrap();
+    // Find a play decision and an action outside its legal set.
+    while st.decision().map(|d| d.kind) != Some(DecisionKind::Play) {
+        let a = st.legal().iter().next().unwrap();
+        st.step(a).unwrap();
+    }
+    let bad = (0..ACTIONS).find(|&a| !st.legal().contains(a)).unwrap();
+    let e = st.step(bad).unwrap_err();
+    assert!(
+        matches!(e, StepError::Illegal { action, .. } if action == bad),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("not legal for the play decision"),
+        "{e}"
+    );
+    // With the sanction, the same action is the wrong-card sanction: the
+    // seat draws the penalty and its turn ends.
+    let seat = st.decision().unwrap().seat as usize;
+    let before = st.game().hand(seat).len();
+    st.set_sanction(true);
+    let play_bad = (0..encode::KINDS)
+        .find(|&a| !st.legal().contains(a))
+        .unwrap();
+    st.step(play_bad).unwrap();
+    assert_eq!(st.game().hand(seat).len(), before + 1);
+}
+
+#[test]
+fn features_show_only_what_the_seat_can_see() {
+    // Two states that differ only in cards seat 0 cannot see (a
+    // determinization keeps its hand, the discard pile and every count, and
+    // deals the rest anew): the same features for every decision kind.
+    for (name, players) in [("classic", 4), ("cars3", 3), ("h2o", 6)] {
+        let r = rules(name, "", &[]);
+        for seed in 0..50 {
+            let mut g = Game::new(&r, players, seed);
+            let mut seats: Vec<Seat> = (0..players)
+                .map(|_| StrategySpec::Random.instantiate())
+                .collect();
+            g.start_match(None);
+            let start = g.begin_round(
+                &mut Agents {
+                    seats: &mut seats,
+                    rng: game_rngs(seed, 1).1,
+                },
+                &mut NoRecord,
+            );
+            let _ = start;
+            let mut rng = game_rngs(seed, 2).0;
+            let obs = Observation::of(&g, 0);
+            let other = Game::determinize(&obs, &mut rng);
+            assert_ne!(
+                (1..players).map(|s| g.hand(s)).collect::<Vec<_>>(),
+                (1..players).map(|s| other.hand(s)).collect::<Vec<_>>(),
+                "the hidden hands differ"
+            );
+            for kind in DecisionKind::ALL {
+                let mut a = [0f32; OBS_LEN];
+                let mut b = [1f32; OBS_LEN];
+                encode::encode(&obs, kind, Some(g.top()), &mut a);
+                encode::encode(&Observation::of(&other, 0), kind, Some(g.top()), &mut b);
+                assert_eq!(a.to_vec(), b.to_vec(), "{name} seed {seed} {kind:?}");
+            }
+            // And the features do see the seat's own hand.
+            let mut c = [0f32; OBS_LEN];
+            encode::encode(
+                &Observation::of(&other, 1),
+                DecisionKind::Play,
+                None,
+                &mut c,
+            );
+            let mut a = [0f32; OBS_LEN];
+            encode::encode(&obs, DecisionKind::Play, None, &mut a);
+            assert_ne!(a.to_vec(), c.to_vec());
+        }
+    }
+}
