@@ -145,7 +145,7 @@ impl<S: Strategy> ReplayTable<'_, S> {
 
 fn may_draw(obs: &Observation, playable: CardSet) -> bool {
     let s = obs.settings();
-    playable.is_empty() || !(s.force_play || !s.may_draw_when_playable)
+    playable.is_empty() || (!s.force_play && s.may_draw_when_playable)
 }
 
 fn decision(seat: u8, kind: DecisionKind, cards: CardSet, may_draw: bool) -> Decision {
@@ -653,7 +653,6 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                             self.stop = Some(stop);
                             return Ok(());
                         }
-                        drop(agents);
                         std::mem::swap(&mut self.game, &mut self.scratch);
                         self.agent_rng = rng;
                         self.log.clear();
@@ -668,7 +667,6 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 return Ok(());
             }
             self.agent_rng = agents.rng.clone();
-            drop(agents);
             std::mem::swap(&mut self.game, &mut self.scratch);
             self.log.clear();
             self.phase = next;
