@@ -1174,6 +1174,93 @@ fn jump_in_identical_card_out_of_turn_play_goes_on_from_the_jumper() {
     assert_eq!(run.res().turns, 2, "a jump-in is not a turn");
 }
 
+#[test]
+fn an_illegal_jump_in_is_not_a_turn_the_player_to_move_still_moves() {
+    // docs/rules.md section 7: seat 2 jumps in with the other red-7 and names
+    // itself as the target. It draws the sanction, the card stays in its
+    // hand, and play goes on as if no jump-in had been offered: seat 1, the
+    // player to move after seat 0's 7, still moves (it did not lose its
+    // turn), then seat 2 in its own turn.
+    let r = rules(
+        "classic",
+        &["hand_size=3", "max_turns=3", "seven_o=true", "jump_in=true"],
+    );
+    let run = run_round(
+        &r,
+        3,
+        &[
+            &["red-7", "red-1", "blue-2"],
+            &["yellow-1", "yellow-2", "yellow-3"],
+            &["red-7", "green-2", "green-3"],
+            &["green-4", "green-5", "green-6"],
+        ],
+        &["red-5"],
+        &["yellow-7"],
+        vec![
+            seat().play("red-7").target(1),
+            seat().play_uno("red-1"),
+            seat().jump(true).target(2).play("red-7").target(3),
+            seat(),
+        ],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 red-7 ->1",
+            "swap 0 1",
+            "illegal 2 target 2",
+            "draw 2 wrong_card: yellow-7",
+            "play 1 red-1 uno",
+            "play 2 red-7 ->3",
+            "swap 2 3",
+        ],
+    );
+    assert_eq!(run.res().illegal[2], 1);
+    assert_eq!(run.res().turns, 3, "the illegal jump-in is not a turn");
+}
+
+#[test]
+fn an_illegal_jump_in_by_the_player_to_move_ends_its_turn() {
+    // The jumper is the player to move (seat 1, next after seat 0): the
+    // jump-in was its play, so the illegal target ends its turn like any
+    // illegal play, and seat 2 moves next.
+    let r = rules(
+        "classic",
+        &["hand_size=3", "max_turns=2", "seven_o=true", "jump_in=true"],
+    );
+    let run = run_round(
+        &r,
+        3,
+        &[
+            &["red-7", "red-1", "blue-2"],
+            &["red-7", "yellow-2", "yellow-3"],
+            &["red-2", "green-2", "green-3"],
+            &["green-4", "green-5", "green-6"],
+        ],
+        &["red-5"],
+        &["yellow-7"],
+        vec![
+            seat().play("red-7").target(3),
+            seat().jump(true).target(1),
+            seat().play("red-2"),
+            seat(),
+        ],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 red-7 ->3",
+            "swap 0 3",
+            "illegal 1 target 1",
+            "draw 1 wrong_card: yellow-7",
+            "play 2 red-2",
+        ],
+    );
+    assert_eq!(run.res().illegal[1], 1);
+}
+
 const THREE_COPIES: &str = r#"
 [[deck]]
 faces = ["1", "2", "3", "4", "5"]

@@ -179,8 +179,10 @@ impl<'r> Game<'r> {
         rec: &mut R,
     ) -> Flow {
         let d = &self.rules.deck;
-        let mut skip_next;
-        let mut extra_turn;
+        let mut skip_next = false;
+        let mut extra_turn = false;
+        // The player whose card a jump-in was played on.
+        let mut jumped_on = p;
         loop {
             let before = self.hands[p as usize & 15];
             let effect = d.effect_of[c as usize & 127];
@@ -196,6 +198,18 @@ impl<'r> Game<'r> {
             let target = if wants_target {
                 match self.target(p, agents, rec) {
                     Some(t) => Some(t),
+                    None if jump_in && !self.halt => {
+                        // An illegal jump-in is not a turn (docs/rules.md
+                        // section 7): the jumper has drawn the sanction, and
+                        // play goes on as if no jump-in had been offered,
+                        // unless the jumper was the player to move: then the
+                        // jump-in was its play, and its turn is over.
+                        if p == self.to_move_after::<H>(jumped_on, skip_next, extra_turn) {
+                            return Flow::Next(self.step(p, 1));
+                        }
+                        p = jumped_on;
+                        break;
+                    }
                     None => return Flow::Next(self.step(p, 1)),
                 }
             } else {
@@ -298,6 +312,7 @@ impl<'r> Game<'r> {
                     self.halt = true;
                 } else if let Some((q, card)) = self.jump_in_offer(p, c, agents) {
                     self.jump_ins += 1;
+                    jumped_on = p;
                     p = q;
                     c = card;
                     jump_in = true;
@@ -324,6 +339,29 @@ impl<'r> Game<'r> {
             return Flow::Next(self.step(next, 1));
         }
         Flow::Next(next)
+    }
+
+    /// The player who moves after `q`'s play, its effect carried out
+    /// (`skip`, `extra` as [`Game::play`] found them): the flow at the end of
+    /// a play, without its draws and events.
+    #[cold]
+    fn to_move_after<const H: bool>(&self, q: u8, skip: bool, extra: bool) -> u8 {
+        if extra {
+            return q;
+        }
+        let next = self.step(q, 1);
+        if self.pending > 0 {
+            let challengeable =
+                H && self.s.bluff_challenge && self.rules.deck.wd4.contains(self.top);
+            if H && (self.s.stacking != Stacking::Off || challengeable) {
+                return next;
+            }
+            return self.step(next, 1);
+        }
+        if skip {
+            return self.step(next, 1);
+        }
+        next
     }
 
     /// Records an illegal action; in strict mode stops the round.
