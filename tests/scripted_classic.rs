@@ -2097,3 +2097,152 @@ fn without_wild_when_matching_a_drawn_wild_follows_the_same_rule() {
     );
     assert_eq!(run.offers(0, Q::PlayDrawn), vec![vec!["wild".to_string()]]);
 }
+
+// ----- readings of other implementations (docs/rules.md section 16) ------------
+
+#[test]
+fn start_draw2_without_the_skip_p_draws_two_and_still_plays_first() {
+    let r = classic(&["hand_size=1", "max_turns=1", "start_draw2_skips=false"]);
+    let run = run_round(
+        &r,
+        2,
+        &[&["red-1"], &["red-2"], &["green-3"]],
+        &["red-draw2"],
+        &["blue-7", "blue-8"],
+        vec![seat().play("red-1"), seat(), seat()],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-draw2",
+            "draw 0 draw2: blue-7 blue-8",
+            "play 0 red-1",
+        ],
+    );
+    assert_eq!(run.res().first_player, 0);
+}
+
+#[test]
+fn start_wild_with_a_random_colour_asks_nobody() {
+    // Seat 0's script names no colour: a question would fail the test.
+    let mut colours = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let r = classic(&["hand_size=1", "start_wild_color=random", "max_turns=1"]);
+        let run = run_round_seeded(
+            &r,
+            2,
+            &[&["blue-4"], &["red-2"], &["green-3"]],
+            &["wild"],
+            &["yellow-9"],
+            vec![seat().then_first(), seat(), seat()],
+            seed,
+        );
+        assert!(!run.asked(Q::Color));
+        let log = run.log();
+        assert!(log[1].starts_with("color 0 "), "{log:?}");
+        colours.insert(log[1].clone());
+    }
+    assert_eq!(colours.len(), 4, "every colour comes up: {colours:?}");
+}
+
+#[test]
+fn wd4_as_a_last_resort_only_when_nothing_else_plays() {
+    let r = classic(&["hand_size=2", "max_turns=1", "wd4_last_resort=true"]);
+    // (hand, playable offered): a matching card, a plain wild, a card of
+    // the top's face in another colour each keep Wild Draw Four back; with
+    // nothing else playable (and no red) it may be played.
+    let cases: [(&[&str], &[&str]); 4] = [
+        (&["wild-draw4", "blue-5"], &["blue-5"]),
+        (&["wild-draw4", "wild"], &["wild"]),
+        (&["wild-draw4", "red-1"], &["red-1"]),
+        (&["wild-draw4", "blue-1"], &["wild-draw4"]),
+    ];
+    for (hand, offered) in cases {
+        let run = run_round(
+            &r,
+            2,
+            &[hand, &["green-2", "green-3"], &["green-4", "green-6"]],
+            &["red-5"],
+            &["yellow-9"],
+            vec![seat().then_first(), seat(), seat()],
+        );
+        assert_eq!(run.offers(0, Q::Play), vec![sorted(offered)], "{hand:?}");
+    }
+}
+
+#[test]
+fn drawn_card_rlcard_plays_wilds_and_the_active_colour_keeps_the_rest() {
+    let r = classic(&["hand_size=1", "max_turns=2", "drawn_card=rlcard"]);
+    // A drawn Wild Draw Four: played at once with a random colour and no
+    // effect (seat 1 draws nothing and plays); nobody is asked.
+    let run = run_round(
+        &r,
+        2,
+        &[&["green-1"], &["blue-2"], &["green-3"]],
+        &["red-5"],
+        &["wild-draw4"],
+        vec![seat().draw().uno(true), seat().then_first(), seat()],
+    );
+    let log = run.log();
+    assert_eq!(log[1], "draw 0 turn: wild-draw4", "{log:?}");
+    assert!(log[2].starts_with("play 0 wild-draw4"), "{log:?}");
+    assert!(!log.iter().any(|l| l.starts_with("draw 1")), "{log:?}");
+    assert!(!run.asked(Q::PlayDrawn) && !run.asked(Q::Color));
+    // A drawn card of the active colour: played at once, with its effect.
+    let run = run_round(
+        &r,
+        2,
+        &[&["green-1"], &["blue-2"], &["green-3"]],
+        &["red-5"],
+        &["red-skip"],
+        vec![seat().draw().uno(true), seat(), seat().then_first()],
+    );
+    assert_eq!(
+        &run.log()[..4],
+        &[
+            "flip red-5",
+            "draw 0 turn: red-skip",
+            "play 0 red-skip uno",
+            "skip 1"
+        ]
+    );
+    // A drawn card of the top's number in another colour: kept.
+    let run = run_round(
+        &r,
+        2,
+        &[&["green-1"], &["blue-2"], &["green-3"]],
+        &["red-5"],
+        &["blue-5"],
+        vec![seat().draw(), seat().then_first(), seat()],
+    );
+    assert_eq!(
+        &run.log()[..3],
+        &["flip red-5", "draw 0 turn: blue-5", "pass 0"]
+    );
+    assert!(!run.asked(Q::PlayDrawn));
+}
+
+#[test]
+fn the_rlcard_rule_set_starts_with_seat_0_and_plays_its_readings() {
+    let r = rules("rlcard", &["hand_size=1"]);
+    let s = &r.settings;
+    assert!(
+        !s.may_draw_when_playable
+            && !s.two_player_reverse_skips
+            && !s.start_draw2_skips
+            && s.wd4_last_resort
+            && s.quick
+            && s.uno_catch_chance == 0.0
+    );
+    assert_eq!(r.deck.size, 108);
+    // Seat 0 moves first at 2 players (dealer 1).
+    let run = run_round(
+        &r,
+        1,
+        &[&["red-1"], &["green-2"]],
+        &["red-5"],
+        &[],
+        vec![seat().play("red-1"), seat()],
+    );
+    assert_eq!(run.res().first_player, 0);
+}

@@ -4,8 +4,10 @@
 //! and line-ups.
 
 use super::{external, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat};
+use crate::engine::strategy::Strategy;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// A strategy preset file (`strategies/*.toml`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +56,26 @@ pub enum StrategySpec {
     },
     /// A search agent (`pimc`, `ismcts`), with its validated parameters.
     Search(Box<search::SearchConfig>),
+    /// A strategy of the program that embeds unolab (a Rust type, a Python
+    /// object): see [`StrategySpec::custom`].
+    Custom(CustomSpec),
+}
+
+/// A strategy made by a factory of the embedding program: its name, what it
+/// is (`base`, e.g. `"rust"` or `"python"`, reported in manifests) and a
+/// factory of fresh instances, called once per seat and worker.
+#[derive(Clone)]
+pub struct CustomSpec {
+    name: String,
+    base: String,
+    make: Arc<dyn Fn() -> Box<dyn Strategy> + Send + Sync>,
+}
+
+impl PartialEq for CustomSpec {
+    /// The same strategy: the same name, base and factory.
+    fn eq(&self, o: &CustomSpec) -> bool {
+        self.name == o.name && self.base == o.base && Arc::ptr_eq(&self.make, &o.make)
+    }
 }
 
 impl fmt::Debug for StrategySpec {
@@ -69,6 +91,7 @@ impl fmt::Debug for StrategySpec {
                 timeout_ms,
             } => write!(f, "{name} external {command:?} timeout_ms {timeout_ms}"),
             StrategySpec::Search(c) => write!(f, "{} {:?} {:?}", c.name, c.kind, c.params),
+            StrategySpec::Custom(c) => write!(f, "{} ({})", c.name, c.base),
         }
     }
 }
@@ -268,6 +291,7 @@ impl StrategySpec {
                 search::SearchKind::Pimc => "pimc",
                 search::SearchKind::Ismcts => "ismcts",
             },
+            StrategySpec::Custom(c) => &c.base,
         }
     }
 
@@ -346,6 +370,28 @@ impl StrategySpec {
         })
     }
 
+    /// A strategy of the embedding program: `make` builds a fresh instance
+    /// (called once per seat and worker, from any thread). `name` is what
+    /// results report, `base` what it is (`"rust"`, `"python"`). Such a
+    /// strategy cannot be written to a file (a shard state names it only).
+    pub fn custom(
+        name: &str,
+        base: &str,
+        make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static,
+    ) -> Result<StrategySpec, StrategyError> {
+        if name.is_empty() || name.contains(',') || name.contains(char::is_whitespace) {
+            return Err(StrategyError::Invalid(
+                name.into(),
+                format!("name '{name}' must be non-empty, without commas or spaces"),
+            ));
+        }
+        Ok(StrategySpec::Custom(CustomSpec {
+            name: name.into(),
+            base: base.into(),
+            make: Arc::new(make),
+        }))
+    }
+
     /// Whether the strategy is an external program.
     pub fn is_external(&self) -> bool {
         matches!(self, StrategySpec::External { .. })
@@ -360,6 +406,7 @@ impl StrategySpec {
             StrategySpec::Renamed { name, .. } => name,
             StrategySpec::External { name, .. } => name,
             StrategySpec::Search(c) => &c.name,
+            StrategySpec::Custom(c) => &c.name,
         }
     }
 
@@ -379,6 +426,7 @@ impl StrategySpec {
                 timeout_ms,
             } => Seat::custom(external::External::new(name, command, *timeout_ms)),
             StrategySpec::Search(c) => Seat::custom(search::SearchAgent::new((**c).clone())),
+            StrategySpec::Custom(c) => Seat::Custom((c.make)()),
         }
     }
 }

@@ -174,7 +174,16 @@ impl<W: Write> Recorder for TraceWriter<W> {
 /// they differ from their default (a reader that finds no key takes the
 /// default: `Settings` deserialises missing keys as defaults), so
 /// that traces of rules that do not use them are unchanged.
-const LISTED_WHEN_CHANGED: [(&str, bool); 1] = [("wild_when_matching", true)];
+/// Settings the `match` line lists only when they differ from this default
+/// (settings added after traces were first written, so that traces of the
+/// rules as they were keep their bytes).
+const LISTED_WHEN_CHANGED: [(&str, &str); 5] = [
+    ("wild_when_matching", "true"),
+    ("start_draw2_skips", "true"),
+    ("start_wild_color", "\"player\""),
+    ("wd4_last_resort", "false"),
+    ("drawn_card", "\"choice\""),
+];
 
 /// The `match` line: rule set, every resolved setting (plus point overrides),
 /// players, strategies and seed.
@@ -182,7 +191,7 @@ pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) ->
     let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut settings {
         for (key, default) in LISTED_WHEN_CHANGED {
-            if m.get(key) == Some(&Value::Bool(default)) {
+            if m.get(key).map(|v| v.to_string()).as_deref() == Some(default) {
                 m.shift_remove(key);
             }
         }
@@ -256,11 +265,27 @@ mod tests {
             .as_object()
             .unwrap()
             .keys()
-            .filter(|k| *k != "wild_when_matching")
+            .filter(|k| !LISTED_WHEN_CHANGED.iter().any(|(l, _)| l == k))
             .cloned()
             .collect();
         expect.push("points".into());
         assert_eq!(default_keys, expect);
+        // The settings added later are listed once changed, as the rest.
+        for (set, key, value) in [
+            ("start_draw2_skips=false", "start_draw2_skips", json!(false)),
+            (
+                "start_wild_color=random",
+                "start_wild_color",
+                json!("random"),
+            ),
+            ("wd4_last_resort=true", "wd4_last_resort", json!(true)),
+            ("drawn_card=rlcard", "drawn_card", json!("rlcard")),
+        ] {
+            let mut f = RuleSetFile::load("classic").unwrap();
+            f.apply_set(set).unwrap();
+            let line = match_line(&Rules::build(f).unwrap(), 2, &[], 1);
+            assert_eq!(line["settings"][key], value, "{set}");
+        }
         let (keys_false, value) = keys(&["wild_when_matching=false"]);
         assert_eq!(value, Some(Value::Bool(false)));
         assert_eq!(keys_false.len(), default_keys.len() + 1);

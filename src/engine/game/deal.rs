@@ -6,8 +6,8 @@
 use super::{
     below, Agents, DrawReason, Event, Game, Recorder, IDENTITY, MAX_PLAYERS, MAX_START_FLIPS,
 };
-use crate::engine::cards::{CardId, CardSet};
-use crate::engine::rules::Effect;
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::rules::{Effect, StartWildColor};
 use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
@@ -226,7 +226,12 @@ impl<'r> Game<'r> {
         let effect = d.effect_of[c as usize];
         match d.color(c) {
             None => {
-                let col = agents.seats.choose_color(p, &self.obs(p), &mut agents.rng);
+                let col = match self.s.start_wild_color {
+                    StartWildColor::Player => {
+                        agents.seats.choose_color(p, &self.obs(p), &mut agents.rng)
+                    }
+                    StartWildColor::Random => Color::from_index(below(&mut self.rng, 4) as usize),
+                };
                 self.set_color(col);
                 rec.on(
                     self,
@@ -256,6 +261,9 @@ impl<'r> Game<'r> {
                     }
                     Effect::Draw2 => {
                         self.draw(p, 2, DrawReason::Draw2, rec);
+                        if !self.s.start_draw2_skips {
+                            return p;
+                        }
                         rec.on(self, Event::Skip { player: p });
                         self.step(p, 1)
                     }

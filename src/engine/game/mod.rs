@@ -110,6 +110,9 @@ pub struct Game<'r> {
     /// The cards the matching restriction forbids: every wild but Wild Draw
     /// Four under `wild_when_matching = false`, else none.
     plain_restricted: CardSet,
+    /// Wild Draw Four under `wd4_last_resort` (forbidden while another card
+    /// of the hand is playable), else none.
+    last_resort: CardSet,
     dir: i8,
     /// The next seat of each seat in the current direction.
     next_seat: [u8; 16],
@@ -177,6 +180,11 @@ impl<'r> Game<'r> {
                 CardSet::EMPTY
             } else {
                 rules.deck.wild - rules.deck.wd4
+            },
+            last_resort: if rules.settings.wd4_last_resort {
+                rules.deck.wd4
+            } else {
+                CardSet::EMPTY
             },
             dir: 1,
             next_seat: [0; 16],

@@ -26,11 +26,13 @@ impl<'r> Game<'r> {
     /// restriction (the restricted cards when the hand holds the active
     /// colour) and, with `M`, `wild_when_matching = false` (the other wilds
     /// when the hand holds a coloured card of the active colour or of the top
-    /// card's face; wilds never count as matching).
+    /// card's face; wilds never count as matching) and `wd4_last_resort`
+    /// (Wild Draw Four while any other card of the hand may be played).
     /// Branch-free: whether the hand holds the colour is close to a coin flip,
     /// so a branch here would often be mispredicted. `M` is a compile-time
     /// switch: the turn logic passes its own (`W` of `normal_turn`), set
-    /// only for rule sets with `wild_when_matching = false`, so the others
+    /// only for rule sets with `wild_when_matching = false` or
+    /// `wd4_last_resort`, so the others
     /// do not pay for a restriction that is empty there.
     #[inline(always)]
     pub(super) fn forbidden<const M: bool>(&self, hand: CardSet) -> CardSet {
@@ -41,7 +43,11 @@ impl<'r> Game<'r> {
         }
         // The top's colour and face among coloured cards: `accept` less the wilds.
         let holds_match = !(hand & (self.accept - self.rules.deck.wild)).is_empty();
-        colour | CardSet(self.plain_restricted.0 & (holds_match as u128).wrapping_neg())
+        // Any other card that may be played (`wd4_last_resort`).
+        let holds_other = !((hand & self.accept) - self.rules.deck.wd4).is_empty();
+        colour
+            | CardSet(self.plain_restricted.0 & (holds_match as u128).wrapping_neg())
+            | CardSet(self.last_resort.0 & (holds_other as u128).wrapping_neg())
     }
 
     /// A coloured card `c` is the new top: its colour becomes active and the
@@ -84,6 +90,14 @@ impl<'r> Game<'r> {
             return false;
         }
         if d.effect_of[card as usize] == Effect::WildDraw4 {
+            let other = |c: CardId| {
+                let h = d.kind(c);
+                d.effect_of[c as usize] != Effect::WildDraw4
+                    && (h.color.is_none() || h.color == Some(self.color) || h.face == t.face)
+            };
+            if self.s.wd4_last_resort && hand.iter().any(other) {
+                return false;
+            }
             if !self.s.bluff_challenge {
                 return !hand.iter().any(|c| d.kind(c).color == Some(self.color));
             }

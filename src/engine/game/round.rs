@@ -7,7 +7,7 @@ use super::{
     Recorder, RoundResult, MAX_PLAYERS,
 };
 use crate::engine::cards::CardSet;
-use crate::engine::rules::{Dealer, Scoring, Stacking};
+use crate::engine::rules::{Dealer, DrawnCard, Scoring, Stacking};
 use crate::engine::strategy::Table;
 
 /// Where a round begun with [`Game::begin_round`] starts: what
@@ -49,7 +49,16 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
-            || !st.wild_when_matching
+            || self.matching_variant()
+            || st.drawn_card != DrawnCard::Choice
+    }
+
+    /// Whether the turn logic needs the matching restrictions of
+    /// [`Game::forbidden`] (`wild_when_matching = false` or
+    /// `wd4_last_resort`): the `W` variant, compiled only with `H`.
+    #[inline]
+    pub(super) fn matching_variant(&self) -> bool {
+        !self.s.wild_when_matching || self.s.wd4_last_resort
     }
 
     /// Plays the turns of a round from `cur`'s turn until it ends; returns
@@ -68,7 +77,7 @@ impl<'r> Game<'r> {
         // each in a loop of its own (choosing inside one loop measured 3% slower).
         if !self.uses_house_rules() {
             self.turn_loop::<false, false, R, T>(cur, agents, rec)
-        } else if self.s.wild_when_matching {
+        } else if !self.matching_variant() {
             self.turn_loop::<true, false, R, T>(cur, agents, rec)
         } else {
             self.turn_loop::<true, true, R, T>(cur, agents, rec)
@@ -170,7 +179,7 @@ impl<'r> Game<'r> {
         }
         let flow = if !self.uses_house_rules() {
             self.turn::<false, false, R, T>(cur, agents, rec)
-        } else if self.s.wild_when_matching {
+        } else if !self.matching_variant() {
             self.turn::<true, false, R, T>(cur, agents, rec)
         } else {
             self.turn::<true, true, R, T>(cur, agents, rec)

@@ -4,9 +4,9 @@
 //! its catch, the card's effect, swap targets and jump-ins. Illegal actions
 //! get the rule book's wrong-card sanction here.
 
-use super::{Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
-use crate::engine::cards::CardId;
-use crate::engine::rules::{CustomEffect, Effect, Stacking};
+use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
+use crate::engine::cards::{CardId, Color};
+use crate::engine::rules::{CustomEffect, DrawnCard, Effect, Stacking};
 use crate::engine::strategy::Table;
 use rand::Rng as _;
 
@@ -90,7 +90,7 @@ impl<'r> Game<'r> {
     ) -> Flow {
         self.turns += 1;
         let hand = self.hands[p as usize & 15];
-        debug_assert!(W || self.plain_restricted.is_empty());
+        debug_assert!(W || (self.plain_restricted.is_empty() && self.last_resort.is_empty()));
         let playable = self.playable_in::<W>(hand);
         // A player with nothing playable draws; the strategy is asked only if
         // it wants to be (see `Strategy::ask_without_choice`).
@@ -139,6 +139,9 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
+                if H && self.s.drawn_card == DrawnCard::Rlcard {
+                    return self.rlcard_drawn::<R, T>(p, c, agents, rec);
+                }
                 if self.can_play::<W>(self.hands[p as usize & 15], c)
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
@@ -339,6 +342,53 @@ impl<'r> Game<'r> {
             return Flow::Next(self.step(next, 1));
         }
         Flow::Next(next)
+    }
+
+    /// `drawn_card = "rlcard"`: the card `p` just drew for its turn is
+    /// played at once if it is a wild (a random colour, no other effect, not
+    /// even a Wild Draw Four's) or of the active colour (with its effect);
+    /// any other card is kept and the turn ends.
+    #[cold]
+    fn rlcard_drawn<R: Recorder, T: Table + ?Sized>(
+        &mut self,
+        p: u8,
+        c: CardId,
+        agents: &mut Agents<T>,
+        rec: &mut R,
+    ) -> Flow {
+        let d = &self.rules.deck;
+        match d.color(c) {
+            Some(col) if col == self.color => {
+                return self.play::<true, R, T>(p, c, false, agents, rec);
+            }
+            Some(_) => {}
+            None => {
+                // The drawn card joined a hand of at least one card, so it
+                // is never the last one.
+                self.hands[p as usize & 15].remove(c);
+                self.discard.insert(c);
+                self.top = c;
+                self.idle = 0;
+                let col = Color::from_index(below(&mut self.rng, 4) as usize);
+                self.set_color(col);
+                let uno = self.hands[p as usize & 15].len() == 1
+                    && agents.seats.call_uno(p, &self.obs(p), &mut agents.rng);
+                rec.on(
+                    self,
+                    Event::Play {
+                        player: p,
+                        card: c,
+                        color: col,
+                        uno,
+                        jump_in: false,
+                        target: None,
+                    },
+                );
+                return Flow::Next(self.step(p, 1));
+            }
+        }
+        rec.on(self, Event::Pass { player: p });
+        Flow::Next(self.step(p, 1))
     }
 
     /// The player who moves after `q`'s play, its effect carried out

@@ -52,7 +52,7 @@ pub enum RulesError {
 }
 
 /// The built-in rule sets, in listing order.
-pub const BUILTIN_NAMES: [&str; 4] = ["classic", "h2o", "lilo-stitch", "cars3"];
+pub const BUILTIN_NAMES: [&str; 5] = ["classic", "h2o", "lilo-stitch", "cars3", "rlcard"];
 
 pub(super) fn builtin_text(name: &str) -> Option<&'static str> {
     match name {
@@ -60,6 +60,7 @@ pub(super) fn builtin_text(name: &str) -> Option<&'static str> {
         "h2o" => Some(include_str!("../rulesets/h2o.toml")),
         "lilo-stitch" => Some(include_str!("../rulesets/lilo-stitch.toml")),
         "cars3" => Some(include_str!("../rulesets/cars3.toml")),
+        "rlcard" => Some(include_str!("../rulesets/rlcard.toml")),
         _ => None,
     }
 }

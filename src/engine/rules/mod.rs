@@ -16,7 +16,9 @@ mod settings;
 
 pub use deck::{Deck, Effect};
 pub use file::{DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES};
-pub use settings::{CustomEffect, Dealer, Scoring, Settings, Stacking, HOUSE_RULES};
+pub use settings::{
+    CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,
+};
 
 use file::builtin_text;
 use std::fmt;

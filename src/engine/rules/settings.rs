@@ -23,6 +23,31 @@ pub enum CustomEffect {
     None,
 }
 
+/// Who names the colour of a wild turned as the start card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum StartWildColor {
+    /// The player left of the dealer (the rule book).
+    #[default]
+    Player,
+    /// A colour drawn at random by the table (RLCard's UNO).
+    Random,
+}
+
+/// What happens to the card drawn for a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawnCard {
+    /// The player may play it at once if it is playable (the rule book).
+    #[default]
+    Choice,
+    /// As RLCard's UNO does it: a drawn wild (Wild Draw Four included) is
+    /// played at once with a random colour and no other effect; a drawn card
+    /// of the active colour is played at once with its effect; any other
+    /// card is kept (even one matching the top card's number or symbol).
+    Rlcard,
+}
+
 /// Scoring mode (docs/rules.md section 9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -124,6 +149,17 @@ pub struct Settings {
     pub jump_in: bool,
     /// House rule: Wild Draw Four may be bluffed and challenged.
     pub bluff_challenge: bool,
+    // Readings of other implementations (RLCard's UNO; docs/rules.md 16).
+    /// A start Draw Two makes the player left of the dealer lose the first
+    /// turn too (false: it draws 2 and still plays first).
+    pub start_draw2_skips: bool,
+    /// Who names the colour of a start wild: "player" or "random".
+    pub start_wild_color: StartWildColor,
+    /// Wild Draw Four may be played only when no other card of the hand is
+    /// playable (on top of its colour restriction).
+    pub wd4_last_resort: bool,
+    /// The card drawn for a turn: "choice" (the rule book) or "rlcard".
+    pub drawn_card: DrawnCard,
 }
 
 impl Default for Settings {
@@ -154,6 +190,10 @@ impl Default for Settings {
             seven_o: false,
             jump_in: false,
             bluff_challenge: false,
+            start_draw2_skips: true,
+            start_wild_color: StartWildColor::Player,
+            wd4_last_resort: false,
+            drawn_card: DrawnCard::Choice,
         }
     }
 }
