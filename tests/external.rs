@@ -85,6 +85,65 @@ fn assert_all_gone(dir: &Path) {
     }
 }
 
+/// The lines a program read, from a log of the faulty bot.
+fn read_log(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Checks the order of what one program heard: the `hello` first, then
+/// matches, each a `match_start`, its rounds (a `round_start`, decisions, a
+/// `round_end`, numbered from 1) and exactly one `match_end` before the next
+/// `match_start`. Returns the number of matches.
+fn check_notice_order(msgs: &[Value]) -> usize {
+    #[derive(PartialEq, Debug)]
+    enum At {
+        Between,
+        InMatch,
+        InRound,
+    }
+    assert_eq!(msgs[0]["type"], "hello");
+    let mut at = At::Between;
+    let (mut matches, mut round) = (0, 0u64);
+    for (i, m) in msgs.iter().enumerate().skip(1) {
+        let t = m["type"].as_str().unwrap();
+        let bad = |at: &At, round: u64| format!("message {i} ({t}) while {at:?} in round {round}: {m}");
+        match t {
+            "match_start" => {
+                assert_eq!(at, At::Between, "{}", bad(&at, round));
+                matches += 1;
+                round = 0;
+                at = At::InMatch;
+            }
+            "round_start" => {
+                assert_eq!(at, At::InMatch, "{}", bad(&at, round));
+                round += 1;
+                assert_eq!(m["obs"]["round"], round, "{}", bad(&at, round));
+                at = At::InRound;
+            }
+            "decide" => assert_eq!(at, At::InRound, "{}", bad(&at, round)),
+            "round_end" => {
+                assert_eq!(at, At::InRound, "{}", bad(&at, round));
+                assert_eq!(m["round"], round, "{}", bad(&at, round));
+                at = At::InMatch;
+            }
+            "match_end" => {
+                assert_eq!(at, At::InMatch, "{}", bad(&at, round));
+                assert_eq!(m["rounds"], round, "{}", bad(&at, round));
+                at = At::Between;
+            }
+            _ => panic!("{}", bad(&at, round)),
+        }
+    }
+    assert_eq!(at, At::Between, "the last match has no match_end");
+    let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
+    assert_eq!(count("match_start"), count("match_end"));
+    matches
+}
+
 fn run_json(args: &[&str]) -> Value {
     let mut all = vec!["run", "--json", "--quiet"];
     all.extend_from_slice(args);
@@ -188,6 +247,7 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
     let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
     assert_eq!(count("hello"), 1, "one program for the whole run");
     assert_eq!(count("match_end"), 40);
+    assert_eq!(check_notice_order(&msgs), 40);
     assert!(count("round_end") >= 40);
     let mut kinds = std::collections::BTreeSet::new();
     for m in msgs.iter().filter(|m| m["type"] == "decide") {
@@ -251,6 +311,64 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
     }
     let end = msgs.iter().find(|m| m["type"] == "match_end").unwrap();
     assert!(end["totals"].as_array().unwrap().len() == 3 && !end["rounds"].is_null());
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn every_match_start_has_its_rounds_and_one_match_end_in_traces_and_runs() {
+    // A trace: one match of several rounds.
+    let dir = tempdir("order-trace");
+    let o = unolab(&[
+        "trace",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--set",
+        "target=100",
+        "--strategies",
+        &format!("{},random", faulty("order", "ok", 1, &dir)),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let msgs = read_log(&dir.join("log"));
+    assert_eq!(check_notice_order(&msgs), 1);
+    let end = msgs.iter().find(|m| m["type"] == "match_end").unwrap();
+    assert!(end["rounds"].as_u64().unwrap() > 1, "{end}");
+    assert_all_gone(&dir);
+
+    // A run of matches with two programs (two line-up seats) that rotate
+    // through the four seats: each hears every match, in order.
+    let dir = tempdir("order-run");
+    let spec = format!(
+        "ext:order=python3 tests/bots/faulty.py ok 1 {} {},random",
+        dir.join("pids").display(),
+        dir.join("log-{pid}").display()
+    );
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--mode",
+        "match",
+        "--players",
+        "4",
+        "--games",
+        "12",
+        "--threads",
+        "1",
+        "--set",
+        "target=100",
+        "--seed",
+        "4",
+        "--strategies",
+        &spec,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let p = pids(&dir);
+    assert_eq!(p.len(), 2, "one program per line-up seat");
+    for pid in p {
+        let msgs = read_log(&dir.join(format!("log-{pid}")));
+        assert_eq!(check_notice_order(&msgs), 12, "program {pid}");
+    }
     assert_all_gone(&dir);
 }
 
