@@ -784,6 +784,11 @@ impl Strategy for External {
 
     fn round_start(&mut self, obs: &Observation) {
         self.checkout(obs);
+        // Started (and greeted) first: a program that starts here is not in
+        // a match yet, and this notice puts it in one.
+        if !self.ensure_started(obs) {
+            return;
+        }
         if obs.round() == 1 || !self.in_match {
             self.in_match = true;
             self.notice_now(obs, "match_start", "");
