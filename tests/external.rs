@@ -194,7 +194,8 @@ fn check_notice_order(msgs: &[Value]) -> usize {
     let (mut matches, mut round) = (0, 0u64);
     for (i, m) in msgs.iter().enumerate().skip(1) {
         let t = m["type"].as_str().unwrap();
-        let bad = |at: &At, round: u64| format!("message {i} ({t}) while {at:?} in round {round}: {m}");
+        let bad =
+            |at: &At, round: u64| format!("message {i} ({t}) while {at:?} in round {round}: {m}");
         match t {
             "match_start" => {
                 assert_eq!(at, At::Between, "{}", bad(&at, round));
@@ -922,16 +923,7 @@ fn a_ctrl_c_once_or_twice_ends_every_program_and_its_helpers() {
         let dir = tempdir(&format!("helper-int{signals}"));
         let spec = format!("{},random", faulty("helper", "ok+helper", 1, &dir));
         let args = [
-            "run",
-            "--quiet",
-            "-s",
-            &spec,
-            "-p",
-            "3",
-            "-g",
-            "1000000",
-            "-j",
-            "2",
+            "run", "--quiet", "-s", &spec, "-p", "3", "-g", "1000000", "-j", "2",
         ];
         let mut child = Command::new(BIN)
             .args(args)
