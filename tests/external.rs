@@ -57,32 +57,176 @@ fn faulty(name: &str, mode: &str, n: u32, dir: &Path) -> String {
     )
 }
 
-fn pids(dir: &Path) -> Vec<u32> {
-    std::fs::read_to_string(dir.join("pids"))
+fn pid_file(dir: &Path, name: &str) -> Vec<u32> {
+    std::fs::read_to_string(dir.join(name))
         .unwrap_or_default()
         .lines()
         .map(|l| l.trim().parse().unwrap())
         .collect()
 }
 
+/// The process ids the bots recorded (one line per program).
+fn pids(dir: &Path) -> Vec<u32> {
+    pid_file(dir, "pids")
+}
+
+/// The process ids of the helpers the bots started (`+helper` modes).
+fn helper_pids(dir: &Path) -> Vec<u32> {
+    pid_file(dir, "pids-helpers")
+}
+
+/// The state letter and process group of a process, from /proc.
+fn state_and_group(stat: &str) -> Option<(char, u32)> {
+    let mut f = stat.rsplit(')').next()?.split_whitespace();
+    let state = f.next()?.chars().next()?;
+    let group = f.nth(1)?.parse().ok()?;
+    Some((state, group))
+}
+
 /// A process is gone when /proc has no entry for it (or only a zombie's).
 fn gone(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
-        Ok(s) => s
-            .rsplit(')')
-            .next()
-            .is_some_and(|r| r.trim_start().starts_with('Z')),
+        Ok(s) => state_and_group(&s).is_some_and(|(st, _)| st == 'Z'),
     }
 }
 
+/// The processes of process group `group` that are running (not zombies).
+fn group_members(group: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        if let Some((st, g)) = state_and_group(&stat) {
+            if g == group && st != 'Z' {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+/// Every program the bots recorded, every helper they started and every
+/// other process of their process groups has ended (those left are killed,
+/// so that a failing test leaves nothing behind).
 fn assert_all_gone(dir: &Path) {
     let p = pids(dir);
     assert!(!p.is_empty(), "the bot recorded its pid");
-    // Ended programs are reaped by unolab before it exits.
+    let mut left = Vec::new();
+    // Ended programs are reaped by unolab before it exits; each program is
+    // the leader of its own process group.
     for pid in p {
-        assert!(gone(pid), "bot process {pid} is still running");
+        if !gone(pid) {
+            left.push(pid);
+        }
+        left.extend(group_members(pid));
     }
+    left.extend(helper_pids(dir).into_iter().filter(|&h| !gone(h)));
+    left.sort_unstable();
+    left.dedup();
+    if !left.is_empty() {
+        for pid in &left {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+        panic!("processes left running: {left:?}");
+    }
+}
+
+/// Runs unolab with stdout and stderr in files of `dir`; a run that has not
+/// ended after `limit` (a hang: far beyond its normal time) is killed, with
+/// what it left, and fails the test.
+fn unolab_bounded(args: &[&str], dir: &Path, limit: Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let left = std::panic::catch_unwind(|| assert_all_gone(dir)).is_err();
+            panic!(
+                "unolab {args:?} had not ended after {} s (processes left: {left})",
+                limit.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(dir.join("stdout")).unwrap(),
+        stderr: std::fs::read(dir.join("stderr")).unwrap(),
+    }
+}
+
+/// The lines a program read, from a log of the faulty bot.
+fn read_log(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Checks the order of what one program heard: the `hello` first, then
+/// matches, each a `match_start`, its rounds (a `round_start`, decisions, a
+/// `round_end`, numbered from 1) and exactly one `match_end` before the next
+/// `match_start`. Returns the number of matches.
+fn check_notice_order(msgs: &[Value]) -> usize {
+    #[derive(PartialEq, Debug)]
+    enum At {
+        Between,
+        InMatch,
+        InRound,
+    }
+    assert_eq!(msgs[0]["type"], "hello");
+    let mut at = At::Between;
+    let (mut matches, mut round) = (0, 0u64);
+    for (i, m) in msgs.iter().enumerate().skip(1) {
+        let t = m["type"].as_str().unwrap();
+        let bad =
+            |at: &At, round: u64| format!("message {i} ({t}) while {at:?} in round {round}: {m}");
+        match t {
+            "match_start" => {
+                assert_eq!(at, At::Between, "{}", bad(&at, round));
+                matches += 1;
+                round = 0;
+                at = At::InMatch;
+            }
+            "round_start" => {
+                assert_eq!(at, At::InMatch, "{}", bad(&at, round));
+                round += 1;
+                assert_eq!(m["obs"]["round"], round, "{}", bad(&at, round));
+                at = At::InRound;
+            }
+            "decide" => assert_eq!(at, At::InRound, "{}", bad(&at, round)),
+            "round_end" => {
+                assert_eq!(at, At::InRound, "{}", bad(&at, round));
+                assert_eq!(m["round"], round, "{}", bad(&at, round));
+                at = At::InMatch;
+            }
+            "match_end" => {
+                assert_eq!(at, At::InMatch, "{}", bad(&at, round));
+                assert_eq!(m["rounds"], round, "{}", bad(&at, round));
+                at = At::Between;
+            }
+            _ => panic!("{}", bad(&at, round)),
+        }
+    }
+    assert_eq!(at, At::Between, "the last match has no match_end");
+    let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
+    assert_eq!(count("match_start"), count("match_end"));
+    matches
 }
 
 fn run_json(args: &[&str]) -> Value {
@@ -188,6 +332,7 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
     let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
     assert_eq!(count("hello"), 1, "one program for the whole run");
     assert_eq!(count("match_end"), 40);
+    assert_eq!(check_notice_order(&msgs), 40);
     assert!(count("round_end") >= 40);
     let mut kinds = std::collections::BTreeSet::new();
     for m in msgs.iter().filter(|m| m["type"] == "decide") {
@@ -251,6 +396,64 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
     }
     let end = msgs.iter().find(|m| m["type"] == "match_end").unwrap();
     assert!(end["totals"].as_array().unwrap().len() == 3 && !end["rounds"].is_null());
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn every_match_start_has_its_rounds_and_one_match_end_in_traces_and_runs() {
+    // A trace: one match of several rounds.
+    let dir = tempdir("order-trace");
+    let o = unolab(&[
+        "trace",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--set",
+        "target=100",
+        "--strategies",
+        &format!("{},random", faulty("order", "ok", 1, &dir)),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let msgs = read_log(&dir.join("log"));
+    assert_eq!(check_notice_order(&msgs), 1);
+    let end = msgs.iter().find(|m| m["type"] == "match_end").unwrap();
+    assert!(end["rounds"].as_u64().unwrap() > 1, "{end}");
+    assert_all_gone(&dir);
+
+    // A run of matches with two programs (two line-up seats) that rotate
+    // through the four seats: each hears every match, in order.
+    let dir = tempdir("order-run");
+    let spec = format!(
+        "ext:order=python3 tests/bots/faulty.py ok 1 {} {},random",
+        dir.join("pids").display(),
+        dir.join("log-{pid}").display()
+    );
+    let o = unolab(&[
+        "run",
+        "--quiet",
+        "--mode",
+        "match",
+        "--players",
+        "4",
+        "--games",
+        "12",
+        "--threads",
+        "1",
+        "--set",
+        "target=100",
+        "--seed",
+        "4",
+        "--strategies",
+        &spec,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let p = pids(&dir);
+    assert_eq!(p.len(), 2, "one program per line-up seat");
+    for pid in p {
+        let msgs = read_log(&dir.join(format!("log-{pid}")));
+        assert_eq!(check_notice_order(&msgs), 12, "program {pid}");
+    }
     assert_all_gone(&dir);
 }
 
@@ -627,4 +830,190 @@ fn no_program_is_left_after_a_run_a_ctrl_c_or_a_sigterm() {
         );
         assert_all_gone(&dir);
     }
+}
+
+/// Long enough for any of these runs on a loaded machine; only a hang
+/// reaches it.
+const HANG: Duration = Duration::from_secs(120);
+
+#[test]
+fn a_program_whose_helper_holds_its_output_ends_with_the_run() {
+    // A preset file (base = "external"), a helper that shares the program's
+    // output: the run ends, reports, and ends the helper too.
+    let dir = tempdir("helper-preset");
+    let preset = dir.join("helper.toml");
+    std::fs::write(
+        &preset,
+        format!(
+            "name = \"helper\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"ok+helper\", \"1\", \"{}\"]\n",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    let spec = format!("{},random", preset.display());
+    let args = [
+        "run", "--quiet", "--json", "-s", &spec, "-p", "2", "-g", "20", "-j", "1",
+    ];
+    let o = unolab_bounded(&args, &dir, HANG);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["games"], 20);
+    assert_eq!(v["partial"], false);
+    assert_eq!(helper_pids(&dir).len(), 1, "the bot started its helper");
+    assert_all_gone(&dir);
+
+    // The short form, helpers that ignore SIGTERM (SIGKILL ends them), two
+    // threads and two programs per thread.
+    let dir = tempdir("helper-short");
+    let spec = format!("{},random", faulty("stubborn", "ok+stubborn", 1, &dir));
+    let args = [
+        "run", "--quiet", "--json", "-s", &spec, "-p", "3", "-g", "30", "-j", "2",
+    ];
+    let o = unolab_bounded(&args, &dir, HANG);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["games"], 30);
+    assert!(helper_pids(&dir).len() >= 2);
+    assert_all_gone(&dir);
+
+    // A trace of a match.
+    let dir = tempdir("helper-trace");
+    let spec = format!("{},random", faulty("helper", "ok+helper", 1, &dir));
+    let args = ["trace", "-s", &spec, "-p", "2", "--set", "target=100"];
+    let o = unolab_bounded(&args, &dir, HANG);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("\"type\":\"match_end\""));
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_program_that_exits_while_its_helper_holds_its_output_stops_the_run_as_exited() {
+    let dir = tempdir("helper-crash");
+    let spec = format!("{},random", faulty("bad", "crash+helper", 5, &dir));
+    let args = [
+        "run",
+        "--quiet",
+        "-s",
+        &spec,
+        "-p",
+        "2",
+        "-g",
+        "30",
+        "-j",
+        "1",
+        "--fixed-seats",
+    ];
+    let o = unolab_bounded(&args, &dir, HANG);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    // Its exit is seen though its output stays open: no wait for the time
+    // limit, which would report silence instead.
+    assert!(
+        e.contains("strategy 'bad' at seat 0 failed in round 1")
+            && e.contains("exited (exit status: 3) instead of answering request 5 (play)"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty(), "no half-written results");
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_ctrl_c_once_or_twice_ends_every_program_and_its_helpers() {
+    for signals in [1, 2] {
+        let dir = tempdir(&format!("helper-int{signals}"));
+        let spec = format!("{},random", faulty("helper", "ok+helper", 1, &dir));
+        let args = [
+            "run", "--quiet", "-s", &spec, "-p", "3", "-g", "1000000", "-j", "2",
+        ];
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+            .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while helper_pids(&dir).len() < 2 {
+            assert!(t.elapsed() < HANG, "the bots did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        for _ in 0..signals {
+            let st = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(st.success());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let t = Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if t.elapsed() > HANG {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = std::panic::catch_unwind(|| assert_all_gone(&dir));
+                panic!("{signals} Ctrl-C: unolab had not ended");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let err = std::fs::read_to_string(dir.join("stderr")).unwrap();
+        assert_eq!(status.code(), Some(130), "{signals} Ctrl-C: {err}");
+        if signals == 1 {
+            // One Ctrl-C: the games finished are reported.
+            assert!(err.contains("interrupted"), "{err}");
+            let out = std::fs::read_to_string(dir.join("stdout")).unwrap();
+            assert!(out.contains("helper"), "{out}");
+        }
+        assert_all_gone(&dir);
+    }
+}
+
+#[test]
+fn the_library_reaps_its_programs_and_ends_their_helpers() {
+    use unolab::agents::parse_list;
+    use unolab::engine::rules::Rules;
+    use unolab::sim::{run, Mode, RunConfig};
+    let dir = tempdir("helper-lib");
+    let spec = format!(
+        "ext:python3 tests/bots/faulty.py ok+helper 1 {},random",
+        dir.join("pids").display()
+    );
+    let cfg = RunConfig::new(
+        Rules::load("classic").unwrap(),
+        4,
+        &parse_list(&spec).unwrap(),
+        16,
+        Mode::Round,
+        7,
+        2,
+        false,
+    )
+    .unwrap();
+    // In a thread, so that a hang fails the test.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let _ = tx.send(run(&cfg, &stop, &|_| {}).map(|o| o.stats.games));
+    });
+    match rx.recv_timeout(HANG) {
+        Ok(games) => assert_eq!(games, Ok(16)),
+        Err(_) => {
+            let _ = std::panic::catch_unwind(|| assert_all_gone(&dir));
+            panic!("the run had not ended");
+        }
+    }
+    // The programs were children of this process: reaped, so not even a
+    // zombie is left of them.
+    let p = pids(&dir);
+    assert!(p.len() >= 2);
+    for pid in &p {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "program {pid} was not reaped"
+        );
+    }
+    assert_eq!(helper_pids(&dir).len(), p.len());
+    assert_all_gone(&dir);
 }

@@ -15,17 +15,22 @@
 //! of the round, and [`Strategy::fault`] reports it so that the engine stops
 //! the match with an error naming the seat, the request and what came back.
 //! Programs are ended when their strategy is dropped (the run ended) and by
-//! [`end_all`] (a forced exit); they run in their own process group, so a
-//! Ctrl-C at the terminal reaches unolab, which ends them, and not them.
+//! [`end_all`] (a forced exit). Each runs in a process group of its own,
+//! which is ended with it, helpers included (module `process`); so a Ctrl-C
+//! at the terminal reaches unolab, which ends them, and not them.
+
+mod process;
+
+pub use process::{check_command, end_all, GRACE_MS};
 
 use crate::engine::cards::{CardId, CardSet, Color, Kind};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
 use crate::engine::strategy::{fewest_cards_opponent, most_held_color, Strategy};
+use process::Proc;
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -38,152 +43,9 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
 /// The least time a program gets to start and answer the `hello`.
 pub const HELLO_TIMEOUT_MS: u64 = 10_000;
 
-/// Every program started and not yet ended, by a serial number, so that a
-/// forced exit can end them all ([`end_all`]).
-static LIVE: Mutex<Vec<(u64, Child)>> = Mutex::new(Vec::new());
-static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-fn live() -> std::sync::MutexGuard<'static, Vec<(u64, Child)>> {
-    LIVE.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Ends every external program still running (for a process about to exit
-/// without unwinding, e.g. on a second Ctrl-C).
-pub fn end_all() {
-    let mut v = live();
-    for (_, c) in v.iter_mut() {
-        let _ = c.kill();
-        let _ = c.wait();
-    }
-    v.clear();
-}
-
-/// Checks that the program of `command` can be found (a path that exists, or
-/// a name on `PATH`), so that a misspelt command is refused before any work.
-pub fn check_command(command: &[String]) -> Result<(), String> {
-    let Some(prog) = command.first() else {
-        return Err("the command is empty".into());
-    };
-    if prog.contains('/') {
-        if std::path::Path::new(prog).is_file() {
-            return Ok(());
-        }
-        return Err(format!("program '{prog}' does not exist"));
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    if std::env::split_paths(&path).any(|d| d.join(prog).is_file()) {
-        return Ok(());
-    }
-    Err(format!("program '{prog}' is not on PATH"))
-}
-
-/// A running program: its input, its output lines (read by a thread, so that
-/// a silent program can be timed out) and its serial in [`LIVE`].
-struct Proc {
-    serial: u64,
-    /// Requests sent to it, and whether it is in a match (between
-    /// `match_start` and `match_end`).
-    requests: u64,
-    in_match: bool,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    reader: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Proc {
-    fn start(command: &[String]) -> Result<Proc, String> {
-        let mut cmd = Command::new(&command[0]);
-        cmd.args(&command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", command.join(" ")))?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let reader = stdout.map(|out| {
-            std::thread::spawn(move || {
-                let mut r = BufReader::new(out);
-                let mut line = String::new();
-                loop {
-                    line.clear();
-                    match r.read_line(&mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let l = line.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(l).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
-        });
-        let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        live().push((serial, child));
-        Ok(Proc {
-            serial,
-            requests: 0,
-            in_match: false,
-            stdin,
-            lines: rx,
-            reader,
-        })
-    }
-
-    /// The exit status if the program has ended (waiting up to `wait`).
-    fn status(&self, wait: Duration) -> Option<std::process::ExitStatus> {
-        let until = Instant::now() + wait;
-        loop {
-            {
-                let mut v = live();
-                let c = v.iter_mut().find(|(s, _)| *s == self.serial)?;
-                if let Ok(Some(st)) = c.1.try_wait() {
-                    return Some(st);
-                }
-            }
-            if Instant::now() >= until {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// Closes the program's input, gives it a moment to exit, then kills it.
-    fn end(&mut self, grace: Duration) {
-        self.stdin = None;
-        if self.status(grace).is_none() {
-            let mut v = live();
-            if let Some(c) = v.iter_mut().find(|(s, _)| *s == self.serial) {
-                let _ = c.1.kill();
-            }
-        }
-        let child = {
-            let mut v = live();
-            let i = v.iter().position(|(s, _)| *s == self.serial);
-            i.map(|i| v.swap_remove(i).1)
-        };
-        if let Some(mut c) = child {
-            let _ = c.wait();
-        }
-        if let Some(r) = self.reader.take() {
-            let _ = r.join();
-        }
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        self.end(Duration::from_millis(200));
-    }
-}
+/// How often a program that has not answered yet is checked for having
+/// exited.
+const EXIT_CHECK: Duration = Duration::from_millis(50);
 
 /// The idle programs of one strategy on one thread. The runner makes one
 /// instance of a strategy per seat per rotation; an instance holds a program
@@ -471,26 +333,41 @@ impl External {
             return None;
         }
         let p = self.proc.as_mut()?;
-        match p.lines.recv_timeout(timeout) {
-            Ok(reply) => Some(reply),
-            Err(RecvTimeoutError::Timeout) => {
-                self.fail(format!(
-                    "no answer to {what} within {} ms (it wrote nothing)",
-                    timeout.as_millis()
-                ));
-                None
+        let until = Instant::now() + timeout;
+        let how = loop {
+            // In slices, to see a program that exited while a helper it
+            // started holds its output open (no end of output comes then).
+            let left = until.saturating_duration_since(Instant::now());
+            match p.lines.recv_timeout(left.min(EXIT_CHECK)) {
+                Ok(reply) => return Some(reply),
+                Err(RecvTimeoutError::Timeout) if left > EXIT_CHECK => {
+                    if let Some(s) = p.status(Duration::ZERO) {
+                        // A line it wrote just before exiting is still taken.
+                        if let Ok(reply) = p.lines.recv_timeout(EXIT_CHECK) {
+                            return Some(reply);
+                        }
+                        break format!("exited ({s})");
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.fail(format!(
+                        "no answer to {what} within {} ms (it wrote nothing)",
+                        timeout.as_millis()
+                    ));
+                    return None;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    break match p.status(Duration::from_millis(500)) {
+                        Some(s) => format!("exited ({s})"),
+                        None => "closed its output".to_string(),
+                    };
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => {
-                let how = match p.status(Duration::from_millis(500)) {
-                    Some(s) => format!("exited ({s})"),
-                    None => "closed its output".to_string(),
-                };
-                self.fail(format!(
-                    "the program {how} instead of answering {what} (it wrote nothing)"
-                ));
-                None
-            }
-        }
+        };
+        self.fail(format!(
+            "the program {how} instead of answering {what} (it wrote nothing)"
+        ));
+        None
     }
 
     /// Sends a notice (no answer expected).
@@ -784,6 +661,11 @@ impl Strategy for External {
 
     fn round_start(&mut self, obs: &Observation) {
         self.checkout(obs);
+        // Started (and greeted) first: a program that starts here is not in
+        // a match yet, and this notice puts it in one.
+        if !self.ensure_started(obs) {
+            return;
+        }
         if obs.round() == 1 || !self.in_match {
             self.in_match = true;
             self.notice_now(obs, "match_start", "");

@@ -274,7 +274,18 @@ impl<E: std::fmt::Display> From<E> for Fail {
     }
 }
 
+/// Ends the external programs still running when it is dropped: whatever
+/// way the command ends (an error, a panic), none outlives unolab.
+struct EndPrograms;
+
+impl Drop for EndPrograms {
+    fn drop(&mut self) {
+        unolab::agents::external::end_all();
+    }
+}
+
 pub fn main() -> ExitCode {
+    let _end = EndPrograms;
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -10,19 +10,33 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   illegal  answer a card that is not legal (every play decision from N on)
   version  answer the hello with protocol version 99
   ok       never misbehave
-With PIDFILE, its process id is appended to that file at start; with
-LOGFILE, every line it reads is appended to that file.
+MODE may end in "+helper": at start it starts a helper process (`sleep
+1234`) that shares its standard input and output, as a shell wrapper or a
+server would, and leaves it running; "+stubborn" does the same with a helper
+that ignores SIGTERM.
+With PIDFILE, its process id is appended to that file at start (and a
+helper's to PIDFILE-helpers); with LOGFILE, every line it reads is appended
+to that file ("{pid}" in its name is replaced by the process id).
 """
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 
-mode = sys.argv[1]
+mode, _, helper = sys.argv[1].partition("+")
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 if len(sys.argv) > 3:
     with open(sys.argv[3], "a") as f:
-        f.write(f"{__import__('os').getpid()}\n")
-log = open(sys.argv[4], "a") if len(sys.argv) > 4 else None
+        f.write(f"{os.getpid()}\n")
+if helper:
+    ignore = (lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN)) if helper == "stubborn" else None
+    child = subprocess.Popen(["sleep", "1234"], preexec_fn=ignore)
+    if len(sys.argv) > 3:
+        with open(sys.argv[3] + "-helpers", "a") as f:
+            f.write(f"{child.pid}\n")
+log = open(sys.argv[4].replace("{pid}", str(os.getpid())), "a") if len(sys.argv) > 4 else None
 
 ALL = [f"{c}-{f}" for c in ("red", "yellow", "green", "blue") for f in range(10)] + ["wild"]
 
