@@ -50,15 +50,18 @@ impl<'r> Game<'r> {
             || st.jump_in
             || st.bluff_challenge
             || self.matching_variant()
-            || st.drawn_card != DrawnCard::Choice
     }
 
     /// Whether the turn logic needs the matching restrictions of
     /// [`Game::forbidden`] (`wild_when_matching = false` or
-    /// `wd4_last_resort`): the `W` variant, compiled only with `H`.
+    /// `wd4_last_resort`) or RLCard's drawn-card reading: the `W` variant,
+    /// compiled only with `H`, so that the other rule sets do not pay for
+    /// their checks.
     #[inline]
     pub(super) fn matching_variant(&self) -> bool {
-        !self.s.wild_when_matching || self.s.wd4_last_resort
+        !self.s.wild_when_matching
+            || self.s.wd4_last_resort
+            || self.s.drawn_card != DrawnCard::Choice
     }
 
     /// Plays the turns of a round from `cur`'s turn until it ends; returns

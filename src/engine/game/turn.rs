@@ -139,7 +139,9 @@ impl<'r> Game<'r> {
                 self.halt |= self.idle >= self.n as u32;
             }
             Some(c) => {
-                if H && self.s.drawn_card == DrawnCard::Rlcard {
+                // The rare readings ride on the `W` variant of the turn
+                // logic (see `Game::matching_variant`).
+                if W && self.s.drawn_card == DrawnCard::Rlcard {
                     return self.rlcard_drawn::<R, T>(p, c, agents, rec);
                 }
                 if self.can_play::<W>(self.hands[p as usize & 15], c)
