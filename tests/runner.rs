@@ -250,3 +250,53 @@ fn a_start_reverse_moves_the_first_mover_advantage_with_the_direction() {
     let p = &st.position_wins;
     assert!(p[0] > p[1] && p[1] > p[3], "{p:?}");
 }
+
+#[test]
+fn a_custom_strategy_of_the_embedding_program_plays_like_the_built_in() {
+    // The same strategy type given as a factory (StrategySpec::custom) plays
+    // the games the built-in of that type plays, on every thread count: the
+    // factory makes one instance per seat and worker.
+    let rules = Rules::builtin("classic");
+    let mine =
+        unolab::StrategySpec::custom("mine", "rust", || Box::new(unolab::agents::FirstStrategy))
+            .unwrap();
+    assert_eq!((mine.name(), mine.base()), ("mine", "rust"));
+    let lineup =
+        |first: unolab::StrategySpec| vec![first, parse_list("random").unwrap()[0].clone()];
+    for threads in [1, 2] {
+        let builtin = RunConfig::new(
+            rules.clone(),
+            3,
+            &lineup(parse_list("first").unwrap()[0].clone()),
+            3000,
+            Mode::Round,
+            5,
+            threads,
+            false,
+        )
+        .unwrap();
+        let custom = RunConfig::new(
+            rules.clone(),
+            3,
+            &lineup(mine.clone()),
+            3000,
+            Mode::Round,
+            5,
+            threads,
+            false,
+        )
+        .unwrap();
+        let a = run_all(&builtin);
+        let b = run_all(&custom);
+        // Everything but the first strategy's name is the same.
+        let mut b = b;
+        b.strategies[0].name = a.strategies[0].name.clone();
+        assert_eq!(a, b, "{threads} threads");
+    }
+    assert!(
+        unolab::StrategySpec::custom("two words", "rust", || Box::new(
+            unolab::agents::FirstStrategy
+        ))
+        .is_err()
+    );
+}
