@@ -2,9 +2,9 @@
 //! - the layers import only downwards: engine < agents < sim < lab < report
 //!   < cli (a file of a layer never names `crate::` of a layer above it);
 //! - no file is longer than 800 lines;
-//! - no circle of imports between files (`use crate::...` and
-//!   `use super::...` lines; a child naming its own parent module, whose
-//!   `mod` and re-exports make the child part of it, is not an import).
+//! - no circle of imports between files (`crate::...` and `super::...`
+//!   paths, in `use` lines or inline; a child naming its own parent module,
+//!   whose `mod` and re-exports make the child part of it, is not an import).
 //!
 //! Each check is also run on a small planted example, so that a check that
 //! stopped seeing anything would fail.
@@ -93,20 +93,17 @@ fn imports(module: &str, is_mod_file: bool, code: &str) -> Vec<String> {
         }
         out.push(ident(&code[i + "crate::".len()..]));
     }
-    for line in code.lines() {
-        let t = line.trim_start();
-        let rest = t
-            .strip_prefix("pub use super::")
-            .or_else(|| t.strip_prefix("use super::"))
-            .or_else(|| t.strip_prefix("pub(crate) use super::"));
-        if let Some(rest) = rest {
-            let p = ident(rest);
-            out.push(if parent.is_empty() {
-                p
-            } else {
-                format!("{parent}::{p}")
-            });
+    for (i, _) in code.match_indices("super::") {
+        let before = code[..i].chars().last();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
         }
+        let p = ident(&code[i + "super::".len()..]);
+        out.push(if parent.is_empty() {
+            p
+        } else {
+            format!("{parent}::{p}")
+        });
     }
     out
 }
@@ -268,7 +265,7 @@ fn the_checks_see_planted_faults() {
     // parent is not one.
     let files = vec![
         f("cli/mod.rs", "mod a; mod b; pub use a::A;\n"),
-        f("cli/a.rs", "use super::b::B; use super::Fail;\n"),
+        f("cli/a.rs", "use super::Fail; fn f() { super::b::g() }\n"),
         f("cli/b.rs", "use crate::cli::a::A;\n"),
     ];
     let c = circle(&files).expect("the planted circle");

@@ -9,5 +9,7 @@ pub mod game;
 pub mod rng;
 pub mod rules;
 pub mod step;
-pub mod strategy;
 pub mod trace;
+
+/// The decision interface (defined with the game it is called from).
+pub use game::strategy;

@@ -3,12 +3,12 @@
 //! (docs/rules.md section 3), and every draw with its reshuffle of the discard
 //! pile when the draw pile runs out.
 
+use super::strategy::Table;
 use super::{
     below, Agents, DrawReason, Event, Game, Recorder, IDENTITY, MAX_PLAYERS, MAX_START_FLIPS,
 };
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::rules::{Effect, StartWildColor};
-use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
     /// Takes the next card off the draw pile (which must not be empty).

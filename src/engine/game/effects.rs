@@ -2,10 +2,10 @@
 //! settlement (stacking), jump-in offers, the seven-o rotation, Wild Ohana's
 //! fill-up, and the draws a last card still causes (docs/rules.md section 9).
 
+use super::strategy::Table;
 use super::{Agents, DrawReason, Event, Game, Recorder};
 use crate::engine::cards::CardId;
 use crate::engine::rules::{Effect, Stacking};
-use crate::engine::strategy::Table;
 
 impl<'r> Game<'r> {
     /// The victim draws the pending total (reason `stack` when more than one

@@ -21,12 +21,13 @@
 //! - `observation`: what a seat can see;
 //! - `hidden`: determinization and the conservation check;
 //! - `resume`: playing a round on from a decision (search agents);
-//! - `events`: events, results and errors.
+//! - `events`: events, results and errors;
+//! - `strategy`: the decision interface the game calls (also
+//!   `engine::strategy`).
 
 use crate::engine::cards::{CardId, CardSet, Color};
 pub use crate::engine::rng::{below, game_rngs, mix64, Rng};
 use crate::engine::rules::{Rules, Settings};
-pub use crate::engine::strategy::{Agents, Strategy, Table};
 use rand::SeedableRng;
 
 mod deal;
@@ -37,6 +38,7 @@ mod observation;
 mod playable;
 mod resume;
 mod round;
+pub mod strategy;
 mod turn;
 
 pub use events::{
@@ -46,6 +48,7 @@ pub use events::{
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
+pub use strategy::{Agents, Strategy, Table};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;

@@ -7,10 +7,10 @@
 //! agent's own wrapper does that). [`Game::resume_round`] re-enters the turn
 //! loop at that point; nothing here allocates.
 
+use super::strategy::Table;
 use super::{Agents, Event, Flow, Game, Outcome, Recorder, MAX_PLAYERS};
 use crate::engine::cards::CardId;
 use crate::engine::rules::Scoring;
-use crate::engine::strategy::Table;
 
 /// Records nothing, like [`super::NoRecord`], but a type of its own: the turn
 /// functions compiled for simulations are separate copies, so the runner's

@@ -2,13 +2,13 @@
 //! turn logic), how a round ends and is scored, the notices strategies hear,
 //! strict-mode errors and faults, and the match to its target.
 
+use super::strategy::Table;
 use super::{
     below, Agents, Event, Flow, Game, IllegalAction, IllegalActionError, MatchResult, Outcome,
     Recorder, RoundResult, MAX_PLAYERS,
 };
 use crate::engine::cards::CardSet;
 use crate::engine::rules::{Dealer, DrawnCard, Scoring, Stacking};
-use crate::engine::strategy::Table;
 
 /// Where a round begun with [`Game::begin_round`] starts: what
 /// [`Game::end_round`] records in the [`RoundResult`].

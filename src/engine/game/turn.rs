@@ -4,10 +4,10 @@
 //! its catch, the card's effect, swap targets and jump-ins. Illegal actions
 //! get the rule book's wrong-card sanction here.
 
+use super::strategy::Table;
 use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
 use crate::engine::cards::{CardId, Color};
 use crate::engine::rules::{CustomEffect, DrawnCard, Effect, Stacking};
-use crate::engine::strategy::Table;
 use rand::Rng as _;
 
 impl<'r> Game<'r> {

@@ -11,8 +11,8 @@
 //! environment that stops the game at a decision).
 //! The implementations live in the agents layer, above this one.
 
+use super::{MatchResult, Observation, RoundResult};
 use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
 
 /// The strategies at the table and the generator they draw from.
