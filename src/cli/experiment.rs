@@ -92,10 +92,10 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
             print_out(&format!(
                 "{}: {} arms, {} games per arm, seed {}{}: valid\n",
                 file,
-                exp.arms.len(),
-                exp.games,
-                exp.seed,
-                if exp.duplicate { ", duplicate" } else { "" }
+                exp.run.arms.len(),
+                exp.run.max_clusters,
+                exp.run.seed,
+                if exp.run.duplicate { ", duplicate" } else { "" }
             ))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -224,16 +224,16 @@ pub fn drive(
 /// Applies the command-line overrides of `c` to `exp`.
 pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail> {
     if let Some(g) = c.games {
-        exp.games = g;
+        exp.run.max_clusters = g;
     }
     if let Some(s) = c.seed {
-        exp.seed = s;
+        exp.run.seed = s;
     }
     if let Some(d) = c.duplicate {
-        exp.duplicate = d;
+        exp.run.duplicate = d;
     }
-    if exp.duplicate {
-        if let Some(a) = exp.arms.iter().find(|a| a.cfg.fixed_seats) {
+    if exp.run.duplicate {
+        if let Some(a) = exp.run.arms.iter().find(|a| a.cfg.fixed_seats) {
             return Err(Fail(format!(
                 "arm '{}' has fixed seats; --duplicate rotates the seats",
                 a.label
@@ -241,10 +241,10 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
         }
     }
     if let Some(p) = c.precision {
-        exp.precision = Some(p);
+        exp.run.precision = Some(p);
     }
     if let Some(b) = c.batch {
-        exp.batch = b;
+        exp.run.batch = b;
     }
     Ok(())
 }
@@ -258,15 +258,19 @@ pub fn summary_text(r: &ExperimentReport) -> String {
         o,
         "{}: {} arms, {} {} per arm{}, seed {}, {:.1} s",
         r.exp.name,
-        r.exp.arms.len(),
+        r.exp.run.arms.len(),
         r.state.clusters,
-        if r.exp.duplicate { "deals" } else { "games" },
+        if r.exp.run.duplicate {
+            "deals"
+        } else {
+            "games"
+        },
         match r.stop {
             Stop::Precision => " (precision reached)",
             Stop::Interrupted => " (PARTIAL)",
             Stop::Limit => "",
         },
-        r.exp.seed,
+        r.exp.run.seed,
         r.elapsed_s
     );
     let fmt = |m: &str, x: f64| {

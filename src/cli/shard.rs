@@ -177,7 +177,7 @@ pub fn run_experiment(
     })?;
     let name = shard.file_name();
     let total = state.end_game - state.first_game;
-    let unit = if exp.duplicate { "deals" } else { "games" };
+    let unit = if exp.run.duplicate { "deals" } else { "games" };
     if !state.partial {
         print_out(&format!(
             "shard {shard} of {}: {unit} {}..{} of every arm already finished; state in {}\n",
@@ -217,7 +217,7 @@ pub fn run_experiment(
         exp.name,
         state.first_game,
         state.end_game,
-        exp.arms.len(),
+        exp.run.arms.len(),
         state.games_done,
         total,
         resumed_note(resumed),
@@ -444,7 +444,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
     }
     warn_partial(
         &m,
-        if exp.duplicate {
+        if exp.run.duplicate {
             "deals per arm"
         } else {
             "games per arm"

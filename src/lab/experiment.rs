@@ -7,14 +7,11 @@
 
 use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::lockstep::{Arm, LockstepConfig};
+use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH};
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::shard::RunSpec;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
-
-/// Clusters per batch when the file does not say.
-pub const DEFAULT_BATCH: u64 = 10_000;
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -108,25 +105,21 @@ pub struct ArmSpec {
     pub strategies: String,
 }
 
-/// A validated experiment.
+/// A validated experiment: the lockstep run it is, and what the lab adds to
+/// it (a name, a description, where it came from, each arm as written).
 #[derive(Clone, Debug)]
 pub struct Experiment {
     pub name: String,
     pub description: String,
     /// The file it came from.
     pub origin: String,
+    /// Each arm as written, in the order of `run.arms`.
     pub specs: Vec<ArmSpec>,
-    pub arms: Vec<Arm>,
-    pub baseline: Option<usize>,
-    pub mode: Mode,
-    /// Games per arm (deals per arm with `duplicate`); the limit when a
-    /// precision is set.
-    pub games: u64,
-    pub seed: u64,
-    pub duplicate: bool,
-    pub batch: u64,
-    pub precision: Option<f64>,
-    pub precision_metrics: Vec<String>,
+    /// The arms as resolved, the baseline, seed, duplicate play, batch and
+    /// stopping rule; `max_clusters` is the games per arm (deals per arm with
+    /// `duplicate`), the limit when a precision is set. One thread, from
+    /// cluster 0 (see [`Experiment::lockstep`]).
+    pub run: LockstepConfig,
 }
 
 /// An arm as written and as resolved (see [`ExperimentSpec`]).
@@ -202,8 +195,14 @@ impl ExperimentSpec {
 }
 
 impl Experiment {
+    /// The mode every arm plays (round when there are no arms).
+    pub fn mode(&self) -> Mode {
+        self.run.arms.first().map_or(Mode::Round, |a| a.cfg.mode)
+    }
+
     /// The experiment as data (see [`ExperimentSpec`]).
     pub fn spec(&self) -> ExperimentSpec {
+        let r = &self.run;
         ExperimentSpec {
             name: self.name.clone(),
             description: self.description.clone(),
@@ -211,20 +210,20 @@ impl Experiment {
             arms: self
                 .specs
                 .iter()
-                .zip(&self.arms)
+                .zip(&r.arms)
                 .map(|(s, a)| ArmData {
                     written: s.clone(),
                     resolved: RunSpec::of(&a.cfg),
                 })
                 .collect(),
-            baseline: self.baseline,
-            mode: self.mode,
-            games: self.games,
-            seed: self.seed,
-            duplicate: self.duplicate,
-            batch: self.batch,
-            precision: self.precision,
-            precision_metrics: self.precision_metrics.clone(),
+            baseline: r.baseline,
+            mode: self.mode(),
+            games: r.max_clusters,
+            seed: r.seed,
+            duplicate: r.duplicate,
+            batch: r.batch,
+            precision: r.precision,
+            precision_metrics: r.precision_metrics.clone(),
         }
     }
 
@@ -251,31 +250,22 @@ impl Experiment {
             description: s.description.clone(),
             origin: s.origin.clone(),
             specs: s.arms.iter().map(|a| a.written.clone()).collect(),
-            arms,
-            baseline: s.baseline,
-            mode: s.mode,
-            games: s.games,
-            seed: s.seed,
-            duplicate: s.duplicate,
-            batch: s.batch,
-            precision: s.precision,
-            precision_metrics: s.precision_metrics.clone(),
+            run: LockstepConfig {
+                baseline: s.baseline,
+                duplicate: s.duplicate,
+                batch: s.batch,
+                precision: s.precision,
+                precision_metrics: s.precision_metrics.clone(),
+                ..LockstepConfig::new(arms, s.seed, s.games)
+            },
         })
     }
 
     /// The lockstep configuration on `threads` threads.
     pub fn lockstep(&self, threads: usize) -> LockstepConfig {
         LockstepConfig {
-            arms: self.arms.clone(),
-            baseline: self.baseline,
-            seed: self.seed,
-            duplicate: self.duplicate,
             threads,
-            batch: self.batch,
-            first_cluster: 0,
-            max_clusters: self.games,
-            precision: self.precision,
-            precision_metrics: self.precision_metrics.clone(),
+            ..self.run.clone()
         }
     }
 }
@@ -705,23 +695,23 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     if !errs.list.is_empty() {
         return Err(errs.list);
     }
+    let games = if precision.is_some() {
+        max_games
+    } else {
+        games
+    };
     Ok(Experiment {
         name,
         description: f.description.unwrap_or_default(),
         origin: origin.to_string(),
         specs,
-        arms,
-        baseline,
-        mode,
-        games: if precision.is_some() {
-            max_games
-        } else {
-            games
+        run: LockstepConfig {
+            baseline,
+            duplicate,
+            batch,
+            precision,
+            precision_metrics,
+            ..LockstepConfig::new(arms, seed, games)
         },
-        seed,
-        duplicate,
-        batch,
-        precision,
-        precision_metrics,
     })
 }

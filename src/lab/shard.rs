@@ -61,13 +61,13 @@ impl ExperimentShardState {
         shard: Shard,
         started_utc: String,
     ) -> Result<ExperimentShardState, String> {
-        if exp.precision.is_some() {
+        if exp.run.precision.is_some() {
             return Err(format!(
                 "experiment '{}' stops at a precision; an adaptive stop cannot be sharded (each shard would stop on its own data): drop [stop] precision and give the games",
                 exp.name
             ));
         }
-        let r = shard.range(exp.games);
+        let r = shard.range(exp.run.max_clusters);
         Ok(ExperimentShardState {
             format: SHARD_FORMAT.into(),
             version: SHARD_VERSION,

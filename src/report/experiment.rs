@@ -192,9 +192,10 @@ impl ExperimentReport<'_> {
 
     fn games_per_arm(&self) -> Vec<u64> {
         self.exp
+            .run
             .arms
             .iter()
-            .map(|a| games_of(&a.cfg, self.state.clusters, self.exp.duplicate))
+            .map(|a| games_of(&a.cfg, self.state.clusters, self.exp.run.duplicate))
             .collect()
     }
 
@@ -309,7 +310,7 @@ impl ExperimentReport<'_> {
                 points.merge(&s.round_points);
             }
             put("points_per_round_won", "all", &points);
-            if self.exp.mode == Mode::Match {
+            if self.exp.mode() == Mode::Match {
                 put("rounds_per_match", "all", &st.rounds_per_match);
             }
         }
@@ -321,6 +322,7 @@ impl ExperimentReport<'_> {
         let e = self.exp;
         let games = self.games_per_arm();
         let arms: Vec<Value> = e
+            .run
             .arms
             .iter()
             .zip(&e.specs)
@@ -349,18 +351,18 @@ impl ExperimentReport<'_> {
             "started": self.started,
             "elapsed_s": (self.elapsed_s * 1000.0).round() / 1000.0,
             "threads": self.threads,
-            "seed": e.seed,
-            "mode": e.mode.name(),
-            "duplicate": e.duplicate,
+            "seed": e.run.seed,
+            "mode": e.mode().name(),
+            "duplicate": e.run.duplicate,
             "clusters": self.state.clusters,
-            "clusters_are": if e.duplicate { "deals, each played once per seat rotation" } else { "games" },
-            "games_limit": e.games,
-            "batch": e.batch,
-            "precision": e.precision,
-            "precision_metrics": e.precision_metrics,
+            "clusters_are": if e.run.duplicate { "deals, each played once per seat rotation" } else { "games" },
+            "games_limit": e.run.max_clusters,
+            "batch": e.run.batch,
+            "precision": e.run.precision,
+            "precision_metrics": e.run.precision_metrics,
             "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
             "partial": self.partial(),
-            "baseline": e.baseline.map(|b| e.arms[b].label.clone()),
+            "baseline": e.run.baseline.map(|b| e.run.arms[b].label.clone()),
             "arms": arms,
         });
         if let (Some(s), Value::Object(o)) = (&self.shards, &mut m) {
@@ -459,7 +461,7 @@ impl ExperimentReport<'_> {
         ));
         // First-mover advantage by position.
         let mut panels: Vec<Panel> = Vec::new();
-        for (a, spec) in self.state.arms.iter().zip(&self.exp.arms) {
+        for (a, spec) in self.state.arms.iter().zip(&self.exp.run.arms) {
             let rows: Vec<Row> = arms
                 .iter()
                 .filter(|r| r.arm == a.label && r.metric == "position_win_rate")
@@ -524,12 +526,12 @@ impl ExperimentReport<'_> {
             let _ = writeln!(o, "{}\n", e.description.trim());
         }
         let games = self.games_per_arm();
-        let unit = if e.mode == Mode::Match {
+        let unit = if e.mode() == Mode::Match {
             "matches"
         } else {
             "rounds"
         };
-        let played = if e.duplicate {
+        let played = if e.run.duplicate {
             format!(
                 "{} deals per arm, each played once per seat rotation (duplicate): {} {unit} per arm",
                 st.clusters,
@@ -545,17 +547,17 @@ impl ExperimentReport<'_> {
         let _ = writeln!(
             o,
             "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}. {} thread{}, {:.1} s.\n",
-            e.arms.len(),
-            e.seed,
-            e.mode.name(),
+            e.run.arms.len(),
+            e.run.seed,
+            e.mode().name(),
             match self.stop {
                 Stop::Limit => "the game limit",
                 Stop::Precision => "the precision rule",
                 Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
                 Stop::Interrupted => "an interruption (PARTIAL results)",
             },
-            match e.precision {
-                Some(p) => format!(" (precision ±{p}, limit {} per arm)", e.games),
+            match e.run.precision {
+                Some(p) => format!(" (precision ±{p}, limit {} per arm)", e.run.max_clusters),
                 None => String::new(),
             },
             self.threads,
@@ -567,8 +569,8 @@ impl ExperimentReport<'_> {
             "| arm | rules | house rules | settings | players | line-up |"
         );
         let _ = writeln!(o, "| --- | --- | --- | --- | --- | --- |");
-        for (i, (a, s)) in e.arms.iter().zip(&e.specs).enumerate() {
-            let star = if e.baseline == Some(i) {
+        for (i, (a, s)) in e.run.arms.iter().zip(&e.specs).enumerate() {
+            let star = if e.run.baseline == Some(i) {
                 " (baseline)"
             } else {
                 ""
@@ -688,7 +690,7 @@ impl ExperimentReport<'_> {
         let _ = writeln!(
             o,
             "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
-            if e.duplicate { "deal" } else { "game" }
+            if e.run.duplicate { "deal" } else { "game" }
         );
         let _ = write!(o, "Produced by `{}`", self.command.join(" "));
         match &self.shards {

@@ -50,7 +50,11 @@ pub struct Arm {
     pub cfg: RunConfig,
 }
 
-/// Everything a lockstep run needs.
+/// Clusters per batch unless a configuration says otherwise.
+pub const DEFAULT_BATCH: u64 = 10_000;
+
+/// Everything a lockstep run needs: a resolved experiment (`lab::Experiment`
+/// holds one) plus the thread count and the range of clusters to play.
 #[derive(Clone, Debug)]
 pub struct LockstepConfig {
     pub arms: Vec<Arm>,
@@ -73,6 +77,25 @@ pub struct LockstepConfig {
     pub precision: Option<f64>,
     /// Metric names the precision rule looks at (empty: all).
     pub precision_metrics: Vec<String>,
+}
+
+impl LockstepConfig {
+    /// `arms` on `seed`, clusters `0..games` on one thread in batches of
+    /// [`DEFAULT_BATCH`]: no baseline, no duplicate play, no precision rule.
+    pub fn new(arms: Vec<Arm>, seed: u64, games: u64) -> LockstepConfig {
+        LockstepConfig {
+            arms,
+            baseline: None,
+            seed,
+            duplicate: false,
+            threads: 1,
+            batch: DEFAULT_BATCH,
+            first_cluster: 0,
+            max_clusters: games,
+            precision: None,
+            precision_metrics: Vec::new(),
+        }
+    }
 }
 
 /// Validates a lockstep configuration.
