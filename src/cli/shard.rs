@@ -41,7 +41,7 @@ fn open_state<S: ShardFile>(
     if path.is_file() {
         let s = read(&path)?;
         let d = S::differences(mine, s.config());
-        let theirs = s.info().shard;
+        let theirs = s.progress().shard;
         if !d.is_empty() || theirs != shard {
             return Err(Fail(format!(
                 "{} holds shard {theirs} of another {} ({} differ); use another --out or remove it",
@@ -86,13 +86,13 @@ pub fn run(
         Ok(ShardState::new(&cfg, shard, super::now_utc()))
     })?;
     let name = shard.file_name();
-    let total = state.end_game - state.first_game;
-    let resumed = state.games_done;
-    if !state.partial {
+    let total = state.progress.end_game - state.progress.first_game;
+    let resumed = state.progress.games_done;
+    if !state.progress.partial {
         print_out(&format!(
             "shard {shard}: games {}..{} already finished ({} games); state in {}\n",
-            state.first_game,
-            state.end_game,
+            state.progress.first_game,
+            state.progress.end_game,
             total,
             path.display()
         ))?;
@@ -102,10 +102,10 @@ pub fn run(
     let progress = |done: u64| bar.set(done);
     // Every write (checkpoints and the last) records the time of all sessions.
     let start = Instant::now();
-    let elapsed_before = state.elapsed_s;
+    let elapsed_before = state.progress.elapsed_s;
     let write = |s: &ShardState| {
         let mut s = s.clone();
-        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
+        s.progress.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
         write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
     };
     let every = Duration::from_secs_f64(every);
@@ -114,17 +114,17 @@ pub fn run(
     write(&state).map_err(Fail)?;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
-        state.first_game,
-        state.end_game,
-        state.games_done,
+        state.progress.first_game,
+        state.progress.end_game,
+        state.progress.games_done,
         total,
         resumed_note(resumed),
         path.display()
     ))?;
-    if state.partial {
+    if state.progress.partial {
         eprintln!(
             "interrupted: {} of {} games of shard {shard} finished; rerun the same command to resume",
-            state.games_done, total
+            state.progress.games_done, total
         );
         return Ok(ExitCode::from(130));
     }
@@ -176,29 +176,29 @@ pub fn run_experiment(
         ExperimentShardState::new(&exp, shard, super::now_utc()).map_err(Fail)
     })?;
     let name = shard.file_name();
-    let total = state.end_game - state.first_game;
+    let total = state.progress.end_game - state.progress.first_game;
     let unit = if exp.run.duplicate { "deals" } else { "games" };
-    if !state.partial {
+    if !state.progress.partial {
         print_out(&format!(
             "shard {shard} of {}: {unit} {}..{} of every arm already finished; state in {}\n",
             exp.name,
-            state.first_game,
-            state.end_game,
+            state.progress.first_game,
+            state.progress.end_game,
             path.display()
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let resumed = state.games_done;
+    let resumed = state.progress.games_done;
     let bar = super::Progress::new(total, c.quiet, &format!("{unit} per arm"), resumed);
     let progress = |done: u64| bar.set(done);
     // The state is saved at a batch boundary at most every `every` seconds
     // (10 by default), and at the end.
     let start = Instant::now();
-    let elapsed_before = state.elapsed_s;
+    let elapsed_before = state.progress.elapsed_s;
     let write = |s: &ExperimentShardState| {
         let mut s = s.clone();
-        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
-        s.threads = threads;
+        s.progress.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
+        s.progress.threads = threads;
         write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
     };
     let mut last_save = Instant::now();
@@ -215,10 +215,10 @@ pub fn run_experiment(
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",
         exp.name,
-        state.first_game,
-        state.end_game,
+        state.progress.first_game,
+        state.progress.end_game,
         exp.run.arms.len(),
-        state.games_done,
+        state.progress.games_done,
         total,
         resumed_note(resumed),
         path.display()
@@ -226,7 +226,7 @@ pub fn run_experiment(
     if how == Stop::Interrupted {
         eprintln!(
             "interrupted: {} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
-            state.games_done, total
+            state.progress.games_done, total
         );
         return Ok(ExitCode::from(130));
     }

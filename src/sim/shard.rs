@@ -14,8 +14,12 @@
 //! parameters, games, mode, seed, seat rotation), the shard, the game ranges
 //! finished so far, and the exact statistics of exactly those games. The
 //! runner hands out chunks to threads, so an interrupted shard has finished a
-//! set of chunks that need not be a prefix: [`ShardState::done`] lists them,
+//! set of chunks that need not be a prefix: [`Progress::done`] lists them,
 //! and [`run_shard`] plays only what is missing.
+//!
+//! Where a shard stands (its range, what is finished, the time spent) is one
+//! [`Progress`] record, the same in the state of an experiment's shard
+//! (`lab::shard`); [`Merger`] merges either kind.
 
 use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
@@ -261,45 +265,87 @@ pub fn shard_kind(text: &str) -> Result<String, String> {
     }
 }
 
-/// Checks a state file's shard and game range: a valid shard whose games of
-/// `games` in all are `first_game..end_game`.
-pub(crate) fn check_range(
-    shard: Shard,
-    games: u64,
-    first_game: u64,
-    end_game: u64,
-) -> Result<(), String> {
-    Shard::new(shard.index, shard.count)?;
-    if shard.range(games) != (first_game..end_game) {
-        return Err("its game range does not match its shard".into());
-    }
-    Ok(())
-}
-
-/// Checks a state file's partial flag against its games finished.
-pub(crate) fn check_partial(
-    partial: bool,
-    games_done: u64,
-    first_game: u64,
-    end_game: u64,
-) -> Result<(), String> {
-    if partial != (games_done < end_game - first_game) {
-        return Err("its partial flag does not match its games".into());
-    }
-    Ok(())
-}
-
-/// Where a shard's games stand, as every kind of shard state records it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShardInfo {
+/// Where a shard stands, as every kind of shard state records it: the
+/// shard, its games (clusters), what is finished and the time spent. A state
+/// file holds these fields at its top level, between the configuration and
+/// the statistics (`#[serde(flatten)]`: nothing here is an `i128`, which
+/// flattening could not read back).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
     pub shard: Shard,
-    /// Games (clusters) finished, and in the shard.
+    /// The shard's games (clusters), `first_game..end_game`.
+    pub first_game: u64,
+    pub end_game: u64,
+    /// The finished game ranges `[start, end)`, sorted and coalesced, where
+    /// they need not be a prefix (a run's chunks, see [`run_shard`]); absent
+    /// where the finished games are always `first_game .. first_game +
+    /// games_done` (an experiment's batches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub done: Option<Vec<(u64, u64)>>,
+    /// Games (clusters) finished.
     pub games_done: u64,
-    pub games: u64,
+    /// True while some of the shard's games are not finished.
     pub partial: bool,
+    /// Wall-clock seconds spent on this shard, over all its sessions.
     pub elapsed_s: f64,
+    /// When the shard was first started (RFC 3339 UTC).
     pub started_utc: String,
+    /// Threads of the last session (never changes a result).
     pub threads: usize,
+}
+
+impl Progress {
+    /// Nothing finished yet of `shard` of `games` games; `ranges`: whether
+    /// the finished games are kept as ranges ([`Progress::done`]).
+    pub fn new(
+        shard: Shard,
+        games: u64,
+        ranges: bool,
+        started_utc: String,
+        threads: usize,
+    ) -> Progress {
+        let r = shard.range(games);
+        Progress {
+            shard,
+            first_game: r.start,
+            end_game: r.end,
+            done: ranges.then(Vec::new),
+            games_done: 0,
+            partial: r.start < r.end,
+            elapsed_s: 0.0,
+            started_utc,
+            threads,
+        }
+    }
+
+    /// Games (clusters) in the shard.
+    pub fn games(&self) -> u64 {
+        self.end_game - self.first_game
+    }
+
+    /// Records `games_done` games finished.
+    pub fn set_done(&mut self, games_done: u64) {
+        self.games_done = games_done;
+        self.partial = games_done < self.games();
+    }
+
+    /// Checks a state file's shard and game range: a valid shard whose games
+    /// of `games` in all are `first_game..end_game`.
+    pub(crate) fn check_range(&self, games: u64) -> Result<(), String> {
+        Shard::new(self.shard.index, self.shard.count)?;
+        if self.shard.range(games) != (self.first_game..self.end_game) {
+            return Err("its game range does not match its shard".into());
+        }
+        Ok(())
+    }
+
+    /// Checks a state file's partial flag against its games finished.
+    pub(crate) fn check_partial(&self) -> Result<(), String> {
+        if self.partial != (self.games_done < self.games()) {
+            return Err("its partial flag does not match its games".into());
+        }
+        Ok(())
+    }
 }
 
 /// What [`Merger`] needs of a kind of shard state: its configuration (equal
@@ -314,7 +360,7 @@ pub trait ShardFile {
     fn differences(a: &Self::Config, b: &Self::Config) -> Vec<String>;
     /// Games (clusters) of the whole run, over all shards.
     fn total(c: &Self::Config) -> u64;
-    fn info(&self) -> ShardInfo;
+    fn progress(&self) -> &Progress;
     fn into_stats(self) -> Self::Stats;
     fn merge_stats(into: &mut Self::Stats, o: &Self::Stats);
 }
@@ -332,16 +378,8 @@ impl ShardFile for ShardState {
     fn total(c: &RunSpec) -> u64 {
         c.games
     }
-    fn info(&self) -> ShardInfo {
-        ShardInfo {
-            shard: self.shard,
-            games_done: self.games_done,
-            games: self.end_game - self.first_game,
-            partial: self.partial,
-            elapsed_s: self.elapsed_s,
-            started_utc: self.started_utc.clone(),
-            threads: self.threads,
-        }
+    fn progress(&self) -> &Progress {
+        &self.progress
     }
     fn into_stats(self) -> RunStats {
         self.stats
@@ -361,22 +399,10 @@ pub struct ShardState {
     /// What the shard runs: `"run"` (one configuration, [`RunStats`]).
     pub kind: String,
     pub config: RunSpec,
-    pub shard: Shard,
-    /// The shard's games, `first_game..end_game`.
-    pub first_game: u64,
-    pub end_game: u64,
-    /// The finished game ranges `[start, end)`, sorted and coalesced.
-    pub done: Vec<(u64, u64)>,
-    /// Games finished (the total length of `done`).
-    pub games_done: u64,
-    /// True while some of the shard's games are not finished.
-    pub partial: bool,
-    /// Wall-clock seconds spent on this shard, over all its sessions.
-    pub elapsed_s: f64,
-    /// When the shard was first started (RFC 3339 UTC).
-    pub started_utc: String,
-    /// Threads of the last session (never changes a result).
-    pub threads: usize,
+    /// With the finished ranges ([`Progress::done`], always present here;
+    /// `games_done` is their total length).
+    #[serde(flatten)]
+    pub progress: Progress,
     /// The exact statistics of the games in `done`, and of no other.
     pub stats: RunStats,
 }
@@ -384,23 +410,19 @@ pub struct ShardState {
 impl ShardState {
     /// The empty state of `shard` of `cfg`.
     pub fn new(cfg: &RunConfig, shard: Shard, started_utc: String) -> ShardState {
-        let r = shard.range(cfg.games);
         ShardState {
             format: SHARD_FORMAT.into(),
             version: SHARD_VERSION,
             kind: "run".into(),
             config: RunSpec::of(cfg),
-            shard,
-            first_game: r.start,
-            end_game: r.end,
-            done: Vec::new(),
-            games_done: 0,
-            partial: r.start < r.end,
-            elapsed_s: 0.0,
-            started_utc,
-            threads: cfg.threads,
+            progress: Progress::new(shard, cfg.games, true, started_utc, cfg.threads),
             stats: RunStats::new(cfg),
         }
+    }
+
+    /// The finished game ranges.
+    pub fn done(&self) -> &[(u64, u64)] {
+        self.progress.done.as_deref().unwrap_or_default()
     }
 
     /// Parses a state file's text and checks its format, version and internal
@@ -414,20 +436,24 @@ impl ShardState {
         }
         let s: ShardState =
             serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
-        check_range(s.shard, s.config.games, s.first_game, s.end_game)?;
-        let mut at = s.first_game;
+        let p = &s.progress;
+        if p.done.is_none() {
+            return Err("malformed shard state: missing field `done`".into());
+        }
+        p.check_range(s.config.games)?;
+        let mut at = p.first_game;
         let mut total = 0;
-        for &(a, b) in &s.done {
-            if a < at || b <= a || b > s.end_game {
+        for &(a, b) in s.done() {
+            if a < at || b <= a || b > p.end_game {
                 return Err("its finished game ranges are not sorted inside the shard".into());
             }
             total += b - a;
             at = b;
         }
-        if total != s.games_done || s.stats.games != total {
+        if total != p.games_done || s.stats.games != total {
             return Err("its game counts do not add up".into());
         }
-        check_partial(s.partial, s.games_done, s.first_game, s.end_game)?;
+        p.check_partial()?;
         Ok(s)
     }
 
@@ -439,15 +465,16 @@ impl ShardState {
     /// The games still to play, in chunks of at most `chunk` games.
     pub fn todo(&self, chunk: u64) -> Vec<Range<u64>> {
         let mut gaps = Vec::new();
-        let mut at = self.first_game;
-        for &(a, b) in &self.done {
+        let p = &self.progress;
+        let mut at = p.first_game;
+        for &(a, b) in self.done() {
             if a > at {
                 gaps.push(at..a);
             }
             at = b;
         }
-        if at < self.end_game {
-            gaps.push(at..self.end_game);
+        if at < p.end_game {
+            gaps.push(at..p.end_game);
         }
         let chunk = chunk.max(1);
         let mut v = Vec::new();
@@ -464,7 +491,7 @@ impl ShardState {
 
     /// Records the finished ranges `ranges` and adds their statistics.
     fn add(&mut self, ranges: &[Range<u64>], stats: &RunStats) {
-        let mut all: Vec<(u64, u64)> = self.done.clone();
+        let mut all: Vec<(u64, u64)> = self.done().to_vec();
         all.extend(ranges.iter().map(|r| (r.start, r.end)));
         all.sort_unstable();
         let mut merged: Vec<(u64, u64)> = Vec::new();
@@ -474,10 +501,10 @@ impl ShardState {
                 _ => merged.push((a, b)),
             }
         }
-        self.done = merged;
+        let games_done = merged.iter().map(|(a, b)| b - a).sum();
+        self.progress.done = Some(merged);
+        self.progress.set_done(games_done);
         self.stats.merge(stats);
-        self.games_done = self.done.iter().map(|(a, b)| b - a).sum();
-        self.partial = self.games_done < self.end_game - self.first_game;
     }
 }
 
@@ -512,7 +539,7 @@ pub fn run_shard(
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
-    let done = AtomicU64::new(state.games_done);
+    let done = AtomicU64::new(state.progress.games_done);
     // One worker per thread for the whole session (external programs are
     // started once, not at every checkpoint).
     let workers: Vec<Mutex<Option<Worker>>> = (0..cfg.threads).map(|_| Mutex::new(None)).collect();
@@ -571,8 +598,8 @@ pub fn run_shard(
         for (stats, ranges) in &parts {
             state.add(ranges, stats);
         }
-        state.threads = cfg.threads;
-        if state.partial && !stop.load(Ordering::Relaxed) {
+        state.progress.threads = cfg.threads;
+        if state.progress.partial && !stop.load(Ordering::Relaxed) {
             checkpoint(state).map_err(RunError::Invalid)?;
         }
     }
@@ -656,7 +683,7 @@ impl<S: ShardFile> Merger<S> {
 
     /// Adds the state `s` read from `name`.
     pub fn add(&mut self, name: &str, s: S) -> Result<(), String> {
-        let info = s.info();
+        let info = s.progress().clone();
         match &self.first {
             None => {
                 self.first = Some((name.to_string(), s.config().clone()));
@@ -691,7 +718,7 @@ impl<S: ShardFile> Merger<S> {
             name: name.to_string(),
             partial: info.partial,
             games_done: info.games_done,
-            games: info.games,
+            games: info.games(),
         });
         self.games_done += info.games_done;
         self.elapsed_s += info.elapsed_s;
