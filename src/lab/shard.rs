@@ -93,11 +93,6 @@ impl ExperimentShardState {
         Ok(s)
     }
 
-    /// The state as compact JSON (one line).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default() + "\n"
-    }
-
     /// The lockstep configuration of the clusters still to play.
     pub fn lockstep(&self, exp: &Experiment, threads: usize) -> LockstepConfig {
         let mut cfg = exp.lockstep(threads);
@@ -135,6 +130,7 @@ pub fn run_experiment_shard(
         )));
     }
     let cfg = state.lockstep(exp, threads);
+    state.progress.threads = threads;
     let mut st = state.state.clone();
     let how = {
         let mut save = |s: &LockstepState| {
@@ -144,7 +140,6 @@ pub fn run_experiment_shard(
         run_lockstep(&cfg, &mut st, stop, progress, &mut save)?
     };
     state.record(&st);
-    state.progress.threads = threads;
     Ok(how)
 }
 
@@ -163,6 +158,9 @@ impl ShardFile for ExperimentShardState {
     }
     fn progress(&self) -> &Progress {
         &self.progress
+    }
+    fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
     }
     fn into_stats(self) -> LockstepState {
         self.state

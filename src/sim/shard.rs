@@ -348,9 +348,10 @@ impl Progress {
     }
 }
 
-/// What [`Merger`] needs of a kind of shard state: its configuration (equal
-/// in every shard of one run), its progress, and exact statistics that add.
-pub trait ShardFile {
+/// What [`Merger`] and a shard's session need of a kind of shard state: its
+/// configuration (equal in every shard of one run), its progress, exact
+/// statistics that add, and its JSON.
+pub trait ShardFile: Serialize + Clone {
     /// What a configuration is, in the plural ("runs", "experiments").
     const WHAT: &'static str;
     type Config: Clone;
@@ -361,8 +362,13 @@ pub trait ShardFile {
     /// Games (clusters) of the whole run, over all shards.
     fn total(c: &Self::Config) -> u64;
     fn progress(&self) -> &Progress;
+    fn progress_mut(&mut self) -> &mut Progress;
     fn into_stats(self) -> Self::Stats;
     fn merge_stats(into: &mut Self::Stats, o: &Self::Stats);
+    /// The state as compact JSON (one line).
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default() + "\n"
+    }
 }
 
 impl ShardFile for ShardState {
@@ -380,6 +386,9 @@ impl ShardFile for ShardState {
     }
     fn progress(&self) -> &Progress {
         &self.progress
+    }
+    fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
     }
     fn into_stats(self) -> RunStats {
         self.stats
@@ -455,11 +464,6 @@ impl ShardState {
         }
         p.check_partial()?;
         Ok(s)
-    }
-
-    /// The state as compact JSON (one line).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default() + "\n"
     }
 
     /// The games still to play, in chunks of at most `chunk` games.

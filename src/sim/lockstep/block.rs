@@ -1,8 +1,14 @@
 //! The per-cluster values of one arm over a block of games, and the exact
 //! sums ([`RatioSums`], [`CrossSums`]) that take a whole block at once.
 
-use super::layout::BASES;
 use serde::{Deserialize, Serialize};
+
+/// The per-cluster counts every denominator is a multiple of (rows of
+/// [`Block::base`]).
+pub(super) const BASE_ROUNDS: usize = 0;
+pub(super) const BASE_WON: usize = 1;
+pub(super) const BASE_MATCHES: usize = 2;
+pub(super) const BASES: usize = 3;
 
 /// Games of one arm played back to back before the next arm plays the same
 /// games: long enough that switching arms (another rule set's code and
@@ -221,7 +227,6 @@ impl CrossSums {
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::{BASE_MATCHES, BASE_ROUNDS, BASE_WON};
     use super::*;
     use rand::{Rng as _, SeedableRng};
 

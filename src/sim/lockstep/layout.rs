@@ -1,7 +1,7 @@
 //! Which metrics an arm has, in which order, and what one round or match
 //! adds to each of them in a [`Block`].
 
-use super::block::{Block, BLOCK};
+use super::block::{Block, BASE_MATCHES, BASE_ROUNDS, BASE_WON, BLOCK};
 use crate::engine::game::{Outcome, RoundResult};
 use crate::sim::runner::{Mode, RunConfig};
 use serde::{Deserialize, Serialize};
@@ -30,13 +30,6 @@ pub struct Layout {
 /// Index of `rounds_per_match` among the nine metrics every arm starts with
 /// (in the order `Layout::new` names them and `Layout::add_round` takes them).
 const ROUNDS: usize = 7;
-
-/// The per-cluster counts every denominator is a multiple of (rows of
-/// [`Block::base`]).
-pub(super) const BASE_ROUNDS: usize = 0;
-pub(super) const BASE_WON: usize = 1;
-pub(super) const BASE_MATCHES: usize = 2;
-pub(super) const BASES: usize = 3;
 
 impl Layout {
     pub fn new(cfg: &RunConfig) -> Layout {
