@@ -7,7 +7,7 @@
 
 use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH};
+use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH, METRIC_NAMES};
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::shard::RunSpec;
 use serde::{Deserialize, Serialize};
@@ -77,22 +77,6 @@ struct File {
     grid: Option<FileGrid>,
     stop: Option<FileStop>,
 }
-
-/// The names of the metrics the precision rule may name.
-pub const METRIC_NAMES: [&str; 12] = [
-    "turns_per_round",
-    "cards_drawn_per_round",
-    "points_per_round",
-    "blocked_rate",
-    "truncated_rate",
-    "uno_penalties_per_round",
-    "first_mover_win_rate",
-    "rounds_per_match",
-    "first_mover_advantage",
-    "win_rate",
-    "match_win_rate",
-    "position_win_rate",
-];
 
 /// One arm as written: what it changes from the base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -317,6 +301,47 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// One arm before it is resolved, each value with where it was written:
+/// (label, rules, set, house, players, strategies, fixed seats).
+type Raw = (
+    (String, std::ops::Range<usize>),
+    (String, std::ops::Range<usize>),
+    Vec<(String, std::ops::Range<usize>)>,
+    Vec<(String, std::ops::Range<usize>)>,
+    (i64, std::ops::Range<usize>),
+    (String, std::ops::Range<usize>),
+    bool,
+);
+
+/// Every arm of `combos` once with each value of a `[grid]` axis (`combos`
+/// itself when the file does not give the axis): `apply` puts the value into
+/// the arm and returns its part of the label, which is joined to the label
+/// so far; the label's place becomes the value's.
+fn cross<T>(
+    combos: Vec<Raw>,
+    axis: &Option<Vec<Spanned<T>>>,
+    apply: impl Fn(&mut Raw, &Spanned<T>) -> String,
+) -> Vec<Raw> {
+    let Some(values) = axis else {
+        return combos;
+    };
+    let mut out = Vec::with_capacity(combos.len() * values.len());
+    for c in &combos {
+        for v in values {
+            let mut c = c.clone();
+            let part = apply(&mut c, v);
+            c.0 .0 = if c.0 .0.is_empty() {
+                part
+            } else {
+                format!("{}, {part}", c.0 .0)
+            };
+            c.0 .1 = v.span();
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Parses and validates an experiment (`origin` names it in messages).
 pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     let mut errs = Errors {
@@ -445,16 +470,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     let spanned_list = |v: &[Spanned<String>]| -> Vec<(String, std::ops::Range<usize>)> {
         v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
     };
-    // (label + span, rules, set, house, players, strategies, fixed seats)
-    type Raw = (
-        (String, std::ops::Range<usize>),
-        (String, std::ops::Range<usize>),
-        Vec<(String, std::ops::Range<usize>)>,
-        Vec<(String, std::ops::Range<usize>)>,
-        (i64, std::ops::Range<usize>),
-        (String, std::ops::Range<usize>),
-        bool,
-    );
     let mut raws: Vec<Raw> = Vec::new();
     let fixed = b.fixed_seats.unwrap_or(false);
     for a in &f.arm {
@@ -492,94 +507,36 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
             base_strats.clone(),
             fixed,
         )];
-        let join = |l: &str, part: &str| {
-            if l.is_empty() {
-                part.to_string()
+        combos = cross(combos, &g.rules, |c, r| {
+            c.1 = (r.get_ref().clone(), r.span());
+            r.get_ref().clone()
+        });
+        combos = cross(combos, &g.set, |c, s| {
+            c.2.extend(
+                s.get_ref()
+                    .split(',')
+                    .filter(|x| !x.trim().is_empty())
+                    .map(|x| (x.trim().to_string(), s.span())),
+            );
+            s.get_ref().clone()
+        });
+        combos = cross(combos, &g.house, |c, h| {
+            c.3.push((h.get_ref().clone(), h.span()));
+            if h.get_ref().trim().is_empty() {
+                "none".into()
             } else {
-                format!("{l}, {part}")
+                h.get_ref().clone()
             }
-        };
-        if let Some(v) = &g.rules {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |r| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, r.get_ref());
-                        c.0 .1 = r.span();
-                        c.1 = (r.get_ref().clone(), r.span());
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.set {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |s| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, s.get_ref());
-                        c.0 .1 = s.span();
-                        c.2.extend(
-                            s.get_ref()
-                                .split(',')
-                                .filter(|x| !x.trim().is_empty())
-                                .map(|x| (x.trim().to_string(), s.span())),
-                        );
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.house {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |h| {
-                        let mut c = c.clone();
-                        let part = if h.get_ref().trim().is_empty() {
-                            "none"
-                        } else {
-                            h.get_ref().as_str()
-                        };
-                        c.0 .0 = join(&c.0 .0, part);
-                        c.0 .1 = h.span();
-                        c.3.push((h.get_ref().clone(), h.span()));
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.players {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |p| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, &format!("{} players", p.get_ref()));
-                        c.0 .1 = p.span();
-                        c.4 = (*p.get_ref(), p.span());
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.strategies {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |s| {
-                        let mut c = c.clone();
-                        let part = s.get_ref().split(',').map(str::trim).collect::<Vec<_>>();
-                        c.0 .0 = join(&c.0 .0, &part.join(" vs "));
-                        c.0 .1 = s.span();
-                        c.5 = (s.get_ref().clone(), s.span());
-                        c
-                    })
-                })
-                .collect();
-        }
+        });
+        combos = cross(combos, &g.players, |c, p| {
+            c.4 = (*p.get_ref(), p.span());
+            format!("{} players", p.get_ref())
+        });
+        combos = cross(combos, &g.strategies, |c, s| {
+            c.5 = (s.get_ref().clone(), s.span());
+            let part = s.get_ref().split(',').map(str::trim).collect::<Vec<_>>();
+            part.join(" vs ")
+        });
         if combos.iter().all(|c| c.0 .0.is_empty()) {
             errs.file("the [grid] table lists no values (valid keys: rules, set, house, players, strategies)");
         } else {

@@ -174,32 +174,20 @@ impl RunSpec {
 
     /// The names of the top-level fields in which `self` and `o` differ.
     pub fn differences(&self, o: &RunSpec) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.rule_set != o.rule_set {
-            v.push("rule set");
-        }
-        if self.players != o.players {
-            v.push("players");
-        }
-        if self.lineup != o.lineup {
-            v.push("line-up");
-        }
-        if self.games != o.games {
-            v.push("game count");
-        }
-        if self.mode != o.mode {
-            v.push("mode");
-        }
-        if self.seed != o.seed {
-            v.push("seed");
-        }
-        if self.fixed_seats != o.fixed_seats {
-            v.push("seat rotation");
-        }
-        if self.duplicate != o.duplicate {
-            v.push("duplicate play");
-        }
-        v
+        [
+            (self.rule_set == o.rule_set, "rule set"),
+            (self.players == o.players, "players"),
+            (self.lineup == o.lineup, "line-up"),
+            (self.games == o.games, "game count"),
+            (self.mode == o.mode, "mode"),
+            (self.seed == o.seed, "seed"),
+            (self.fixed_seats == o.fixed_seats, "seat rotation"),
+            (self.duplicate == o.duplicate, "duplicate play"),
+        ]
+        .into_iter()
+        .filter(|(same, _)| !same)
+        .map(|(_, what)| what)
+        .collect()
     }
 }
 

@@ -27,8 +27,28 @@ pub struct Layout {
     players: usize,
 }
 
-/// Index of `rounds_per_match` among the nine metrics every arm starts with
-/// (in the order `Layout::new` names them and `Layout::add_round` takes them).
+/// Every metric name: first the nine metrics every arm has once (group
+/// `all`, in the order `Layout::add_round` takes them), then the families
+/// with a metric per strategy or per position.
+pub const METRIC_NAMES: [&str; 12] = [
+    "turns_per_round",
+    "cards_drawn_per_round",
+    "points_per_round",
+    "blocked_rate",
+    "truncated_rate",
+    "uno_penalties_per_round",
+    "first_mover_win_rate",
+    "rounds_per_match",
+    "first_mover_advantage",
+    "win_rate",
+    "match_win_rate",
+    "position_win_rate",
+];
+
+/// How many of [`METRIC_NAMES`] every arm has once.
+const ARM_METRICS: usize = 9;
+
+/// Index of `rounds_per_match` among them.
 const ROUNDS: usize = 7;
 
 impl Layout {
@@ -43,20 +63,7 @@ impl Layout {
         // the first mover's edge n·F − W over n·W (see `add_round`).
         let mut x_of = vec![(BASE_ROUNDS, 1); 6];
         x_of.extend([(BASE_WON, 1), (BASE_MATCHES, 1), (BASE_WON, n)]);
-        let mut keys: Vec<MetricKey> = [
-            "turns_per_round",
-            "cards_drawn_per_round",
-            "points_per_round",
-            "blocked_rate",
-            "truncated_rate",
-            "uno_penalties_per_round",
-            "first_mover_win_rate",
-            "rounds_per_match",
-            "first_mover_advantage",
-        ]
-        .iter()
-        .map(|n| all(n))
-        .collect();
+        let mut keys: Vec<MetricKey> = METRIC_NAMES[..ARM_METRICS].iter().map(|n| all(n)).collect();
         let names = cfg.strategy_names();
         // Seats each strategy holds: its wins per round are over that many
         // seat-rounds (and its match wins over that many seat-matches).

@@ -33,7 +33,7 @@ mod state;
 
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
-pub use layout::{Layout, MetricKey};
+pub use layout::{Layout, MetricKey, METRIC_NAMES};
 pub use run::{half_widths, precise_enough, run_lockstep, Stop};
 pub use state::{
     ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,

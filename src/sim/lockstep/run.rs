@@ -7,10 +7,9 @@ use super::estimate::{paired_difference, ratio_estimate};
 use super::layout::Layout;
 use super::state::{LockstepState, MetricState};
 use super::{check, LockstepConfig};
-use crate::agents::Seat;
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
-use crate::sim::runner::{Mode, RunConfig, RunError, RunStats};
+use crate::sim::runner::{Mode, RunConfig, RunError, RunStats, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -18,8 +17,8 @@ use std::sync::Mutex;
 struct ArmWorker<'a> {
     cfg: &'a RunConfig,
     game: Game<'a>,
-    instances: Vec<Vec<Seat>>,
-    maps: Vec<Vec<usize>>,
+    /// The strategies of each seat rotation, as the runner's workers hold them.
+    seats: Worker,
     layout: Layout,
     penalty: bool,
     /// The metric values of each cluster of the block in progress, for the
@@ -29,30 +28,13 @@ struct ArmWorker<'a> {
 
 impl<'a> ArmWorker<'a> {
     fn new(cfg: &'a RunConfig) -> ArmWorker<'a> {
-        let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
-        let names = cfg.strategy_names();
-        let mut instances = Vec::new();
-        let mut maps = Vec::new();
-        for r in 0..rotations {
-            let specs: Vec<_> = (0..cfg.players)
-                .map(|s| &cfg.lineup[(s + r) % cfg.players])
-                .collect();
-            instances.push(specs.iter().map(|s| s.instantiate()).collect());
-            maps.push(
-                specs
-                    .iter()
-                    .map(|s| names.iter().position(|n| n == s.name()).unwrap_or(0))
-                    .collect(),
-            );
-        }
         let mut game = Game::new(&cfg.rules, cfg.players, 0);
         game.set_lazy_pile(true);
         let layout = Layout::new(cfg);
         ArmWorker {
             cfg,
             game,
-            instances,
-            maps,
+            seats: Worker::new(cfg),
             block: Block::new(layout.keys.len()),
             layout,
             penalty: cfg.rules.settings.scoring == Scoring::Penalty,
@@ -73,10 +55,10 @@ impl<'a> ArmWorker<'a> {
         let (table, agent_rng) = game_rngs(seed, seed_index);
         self.game.set_rng(table);
         let mut agents = Agents {
-            seats: &mut self.instances[r],
+            seats: &mut self.seats.instances[r],
             rng: agent_rng,
         };
-        let map = &self.maps[r];
+        let map = &self.seats.strat_of_seat[r];
         let (layout, block, penalty) = (&self.layout, &mut self.block, self.penalty);
         match self.cfg.mode {
             Mode::Round => {
