@@ -4,7 +4,7 @@
 
 use super::args::{cores, parse_checkpoint, parse_shard, CommonArgs, CHECKPOINT_SECS};
 use super::scaffold::Session;
-use super::term::{print_out, Fail};
+use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -160,17 +160,12 @@ pub fn drive(
     if let Some(out) = out {
         report.write_dir(out).map_err(Fail)?;
     }
-    if json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+    print_result(json, || report.to_json(), || report.to_text())?;
     if how == Stop::Interrupted {
-        eprintln!(
-            "interrupted: {} of {} games per arm kept (last batch boundary); continue with --resume",
+        return Ok(interrupted(&format!(
+            "{} of {} games per arm kept (last batch boundary); continue with --resume",
             state.clusters, total
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use super::args::{
     TableArgs, CHECKPOINT_SECS,
 };
 use super::scaffold::Session;
-use super::term::{print_out, Fail};
+use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
@@ -128,17 +128,12 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         let command: Vec<String> = std::env::args().collect();
         report.write_dir(dir, &command).map_err(Fail)?;
     }
-    if json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+    print_result(json, || report.to_json(), || report.to_text())?;
     if outcome.partial {
-        eprintln!(
-            "interrupted: {} of {} games finished; results are marked partial",
+        return Ok(interrupted(&format!(
+            "{} of {} games finished; results are marked partial",
             outcome.stats.games, games
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@
 
 use super::args::{cores, CommonArgs};
 use super::scaffold::{prepare_out_dir, Session};
-use super::term::{print_out, Fail};
+use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -130,11 +130,10 @@ pub fn run(
         path.display()
     ))?;
     if p.partial {
-        eprintln!(
-            "interrupted: {} of {} games of shard {shard} finished; rerun the same command to resume",
+        return Ok(interrupted(&format!(
+            "{} of {} games of shard {shard} finished; rerun the same command to resume",
             p.games_done, total
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -230,11 +229,10 @@ pub fn run_experiment(
         path.display()
     ))?;
     if how == Stop::Interrupted {
-        eprintln!(
-            "interrupted: {} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
+        return Ok(interrupted(&format!(
+            "{} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
             p.games_done, total
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -395,15 +393,14 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         ];
         write_files_atomically(dir, &files).map_err(Fail)?;
     }
-    if a.json {
+    let as_json = || {
         let mut j = report.to_json();
         if let (Value::Object(o), true) = (&mut j, partial) {
             o.insert("missing_shards".into(), shards["missing"].clone());
         }
-        print_out(&(serde_json::to_string(&j)? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+        j
+    };
+    print_result(a.json, as_json, || report.to_text())?;
     warn_partial(&m, "games");
     Ok(ExitCode::SUCCESS)
 }
@@ -443,11 +440,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         }
         report.write_dir(dir).map_err(Fail)?;
     }
-    if a.json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+    print_result(a.json, || report.to_json(), || report.to_text())?;
     warn_partial(
         &m,
         if exp.run.duplicate {

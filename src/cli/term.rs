@@ -3,6 +3,7 @@
 //! and the colour of the error word.
 
 use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
 
 /// An error for the user: one line, exit code 2.
 pub struct Fail(pub String);
@@ -16,6 +17,26 @@ impl<E: std::fmt::Display> From<E> for Fail {
 /// Writes `s` to stdout.
 pub fn print_out(s: &str) -> Result<(), Fail> {
     print_bytes(s.as_bytes())
+}
+
+/// Prints a result on stdout: one line of JSON with `--json`, else as text.
+pub fn print_result(
+    json: bool,
+    as_json: impl FnOnce() -> serde_json::Value,
+    as_text: impl FnOnce() -> String,
+) -> Result<(), Fail> {
+    if json {
+        print_out(&(serde_json::to_string(&as_json())? + "\n"))
+    } else {
+        print_out(&as_text())
+    }
+}
+
+/// Exit code 130 after `interrupted: {what}` on stderr: the work stopped
+/// early and what it finished is kept.
+pub fn interrupted(what: &str) -> ExitCode {
+    eprintln!("interrupted: {what}");
+    ExitCode::from(130)
 }
 
 /// Writes `b` to stdout; a closed pipe is no error.

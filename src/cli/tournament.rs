@@ -4,7 +4,7 @@ use super::args::{
     cores, load_rules, parse_count, parse_players, parse_seed, parse_threads, RuleArgs,
 };
 use super::scaffold::Session;
-use super::term::{print_out, Fail};
+use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
@@ -70,17 +70,12 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         let command: Vec<String> = std::env::args().collect();
         report.write_dir(dir, &command).map_err(Fail)?;
     }
-    if a.json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+    print_result(a.json, || report.to_json(), || report.to_text())?;
     if outcome.partial {
-        eprintln!(
-            "interrupted: {} of {} games finished; results are marked partial",
+        return Ok(interrupted(&format!(
+            "{} of {} games finished; results are marked partial",
             outcome.results.games, a.games
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
