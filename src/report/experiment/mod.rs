@@ -1,6 +1,9 @@
 //! The results of an experiment (or a `compare`): per-arm estimates, paired
 //! comparisons with Holm-adjusted p-values, distributions, the manifest, a
-//! Markdown report and SVG plots. Everything is returned as text; nothing prints.
+//! Markdown report and SVG plots, and the saved state `--resume` reads.
+//! Everything is returned as text; nothing prints. This file owns the rows,
+//! the CSV and JSON files, the plots and the state file; `text` the summary
+//! table and `report.md`.
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
