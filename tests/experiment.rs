@@ -55,16 +55,16 @@ fn has(errs: &[String], line: usize, needle: &str) {
 #[test]
 fn a_good_file_resolves_every_arm() {
     let e = parse(GOOD, "x.toml").unwrap();
-    assert_eq!(e.arms.len(), 3);
-    assert_eq!(e.baseline, Some(0));
-    assert_eq!(e.games, 600);
-    assert_eq!(e.batch, 200);
+    assert_eq!(e.run.arms.len(), 3);
+    assert_eq!(e.run.baseline, Some(0));
+    assert_eq!(e.run.max_clusters, 600);
+    assert_eq!(e.run.batch, 200);
     assert_eq!(
-        e.arms[1].cfg.rules.settings.stacking,
+        e.run.arms[1].cfg.rules.settings.stacking,
         unolab::engine::rules::Stacking::Cross
     );
-    assert!(e.arms[2].cfg.rules.settings.seven_o && e.arms[2].cfg.rules.settings.jump_in);
-    assert!(!e.arms[0].cfg.rules.settings.seven_o);
+    assert!(e.run.arms[2].cfg.rules.settings.seven_o && e.run.arms[2].cfg.rules.settings.jump_in);
+    assert!(!e.run.arms[0].cfg.rules.settings.seven_o);
 }
 
 #[test]
@@ -119,8 +119,8 @@ fn validation_names_file_line_and_what_is_valid() {
 
 fn cfg(threads: usize, games: u64, duplicate: bool) -> LockstepConfig {
     let mut e = parse(GOOD, "x.toml").unwrap();
-    e.games = games;
-    e.duplicate = duplicate;
+    e.run.max_clusters = games;
+    e.run.duplicate = duplicate;
     e.lockstep(threads)
 }
 

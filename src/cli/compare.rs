@@ -1,8 +1,9 @@
 //! `unolab compare`: what does this change do? Two configurations played
 //! paired (the same seeds), printed as differences with intervals and p-values.
 
-use super::experiment::{drive, CommonArgs};
-use super::{Fail, RuleArgs};
+use super::args::{parse_players, CommonArgs, RuleArgs, CHECKPOINT_SECS};
+use super::experiment::drive;
+use super::term::Fail;
 use std::process::ExitCode;
 use unolab::lab::compare;
 use unolab::lab::experiment::ArmSpec;
@@ -13,7 +14,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of players, 2 to 10
-    #[arg(long, default_value = "4", value_parser = super::parse_players, allow_hyphen_values = true)]
+    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// Strategies of A, comma separated, one per seat (cycled to fill the seats)
     #[arg(long, default_value = "random")]
@@ -105,6 +106,6 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         &a.common,
         a.common.out.as_deref(),
         a.json,
-        super::CHECKPOINT_SECS,
+        CHECKPOINT_SECS,
     )
 }

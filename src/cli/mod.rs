@@ -1,24 +1,31 @@
-//! The `unolab` command line: one file per subcommand, the argument groups they
-//! share, and the error type that becomes one line on stderr and exit code 2.
+//! The `unolab` command line: the parser and the dispatch to one file per
+//! subcommand; below them the argument groups they share (`args`), the
+//! set-up of a long command (`scaffold`), and what the command line says
+//! (`term`: the error that becomes one line on stderr and exit code 2).
 //!
 //! Flags are turned into one validated configuration before any work starts.
+//! The files import downwards only: this file uses the subcommands, the
+//! subcommands use `args`, `scaffold` and `term` (`run` and `experiment` hand
+//! `--shard` to `shard`, `compare` drives `experiment`), and `args` and
+//! `scaffold` use `term` alone.
 
+mod args;
 mod compare;
 mod experiment;
 mod play;
 mod rules;
 mod run;
+mod scaffold;
 mod shard;
 mod strategies;
+mod term;
 mod tournament;
 mod trace;
 mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use unolab::engine::rules::{RuleSetFile, Rules};
+use term::{paint_error, print_bytes, Fail};
 
 #[derive(Parser)]
 #[command(
@@ -29,33 +36,6 @@ use unolab::engine::rules::{RuleSetFile, Rules};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(clap::Args, Clone)]
-pub struct RuleArgs {
-    /// Rule set: classic, h2o, lilo-stitch, cars3, or a path to a .toml file
-    #[arg(short, long, default_value = "classic")]
-    pub rules: String,
-    /// Override a setting: --set key=value (repeatable)
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// House rules, comma separated: --house stacking=same,seven_o (repeatable)
-    #[arg(long, value_name = "RULES")]
-    pub house: Vec<String>,
-}
-
-/// The table: players, their strategies and the seed (shared by run and trace).
-#[derive(clap::Args, Clone)]
-pub struct TableArgs {
-    /// Number of players, 2 to 10
-    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
-    pub players: usize,
-    /// Strategies, comma separated, one per seat (cycled to fill the seats)
-    #[arg(short, long, default_value = "random")]
-    pub strategies: String,
-    /// Master seed (an unsigned 64-bit integer)
-    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
-    pub seed: u64,
 }
 
 #[derive(Subcommand)]
@@ -99,152 +79,6 @@ enum Command {
     Tournament(tournament::TournamentArgs),
 }
 
-pub fn parse_players(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if (2..=10).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a valid player count (valid: 2 to 10)"
-        )),
-    }
-}
-
-pub fn parse_seed(s: &str) -> Result<u64, String> {
-    s.parse::<u64>().map_err(|_| {
-        format!(
-            "'{s}' is not a valid seed (valid: an integer from 0 to {})",
-            u64::MAX
-        )
-    })
-}
-
-pub fn parse_count(s: &str) -> Result<u64, String> {
-    match s.replace('_', "").parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a valid game count (valid: a positive integer)"
-        )),
-    }
-}
-
-/// Seconds between saves of a resumable state (`--checkpoint`): a number from
-/// 0 (save at every unit of work) to one day.
-pub fn parse_checkpoint(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if (0.0..=86_400.0).contains(&x) => Ok(x),
-        _ => Err(format!(
-            "'{s}' is not a valid checkpoint interval (valid: seconds from 0 to 86400)"
-        )),
-    }
-}
-
-/// Seconds between saves of a resumable state when `--checkpoint` is not given.
-pub const CHECKPOINT_SECS: f64 = 10.0;
-
-/// The cores of this machine (1 when unknown).
-pub fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
-/// At most 8 threads per core: more only adds switching.
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let max = 8 * cores();
-    match s.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a valid thread count (valid: 1 to {max}, 8 per core on this machine's {} cores)",
-            cores()
-        )),
-    }
-}
-
-/// A flag set by Ctrl-C, SIGTERM or SIGHUP (what batch schedulers send at a
-/// time limit): long work stops after the unit in progress and keeps what it
-/// finished. A second signal exits at once with code 130.
-pub fn interrupt_flag() -> &'static AtomicBool {
-    static STOP: AtomicBool = AtomicBool::new(false);
-    static INSTALL: std::sync::Once = std::sync::Once::new();
-    INSTALL.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            if STOP.swap(true, Ordering::SeqCst) {
-                unolab::agents::external::end_all();
-                std::process::exit(130);
-            }
-        });
-    });
-    &STOP
-}
-
-/// A progress bar on stderr when it is a terminal and not `--quiet`;
-/// otherwise nothing.
-pub struct Progress(Option<indicatif::ProgressBar>);
-
-impl Progress {
-    /// A bar of `total` units named `unit` (shown as a rate), at `pos`.
-    pub fn new(total: u64, quiet: bool, unit: &str, pos: u64) -> Progress {
-        if quiet || !std::io::stderr().is_terminal() {
-            return Progress(None);
-        }
-        let b = indicatif::ProgressBar::new(total);
-        let unit = unit.to_string();
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{wide_bar} {human_pos}/{human_len} {rate} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .with_key(
-                "rate",
-                move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
-                },
-            ),
-        );
-        b.set_position(pos);
-        Progress(Some(b))
-    }
-
-    /// Moves the bar to `done` units.
-    pub fn set(&self, done: u64) {
-        if let Some(b) = &self.0 {
-            b.set_position(done);
-        }
-    }
-
-    /// Removes the bar.
-    pub fn finish(&self) {
-        if let Some(b) = &self.0 {
-            b.finish_and_clear();
-        }
-    }
-}
-
-/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    unolab::report::utc_timestamp(secs)
-}
-
-/// Whether to colour stderr: a terminal, and neither `NO_COLOR` set nor
-/// `TERM=dumb` (https://no-color.org).
-pub fn color_stderr() -> bool {
-    std::io::stderr().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var("TERM").map_or(true, |t| t != "dumb")
-}
-
-/// `word` in bold red when stderr takes colour.
-fn paint_error(word: &str) -> String {
-    if color_stderr() {
-        format!("\x1b[1;31m{word}\x1b[0m")
-    } else {
-        word.to_string()
-    }
-}
-
 /// One line from a clap error: its first line, plus the line that lists the
 /// valid values or suggests a correction, if any.
 fn one_line_error(text: &str) -> String {
@@ -263,15 +97,6 @@ fn one_line_error(text: &str) -> String {
         }
     }
     out
-}
-
-/// An error for the user: one line, exit code 2.
-pub struct Fail(pub String);
-
-impl<E: std::fmt::Display> From<E> for Fail {
-    fn from(e: E) -> Fail {
-        Fail(e.to_string())
-    }
 }
 
 /// Ends the external programs still running when it is dropped: whatever
@@ -319,12 +144,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-pub fn load_rules(a: &RuleArgs) -> Result<Rules, Fail> {
-    Ok(Rules::build(RuleSetFile::resolve(
-        &a.rules, &a.set, &a.house,
-    )?)?)
-}
-
 fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
     match cli.command {
         Command::Run(a) => run::exec(a),
@@ -343,20 +162,6 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Play(a) => play::exec(a),
         Command::Tune(a) => tune::exec(a),
         Command::Tournament(a) => tournament::exec(a),
-    }
-}
-
-pub fn print_out(s: &str) -> Result<(), Fail> {
-    print_bytes(s.as_bytes())
-}
-
-pub fn print_bytes(b: &[u8]) -> Result<(), Fail> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(b).and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        // A closed pipe (`| head`) is not an error worth a message.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Fail(format!("cannot write to stdout: {e}"))),
     }
 }
 

@@ -6,7 +6,8 @@
 //! at the end of each round. `--trace FILE` records the match in the trace
 //! format; the file is written only when the match is over.
 
-use super::{load_rules, parse_players, parse_seed, Fail, RuleArgs};
+use super::args::{load_rules, parse_players, parse_seed, RuleArgs};
+use super::term::Fail;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,6 +1,6 @@
 //! `unolab rules`: list the rule sets, or print one fully resolved.
 
-use super::{print_out, Fail};
+use super::term::{print_out, Fail};
 use clap::Subcommand;
 use std::process::ExitCode;
 use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};

@@ -1,10 +1,13 @@
 //! `unolab run`: many games between strategies, with statistics.
 
-use super::{load_rules, print_out, Fail, RuleArgs, TableArgs};
-use std::path::{Path, PathBuf};
+use super::args::{
+    cores, load_rules, parse_checkpoint, parse_count, parse_shard, parse_threads, RuleArgs,
+    TableArgs, CHECKPOINT_SECS,
+};
+use super::scaffold::Session;
+use super::term::{interrupted, print_result, Fail};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 use unolab::agents as strategy;
 use unolab::report::Report;
 use unolab::sim::{self, Mode, RunConfig};
@@ -22,13 +25,13 @@ pub struct RunArgs {
     #[command(flatten)]
     table: TableArgs,
     /// Number of games (rounds in round mode, matches in match mode)
-    #[arg(short, long, default_value = "100000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "100000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
     /// round: one round per game; match: whole matches to the target
     #[arg(short, long, default_value = "round", value_parser = ["round", "match"])]
     mode: String,
     /// Worker threads (default: all cores; at most 8 per core)
-    #[arg(short = 'j', long, value_parser = super::parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Keep each strategy on its seat instead of rotating the line-up
     #[arg(long)]
@@ -52,7 +55,7 @@ pub struct RunArgs {
     shard: Option<String>,
     /// With --shard: save the shard's state every SECS seconds of play (default
     /// 10), so that a shard killed without warning keeps what it finished
-    #[arg(long, value_name = "SECS", value_parser = super::parse_checkpoint, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECS", value_parser = parse_checkpoint, allow_hyphen_values = true)]
     checkpoint: Option<f64>,
 }
 
@@ -75,7 +78,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     let lineup = strategy::parse_list(&table.strategies)?;
     // clap has checked the name (round or match).
     let mode = Mode::parse(&mode).unwrap_or(Mode::Round);
-    let threads = threads.unwrap_or_else(super::cores);
+    let threads = threads.unwrap_or_else(cores);
     let games = if duplicate {
         games
             .checked_mul(table.players as u64)
@@ -100,8 +103,8 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     }
     cfg.duplicate = duplicate;
     if let Some(spec) = shard {
-        let shard = super::shard::parse_shard(&spec)?;
-        let every = checkpoint.unwrap_or(super::CHECKPOINT_SECS);
+        let shard = parse_shard(&spec)?;
+        let every = checkpoint.unwrap_or(CHECKPOINT_SECS);
         return super::shard::run(cfg, shard, out, quiet, json, every);
     }
     if checkpoint.is_some() {
@@ -111,81 +114,26 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         ));
     }
     // The output folder must be writable before the first game.
-    let created = match &out {
-        Some(dir) => Some(prepare_out_dir(dir)?),
-        None => None,
-    };
-    let stop: &'static AtomicBool = super::interrupt_flag();
-    let bar = super::Progress::new(games, quiet, "games", 0);
-    let started_utc = super::now_utc();
-    let start = Instant::now();
-    let progress = |done: u64| bar.set(done);
-    let outcome = match sim::run(&cfg, stop, &progress) {
-        Ok(o) => o,
-        Err(e) => {
-            if let (Some(dir), Some(true)) = (&out, created) {
-                // Leave no empty folder behind for a run that wrote nothing.
-                let _ = std::fs::remove_dir(dir);
-            }
-            return Err(e.into());
-        }
-    };
-    let elapsed = start.elapsed().as_secs_f64();
-    bar.finish();
+    let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
+    let outcome =
+        sim::run(&cfg, session.stop, &|d| session.progress(d)).map_err(|e| session.failed(e))?;
     let report = Report {
         cfg: &cfg,
         stats: &outcome.stats,
-        elapsed_s: elapsed,
+        elapsed_s: session.finish(),
         partial: outcome.partial,
-        started_utc,
+        started_utc: session.started_utc.clone(),
     };
     if let Some(dir) = &out {
         let command: Vec<String> = std::env::args().collect();
         report.write_dir(dir, &command).map_err(Fail)?;
     }
-    if json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+    print_result(json, || report.to_json(), || report.to_text())?;
     if outcome.partial {
-        eprintln!(
-            "interrupted: {} of {} games finished; results are marked partial",
+        return Ok(interrupted(&format!(
+            "{} of {} games finished; results are marked partial",
             outcome.stats.games, games
-        );
-        return Ok(ExitCode::from(130));
+        )));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Creates `dir` if needed and checks that a file can be written in it.
-/// Returns whether the folder was created here. The error names the path
-/// and the reason.
-pub fn prepare_out_dir(dir: &Path) -> Result<bool, Fail> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Fail(format!(
-            "--out {} exists and is not a directory",
-            dir.display()
-        )));
-    }
-    let created = !dir.exists();
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Fail(format!(
-            "--out {}: cannot create the directory: {e}",
-            dir.display()
-        ))
-    })?;
-    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
-    let written = std::fs::write(&probe, b"");
-    let _ = std::fs::remove_file(&probe);
-    if let Err(e) = written {
-        if created {
-            let _ = std::fs::remove_dir(dir);
-        }
-        return Err(Fail(format!(
-            "--out {}: cannot write in the directory: {e}",
-            dir.display()
-        )));
-    }
-    Ok(created)
 }

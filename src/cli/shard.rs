@@ -2,15 +2,16 @@
 //! shard of a run or an experiment, into a state file) and `unolab merge`
 //! (shard states into the usual outputs).
 
-use super::experiment::CommonArgs;
-use super::{print_out, Fail};
+use super::args::{cores, CommonArgs};
+use super::scaffold::{prepare_out_dir, Session};
+use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use unolab::lab::shard::{run_experiment_shard, ExperimentShardState};
 use unolab::lab::Experiment;
-use unolab::report::experiment::{save_state, ExperimentReport};
+use unolab::report::experiment::{save_state, state_path, ExperimentReport};
 use unolab::report::{write_files_atomically, Report};
 use unolab::sim::lockstep::Stop;
 use unolab::sim::shard::{
@@ -18,13 +19,9 @@ use unolab::sim::shard::{
 };
 use unolab::sim::RunConfig;
 
-/// The shard named by `--shard`: `I/N`, or `slurm` for a job array task.
-pub fn parse_shard(spec: &str) -> Result<Shard, Fail> {
-    if spec == "slurm" {
-        Ok(Shard::from_slurm(|k| std::env::var(k).ok())?)
-    } else {
-        Ok(Shard::parse(spec)?)
-    }
+/// The folder of the shard state files, which `--shard` needs.
+fn shard_dir(out: Option<PathBuf>) -> Result<PathBuf, Fail> {
+    out.ok_or_else(|| Fail("--shard needs --out DIR, the folder of the shard state files".into()))
 }
 
 /// The state file of `shard` in `dir`: the one found there (refused when it
@@ -41,7 +38,7 @@ fn open_state<S: ShardFile>(
     if path.is_file() {
         let s = read(&path)?;
         let d = S::differences(mine, s.config());
-        let theirs = s.info().shard;
+        let theirs = s.progress().shard;
         if !d.is_empty() || theirs != shard {
             return Err(Fail(format!(
                 "{} holds shard {theirs} of another {} ({} differ); use another --out or remove it",
@@ -57,8 +54,25 @@ fn open_state<S: ShardFile>(
         Ok((path, s))
     } else {
         let s = make()?;
-        super::run::prepare_out_dir(dir)?;
+        prepare_out_dir(dir)?;
         Ok((path, s))
+    }
+}
+
+/// Writes a shard's state into `dir` (its file, through a temporary name),
+/// recording the time of all its sessions: the earlier ones' (from `state`
+/// as opened) and this session's so far.
+fn state_writer<'a, S: ShardFile>(
+    dir: &'a Path,
+    session: &'a Session,
+    state: &S,
+) -> impl Fn(&S) -> Result<(), String> + 'a {
+    let name = state.progress().shard.file_name();
+    let before = state.progress().elapsed_s;
+    move |s: &S| {
+        let mut s = s.clone();
+        s.progress_mut().elapsed_s = before + session.elapsed_s();
+        write_files_atomically(dir, &[(name.as_str(), s.to_json())])
     }
 }
 
@@ -73,60 +87,53 @@ pub fn run(
     every: f64,
 ) -> Result<ExitCode, Fail> {
     // Signals from here on stop the work and keep what finished.
-    let stop = super::interrupt_flag();
-    let dir = out.ok_or_else(|| {
-        Fail("--shard needs --out DIR, the folder of the shard state files".into())
-    })?;
+    let session = Session::begin(None)?;
+    let dir = shard_dir(out)?;
     if json {
         return Err(Fail(
             "--json does not apply to a shard; merge the shards: unolab merge DIR --json".into(),
         ));
     }
     let (path, mut state) = open_state(&dir, shard, read_state, &RunSpec::of(&cfg), || {
-        Ok(ShardState::new(&cfg, shard, super::now_utc()))
+        Ok(ShardState::new(&cfg, shard, session.started_utc.clone()))
     })?;
-    let name = shard.file_name();
-    let total = state.end_game - state.first_game;
-    let resumed = state.games_done;
-    if !state.partial {
+    let p = &state.progress;
+    let (total, resumed) = (p.games(), p.games_done);
+    if !p.partial {
         print_out(&format!(
             "shard {shard}: games {}..{} already finished ({} games); state in {}\n",
-            state.first_game,
-            state.end_game,
+            p.first_game,
+            p.end_game,
             total,
             path.display()
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = super::Progress::new(total, quiet, "games", resumed);
-    let progress = |done: u64| bar.set(done);
+    let session = session.with_bar(total, quiet, "games", resumed);
     // Every write (checkpoints and the last) records the time of all sessions.
-    let start = Instant::now();
-    let elapsed_before = state.elapsed_s;
-    let write = |s: &ShardState| {
-        let mut s = s.clone();
-        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
-        write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
-    };
+    let write = state_writer(&dir, &session, &state);
     let every = Duration::from_secs_f64(every);
-    run_shard(&cfg, &mut state, stop, &progress, every, &mut |s| write(s))?;
-    bar.finish();
+    let progress = |d: u64| session.progress(d);
+    run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
+        write(s)
+    })?;
+    session.finish();
     write(&state).map_err(Fail)?;
+    let p = &state.progress;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
-        state.first_game,
-        state.end_game,
-        state.games_done,
+        p.first_game,
+        p.end_game,
+        p.games_done,
         total,
         resumed_note(resumed),
         path.display()
     ))?;
-    if state.partial {
-        eprintln!(
-            "interrupted: {} of {} games of shard {shard} finished; rerun the same command to resume",
-            state.games_done, total
-        );
-        return Ok(ExitCode::from(130));
+    if p.partial {
+        return Ok(interrupted(&format!(
+            "{} of {} games of shard {shard} finished; rerun the same command to resume",
+            p.games_done, total
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -161,46 +168,35 @@ pub fn run_experiment(
     c: &CommonArgs,
     every: f64,
 ) -> Result<ExitCode, Fail> {
-    let stop = super::interrupt_flag();
-    let dir = c.out.clone().ok_or_else(|| {
-        Fail("--shard needs --out DIR, the folder of the shard state files".into())
-    })?;
+    let session = Session::begin(None)?;
+    let dir = shard_dir(c.out.clone())?;
     if c.precision.is_some() {
         return Err(Fail(
             "--precision cannot be sharded (each shard would stop on its own data); give --games instead".into(),
         ));
     }
-    let threads = c.threads.unwrap_or_else(super::cores);
+    let threads = c.threads.unwrap_or_else(cores);
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
     let (path, mut state) = open_state(&dir, shard, read_experiment_state, &exp.spec(), || {
-        ExperimentShardState::new(&exp, shard, super::now_utc()).map_err(Fail)
+        ExperimentShardState::new(&exp, shard, session.started_utc.clone()).map_err(Fail)
     })?;
-    let name = shard.file_name();
-    let total = state.end_game - state.first_game;
-    let unit = if exp.duplicate { "deals" } else { "games" };
-    if !state.partial {
+    let p = &state.progress;
+    let (total, resumed) = (p.games(), p.games_done);
+    let unit = if exp.run.duplicate { "deals" } else { "games" };
+    if !p.partial {
         print_out(&format!(
             "shard {shard} of {}: {unit} {}..{} of every arm already finished; state in {}\n",
             exp.name,
-            state.first_game,
-            state.end_game,
+            p.first_game,
+            p.end_game,
             path.display()
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let resumed = state.games_done;
-    let bar = super::Progress::new(total, c.quiet, &format!("{unit} per arm"), resumed);
-    let progress = |done: u64| bar.set(done);
+    let session = session.with_bar(total, c.quiet, &format!("{unit} per arm"), resumed);
     // The state is saved at a batch boundary at most every `every` seconds
     // (10 by default), and at the end.
-    let start = Instant::now();
-    let elapsed_before = state.elapsed_s;
-    let write = |s: &ExperimentShardState| {
-        let mut s = s.clone();
-        s.elapsed_s = elapsed_before + start.elapsed().as_secs_f64();
-        s.threads = threads;
-        write_files_atomically(&dir, &[(name.as_str(), s.to_json())])
-    };
+    let write = state_writer(&dir, &session, &state);
     let mut last_save = Instant::now();
     let mut save = |s: &ExperimentShardState| {
         if last_save.elapsed().as_secs_f64() < every {
@@ -209,26 +205,34 @@ pub fn run_experiment(
         last_save = Instant::now();
         write(s)
     };
-    let how = run_experiment_shard(&exp, &mut state, threads, stop, &progress, &mut save)?;
-    bar.finish();
+    let progress = |d: u64| session.progress(d);
+    let how = run_experiment_shard(
+        &exp,
+        &mut state,
+        threads,
+        session.stop,
+        &progress,
+        &mut save,
+    )?;
+    session.finish();
     write(&state).map_err(Fail)?;
+    let p = &state.progress;
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",
         exp.name,
-        state.first_game,
-        state.end_game,
-        exp.arms.len(),
-        state.games_done,
+        p.first_game,
+        p.end_game,
+        exp.run.arms.len(),
+        p.games_done,
         total,
         resumed_note(resumed),
         path.display()
     ))?;
     if how == Stop::Interrupted {
-        eprintln!(
-            "interrupted: {} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
-            state.games_done, total
-        );
-        return Ok(ExitCode::from(130));
+        return Ok(interrupted(&format!(
+            "{} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
+            p.games_done, total
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -362,7 +366,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         ))
     })?;
     if let Some(dir) = &a.out {
-        super::run::prepare_out_dir(dir)?;
+        prepare_out_dir(dir)?;
     }
     let partial = m.partial();
     let report = Report {
@@ -389,15 +393,14 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         ];
         write_files_atomically(dir, &files).map_err(Fail)?;
     }
-    if a.json {
+    let as_json = || {
         let mut j = report.to_json();
         if let (Value::Object(o), true) = (&mut j, partial) {
             o.insert("missing_shards".into(), shards["missing"].clone());
         }
-        print_out(&(serde_json::to_string(&j)? + "\n"))?;
-    } else {
-        print_out(&report.to_text())?;
-    }
+        j
+    };
+    print_result(a.json, as_json, || report.to_text())?;
     warn_partial(&m, "games");
     Ok(ExitCode::SUCCESS)
 }
@@ -412,7 +415,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         ))
     })?;
     if let Some(dir) = &a.out {
-        super::run::prepare_out_dir(dir)?;
+        prepare_out_dir(dir)?;
     }
     let report = ExperimentReport {
         exp: &exp,
@@ -433,18 +436,14 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         // A complete merge is the state of games 0..N, as one run leaves it:
         // `experiment run --resume` can extend it.
         if !m.partial() {
-            save_state(&m.stats, &super::experiment::state_path(dir)).map_err(Fail)?;
+            save_state(&m.stats, &state_path(dir)).map_err(Fail)?;
         }
         report.write_dir(dir).map_err(Fail)?;
     }
-    if a.json {
-        print_out(&(serde_json::to_string(&report.to_json())? + "\n"))?;
-    } else {
-        print_out(&super::experiment::summary_text(&report))?;
-    }
+    print_result(a.json, || report.to_json(), || report.to_text())?;
     warn_partial(
         &m,
-        if exp.duplicate {
+        if exp.run.duplicate {
             "deals per arm"
         } else {
             "games per arm"

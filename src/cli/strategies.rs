@@ -1,6 +1,6 @@
 //! `unolab strategies`: the built-in strategies and presets as a table.
 
-use super::{print_out, Fail};
+use super::term::{print_out, Fail};
 use std::process::ExitCode;
 use unolab::agents;
 

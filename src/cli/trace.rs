@@ -1,6 +1,7 @@
 //! `unolab trace`: one whole match as JSON Lines.
 
-use super::{load_rules, print_bytes, Fail, RuleArgs, TableArgs};
+use super::args::{load_rules, RuleArgs, TableArgs};
+use super::term::{print_bytes, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;

@@ -1,9 +1,12 @@
 //! `unolab tune`: the cross-entropy method over the heuristic's parameters.
 
-use super::{load_rules, print_out, Fail, RuleArgs};
+use super::args::{
+    cores, load_rules, parse_count, parse_players, parse_seed, parse_threads, RuleArgs,
+};
+use super::scaffold::Session;
+use super::term::{print_out, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use unolab::agents::{self as strategy, StrategySpec};
 use unolab::lab::tune::{self, TuneConfig};
 
@@ -12,7 +15,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of players, 2 to 10
-    #[arg(long, default_value = "4", value_parser = super::parse_players, allow_hyphen_values = true)]
+    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// The opponents, comma separated, cycled to fill the other seats
     #[arg(long, default_value = "points,color,cautious")]
@@ -21,22 +24,22 @@ pub struct TuneArgs {
     #[arg(long, default_value = "color")]
     start: String,
     /// Generations of the search
-    #[arg(long, default_value = "10", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "10", value_parser = parse_count, allow_hyphen_values = true)]
     generations: u64,
     /// Candidates per generation (the first is the current mean)
-    #[arg(long, default_value = "16", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "16", value_parser = parse_count, allow_hyphen_values = true)]
     population: u64,
     /// Games (rounds) per candidate per generation, the same for every candidate
-    #[arg(long, default_value = "4000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "4000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
     /// Games of the held-out evaluation on seeds tuning never used
-    #[arg(long, default_value = "40000", value_parser = super::parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "40000", value_parser = parse_count, allow_hyphen_values = true)]
     holdout_games: u64,
     /// Master seed (an unsigned 64-bit integer)
-    #[arg(long, default_value = "1", value_parser = super::parse_seed, allow_hyphen_values = true)]
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Worker threads (default: all cores; at most 8 per core)
-    #[arg(long, value_parser = super::parse_threads, allow_hyphen_values = true)]
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Name of the tuned strategy (default: the --out file's stem, or "tuned")
     #[arg(long)]
@@ -78,7 +81,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             }
         }
     }
-    let threads = a.threads.unwrap_or_else(super::cores);
+    let threads = a.threads.unwrap_or_else(cores);
     let cfg = TuneConfig {
         rules,
         players: a.players,
@@ -93,9 +96,8 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         threads,
     };
     cfg.validate()?;
-    let stop: &'static AtomicBool = super::interrupt_flag();
-    let started = std::time::Instant::now();
-    let outcome = tune::tune(&cfg, stop, &mut |g| {
+    let session = Session::begin(None)?;
+    let outcome = tune::tune(&cfg, session.stop, &mut |g| {
         eprintln!(
             "generation {}/{}: mean {:.2}%  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
             g.index,
@@ -104,7 +106,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             100.0 * g.best_rate,
             100.0 * g.elite_rate,
             g.spread,
-            started.elapsed().as_secs_f64()
+            session.elapsed_s()
         );
     })?;
     let command: Vec<String> = std::env::args().collect();

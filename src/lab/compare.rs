@@ -1,10 +1,10 @@
 //! `compare`: a one-line A/B experiment of two configurations that differ in
 //! rule set, settings, house rules or strategies, played paired.
 
-use super::experiment::{ArmSpec, Experiment, DEFAULT_BATCH};
+use super::experiment::{ArmSpec, Experiment};
 use crate::agents;
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::lockstep::Arm;
+use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
 
 /// Resolves one arm (rules, settings, house rules, line-up).
@@ -36,15 +36,10 @@ pub fn ab(a: ArmSpec, b: ArmSpec, mode: Mode, games: u64, seed: u64) -> Result<E
         description: format!("What changes from {} to {}?", describe(&a), describe(&b)),
         origin: "command line".into(),
         specs: vec![a, b],
-        arms,
-        baseline: Some(0),
-        mode,
-        games,
-        seed,
-        duplicate: false,
-        batch: DEFAULT_BATCH,
-        precision: None,
-        precision_metrics: Vec::new(),
+        run: LockstepConfig {
+            baseline: Some(0),
+            ..LockstepConfig::new(arms, seed, games)
+        },
     })
 }
 

@@ -7,14 +7,11 @@
 
 use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::lockstep::{Arm, LockstepConfig};
+use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH, METRIC_NAMES};
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::shard::RunSpec;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
-
-/// Clusters per batch when the file does not say.
-pub const DEFAULT_BATCH: u64 = 10_000;
 
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -81,22 +78,6 @@ struct File {
     stop: Option<FileStop>,
 }
 
-/// The names of the metrics the precision rule may name.
-pub const METRIC_NAMES: [&str; 12] = [
-    "turns_per_round",
-    "cards_drawn_per_round",
-    "points_per_round",
-    "blocked_rate",
-    "truncated_rate",
-    "uno_penalties_per_round",
-    "first_mover_win_rate",
-    "rounds_per_match",
-    "first_mover_advantage",
-    "win_rate",
-    "match_win_rate",
-    "position_win_rate",
-];
-
 /// One arm as written: what it changes from the base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArmSpec {
@@ -108,25 +89,21 @@ pub struct ArmSpec {
     pub strategies: String,
 }
 
-/// A validated experiment.
+/// A validated experiment: the lockstep run it is, and what the lab adds to
+/// it (a name, a description, where it came from, each arm as written).
 #[derive(Clone, Debug)]
 pub struct Experiment {
     pub name: String,
     pub description: String,
     /// The file it came from.
     pub origin: String,
+    /// Each arm as written, in the order of `run.arms`.
     pub specs: Vec<ArmSpec>,
-    pub arms: Vec<Arm>,
-    pub baseline: Option<usize>,
-    pub mode: Mode,
-    /// Games per arm (deals per arm with `duplicate`); the limit when a
-    /// precision is set.
-    pub games: u64,
-    pub seed: u64,
-    pub duplicate: bool,
-    pub batch: u64,
-    pub precision: Option<f64>,
-    pub precision_metrics: Vec<String>,
+    /// The arms as resolved, the baseline, seed, duplicate play, batch and
+    /// stopping rule; `max_clusters` is the games per arm (deals per arm with
+    /// `duplicate`), the limit when a precision is set. One thread, from
+    /// cluster 0 (see [`Experiment::lockstep`]).
+    pub run: LockstepConfig,
 }
 
 /// An arm as written and as resolved (see [`ExperimentSpec`]).
@@ -202,8 +179,14 @@ impl ExperimentSpec {
 }
 
 impl Experiment {
+    /// The mode every arm plays (round when there are no arms).
+    pub fn mode(&self) -> Mode {
+        self.run.arms.first().map_or(Mode::Round, |a| a.cfg.mode)
+    }
+
     /// The experiment as data (see [`ExperimentSpec`]).
     pub fn spec(&self) -> ExperimentSpec {
+        let r = &self.run;
         ExperimentSpec {
             name: self.name.clone(),
             description: self.description.clone(),
@@ -211,20 +194,20 @@ impl Experiment {
             arms: self
                 .specs
                 .iter()
-                .zip(&self.arms)
+                .zip(&r.arms)
                 .map(|(s, a)| ArmData {
                     written: s.clone(),
                     resolved: RunSpec::of(&a.cfg),
                 })
                 .collect(),
-            baseline: self.baseline,
-            mode: self.mode,
-            games: self.games,
-            seed: self.seed,
-            duplicate: self.duplicate,
-            batch: self.batch,
-            precision: self.precision,
-            precision_metrics: self.precision_metrics.clone(),
+            baseline: r.baseline,
+            mode: self.mode(),
+            games: r.max_clusters,
+            seed: r.seed,
+            duplicate: r.duplicate,
+            batch: r.batch,
+            precision: r.precision,
+            precision_metrics: r.precision_metrics.clone(),
         }
     }
 
@@ -251,31 +234,22 @@ impl Experiment {
             description: s.description.clone(),
             origin: s.origin.clone(),
             specs: s.arms.iter().map(|a| a.written.clone()).collect(),
-            arms,
-            baseline: s.baseline,
-            mode: s.mode,
-            games: s.games,
-            seed: s.seed,
-            duplicate: s.duplicate,
-            batch: s.batch,
-            precision: s.precision,
-            precision_metrics: s.precision_metrics.clone(),
+            run: LockstepConfig {
+                baseline: s.baseline,
+                duplicate: s.duplicate,
+                batch: s.batch,
+                precision: s.precision,
+                precision_metrics: s.precision_metrics.clone(),
+                ..LockstepConfig::new(arms, s.seed, s.games)
+            },
         })
     }
 
     /// The lockstep configuration on `threads` threads.
     pub fn lockstep(&self, threads: usize) -> LockstepConfig {
         LockstepConfig {
-            arms: self.arms.clone(),
-            baseline: self.baseline,
-            seed: self.seed,
-            duplicate: self.duplicate,
             threads,
-            batch: self.batch,
-            first_cluster: 0,
-            max_clusters: self.games,
-            precision: self.precision,
-            precision_metrics: self.precision_metrics.clone(),
+            ..self.run.clone()
         }
     }
 }
@@ -325,6 +299,47 @@ pub fn load(path: &str) -> Result<Experiment, Vec<String>> {
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One arm before it is resolved, each value with where it was written:
+/// (label, rules, set, house, players, strategies, fixed seats).
+type Raw = (
+    (String, std::ops::Range<usize>),
+    (String, std::ops::Range<usize>),
+    Vec<(String, std::ops::Range<usize>)>,
+    Vec<(String, std::ops::Range<usize>)>,
+    (i64, std::ops::Range<usize>),
+    (String, std::ops::Range<usize>),
+    bool,
+);
+
+/// Every arm of `combos` once with each value of a `[grid]` axis (`combos`
+/// itself when the file does not give the axis): `apply` puts the value into
+/// the arm and returns its part of the label, which is joined to the label
+/// so far; the label's place becomes the value's.
+fn cross<T>(
+    combos: Vec<Raw>,
+    axis: &Option<Vec<Spanned<T>>>,
+    apply: impl Fn(&mut Raw, &Spanned<T>) -> String,
+) -> Vec<Raw> {
+    let Some(values) = axis else {
+        return combos;
+    };
+    let mut out = Vec::with_capacity(combos.len() * values.len());
+    for c in &combos {
+        for v in values {
+            let mut c = c.clone();
+            let part = apply(&mut c, v);
+            c.0 .0 = if c.0 .0.is_empty() {
+                part
+            } else {
+                format!("{}, {part}", c.0 .0)
+            };
+            c.0 .1 = v.span();
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parses and validates an experiment (`origin` names it in messages).
@@ -455,16 +470,6 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     let spanned_list = |v: &[Spanned<String>]| -> Vec<(String, std::ops::Range<usize>)> {
         v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
     };
-    // (label + span, rules, set, house, players, strategies, fixed seats)
-    type Raw = (
-        (String, std::ops::Range<usize>),
-        (String, std::ops::Range<usize>),
-        Vec<(String, std::ops::Range<usize>)>,
-        Vec<(String, std::ops::Range<usize>)>,
-        (i64, std::ops::Range<usize>),
-        (String, std::ops::Range<usize>),
-        bool,
-    );
     let mut raws: Vec<Raw> = Vec::new();
     let fixed = b.fixed_seats.unwrap_or(false);
     for a in &f.arm {
@@ -502,94 +507,36 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
             base_strats.clone(),
             fixed,
         )];
-        let join = |l: &str, part: &str| {
-            if l.is_empty() {
-                part.to_string()
+        combos = cross(combos, &g.rules, |c, r| {
+            c.1 = (r.get_ref().clone(), r.span());
+            r.get_ref().clone()
+        });
+        combos = cross(combos, &g.set, |c, s| {
+            c.2.extend(
+                s.get_ref()
+                    .split(',')
+                    .filter(|x| !x.trim().is_empty())
+                    .map(|x| (x.trim().to_string(), s.span())),
+            );
+            s.get_ref().clone()
+        });
+        combos = cross(combos, &g.house, |c, h| {
+            c.3.push((h.get_ref().clone(), h.span()));
+            if h.get_ref().trim().is_empty() {
+                "none".into()
             } else {
-                format!("{l}, {part}")
+                h.get_ref().clone()
             }
-        };
-        if let Some(v) = &g.rules {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |r| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, r.get_ref());
-                        c.0 .1 = r.span();
-                        c.1 = (r.get_ref().clone(), r.span());
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.set {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |s| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, s.get_ref());
-                        c.0 .1 = s.span();
-                        c.2.extend(
-                            s.get_ref()
-                                .split(',')
-                                .filter(|x| !x.trim().is_empty())
-                                .map(|x| (x.trim().to_string(), s.span())),
-                        );
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.house {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |h| {
-                        let mut c = c.clone();
-                        let part = if h.get_ref().trim().is_empty() {
-                            "none"
-                        } else {
-                            h.get_ref().as_str()
-                        };
-                        c.0 .0 = join(&c.0 .0, part);
-                        c.0 .1 = h.span();
-                        c.3.push((h.get_ref().clone(), h.span()));
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.players {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |p| {
-                        let mut c = c.clone();
-                        c.0 .0 = join(&c.0 .0, &format!("{} players", p.get_ref()));
-                        c.0 .1 = p.span();
-                        c.4 = (*p.get_ref(), p.span());
-                        c
-                    })
-                })
-                .collect();
-        }
-        if let Some(v) = &g.strategies {
-            combos = combos
-                .iter()
-                .flat_map(|c| {
-                    v.iter().map(move |s| {
-                        let mut c = c.clone();
-                        let part = s.get_ref().split(',').map(str::trim).collect::<Vec<_>>();
-                        c.0 .0 = join(&c.0 .0, &part.join(" vs "));
-                        c.0 .1 = s.span();
-                        c.5 = (s.get_ref().clone(), s.span());
-                        c
-                    })
-                })
-                .collect();
-        }
+        });
+        combos = cross(combos, &g.players, |c, p| {
+            c.4 = (*p.get_ref(), p.span());
+            format!("{} players", p.get_ref())
+        });
+        combos = cross(combos, &g.strategies, |c, s| {
+            c.5 = (s.get_ref().clone(), s.span());
+            let part = s.get_ref().split(',').map(str::trim).collect::<Vec<_>>();
+            part.join(" vs ")
+        });
         if combos.iter().all(|c| c.0 .0.is_empty()) {
             errs.file("the [grid] table lists no values (valid keys: rules, set, house, players, strategies)");
         } else {
@@ -705,23 +652,23 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
     if !errs.list.is_empty() {
         return Err(errs.list);
     }
+    let games = if precision.is_some() {
+        max_games
+    } else {
+        games
+    };
     Ok(Experiment {
         name,
         description: f.description.unwrap_or_default(),
         origin: origin.to_string(),
         specs,
-        arms,
-        baseline,
-        mode,
-        games: if precision.is_some() {
-            max_games
-        } else {
-            games
+        run: LockstepConfig {
+            baseline,
+            duplicate,
+            batch,
+            precision,
+            precision_metrics,
+            ..LockstepConfig::new(arms, seed, games)
         },
-        seed,
-        duplicate,
-        batch,
-        precision,
-        precision_metrics,
     })
 }

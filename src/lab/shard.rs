@@ -4,12 +4,13 @@
 //! `duplicate`) `⌊clusters·I/N⌋ .. ⌊clusters·(I+1)/N⌋` of every arm, in
 //! lockstep as a whole experiment does ([`crate::sim::lockstep`]). Its
 //! [`ExperimentShardState`] holds the resolved experiment ([`ExperimentSpec`]),
-//! the shard, and the exact [`LockstepState`] of the clusters it finished: a
-//! contiguous prefix of its range, since the lockstep runner keeps the state
-//! of batch boundaries only. Every statistic of a lockstep state is an integer
-//! sum (run statistics, ratio sums, paired cross sums), so adding the states of
-//! all `N` shards gives exactly the state of one run of all the clusters, in
-//! any order; [`Merger`] does it with the same refusals as for runs.
+//! its [`Progress`] (the same record as a run's shard), and the exact
+//! [`LockstepState`] of the clusters it finished: a contiguous prefix of its
+//! range, since the lockstep runner keeps the state of batch boundaries only.
+//! Every statistic of a lockstep state is an integer sum (run statistics,
+//! ratio sums, paired cross sums), so adding the states of all `N` shards
+//! gives exactly the state of one run of all the clusters, in any order;
+//! [`crate::sim::shard::Merger`] does it with the same refusals as for runs.
 //!
 //! An adaptive precision rule cannot be sharded (each shard would stop on its
 //! own data), so [`ExperimentShardState::new`] refuses it.
@@ -17,10 +18,7 @@
 use crate::lab::experiment::{Experiment, ExperimentSpec};
 use crate::sim::lockstep::{run_lockstep, LockstepConfig, LockstepState, Stop};
 use crate::sim::runner::RunError;
-use crate::sim::shard::{
-    check_partial, check_range, shard_kind, Shard, ShardFile, ShardInfo, SHARD_FORMAT,
-    SHARD_VERSION,
-};
+use crate::sim::shard::{shard_kind, Progress, Shard, ShardFile, SHARD_FORMAT, SHARD_VERSION};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
@@ -34,21 +32,11 @@ pub struct ExperimentShardState {
     /// `"experiment"`.
     pub kind: String,
     pub config: ExperimentSpec,
-    pub shard: Shard,
-    /// The shard's clusters, `first_game..end_game` (games, or deals with
-    /// duplicate play).
-    pub first_game: u64,
-    pub end_game: u64,
-    /// Clusters finished: `first_game .. first_game + games_done`.
-    pub games_done: u64,
-    /// True while some of the shard's clusters are not finished.
-    pub partial: bool,
-    /// Wall-clock seconds spent on this shard, over all its sessions.
-    pub elapsed_s: f64,
-    /// When the shard was first started (RFC 3339 UTC).
-    pub started_utc: String,
-    /// Threads of the last session (never changes a result).
-    pub threads: usize,
+    /// Its clusters (games, or deals with duplicate play), without finished
+    /// ranges: the clusters finished are `first_game .. first_game +
+    /// games_done`.
+    #[serde(flatten)]
+    pub progress: Progress,
     /// The exact lockstep state of the finished clusters.
     pub state: LockstepState,
 }
@@ -61,27 +49,19 @@ impl ExperimentShardState {
         shard: Shard,
         started_utc: String,
     ) -> Result<ExperimentShardState, String> {
-        if exp.precision.is_some() {
+        if exp.run.precision.is_some() {
             return Err(format!(
                 "experiment '{}' stops at a precision; an adaptive stop cannot be sharded (each shard would stop on its own data): drop [stop] precision and give the games",
                 exp.name
             ));
         }
-        let r = shard.range(exp.games);
         Ok(ExperimentShardState {
             format: SHARD_FORMAT.into(),
             version: SHARD_VERSION,
             kind: "experiment".into(),
             config: exp.spec(),
-            shard,
-            first_game: r.start,
-            end_game: r.end,
-            games_done: 0,
-            partial: r.start < r.end,
-            elapsed_s: 0.0,
-            started_utc,
-            threads: 1,
-            state: LockstepState::new(&exp.lockstep(1)),
+            progress: Progress::new(shard, exp.run.max_clusters, false, started_utc, 1),
+            state: LockstepState::new(&exp.run),
         })
     }
 
@@ -95,39 +75,36 @@ impl ExperimentShardState {
                 "a shard of a {kind}, not of an experiment (kind \"{kind}\")"
             ));
         }
-        let s: ExperimentShardState =
+        let mut s: ExperimentShardState =
             serde_json::from_str(text).map_err(|e| format!("malformed shard state: {e}"))?;
-        check_range(s.shard, s.config.games, s.first_game, s.end_game)?;
-        if s.games_done > s.end_game - s.first_game || s.state.clusters != s.games_done {
+        // Not a field of an experiment's shard: ignored, as any other.
+        s.progress.done = None;
+        let p = &s.progress;
+        p.check_range(s.config.games)?;
+        if p.games_done > p.games() || s.state.clusters != p.games_done {
             return Err("its game counts do not add up".into());
         }
-        check_partial(s.partial, s.games_done, s.first_game, s.end_game)?;
+        p.check_partial()?;
         let exp = Experiment::from_spec(&s.config)
             .map_err(|e| format!("its experiment does not load: {e}"))?;
-        if !s.state.same_shape(&LockstepState::new(&exp.lockstep(1))) {
+        if !s.state.same_shape(&LockstepState::new(&exp.run)) {
             return Err("its statistics do not have the shape of its experiment".into());
         }
         Ok(s)
     }
 
-    /// The state as compact JSON (one line).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default() + "\n"
-    }
-
     /// The lockstep configuration of the clusters still to play.
     pub fn lockstep(&self, exp: &Experiment, threads: usize) -> LockstepConfig {
         let mut cfg = exp.lockstep(threads);
-        cfg.first_cluster = self.first_game;
-        cfg.max_clusters = self.end_game - self.first_game;
+        cfg.first_cluster = self.progress.first_game;
+        cfg.max_clusters = self.progress.games();
         cfg.precision = None;
         cfg
     }
 
     fn record(&mut self, st: &LockstepState) {
         self.state = st.clone();
-        self.games_done = st.clusters;
-        self.partial = self.games_done < self.end_game - self.first_game;
+        self.progress.set_done(st.clusters);
     }
 }
 
@@ -153,6 +130,7 @@ pub fn run_experiment_shard(
         )));
     }
     let cfg = state.lockstep(exp, threads);
+    state.progress.threads = threads;
     let mut st = state.state.clone();
     let how = {
         let mut save = |s: &LockstepState| {
@@ -162,7 +140,6 @@ pub fn run_experiment_shard(
         run_lockstep(&cfg, &mut st, stop, progress, &mut save)?
     };
     state.record(&st);
-    state.threads = threads;
     Ok(how)
 }
 
@@ -179,16 +156,11 @@ impl ShardFile for ExperimentShardState {
     fn total(c: &ExperimentSpec) -> u64 {
         c.games
     }
-    fn info(&self) -> ShardInfo {
-        ShardInfo {
-            shard: self.shard,
-            games_done: self.games_done,
-            games: self.end_game - self.first_game,
-            partial: self.partial,
-            elapsed_s: self.elapsed_s,
-            started_utc: self.started_utc.clone(),
-            threads: self.threads,
-        }
+    fn progress(&self) -> &Progress {
+        &self.progress
+    }
+    fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
     }
     fn into_stats(self) -> LockstepState {
         self.state

@@ -390,10 +390,12 @@ pub struct RunOutcome {
     pub partial: bool,
 }
 
-/// One worker thread's strategies: one instance per seat per rotation.
+/// One worker thread's strategies: one instance per seat per rotation (the
+/// runner's, a shard's and each arm of the lockstep runner's).
 pub(crate) struct Worker {
-    instances: Vec<Vec<Seat>>,
-    strat_of_seat: Vec<Vec<usize>>,
+    pub(crate) instances: Vec<Vec<Seat>>,
+    /// The strategy index (in `strategy_names` order) at each seat.
+    pub(crate) strat_of_seat: Vec<Vec<usize>>,
 }
 
 impl Worker {

@@ -1,6 +1,9 @@
 //! The results of an experiment (or a `compare`): per-arm estimates, paired
 //! comparisons with Holm-adjusted p-values, distributions, the manifest, a
-//! Markdown report and SVG plots. Everything is returned as text; nothing prints.
+//! Markdown report and SVG plots, and the saved state `--resume` reads.
+//! Everything is returned as text; nothing prints. This file owns the rows,
+//! the CSV and JSON files, the plots and the state file; `text` the summary
+//! table and `report.md`.
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
@@ -11,8 +14,9 @@ use crate::sim::lockstep::{
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
 use serde_json::{json, Value};
-use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+mod text;
 
 /// One metric of one arm.
 #[derive(Clone, Debug)]
@@ -143,31 +147,6 @@ fn title(metric: &str, group: &str) -> String {
     }
 }
 
-fn num(metric: &str, x: f64, signed: bool) -> String {
-    let (_, pct) = describe(metric);
-    match (pct, signed) {
-        (true, true) => format!("{:+.2} pp", 100.0 * x),
-        (true, false) => format!("{:.2}%", 100.0 * x),
-        (false, true) => format!("{x:+.3}"),
-        (false, false) => format!("{x:.3}"),
-    }
-}
-
-fn ci(metric: &str, lo: f64, hi: f64, signed: bool) -> String {
-    let (_, pct) = describe(metric);
-    let f = |x: f64| match (pct, signed) {
-        (true, true) => format!("{:+.2}", 100.0 * x),
-        (true, false) => format!("{:.2}", 100.0 * x),
-        (false, true) => format!("{x:+.3}"),
-        (false, false) => format!("{x:.3}"),
-    };
-    if lo.is_finite() {
-        format!("[{}, {}]", f(lo), f(hi))
-    } else {
-        "-".into()
-    }
-}
-
 /// An experiment's results with what is needed to write them.
 pub struct ExperimentReport<'a> {
     pub exp: &'a Experiment,
@@ -192,9 +171,10 @@ impl ExperimentReport<'_> {
 
     fn games_per_arm(&self) -> Vec<u64> {
         self.exp
+            .run
             .arms
             .iter()
-            .map(|a| games_of(&a.cfg, self.state.clusters, self.exp.duplicate))
+            .map(|a| games_of(&a.cfg, self.state.clusters, self.exp.run.duplicate))
             .collect()
     }
 
@@ -309,7 +289,7 @@ impl ExperimentReport<'_> {
                 points.merge(&s.round_points);
             }
             put("points_per_round_won", "all", &points);
-            if self.exp.mode == Mode::Match {
+            if self.exp.mode() == Mode::Match {
                 put("rounds_per_match", "all", &st.rounds_per_match);
             }
         }
@@ -321,6 +301,7 @@ impl ExperimentReport<'_> {
         let e = self.exp;
         let games = self.games_per_arm();
         let arms: Vec<Value> = e
+            .run
             .arms
             .iter()
             .zip(&e.specs)
@@ -349,18 +330,18 @@ impl ExperimentReport<'_> {
             "started": self.started,
             "elapsed_s": (self.elapsed_s * 1000.0).round() / 1000.0,
             "threads": self.threads,
-            "seed": e.seed,
-            "mode": e.mode.name(),
-            "duplicate": e.duplicate,
+            "seed": e.run.seed,
+            "mode": e.mode().name(),
+            "duplicate": e.run.duplicate,
             "clusters": self.state.clusters,
-            "clusters_are": if e.duplicate { "deals, each played once per seat rotation" } else { "games" },
-            "games_limit": e.games,
-            "batch": e.batch,
-            "precision": e.precision,
-            "precision_metrics": e.precision_metrics,
+            "clusters_are": if e.run.duplicate { "deals, each played once per seat rotation" } else { "games" },
+            "games_limit": e.run.max_clusters,
+            "batch": e.run.batch,
+            "precision": e.run.precision,
+            "precision_metrics": e.run.precision_metrics,
             "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
             "partial": self.partial(),
-            "baseline": e.baseline.map(|b| e.arms[b].label.clone()),
+            "baseline": e.run.baseline.map(|b| e.run.arms[b].label.clone()),
             "arms": arms,
         });
         if let (Some(s), Value::Object(o)) = (&self.shards, &mut m) {
@@ -459,7 +440,7 @@ impl ExperimentReport<'_> {
         ));
         // First-mover advantage by position.
         let mut panels: Vec<Panel> = Vec::new();
-        for (a, spec) in self.state.arms.iter().zip(&self.exp.arms) {
+        for (a, spec) in self.state.arms.iter().zip(&self.exp.run.arms) {
             let rows: Vec<Row> = arms
                 .iter()
                 .filter(|r| r.arm == a.label && r.metric == "position_win_rate")
@@ -513,270 +494,6 @@ impl ExperimentReport<'_> {
         Ok(out)
     }
 
-    /// `report.md`: the question, the set-up, the findings in words, the
-    /// tables and the plots.
-    pub fn markdown(&self, plot_names: &[String]) -> String {
-        let e = self.exp;
-        let st = self.state;
-        let mut o = String::new();
-        let _ = writeln!(o, "# {}\n", e.name);
-        if !e.description.is_empty() {
-            let _ = writeln!(o, "{}\n", e.description.trim());
-        }
-        let games = self.games_per_arm();
-        let unit = if e.mode == Mode::Match {
-            "matches"
-        } else {
-            "rounds"
-        };
-        let played = if e.duplicate {
-            format!(
-                "{} deals per arm, each played once per seat rotation (duplicate): {} {unit} per arm",
-                st.clusters,
-                games
-                    .iter()
-                    .map(|g| g.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            )
-        } else {
-            format!("{} {unit} per arm", st.clusters)
-        };
-        let _ = writeln!(
-            o,
-            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}. {} thread{}, {:.1} s.\n",
-            e.arms.len(),
-            e.seed,
-            e.mode.name(),
-            match self.stop {
-                Stop::Limit => "the game limit",
-                Stop::Precision => "the precision rule",
-                Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
-                Stop::Interrupted => "an interruption (PARTIAL results)",
-            },
-            match e.precision {
-                Some(p) => format!(" (precision ±{p}, limit {} per arm)", e.games),
-                None => String::new(),
-            },
-            self.threads,
-            if self.threads == 1 { "" } else { "s" },
-            self.elapsed_s
-        );
-        let _ = writeln!(
-            o,
-            "| arm | rules | house rules | settings | players | line-up |"
-        );
-        let _ = writeln!(o, "| --- | --- | --- | --- | --- | --- |");
-        for (i, (a, s)) in e.arms.iter().zip(&e.specs).enumerate() {
-            let star = if e.baseline == Some(i) {
-                " (baseline)"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                o,
-                "| {}{star} | {} | {} | {} | {} | {} |",
-                a.label,
-                a.cfg.rules.name,
-                if s.house.is_empty() {
-                    "-".into()
-                } else {
-                    s.house.join(", ")
-                },
-                if s.set.is_empty() {
-                    "-".into()
-                } else {
-                    s.set.join(", ")
-                },
-                a.cfg.players,
-                a.cfg
-                    .lineup
-                    .iter()
-                    .map(|x| x.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-        let comps = comparison_rows(st);
-        let main_metric = |m: &str| m != "position_win_rate";
-        if !comps.is_empty() {
-            let _ = writeln!(o, "\n## What changes against the baseline\n");
-            let sig: Vec<&ComparisonRow> = comps
-                .iter()
-                .filter(|r| main_metric(&r.metric) && r.p_holm < 0.05)
-                .collect();
-            if sig.is_empty() {
-                let _ = writeln!(o, "No difference is significant at the 5% level after Holm's adjustment over all {} comparisons.\n", comps.len());
-            } else {
-                let _ = writeln!(
-                    o,
-                    "Differences significant at the 5% level after Holm's adjustment over all {} comparisons (arm minus baseline, 95% interval):\n",
-                    comps.len()
-                );
-                for r in sig {
-                    let _ = writeln!(
-                        o,
-                        "- **{}**: {} {} (from {} to {}), {}.",
-                        r.arm,
-                        title(&r.metric, &r.group),
-                        num(&r.metric, r.d.diff, true),
-                        num(&r.metric, r.base_value, false),
-                        num(&r.metric, r.arm_value, false),
-                        ci(&r.metric, r.d.lo, r.d.hi, true)
-                    );
-                }
-                o.push('\n');
-            }
-            let _ = writeln!(
-                o,
-                "| arm | metric | baseline | arm | difference | 95% CI | p | Holm p |"
-            );
-            let _ = writeln!(o, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |");
-            for r in comps.iter().filter(|r| main_metric(&r.metric)) {
-                let _ = writeln!(
-                    o,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                    r.arm,
-                    title(&r.metric, &r.group),
-                    num(&r.metric, r.base_value, false),
-                    num(&r.metric, r.arm_value, false),
-                    num(&r.metric, r.d.diff, true),
-                    ci(&r.metric, r.d.lo, r.d.hi, true),
-                    fmt_p(r.d.p),
-                    fmt_p(r.p_holm)
-                );
-            }
-            let ratios: Vec<f64> = comps
-                .iter()
-                .filter(|r| r.d.se > 0.0 && r.d.se_unpaired > 0.0)
-                .map(|r| r.d.se / r.d.se_unpaired)
-                .collect();
-            if !ratios.is_empty() {
-                let mut s = ratios.clone();
-                s.sort_by(f64::total_cmp);
-                let _ = writeln!(
-                    o,
-                    "\nPairing: the paired interval is {:.2} times as wide as an unpaired one at the same games (median over {} comparisons; range {:.2} to {:.2}).",
-                    s[s.len() / 2],
-                    s.len(),
-                    s[0],
-                    s[s.len() - 1]
-                );
-            }
-        }
-        self.head_to_head(&mut o);
-        let _ = writeln!(o, "\n## Every arm\n");
-        let rows = arm_rows(st);
-        let _ = writeln!(o, "| arm | metric | value | 95% CI |");
-        let _ = writeln!(o, "| --- | --- | ---: | --- |");
-        for r in rows.iter().filter(|r| main_metric(&r.metric)) {
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} |",
-                r.arm,
-                title(&r.metric, &r.group),
-                num(&r.metric, r.est.value, false),
-                ci(&r.metric, r.est.lo, r.est.hi, false)
-            );
-        }
-        if !plot_names.is_empty() {
-            let _ = writeln!(o, "\n## Plots\n");
-            for p in plot_names {
-                let _ = writeln!(o, "![{p}]({p})\n");
-            }
-        }
-        let _ = writeln!(
-            o,
-            "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
-            if e.duplicate { "deal" } else { "game" }
-        );
-        let _ = write!(o, "Produced by `{}`", self.command.join(" "));
-        match &self.shards {
-            Some(s) => {
-                let list = |k: &str| {
-                    s[k].as_array()
-                        .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
-                        .unwrap_or_default()
-                };
-                let (merged, missing) = (list("merged"), list("missing"));
-                let _ = write!(
-                    o,
-                    " from {} of {} shards",
-                    merged.len(),
-                    merged.len() + missing.len()
-                );
-                if !missing.is_empty() {
-                    let _ = write!(
-                        o,
-                        " (PARTIAL: shards {} missing or unfinished)",
-                        missing.join(", ")
-                    );
-                }
-                let _ = writeln!(o, ".");
-            }
-            None => {
-                let _ = writeln!(o, ".");
-            }
-        }
-        o
-    }
-
-    /// When every arm is a match-up of two strategies: a table of the row
-    /// strategy's round wins per seat held against the column strategy.
-    fn head_to_head(&self, o: &mut String) {
-        let rows = arm_rows(self.state);
-        let mut names: Vec<String> = Vec::new();
-        let mut cells: Vec<(String, String, String)> = Vec::new();
-        for a in &self.state.arms {
-            let s: Vec<&ArmRow> = rows
-                .iter()
-                .filter(|r| r.arm == a.label && r.metric == "win_rate")
-                .collect();
-            if s.len() != 2 {
-                return;
-            }
-            for (x, y) in [(s[0], s[1]), (s[1], s[0])] {
-                for n in [&x.group, &y.group] {
-                    if !names.contains(n) {
-                        names.push(n.clone());
-                    }
-                }
-                cells.push((
-                    x.group.clone(),
-                    y.group.clone(),
-                    format!(
-                        "{:.1}% [{:.1}, {:.1}]",
-                        100.0 * x.est.value,
-                        100.0 * x.est.lo,
-                        100.0 * x.est.hi
-                    ),
-                ));
-            }
-        }
-        if names.len() < 2 {
-            return;
-        }
-        let _ = writeln!(
-            o,
-            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, 95% interval (50% = even):\n"
-        );
-        let _ = writeln!(o, "| | {} |", names.join(" | "));
-        let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));
-        for r in &names {
-            let line: Vec<String> = names
-                .iter()
-                .map(|c| {
-                    cells
-                        .iter()
-                        .find(|(a, b, _)| a == r && b == c)
-                        .map(|x| x.2.clone())
-                        .unwrap_or_else(|| "-".into())
-                })
-                .collect();
-            let _ = writeln!(o, "| **{r}** | {} |", line.join(" | "));
-        }
-    }
-
     /// Writes every file into `dir` (temporary names, then renames).
     pub fn write_dir(&self, dir: &Path) -> Result<(), String> {
         let plots = self.plots()?;
@@ -798,14 +515,10 @@ impl ExperimentReport<'_> {
     }
 }
 
-fn fmt_p(p: f64) -> String {
-    if !p.is_finite() {
-        "-".into()
-    } else if p < 0.0001 {
-        "<0.0001".into()
-    } else {
-        format!("{p:.4}")
-    }
+/// The state file inside an experiment's output folder (what `--resume`
+/// continues from).
+pub fn state_path(out: &Path) -> PathBuf {
+    out.join("state.json")
 }
 
 /// Writes the state to `path` through a temporary file and a rename.

@@ -1,0 +1,152 @@
+//! The argument groups and value parsers the subcommands share: rules and
+//! table options, counts, seeds, threads, checkpoints, shards, and the
+//! options of `experiment run` and `compare`.
+
+use super::term::Fail;
+use std::path::PathBuf;
+use unolab::engine::rules::{RuleSetFile, Rules};
+use unolab::sim::shard::Shard;
+
+#[derive(clap::Args, Clone)]
+pub struct RuleArgs {
+    /// Rule set: classic, h2o, lilo-stitch, cars3, or a path to a .toml file
+    #[arg(short, long, default_value = "classic")]
+    pub rules: String,
+    /// Override a setting: --set key=value (repeatable)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// House rules, comma separated: --house stacking=same,seven_o (repeatable)
+    #[arg(long, value_name = "RULES")]
+    pub house: Vec<String>,
+}
+
+/// The table: players, their strategies and the seed (shared by run and trace).
+#[derive(clap::Args, Clone)]
+pub struct TableArgs {
+    /// Number of players, 2 to 10
+    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    pub players: usize,
+    /// Strategies, comma separated, one per seat (cycled to fill the seats)
+    #[arg(short, long, default_value = "random")]
+    pub strategies: String,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
+    pub seed: u64,
+}
+
+pub fn load_rules(a: &RuleArgs) -> Result<Rules, Fail> {
+    Ok(Rules::build(RuleSetFile::resolve(
+        &a.rules, &a.set, &a.house,
+    )?)?)
+}
+
+pub fn parse_players(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (2..=10).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a valid player count (valid: 2 to 10)"
+        )),
+    }
+}
+
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.parse::<u64>().map_err(|_| {
+        format!(
+            "'{s}' is not a valid seed (valid: an integer from 0 to {})",
+            u64::MAX
+        )
+    })
+}
+
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    match s.replace('_', "").parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a valid game count (valid: a positive integer)"
+        )),
+    }
+}
+
+/// Seconds between saves of a resumable state (`--checkpoint`): a number from
+/// 0 (save at every unit of work) to one day.
+pub fn parse_checkpoint(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=86_400.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a valid checkpoint interval (valid: seconds from 0 to 86400)"
+        )),
+    }
+}
+
+/// Seconds between saves of a resumable state when `--checkpoint` is not given.
+pub const CHECKPOINT_SECS: f64 = 10.0;
+
+/// The cores of this machine (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// At most 8 threads per core: more only adds switching.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = 8 * cores();
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a valid thread count (valid: 1 to {max}, 8 per core on this machine's {} cores)",
+            cores()
+        )),
+    }
+}
+
+/// The shard named by `--shard`: `I/N`, or `slurm` for a job array task.
+pub fn parse_shard(spec: &str) -> Result<Shard, Fail> {
+    if spec == "slurm" {
+        Ok(Shard::from_slurm(|k| std::env::var(k).ok())?)
+    } else {
+        Ok(Shard::parse(spec)?)
+    }
+}
+
+/// Options shared by `experiment run` and `compare`.
+#[derive(clap::Args, Clone)]
+pub struct CommonArgs {
+    /// Games per arm (deals per arm with --duplicate); with --precision, the limit
+    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    pub games: Option<u64>,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores); the results do not depend on it
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    pub threads: Option<usize>,
+    /// Play each deal once per seat rotation of the line-up (duplicate);
+    /// --duplicate=false turns it off for a file that asks for it
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub duplicate: Option<bool>,
+    /// Stop when every 95% interval is narrower than plus or minus X
+    #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
+    pub precision: Option<f64>,
+    /// Games per batch (the precision rule and saved state work per batch)
+    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    pub batch: Option<u64>,
+    /// Output folder (experiment run: default results/<name>)
+    #[arg(short, long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted run from the state saved in the output folder
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)"
+        )),
+    }
+}

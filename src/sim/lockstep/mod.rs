@@ -1,0 +1,137 @@
+//! The lockstep runner: several configurations ("arms") played on the same
+//! seeds, game `i` of every arm in the same worker back to back (common random
+//! numbers), with exact paired statistics.
+//!
+//! Every metric is a ratio of two integer sums over *clusters*: a cluster is one
+//! game (a round in round mode, a match in match mode), or with `duplicate` one
+//! deal played once per seat rotation of the line-up. For each cluster the
+//! numerator `y` and denominator `x` of every metric are added to exact integer
+//! sums (`Σy, Σx, Σy², Σx², Σxy`), and for every arm against the baseline the
+//! cross sums (`Σy_a y_b, Σy_a x_b, Σx_a y_b, Σx_a x_b`). Nothing per game is
+//! stored, all sums are integers, so the result does not depend on the thread
+//! count or the merge order. Intervals use the delta method with the
+//! cluster-level (paired) variance; see [`ratio_estimate`] and
+//! [`paired_difference`].
+//!
+//! Games are played in batches; the state at a batch boundary is exact and
+//! serialisable ([`LockstepState`]), which is what `--resume` continues from and
+//! what the adaptive-precision rule checks.
+//!
+//! This file owns the configuration (arms, baseline, seed, batch, range,
+//! stopping rule) and its validation; the parts are:
+//! - `layout`: which metrics an arm has and what one round adds to them;
+//! - `block`: the per-cluster values of a block of games and their exact sums;
+//! - `state`: the serialisable state and its merge;
+//! - `estimate`: ratio estimates, paired differences, t and Holm;
+//! - `run`: the workers, the batch loop and the precision rule.
+
+mod block;
+mod estimate;
+mod layout;
+mod run;
+mod state;
+
+pub use block::{CrossSums, RatioSums};
+pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
+pub use layout::{Layout, MetricKey, METRIC_NAMES};
+pub use run::{half_widths, precise_enough, run_lockstep, Stop};
+pub use state::{
+    ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,
+};
+
+use crate::sim::runner::{RunConfig, RunError};
+
+/// One configuration of an experiment.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    pub label: String,
+    /// Rules, players, line-up, mode and seat rotation of the arm. Its `games`,
+    /// `seed` and `threads` are not used: the [`LockstepConfig`] sets them.
+    pub cfg: RunConfig,
+}
+
+/// Clusters per batch unless a configuration says otherwise.
+pub const DEFAULT_BATCH: u64 = 10_000;
+
+/// Everything a lockstep run needs: a resolved experiment (`lab::Experiment`
+/// holds one) plus the thread count and the range of clusters to play.
+#[derive(Clone, Debug)]
+pub struct LockstepConfig {
+    pub arms: Vec<Arm>,
+    /// Index of the baseline arm (comparisons are every other arm against it).
+    pub baseline: Option<usize>,
+    pub seed: u64,
+    /// Play each deal once per seat rotation of each arm's line-up.
+    pub duplicate: bool,
+    pub threads: usize,
+    /// Clusters (games, or deals with `duplicate`) per batch.
+    pub batch: u64,
+    /// Index of the first cluster to play: 0, or the first of a shard's
+    /// clusters (see `lab::shard`). The run plays clusters
+    /// `first_cluster .. first_cluster + max_clusters`.
+    pub first_cluster: u64,
+    /// Clusters to play at most.
+    pub max_clusters: u64,
+    /// Stop at the first batch boundary where every selected 95% interval is
+    /// narrower than plus or minus this.
+    pub precision: Option<f64>,
+    /// Metric names the precision rule looks at (empty: all).
+    pub precision_metrics: Vec<String>,
+}
+
+impl LockstepConfig {
+    /// `arms` on `seed`, clusters `0..games` on one thread in batches of
+    /// [`DEFAULT_BATCH`]: no baseline, no duplicate play, no precision rule.
+    pub fn new(arms: Vec<Arm>, seed: u64, games: u64) -> LockstepConfig {
+        LockstepConfig {
+            arms,
+            baseline: None,
+            seed,
+            duplicate: false,
+            threads: 1,
+            batch: DEFAULT_BATCH,
+            first_cluster: 0,
+            max_clusters: games,
+            precision: None,
+            precision_metrics: Vec::new(),
+        }
+    }
+}
+
+/// Validates a lockstep configuration.
+pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
+    let bad = |m: String| Err(RunError::Invalid(m));
+    if cfg.arms.is_empty() {
+        return bad("an experiment needs at least one arm".into());
+    }
+    if cfg.baseline.is_some_and(|b| b >= cfg.arms.len()) {
+        return bad("the baseline is not an arm".into());
+    }
+    if cfg.threads == 0 {
+        return bad("--threads must be at least 1".into());
+    }
+    if cfg.batch == 0 || cfg.max_clusters == 0 {
+        return bad("the batch and the game count must be at least 1".into());
+    }
+    if cfg.precision.is_some_and(|p| !(p > 0.0 && p.is_finite())) {
+        return bad("--precision must be a positive number".into());
+    }
+    if cfg.duplicate {
+        if let Some(a) = cfg.arms.iter().find(|a| a.cfg.fixed_seats) {
+            return bad(format!(
+                "arm '{}': duplicate play rotates the seats; it cannot have fixed seats",
+                a.label
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Games played per arm for `clusters` clusters.
+pub fn games_of(arm: &RunConfig, clusters: u64, duplicate: bool) -> u64 {
+    if duplicate {
+        clusters * arm.players as u64
+    } else {
+        clusters
+    }
+}

@@ -1,0 +1,168 @@
+//! The exact state of a lockstep run at a batch boundary: serialisable, and
+//! merged by adding every sum.
+
+use super::block::{CrossSums, RatioSums};
+use super::layout::{Layout, MetricKey};
+use super::LockstepConfig;
+use crate::sim::runner::RunStats;
+use serde::{Deserialize, Serialize};
+
+/// Format name and version of the saved state (see [`LockstepState`]).
+pub const STATE_FORMAT: &str = "unolab-lockstep-state";
+pub const STATE_VERSION: u32 = 1;
+
+/// One metric of one arm: its key and sums.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricState {
+    pub key: MetricKey,
+    pub sums: RatioSums,
+}
+
+/// One arm's exact state: its run statistics and metric sums.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArmState {
+    pub label: String,
+    pub stats: RunStats,
+    pub metrics: Vec<MetricState>,
+}
+
+/// A metric of an arm paired with the same metric of the baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairState {
+    /// Index of the arm's metric and of the baseline's metric.
+    pub arm_metric: usize,
+    pub base_metric: usize,
+    pub sums: CrossSums,
+}
+
+/// The comparisons of one arm against the baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonState {
+    pub arm: usize,
+    pub baseline: usize,
+    pub pairs: Vec<PairState>,
+}
+
+/// The exact state of a lockstep run at a batch boundary: versioned and
+/// self-describing (JSON through serde), so that a run can be resumed and
+/// states of disjoint game ranges can later be merged by adding every sum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LockstepState {
+    pub format: String,
+    pub version: u32,
+    pub seed: u64,
+    pub duplicate: bool,
+    pub batch: u64,
+    /// Clusters played: `0..clusters` (games, or deals with `duplicate`).
+    pub clusters: u64,
+    pub arms: Vec<ArmState>,
+    pub comparisons: Vec<ComparisonState>,
+}
+
+impl LockstepState {
+    /// The empty state of `cfg`.
+    pub fn new(cfg: &LockstepConfig) -> LockstepState {
+        let layouts: Vec<Layout> = cfg.arms.iter().map(|a| Layout::new(&a.cfg)).collect();
+        let arms = cfg
+            .arms
+            .iter()
+            .zip(&layouts)
+            .map(|(a, l)| ArmState {
+                label: a.label.clone(),
+                stats: RunStats::new(&a.cfg),
+                metrics: l
+                    .keys
+                    .iter()
+                    .map(|k| MetricState {
+                        key: k.clone(),
+                        sums: RatioSums::default(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut comparisons = Vec::new();
+        if let Some(b) = cfg.baseline {
+            for (a, la) in layouts.iter().enumerate() {
+                if a == b {
+                    continue;
+                }
+                let lb = &layouts[b];
+                let pairs = la
+                    .keys
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| la.applies(*i))
+                    .filter_map(|(i, k)| {
+                        lb.keys.iter().position(|kb| kb == k).map(|j| PairState {
+                            arm_metric: i,
+                            base_metric: j,
+                            sums: CrossSums::default(),
+                        })
+                    })
+                    .filter(|p| lb.applies(p.base_metric))
+                    .collect();
+                comparisons.push(ComparisonState {
+                    arm: a,
+                    baseline: b,
+                    pairs,
+                });
+            }
+        }
+        LockstepState {
+            format: STATE_FORMAT.into(),
+            version: STATE_VERSION,
+            seed: cfg.seed,
+            duplicate: cfg.duplicate,
+            batch: cfg.batch,
+            clusters: 0,
+            arms,
+            comparisons,
+        }
+    }
+
+    /// Adds everything of `o` (a state of the same configuration over other clusters).
+    pub fn merge(&mut self, o: &LockstepState) {
+        self.clusters += o.clusters;
+        for (a, b) in self.arms.iter_mut().zip(&o.arms) {
+            a.stats.merge(&b.stats);
+            for (m, n) in a.metrics.iter_mut().zip(&b.metrics) {
+                m.sums.merge(&n.sums);
+            }
+        }
+        for (a, b) in self.comparisons.iter_mut().zip(&o.comparisons) {
+            for (p, q) in a.pairs.iter_mut().zip(&b.pairs) {
+                p.sums.merge(&q.sums);
+            }
+        }
+    }
+
+    /// Whether `o` has the same arms, metrics and pairs (a state of the same
+    /// configuration).
+    pub fn same_shape(&self, o: &LockstepState) -> bool {
+        self.format == o.format
+            && self.version == o.version
+            && self.seed == o.seed
+            && self.duplicate == o.duplicate
+            && self.batch == o.batch
+            && self.arms.len() == o.arms.len()
+            && self.arms.iter().zip(&o.arms).all(|(a, b)| {
+                a.label == b.label
+                    && a.metrics.len() == b.metrics.len()
+                    && a.metrics
+                        .iter()
+                        .zip(&b.metrics)
+                        .all(|(m, n)| m.key == n.key)
+                    && a.stats.strategies.len() == b.stats.strategies.len()
+                    && a.stats.players == b.stats.players
+            })
+            && self.comparisons.len() == o.comparisons.len()
+            && self.comparisons.iter().zip(&o.comparisons).all(|(a, b)| {
+                a.arm == b.arm
+                    && a.baseline == b.baseline
+                    && a.pairs.len() == b.pairs.len()
+                    && a.pairs.iter().zip(&b.pairs).all(|(p, q)| {
+                        p.arm_metric == q.arm_metric && p.base_metric == q.base_metric
+                    })
+            })
+    }
+}
