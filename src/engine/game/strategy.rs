@@ -55,157 +55,91 @@ pub trait Table {
     fn hears_notices(&self, seat: u8) -> bool;
 }
 
-/// A slice of strategies is a table: seat `i` is element `i`.
-impl<S: Strategy> Table for [S] {
-    #[inline]
-    fn name(&self, seat: u8) -> &str {
-        self[seat as usize].name()
-    }
-    #[inline]
-    fn ask_without_choice(&self, seat: u8) -> bool {
-        self[seat as usize].ask_without_choice()
-    }
-    #[inline(always)]
-    fn choose_play(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        playable: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self[seat as usize].choose_play(obs, playable, rng)
-    }
-    #[inline(always)]
-    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self[seat as usize].play_drawn(obs, card, rng)
-    }
-    #[inline(always)]
-    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
-        self[seat as usize].choose_color(obs, rng)
-    }
-    #[inline(always)]
-    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        self[seat as usize].call_uno(obs, rng)
-    }
-    #[inline(always)]
-    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
-        self[seat as usize].choose_target(obs, rng)
-    }
-    #[inline(always)]
-    fn answer_stack(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        answers: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self[seat as usize].answer_stack(obs, answers, rng)
-    }
-    #[inline(always)]
-    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        self[seat as usize].challenge(obs, rng)
-    }
-    #[inline(always)]
-    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self[seat as usize].jump_in(obs, card, rng)
-    }
-    #[inline(always)]
-    fn round_start(&mut self, seat: u8, obs: &Observation) {
-        self[seat as usize].round_start(obs)
-    }
-    #[inline]
-    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
-        self[seat as usize].round_end(obs, result)
-    }
-    #[inline]
-    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
-        self[seat as usize].match_end(obs, result)
-    }
-    #[inline]
-    fn fault(&mut self, seat: u8) -> Option<String> {
-        self[seat as usize].fault()
-    }
-    #[inline]
-    fn hears_notices(&self, seat: u8) -> bool {
-        self[seat as usize].hears_notices()
-    }
+/// A table of strategies indexed by seat: seat `i` is element `i`.
+macro_rules! seats_table {
+    ($($doc:literal $ty:ty),*) => {$(
+        #[doc = $doc]
+        impl<S: Strategy> Table for $ty {
+            #[inline]
+            fn name(&self, seat: u8) -> &str {
+                self[seat as usize].name()
+            }
+            #[inline]
+            fn ask_without_choice(&self, seat: u8) -> bool {
+                self[seat as usize].ask_without_choice()
+            }
+            #[inline(always)]
+            fn choose_play(
+                &mut self,
+                seat: u8,
+                obs: &Observation,
+                playable: CardSet,
+                rng: &mut Rng,
+            ) -> Option<CardId> {
+                self[seat as usize].choose_play(obs, playable, rng)
+            }
+            #[inline(always)]
+            fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+                self[seat as usize].play_drawn(obs, card, rng)
+            }
+            #[inline(always)]
+            fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
+                self[seat as usize].choose_color(obs, rng)
+            }
+            #[inline(always)]
+            fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+                self[seat as usize].call_uno(obs, rng)
+            }
+            #[inline(always)]
+            fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
+                self[seat as usize].choose_target(obs, rng)
+            }
+            #[inline(always)]
+            fn answer_stack(
+                &mut self,
+                seat: u8,
+                obs: &Observation,
+                answers: CardSet,
+                rng: &mut Rng,
+            ) -> Option<CardId> {
+                self[seat as usize].answer_stack(obs, answers, rng)
+            }
+            #[inline(always)]
+            fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
+                self[seat as usize].challenge(obs, rng)
+            }
+            #[inline(always)]
+            fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+                self[seat as usize].jump_in(obs, card, rng)
+            }
+            #[inline(always)]
+            fn round_start(&mut self, seat: u8, obs: &Observation) {
+                self[seat as usize].round_start(obs)
+            }
+            #[inline]
+            fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
+                self[seat as usize].round_end(obs, result)
+            }
+            #[inline]
+            fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
+                self[seat as usize].match_end(obs, result)
+            }
+            #[inline]
+            fn fault(&mut self, seat: u8) -> Option<String> {
+                self[seat as usize].fault()
+            }
+            #[inline]
+            fn hears_notices(&self, seat: u8) -> bool {
+                self[seat as usize].hears_notices()
+            }
+        }
+    )*};
 }
 
-/// A `Vec` of strategies is a table, as its slice.
-impl<S: Strategy> Table for Vec<S> {
-    #[inline]
-    fn name(&self, seat: u8) -> &str {
-        self.as_slice().name(seat)
-    }
-    #[inline]
-    fn ask_without_choice(&self, seat: u8) -> bool {
-        self.as_slice().ask_without_choice(seat)
-    }
-    #[inline(always)]
-    fn choose_play(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        playable: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self.as_mut_slice().choose_play(seat, obs, playable, rng)
-    }
-    #[inline(always)]
-    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self.as_mut_slice().play_drawn(seat, obs, card, rng)
-    }
-    #[inline(always)]
-    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
-        self.as_mut_slice().choose_color(seat, obs, rng)
-    }
-    #[inline(always)]
-    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        self.as_mut_slice().call_uno(seat, obs, rng)
-    }
-    #[inline(always)]
-    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
-        self.as_mut_slice().choose_target(seat, obs, rng)
-    }
-    #[inline(always)]
-    fn answer_stack(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        answers: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self.as_mut_slice().answer_stack(seat, obs, answers, rng)
-    }
-    #[inline(always)]
-    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        self.as_mut_slice().challenge(seat, obs, rng)
-    }
-    #[inline(always)]
-    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self.as_mut_slice().jump_in(seat, obs, card, rng)
-    }
-    #[inline(always)]
-    fn round_start(&mut self, seat: u8, obs: &Observation) {
-        self.as_mut_slice().round_start(seat, obs)
-    }
-    #[inline]
-    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
-        self.as_mut_slice().round_end(seat, obs, result)
-    }
-    #[inline]
-    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
-        self.as_mut_slice().match_end(seat, obs, result)
-    }
-    #[inline]
-    fn fault(&mut self, seat: u8) -> Option<String> {
-        self.as_mut_slice().fault(seat)
-    }
-    #[inline]
-    fn hears_notices(&self, seat: u8) -> bool {
-        self.as_slice().hears_notices(seat)
-    }
-}
+seats_table!(
+    "A slice of strategies is a table: seat `i` is element `i`." [S],
+    "A `Vec` of strategies is a table: seat `i` is element `i`." Vec<S>
+);
 
 /// A player's decisions. Implementations must be deterministic given the
 /// observation and the generator they are handed.
