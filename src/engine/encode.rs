@@ -81,6 +81,32 @@ pub const ACT_NO_JUMP: usize = ACT_JUMP + 1;
 /// The size of the action space.
 pub const ACTIONS: usize = ACT_NO_JUMP + 1;
 
+/// What an action does, in words: `play red-7`, `draw`, `name blue`,
+/// `swap hands with the player 2 places after`, ... (`no action` past
+/// [`ACTIONS`]).
+pub fn action_label(action: usize) -> String {
+    const COLORS: [&str; 4] = ["red", "yellow", "green", "blue"];
+    match action {
+        a if a < KINDS => format!("play {}", kind_of_index(a)),
+        ACT_DRAW => "draw".into(),
+        ACT_PLAY_DRAWN => "play the drawn card".into(),
+        ACT_KEEP => "keep the drawn card".into(),
+        a if (ACT_COLOR..ACT_UNO).contains(&a) => format!("name {}", COLORS[a - ACT_COLOR]),
+        ACT_UNO => "call UNO".into(),
+        ACT_NO_UNO => "do not call UNO".into(),
+        ACT_CHALLENGE => "challenge".into(),
+        ACT_NO_CHALLENGE => "do not challenge".into(),
+        a if (ACT_TARGET..ACT_JUMP).contains(&a) => format!(
+            "swap hands with the player {} place{} after",
+            a - ACT_TARGET + 1,
+            if a == ACT_TARGET { "" } else { "s" }
+        ),
+        ACT_JUMP => "jump in".into(),
+        ACT_NO_JUMP => "do not jump in".into(),
+        _ => "no action".into(),
+    }
+}
+
 /// The kinds of decision the engine asks (the `Strategy` methods).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -353,6 +379,15 @@ pub fn encode(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: 
     debug_assert_eq!(offset("card"), about);
 }
 
+/// Writes the features of a seat with no decision in hand (what it sees
+/// while another seat decides, or at the end of a game): as [`encode`],
+/// with the `decision` and `card` sections at zero.
+pub fn encode_waiting(obs: &Observation, out: &mut [f32]) {
+    encode(obs, DecisionKind::Play, None, out);
+    let decision = offset("decision");
+    out[decision..OBS_LEN].fill(0.0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +431,29 @@ mod tests {
             (59, 62, 66, 68, 70, 79, 81)
         );
         assert_eq!(OBS_LEN, 59 * 4 + 4 + 1 + 9 + 10 + 1 + 1 + 10 + 8);
+    }
+
+    #[test]
+    fn every_action_has_a_label_of_its_range() {
+        let labels: Vec<String> = (0..ACTIONS).map(action_label).collect();
+        assert_eq!(labels[0], "play red-0");
+        assert_eq!(labels[KINDS - 1], "play wild-custom");
+        assert_eq!(labels[ACT_DRAW], "draw");
+        assert_eq!(labels[ACT_COLOR + 3], "name blue");
+        assert_eq!(
+            labels[ACT_TARGET],
+            "swap hands with the player 1 place after"
+        );
+        assert_eq!(
+            labels[ACT_JUMP - 1],
+            "swap hands with the player 9 places after"
+        );
+        assert_eq!(labels[ACT_NO_JUMP], "do not jump in");
+        assert_eq!(action_label(ACTIONS), "no action");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ACTIONS, "every action has its own label");
     }
 
     #[test]

@@ -25,13 +25,15 @@ mod replay;
 
 use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
-    card_of_action, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW,
-    ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET,
-    ACT_UNO, OBS_LEN,
+    card_of_action, encode_waiting, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR,
+    ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
+    ACT_TARGET, ACT_UNO, OBS_LEN,
 };
 use crate::engine::game::{
-    Game, IllegalActionError, MatchResult, NoRecord, RoundResult, RoundStart, TurnEnd, MAX_PLAYERS,
+    Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
+    MAX_PLAYERS,
 };
+use crate::engine::render::{decision_text, over_text};
 use crate::engine::rng::Rng;
 use crate::engine::rules::{Rules, Scoring};
 use crate::engine::strategy::{Agents, Strategy};
@@ -160,7 +162,14 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// strategies', as the runner's game 0 of that seed) and plays on to the
     /// learner's first decision.
     pub fn reset(&mut self, seed: u64) -> Result<(), StepError> {
-        let (table, agents) = crate::engine::rng::game_rngs(seed, 0);
+        self.reset_game(seed, 0)
+    }
+
+    /// Starts game `index` of master seed `seed`: the generators the runner
+    /// gives its game `index` of that seed (so a batch of games can number
+    /// its games under one seed). `reset(seed)` is `reset_game(seed, 0)`.
+    pub fn reset_game(&mut self, seed: u64, index: u64) -> Result<(), StepError> {
+        let (table, agents) = crate::engine::rng::game_rngs(seed, index);
         self.game.set_rng(table);
         self.game.set_lazy_pile(true);
         self.game.start_match(None);
@@ -213,6 +222,81 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// The match result, once a match-mode game is over.
     pub fn match_result(&self) -> Option<&MatchResult> {
         self.result.as_ref()
+    }
+
+    /// Calls `f` with what the deciding seat sees at the decision in hand
+    /// (`None`, without calling it, when the game is over). The unit in play
+    /// is replayed on the scratch copy up to the decision, answering from the
+    /// log: no strategy is asked and nothing else changes.
+    pub fn inspect<T>(&mut self, f: impl FnOnce(&Observation<'_>) -> T) -> Option<T> {
+        self.stop?;
+        let mut f = Some(f);
+        let mut out = None;
+        let mut call = |obs: &Observation<'_>| {
+            if let Some(f) = f.take() {
+                out = Some(f(obs));
+            }
+        };
+        let logged = self.log.len();
+        self.scratch.clone_from(&self.game);
+        let mut table = ReplayTable {
+            seats: &mut self.seats,
+            env: self.env,
+            ask_forced: self.ask_forced,
+            log: &mut self.log,
+            pos: 0,
+            stop: None,
+            features: &mut self.features,
+            inspect: Some(&mut call),
+        };
+        let mut agents = Agents {
+            seats: &mut table,
+            rng: self.agent_rng.clone(),
+        };
+        match self.phase {
+            Phase::Deal => {
+                self.scratch.begin_round(&mut agents, &mut NoRecord);
+            }
+            Phase::Turn(cur) => {
+                self.scratch.play_turn(cur, &mut agents, &mut NoRecord);
+            }
+            Phase::Over => {}
+        }
+        debug_assert_eq!(
+            self.log.len(),
+            logged,
+            "a replay to the stop records nothing"
+        );
+        out
+    }
+
+    /// Writes the features of `seat` (`< players`) now into `out` (at least
+    /// [`OBS_LEN`] long): the deciding seat gets [`Stepper::features`]; any
+    /// other seat, and every seat once the game is over, what it sees at this
+    /// moment with the decision sections at zero ([`encode_waiting`]).
+    pub fn seat_features(&mut self, seat: u8, out: &mut [f32]) {
+        match self.stop {
+            Some(s) if s.decision.seat == seat => out[..OBS_LEN].copy_from_slice(&self.features),
+            Some(_) => {
+                self.inspect(|obs| encode_waiting(&obs.of_seat(seat), out));
+            }
+            None => encode_waiting(&Observation::of(&self.game, seat), out),
+        }
+    }
+
+    /// The table as text ([`crate::engine::render`]): what the deciding seat
+    /// sees and its legal actions, or the end of the game.
+    pub fn render(&mut self) -> String {
+        match self.stop {
+            Some(s) => self
+                .inspect(|obs| decision_text(obs, &s.decision, s.legal))
+                .unwrap_or_default(),
+            None => over_text(
+                &Observation::of(&self.game, 0),
+                &self.rounds,
+                self.result.as_ref(),
+            ),
+        }
     }
 
     /// Takes the rewards earned since the last call, per seat.
@@ -317,6 +401,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 pos: 0,
                 stop: None,
                 features: &mut self.features,
+                inspect: None,
             };
             let mut agents = Agents {
                 seats: &mut table,
@@ -372,6 +457,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            inspect: None,
         };
         let mut agents = Agents {
             seats: &mut table,

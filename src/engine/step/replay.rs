@@ -45,6 +45,9 @@ pub(super) struct ReplayTable<'a, S: Strategy> {
     pub(super) pos: usize,
     pub(super) stop: Option<Stop>,
     pub(super) features: &'a mut [f32; OBS_LEN],
+    /// Called with the deciding seat's observation at the stop
+    /// ([`super::Stepper::inspect`]).
+    pub(super) inspect: Option<&'a mut dyn FnMut(&Observation<'_>)>,
 }
 
 impl<S: Strategy> ReplayTable<'_, S> {
@@ -82,6 +85,9 @@ impl<S: Strategy> ReplayTable<'_, S> {
                 legal: decision.legal(obs),
                 dir: obs.direction(),
             });
+            if let Some(f) = self.inspect.as_mut() {
+                f(obs);
+            }
         }
     }
 
