@@ -220,7 +220,10 @@ fn an_illegal_action_is_refused_or_sanctioned() {
         st.step(a).unwrap();
     }
     let bad = (0..ACTIONS).find(|&a| !st.legal().contains(a)).unwrap();
+    let good = st.legal().iter().next().unwrap();
+    assert_eq!(st.check(good), Ok(()));
     let e = st.step(bad).unwrap_err();
+    assert_eq!(st.check(bad), Err(e.clone()), "check refuses as step does");
     assert!(
         matches!(e, StepError::Illegal { action, .. } if action == bad),
         "{e}"
@@ -237,8 +240,31 @@ fn an_illegal_action_is_refused_or_sanctioned() {
     let play_bad = (0..encode::KINDS)
         .find(|&a| !st.legal().contains(a))
         .unwrap();
+    assert_eq!(st.check(play_bad), Ok(()), "sanctioned, so taken");
     st.step(play_bad).unwrap();
     assert_eq!(st.game().hand(seat).len(), before + 1);
+    // Not every decision has a sanction: a colour outside the four is refused.
+    let mut seed = 3;
+    st.reset(seed).unwrap();
+    while st.decision().map(|d| d.kind) != Some(DecisionKind::Color) {
+        // The highest card kind it may play (wilds are the highest kinds),
+        // else the lowest legal action.
+        let legal = st.legal();
+        let a = legal
+            .iter()
+            .filter(|&a| a < encode::KINDS)
+            .last()
+            .unwrap_or_else(|| legal.iter().next().unwrap());
+        st.step(a).unwrap();
+        if st.is_over() {
+            seed += 1;
+            assert!(seed < 100, "no colour decision in 100 rounds");
+            st.reset(seed).unwrap();
+        }
+    }
+    assert!(matches!(st.check(0), Err(StepError::Illegal { .. })));
+    assert!(st.step(0).is_err());
+    assert_eq!(st.check(encode::ACT_COLOR), Ok(()));
 }
 
 #[test]

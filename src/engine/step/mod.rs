@@ -308,20 +308,24 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// learner's next decision or the end of the game.
     pub fn step(&mut self, action: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
-        let answer = match self.answer_of(&stop, action) {
-            Some(a) => a,
-            None => {
-                return Err(StepError::Illegal {
-                    action,
-                    seat: stop.decision.seat,
-                    kind: stop.decision.kind.name(),
-                    legal: stop.legal.iter().collect(),
-                })
-            }
-        };
+        let answer = self
+            .answer_of(&stop, action)
+            .ok_or_else(|| refused(&stop, action))?;
         self.log.push(Entry { answer, rng: None });
         self.stop = None;
         self.advance()
+    }
+
+    /// Whether [`Stepper::step`] would take `action` now: `Ok`, or the error
+    /// it would return (the game is over; the action is refused: not legal,
+    /// and not one the sanction applies to when it is on). Changes nothing,
+    /// so a batch can check every action before stepping any game.
+    pub fn check(&self, action: usize) -> Result<(), StepError> {
+        let stop = self.stop.ok_or(StepError::Over)?;
+        match self.answer_of(&stop, action) {
+            Some(_) => Ok(()),
+            None => Err(refused(&stop, action)),
+        }
     }
 
     /// The engine's answer for an action (or, with the sanction on, an
@@ -517,6 +521,16 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         }
         self.agent_rng = agents.rng;
         Ok(())
+    }
+}
+
+/// The refusal of `action` at `stop`.
+fn refused(stop: &Stop, action: usize) -> StepError {
+    StepError::Illegal {
+        action,
+        seat: stop.decision.seat,
+        kind: stop.decision.kind.name(),
+        legal: stop.legal.iter().collect(),
     }
 }
 
