@@ -91,8 +91,11 @@ pub enum StepError {
 /// A game played one decision at a time (see the module documentation).
 /// `S` is the strategy type of the seats the learner does not play.
 pub struct Stepper<'r, S: Strategy> {
-    game: Game<'r>,
-    scratch: Game<'r>,
+    /// The game as of the start of the unit in play (`games[cur]`) and the
+    /// scratch copy a pass plays on (the other one); a pass that finishes its
+    /// unit makes its copy the game in play by flipping `cur`.
+    games: [Game<'r>; 2],
+    cur: usize,
     agent_rng: Rng,
     seats: Vec<S>,
     env: u16,
@@ -106,6 +109,8 @@ pub struct Stepper<'r, S: Strategy> {
     phase: Phase,
     stop: Option<Stop>,
     features: [f32; OBS_LEN],
+    /// The discard pile the `discard` section of `features` counts.
+    features_discard: Option<CardSet>,
     start: RoundStart,
     rounds: Vec<RoundResult>,
     result: Option<MatchResult>,
@@ -123,8 +128,8 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         let n = seats.len();
         let game = Game::new(rules, n, 0);
         Stepper {
-            scratch: game.clone(),
-            game,
+            games: [game.clone(), game],
+            cur: 1,
             agent_rng: <Rng as rand::SeedableRng>::seed_from_u64(0),
             seats,
             env: env & ((1u16 << n) - 1),
@@ -135,6 +140,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             phase: Phase::Over,
             stop: None,
             features: [0.0; OBS_LEN],
+            features_discard: None,
             start: RoundStart {
                 first_player: 0,
                 first_direction: 1,
@@ -170,9 +176,10 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// its games under one seed). `reset(seed)` is `reset_game(seed, 0)`.
     pub fn reset_game(&mut self, seed: u64, index: u64) -> Result<(), StepError> {
         let (table, agents) = crate::engine::rng::game_rngs(seed, index);
-        self.game.set_rng(table);
-        self.game.set_lazy_pile(true);
-        self.game.start_match(None);
+        let game = &mut self.games[self.cur];
+        game.set_rng(table);
+        game.set_lazy_pile(true);
+        game.start_match(None);
         self.agent_rng = agents;
         self.log.clear();
         self.rounds.clear();
@@ -185,7 +192,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
 
     /// The game as of the start of the unit in play (for rendering).
     pub fn game(&self) -> &Game<'r> {
-        &self.game
+        &self.games[self.cur]
     }
 
     /// The players.
@@ -238,7 +245,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             }
         };
         let logged = self.log.len();
-        self.scratch.clone_from(&self.game);
+        let scratch = fresh_scratch(&mut self.games, self.cur);
         let mut table = ReplayTable {
             seats: &mut self.seats,
             env: self.env,
@@ -247,6 +254,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            features_discard: &mut self.features_discard,
             inspect: Some(&mut call),
         };
         let mut agents = Agents {
@@ -255,10 +263,10 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         };
         match self.phase {
             Phase::Deal => {
-                self.scratch.begin_round(&mut agents, &mut NoRecord);
+                scratch.begin_round(&mut agents, &mut NoRecord);
             }
             Phase::Turn(cur) => {
-                self.scratch.play_turn(cur, &mut agents, &mut NoRecord);
+                scratch.play_turn(cur, &mut agents, &mut NoRecord);
             }
             Phase::Over => {}
         }
@@ -280,7 +288,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             Some(_) => {
                 self.inspect(|obs| encode_waiting(&obs.of_seat(seat), out));
             }
-            None => encode_waiting(&Observation::of(&self.game, seat), out),
+            None => encode_waiting(&Observation::of(self.game(), seat), out),
         }
     }
 
@@ -292,7 +300,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 .inspect(|obs| decision_text(obs, &s.decision, s.legal))
                 .unwrap_or_default(),
             None => over_text(
-                &Observation::of(&self.game, 0),
+                &Observation::of(&self.games[self.cur], 0),
                 &self.rounds,
                 self.result.as_ref(),
             ),
@@ -331,7 +339,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// The engine's answer for an action (or, with the sanction on, an
     /// illegal answer the engine sanctions); `None` when refused.
     fn answer_of(&self, stop: &Stop, action: usize) -> Option<Answer> {
-        let d = &self.game.rules().deck;
+        let d = &self.game().rules().deck;
         let legal = stop.legal.contains(action);
         let dec = &stop.decision;
         let seat = dec.seat;
@@ -378,7 +386,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 };
                 let c = (kind_cards - dec.cards)
                     .first()
-                    .unwrap_or_else(|| self.game.top());
+                    .unwrap_or_else(|| self.game().top());
                 Some(Answer::Play(Some(c)))
             }
             DecisionKind::Target => Some(Answer::Target(seat)),
@@ -396,7 +404,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 Phase::Over => return Ok(()),
                 p => p,
             };
-            self.scratch.clone_from(&self.game);
+            let scratch = fresh_scratch(&mut self.games, self.cur);
             let mut table = ReplayTable {
                 seats: &mut self.seats,
                 env: self.env,
@@ -405,6 +413,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 pos: 0,
                 stop: None,
                 features: &mut self.features,
+                features_discard: &mut self.features_discard,
                 inspect: None,
             };
             let mut agents = Agents {
@@ -413,11 +422,11 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             };
             let next = match unit {
                 Phase::Deal => {
-                    let start = self.scratch.begin_round(&mut agents, &mut NoRecord);
+                    let start = scratch.begin_round(&mut agents, &mut NoRecord);
                     self.start = start;
                     Phase::Turn(start.first_player)
                 }
-                Phase::Turn(cur) => match self.scratch.play_turn(cur, &mut agents, &mut NoRecord) {
+                Phase::Turn(cur) => match scratch.play_turn(cur, &mut agents, &mut NoRecord) {
                     TurnEnd::Next(next) => Phase::Turn(next),
                     TurnEnd::Over(outcome, last) => {
                         let rng = agents.rng.clone();
@@ -425,7 +434,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                             self.stop = Some(stop);
                             return Ok(());
                         }
-                        std::mem::swap(&mut self.game, &mut self.scratch);
+                        self.cur ^= 1;
                         self.agent_rng = rng;
                         self.log.clear();
                         self.finish_round(outcome, last)?;
@@ -439,7 +448,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 return Ok(());
             }
             self.agent_rng = agents.rng.clone();
-            std::mem::swap(&mut self.game, &mut self.scratch);
+            self.cur ^= 1;
             self.log.clear();
             self.phase = next;
         }
@@ -461,18 +470,18 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            features_discard: &mut self.features_discard,
             inspect: None,
         };
         let mut agents = Agents {
             seats: &mut table,
             rng: self.agent_rng.clone(),
         };
-        let r = self
-            .game
-            .end_round(self.start, outcome, last, &mut agents)?;
+        let game = &mut self.games[self.cur];
+        let r = game.end_round(self.start, outcome, last, &mut agents)?;
         if self.reward == Reward::Points {
             let share = 1.0 / (n as f32 - 1.0);
-            match self.game.rules().settings.scoring {
+            match game.rules().settings.scoring {
                 Scoring::Winner => {
                     if let Some(w) = r.winner {
                         let p = r.points[w as usize] as f32 / 100.0;
@@ -507,9 +516,9 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 }
                 self.phase = Phase::Over;
             }
-            StepMode::Match => match self.game.after_round(&r) {
+            StepMode::Match => match game.after_round(&r) {
                 Some(end) => {
-                    let m = self.game.end_match(end, &mut agents)?;
+                    let m = game.end_match(end, &mut agents)?;
                     if self.reward == Reward::Win {
                         win(&mut self.reward_due, m.winner);
                     }
@@ -521,6 +530,20 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         }
         self.agent_rng = agents.rng;
         Ok(())
+    }
+}
+
+/// The scratch copy of `games` (the one that is not `games[cur]`), set to the
+/// game in play.
+#[inline]
+fn fresh_scratch<'a, 'r>(games: &'a mut [Game<'r>; 2], cur: usize) -> &'a mut Game<'r> {
+    let [a, b] = games;
+    if cur == 0 {
+        b.clone_from(a);
+        b
+    } else {
+        a.clone_from(b);
+        a
     }
 }
 

@@ -2,7 +2,7 @@
 //! what was answered before, and the stop at the learner's first new decision.
 
 use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::encode::{encode, ActionSet, Decision, DecisionKind, OBS_LEN};
+use crate::engine::encode::{encode_update, ActionSet, Decision, DecisionKind, OBS_LEN};
 use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
 use crate::engine::strategy::{Strategy, Table};
@@ -45,6 +45,8 @@ pub(super) struct ReplayTable<'a, S: Strategy> {
     pub(super) pos: usize,
     pub(super) stop: Option<Stop>,
     pub(super) features: &'a mut [f32; OBS_LEN],
+    /// The discard pile `features` was written for (see [`encode_update`]).
+    pub(super) features_discard: &'a mut Option<CardSet>,
     /// Called with the deciding seat's observation at the stop
     /// ([`super::Stepper::inspect`]).
     pub(super) inspect: Option<&'a mut dyn FnMut(&Observation<'_>)>,
@@ -79,7 +81,13 @@ impl<S: Strategy> ReplayTable<'_, S> {
     /// Stops the pass at the learner's decision (the first one only).
     fn stop_at(&mut self, obs: &Observation, decision: Decision, card: Option<CardId>) {
         if self.stop.is_none() {
-            encode(obs, decision.kind, card, &mut self.features[..]);
+            encode_update(
+                obs,
+                decision.kind,
+                card,
+                &mut self.features[..],
+                self.features_discard,
+            );
             self.stop = Some(Stop {
                 decision,
                 legal: decision.legal(obs),
