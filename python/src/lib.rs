@@ -15,7 +15,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use unolab::agents::spec::StrategyError;
 use unolab::engine::encode::{
-    self, DecisionKind, ACTIONS, DECISION_KINDS, KINDS, OBS_LEN, SECTIONS,
+    self, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP,
+    ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO,
+    DECISION_KINDS, KINDS, OBS_LEN, SECTIONS,
 };
 use unolab::engine::game::{Outcome, MAX_PLAYERS};
 use unolab::engine::rules::RulesError;
@@ -778,6 +780,22 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("KINDS", KINDS)?;
     m.add("DECISION_KINDS", DECISION_KINDS)?;
     m.add("MAX_PLAYERS", MAX_PLAYERS)?;
+    for (name, value) in [
+        ("ACT_PLAY", ACT_PLAY),
+        ("ACT_DRAW", ACT_DRAW),
+        ("ACT_PLAY_DRAWN", ACT_PLAY_DRAWN),
+        ("ACT_KEEP", ACT_KEEP),
+        ("ACT_COLOR", ACT_COLOR),
+        ("ACT_UNO", ACT_UNO),
+        ("ACT_NO_UNO", ACT_NO_UNO),
+        ("ACT_CHALLENGE", ACT_CHALLENGE),
+        ("ACT_NO_CHALLENGE", ACT_NO_CHALLENGE),
+        ("ACT_TARGET", ACT_TARGET),
+        ("ACT_JUMP", ACT_JUMP),
+        ("ACT_NO_JUMP", ACT_NO_JUMP),
+    ] {
+        m.add(name, value)?;
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<VecGames>()?;

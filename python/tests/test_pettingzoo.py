@@ -41,7 +41,7 @@ def test_pettingzoo_api_test(table):
         # (PettingZoo's own classic games are exempted by name).
         warnings.filterwarnings("ignore", "Observation space for each agent probably")
         warnings.filterwarnings("ignore", "Observation is not a NumPy array")
-        api_test(make(*table), num_cycles=2000)
+        api_test(make(*table), num_cycles=5000)
 
 
 @pytest.mark.parametrize("table", [TABLES[i] for i in (0, 1, 2, 3, 5, 8)], ids=lambda t: f"{t[0]}-{t[2]}p")
@@ -210,6 +210,15 @@ def test_a_rule_file_by_path():
 def test_bad_input_is_a_python_exception_with_the_core_message(kwargs, error, message):
     with pytest.raises(error, match=message):
         raw_env(**kwargs)
+
+
+def test_calls_before_reset_are_refused():
+    env = unolab.env(players=2)
+    for call in (lambda: env.step(0), lambda: env.last(), lambda: env.observe("player_0"), lambda: env.agent_iter()):
+        with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before"):
+            call()
+    env.reset(seed=1)
+    env.last()
 
 
 def test_settings_as_a_list_of_items_and_house_rules_as_a_list():

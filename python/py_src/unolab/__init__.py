@@ -4,7 +4,7 @@ Every rule set, house rule and table size of the unolab engine, at engine
 speed:
 
 * ``unolab.env(...)``: a PettingZoo AEC environment, every seat an agent
-  (``unolab.pettingzoo.raw_env`` unwrapped);
+  (``unolab.pettingzoo.raw_env``);
 * ``unolab.UnoEnv(...)``, registered with Gymnasium as ``unolab/Uno-v0``:
   one learner seat, unolab strategies at the others;
 * ``unolab.VecEnv(n, ...)``: ``n`` games stepped together in Rust, their
@@ -46,7 +46,7 @@ STRATEGIES: tuple[str, ...] = tuple(_core.strategy_names())
 
 
 def env(**kwargs: Any):
-    """A PettingZoo AEC environment (``unolab.pettingzoo.env``; arguments as ``raw_env``)."""
+    """A PettingZoo AEC environment, every seat an agent (``unolab.pettingzoo.raw_env``; see its arguments)."""
     from .pettingzoo import env as make
 
     return make(**kwargs)

@@ -33,6 +33,31 @@ KINDS: int = _core.KINDS
 MAX_PLAYERS: int = _core.MAX_PLAYERS
 """The most players at a table (10)."""
 
+ACT_PLAY: int = _core.ACT_PLAY
+"""Actions ``ACT_PLAY + k`` (``k < KINDS``): play a card of kind ``CARD_KINDS[k]``."""
+ACT_DRAW: int = _core.ACT_DRAW
+"""Draw (a play decision), or take the pending draw (a stack decision)."""
+ACT_PLAY_DRAWN: int = _core.ACT_PLAY_DRAWN
+"""Play the card just drawn."""
+ACT_KEEP: int = _core.ACT_KEEP
+"""Keep the card just drawn."""
+ACT_COLOR: int = _core.ACT_COLOR
+"""Actions ``ACT_COLOR + c``: name red, yellow, green, blue (``c`` = 0..3)."""
+ACT_UNO: int = _core.ACT_UNO
+"""Call UNO."""
+ACT_NO_UNO: int = _core.ACT_NO_UNO
+"""Do not call UNO."""
+ACT_CHALLENGE: int = _core.ACT_CHALLENGE
+"""Challenge the Wild Draw Four just played."""
+ACT_NO_CHALLENGE: int = _core.ACT_NO_CHALLENGE
+"""Do not challenge."""
+ACT_TARGET: int = _core.ACT_TARGET
+"""Actions ``ACT_TARGET + k - 1``: swap hands with the opponent ``k`` places after (in the direction of play)."""
+ACT_JUMP: int = _core.ACT_JUMP
+"""Jump in out of turn with the identical card."""
+ACT_NO_JUMP: int = _core.ACT_NO_JUMP
+"""Do not jump in."""
+
 
 class Section(NamedTuple):
     """One section of the observation: ``obs[offset:offset + length]``."""
@@ -51,6 +76,19 @@ DECISION_KINDS: tuple[str, ...] = tuple(_core.decision_kinds())
 
 CARD_KINDS: tuple[str, ...] = tuple(_core.card_kinds())
 """The card kinds by number: action ``a < KINDS`` plays a card of kind ``CARD_KINDS[a]``."""
+
+
+DECISION_DOCS: dict[str, str] = {
+    "play": "play a playable card or draw (on your turn)",
+    "play_drawn": "play the card just drawn, or keep it",
+    "color": "name a colour for a wild just played (or a wild start card)",
+    "uno": "call UNO or not (one card left after a play)",
+    "target": "choose whom to swap hands with (seven-o seven, wild swap)",
+    "stack": "answer a pending draw with a draw card, or take it (stacking)",
+    "challenge": "challenge the Wild Draw Four just played on you, or not",
+    "jump_in": "jump in out of turn with a card identical to the top card, or not",
+}
+"""What each kind of decision asks (keys: ``DECISION_KINDS``)."""
 
 
 def section(name: str) -> slice:
@@ -89,3 +127,54 @@ def observation_bounds(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
         elif s.name in ("pending", "totals"):
             high[r] = big
     return low, high
+
+
+def _action_rows() -> list[tuple[int, int, str]]:
+    """The action ranges ``[start, end)`` and the decisions they answer."""
+    return [
+        (ACT_PLAY, ACT_DRAW, "play, stack"),
+        (ACT_DRAW, ACT_DRAW + 1, "play, stack"),
+        (ACT_PLAY_DRAWN, ACT_PLAY_DRAWN + 1, "play_drawn"),
+        (ACT_KEEP, ACT_KEEP + 1, "play_drawn"),
+        (ACT_COLOR, ACT_UNO, "color"),
+        (ACT_UNO, ACT_UNO + 1, "uno"),
+        (ACT_NO_UNO, ACT_NO_UNO + 1, "uno"),
+        (ACT_CHALLENGE, ACT_CHALLENGE + 1, "challenge"),
+        (ACT_NO_CHALLENGE, ACT_NO_CHALLENGE + 1, "challenge"),
+        (ACT_TARGET, ACT_JUMP, "target"),
+        (ACT_JUMP, ACT_JUMP + 1, "jump_in"),
+        (ACT_NO_JUMP, ACT_NO_JUMP + 1, "jump_in"),
+    ]
+
+
+def tables_markdown() -> str:
+    """The encoding as Markdown tables (docs/python.md holds this text; a test checks it)."""
+    out = ["**Observation** (`OBS_LEN` = %d float32 values):" % OBS_LEN, ""]
+    out += ["| section | offset | length | each value |", "| --- | ---: | ---: | --- |"]
+    for s in SECTIONS:
+        out.append(f"| `{s.name}` | {s.offset} | {s.length} | {s.doc} |")
+    out += ["", "**Card kinds** (the `hand`, `top`, `discard` and `card` sections, and actions 0 to %d):" % (KINDS - 1), ""]
+    faces = [k.split("-", 1)[1] for k in CARD_KINDS[:13]]
+    out += ["| colour | " + " | ".join(faces) + " |", "| --- |" + " ---: |" * len(faces)]
+    for c, colour in enumerate(("red", "yellow", "green", "blue")):
+        out.append(f"| {colour} | " + " | ".join(str(c * 13 + f) for f in range(13)) + " |")
+    wilds = CARD_KINDS[52:]
+    out += ["", "| wild | " + " | ".join(wilds) + " |", "| --- |" + " ---: |" * len(wilds)]
+    out.append("| kind | " + " | ".join(str(52 + i) for i in range(len(wilds))) + " |")
+    out += ["", "**Actions** (one `Discrete(ACTIONS)` space, `ACTIONS` = %d):" % ACTIONS, ""]
+    out += ["| actions | decision | meaning |", "| --- | --- | --- |"]
+    for start, end, decisions in _action_rows():
+        span = str(start) if end == start + 1 else f"{start} to {end - 1}"
+        meaning = action_label(start)
+        if end > start + 1:
+            meaning += " ... " + action_label(end - 1)
+        out.append(f"| {span} | {decisions} | {meaning} |")
+    out += ["", "**Decisions** (the `decision` section, `VecEnv.kind`):", ""]
+    out += ["| number | kind | asks |", "| ---: | --- | --- |"]
+    for i, k in enumerate(DECISION_KINDS):
+        out.append(f"| {i} | `{k}` | {DECISION_DOCS[k]} |")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    print(tables_markdown(), end="")

@@ -1,7 +1,9 @@
 """The PettingZoo AEC environment: every seat of the table is an agent.
 
-``raw_env(...)`` is the environment, ``env(...)`` the same wrapped in
-PettingZoo's ``OrderEnforcingWrapper`` (an error for stepping before reset).
+``raw_env(...)`` is the environment and ``env(...)`` makes one. It checks
+the order of calls itself (``reset`` before ``step``, ``observe``, ``last``
+or ``agent_iter``), so it needs no ``OrderEnforcingWrapper``: that wrapper
+forwards every attribute through Python and would triple the cost of a step.
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers); the agent to act
 is the seat of the decision in hand, so turns follow the game: skips,
 reverses, stack answers, challenges and jump-ins out of turn.
@@ -19,7 +21,7 @@ from typing import Any, Optional
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable
 
 from . import _core
 from ._options import House, SettingsArg, house_items, seed_of, setting_items
@@ -105,6 +107,13 @@ class raw_env(AECEnv):
         }
         self._seeds = np.random.default_rng()
         self._no_mask = np.zeros(ACTIONS, dtype=np.int8)
+        self._started = False
+        # True while some seat holds a non-zero reward in self.rewards.
+        self._paid = False
+
+    def _check_started(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"reset() needs to be called before {what}()")
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same object for every call)."""
@@ -134,6 +143,8 @@ class raw_env(AECEnv):
         else:
             game_seed = int(self._seeds.integers(0, 2**63))
         self._game.reset(game_seed)
+        self._started = True
+        self._paid = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -156,8 +167,9 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now, and its action mask (all zeros unless it acts)."""
+        self._check_started("observe")
         seat = self.agent_name_mapping[agent]
-        if not self._game.is_over and self._game.seat == seat:
+        if self._game.seat == seat:
             return {"observation": self._game.observation(), "action_mask": self._game.mask()}
         return {
             "observation": self._game.seat_observation(seat),
@@ -171,21 +183,42 @@ class raw_env(AECEnv):
             ValueError: the action is outside the mask (with ``illegal="raise"``,
                 or for a decision the sanction does not cover); nothing changes.
         """
+        self._check_started("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is an action only once the game is over")
-        self._game.step(int(action))
+        game = self._game
+        game.step(int(action))
         self._cumulative_rewards[agent] = 0.0
-        rewards = self._game.take_rewards()
-        for a in self.agents:
-            self.rewards[a] = float(rewards[self.agent_name_mapping[a]])
+        rewards = game.take_rewards()
+        # Rewards come at the end of a game (or of a round): most steps pay
+        # nothing, and then only a previous payment needs clearing.
+        if any(rewards):
+            for a, r in zip(self.possible_agents, rewards):
+                if a in self.rewards:
+                    self.rewards[a] = float(r)
+            self._paid = True
+            self._accumulate_rewards()
+        elif self._paid:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._paid = False
         self._end_if_over()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True):
+        """The acting agent's observation, cumulative reward, termination, truncation and info."""
+        self._check_started("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """Yields the agent to act until every agent is done (or ``max_iter`` steps)."""
+        self._check_started("agent_iter")
+        return super().agent_iter(max_iter)
 
     def render(self) -> Optional[str]:
         """The table as the seat to act sees it and its legal actions (or the end of the game).
@@ -206,6 +239,6 @@ class raw_env(AECEnv):
         """Nothing to release (the game lives in the object)."""
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """``raw_env(**kwargs)`` in PettingZoo's ``OrderEnforcingWrapper`` (see ``raw_env``)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(**kwargs: Any) -> raw_env:
+    """A PettingZoo AEC environment: ``raw_env(**kwargs)`` (it checks the order of calls itself)."""
+    return raw_env(**kwargs)
