@@ -155,12 +155,12 @@ def tables_markdown() -> str:
         out.append(f"| `{s.name}` | {s.offset} | {s.length} | {s.doc} |")
     out += ["", "**Card kinds** (the `hand`, `top`, `discard` and `card` sections, and actions 0 to %d):" % (KINDS - 1), ""]
     faces = [k.split("-", 1)[1] for k in CARD_KINDS[:13]]
-    out += ["| colour | " + " | ".join(faces) + " |", "| --- |" + " ---: |" * len(faces)]
+    out += ["| colour \\ face | " + " | ".join(faces) + " |", "| --- |" + " ---: |" * len(faces)]
     for c, colour in enumerate(("red", "yellow", "green", "blue")):
         out.append(f"| {colour} | " + " | ".join(str(c * 13 + f) for f in range(13)) + " |")
     wilds = CARD_KINDS[52:]
-    out += ["", "| wild | " + " | ".join(wilds) + " |", "| --- |" + " ---: |" * len(wilds)]
-    out.append("| kind | " + " | ".join(str(52 + i) for i in range(len(wilds))) + " |")
+    out += ["", "| kind | " + " | ".join(wilds) + " |", "| --- |" + " ---: |" * len(wilds)]
+    out.append("| number | " + " | ".join(str(52 + i) for i in range(len(wilds))) + " |")
     out += ["", "**Actions** (one `Discrete(ACTIONS)` space, `ACTIONS` = %d):" % ACTIONS, ""]
     out += ["| actions | decision | meaning |", "| --- | --- | --- |"]
     for start, end, decisions in _action_rows():
@@ -175,6 +175,3 @@ def tables_markdown() -> str:
         out.append(f"| {i} | `{k}` | {DECISION_DOCS[k]} |")
     return "\n".join(out) + "\n"
 
-
-if __name__ == "__main__":
-    print(tables_markdown(), end="")
