@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+# The binding crate has a workspace of its own: the top-level cargo fmt does not see it.
+(cd python && cargo fmt -- --check)
 venv=$(mktemp -d)/venv
 python3 -m venv "$venv"
 # The tools and test dependencies first; then the package itself without

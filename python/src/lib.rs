@@ -123,12 +123,20 @@ fn table(
     let mode = match mode {
         "round" => StepMode::Round,
         "match" => StepMode::Match,
-        m => return Err(value_error(format!("unknown mode '{m}' (valid: round, match)"))),
+        m => {
+            return Err(value_error(format!(
+                "unknown mode '{m}' (valid: round, match)"
+            )))
+        }
     };
     let reward = match reward {
         "win" => Reward::Win,
         "points" => Reward::Points,
-        r => return Err(value_error(format!("unknown reward '{r}' (valid: win, points)"))),
+        r => {
+            return Err(value_error(format!(
+                "unknown reward '{r}' (valid: win, points)"
+            )))
+        }
     };
     let sanction = match illegal {
         "raise" => false,
@@ -149,7 +157,9 @@ fn table(
     }
     let learners = learners.unwrap_or_else(|| (0..players as i64).collect());
     if learners.is_empty() {
-        return Err(value_error("no learner seat: give at least one seat to the learner"));
+        return Err(value_error(
+            "no learner seat: give at least one seat to the learner",
+        ));
     }
     let mut env = 0u16;
     for &s in &learners {
@@ -160,7 +170,9 @@ fn table(
             )));
         }
         if env >> s & 1 == 1 {
-            return Err(value_error(format!("seat {s} is given to the learner twice")));
+            return Err(value_error(format!(
+                "seat {s} is given to the learner twice"
+            )));
         }
         env |= 1 << s;
     }
@@ -367,7 +379,9 @@ impl Game {
 
     #[getter]
     fn learners(&self) -> Vec<usize> {
-        (0..self.players).filter(|s| self.env >> s & 1 == 1).collect()
+        (0..self.players)
+            .filter(|s| self.env >> s & 1 == 1)
+            .collect()
     }
 
     #[getter]
@@ -688,7 +702,11 @@ impl VecGames {
     }
     #[getter]
     fn n(&mut self) -> usize {
-        self.batch.get_mut().unwrap_or_else(|p| p.into_inner()).games.len()
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .games
+            .len()
     }
     #[getter]
     fn players(&self) -> usize {
@@ -696,11 +714,16 @@ impl VecGames {
     }
     #[getter]
     fn learners(&self) -> Vec<usize> {
-        (0..self.players).filter(|s| self.env >> s & 1 == 1).collect()
+        (0..self.players)
+            .filter(|s| self.env >> s & 1 == 1)
+            .collect()
     }
     #[getter]
     fn skipped(&mut self) -> u64 {
-        self.batch.get_mut().unwrap_or_else(|p| p.into_inner()).skipped
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .skipped
     }
     #[getter]
     fn games_started(&mut self) -> Vec<u64> {
