@@ -9,6 +9,8 @@ start=$SECONDS
 (cd python && cargo fmt -- --check)
 venv=$(mktemp -d)/venv
 python3 -m venv "$venv"
+# As if activated: the build backend runs the venv's maturin by name.
+export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
 # The tools and test dependencies first; then the package itself without
 # build isolation, so pip builds it with the maturin just installed instead
 # of fetching another into a temporary environment.
