@@ -220,7 +220,10 @@ fn an_illegal_action_is_refused_or_sanctioned() {
         st.step(a).unwrap();
     }
     let bad = (0..ACTIONS).find(|&a| !st.legal().contains(a)).unwrap();
+    let good = st.legal().iter().next().unwrap();
+    assert_eq!(st.check(good), Ok(()));
     let e = st.step(bad).unwrap_err();
+    assert_eq!(st.check(bad), Err(e.clone()), "check refuses as step does");
     assert!(
         matches!(e, StepError::Illegal { action, .. } if action == bad),
         "{e}"
@@ -237,8 +240,31 @@ fn an_illegal_action_is_refused_or_sanctioned() {
     let play_bad = (0..encode::KINDS)
         .find(|&a| !st.legal().contains(a))
         .unwrap();
+    assert_eq!(st.check(play_bad), Ok(()), "sanctioned, so taken");
     st.step(play_bad).unwrap();
     assert_eq!(st.game().hand(seat).len(), before + 1);
+    // Not every decision has a sanction: a colour outside the four is refused.
+    let mut seed = 3;
+    st.reset(seed).unwrap();
+    while st.decision().map(|d| d.kind) != Some(DecisionKind::Color) {
+        // The highest card kind it may play (wilds are the highest kinds),
+        // else the lowest legal action.
+        let legal = st.legal();
+        let a = legal
+            .iter()
+            .filter(|&a| a < encode::KINDS)
+            .last()
+            .unwrap_or_else(|| legal.iter().next().unwrap());
+        st.step(a).unwrap();
+        if st.is_over() {
+            seed += 1;
+            assert!(seed < 100, "no colour decision in 100 rounds");
+            st.reset(seed).unwrap();
+        }
+    }
+    assert!(matches!(st.check(0), Err(StepError::Illegal { .. })));
+    assert!(st.step(0).is_err());
+    assert_eq!(st.check(encode::ACT_COLOR), Ok(()));
 }
 
 #[test]
@@ -289,5 +315,188 @@ fn features_show_only_what_the_seat_can_see() {
             encode::encode(&obs, DecisionKind::Play, None, &mut a);
             assert_ne!(a.to_vec(), c.to_vec());
         }
+    }
+}
+
+#[test]
+fn game_k_of_a_seed_is_the_runners_game_k() {
+    let r = rules("classic", "seven_o", &[]);
+    let seats = |learner: bool| -> Vec<Seat> {
+        (0..3)
+            .map(|i| {
+                if learner && i == 1 {
+                    Seat::custom(Lowest)
+                } else {
+                    StrategySpec::Random.instantiate()
+                }
+            })
+            .collect()
+    };
+    let mut st = Stepper::new(&r, seats(false), 0b010, StepMode::Round, Reward::Win);
+    for index in [0u64, 1, 7, 1000] {
+        st.reset_game(11, index).unwrap();
+        drive(&mut st);
+        let (table, agent_rng) = game_rngs(11, index);
+        let mut g = Game::with_rng(&r, 3, table);
+        g.set_lazy_pile(true);
+        g.start_match(None);
+        let want = g
+            .play_round(
+                &mut Agents {
+                    seats: &mut seats(true),
+                    rng: agent_rng,
+                },
+                &mut NoRecord,
+            )
+            .unwrap();
+        assert_eq!(st.rounds(), &[want], "game {index}");
+    }
+    // reset(seed) is game 0 of the seed.
+    st.reset(11).unwrap();
+    let a = st.features().to_vec();
+    st.reset_game(11, 0).unwrap();
+    assert_eq!(a, st.features().to_vec());
+    st.reset_game(11, 1).unwrap();
+    assert_ne!(a, st.features().to_vec());
+}
+
+/// The seat `k` places after `seat` in direction `dir` among `n`.
+fn after(seat: usize, k: usize, dir: f32, n: usize) -> usize {
+    if dir > 0.0 {
+        (seat + k) % n
+    } else {
+        (seat + n * 10 - k) % n
+    }
+}
+
+#[test]
+fn views_of_every_seat_at_a_decision_change_nothing() {
+    // At every decision: the inspected observation is the deciding seat's and
+    // encodes to the stepper's features; every other seat's features are of
+    // the same moment (same top card, colour, discard pile and hand sizes,
+    // seen from its place) with the decision sections at zero; render shows
+    // the decision. And the game played is still the engine's, seed for seed.
+    let s = |name: &str| encode::SECTIONS.iter().find(|s| s.name == name).unwrap();
+    let (hand, top, color, dir, sizes, discard, decision) = (
+        s("hand"),
+        s("top"),
+        s("color"),
+        s("direction"),
+        s("hand_sizes"),
+        s("discard"),
+        s("decision"),
+    );
+    let all = "stacking=cross,seven_o,jump_in,bluff_challenge";
+    for (r, n) in [
+        (rules("classic", all, &[]), 4usize),
+        (rules("cars3", "", &[]), 3),
+        (rules("h2o", "", &[]), 2),
+    ] {
+        let lineup = ["random", "color", "points", "random"];
+        let make = |learner: bool| -> Vec<Seat> {
+            (0..n)
+                .map(|i| {
+                    if learner && i != 1 {
+                        Seat::custom(Lowest)
+                    } else {
+                        StrategySpec::load(lineup[i]).unwrap().instantiate()
+                    }
+                })
+                .collect()
+        };
+        let env = ((1u16 << n) - 1) & !0b10;
+        let mut st = Stepper::new(&r, make(false), env, StepMode::Round, Reward::Win);
+        let mut checked = 0;
+        for seed in 0..40 {
+            st.reset(seed).unwrap();
+            while let Some(d) = st.decision() {
+                let me = d.seat as usize;
+                let f = st.features().to_vec();
+                let card = match d.kind {
+                    DecisionKind::PlayDrawn | DecisionKind::JumpIn => d.cards.first(),
+                    _ => None,
+                };
+                let (seat, kind_ok, hand_len) = st
+                    .inspect(|obs| {
+                        let mut g = [0f32; OBS_LEN];
+                        encode::encode(obs, d.kind, card, &mut g);
+                        (obs.seat() as usize, g.to_vec() == f, obs.hand().len())
+                    })
+                    .unwrap();
+                assert_eq!(seat, me);
+                assert!(kind_ok, "{} seed {seed}: inspected features differ", r.name);
+                let text = st.render();
+                assert!(
+                    text.contains(&format!("seat {me} decides ({})", d.kind.name())),
+                    "{text}"
+                );
+                for a in st.legal().iter() {
+                    assert!(
+                        text.contains(&format!(" {a} ({})", encode::action_label(a))),
+                        "{text}"
+                    );
+                }
+                assert_eq!(
+                    text.lines()
+                        .find(|l| l.starts_with("hand of seat"))
+                        .unwrap()
+                        .split_whitespace()
+                        .count()
+                        - 4,
+                    hand_len as usize
+                );
+                let d_dir = f[dir.offset];
+                for other in 0..n {
+                    let mut g = vec![0f32; OBS_LEN];
+                    st.seat_features(other as u8, &mut g);
+                    if other == me {
+                        assert_eq!(g, f);
+                        continue;
+                    }
+                    for sec in [top, color, dir, discard] {
+                        let r = sec.offset..sec.offset + sec.len;
+                        assert_eq!(g[r.clone()], f[r]);
+                    }
+                    assert!(g[decision.offset..].iter().all(|&v| v == 0.0));
+                    // Hand sizes seen from `other`: seat after(other, k).
+                    for k in 0..n {
+                        let seat = after(other, k, d_dir, n);
+                        let kd = (0..n).find(|&j| after(me, j, d_dir, n) == seat).unwrap();
+                        assert_eq!(g[sizes.offset + k], f[sizes.offset + kd]);
+                    }
+                    let held: f32 = g[hand.offset..hand.offset + hand.len].iter().sum();
+                    assert_eq!(held, g[sizes.offset]);
+                    checked += 1;
+                }
+                let a = st.legal().iter().next().unwrap();
+                st.step(a).unwrap();
+            }
+            let want = {
+                let (table, agent_rng) = game_rngs(seed, 0);
+                let mut g = Game::with_rng(&r, n, table);
+                g.set_lazy_pile(true);
+                g.start_match(None);
+                g.play_round(
+                    &mut Agents {
+                        seats: &mut make(true),
+                        rng: agent_rng,
+                    },
+                    &mut NoRecord,
+                )
+                .unwrap()
+            };
+            let winner = want.winner;
+            assert_eq!(st.rounds(), &[want], "{} seed {seed}", r.name);
+            let text = st.render();
+            assert!(text.starts_with("game over"), "{text}");
+            match winner {
+                Some(w) => assert!(text.contains(&format!("round 1: seat {w} won")), "{text}"),
+                None => assert!(text.contains("round 1: ended"), "{text}"),
+            }
+            let mut g = vec![1f32; OBS_LEN];
+            st.seat_features(0, &mut g);
+            assert!(g[decision.offset..].iter().all(|&v| v == 0.0));
+        }
+        assert!(checked > 100, "{}: {checked}", r.name);
     }
 }

@@ -81,6 +81,32 @@ pub const ACT_NO_JUMP: usize = ACT_JUMP + 1;
 /// The size of the action space.
 pub const ACTIONS: usize = ACT_NO_JUMP + 1;
 
+/// What an action does, in words: `play red-7`, `draw`, `name blue`,
+/// `swap hands with the player 2 places after`, ... (`no action` past
+/// [`ACTIONS`]).
+pub fn action_label(action: usize) -> String {
+    const COLORS: [&str; 4] = ["red", "yellow", "green", "blue"];
+    match action {
+        a if a < KINDS => format!("play {}", kind_of_index(a)),
+        ACT_DRAW => "draw".into(),
+        ACT_PLAY_DRAWN => "play the drawn card".into(),
+        ACT_KEEP => "keep the drawn card".into(),
+        a if (ACT_COLOR..ACT_UNO).contains(&a) => format!("name {}", COLORS[a - ACT_COLOR]),
+        ACT_UNO => "call UNO".into(),
+        ACT_NO_UNO => "do not call UNO".into(),
+        ACT_CHALLENGE => "challenge".into(),
+        ACT_NO_CHALLENGE => "do not challenge".into(),
+        a if (ACT_TARGET..ACT_JUMP).contains(&a) => format!(
+            "swap hands with the player {} place{} after",
+            a - ACT_TARGET + 1,
+            if a == ACT_TARGET { "" } else { "s" }
+        ),
+        ACT_JUMP => "jump in".into(),
+        ACT_NO_JUMP => "do not jump in".into(),
+        _ => "no action".into(),
+    }
+}
+
 /// The kinds of decision the engine asks (the `Strategy` methods).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -166,10 +192,12 @@ impl ActionSet {
             Some(a)
         })
     }
-    /// Writes the set as 0/1 bytes (an action mask).
+    /// Writes the set as 0/1 bytes (an action mask, [`ACTIONS`] long).
     pub fn write_mask(self, out: &mut [i8]) {
-        for (a, o) in out.iter_mut().enumerate().take(ACTIONS) {
-            *o = self.contains(a) as i8;
+        let out = &mut out[..ACTIONS];
+        out.fill(0);
+        for a in self.iter() {
+            out[a] = 1;
         }
     }
 }
@@ -316,22 +344,106 @@ fn offset(name: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// The kind number of card `c` from the deck's per-card tables (the hot
+/// path's [`kind_index`]: two loads, no match).
+#[inline(always)]
+fn card_kind(d: &Deck, c: CardId) -> usize {
+    let i = c as usize & 127;
+    let face = d.face_of[i] as usize;
+    match d.color_of[i] as usize {
+        col @ 0..=3 => col * COLORED_FACES + face,
+        _ => 4 * COLORED_FACES + face - COLORED_FACES,
+    }
+}
+
+/// Adds the cards of `set`, counted by kind, into `out` ([`KINDS`] long):
+/// card by card for a few cards, by the deck's colour and face masks (one
+/// popcount per kind) for many, such as a long discard pile.
+#[inline]
+fn count_kinds(d: &Deck, set: CardSet, out: &mut [f32]) {
+    let out = &mut out[..KINDS];
+    if set.len() <= 16 {
+        for c in set.iter() {
+            out[card_kind(d, c)] += 1.0;
+        }
+        return;
+    }
+    for col in 0..4 {
+        let of_col = set & d.color_mask[col];
+        if of_col.is_empty() {
+            continue;
+        }
+        for f in 0..COLORED_FACES {
+            out[col * COLORED_FACES + f] += (of_col & d.face_mask[f]).len() as f32;
+        }
+    }
+    let wild = set & d.wild;
+    if !wild.is_empty() {
+        for f in COLORED_FACES..NUM_FACES {
+            out[4 * COLORED_FACES + f - COLORED_FACES] += (wild & d.face_mask[f]).len() as f32;
+        }
+    }
+}
+
 /// Writes the features of `obs` for decision `kind` (about `card`, when it is
 /// about one) into `out` (at least [`OBS_LEN`] long; every value is written).
 pub fn encode(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: &mut [f32]) {
     let out = &mut out[..OBS_LEN];
     out.fill(0.0);
+    write_features(obs, kind, card, out);
+    let discard = offset("discard");
+    count_kinds(&obs.rules().deck, obs.discard(), &mut out[discard..]);
+}
+
+/// As [`encode`], into a buffer that already holds features of the same
+/// rule set whose discard pile was `*seen` (`None`: unknown): the `discard` section is updated by
+/// the cards that came and went since (a play adds one), not counted anew,
+/// and `*seen` becomes `obs`'s discard pile. The same values as [`encode`].
+pub fn encode_update(
+    obs: &Observation,
+    kind: DecisionKind,
+    card: Option<CardId>,
+    out: &mut [f32],
+    seen: &mut Option<CardSet>,
+) {
+    let out = &mut out[..OBS_LEN];
+    let discard = offset("discard");
+    out[..discard].fill(0.0);
+    out[discard + KINDS..].fill(0.0);
+    write_features(obs, kind, card, out);
+    let d = &obs.rules().deck;
+    let now = obs.discard();
+    let section = &mut out[discard..discard + KINDS];
+    match *seen {
+        Some(before) if (before ^ now).len() <= 8 => {
+            for c in (now - before).iter() {
+                section[card_kind(d, c)] += 1.0;
+            }
+            for c in (before - now).iter() {
+                section[card_kind(d, c)] -= 1.0;
+            }
+        }
+        _ => {
+            section.fill(0.0);
+            count_kinds(d, now, section);
+        }
+    }
+    *seen = Some(now);
+}
+
+/// Every section but `discard` into `out`, whose other sections are zero.
+#[inline]
+fn write_features(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: &mut [f32]) {
     let d = &obs.rules().deck;
     let n = obs.players();
-    let [hand, top, color, direction, players, sizes, discard, pile, pending, totals, decision, about] =
+    let [hand, top, color, direction, players, sizes, _discard, pile, pending, totals, decision, about] =
         SECTIONS.map(|s| s.offset);
-    for c in obs.hand().iter() {
-        out[hand + kind_index(d.kind(c))] += 1.0;
-    }
-    out[top + kind_index(d.kind(obs.top()))] = 1.0;
+    count_kinds(d, obs.hand(), &mut out[hand..]);
+    out[top + card_kind(d, obs.top())] = 1.0;
     out[color + obs.color().index()] = 1.0;
     out[direction] = obs.direction() as f32;
     out[players + n - 2] = 1.0;
+    let all_totals = obs.totals();
     for k in 0..n {
         let seat = if k == 0 {
             obs.seat()
@@ -339,18 +451,24 @@ pub fn encode(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: 
             obs.seat_after(k as u8)
         } as usize;
         out[sizes + k] = obs.hand_size(seat) as f32;
-        out[totals + k] = obs.totals()[seat] as f32 / 100.0;
-    }
-    for c in obs.discard().iter() {
-        out[discard + kind_index(d.kind(c))] += 1.0;
+        out[totals + k] = all_totals[seat] as f32 / 100.0;
     }
     out[pile] = obs.draw_pile_len() as f32 / 10.0;
     out[pending] = obs.pending_draw() as f32;
     out[decision + kind as usize] = 1.0;
     if let Some(c) = card {
-        out[about + kind_index(d.kind(c))] = 1.0;
+        out[about + card_kind(d, c)] = 1.0;
     }
     debug_assert_eq!(offset("card"), about);
+}
+
+/// Writes the features of a seat with no decision in hand (what it sees
+/// while another seat decides, or at the end of a game): as [`encode`],
+/// with the `decision` and `card` sections at zero.
+pub fn encode_waiting(obs: &Observation, out: &mut [f32]) {
+    encode(obs, DecisionKind::Play, None, out);
+    let decision = offset("decision");
+    out[decision..OBS_LEN].fill(0.0);
 }
 
 #[cfg(test)]
@@ -396,6 +514,116 @@ mod tests {
             (59, 62, 66, 68, 70, 79, 81)
         );
         assert_eq!(OBS_LEN, 59 * 4 + 4 + 1 + 9 + 10 + 1 + 1 + 10 + 8);
+    }
+
+    #[test]
+    fn every_action_has_a_label_of_its_range() {
+        let labels: Vec<String> = (0..ACTIONS).map(action_label).collect();
+        assert_eq!(labels[0], "play red-0");
+        assert_eq!(labels[KINDS - 1], "play wild-custom");
+        assert_eq!(labels[ACT_DRAW], "draw");
+        assert_eq!(labels[ACT_COLOR + 3], "name blue");
+        assert_eq!(
+            labels[ACT_TARGET],
+            "swap hands with the player 1 place after"
+        );
+        assert_eq!(
+            labels[ACT_JUMP - 1],
+            "swap hands with the player 9 places after"
+        );
+        assert_eq!(labels[ACT_NO_JUMP], "do not jump in");
+        assert_eq!(action_label(ACTIONS), "no action");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ACTIONS, "every action has its own label");
+    }
+
+    #[test]
+    fn kinds_are_counted_as_card_by_card_whatever_the_set_size() {
+        // The hand and discard sections against a plain count by kind, for
+        // sets of every size (both paths of count_kinds) in every deck.
+        let mut rng = <crate::engine::rng::Rng as rand::SeedableRng>::seed_from_u64(7);
+        for name in crate::engine::rules::BUILTIN_NAMES {
+            let r = Rules::builtin(name);
+            let cards: Vec<CardId> = r.deck.all.iter().collect();
+            for size in [0, 1, 7, 16, 17, 40, cards.len()] {
+                for _ in 0..20 {
+                    let mut set = CardSet::EMPTY;
+                    while (set.len() as usize) < size {
+                        let k = crate::engine::rng::below(&mut rng, cards.len() as u32);
+                        set.insert(cards[k as usize]);
+                    }
+                    let mut want = [0f32; KINDS];
+                    for c in set.iter() {
+                        want[kind_index(r.deck.kind(c))] += 1.0;
+                    }
+                    let mut got = [0f32; KINDS];
+                    count_kinds(&r.deck, set, &mut got);
+                    assert_eq!(got, want, "{name}, {size} cards");
+                    for c in set.iter() {
+                        assert_eq!(card_kind(&r.deck, c), kind_index(r.deck.kind(c)));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_update_writes_what_encode_writes() {
+        // A buffer updated through a round's turns, forward (the discard
+        // pile grows by a card, or a reshuffle empties it) and backward (it
+        // shrinks), holds what a fresh encode writes, for every seat.
+        use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
+        use crate::engine::strategy::Strategy;
+        let mut checked = 0;
+        for name in crate::engine::rules::BUILTIN_NAMES {
+            let r = Rules::builtin(name);
+            for seed in 0..4 {
+                let mut g = Game::new(&r, 3, seed);
+                g.set_lazy_pile(true);
+                let mut seats: Vec<Box<dyn Strategy>> = (0..3)
+                    .map(|_| Box::new(crate::agents::RandomStrategy) as Box<dyn Strategy>)
+                    .collect();
+                let mut agents = Agents {
+                    seats: &mut seats,
+                    rng: crate::engine::rng::game_rngs(seed, 1).1,
+                };
+                g.start_match(None);
+                let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+                let mut states = vec![g.clone()];
+                while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
+                    states.push(g.clone());
+                    cur = next;
+                }
+                let mut buf = [0f32; OBS_LEN];
+                let mut seen = None;
+                for (i, state) in states.iter().chain(states.iter().rev()).enumerate() {
+                    let obs = Observation::of(state, (i % 3) as u8);
+                    let mut want = [1f32; OBS_LEN];
+                    encode(&obs, DecisionKind::Stack, None, &mut want);
+                    encode_update(&obs, DecisionKind::Stack, None, &mut buf, &mut seen);
+                    assert_eq!(buf.to_vec(), want.to_vec(), "{name} seed {seed} state {i}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    #[test]
+    fn a_mask_is_the_set() {
+        let mut s = ActionSet::EMPTY;
+        for a in [0, 5, ACT_DRAW, ACT_NO_JUMP] {
+            s.insert(a);
+        }
+        let mut m = [7i8; ACTIONS + 3];
+        s.write_mask(&mut m);
+        for a in 0..ACTIONS {
+            assert_eq!(m[a] == 1, s.contains(a), "{a}");
+            assert!(m[a] == 0 || m[a] == 1);
+        }
+        assert_eq!(m[ACTIONS..], [7, 7, 7], "nothing written past the mask");
     }
 
     #[test]

@@ -91,7 +91,6 @@ enum Flow {
 }
 
 /// The whole state of a match in progress.
-#[derive(Clone)]
 pub struct Game<'r> {
     rules: &'r Rules,
     s: &'r Settings,
@@ -151,6 +150,30 @@ pub struct Game<'r> {
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
+}
+
+/// Every field but the generator and the scripted deck is `Copy`, so a
+/// clone is one copy of the struct (the derived `clone_from` built a
+/// temporary and copied twice; the stepper and the search agents clone games
+/// on every pass).
+impl Clone for Game<'_> {
+    fn clone(&self) -> Self {
+        Game {
+            rng: self.rng.clone(),
+            scripted: self.scripted.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        let scripted = self.scripted.take();
+        *self = Game {
+            rng: src.rng.clone(),
+            scripted,
+            ..*src
+        };
+        self.scripted.clone_from(&src.scripted);
+    }
 }
 
 impl<'r> Game<'r> {

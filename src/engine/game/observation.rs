@@ -24,6 +24,13 @@ impl<'a> Observation<'a> {
         Observation { g: game, seat }
     }
 
+    /// What another seat of the same table sees at the same moment. For the
+    /// engine's own tools (the stepper's views of every seat); strategies,
+    /// outside the engine, cannot reach it.
+    pub(in crate::engine) fn of_seat(&self, seat: u8) -> Observation<'a> {
+        Observation::of(self.g, seat)
+    }
+
     /// The observing seat.
     pub fn seat(&self) -> u8 {
         self.seat

@@ -21,338 +21,23 @@
 //! bytes. Nothing allocates after the first decisions (the log keeps its
 //! capacity).
 
-use crate::engine::cards::{CardId, CardSet, Color};
+mod replay;
+
+use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
-    card_of_action, encode, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW,
-    ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET,
-    ACT_UNO, OBS_LEN,
+    card_of_action, encode_waiting, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR,
+    ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
+    ACT_TARGET, ACT_UNO, OBS_LEN,
 };
 use crate::engine::game::{
     Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
     MAX_PLAYERS,
 };
+use crate::engine::render::{decision_text, over_text};
 use crate::engine::rng::Rng;
 use crate::engine::rules::{Rules, Scoring};
-use crate::engine::strategy::{Agents, Strategy, Table};
-
-/// One answer of the log.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Answer {
-    Play(Option<CardId>),
-    Bool(bool),
-    Color(Color),
-    Target(u8),
-    /// A notice delivered (round start), so that a replay does not deliver it again.
-    Notice,
-}
-
-#[derive(Clone, Debug)]
-struct Entry {
-    answer: Answer,
-    /// The strategies' generator after a strategy's answer (`None` for the
-    /// learner's answers and notices, which draw nothing).
-    rng: Option<Rng>,
-}
-
-/// The decision a pass stopped at.
-#[derive(Clone, Copy, Debug)]
-struct Stop {
-    decision: Decision,
-    legal: ActionSet,
-    /// The direction of play at the decision (targets count places in it).
-    dir: i8,
-}
-
-/// The table of one pass: strategies for their seats, the log for what was
-/// answered before, a stop at the learner's first new decision.
-struct ReplayTable<'a, S: Strategy> {
-    seats: &'a mut [S],
-    env: u16,
-    ask_forced: bool,
-    log: &'a mut Vec<Entry>,
-    pos: usize,
-    stop: Option<Stop>,
-    features: &'a mut [f32; OBS_LEN],
-}
-
-impl<S: Strategy> ReplayTable<'_, S> {
-    #[inline]
-    fn is_env(&self, seat: u8) -> bool {
-        self.env >> seat & 1 == 1
-    }
-
-    /// The next logged answer, if the pass is still within the log (the
-    /// strategies' generator is set to what it was after that answer).
-    #[inline]
-    fn replay(&mut self, rng: &mut Rng) -> Option<Answer> {
-        let e = self.log.get(self.pos)?;
-        self.pos += 1;
-        if let Some(r) = &e.rng {
-            *rng = r.clone();
-        }
-        Some(e.answer)
-    }
-
-    fn record(&mut self, answer: Answer, rng: Option<&Rng>) {
-        self.log.push(Entry {
-            answer,
-            rng: rng.cloned(),
-        });
-        self.pos += 1;
-    }
-
-    /// Stops the pass at the learner's decision (the first one only).
-    fn stop_at(&mut self, obs: &Observation, decision: Decision, card: Option<CardId>) {
-        if self.stop.is_none() {
-            encode(obs, decision.kind, card, &mut self.features[..]);
-            self.stop = Some(Stop {
-                decision,
-                legal: decision.legal(obs),
-                dir: obs.direction(),
-            });
-        }
-    }
-
-    /// Asks a decision: from the log, else the learner's stop, else the
-    /// strategy. After a stop every answer is a placeholder (the rest of the
-    /// pass is dropped) and no strategy is asked.
-    #[inline]
-    fn ask(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        rng: &mut Rng,
-        decision: impl FnOnce() -> (Decision, Option<CardId>),
-        placeholder: Answer,
-        strategy: impl FnOnce(&mut S, &mut Rng) -> Answer,
-    ) -> Answer {
-        if let Some(a) = self.replay(rng) {
-            return a;
-        }
-        if self.stop.is_some() {
-            return placeholder;
-        }
-        if self.is_env(seat) {
-            let (d, card) = decision();
-            self.stop_at(obs, d, card);
-            return placeholder;
-        }
-        let a = strategy(&mut self.seats[seat as usize], rng);
-        self.record(a, Some(rng));
-        a
-    }
-}
-
-fn may_draw(obs: &Observation, playable: CardSet) -> bool {
-    let s = obs.settings();
-    playable.is_empty() || (!s.force_play && s.may_draw_when_playable)
-}
-
-fn decision(seat: u8, kind: DecisionKind, cards: CardSet, may_draw: bool) -> Decision {
-    Decision {
-        seat,
-        kind,
-        cards,
-        may_draw,
-    }
-}
-
-impl<S: Strategy> Table for ReplayTable<'_, S> {
-    fn name(&self, seat: u8) -> &str {
-        if self.is_env(seat) {
-            "learner"
-        } else {
-            self.seats[seat as usize].name()
-        }
-    }
-    fn ask_without_choice(&self, seat: u8) -> bool {
-        if self.is_env(seat) {
-            self.ask_forced
-        } else {
-            self.seats[seat as usize].ask_without_choice()
-        }
-    }
-    fn choose_play(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        playable: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::Play, playable, may_draw(obs, playable)),
-                    None,
-                )
-            },
-            Answer::Play(None),
-            |s, rng| Answer::Play(s.choose_play(obs, playable, rng)),
-        );
-        match a {
-            Answer::Play(c) => c,
-            _ => None,
-        }
-    }
-    fn play_drawn(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::PlayDrawn, CardSet::single(card), false),
-                    Some(card),
-                )
-            },
-            Answer::Bool(false),
-            |s, rng| Answer::Bool(s.play_drawn(obs, card, rng)),
-        );
-        matches!(a, Answer::Bool(true))
-    }
-    fn choose_color(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> Color {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::Color, CardSet::EMPTY, false),
-                    None,
-                )
-            },
-            Answer::Color(Color::Red),
-            |s, rng| Answer::Color(s.choose_color(obs, rng)),
-        );
-        match a {
-            Answer::Color(c) => c,
-            _ => Color::Red,
-        }
-    }
-    fn call_uno(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::Uno, CardSet::EMPTY, false),
-                    None,
-                )
-            },
-            Answer::Bool(true),
-            |s, rng| Answer::Bool(s.call_uno(obs, rng)),
-        );
-        !matches!(a, Answer::Bool(false))
-    }
-    fn choose_target(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> u8 {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::Target, CardSet::EMPTY, false),
-                    None,
-                )
-            },
-            Answer::Target(obs.seat_after(1)),
-            |s, rng| Answer::Target(s.choose_target(obs, rng)),
-        );
-        match a {
-            Answer::Target(t) => t,
-            _ => obs.seat_after(1),
-        }
-    }
-    fn answer_stack(
-        &mut self,
-        seat: u8,
-        obs: &Observation,
-        answers: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || (decision(seat, DecisionKind::Stack, answers, true), None),
-            Answer::Play(None),
-            |s, rng| Answer::Play(s.answer_stack(obs, answers, rng)),
-        );
-        match a {
-            Answer::Play(c) => c,
-            _ => None,
-        }
-    }
-    fn challenge(&mut self, seat: u8, obs: &Observation, rng: &mut Rng) -> bool {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::Challenge, CardSet::EMPTY, false),
-                    None,
-                )
-            },
-            Answer::Bool(false),
-            |s, rng| Answer::Bool(s.challenge(obs, rng)),
-        );
-        matches!(a, Answer::Bool(true))
-    }
-    fn jump_in(&mut self, seat: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        let a = self.ask(
-            seat,
-            obs,
-            rng,
-            || {
-                (
-                    decision(seat, DecisionKind::JumpIn, CardSet::single(card), false),
-                    Some(card),
-                )
-            },
-            Answer::Bool(false),
-            |s, rng| Answer::Bool(s.jump_in(obs, card, rng)),
-        );
-        matches!(a, Answer::Bool(true))
-    }
-    fn round_start(&mut self, seat: u8, obs: &Observation) {
-        if self.pos < self.log.len() {
-            self.pos += 1;
-            return;
-        }
-        if self.stop.is_some() {
-            return;
-        }
-        if !self.is_env(seat) {
-            self.seats[seat as usize].round_start(obs);
-        }
-        self.record(Answer::Notice, None);
-    }
-    fn round_end(&mut self, seat: u8, obs: &Observation, result: &RoundResult) {
-        if !self.is_env(seat) {
-            self.seats[seat as usize].round_end(obs, result);
-        }
-    }
-    fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult) {
-        if !self.is_env(seat) {
-            self.seats[seat as usize].match_end(obs, result);
-        }
-    }
-    fn fault(&mut self, seat: u8) -> Option<String> {
-        if self.is_env(seat) {
-            None
-        } else {
-            self.seats[seat as usize].fault()
-        }
-    }
-    fn hears_notices(&self, seat: u8) -> bool {
-        !self.is_env(seat) && self.seats[seat as usize].hears_notices()
-    }
-}
+use crate::engine::strategy::{Agents, Strategy};
+use replay::{Answer, Entry, ReplayTable, Stop};
 
 /// Where the game stands between two calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,8 +91,11 @@ pub enum StepError {
 /// A game played one decision at a time (see the module documentation).
 /// `S` is the strategy type of the seats the learner does not play.
 pub struct Stepper<'r, S: Strategy> {
-    game: Game<'r>,
-    scratch: Game<'r>,
+    /// The game as of the start of the unit in play (`games[cur]`) and the
+    /// scratch copy a pass plays on (the other one); a pass that finishes its
+    /// unit makes its copy the game in play by flipping `cur`.
+    games: [Game<'r>; 2],
+    cur: usize,
     agent_rng: Rng,
     seats: Vec<S>,
     env: u16,
@@ -421,6 +109,8 @@ pub struct Stepper<'r, S: Strategy> {
     phase: Phase,
     stop: Option<Stop>,
     features: [f32; OBS_LEN],
+    /// The discard pile the `discard` section of `features` counts.
+    features_discard: Option<CardSet>,
     start: RoundStart,
     rounds: Vec<RoundResult>,
     result: Option<MatchResult>,
@@ -438,8 +128,8 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         let n = seats.len();
         let game = Game::new(rules, n, 0);
         Stepper {
-            scratch: game.clone(),
-            game,
+            games: [game.clone(), game],
+            cur: 1,
             agent_rng: <Rng as rand::SeedableRng>::seed_from_u64(0),
             seats,
             env: env & ((1u16 << n) - 1),
@@ -450,6 +140,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             phase: Phase::Over,
             stop: None,
             features: [0.0; OBS_LEN],
+            features_discard: None,
             start: RoundStart {
                 first_player: 0,
                 first_direction: 1,
@@ -477,10 +168,18 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// strategies', as the runner's game 0 of that seed) and plays on to the
     /// learner's first decision.
     pub fn reset(&mut self, seed: u64) -> Result<(), StepError> {
-        let (table, agents) = crate::engine::rng::game_rngs(seed, 0);
-        self.game.set_rng(table);
-        self.game.set_lazy_pile(true);
-        self.game.start_match(None);
+        self.reset_game(seed, 0)
+    }
+
+    /// Starts game `index` of master seed `seed`: the generators the runner
+    /// gives its game `index` of that seed (so a batch of games can number
+    /// its games under one seed). `reset(seed)` is `reset_game(seed, 0)`.
+    pub fn reset_game(&mut self, seed: u64, index: u64) -> Result<(), StepError> {
+        let (table, agents) = crate::engine::rng::game_rngs(seed, index);
+        let game = &mut self.games[self.cur];
+        game.set_rng(table);
+        game.set_lazy_pile(true);
+        game.start_match(None);
         self.agent_rng = agents;
         self.log.clear();
         self.rounds.clear();
@@ -493,7 +192,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
 
     /// The game as of the start of the unit in play (for rendering).
     pub fn game(&self) -> &Game<'r> {
-        &self.game
+        &self.games[self.cur]
     }
 
     /// The players.
@@ -532,6 +231,82 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         self.result.as_ref()
     }
 
+    /// Calls `f` with what the deciding seat sees at the decision in hand
+    /// (`None`, without calling it, when the game is over). The unit in play
+    /// is replayed on the scratch copy up to the decision, answering from the
+    /// log: no strategy is asked and nothing else changes.
+    pub fn inspect<T>(&mut self, f: impl FnOnce(&Observation<'_>) -> T) -> Option<T> {
+        self.stop?;
+        let mut f = Some(f);
+        let mut out = None;
+        let mut call = |obs: &Observation<'_>| {
+            if let Some(f) = f.take() {
+                out = Some(f(obs));
+            }
+        };
+        let logged = self.log.len();
+        let scratch = fresh_scratch(&mut self.games, self.cur);
+        let mut table = ReplayTable {
+            seats: &mut self.seats,
+            env: self.env,
+            ask_forced: self.ask_forced,
+            log: &mut self.log,
+            pos: 0,
+            stop: None,
+            features: &mut self.features,
+            features_discard: &mut self.features_discard,
+            inspect: Some(&mut call),
+        };
+        let mut agents = Agents {
+            seats: &mut table,
+            rng: self.agent_rng.clone(),
+        };
+        match self.phase {
+            Phase::Deal => {
+                scratch.begin_round(&mut agents, &mut NoRecord);
+            }
+            Phase::Turn(cur) => {
+                scratch.play_turn(cur, &mut agents, &mut NoRecord);
+            }
+            Phase::Over => {}
+        }
+        debug_assert_eq!(
+            self.log.len(),
+            logged,
+            "a replay to the stop records nothing"
+        );
+        out
+    }
+
+    /// Writes the features of `seat` (`< players`) now into `out` (at least
+    /// [`OBS_LEN`] long): the deciding seat gets [`Stepper::features`]; any
+    /// other seat, and every seat once the game is over, what it sees at this
+    /// moment with the decision sections at zero ([`encode_waiting`]).
+    pub fn seat_features(&mut self, seat: u8, out: &mut [f32]) {
+        match self.stop {
+            Some(s) if s.decision.seat == seat => out[..OBS_LEN].copy_from_slice(&self.features),
+            Some(_) => {
+                self.inspect(|obs| encode_waiting(&obs.of_seat(seat), out));
+            }
+            None => encode_waiting(&Observation::of(self.game(), seat), out),
+        }
+    }
+
+    /// The table as text ([`crate::engine::render`]): what the deciding seat
+    /// sees and its legal actions, or the end of the game.
+    pub fn render(&mut self) -> String {
+        match self.stop {
+            Some(s) => self
+                .inspect(|obs| decision_text(obs, &s.decision, s.legal))
+                .unwrap_or_default(),
+            None => over_text(
+                &Observation::of(&self.games[self.cur], 0),
+                &self.rounds,
+                self.result.as_ref(),
+            ),
+        }
+    }
+
     /// Takes the rewards earned since the last call, per seat.
     pub fn take_rewards(&mut self) -> [f32; MAX_PLAYERS] {
         std::mem::replace(&mut self.reward_due, [0.0; MAX_PLAYERS])
@@ -541,26 +316,30 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// learner's next decision or the end of the game.
     pub fn step(&mut self, action: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
-        let answer = match self.answer_of(&stop, action) {
-            Some(a) => a,
-            None => {
-                return Err(StepError::Illegal {
-                    action,
-                    seat: stop.decision.seat,
-                    kind: stop.decision.kind.name(),
-                    legal: stop.legal.iter().collect(),
-                })
-            }
-        };
+        let answer = self
+            .answer_of(&stop, action)
+            .ok_or_else(|| refused(&stop, action))?;
         self.log.push(Entry { answer, rng: None });
         self.stop = None;
         self.advance()
     }
 
+    /// Whether [`Stepper::step`] would take `action` now: `Ok`, or the error
+    /// it would return (the game is over; the action is refused: not legal,
+    /// and not one the sanction applies to when it is on). Changes nothing,
+    /// so a batch can check every action before stepping any game.
+    pub fn check(&self, action: usize) -> Result<(), StepError> {
+        let stop = self.stop.ok_or(StepError::Over)?;
+        match self.answer_of(&stop, action) {
+            Some(_) => Ok(()),
+            None => Err(refused(&stop, action)),
+        }
+    }
+
     /// The engine's answer for an action (or, with the sanction on, an
     /// illegal answer the engine sanctions); `None` when refused.
     fn answer_of(&self, stop: &Stop, action: usize) -> Option<Answer> {
-        let d = &self.game.rules().deck;
+        let d = &self.game().rules().deck;
         let legal = stop.legal.contains(action);
         let dec = &stop.decision;
         let seat = dec.seat;
@@ -607,7 +386,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 };
                 let c = (kind_cards - dec.cards)
                     .first()
-                    .unwrap_or_else(|| self.game.top());
+                    .unwrap_or_else(|| self.game().top());
                 Some(Answer::Play(Some(c)))
             }
             DecisionKind::Target => Some(Answer::Target(seat)),
@@ -625,7 +404,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 Phase::Over => return Ok(()),
                 p => p,
             };
-            self.scratch.clone_from(&self.game);
+            let scratch = fresh_scratch(&mut self.games, self.cur);
             let mut table = ReplayTable {
                 seats: &mut self.seats,
                 env: self.env,
@@ -634,6 +413,8 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 pos: 0,
                 stop: None,
                 features: &mut self.features,
+                features_discard: &mut self.features_discard,
+                inspect: None,
             };
             let mut agents = Agents {
                 seats: &mut table,
@@ -641,11 +422,11 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             };
             let next = match unit {
                 Phase::Deal => {
-                    let start = self.scratch.begin_round(&mut agents, &mut NoRecord);
+                    let start = scratch.begin_round(&mut agents, &mut NoRecord);
                     self.start = start;
                     Phase::Turn(start.first_player)
                 }
-                Phase::Turn(cur) => match self.scratch.play_turn(cur, &mut agents, &mut NoRecord) {
+                Phase::Turn(cur) => match scratch.play_turn(cur, &mut agents, &mut NoRecord) {
                     TurnEnd::Next(next) => Phase::Turn(next),
                     TurnEnd::Over(outcome, last) => {
                         let rng = agents.rng.clone();
@@ -653,7 +434,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                             self.stop = Some(stop);
                             return Ok(());
                         }
-                        std::mem::swap(&mut self.game, &mut self.scratch);
+                        self.cur ^= 1;
                         self.agent_rng = rng;
                         self.log.clear();
                         self.finish_round(outcome, last)?;
@@ -667,7 +448,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 return Ok(());
             }
             self.agent_rng = agents.rng.clone();
-            std::mem::swap(&mut self.game, &mut self.scratch);
+            self.cur ^= 1;
             self.log.clear();
             self.phase = next;
         }
@@ -689,17 +470,18 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            features_discard: &mut self.features_discard,
+            inspect: None,
         };
         let mut agents = Agents {
             seats: &mut table,
             rng: self.agent_rng.clone(),
         };
-        let r = self
-            .game
-            .end_round(self.start, outcome, last, &mut agents)?;
+        let game = &mut self.games[self.cur];
+        let r = game.end_round(self.start, outcome, last, &mut agents)?;
         if self.reward == Reward::Points {
             let share = 1.0 / (n as f32 - 1.0);
-            match self.game.rules().settings.scoring {
+            match game.rules().settings.scoring {
                 Scoring::Winner => {
                     if let Some(w) = r.winner {
                         let p = r.points[w as usize] as f32 / 100.0;
@@ -734,9 +516,9 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 }
                 self.phase = Phase::Over;
             }
-            StepMode::Match => match self.game.after_round(&r) {
+            StepMode::Match => match game.after_round(&r) {
                 Some(end) => {
-                    let m = self.game.end_match(end, &mut agents)?;
+                    let m = game.end_match(end, &mut agents)?;
                     if self.reward == Reward::Win {
                         win(&mut self.reward_due, m.winner);
                     }
@@ -748,6 +530,30 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         }
         self.agent_rng = agents.rng;
         Ok(())
+    }
+}
+
+/// The scratch copy of `games` (the one that is not `games[cur]`), set to the
+/// game in play.
+#[inline]
+fn fresh_scratch<'a, 'r>(games: &'a mut [Game<'r>; 2], cur: usize) -> &'a mut Game<'r> {
+    let [a, b] = games;
+    if cur == 0 {
+        b.clone_from(a);
+        b
+    } else {
+        a.clone_from(b);
+        a
+    }
+}
+
+/// The refusal of `action` at `stop`.
+fn refused(stop: &Stop, action: usize) -> StepError {
+    StepError::Illegal {
+        action,
+        seat: stop.decision.seat,
+        kind: stop.decision.kind.name(),
+        legal: stop.legal.iter().collect(),
     }
 }
 

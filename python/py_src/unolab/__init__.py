@@ -1,0 +1,93 @@
+"""unolab from Python: UNO and its themed editions for learning agents.
+
+Every rule set, house rule and table size of the unolab engine, at engine
+speed:
+
+* ``unolab.env(...)``: a PettingZoo AEC environment, every seat an agent
+  (``unolab.pettingzoo.raw_env``);
+* ``unolab.UnoEnv(...)``, registered with Gymnasium as ``unolab/Uno-v0``:
+  one learner seat, unolab strategies at the others;
+* ``unolab.VecEnv(n, ...)``: ``n`` games stepped together in Rust, their
+  state in preallocated numpy arrays;
+* ``unolab.encoding``: the observation (``OBS_LEN`` features in
+  ``SECTIONS``) and the actions (``Discrete(ACTIONS)``), shared by all three.
+
+docs/python.md in the repository is the manual.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from .encoding import (
+    ACTIONS,
+    CARD_KINDS,
+    DECISION_KINDS,
+    KINDS,
+    MAX_PLAYERS,
+    OBS_LEN,
+    SECTIONS,
+    Section,
+    action_label,
+    observation_bounds,
+    section,
+)
+from .vec import VecEnv
+
+__version__: str = _core.__version__
+"""The package version (the core crate's)."""
+
+RULE_SETS: tuple[str, ...] = tuple(_core.rule_sets())
+"""The built-in rule sets."""
+
+STRATEGIES: tuple[str, ...] = tuple(_core.strategy_names())
+"""The built-in strategy names (presets and search agents); a preset path or ``ext:COMMAND`` works too."""
+
+
+def env(**kwargs: Any):
+    """A PettingZoo AEC environment, every seat an agent (``unolab.pettingzoo.raw_env``; see its arguments)."""
+    from .pettingzoo import env as make
+
+    return make(**kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    # The Gymnasium class loads on first use (gymnasium is imported anyway
+    # for the registration below; pettingzoo only when asked for).
+    if name == "UnoEnv":
+        from .gym import UnoEnv
+
+        return UnoEnv
+    raise AttributeError(f"module 'unolab' has no attribute '{name}'")
+
+
+def _register() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # gymnasium is a dependency; a broken install still imports unolab
+        return
+    if "unolab/Uno-v0" not in gymnasium.registry:
+        gymnasium.register(id="unolab/Uno-v0", entry_point="unolab.gym:UnoEnv")
+
+
+_register()
+
+__all__ = [
+    "ACTIONS",
+    "CARD_KINDS",
+    "DECISION_KINDS",
+    "KINDS",
+    "MAX_PLAYERS",
+    "OBS_LEN",
+    "RULE_SETS",
+    "SECTIONS",
+    "STRATEGIES",
+    "Section",
+    "UnoEnv",
+    "VecEnv",
+    "action_label",
+    "env",
+    "observation_bounds",
+    "section",
+]

@@ -1,0 +1,181 @@
+"""The Gymnasium environment: one learner seat, unolab strategies at the others.
+
+Registered as ``unolab/Uno-v0`` when ``unolab`` is imported::
+
+    import gymnasium, unolab
+    env = gymnasium.make("unolab/Uno-v0", players=4, strategies=["color", "pimc-100"])
+
+The observation is a ``Box`` of ``OBS_LEN`` float32 features (what the
+learner's seat sees at its decision), the action space ``Discrete(ACTIONS)``.
+The legal actions are ``env.action_masks()`` (a bool array, as sb3-contrib's
+``MaskablePPO`` reads it) and ``info["action_mask"]`` (int8). One ``step``
+answers the learner's decision and plays the other seats until the learner's
+next decision or the end of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import gymnasium
+import numpy as np
+
+from . import _core
+from ._options import House, SettingsArg, house_items, seed_of, setting_items, strategy_list
+from .encoding import ACTIONS, OBS_LEN, observation_bounds
+
+
+class UnoEnv(gymnasium.Env):
+    """UNO under any unolab rule set, the learner at one seat.
+
+    Args:
+        rules: a built-in rule set (``classic``, ``h2o``, ``lilo-stitch``,
+            ``cars3``) or the path of a rule file.
+        house: house rules, ``"stacking=same,seven_o"`` or a list of items.
+        settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
+        players: 2 to 10.
+        seat: the learner's seat (0 to players - 1).
+        strategies: the strategies at the other seats, in seat order, cycled
+            to fill them: built-in names (``random``, ``first``, ``points``,
+            ``color``, ``tuned``, ``pimc-100``, ...), preset file paths or
+            ``ext:COMMAND`` programs; a list or a comma list.
+        mode: ``"round"`` or ``"match"``.
+        reward: ``"win"`` (+1 for winning the game, -1/(players-1) for
+            another seat winning, 0 without a winner) or ``"points"`` (each
+            round's points / 100).
+        illegal: ``"raise"`` (an action outside the mask raises
+            ``ValueError``) or ``"sanction"`` (an illegal play, stack answer
+            or swap target gets the rules' wrong-card sanction; an illegal
+            answer to any other decision still raises).
+        ask_forced: ask the learner also when drawing is its only legal action.
+        render_mode: ``None``, ``"human"`` or ``"ansi"``.
+
+    Raises:
+        ValueError: a bad rule set, house rule, setting, strategy name,
+            player count, seat or option (the core's one-line message).
+        FileNotFoundError: a rule or preset file that does not exist.
+    """
+
+    # render_fps is Gymnasium's pace for "human" rendering: text here, so
+    # only declared (the checker asks for it).
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        rules: str = "classic",
+        house: House = None,
+        settings: SettingsArg = None,
+        players: int = 2,
+        seat: int = 0,
+        strategies: Union[str, Sequence[str]] = ("random",),
+        mode: str = "round",
+        reward: str = "win",
+        illegal: str = "raise",
+        ask_forced: bool = True,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
+        self.render_mode = render_mode
+        self._game = _core.Game(
+            rules,
+            house_items(house),
+            setting_items(settings),
+            int(players),
+            [int(seat)],
+            strategy_list(strategies),
+            mode,
+            reward,
+            illegal,
+            bool(ask_forced),
+        )
+        self.seat: int = int(seat)
+        """The learner's seat."""
+        low, high = observation_bounds(self._game.deck_size)
+        self.observation_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(ACTIONS)
+
+    @property
+    def game(self) -> _core.Game:
+        """The core's game (its decision, legal actions, rounds, totals)."""
+        return self._game
+
+    def _obs(self) -> np.ndarray:
+        if self._game.is_over:
+            return self._game.seat_observation(self.seat)
+        return self._game.observation()
+
+    def _info(self) -> dict[str, Any]:
+        if self._game.is_over:
+            return {
+                "action_mask": np.zeros(ACTIONS, dtype=np.int8),
+                "winner": self._game.winner,
+                "rounds": self._game.rounds,
+            }
+        return {"action_mask": self._game.mask(), "decision": self._game.kind}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts a new game and plays the other seats to the learner's first decision.
+
+        With a seed the game is game 0 of that seed; without one, the seed
+        comes from ``self.np_random``. A game that ends before the learner's
+        first decision (possible only with tiny hands) is skipped for the
+        next game of the same seed.
+        """
+        super().reset(seed=seed_of(seed))
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+        index = 0
+        self._game.reset(game_seed, index)
+        while self._game.is_over:
+            index += 1
+            self._game.reset(game_seed, index)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Answers the learner's decision and plays on to its next one (or the end).
+
+        Returns ``(observation, reward, terminated, truncated, info)``;
+        ``truncated`` is true when the last round hit the turn limit
+        (``max_turns``).
+
+        Raises:
+            ValueError: the action is outside the mask (see ``illegal``);
+                nothing changes.
+            RuntimeError: stepping a game that is over.
+        """
+        self._game.step(int(action))
+        reward = float(self._game.take_rewards()[self.seat])
+        over = self._game.is_over
+        truncated = over and self._game.truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, over and not truncated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``)."""
+        if self._game.is_over:
+            return np.zeros(ACTIONS, dtype=bool)
+        return self._game.mask().astype(bool)
+
+    @property
+    def decision(self) -> Optional[str]:
+        """The kind of the decision in hand (one of ``DECISION_KINDS``), ``None`` when over."""
+        return self._game.kind
+
+    def render(self) -> Optional[str]:
+        """The table as the learner sees it and its legal actions (or the end of the game)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
+            return None
+        text = self._game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""

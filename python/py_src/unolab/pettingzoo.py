@@ -1,0 +1,244 @@
+"""The PettingZoo AEC environment: every seat of the table is an agent.
+
+``raw_env(...)`` is the environment and ``env(...)`` makes one. It checks
+the order of calls itself (``reset`` before ``step``, ``observe``, ``last``
+or ``agent_iter``), so it needs no ``OrderEnforcingWrapper``: that wrapper
+forwards every attribute through Python and would triple the cost of a step.
+Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers); the agent to act
+is the seat of the decision in hand, so turns follow the game: skips,
+reverses, stack answers, challenges and jump-ins out of turn.
+
+``observe(agent)`` returns ``{"observation": float32[OBS_LEN],
+"action_mask": int8[ACTIONS]}``: the acting agent gets its features at the
+decision and the mask of its legal actions; any other agent what it sees at
+this moment, with the decision sections at zero and an all-zero mask.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
+
+from . import _core
+from ._options import House, SettingsArg, house_items, seed_of, setting_items
+from .encoding import ACTIONS, OBS_LEN, observation_bounds
+
+
+class raw_env(AECEnv):
+    """UNO under any unolab rule set as a PettingZoo AEC environment.
+
+    Args:
+        rules: a built-in rule set (``classic``, ``h2o``, ``lilo-stitch``,
+            ``cars3``) or the path of a rule file (``.toml``).
+        house: house rules, ``"stacking=same,seven_o"`` or a list of items.
+        settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
+        players: 2 to 10.
+        mode: ``"round"`` (a game is one round) or ``"match"`` (rounds until
+            the rules' end: target score, round count or quick play).
+        reward: ``"win"`` (+1 to the winner, -1/(players-1) to each other
+            seat, at the end of the game; 0 to all without a winner) or
+            ``"points"`` (each round's points / 100 at its end).
+        illegal: ``"raise"`` (an action outside the mask raises
+            ``ValueError`` with the core's message) or ``"sanction"`` (an
+            illegal play, stack answer or swap target gets the rules'
+            wrong-card sanction; an illegal answer to any other decision
+            still raises).
+        ask_forced: ask the agent also when drawing is its only legal action
+            (``False`` draws for it).
+        render_mode: ``None``, ``"human"`` (``render()`` prints) or ``"ansi"``
+            (``render()`` returns the text).
+
+    Raises:
+        ValueError: a bad rule set name, house rule, setting, player count or
+            option (the core's one-line message).
+        FileNotFoundError: a rule file that does not exist.
+    """
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "unolab_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str = "classic",
+        house: House = None,
+        settings: SettingsArg = None,
+        players: int = 2,
+        mode: str = "round",
+        reward: str = "win",
+        illegal: str = "raise",
+        ask_forced: bool = True,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
+        self.render_mode = render_mode
+        self._game = _core.Game(
+            rules,
+            house_items(house),
+            setting_items(settings),
+            int(players),
+            None,
+            [],
+            mode,
+            reward,
+            illegal,
+            bool(ask_forced),
+        )
+        self.possible_agents = [f"player_{i}" for i in range(self._game.players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = observation_bounds(self._game.deck_size)
+        space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(ACTIONS) for a in self.possible_agents
+        }
+        self._seeds = np.random.default_rng()
+        self._no_mask = np.zeros(ACTIONS, dtype=np.int8)
+        self._started = False
+        # True while some seat holds a non-zero reward in self.rewards.
+        self._paid = False
+
+    def _check_started(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"reset() needs to be called before {what}()")
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The observation space of ``agent`` (the same object for every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The action space of ``agent``: ``Discrete(ACTIONS)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> _core.Game:
+        """The core's game (its decision, legal actions, rounds, totals)."""
+        return self._game
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Starts a new game.
+
+        With a seed, the game is game 0 of that seed (the game ``unolab run
+        --seed SEED`` deals first) and later seedless resets draw their seeds
+        from a generator seeded with it; without one, from the generator as
+        it is (seeded from the operating system at first).
+        """
+        seed = seed_of(seed)
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            game_seed = int(self._seeds.integers(0, 2**63))
+        self._game.reset(game_seed)
+        self._started = True
+        self._paid = False
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._end_if_over()
+
+    def _end_if_over(self) -> None:
+        """Selects the agent to act, or ends the game for every agent."""
+        if self._game.is_over:
+            truncated = self._game.truncated
+            for a in self.agents:
+                self.terminations[a] = not truncated
+                self.truncations[a] = truncated
+            if getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self._game.seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees now, and its action mask (all zeros unless it acts)."""
+        self._check_started("observe")
+        seat = self.agent_name_mapping[agent]
+        if self._game.seat == seat:
+            return {"observation": self._game.observation(), "action_mask": self._game.mask()}
+        return {
+            "observation": self._game.seat_observation(seat),
+            "action_mask": self._no_mask.copy(),
+        }
+
+    def step(self, action: Optional[int]) -> None:
+        """Answers the decision in hand with ``action`` (``None`` for an agent whose game is over).
+
+        Raises:
+            ValueError: the action is outside the mask (with ``illegal="raise"``,
+                or for a decision the sanction does not cover); nothing changes.
+        """
+        self._check_started("step")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is an action only once the game is over")
+        game = self._game
+        game.step(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        rewards = game.take_rewards()
+        # Rewards come at the end of a game (or of a round): most steps pay
+        # nothing, and then only a previous payment needs clearing.
+        if any(rewards):
+            for a, r in zip(self.possible_agents, rewards):
+                if a in self.rewards:
+                    self.rewards[a] = float(r)
+            self._paid = True
+            self._accumulate_rewards()
+        elif self._paid:
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._paid = False
+        self._end_if_over()
+        if self.render_mode == "human":
+            self.render()
+
+    def last(self, observe: bool = True):
+        """The acting agent's observation, cumulative reward, termination, truncation and info."""
+        self._check_started("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """Yields the agent to act until every agent is done (or ``max_iter`` steps)."""
+        self._check_started("agent_iter")
+        return super().agent_iter(max_iter)
+
+    def render(self) -> Optional[str]:
+        """The table as the seat to act sees it and its legal actions (or the end of the game).
+
+        ``"human"`` prints it, ``"ansi"`` returns it; without a render mode
+        it warns and returns ``None``.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
+            return None
+        text = self._game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (the game lives in the object)."""
+
+
+def env(**kwargs: Any) -> raw_env:
+    """A PettingZoo AEC environment: ``raw_env(**kwargs)`` (it checks the order of calls itself)."""
+    return raw_env(**kwargs)

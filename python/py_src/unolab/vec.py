@@ -1,0 +1,167 @@
+"""The batched environment: ``n`` games stepped in one call inside Rust.
+
+``VecEnv`` owns its arrays and rewrites them in place on every ``reset`` and
+``step`` (no allocation, no copy of whole arrays): ``env.obs``, ``env.mask``
+and the others are the same numpy arrays for the life of the environment, so
+read them after each call (copy what you keep). The step runs with the GIL
+released.
+
+Games restart by themselves when they end, with reproducible seeds: after
+``reset(seed)``, the ``j``-th game of slot ``i`` (``j = 0, 1, ...``) is game
+``i + j * n`` of the master seed ``seed``: the game ``unolab run --seed
+seed`` plays as its game ``i + j * n``, when the learner's answers are the
+same. ``games_started[i]`` counts them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._options import House, SettingsArg, house_items, seed_of, setting_items, strategy_list
+
+
+class VecEnv:
+    """``n`` UNO games stepped together, their state in preallocated numpy arrays.
+
+    By default the learner plays every seat (self-play: each game's decision
+    in hand belongs to whichever seat must act, ``seat[i]``). With
+    ``learners=[k]`` and ``strategies`` the learner plays seat ``k`` only and
+    the strategies play the other seats (between two steps they play on to
+    the learner's next decision).
+
+    Args:
+        n: the number of games (1 to 2**24).
+        rules: a built-in rule set or a rule file's path.
+        house: house rules, ``"stacking=same,seven_o"`` or a list of items.
+        settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
+        players: 2 to 10.
+        learners: the learner's seats (default: every seat).
+        strategies: the strategies at the other seats, in seat order,
+            cycled (names, preset paths or ``ext:COMMAND``).
+        mode: ``"round"`` or ``"match"``.
+        reward: ``"win"`` or ``"points"`` (as in ``unolab.env``).
+        illegal: ``"raise"`` or ``"sanction"`` (as in ``unolab.env``).
+        ask_forced: ask also when drawing is the only legal action.
+        seed: the master seed of the first ``reset`` (done here).
+
+    Attributes (numpy arrays, rewritten in place by ``reset`` and ``step``):
+        obs: ``(n, OBS_LEN)`` float32, the features of the seat to act.
+        mask: ``(n, ACTIONS)`` int8, its legal actions.
+        seat: ``(n,)`` int64, the seat to act.
+        kind: ``(n,)`` int64, the kind of decision (index into ``DECISION_KINDS``).
+        rewards: ``(n, players)`` float32, what each seat earned in the last
+            step (at a game's end; zero otherwise under ``"win"``).
+        done: ``(n,)`` bool, the game ended in the last step (``obs`` and
+            ``mask`` already show the next game's first decision).
+        truncated: ``(n,)`` bool, that game's last round hit the turn limit.
+        winner: ``(n,)`` int64, that game's winning seat, -1 for none or
+            when the game did not end.
+
+    Raises:
+        ValueError: a bad rule set, house rule, setting, strategy, seat,
+            player count, batch size or option (the core's message).
+        FileNotFoundError: a rule or preset file that does not exist.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        rules: str = "classic",
+        house: House = None,
+        settings: SettingsArg = None,
+        players: int = 2,
+        learners: Optional[Sequence[int]] = None,
+        strategies: Union[str, Sequence[str], None] = None,
+        mode: str = "round",
+        reward: str = "win",
+        illegal: str = "raise",
+        ask_forced: bool = True,
+        seed: int = 0,
+    ) -> None:
+        self._core = _core.VecGames(
+            int(n),
+            rules,
+            house_items(house),
+            setting_items(settings),
+            int(players),
+            None if learners is None else [int(s) for s in learners],
+            strategy_list(strategies),
+            mode,
+            reward,
+            illegal,
+            bool(ask_forced),
+        )
+        self.n: int = self._core.n
+        """The number of games."""
+        self.players: int = self._core.players
+        """The players at each table."""
+        self.learners: list[int] = self._core.learners
+        """The learner's seats."""
+        self.obs: np.ndarray = self._core.obs
+        self.mask: np.ndarray = self._core.mask
+        self.seat: np.ndarray = self._core.seat
+        self.kind: np.ndarray = self._core.kind
+        self.rewards: np.ndarray = self._core.rewards
+        self.done: np.ndarray = self._core.done
+        self.truncated: np.ndarray = self._core.truncated
+        self.winner: np.ndarray = self._core.winner
+        self._row_starts = np.arange(self.n, dtype=np.int64) * self.mask.shape[1]
+        self.reset(seed)
+
+    def reset(self, seed: int = 0) -> None:
+        """Starts game ``i`` of master seed ``seed`` in every slot ``i``."""
+        s = seed_of(seed)
+        self.seed: int = 0 if s is None else s
+        """The master seed of the last reset."""
+        self._core.reset(self.seed)
+
+    def step(self, actions: np.ndarray) -> None:
+        """Answers every game's decision in hand (``actions[i]`` for game ``i``).
+
+        ``actions`` is any integer array of shape ``(n,)``. Every action is
+        checked before any game moves: one outside its game's mask raises
+        ``ValueError`` naming the game (with ``illegal="raise"``, or for a
+        decision the sanction does not cover) and the batch stays as it was.
+
+        Raises:
+            RuntimeError: a strategy failed (an ``ext:`` program that died);
+                ``reset`` before stepping again.
+        """
+        a = np.asarray(actions)
+        if a.dtype != np.int64:
+            if not np.issubdtype(a.dtype, np.integer):
+                raise ValueError(f"actions are integers, got dtype {a.dtype}")
+            a = a.astype(np.int64)
+        if a.ndim != 1:
+            raise ValueError(f"actions have shape (n,) = ({self.n},), got {a.shape}")
+        self._core.step(np.ascontiguousarray(a))
+
+    @property
+    def skipped(self) -> int:
+        """Games that ended before any learner decision since the last reset (played through, not shown)."""
+        return self._core.skipped
+
+    @property
+    def games_started(self) -> np.ndarray:
+        """Games started in each slot since the last reset (``j + 1`` while its ``j``-th game is in play)."""
+        return np.asarray(self._core.games_started, dtype=np.uint64)
+
+    def render(self, i: int = 0) -> str:
+        """Game ``i``'s table as the seat to act sees it, and its legal actions."""
+        return self._core.render(int(i))
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action for every game (numpy only; for baselines and benchmarks).
+
+        The legal actions of all games are found at once (``flatnonzero`` of
+        the mask), then one is drawn per game: one random number per game,
+        not per action.
+        """
+        legal = np.flatnonzero(self.mask.view(np.bool_))
+        starts = np.searchsorted(legal, self._row_starts)
+        counts = np.diff(starts, append=legal.size)
+        pick = starts + (rng.random(self.n) * counts).astype(np.int64)
+        return legal[pick] - self._row_starts

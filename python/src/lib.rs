@@ -1,0 +1,832 @@
+//! `unolab._core`: the Python binding of unolab's stepped games. Thin by
+//! design: the game, the encoding, the rendering and every check of the rules
+//! live in the core crate (`unolab::engine::step`, `engine::encode`,
+//! `engine::render`); this file turns Python arguments into the core's types,
+//! the core's errors into Python exceptions, and fills numpy arrays.
+//!
+//! Every argument is checked here before the core is called with it, so no
+//! input reaches code that can panic (a seat past the table, a player count
+//! out of range).
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use unolab::agents::spec::StrategyError;
+use unolab::engine::encode::{
+    self, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP,
+    ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO,
+    DECISION_KINDS, KINDS, OBS_LEN, SECTIONS,
+};
+use unolab::engine::game::{Outcome, MAX_PLAYERS};
+use unolab::engine::rules::RulesError;
+use unolab::engine::step::{Reward, StepError, StepMode, Stepper};
+use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
+
+// ----- errors ----------------------------------------------------------------
+
+fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+/// A missing file is a `FileNotFoundError`, another unreadable one an
+/// `OSError`; every other problem with the rules a `ValueError`.
+fn rules_error(e: RulesError) -> PyErr {
+    match &e {
+        RulesError::Io(path, _) if !std::path::Path::new(path).exists() => {
+            PyFileNotFoundError::new_err(e.to_string())
+        }
+        RulesError::Io(..) => PyOSError::new_err(e.to_string()),
+        _ => value_error(e.to_string()),
+    }
+}
+
+fn strategy_error(e: StrategyError) -> PyErr {
+    match &e {
+        StrategyError::Io(path, _) if !std::path::Path::new(path).exists() => {
+            PyFileNotFoundError::new_err(e.to_string())
+        }
+        StrategyError::Io(..) => PyOSError::new_err(e.to_string()),
+        _ => value_error(e.to_string()),
+    }
+}
+
+/// An action refused is a `ValueError` (the core's message); a strategy that
+/// failed (an external program that died), or a step after the end, a
+/// `RuntimeError`.
+fn step_error(e: StepError) -> PyErr {
+    match e {
+        StepError::Illegal { .. } => value_error(e.to_string()),
+        _ => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+// ----- rules -----------------------------------------------------------------
+
+/// Every distinct resolved rule set, built once and kept for the life of the
+/// process: a stepped game borrows its `Rules` (`Stepper<'r, _>`), and a
+/// Python object cannot hold a borrow, so each rule set is leaked once
+/// (`Box::leak`) and shared by every game that uses it. The key is the
+/// resolved TOML text (the rule file with every setting and house rule
+/// written out), so the memory kept is bounded by the number of distinct rule
+/// sets a process asks for, a few kilobytes each.
+fn interned(file: RuleSetFile) -> PyResult<&'static Rules> {
+    static CACHE: OnceLock<Mutex<HashMap<String, &'static Rules>>> = OnceLock::new();
+    let key = file.to_toml();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(r) = cache.get(&key) {
+        return Ok(r);
+    }
+    let rules: &'static Rules = Box::leak(Box::new(Rules::build(file).map_err(rules_error)?));
+    cache.insert(key, rules);
+    Ok(rules)
+}
+
+/// Resolves a rule set (a name or a path), house rules (`"stacking=same,seven_o"`
+/// items) and settings (`"key=value"` items).
+fn resolve(rules: &str, house: &[String], settings: &[String]) -> PyResult<&'static Rules> {
+    let file = RuleSetFile::resolve(rules, settings, house).map_err(rules_error)?;
+    interned(file)
+}
+
+// ----- the configuration of a table --------------------------------------------
+
+/// A checked table: rules, the learner's seats, the strategy at every other
+/// seat, how a game is played and rewarded.
+struct Table {
+    rules: &'static Rules,
+    players: usize,
+    env: u16,
+    /// The strategy of each seat (`None` at the learner's seats).
+    seats: Vec<Option<StrategySpec>>,
+    mode: StepMode,
+    reward: Reward,
+    sanction: bool,
+    ask_forced: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn table(
+    rules: &str,
+    house: Vec<String>,
+    settings: Vec<String>,
+    players: usize,
+    learners: Option<Vec<i64>>,
+    strategies: Vec<String>,
+    mode: &str,
+    reward: &str,
+    illegal: &str,
+    ask_forced: bool,
+) -> PyResult<Table> {
+    let mode = match mode {
+        "round" => StepMode::Round,
+        "match" => StepMode::Match,
+        m => {
+            return Err(value_error(format!(
+                "unknown mode '{m}' (valid: round, match)"
+            )))
+        }
+    };
+    let reward = match reward {
+        "win" => Reward::Win,
+        "points" => Reward::Points,
+        r => {
+            return Err(value_error(format!(
+                "unknown reward '{r}' (valid: win, points)"
+            )))
+        }
+    };
+    let sanction = match illegal {
+        "raise" => false,
+        "sanction" => true,
+        i => {
+            return Err(value_error(format!(
+                "unknown illegal-action handling '{i}' (valid: raise, sanction)"
+            )))
+        }
+    };
+    let rules = resolve(rules, &house, &settings)?;
+    rules.check_players(players).map_err(rules_error)?;
+    let st = &rules.settings;
+    if mode == StepMode::Match && st.target == 0 && st.rounds == 0 && !st.quick {
+        return Err(value_error(
+            "a match needs an end: set target > 0, rounds > 0 or quick = true",
+        ));
+    }
+    let learners = learners.unwrap_or_else(|| (0..players as i64).collect());
+    if learners.is_empty() {
+        return Err(value_error(
+            "no learner seat: give at least one seat to the learner",
+        ));
+    }
+    let mut env = 0u16;
+    for &s in &learners {
+        if s < 0 || s as usize >= players {
+            return Err(value_error(format!(
+                "seat {s} is not a seat of a {players}-player table (valid: 0 to {})",
+                players - 1
+            )));
+        }
+        if env >> s & 1 == 1 {
+            return Err(value_error(format!(
+                "seat {s} is given to the learner twice"
+            )));
+        }
+        env |= 1 << s;
+    }
+    let others = players - learners.len();
+    let specs = strategies
+        .iter()
+        .map(|s| StrategySpec::load(s.trim()).map_err(strategy_error))
+        .collect::<PyResult<Vec<_>>>()?;
+    if others == 0 && !specs.is_empty() {
+        return Err(value_error(
+            "strategies were given but the learner plays every seat (give learner seats, or no strategies)",
+        ));
+    }
+    if others > 0 && specs.is_empty() {
+        return Err(value_error(format!(
+            "{others} seat(s) are not the learner's: give strategies for them (e.g. [\"random\"])"
+        )));
+    }
+    if specs.len() > others {
+        return Err(value_error(format!(
+            "{} strategies for the {others} other seats (give at most one per seat; the list is cycled)",
+            specs.len()
+        )));
+    }
+    let mut k = 0;
+    let seats = (0..players)
+        .map(|s| {
+            if env >> s & 1 == 1 {
+                None
+            } else {
+                k += 1;
+                Some(specs[(k - 1) % specs.len()].clone())
+            }
+        })
+        .collect();
+    Ok(Table {
+        rules,
+        players,
+        env,
+        seats,
+        mode,
+        reward,
+        sanction,
+        ask_forced,
+    })
+}
+
+impl Table {
+    /// A fresh game of this table (fresh strategy instances).
+    fn stepper(&self) -> Stepper<'static, Seat> {
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| match s {
+                Some(spec) => spec.instantiate(),
+                // Never asked: the learner answers at these seats.
+                None => StrategySpec::Random.instantiate(),
+            })
+            .collect();
+        let mut st = Stepper::new(self.rules, seats, self.env, self.mode, self.reward);
+        st.set_sanction(self.sanction);
+        st.set_ask_forced(self.ask_forced);
+        st
+    }
+}
+
+/// The winner of a finished game (of its round, or of its match).
+fn winner(st: &Stepper<'static, Seat>) -> Option<u8> {
+    match st.match_result() {
+        Some(m) => m.winner,
+        None => st.rounds().last().and_then(|r| r.winner),
+    }
+}
+
+/// Whether a finished game's last round was cut by the turn limit.
+fn truncated(st: &Stepper<'static, Seat>) -> bool {
+    st.rounds()
+        .last()
+        .is_some_and(|r| r.outcome == Outcome::Truncated)
+}
+
+/// An action as the core's number, or the core's refusal.
+fn action_index(st: &Stepper<'static, Seat>, action: i64) -> PyResult<usize> {
+    if action < 0 || action as usize >= ACTIONS {
+        return Err(value_error(format!(
+            "action {action} is not an action (valid: 0 to {})",
+            ACTIONS - 1
+        )));
+    }
+    let a = action as usize;
+    st.check(a).map_err(step_error)?;
+    Ok(a)
+}
+
+// ----- one game ----------------------------------------------------------------
+
+/// One game played a decision at a time (the engine behind the PettingZoo and
+/// Gymnasium environments). See `unolab/_core.pyi`.
+#[pyclass(module = "unolab._core")]
+struct Game {
+    // A Mutex makes the class Sync, as pyo3 requires; methods taking
+    // `&mut self` reach it without locking (`get_mut`).
+    st: Mutex<Stepper<'static, Seat>>,
+    players: usize,
+    env: u16,
+    rules: &'static Rules,
+}
+
+impl Game {
+    fn st(&mut self) -> &mut Stepper<'static, Seat> {
+        self.st.get_mut().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules, house, settings, players, learners, strategies, mode, reward, illegal, ask_forced))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: &str,
+        house: Vec<String>,
+        settings: Vec<String>,
+        players: usize,
+        learners: Option<Vec<i64>>,
+        strategies: Vec<String>,
+        mode: &str,
+        reward: &str,
+        illegal: &str,
+        ask_forced: bool,
+    ) -> PyResult<Self> {
+        let t = table(
+            rules, house, settings, players, learners, strategies, mode, reward, illegal,
+            ask_forced,
+        )?;
+        Ok(Game {
+            st: Mutex::new(t.stepper()),
+            players: t.players,
+            env: t.env,
+            rules: t.rules,
+        })
+    }
+
+    #[pyo3(signature = (seed, index = 0))]
+    fn reset(&mut self, seed: u64, index: u64) -> PyResult<()> {
+        self.st().reset_game(seed, index).map_err(step_error)
+    }
+
+    fn step(&mut self, action: i64) -> PyResult<()> {
+        let st = self.st();
+        if st.is_over() {
+            return Err(step_error(StepError::Over));
+        }
+        let a = action_index(st, action)?;
+        st.step(a).map_err(step_error)
+    }
+
+    #[getter]
+    fn seat(&mut self) -> Option<u8> {
+        self.st().decision().map(|d| d.seat)
+    }
+
+    #[getter]
+    fn kind(&mut self) -> Option<&'static str> {
+        self.st().decision().map(|d| d.kind.name())
+    }
+
+    #[getter]
+    fn is_over(&mut self) -> bool {
+        self.st().is_over()
+    }
+
+    #[getter]
+    fn truncated(&mut self) -> bool {
+        let st = self.st();
+        st.is_over() && truncated(st)
+    }
+
+    #[getter]
+    fn winner(&mut self) -> Option<u8> {
+        let st = self.st();
+        if st.is_over() {
+            winner(st)
+        } else {
+            None
+        }
+    }
+
+    #[getter]
+    fn rounds(&mut self) -> usize {
+        self.st().rounds().len()
+    }
+
+    #[getter]
+    fn totals(&mut self) -> Vec<i64> {
+        let n = self.players;
+        self.st().game().totals()[..n].to_vec()
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    #[getter]
+    fn learners(&self) -> Vec<usize> {
+        (0..self.players)
+            .filter(|s| self.env >> s & 1 == 1)
+            .collect()
+    }
+
+    #[getter]
+    fn rules_name(&self) -> String {
+        self.rules.name.clone()
+    }
+
+    #[getter]
+    fn deck_size(&self) -> usize {
+        self.rules.deck.size
+    }
+
+    fn observation<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_slice(py, &self.st().features()[..])
+    }
+
+    fn seat_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if seat < 0 || seat as usize >= self.players {
+            return Err(value_error(format!(
+                "seat {seat} is not a seat of a {}-player table (valid: 0 to {})",
+                self.players,
+                self.players - 1
+            )));
+        }
+        let mut out = [0f32; OBS_LEN];
+        self.st().seat_features(seat as u8, &mut out);
+        Ok(PyArray1::from_slice(py, &out))
+    }
+
+    fn mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut m = [0i8; ACTIONS];
+        self.st().legal().write_mask(&mut m);
+        PyArray1::from_slice(py, &m)
+    }
+
+    fn legal(&mut self) -> Vec<usize> {
+        self.st().legal().iter().collect()
+    }
+
+    fn take_rewards(&mut self) -> Vec<f32> {
+        let n = self.players;
+        self.st().take_rewards()[..n].to_vec()
+    }
+
+    fn render(&mut self) -> String {
+        self.st().render()
+    }
+}
+
+// ----- a batch of games ------------------------------------------------------
+
+/// The state of a batch, behind a Mutex (see [`Game`]).
+struct Batch {
+    games: Vec<Stepper<'static, Seat>>,
+    /// Games started in each slot since the last reset.
+    started: Vec<u64>,
+    seed: u64,
+    /// Games that ended before any learner decision (played through, skipped).
+    skipped: u64,
+}
+
+/// The arrays a batch writes into (owned by the VecGames, seen from Python
+/// as numpy arrays; never reallocated).
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    seat: &'a mut [i64],
+    kind: &'a mut [i64],
+    rewards: &'a mut [f32],
+    done: &'a mut [bool],
+    truncated: &'a mut [bool],
+    winner: &'a mut [i64],
+}
+
+impl Batch {
+    /// Starts the next game of slot `i` (game `i + started * n` of the seed),
+    /// skipping games that end before any learner decision.
+    fn start(&mut self, i: usize) -> Result<(), StepError> {
+        let n = self.games.len() as u64;
+        loop {
+            let index = (i as u64).wrapping_add(self.started[i].wrapping_mul(n));
+            self.started[i] += 1;
+            self.games[i].reset_game(self.seed, index)?;
+            if !self.games[i].is_over() {
+                return Ok(());
+            }
+            self.skipped += 1;
+        }
+    }
+
+    /// Writes slot `i`'s decision in hand into the arrays.
+    fn write(&self, i: usize, out: &mut Out) {
+        let st = &self.games[i];
+        out.obs[i * OBS_LEN..(i + 1) * OBS_LEN].copy_from_slice(&st.features()[..]);
+        st.legal()
+            .write_mask(&mut out.mask[i * ACTIONS..(i + 1) * ACTIONS]);
+        let d = st.decision();
+        out.seat[i] = d.map_or(-1, |d| d.seat as i64);
+        out.kind[i] = d.map_or(-1, |d| d.kind as i64);
+    }
+
+    fn reset(&mut self, seed: u64, out: &mut Out, players: usize) -> Result<(), StepError> {
+        self.seed = seed;
+        self.skipped = 0;
+        self.started.fill(0);
+        for i in 0..self.games.len() {
+            self.start(i)?;
+            self.write(i, out);
+        }
+        out.rewards[..self.games.len() * players].fill(0.0);
+        out.done.fill(false);
+        out.truncated.fill(false);
+        out.winner.fill(-1);
+        Ok(())
+    }
+
+    /// Steps every game with its action (all checked before), restarting the
+    /// games that end.
+    fn step(&mut self, actions: &[usize], out: &mut Out, players: usize) -> Result<(), StepError> {
+        for i in 0..self.games.len() {
+            let st = &mut self.games[i];
+            st.step(actions[i])?;
+            let r = st.take_rewards();
+            out.rewards[i * players..(i + 1) * players].copy_from_slice(&r[..players]);
+            let over = st.is_over();
+            out.done[i] = over;
+            if over {
+                out.truncated[i] = truncated(st);
+                out.winner[i] = winner(st).map_or(-1, |w| w as i64);
+                self.start(i)?;
+            } else {
+                out.truncated[i] = false;
+                out.winner[i] = -1;
+            }
+            self.write(i, out);
+        }
+        Ok(())
+    }
+}
+
+/// `n` games stepped together, writing into numpy arrays it owns. See
+/// `unolab/_core.pyi` and `unolab.VecEnv`.
+#[pyclass(module = "unolab._core")]
+struct VecGames {
+    batch: Mutex<Batch>,
+    players: usize,
+    env: u16,
+    /// The actions as the core's numbers (scratch, kept to avoid allocating).
+    actions: Vec<usize>,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<i8>>,
+    seat: Py<PyArray1<i64>>,
+    kind: Py<PyArray1<i64>>,
+    rewards: Py<PyArray2<f32>>,
+    done: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    winner: Py<PyArray1<i64>>,
+}
+
+/// Borrows every output array for writing (numpy's borrow checking refuses
+/// if Python holds a conflicting borrow) and runs `f` on them.
+macro_rules! with_out {
+    ($self:ident, $py:ident, |$out:ident| $body:expr) => {{
+        let mut obs = $self.obs.bind($py).readwrite();
+        let mut mask = $self.mask.bind($py).readwrite();
+        let mut seat = $self.seat.bind($py).readwrite();
+        let mut kind = $self.kind.bind($py).readwrite();
+        let mut rewards = $self.rewards.bind($py).readwrite();
+        let mut done = $self.done.bind($py).readwrite();
+        let mut truncated = $self.truncated.bind($py).readwrite();
+        let mut winner = $self.winner.bind($py).readwrite();
+        let slice_err = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
+        let mut $out = Out {
+            obs: obs.as_slice_mut().map_err(slice_err)?,
+            mask: mask.as_slice_mut().map_err(slice_err)?,
+            seat: seat.as_slice_mut().map_err(slice_err)?,
+            kind: kind.as_slice_mut().map_err(slice_err)?,
+            rewards: rewards.as_slice_mut().map_err(slice_err)?,
+            done: done.as_slice_mut().map_err(slice_err)?,
+            truncated: truncated.as_slice_mut().map_err(slice_err)?,
+            winner: winner.as_slice_mut().map_err(slice_err)?,
+        };
+        $body
+    }};
+}
+
+#[pymethods]
+impl VecGames {
+    #[new]
+    #[pyo3(signature = (n, rules, house, settings, players, learners, strategies, mode, reward, illegal, ask_forced))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        rules: &str,
+        house: Vec<String>,
+        settings: Vec<String>,
+        players: usize,
+        learners: Option<Vec<i64>>,
+        strategies: Vec<String>,
+        mode: &str,
+        reward: &str,
+        illegal: &str,
+        ask_forced: bool,
+    ) -> PyResult<Self> {
+        if n == 0 || n > 1 << 24 {
+            return Err(value_error(format!(
+                "{n} games is not a batch size (valid: 1 to {})",
+                1 << 24
+            )));
+        }
+        let t = table(
+            rules, house, settings, players, learners, strategies, mode, reward, illegal,
+            ask_forced,
+        )?;
+        let games = (0..n).map(|_| t.stepper()).collect();
+        Ok(VecGames {
+            batch: Mutex::new(Batch {
+                games,
+                started: vec![0; n],
+                seed: 0,
+                skipped: 0,
+            }),
+            players,
+            env: t.env,
+            actions: vec![0; n],
+            obs: PyArray2::zeros(py, [n, OBS_LEN], false).unbind(),
+            mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            seat: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+            kind: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            done: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            winner: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+        })
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let players = self.players;
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        with_out!(self, py, |out| {
+            py.detach(|| batch.reset(seed, &mut out, players))
+                .map_err(step_error)
+        })
+    }
+
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let players = self.players;
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        let n = batch.games.len();
+        if actions.len() != n {
+            return Err(value_error(format!(
+                "{} actions for {n} games (give one per game)",
+                actions.len()
+            )));
+        }
+        let acts = actions
+            .as_slice()
+            .map_err(|e| value_error(format!("actions: {e}")))?;
+        // Every action is checked before any game moves, so a refusal leaves
+        // the whole batch as it was.
+        for (i, (&a, st)) in acts.iter().zip(&batch.games).enumerate() {
+            if a < 0 || a as usize >= ACTIONS {
+                return Err(value_error(format!(
+                    "game {i}: action {a} is not an action (valid: 0 to {})",
+                    ACTIONS - 1
+                )));
+            }
+            let a = a as usize;
+            if !st.legal().contains(a) {
+                st.check(a)
+                    .map_err(|e| value_error(format!("game {i}: {e}")))?;
+            }
+            self.actions[i] = a;
+        }
+        let acts = &self.actions;
+        with_out!(self, py, |out| {
+            py.detach(|| batch.step(acts, &mut out, players))
+                .map_err(step_error)
+        })
+    }
+
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.obs.bind(py).clone()
+    }
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.mask.bind(py).clone()
+    }
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.seat.bind(py).clone()
+    }
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.kind.bind(py).clone()
+    }
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.rewards.bind(py).clone()
+    }
+    #[getter]
+    fn done<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.done.bind(py).clone()
+    }
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+    #[getter]
+    fn winner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.winner.bind(py).clone()
+    }
+    #[getter]
+    fn n(&mut self) -> usize {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .games
+            .len()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+    #[getter]
+    fn learners(&self) -> Vec<usize> {
+        (0..self.players)
+            .filter(|s| self.env >> s & 1 == 1)
+            .collect()
+    }
+    #[getter]
+    fn skipped(&mut self) -> u64 {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .skipped
+    }
+    #[getter]
+    fn games_started(&mut self) -> Vec<u64> {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .started
+            .clone()
+    }
+
+    fn render(&mut self, i: usize) -> PyResult<String> {
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        let n = batch.games.len();
+        match batch.games.get_mut(i) {
+            Some(st) => Ok(st.render()),
+            None => Err(value_error(format!(
+                "game {i} is not in the batch (valid: 0 to {})",
+                n - 1
+            ))),
+        }
+    }
+}
+
+// ----- the encoding --------------------------------------------------------------
+
+/// What an action does, in words.
+#[pyfunction]
+fn action_label(action: i64) -> PyResult<String> {
+    if action < 0 || action as usize >= ACTIONS {
+        return Err(value_error(format!(
+            "action {action} is not an action (valid: 0 to {})",
+            ACTIONS - 1
+        )));
+    }
+    Ok(encode::action_label(action as usize))
+}
+
+/// The sections of the observation: (name, offset, length, meaning).
+#[pyfunction]
+fn sections() -> Vec<(&'static str, usize, usize, &'static str)> {
+    SECTIONS
+        .iter()
+        .map(|s| (s.name, s.offset, s.len, s.doc))
+        .collect()
+}
+
+/// The decision kinds, by number.
+#[pyfunction]
+fn decision_kinds() -> Vec<&'static str> {
+    DecisionKind::ALL.iter().map(|k| k.name()).collect()
+}
+
+/// The card kinds, by number (`red-0` ... `wild-custom`).
+#[pyfunction]
+fn card_kinds() -> Vec<String> {
+    (0..KINDS)
+        .map(|i| encode::kind_of_index(i).to_string())
+        .collect()
+}
+
+/// The built-in rule sets.
+#[pyfunction]
+fn rule_sets() -> Vec<&'static str> {
+    unolab::engine::rules::BUILTIN_NAMES.to_vec()
+}
+
+/// The built-in strategy names.
+#[pyfunction]
+fn strategy_names() -> Vec<&'static str> {
+    unolab::agents::spec::builtin_names()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("OBS_LEN", OBS_LEN)?;
+    m.add("ACTIONS", ACTIONS)?;
+    m.add("KINDS", KINDS)?;
+    m.add("DECISION_KINDS", DECISION_KINDS)?;
+    m.add("MAX_PLAYERS", MAX_PLAYERS)?;
+    for (name, value) in [
+        ("ACT_PLAY", ACT_PLAY),
+        ("ACT_DRAW", ACT_DRAW),
+        ("ACT_PLAY_DRAWN", ACT_PLAY_DRAWN),
+        ("ACT_KEEP", ACT_KEEP),
+        ("ACT_COLOR", ACT_COLOR),
+        ("ACT_UNO", ACT_UNO),
+        ("ACT_NO_UNO", ACT_NO_UNO),
+        ("ACT_CHALLENGE", ACT_CHALLENGE),
+        ("ACT_NO_CHALLENGE", ACT_NO_CHALLENGE),
+        ("ACT_TARGET", ACT_TARGET),
+        ("ACT_JUMP", ACT_JUMP),
+        ("ACT_NO_JUMP", ACT_NO_JUMP),
+    ] {
+        m.add(name, value)?;
+    }
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Game>()?;
+    m.add_class::<VecGames>()?;
+    m.add_function(wrap_pyfunction!(action_label, m)?)?;
+    m.add_function(wrap_pyfunction!(sections, m)?)?;
+    m.add_function(wrap_pyfunction!(decision_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(card_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(strategy_names, m)?)?;
+    Ok(())
+}

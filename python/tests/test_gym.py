@@ -1,0 +1,74 @@
+"""The Gymnasium environment: Gymnasium's env_checker, registration, masks as
+MaskablePPO reads them, strategies at the other seats, bad input."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import unolab
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(players=2, strategies="random"),
+        dict(players=4, seat=2, strategies=["color", "points", "random"], house="stacking=same,seven_o"),
+        dict(rules="cars3", players=3, strategies="tuned", mode="match", reward="points", settings={"target": 100}),
+    ],
+)
+def test_gymnasium_check_env(kwargs):
+    # check_env steps actions drawn without the mask: with the sanction an
+    # illegal play is the rules' wrong-card sanction instead of an error.
+    env = gymnasium.make("unolab/Uno-v0", illegal="sanction", **kwargs)
+    check_env(env.unwrapped)
+
+
+def test_the_learner_plays_one_seat_and_the_strategies_the_others(rng):
+    env = unolab.UnoEnv(players=3, seat=1, strategies=["color", "first"])
+    obs, info = env.reset(seed=7)
+    assert env.observation_space.contains(obs)
+    winners = []
+    for game in range(30):
+        done = False
+        while not done:
+            assert env.game.seat == 1
+            mask = env.action_masks()
+            assert mask.dtype == np.bool_ and mask.shape == (unolab.ACTIONS,)
+            assert np.array_equal(mask, info["action_mask"].astype(bool))
+            assert sorted(np.flatnonzero(mask)) == env.game.legal()
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = terminated or truncated
+        assert not env.action_masks().any()
+        winners.append(info["winner"])
+        assert reward == (1.0 if info["winner"] == 1 else (-0.5 if info["winner"] is not None else 0.0))
+        obs, info = env.reset()
+    assert set(winners) <= {0, 1, 2, None} and len(set(winners) - {None}) >= 2
+
+
+def test_stepping_a_finished_game_raises():
+    env = unolab.UnoEnv(players=2, settings={"max_turns": 4})
+    env.reset(seed=1)
+    done = False
+    while not done:
+        _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = term or trunc
+    with pytest.raises(RuntimeError, match="the game is over"):
+        env.step(0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(strategies="nope"), ValueError, "unknown strategy 'nope'"),
+        (dict(strategies="missing.toml"), FileNotFoundError, "cannot read strategy file"),
+        (dict(seat=2), ValueError, "seat 2 is not a seat of a 2-player table"),
+        (dict(players=3, strategies=["random", "color", "first"]), ValueError, "3 strategies for the 2 other seats"),
+        (dict(strategies=[]), ValueError, "give strategies for them"),
+    ],
+)
+def test_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        unolab.UnoEnv(**kwargs)

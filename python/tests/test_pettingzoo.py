@@ -1,0 +1,229 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests for
+every rule set, house-rule mixes and table sizes; masks, illegal actions,
+rewards, observations of every seat, rendering, bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import unolab
+from unolab.pettingzoo import raw_env
+
+from conftest import REPO, play_random
+
+# (rules, house, players, extra): every rule set, 2, 3, 4 and 10 players,
+# house-rule mixes, a match with points.
+TABLES = [
+    ("classic", None, 2, {}),
+    ("h2o", None, 3, {}),
+    ("lilo-stitch", None, 4, {}),
+    ("cars3", None, 10, {}),
+    ("classic", "stacking=same,seven_o", 4, {}),
+    ("classic", "stacking=cross,jump_in,bluff_challenge", 3, {}),
+    ("cars3", "draw_to_match,force_play", 2, {}),
+    ("h2o", "seven_o,jump_in,stacking=same", 10, {}),
+    ("lilo-stitch", "bluff_challenge", 3, {"mode": "match", "reward": "points", "settings": {"target": 150}}),
+]
+
+
+def make(rules, house, players, extra):
+    return unolab.env(rules=rules, house=house, players=players, **extra)
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}p-{t[3].get('mode', 'round')}")
+def test_pettingzoo_api_test(table):
+    with warnings.catch_warnings():
+        # Both warnings come with any Dict observation holding an action mask
+        # (PettingZoo's own classic games are exempted by name).
+        warnings.filterwarnings("ignore", "Observation space for each agent probably")
+        warnings.filterwarnings("ignore", "Observation is not a NumPy array")
+        api_test(make(*table), num_cycles=5000)
+
+
+@pytest.mark.parametrize("table", [TABLES[i] for i in (0, 1, 2, 3, 5, 8)], ids=lambda t: f"{t[0]}-{t[2]}p")
+def test_pettingzoo_seed_test(table):
+    seed_test(lambda: make(*table), num_cycles=200)
+
+
+def test_the_mask_is_the_legal_set_and_the_agent_is_the_deciding_seat(rng):
+    env = raw_env(players=4, house="stacking=same,seven_o,jump_in")
+    env.reset(seed=5)
+    kinds = set()
+    for agent in env.agent_iter(5000):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        game = env.game
+        assert agent == f"player_{game.seat}"
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (unolab.ACTIONS,)
+        assert sorted(np.flatnonzero(mask)) == game.legal()
+        assert obs["observation"].dtype == np.float32
+        assert obs["observation"].shape == (unolab.OBS_LEN,)
+        decision = obs["observation"][unolab.section("decision")]
+        assert decision.sum() == 1 and unolab.DECISION_KINDS[int(decision.argmax())] == game.kind
+        kinds.add(game.kind)
+        # Every other agent: its own view, no decision, an empty mask.
+        for other in env.agents:
+            if other != agent:
+                o = env.observe(other)
+                assert not o["action_mask"].any()
+                assert not o["observation"][unolab.section("decision")].any()
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert {"play", "color", "uno"} <= kinds
+
+
+def test_hands_seen_by_other_seats_are_their_own():
+    env = raw_env(players=3)
+    env.reset(seed=8)
+    views = [env.observe(a)["observation"] for a in env.possible_agents]
+    hand = unolab.section("hand")
+    sizes = unolab.section("hand_sizes")
+    for v in views:
+        assert v[hand].sum() == v[sizes][0] == 7
+    # Different seats hold different hands; everyone sees the same top card.
+    assert not np.array_equal(views[0][hand], views[1][hand])
+    top = unolab.section("top")
+    assert all(np.array_equal(views[0][top], v[top]) for v in views)
+
+
+def test_an_illegal_action_raises_the_core_message_and_changes_nothing():
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    before = env.observe(env.agent_selection)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=r"action \d+ is not legal for the \w+ decision of seat \d"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="is not an action"):
+        env.step(unolab.ACTIONS)
+    after = env.observe(env.agent_selection)
+    assert np.array_equal(before["observation"], after["observation"])
+    assert np.array_equal(before["action_mask"], after["action_mask"])
+
+
+def test_the_sanction_makes_an_illegal_play_draw_the_penalty():
+    env = raw_env(players=2, illegal="sanction", settings={"wrong_card_penalty": 2})
+    env.reset(seed=3)
+    while env.game.kind != "play":
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    seat = env.game.seat
+    obs = env.observe(env.agent_selection)
+    held = obs["observation"][unolab.section("hand_sizes")][0]
+    bad = int(np.flatnonzero(obs["action_mask"][: unolab.KINDS] == 0)[0])
+    env.step(bad)
+    mine = env.observe(f"player_{seat}")["observation"]
+    assert mine[unolab.section("hand_sizes")][0] == held + 2
+
+
+def test_rewards_go_to_the_winner_at_the_end(rng):
+    for players in (2, 4):
+        env = raw_env(players=players)
+        env.reset(seed=11)
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter(100_000):
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            if term or trunc:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        winner = env.unwrapped.game.winner
+        assert winner is not None
+        assert totals[f"player_{winner}"] == pytest.approx(1.0)
+        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_points_are_handed_out_every_round_of_a_match(rng):
+    env = raw_env(players=3, mode="match", reward="points", settings={"target": 200})
+    env.reset(seed=4)
+    play_random(env, rng)
+    game = env.unwrapped.game
+    assert game.is_over and game.rounds >= 1
+    assert max(game.totals) >= 200
+
+
+def test_a_truncated_round_truncates_every_agent(rng):
+    env = raw_env(players=2, settings={"max_turns": 10})
+    env.reset(seed=2)
+    for agent in env.agent_iter(10_000):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            assert trunc and not term
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.unwrapped.game.truncated
+
+
+def test_same_seed_same_game_and_seedless_resets_follow_the_seed(rng):
+    a, b = raw_env(players=3), raw_env(players=3)
+    a.reset(seed=9)
+    b.reset(seed=9)
+    assert np.array_equal(a.observe(a.agent_selection)["observation"], b.observe(b.agent_selection)["observation"])
+    a.reset()
+    b.reset()
+    assert np.array_equal(a.observe(a.agent_selection)["observation"], b.observe(b.agent_selection)["observation"])
+    b.reset(seed=10)
+    assert not np.array_equal(a.observe(a.agent_selection)["observation"], b.observe(b.agent_selection)["observation"])
+
+
+def test_render_shows_the_table_and_the_legal_actions():
+    env = raw_env(players=3, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "seat 0 decides (color)" in text
+    for a in env.game.legal():
+        assert f"{a} ({unolab.action_label(a)})" in text
+    assert "hand of seat 0:" in text and "top card:" in text
+
+
+def test_a_rule_file_by_path():
+    path = REPO / "src" / "engine" / "rulesets" / "h2o.toml"
+    env = raw_env(rules=str(path), players=2)
+    env.reset(seed=1)
+    assert env.game.rules_name == raw_env(rules="h2o").game.rules_name
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(rules="nope"), ValueError, "unknown rule set 'nope'"),
+        (dict(rules="/nonexistent/rules.toml"), FileNotFoundError, "cannot read rule-set file"),
+        (dict(house="stacking"), ValueError, "stacking needs a mode"),
+        (dict(house="target=100"), ValueError, "is a setting, not a house rule"),
+        (dict(settings={"hand_size": "x"}), ValueError, "invalid value 'x' for setting 'hand_size'"),
+        (dict(settings={"no_such": 1}), ValueError, "unknown setting 'no_such'"),
+        (dict(players=11), ValueError, "11 players is not supported"),
+        (dict(players=10, settings={"hand_size": 11}), ValueError, "hand size at most"),
+        (dict(mode="game"), ValueError, "unknown mode 'game'"),
+        (dict(reward="score"), ValueError, "unknown reward 'score'"),
+        (dict(illegal="ignore"), ValueError, "unknown illegal-action handling"),
+        (dict(mode="match", settings={"target": 0}), ValueError, "a match needs an end"),
+        (dict(render_mode="rgb_array"), ValueError, "unknown render mode"),
+    ],
+)
+def test_bad_input_is_a_python_exception_with_the_core_message(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        raw_env(**kwargs)
+
+
+def test_calls_before_reset_are_refused():
+    env = unolab.env(players=2)
+    for call in (lambda: env.step(0), lambda: env.last(), lambda: env.observe("player_0"), lambda: env.agent_iter()):
+        with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before"):
+            call()
+    env.reset(seed=1)
+    env.last()
+
+
+def test_settings_as_a_list_of_items_and_house_rules_as_a_list():
+    env = raw_env(players=2, house=["seven_o", "stacking=same"], settings=["hand_size=5"])
+    env.reset(seed=1)
+    # Dealt 5 each; before the first decision only a start card can add cards.
+    sizes = env.observe("player_0")["observation"][unolab.section("hand_sizes")][:2]
+    assert sizes.min() == 5

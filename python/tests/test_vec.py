@@ -1,0 +1,197 @@
+"""The batched environment: preallocated arrays rewritten in place, the same
+games as the single-game core (game i + j*n of the seed in slot i), restarts,
+rewards, illegal actions, one learner seat with strategies, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unolab
+from unolab import _core
+
+
+def arrays(v):
+    return [v.obs, v.mask, v.seat, v.kind, v.rewards, v.done, v.truncated, v.winner]
+
+
+def test_shapes_dtypes_and_arrays_rewritten_in_place(rng):
+    v = unolab.VecEnv(64, players=3, seed=1)
+    spec = [
+        ((64, unolab.OBS_LEN), np.float32),
+        ((64, unolab.ACTIONS), np.int8),
+        ((64,), np.int64),
+        ((64,), np.int64),
+        ((64, 3), np.float32),
+        ((64,), np.bool_),
+        ((64,), np.bool_),
+        ((64,), np.int64),
+    ]
+    for a, (shape, dtype) in zip(arrays(v), spec):
+        assert a.shape == shape and a.dtype == dtype and a.flags.c_contiguous
+    pointers = [a.__array_interface__["data"][0] for a in arrays(v)]
+    first = v.obs.copy()
+    for _ in range(50):
+        v.step(v.random_actions(rng))
+    assert [a.__array_interface__["data"][0] for a in arrays(v)] == pointers
+    assert all(x is y for x, y in zip(arrays(v), [v._core.obs, v._core.mask, v._core.seat, v._core.kind, v._core.rewards, v._core.done, v._core.truncated, v._core.winner]))
+    assert not np.array_equal(first, v.obs)
+    # Every game has a decision in hand whose mask is its legal set.
+    assert (v.mask.sum(axis=1) >= 1).all()
+    assert ((v.seat >= 0) & (v.seat < 3)).all()
+    kinds = v.obs[:, unolab.section("decision")]
+    assert np.array_equal(kinds.argmax(axis=1), v.kind)
+
+
+def test_slot_i_plays_game_i_plus_j_n_of_the_seed(rng):
+    # The batch against single games of the core with the same actions: slot
+    # i's first game is game i of the seed, its second game i + n.
+    n, seed = 4, 77
+    v = unolab.VecEnv(n, players=2, house="seven_o", seed=seed)
+    games = []
+    for i in range(n):
+        g = _core.Game("classic", ["seven_o"], [], 2, None, [], "round", "win", "raise", True)
+        g.reset(seed, i)
+        games.append(g)
+    started = [1] * n
+    finished = 0
+    for _ in range(20_000):
+        for i, g in enumerate(games):
+            assert np.array_equal(v.obs[i], g.observation())
+            assert np.array_equal(v.mask[i], g.mask())
+            assert v.seat[i] == g.seat
+        acts = v.random_actions(rng)
+        v.step(acts)
+        for i, g in enumerate(games):
+            g.step(int(acts[i]))
+            rewards = g.take_rewards()
+            assert np.array_equal(v.rewards[i], np.array(rewards, dtype=np.float32))
+            assert v.done[i] == g.is_over
+            if g.is_over:
+                assert v.winner[i] == (g.winner if g.winner is not None else -1)
+                assert v.truncated[i] == g.truncated
+                g.reset(seed, i + started[i] * n)
+                started[i] += 1
+                finished += 1
+        if finished >= 6:
+            break
+    assert finished >= 6
+    assert list(v.games_started) == started
+
+
+def test_same_seed_and_actions_same_arrays(rng):
+    a = unolab.VecEnv(32, players=4, house="stacking=cross,jump_in", seed=5)
+    b = unolab.VecEnv(32, players=4, house="stacking=cross,jump_in", seed=5)
+    for _ in range(300):
+        acts = a.random_actions(rng)
+        a.step(acts)
+        b.step(acts)
+        for x, y in zip(arrays(a), arrays(b)):
+            assert np.array_equal(x, y)
+    a.reset(6)
+    b.reset(5)
+    assert not np.array_equal(a.obs, b.obs)
+    b.reset(6)
+    assert np.array_equal(a.obs, b.obs)
+    assert list(a.games_started) == [1] * 32
+
+
+def test_games_restart_and_winners_are_paid(rng):
+    v = unolab.VecEnv(128, players=3, seed=3)
+    ended = 0
+    for _ in range(3000):
+        v.step(v.random_actions(rng))
+        done = v.done
+        # Rewards only at a game's end: +1 to the winner, -1/2 to the others.
+        assert not v.rewards[~done].any()
+        for i in np.flatnonzero(done):
+            w = v.winner[i]
+            if w >= 0:
+                assert v.rewards[i, w] == 1.0
+                assert np.isclose(v.rewards[i].sum(), 0.0)
+            else:
+                assert not v.rewards[i].any()
+        ended += int(done.sum())
+    assert ended > 50
+    assert v.games_started.sum() == 128 + ended
+
+
+def test_an_illegal_action_names_the_game_and_moves_nothing(rng):
+    v = unolab.VecEnv(8, players=2, seed=1)
+    before = [a.copy() for a in arrays(v)]
+    acts = v.random_actions(rng)
+    acts[5] = int(np.flatnonzero(v.mask[5] == 0)[0])
+    with pytest.raises(ValueError, match=r"game 5: action \d+ is not legal for the \w+ decision"):
+        v.step(acts)
+    acts[5] = 81
+    with pytest.raises(ValueError, match="game 5: action 81 is not an action"):
+        v.step(acts)
+    for x, y in zip(arrays(v), before):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="7 actions for 8 games"):
+        v.step(acts[:7])
+    with pytest.raises(ValueError, match="integers"):
+        v.step(acts.astype(np.float64))
+    v.step(v.random_actions(rng).astype(np.int32))  # any integer dtype
+
+
+def test_the_sanction_in_a_batch(rng):
+    v = unolab.VecEnv(16, players=2, illegal="sanction", settings={"wrong_card_penalty": 3}, seed=2)
+    # Drive every game to a play decision, then play a card it may not.
+    for _ in range(50):
+        if (v.kind == 0).all():
+            break
+        acts = v.random_actions(rng)
+        v.step(acts)
+    playing = np.flatnonzero(v.kind == 0)
+    assert playing.size > 0
+    sizes = v.obs[:, unolab.section("hand_sizes")][:, 0].copy()
+    seats = v.seat.copy()
+    acts = v.random_actions(rng)
+    for i in playing:
+        acts[i] = int(np.flatnonzero(v.mask[i, : unolab.KINDS] == 0)[0])
+    v.step(acts)
+    # The sanctioned seat drew 3 and its turn ended: the other seat decides
+    # and sees it one place after itself with 3 more cards.
+    for i in playing:
+        assert not v.done[i]
+        assert v.seat[i] != seats[i]
+        assert v.obs[i, unolab.section("hand_sizes")][1] == sizes[i] + 3
+
+
+def test_one_learner_seat_against_strategies(rng):
+    v = unolab.VecEnv(64, players=3, learners=[2], strategies=["color", "random"], seed=4)
+    assert v.learners == [2]
+    wins = games = 0
+    for _ in range(2000):
+        assert (v.seat == 2).all()
+        v.step(v.random_actions(rng))
+        d = v.done
+        games += int(d.sum())
+        wins += int((v.winner[d] == 2).sum())
+        assert np.allclose(v.rewards[d, 2], np.where(v.winner[d] == 2, 1.0, np.where(v.winner[d] >= 0, -0.5, 0.0)))
+    assert games > 30 and 0 <= wins < games
+
+
+def test_render_of_a_game():
+    v = unolab.VecEnv(3, players=2, seed=1)
+    assert "decides" in v.render(2)
+    with pytest.raises(ValueError, match="game 3 is not in the batch"):
+        v.render(3)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(n=0), ValueError, "0 games is not a batch size"),
+        (dict(n=2, players=12), ValueError, "12 players is not supported"),
+        (dict(n=2, learners=[0], strategies=None), ValueError, "give strategies for them"),
+        (dict(n=2, strategies=["random"]), ValueError, "the learner plays every seat"),
+        (dict(n=2, learners=[0, 0]), ValueError, "given to the learner twice"),
+        (dict(n=2, learners=[]), ValueError, "no learner seat"),
+        (dict(n=2, seed=-1), ValueError, "not an unsigned 64-bit integer"),
+    ],
+)
+def test_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        unolab.VecEnv(**kwargs)
