@@ -1,6 +1,6 @@
 //! Engine and runner throughput on fixed seeds.
 //!
-//! `cargo bench --profile release --bench engine` reports the time per batch of complete
+//! `cargo bench --bench engine` reports the time per batch of complete
 //! 4-player classic rounds with `random` in every seat, through the real runner
 //! with statistics on (the figure docs/performance.md quotes), plus the bare engine.
 

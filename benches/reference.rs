@@ -1,6 +1,6 @@
 //! The runner against a bare-bones reference, measured alternately in one process.
 //!
-//! `cargo bench --profile release --bench reference` plays 4-player classic rounds with a random
+//! `cargo bench --bench reference` plays 4-player classic rounds with a random
 //! player in every seat two ways, in alternating samples of 2,000 rounds:
 //!
 //! - the real runner (`sim::play_games`: pluggable strategies behind

@@ -1,7 +1,7 @@
 //! Search agents' speed: decisions per second and simulations (rollouts) per
 //! second on one core, at each shipped budget.
 //!
-//! `cargo bench --profile release --bench search`: criterion times one searched decision of the
+//! `cargo bench --bench search`: criterion times one searched decision of the
 //! shipped presets in 2- and 4-player classic rounds against `color` (fixed
 //! seeds; each sample plays rounds until the agent has searched the number of
 //! decisions asked for), and the bench prints the simulations per decision, so
