@@ -7,7 +7,7 @@
 //! (on Linux) without a peak of memory that betrays an unbounded
 //! allocation. A failure names the target and shows the input.
 //!
-//! libFuzzer (`cargo fuzz run NAME`, docs/internals.md) searches far more;
+//! libFuzzer (`cargo fuzz run NAME`, docs/fuzzing.md) searches far more;
 //! this keeps what it found, and every target, exercised on every run.
 
 #[path = "../fuzz/src/lib.rs"]

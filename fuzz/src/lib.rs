@@ -6,7 +6,7 @@
 //! record, ...).
 //!
 //! Two harnesses call them: the libFuzzer binaries of `fuzz_targets/`
-//! (`cargo fuzz run NAME`, see docs/internals.md) and the replay test of the
+//! (`cargo fuzz run NAME`, see docs/fuzzing.md) and the replay test of the
 //! crate's test suite (`tests/fuzz.rs`, which includes this file), so that
 //! every committed corpus input runs on every `cargo test`.
 //!
