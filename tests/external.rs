@@ -677,6 +677,39 @@ fn a_program_that_writes_garbage_stops_the_run_quoting_it() {
 }
 
 #[test]
+fn a_program_that_writes_an_endless_line_stops_the_run_at_once() {
+    // A line was read whole, however long, so
+    // a program writing without a line end filled memory (and here, with a
+    // time limit, the run waited for it and blamed its silence).
+    let (o, dir, _) = fault_run("long", 2, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains(
+            "the program wrote a line longer than 64 KiB instead of answering request 2 (play)"
+        ),
+        "{e}"
+    );
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_program_that_writes_bytes_that_are_not_utf8_stops_the_run() {
+    let (o, dir, _) = fault_run("binary", 2, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains(
+            "the program wrote a line that is not UTF-8 instead of answering request 2 (play)"
+        ),
+        "{e}"
+    );
+    assert_all_gone(&dir);
+}
+
+#[test]
 fn a_program_of_another_protocol_version_is_refused() {
     let (o, _, _) = fault_run("version", 1, &[]);
     assert_eq!(o.status.code(), Some(2));

@@ -21,10 +21,11 @@
 
 mod process;
 
-pub use process::{check_command, end_all, GRACE_MS};
+pub use process::{check_command, end_all, read_lines, GRACE_MS, MAX_LINE_BYTES};
 
 use crate::engine::cards::{CardId, CardSet, Color, Kind};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
+use crate::engine::rules::Deck;
 use crate::engine::strategy::{fewest_cards_opponent, most_held_color, Strategy};
 use process::Proc;
 use serde_json::Value;
@@ -106,9 +107,9 @@ impl std::fmt::Debug for External {
     }
 }
 
-/// What a decision expects as its answer.
-#[derive(Clone, Copy, PartialEq)]
-enum Want {
+/// What a decision expects as its answer (see [`parse_answer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Want {
     /// A card token among the cards given, or "draw".
     Card(CardSet),
     Bool,
@@ -283,21 +284,10 @@ impl External {
         let Some(reply) = self.exchange(&line, "hello", wait) else {
             return false;
         };
-        match serde_json::from_str::<Value>(&reply) {
-            Ok(v) if v.get("version").and_then(Value::as_u64) == Some(PROTOCOL_VERSION) => true,
-            Ok(v) if v.get("version").is_some() => {
-                self.fail(format!(
-                    "answered the hello with '{}': it speaks protocol version {}, unolab speaks {PROTOCOL_VERSION}",
-                    clip(&reply),
-                    v["version"]
-                ));
-                false
-            }
-            _ => {
-                self.fail(format!(
-                    "answered the hello with '{}', which is not a JSON object with \"version\": {PROTOCOL_VERSION}",
-                    clip(&reply)
-                ));
+        match check_hello(&reply) {
+            Ok(()) => true,
+            Err(why) => {
+                self.fail(format!("answered the hello with '{}'{why}", clip(&reply)));
                 false
             }
         }
@@ -339,11 +329,17 @@ impl External {
             // started holds its output open (no end of output comes then).
             let left = until.saturating_duration_since(Instant::now());
             match p.lines.recv_timeout(left.min(EXIT_CHECK)) {
-                Ok(reply) => return Some(reply),
+                Ok(Ok(reply)) => return Some(reply),
+                Ok(Err(why)) => {
+                    self.fail(format!(
+                        "the program wrote {why} instead of answering {what}"
+                    ));
+                    return None;
+                }
                 Err(RecvTimeoutError::Timeout) if left > EXIT_CHECK => {
                     if let Some(s) = p.status(Duration::ZERO) {
                         // A line it wrote just before exiting is still taken.
-                        if let Ok(reply) = p.lines.recv_timeout(EXIT_CHECK) {
+                        if let Ok(Ok(reply)) = p.lines.recv_timeout(EXIT_CHECK) {
                             return Some(reply);
                         }
                         break format!("exited ({s})");
@@ -476,7 +472,7 @@ impl External {
         let reply = self.exchange(&b, &what, self.timeout);
         self.buf = b;
         let reply = reply?;
-        match parse_answer(&reply, want, obs) {
+        match parse_answer(&reply, want, &obs.rules().deck, obs.hand()) {
             Ok(a) => Some(a),
             Err(why) => {
                 self.fail(format!("answered {what} with '{}': {why}", clip(&reply)));
@@ -513,8 +509,10 @@ impl External {
     }
 }
 
-/// A parsed answer.
-enum Answer {
+/// A parsed answer (see [`parse_answer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Answer {
+    /// A card (`None`: "draw").
     Card(Option<CardId>),
     Bool(bool),
     Color(Color),
@@ -530,7 +528,10 @@ fn clip(s: &str) -> String {
     }
 }
 
-fn parse_answer(line: &str, want: Want, obs: &Observation) -> Result<Answer, String> {
+/// Reads one line a program wrote as the answer to a decision that wants
+/// `want`, in a game of `deck` where the player holds `hand`: the error says
+/// what is wrong with it (the line is the program's fault then).
+pub fn parse_answer(line: &str, want: Want, deck: &Deck, hand: CardSet) -> Result<Answer, String> {
     let v: Value = serde_json::from_str(line)
         .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
     let a = v
@@ -559,7 +560,7 @@ fn parse_answer(line: &str, want: Want, obs: &Observation) -> Result<Answer, Str
                 return Ok(Answer::Card(None));
             }
             let kind: Kind = t.parse()?;
-            let all = obs.rules().deck.all_of(kind);
+            let all = deck.all_of(kind);
             if all.is_empty() {
                 return Err(format!("there is no {t} in this deck"));
             }
@@ -567,10 +568,26 @@ fn parse_answer(line: &str, want: Want, obs: &Observation) -> Result<Answer, Str
             // holds; else any: the engine judges (and sanctions) the move.
             let pick = (all & offered)
                 .first()
-                .or_else(|| (all & obs.hand()).first())
+                .or_else(|| (all & hand).first())
                 .or_else(|| all.first());
             Ok(Answer::Card(pick))
         }
+    }
+}
+
+/// Checks a program's answer to the `hello`: a JSON object with the
+/// `version` unolab speaks. The error completes "answered the hello with
+/// '...'".
+pub fn check_hello(reply: &str) -> Result<(), String> {
+    match serde_json::from_str::<Value>(reply) {
+        Ok(v) if v.get("version").and_then(Value::as_u64) == Some(PROTOCOL_VERSION) => Ok(()),
+        Ok(v) if v.get("version").is_some() => Err(format!(
+            ": it speaks protocol version {}, unolab speaks {PROTOCOL_VERSION}",
+            v["version"]
+        )),
+        _ => Err(format!(
+            ", which is not a JSON object with \"version\": {PROTOCOL_VERSION}"
+        )),
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! - [`builtin`]: `random` and `first`;
 //! - [`heuristic`]: the parametric heuristic behind the shipped presets;
+//! - [`human`]: what a person types at the table (`unolab play`), read as answers;
 //! - [`search`]: the search agents `pimc` and `ismcts`;
 //! - [`external`]: a program in any language over JSON Lines;
 //! - [`seat`]: the runner's seat type, with static dispatch of the built-ins;
@@ -12,6 +13,7 @@
 pub mod builtin;
 pub mod external;
 pub mod heuristic;
+pub mod human;
 pub mod search;
 pub mod seat;
 pub mod spec;

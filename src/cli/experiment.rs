@@ -117,6 +117,8 @@ pub fn drive(
                 spath.display()
             )));
         }
+        st.check(&cfg)
+            .map_err(|e| Fail(format!("{}: {e}", spath.display())))?;
         st
     } else {
         LockstepState::new(&cfg)

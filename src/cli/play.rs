@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use unolab::agents::human::{self, CardReply, Typed};
 use unolab::agents::{self as strategy, Seat};
 use unolab::engine::game::{game_rngs, Agents, DrawReason, Event, Game, Recorder};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
@@ -256,15 +257,14 @@ impl Human {
                 self.left = Some("the player left the table (end of input)".into());
                 Input::Quit
             }
-            Ok(_) => {
-                let t = s.trim().to_lowercase();
-                if t == "quit" || t == "q" {
+            Ok(_) => match human::typed(&s) {
+                Typed::Quit => {
                     self.gone.store(true, Ordering::Relaxed);
                     self.left = Some("the player left the table (quit)".into());
-                    return Input::Quit;
+                    Input::Quit
                 }
-                Input::Line(t)
-            }
+                Typed::Line(t) => Input::Line(t),
+            },
         }
     }
 
@@ -336,49 +336,18 @@ impl Human {
         prompt: &str,
         why_not: &dyn Fn(CardId) -> String,
     ) -> Option<Option<CardId>> {
-        let r = obs.rules();
+        let deck = &obs.rules().deck;
         loop {
             let t = match self.read(prompt) {
                 Input::Quit => return None,
                 Input::Line(t) => t,
             };
-            if t == "d" || t == "draw" {
-                if may_draw {
-                    return Some(None);
-                }
-                println!("you may not draw now: a playable card must be played");
-                continue;
+            match human::card_reply(&t, hand, deck, legal, may_draw) {
+                CardReply::Draw => return Some(None),
+                CardReply::Card(c) => return Some(Some(c)),
+                CardReply::Illegal(c) => println!("{}", why_not(c)),
+                CardReply::Refused(m) => println!("{m}"),
             }
-            let card = if let Ok(k) = t.parse::<usize>() {
-                match hand.get(k.wrapping_sub(1)) {
-                    Some(&c) => c,
-                    None => {
-                        println!("there is no card {k}: give 1 to {}", hand.len());
-                        continue;
-                    }
-                }
-            } else if let Ok(kind) = t.parse::<unolab::Kind>() {
-                match hand.iter().find(|&&c| r.deck.kind(c) == kind) {
-                    Some(&c) => hand
-                        .iter()
-                        .copied()
-                        .find(|&c| r.deck.kind(c) == kind && legal.contains(c))
-                        .unwrap_or(c),
-                    None => {
-                        println!("you do not hold {t}");
-                        continue;
-                    }
-                }
-            } else {
-                println!(
-                    "'{t}' is not a card: type its number, its name (e.g. red-7, wild), 'd' to draw or 'quit'"
-                );
-                continue;
-            };
-            if legal.contains(card) {
-                return Some(Some(card));
-            }
-            println!("{}", why_not(card));
         }
     }
 
@@ -391,10 +360,9 @@ impl Human {
         loop {
             match self.read("yes/no") {
                 Input::Quit => return default,
-                Input::Line(t) => match t.as_str() {
-                    "y" | "yes" => return true,
-                    "n" | "no" => return false,
-                    _ => println!("'{t}' is not an answer: type y or n"),
+                Input::Line(t) => match human::yes_no(&t) {
+                    Some(b) => return b,
+                    None => println!("'{t}' is not an answer: type y or n"),
                 },
             }
         }
@@ -491,19 +459,10 @@ impl Strategy for Human {
         loop {
             match self.read("colour") {
                 Input::Quit => return most_held_color(obs),
-                Input::Line(t) => {
-                    let c = match t.as_str() {
-                        "r" => Some(Color::Red),
-                        "y" => Some(Color::Yellow),
-                        "g" => Some(Color::Green),
-                        "b" => Some(Color::Blue),
-                        _ => t.parse::<Color>().ok(),
-                    };
-                    match c {
-                        Some(c) => return c,
-                        None => println!("'{t}' is not a colour: type red, yellow, green or blue"),
-                    }
-                }
+                Input::Line(t) => match human::color(&t) {
+                    Some(c) => return c,
+                    None => println!("'{t}' is not a colour: type red, yellow, green or blue"),
+                },
             }
         }
     }
@@ -528,9 +487,9 @@ impl Strategy for Human {
         loop {
             match self.read("seat") {
                 Input::Quit => return fewest_cards_opponent(obs),
-                Input::Line(t) => match t.parse::<u8>() {
-                    Ok(s) if others.contains(&s) => return s,
-                    _ => println!(
+                Input::Line(t) => match human::seat(&t, &others) {
+                    Some(s) => return s,
+                    None => println!(
                         "'{t}' is not another player's seat: type one of the numbers listed"
                     ),
                 },

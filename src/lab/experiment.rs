@@ -78,6 +78,9 @@ struct File {
     stop: Option<FileStop>,
 }
 
+/// The most arms a `[grid]` may make (the product of its lists' lengths).
+pub const MAX_GRID_ARMS: u64 = 1000;
+
 /// One arm as written: what it changes from the base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArmSpec {
@@ -497,6 +500,22 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
         ));
     }
     if let Some(g) = &f.grid {
+        let made = [
+            g.rules.as_ref().map(Vec::len),
+            g.set.as_ref().map(Vec::len),
+            g.house.as_ref().map(Vec::len),
+            g.players.as_ref().map(Vec::len),
+            g.strategies.as_ref().map(Vec::len),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(1u64, |n, len| n.saturating_mul(len as u64));
+        if made > MAX_GRID_ARMS {
+            errs.file(format!(
+                "the [grid] makes {made} arms (the product of its lists' lengths); at most {MAX_GRID_ARMS}"
+            ));
+            return Err(errs.list);
+        }
         // Axes in a fixed order; each value with its label part.
         let mut combos: Vec<Raw> = vec![(
             (String::new(), 0..0),

@@ -87,9 +87,7 @@ impl ExperimentShardState {
         p.check_partial()?;
         let exp = Experiment::from_spec(&s.config)
             .map_err(|e| format!("its experiment does not load: {e}"))?;
-        if !s.state.same_shape(&LockstepState::new(&exp.run)) {
-            return Err("its statistics do not have the shape of its experiment".into());
-        }
+        s.state.check(&exp.run)?;
         Ok(s)
     }
 
@@ -165,7 +163,7 @@ impl ShardFile for ExperimentShardState {
     fn into_stats(self) -> LockstepState {
         self.state
     }
-    fn merge_stats(into: &mut LockstepState, o: &LockstepState) {
-        into.merge(o);
+    fn merge_stats(into: &mut LockstepState, o: &LockstepState) -> bool {
+        into.try_merge(o)
     }
 }

@@ -163,6 +163,16 @@ pub const POINTS_CAP: usize = 4096;
 /// Largest value kept exactly by the cards-drawn histogram.
 pub const DRAWN_CAP: usize = 4096;
 
+/// Unit bins of a histogram of values up to `max` (turns of a round, rounds
+/// of a match): one per value, but at most [`DENSE_CAP`] (a setting may be
+/// 4 billion; larger values go to the histogram's sparse map, exactly).
+fn dense_bins(max: u32) -> usize {
+    (max as usize).saturating_add(1).min(DENSE_CAP)
+}
+
+/// The most unit bins of the turns and rounds-per-match histograms.
+pub const DENSE_CAP: usize = 1 << 16;
+
 /// Statistics of one strategy across all the seats it held.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StrategyStats {
@@ -178,7 +188,7 @@ pub struct StrategyStats {
     pub match_wins_sq: u128,
     pub match_wins_x_rounds: u128,
     /// Rounds won in the match in progress (0 between games).
-    current_match_wins: u64,
+    pub(crate) current_match_wins: u64,
     /// Winner scoring: the points of each round it won. Penalty scoring: the
     /// penalty points of each of its seats in each round.
     pub round_points: Histogram,
@@ -258,10 +268,10 @@ impl RunStats {
                 cfg.players
             ],
             position_wins: vec![0; cfg.players],
-            turns: Histogram::new(cfg.rules.settings.max_turns as usize + 1),
+            turns: Histogram::new(dense_bins(cfg.rules.settings.max_turns)),
             cards_drawn: Histogram::new(DRAWN_CAP),
             uno_penalties_per_round: Histogram::new(64),
-            rounds_per_match: Histogram::new(cfg.rules.settings.max_rounds as usize + 1),
+            rounds_per_match: Histogram::new(dense_bins(cfg.rules.settings.max_rounds)),
         }
     }
 

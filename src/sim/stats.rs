@@ -199,6 +199,56 @@ impl Histogram {
         (n, sum, sum_sq)
     }
 
+    /// Count, sum and sum of squares, or `None` when one of them does not
+    /// fit (a histogram read from a file: those of a run always fit), or
+    /// when a value below the cap is kept apart from its unit bin.
+    pub fn checked_moments(&self) -> Option<(u64, u128, u128)> {
+        if self
+            .over
+            .keys()
+            .next()
+            .is_some_and(|&v| v < self.cap() as u64)
+        {
+            return None;
+        }
+        let (mut n, mut sum, mut sum_sq) = (0u64, 0u128, 0u128);
+        for (v, c) in self.bins() {
+            let (v, c128) = (v as u128, c as u128);
+            n = n.checked_add(c)?;
+            sum = sum.checked_add(v.checked_mul(c128)?)?;
+            sum_sq = sum_sq.checked_add(v.checked_mul(v)?.checked_mul(c128)?)?;
+        }
+        Some((n, sum, sum_sq))
+    }
+
+    /// As [`merge`](Histogram::merge) with checked arithmetic: `false`, and
+    /// `self` unchanged, when the caps differ or a count or moment of the
+    /// sum would not fit.
+    pub fn try_merge(&mut self, other: &Histogram) -> bool {
+        if self.cap() != other.cap() {
+            return false;
+        }
+        let mut t = self.clone();
+        for (a, b) in t.bins.iter_mut().zip(&other.bins) {
+            let Some(s) = a.checked_add(*b) else {
+                return false;
+            };
+            *a = s;
+        }
+        for (&v, &c) in &other.over {
+            let e = t.over.entry(v).or_insert(0);
+            let Some(s) = e.checked_add(c) else {
+                return false;
+            };
+            *e = s;
+        }
+        if t.checked_moments().is_none() {
+            return false;
+        }
+        *self = t;
+        true
+    }
+
     /// Iterator over `(value, count)` for every value observed, in increasing
     /// value order (unit bins first, then the values `>= cap`).
     pub fn bins(&self) -> impl Iterator<Item = (u64, u64)> + '_ {

@@ -7,6 +7,8 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   crash    exit with status 3
   silent   stop answering (sleeps)
   garbage  write a line that is not JSON
+  long     write 1 MB without a line end, then stop answering
+  binary   write a line that is not UTF-8
   illegal  answer a card that is not legal (every play decision from N on)
   version  answer the hello with protocol version 99
   ok       never misbehave
@@ -69,6 +71,14 @@ for line in sys.stdin:
             time.sleep(3600)
         if mode == "garbage":
             print("I am not JSON", flush=True)
+            continue
+        if mode == "long":
+            sys.stdout.write("x" * 1_000_000)
+            sys.stdout.flush()
+            time.sleep(3600)
+        if mode == "binary":
+            sys.stdout.buffer.write(b'{"answer": "\xff\xfe"}\n')
+            sys.stdout.flush()
             continue
         if mode == "illegal" and msg["decision"] == "play":
             bad = next(c for c in ALL if c not in msg["legal"])

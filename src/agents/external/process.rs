@@ -11,7 +11,7 @@
 //! last holder of the output closes it, which a process that left the group
 //! may never do.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
@@ -149,8 +149,54 @@ pub fn check_command(command: &[String]) -> Result<(), String> {
     Err(format!("program '{prog}' is not on PATH"))
 }
 
+/// The longest line a program may write, line end excluded (an answer is a
+/// few dozen bytes): a longer one is a fault, read no further.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Lines a program may write ahead of unolab's reading (answers to notices,
+/// say) before its writes wait: with [`MAX_LINE_BYTES`], what a program's
+/// output can hold in memory is bounded.
+const LINES_AHEAD: usize = 64;
+
+/// Reads a program's output as unolab does, one line at a time: `each` gets
+/// every line without its line end (`\n`, `\r\n`; the last one also without),
+/// or, in place of a line longer than [`MAX_LINE_BYTES`] or not UTF-8, why it
+/// is not one, and the reading stops there. It also stops at the end of the
+/// output, a read error, or when `each` returns false. At most
+/// [`MAX_LINE_BYTES`] + 1 bytes are held at a time.
+pub fn read_lines(mut r: impl BufRead, mut each: impl FnMut(Result<String, String>) -> bool) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        match r.by_ref().take(limit).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE_BYTES {
+            each(Err(format!(
+                "a line longer than {} KiB",
+                MAX_LINE_BYTES / 1024
+            )));
+            return;
+        }
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(l) => Ok(l.to_string()),
+            Err(_) => Err("a line that is not UTF-8".to_string()),
+        };
+        let stop = line.is_err();
+        if !each(line) || stop {
+            return;
+        }
+    }
+}
+
 /// A running program: its input, its output lines (read by a thread, so that
-/// a silent program can be timed out) and its serial in [`LIVE`].
+/// a silent program can be timed out; see [`read_lines`]) and its serial in
+/// [`LIVE`].
 pub(super) struct Proc {
     pub(super) serial: u64,
     /// Requests sent to it, and whether it is in a match (between
@@ -158,7 +204,7 @@ pub(super) struct Proc {
     pub(super) requests: u64,
     pub(super) in_match: bool,
     pub(super) stdin: Option<ChildStdin>,
-    pub(super) lines: Receiver<String>,
+    pub(super) lines: Receiver<Result<String, String>>,
 }
 
 impl Proc {
@@ -187,25 +233,10 @@ impl Proc {
         let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         v.push((serial, child));
         drop(v);
-        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx, rx) = std::sync::mpsc::sync_channel(LINES_AHEAD);
         if let Some(out) = stdout {
             // Detached: see the module documentation.
-            std::thread::spawn(move || {
-                let mut r = BufReader::new(out);
-                let mut line = String::new();
-                loop {
-                    line.clear();
-                    match r.read_line(&mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let l = line.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(l).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            });
+            std::thread::spawn(move || read_lines(BufReader::new(out), |l| tx.send(l).is_ok()));
         }
         Ok(Proc {
             serial,

@@ -83,6 +83,9 @@ impl Effect {
     }
 }
 
+/// The most cards a deck may have (a hand is a `u128` mask).
+pub const MAX_CARDS: usize = 128;
+
 /// The deck of a rule set as tables and masks, built once.
 #[derive(Clone, Debug)]
 pub struct Deck {
@@ -126,6 +129,15 @@ impl Deck {
     /// Builds the tables from a rule-set file's deck and point overrides.
     pub fn build(file: &RuleSetFile) -> Result<Deck, RulesError> {
         let mut kinds: Vec<(Kind, Effect)> = Vec::new();
+        // Cards of the entries so far: counted, and listed only up to the
+        // limit (a count of 4 billion is an error, not 4 billion cards).
+        let mut total: u64 = 0;
+        let mut add = |kind: Kind, effect: Effect, count: u32| {
+            total = total.saturating_add(count as u64);
+            if total <= MAX_CARDS as u64 {
+                kinds.extend(std::iter::repeat_n((kind, effect), count as usize));
+            }
+        };
         for (i, entry) in file.deck.iter().enumerate() {
             let where_ = format!("deck entry {}", i + 1);
             if entry.faces.is_empty() {
@@ -151,9 +163,7 @@ impl Deck {
                             "{where_}: wild face '{tok}' takes no colours"
                         )));
                     }
-                    for _ in 0..entry.count {
-                        kinds.push((Kind::new(None, face), effect));
-                    }
+                    add(Kind::new(None, face), effect, entry.count);
                 } else {
                     let colors: Vec<Color> = match &entry.colors {
                         None => Color::ALL.to_vec(),
@@ -164,17 +174,14 @@ impl Deck {
                             .map_err(|e| RulesError::Invalid(format!("{where_}: {e}")))?,
                     };
                     for c in colors {
-                        for _ in 0..entry.count {
-                            kinds.push((Kind::new(Some(c), face), effect));
-                        }
+                        add(Kind::new(Some(c), face), effect, entry.count);
                     }
                 }
             }
         }
-        if kinds.len() > 128 {
+        if total > MAX_CARDS as u64 {
             return Err(RulesError::Invalid(format!(
-                "the deck has {} cards; at most 128 are supported",
-                kinds.len()
+                "the deck has {total} cards; at most {MAX_CARDS} are supported"
             )));
         }
         if kinds.is_empty() {

@@ -270,6 +270,26 @@ mod tests {
     }
 
     #[test]
+    fn huge_card_counts_are_refused_without_listing_the_cards() {
+        // Found by fuzzing: every copy was listed before the deck size was
+        // checked, so a count of 4 billion took minutes and 16 GB.
+        let text = "name = \"big\"\n[[deck]]\nfaces = [\"wild\", \"7\"]\ncount = 4294967295\n";
+        let f = RuleSetFile::parse(text, "big.toml").unwrap();
+        let e = Rules::build(f).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the deck has 21474836475 cards; at most 128 are supported"
+        );
+        // The limit itself: 128 cards build, 129 do not.
+        let mut f = RuleSetFile::load("classic").unwrap();
+        f.deck[3].count = 24;
+        assert_eq!(Rules::build(f.clone()).unwrap().deck.size, 128);
+        f.deck[3].count = 25;
+        let e = Rules::build(f).unwrap_err().to_string();
+        assert_eq!(e, "the deck has 129 cards; at most 128 are supported");
+    }
+
+    #[test]
     fn impossible_deals_are_refused() {
         let r = Rules::builtin("classic");
         assert!(r.check_players(1).is_err());

@@ -536,14 +536,19 @@ pub fn save_state(st: &LockstepState, path: &Path) -> Result<(), String> {
 pub fn load_state(path: &Path) -> Result<LockstepState, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the saved state {}: {e}", path.display()))?;
-    let st: LockstepState = serde_json::from_str(&text)
-        .map_err(|e| format!("malformed saved state {}: {e}", path.display()))?;
+    parse_state(&text, &path.display().to_string())
+}
+
+/// Parses a saved state's text (`name`: the file, in messages) and checks
+/// its format and version.
+pub fn parse_state(text: &str, name: &str) -> Result<LockstepState, String> {
+    let st: LockstepState =
+        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
     if st.format != crate::sim::lockstep::STATE_FORMAT
         || st.version != crate::sim::lockstep::STATE_VERSION
     {
         return Err(format!(
-            "{}: not a unolab lockstep state of version {}",
-            path.display(),
+            "{name}: not a unolab lockstep state of version {}",
             crate::sim::lockstep::STATE_VERSION
         ));
     }

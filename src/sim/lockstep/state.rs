@@ -152,8 +152,7 @@ impl LockstepState {
                         .iter()
                         .zip(&b.metrics)
                         .all(|(m, n)| m.key == n.key)
-                    && a.stats.strategies.len() == b.stats.strategies.len()
-                    && a.stats.players == b.stats.players
+                    && a.stats.same_shape(&b.stats)
             })
             && self.comparisons.len() == o.comparisons.len()
             && self.comparisons.iter().zip(&o.comparisons).all(|(a, b)| {

@@ -20,12 +20,16 @@ mod run;
 pub use run::{run_shard, RunSpec, ShardState};
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// Format name of a shard state file.
 pub const SHARD_FORMAT: &str = "unolab-shard-state";
 /// Version of the shard state format; states of other versions are refused.
 pub const SHARD_VERSION: u32 = 1;
+
+/// The most shards a run or an experiment may be split into.
+pub const MAX_SHARDS: u64 = 1_000_000;
 
 /// Shard `index` of `count` (0-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -39,6 +43,9 @@ impl Shard {
     pub fn new(index: u64, count: u64) -> Result<Shard, String> {
         if count == 0 {
             return Err("the shard count must be at least 1".into());
+        }
+        if count > MAX_SHARDS {
+            return Err(format!("{count} shards is too many (at most {MAX_SHARDS})"));
         }
         if index >= count {
             return Err(format!(
@@ -239,7 +246,9 @@ pub trait ShardFile: Serialize + Clone {
     fn progress(&self) -> &Progress;
     fn progress_mut(&mut self) -> &mut Progress;
     fn into_stats(self) -> Self::Stats;
-    fn merge_stats(into: &mut Self::Stats, o: &Self::Stats);
+    /// Adds `o` to `into` with checked arithmetic: `false`, and `into`
+    /// unchanged, when a sum would not fit (a hand-made file).
+    fn merge_stats(into: &mut Self::Stats, o: &Self::Stats) -> bool;
     /// The state as compact JSON (one line).
     fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default() + "\n"
@@ -294,7 +303,9 @@ struct Seen {
 /// shard is listed as missing. The result does not depend on the order.
 pub struct Merger<S: ShardFile> {
     first: Option<(String, S::Config)>,
-    seen: Vec<Option<Seen>>,
+    /// The shard count, and the shards added.
+    count: u64,
+    seen: BTreeMap<u64, Seen>,
     stats: Option<S::Stats>,
     games_done: u64,
     elapsed_s: f64,
@@ -306,7 +317,8 @@ impl<S: ShardFile> Default for Merger<S> {
     fn default() -> Self {
         Merger {
             first: None,
-            seen: Vec::new(),
+            count: 0,
+            seen: BTreeMap::new(),
             stats: None,
             games_done: 0,
             elapsed_s: 0.0,
@@ -327,7 +339,7 @@ impl<S: ShardFile> Merger<S> {
         match &self.first {
             None => {
                 self.first = Some((name.to_string(), s.config().clone()));
-                self.seen = vec![None; info.shard.count as usize];
+                self.count = info.shard.count;
             }
             Some((first, config)) => {
                 let d = S::differences(config, s.config());
@@ -338,28 +350,40 @@ impl<S: ShardFile> Merger<S> {
                         d.join(", ")
                     ));
                 }
-                if info.shard.count != self.seen.len() as u64 {
+                if info.shard.count != self.count {
                     return Err(format!(
                         "{first} is a shard of {} but {name} is a shard of {}",
-                        self.seen.len(),
-                        info.shard.count
+                        self.count, info.shard.count
                     ));
                 }
             }
         }
-        let slot = &mut self.seen[info.shard.index as usize];
-        if let Some(o) = slot {
+        if let Some(o) = self.seen.get(&info.shard.index) {
             return Err(format!(
                 "{} and {name} are the same shard {}",
                 o.name, info.shard
             ));
         }
-        *slot = Some(Seen {
-            name: name.to_string(),
-            partial: info.partial,
-            games_done: info.games_done,
-            games: info.games(),
-        });
+        let stats = s.into_stats();
+        match &mut self.stats {
+            None => self.stats = Some(stats),
+            Some(t) => {
+                if !S::merge_stats(t, &stats) {
+                    return Err(format!(
+                        "{name}: its statistics cannot be added to the others' (a sum does not fit)"
+                    ));
+                }
+            }
+        }
+        self.seen.insert(
+            info.shard.index,
+            Seen {
+                name: name.to_string(),
+                partial: info.partial,
+                games_done: info.games_done,
+                games: info.games(),
+            },
+        );
         self.games_done += info.games_done;
         self.elapsed_s += info.elapsed_s;
         self.threads = self.threads.max(info.threads);
@@ -370,11 +394,6 @@ impl<S: ShardFile> Merger<S> {
         {
             self.started_utc = Some(info.started_utc);
         }
-        let stats = s.into_stats();
-        match &mut self.stats {
-            None => self.stats = Some(stats),
-            Some(t) => S::merge_stats(t, &stats),
-        }
         Ok(())
     }
 
@@ -383,10 +402,8 @@ impl<S: ShardFile> Merger<S> {
         let (Some((_, config)), Some(stats)) = (self.first, self.stats) else {
             return Err("no shard states to merge".into());
         };
-        let count = self.seen.len() as u64;
-        let absent: Vec<u64> = (0..count)
-            .filter(|&i| self.seen[i as usize].is_none())
-            .collect();
+        let count = self.count;
+        let absent: Vec<u64> = (0..count).filter(|i| !self.seen.contains_key(i)).collect();
         if !allow_partial {
             if !absent.is_empty() {
                 let shown: Vec<String> = absent.iter().take(20).map(|i| i.to_string()).collect();
@@ -397,19 +414,14 @@ impl<S: ShardFile> Merger<S> {
                     if absent.len() > 20 { ", ..." } else { "" }
                 ));
             }
-            if let Some((i, s)) = self
-                .seen
-                .iter()
-                .enumerate()
-                .find_map(|(i, s)| s.as_ref().filter(|s| s.partial).map(|s| (i, s)))
-            {
+            if let Some((i, s)) = self.seen.iter().find(|(_, s)| s.partial) {
                 return Err(format!(
                     "{} is partial: shard {i}/{count} finished {} of {} games (rerun its command to resume it, or --allow-partial)",
                     s.name, s.games_done, s.games
                 ));
             }
         }
-        let done = |i: &u64| self.seen[*i as usize].as_ref().is_some_and(|s| !s.partial);
+        let done = |i: &u64| self.seen.get(i).is_some_and(|s| !s.partial);
         Ok(Merged {
             games_total: S::total(&config),
             config,

@@ -186,11 +186,17 @@ impl ShardState {
             return Err("its game counts do not add up".into());
         }
         p.check_partial()?;
+        let cfg = s
+            .config
+            .to_config(1)
+            .map_err(|e| format!("its configuration does not load: {e}"))?;
+        s.stats.check(&cfg)?;
         Ok(s)
     }
 
-    /// The games still to play, in chunks of at most `chunk` games.
-    pub fn todo(&self, chunk: u64) -> Vec<Range<u64>> {
+    /// The first `max` chunks (of at most `chunk` games) of the games still
+    /// to play: a shard may hold 2^64 games, a list of them all may not.
+    pub fn todo(&self, chunk: u64, max: usize) -> Vec<Range<u64>> {
         let mut gaps = Vec::new();
         let p = &self.progress;
         let mut at = p.first_game;
@@ -208,7 +214,10 @@ impl ShardState {
         for g in gaps {
             let mut s = g.start;
             while s < g.end {
-                let e = (s + chunk).min(g.end);
+                if v.len() == max {
+                    return v;
+                }
+                let e = s.saturating_add(chunk).min(g.end);
                 v.push(s..e);
                 s = e;
             }
@@ -257,10 +266,13 @@ impl ShardFile for ShardState {
     fn into_stats(self) -> RunStats {
         self.stats
     }
-    fn merge_stats(into: &mut RunStats, o: &RunStats) {
-        into.merge(o);
+    fn merge_stats(into: &mut RunStats, o: &RunStats) -> bool {
+        into.try_merge(o)
     }
 }
+
+/// The chunks of a shard's missing games listed at a time.
+const CHUNKS_LISTED: usize = 1 << 16;
 
 /// Plays the games of `state` that are missing, on `cfg.threads` threads, in
 /// chunks of `cfg.chunk` games, and adds them to `state`. Setting `stop` ends
@@ -286,7 +298,7 @@ pub fn run_shard(
             "the shard state belongs to another configuration".into(),
         ));
     }
-    if state.todo(cfg.chunk).is_empty() {
+    if state.todo(cfg.chunk, 1).is_empty() {
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -298,7 +310,9 @@ pub fn run_shard(
     // started once, not at every checkpoint).
     let workers: Vec<Mutex<Option<Worker>>> = (0..cfg.threads).map(|_| Mutex::new(None)).collect();
     loop {
-        let todo = state.todo(cfg.chunk);
+        // A session's work is listed a part at a time (a checkpoint after
+        // each part at the latest).
+        let todo = state.todo(cfg.chunk, CHUNKS_LISTED);
         if todo.is_empty() || stop.load(Ordering::Relaxed) {
             break;
         }

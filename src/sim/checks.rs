@@ -1,0 +1,373 @@
+//! Statistics read back from a file (a shard state, an experiment's saved
+//! state) are checked before anything uses them: they must have the shape of
+//! their configuration and add up as the statistics of played games do, so
+//! that a damaged or hand-made file is refused with one clear line instead of
+//! a panic or results that cannot be; and they are added to others with
+//! checked arithmetic ([`RunStats::try_merge`]). The statistics of a run
+//! always pass.
+
+use crate::engine::rules::Scoring;
+use crate::sim::lockstep::{LockstepConfig, LockstepState};
+use crate::sim::runner::{Mode, RunConfig, RunStats};
+use crate::sim::stats::Histogram;
+
+/// `a + b`, or `None` when it does not fit.
+fn add(a: &mut u64, b: u64) -> Option<()> {
+    *a = a.checked_add(b)?;
+    Some(())
+}
+
+fn add128(a: &mut u128, b: u128) -> Option<()> {
+    *a = a.checked_add(b)?;
+    Some(())
+}
+
+/// The sum of `it`, or `None` when it does not fit.
+fn sum(mut it: impl Iterator<Item = u64>) -> Option<u64> {
+    it.try_fold(0u64, |a, b| a.checked_add(b))
+}
+
+/// The number of observations of a histogram, and their sum, when its
+/// moments fit.
+fn count_sum(h: &Histogram) -> Option<(u64, u128)> {
+    h.checked_moments().map(|(n, s, _)| (n, s))
+}
+
+impl RunStats {
+    /// Whether `self` and `o` have the same shape: the players, the
+    /// strategies (names and seats held), the per-seat lists and the
+    /// histograms' unit bins.
+    pub fn same_shape(&self, o: &RunStats) -> bool {
+        let caps = |s: &RunStats| {
+            let mut v = vec![
+                s.turns.cap(),
+                s.cards_drawn.cap(),
+                s.uno_penalties_per_round.cap(),
+                s.rounds_per_match.cap(),
+            ];
+            for st in &s.strategies {
+                v.extend([st.round_points.cap(), st.match_points.cap()]);
+            }
+            v
+        };
+        self.players == o.players
+            && self.seats.len() == o.seats.len()
+            && self.position_wins.len() == o.position_wins.len()
+            && self.strategies.len() == o.strategies.len()
+            && self
+                .strategies
+                .iter()
+                .zip(&o.strategies)
+                .all(|(a, b)| a.name == b.name && a.seats == b.seats)
+            && caps(self) == caps(o)
+    }
+
+    /// Checks statistics read from a file against the configuration `cfg`
+    /// they claim to be of: their shape, and that they add up as the
+    /// statistics of `games` finished games of it do (every round won,
+    /// blocked or truncated; the wins by seat, by strategy and by position
+    /// adding up to the rounds won; a count in every histogram for every
+    /// round or match; sums that fit). `Err` says what is wrong.
+    pub fn check(&self, cfg: &RunConfig) -> Result<(), String> {
+        if !self.same_shape(&RunStats::new(cfg)) {
+            return Err("its statistics do not have the shape of its configuration".into());
+        }
+        let bad = || Err("its statistics do not add up".to_string());
+        let Some(()) = self.counts_add_up(cfg) else {
+            return bad();
+        };
+        Ok(())
+    }
+
+    /// The equations of [`RunStats::check`]; `None` when one fails or a sum
+    /// does not fit.
+    fn counts_add_up(&self, cfg: &RunConfig) -> Option<()> {
+        let n = self.players as u64;
+        let (g, r) = (self.games, self.rounds);
+        let ok = |c: bool| c.then_some(());
+        let mut outcomes = self.won;
+        add(&mut outcomes, self.blocked)?;
+        add(&mut outcomes, self.truncated)?;
+        ok(outcomes == r)?;
+        for h in [
+            &self.turns,
+            &self.cards_drawn,
+            &self.uno_penalties_per_round,
+        ] {
+            ok(count_sum(h)?.0 == r)?;
+        }
+        ok(count_sum(&self.uno_penalties_per_round)?.1 == self.uno_penalties as u128)?;
+        ok(sum(self.seats.iter().map(|s| s.round_wins))? == self.won)?;
+        ok(sum(self.strategies.iter().map(|s| s.round_wins))? == self.won)?;
+        ok(sum(self.position_wins.iter().copied())? == self.won)?;
+        ok(sum(self.strategies.iter().map(|s| s.illegal))? == self.illegal)?;
+        let mut points = 0u64;
+        let mut match_points = 0u64;
+        for s in &self.strategies {
+            ok(s.current_match_wins == 0)?;
+            add(&mut points, count_sum(&s.round_points)?.0)?;
+            add(&mut match_points, count_sum(&s.match_points)?.0)?;
+            let w = s.round_wins as u128;
+            ok(s.match_wins_sq <= w.checked_mul(w)?)?;
+            ok(s.match_wins_x_rounds <= w.checked_mul(cfg.rules.settings.max_rounds as u128)?)?;
+        }
+        let per_round = match cfg.rules.settings.scoring {
+            Scoring::Winner => 1,
+            Scoring::Penalty => n,
+        };
+        ok(points == self.won.checked_mul(per_round)?)?;
+        let seat_match_wins = sum(self.seats.iter().map(|s| s.match_wins))?;
+        let strat_match_wins = sum(self.strategies.iter().map(|s| s.match_wins))?;
+        ok(seat_match_wins == strat_match_wins)?;
+        let (matches, match_rounds) = count_sum(&self.rounds_per_match)?;
+        match cfg.mode {
+            Mode::Round => {
+                ok(r == g && matches == 0 && match_points == 0 && seat_match_wins == 0)?;
+                ok(self.tied_matches == 0 && self.no_winner_matches == 0)?;
+                ok(self
+                    .strategies
+                    .iter()
+                    .all(|s| s.match_wins_sq == 0 && s.match_wins_x_rounds == 0))?;
+            }
+            Mode::Match => {
+                ok(matches == g && match_rounds == r as u128)?;
+                ok(match_points == g.checked_mul(n)?)?;
+                let mut ends = seat_match_wins;
+                add(&mut ends, self.tied_matches)?;
+                add(&mut ends, self.no_winner_matches)?;
+                ok(ends == g)?;
+            }
+        }
+        Some(())
+    }
+
+    /// As [`RunStats::merge`] with checked arithmetic: `false`, and `self`
+    /// unchanged, when the shapes differ or a sum would not fit.
+    pub fn try_merge(&mut self, o: &RunStats) -> bool {
+        if !self.same_shape(o) {
+            return false;
+        }
+        let mut t = self.clone();
+        if t.merge_checked(o).is_none() {
+            return false;
+        }
+        *self = t;
+        true
+    }
+
+    fn merge_checked(&mut self, o: &RunStats) -> Option<()> {
+        add(&mut self.games, o.games)?;
+        add(&mut self.rounds, o.rounds)?;
+        add(&mut self.won, o.won)?;
+        add(&mut self.blocked, o.blocked)?;
+        add(&mut self.truncated, o.truncated)?;
+        add(&mut self.tied_matches, o.tied_matches)?;
+        add(&mut self.no_winner_matches, o.no_winner_matches)?;
+        add(&mut self.uno_penalties, o.uno_penalties)?;
+        add(&mut self.illegal, o.illegal)?;
+        for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {
+            add(&mut a.round_wins, b.round_wins)?;
+            add(&mut a.match_wins, b.match_wins)?;
+            add(&mut a.illegal, b.illegal)?;
+            add128(&mut a.match_wins_sq, b.match_wins_sq)?;
+            add128(&mut a.match_wins_x_rounds, b.match_wins_x_rounds)?;
+            (a.round_points.try_merge(&b.round_points)
+                && a.match_points.try_merge(&b.match_points))
+            .then_some(())?;
+        }
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            add(&mut a.round_wins, b.round_wins)?;
+            add(&mut a.match_wins, b.match_wins)?;
+        }
+        for (a, b) in self.position_wins.iter_mut().zip(&o.position_wins) {
+            add(a, *b)?;
+        }
+        (self.turns.try_merge(&o.turns)
+            && self.cards_drawn.try_merge(&o.cards_drawn)
+            && self
+                .uno_penalties_per_round
+                .try_merge(&o.uno_penalties_per_round)
+            && self.rounds_per_match.try_merge(&o.rounds_per_match))
+        .then_some(())
+    }
+}
+
+impl LockstepState {
+    /// Checks a state read from a file (an experiment's saved state, a
+    /// shard's) against the configuration `cfg` it claims to be of: its shape
+    /// ([`LockstepState::same_shape`]), and each arm's statistics as
+    /// [`RunStats::check`] does, with the games of `clusters` clusters.
+    pub fn check(&self, cfg: &LockstepConfig) -> Result<(), String> {
+        if !self.same_shape(&LockstepState::new(cfg)) {
+            return Err("its statistics do not have the shape of its experiment".into());
+        }
+        for (a, arm) in self.arms.iter().zip(&cfg.arms) {
+            let games = match arm.cfg.players as u64 {
+                p if self.duplicate => self.clusters.checked_mul(p),
+                _ => Some(self.clusters),
+            };
+            if games != Some(a.stats.games) {
+                return Err(format!(
+                    "arm '{}': its game count does not match its clusters",
+                    a.label
+                ));
+            }
+            a.stats
+                .check(&arm.cfg)
+                .map_err(|e| format!("arm '{}': {e}", a.label))?;
+        }
+        Ok(())
+    }
+
+    /// As [`LockstepState::merge`] with checked arithmetic: `false`, and
+    /// `self` unchanged, when the shapes differ or a sum would not fit.
+    pub fn try_merge(&mut self, o: &LockstepState) -> bool {
+        if !self.same_shape(o) {
+            return false;
+        }
+        let mut t = self.clone();
+        if t.merge_checked(o).is_none() {
+            return false;
+        }
+        *self = t;
+        true
+    }
+
+    fn merge_checked(&mut self, o: &LockstepState) -> Option<()> {
+        add(&mut self.clusters, o.clusters)?;
+        let add_i = |a: &mut i128, b: i128| -> Option<()> {
+            *a = a.checked_add(b)?;
+            Some(())
+        };
+        for (a, b) in self.arms.iter_mut().zip(&o.arms) {
+            a.stats.try_merge(&b.stats).then_some(())?;
+            for (m, n) in a.metrics.iter_mut().zip(&b.metrics) {
+                let (s, t) = (&mut m.sums, &n.sums);
+                add_i(&mut s.y, t.y)?;
+                add_i(&mut s.x, t.x)?;
+                add_i(&mut s.yy, t.yy)?;
+                add_i(&mut s.xx, t.xx)?;
+                add_i(&mut s.xy, t.xy)?;
+            }
+        }
+        for (a, b) in self.comparisons.iter_mut().zip(&o.comparisons) {
+            for (p, q) in a.pairs.iter_mut().zip(&b.pairs) {
+                let (s, t) = (&mut p.sums, &q.sums);
+                add_i(&mut s.ya_yb, t.ya_yb)?;
+                add_i(&mut s.ya_xb, t.ya_xb)?;
+                add_i(&mut s.xa_yb, t.xa_yb)?;
+                add_i(&mut s.xa_xb, t.xa_xb)?;
+            }
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::StrategySpec;
+    use crate::engine::rules::Rules;
+    use std::sync::atomic::AtomicBool;
+
+    fn played(mode: Mode, games: u64) -> (RunConfig, RunStats) {
+        played_by(3, mode, games)
+    }
+
+    fn played_by(players: usize, mode: Mode, games: u64) -> (RunConfig, RunStats) {
+        let lineup = [
+            StrategySpec::load("points").unwrap(),
+            StrategySpec::load("random").unwrap(),
+        ];
+        let cfg = RunConfig::new(
+            Rules::builtin("classic"),
+            players,
+            &lineup,
+            games,
+            mode,
+            9,
+            1,
+            false,
+        )
+        .unwrap();
+        let out = crate::sim::runner::run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
+        (cfg, out.stats)
+    }
+
+    #[test]
+    fn played_statistics_pass_and_edited_ones_do_not() {
+        for mode in [Mode::Round, Mode::Match] {
+            let (cfg, st) = played(mode, 30);
+            assert_eq!(st.check(&cfg), Ok(()));
+            let shape =
+                Err("its statistics do not have the shape of its configuration".to_string());
+            let sums = Err("its statistics do not add up".to_string());
+            let mut e = st.clone();
+            e.seats.pop();
+            assert_eq!(e.check(&cfg), shape);
+            let mut e = st.clone();
+            e.turns = Histogram::new(7);
+            assert_eq!(e.check(&cfg), shape);
+            let mut e = st.clone();
+            e.won += 1;
+            e.rounds += 1;
+            assert_eq!(e.check(&cfg), sums);
+            let mut e = st.clone();
+            e.position_wins[0] += 1;
+            assert_eq!(e.check(&cfg), sums);
+            let mut e = st.clone();
+            e.uno_penalties_per_round.add_n(u64::MAX, u64::MAX);
+            assert_eq!(e.check(&cfg), sums);
+            let mut e = st.clone();
+            e.strategies[0].current_match_wins = 1;
+            assert_eq!(e.check(&cfg), sums);
+        }
+    }
+
+    #[test]
+    fn a_merge_that_overflows_is_refused_and_changes_nothing() {
+        let (cfg, st) = played(Mode::Round, 10);
+        let mut a = st.clone();
+        a.games = u64::MAX;
+        let mut b = st.clone();
+        assert!(!b.try_merge(&a));
+        assert_eq!(b, st);
+        // Without overflow, try_merge is merge.
+        let mut m = st.clone();
+        m.merge(&st);
+        assert!(b.try_merge(&st));
+        assert_eq!(b, m);
+        assert_eq!(b.check(&cfg), Ok(()));
+        // Other shapes are not merged.
+        let (_, other) = played_by(4, Mode::Round, 10);
+        let mut c = st.clone();
+        assert!(!c.try_merge(&other));
+        assert_eq!(c, st);
+    }
+
+    #[test]
+    fn histogram_moments_and_merges_are_checked() {
+        let mut h = Histogram::new(4);
+        h.add_n(2, 3);
+        h.add_n(1 << 62, 2);
+        let (n, sum, sum_sq) = h.checked_moments().unwrap();
+        assert_eq!((n, sum, sum_sq), (5, 6 + (1 << 63), 12 + (1 << 125)));
+        // Doubled twice it holds 8 x (2^62)^2 = 2^127; a third time, 2^128:
+        // refused.
+        let mut g = h.clone();
+        for _ in 0..2 {
+            assert!(g.try_merge(&g.clone()));
+        }
+        assert_eq!(g.checked_moments().unwrap().0, 20);
+        let before = g.clone();
+        assert!(!g.try_merge(&before));
+        assert_eq!(g, before);
+        assert!(!h.try_merge(&Histogram::new(5)), "another cap");
+        // A count past u64 is refused.
+        let mut a = Histogram::new(4);
+        a.add_n(1, u64::MAX);
+        let b = a.clone();
+        assert!(!a.try_merge(&b));
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,409 @@
+//! Regression tests of what fuzzing the inputs (docs/fuzzing.md) and the
+//! review of their readers found: each
+//! input here made unolab panic, allocate without bound, hang, or accept a
+//! file whose numbers cannot be; each now gets one clear line on stderr and
+//! exit status 2 before any work, or runs as it should.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn unolab(args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    c.args(args);
+    for k in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+    ] {
+        c.env_remove(k);
+    }
+    c.output().expect("the binary runs")
+}
+
+fn ok(o: Output) -> Output {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// The one line of a refusal (exit status 2, nothing on stdout).
+fn refusal(o: &Output) -> String {
+    let e = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "expected a refusal: {e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "one line: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    e
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("unolab-bad-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn write_json(p: &Path, v: &Value) {
+    std::fs::write(p, serde_json::to_string(v).unwrap()).unwrap();
+}
+
+/// The experiment the state and shard tests run: two arms and a baseline.
+const EXPERIMENT: &str = "fuzz/seeds/state-experiment.toml";
+
+#[test]
+fn a_deck_of_billions_of_cards_is_refused_at_once() {
+    // Every copy was listed before the deck size was checked: minutes and
+    // 16 GB for a count of 4 billion.
+    let d = tempdir("deck");
+    let f = d.join("big.toml");
+    std::fs::write(
+        &f,
+        "name = \"big\"\n[[deck]]\nfaces = [\"wild\", \"7\"]\ncount = 4294967295\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["run", "--rules", s(&f), "-g", "10"]));
+    assert!(
+        e.contains("the deck has 21474836475 cards; at most 128 are supported"),
+        "{e}"
+    );
+}
+
+/// The lines of a run's text report that describe its games.
+fn game_lines(o: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| {
+            l.starts_with("turns per round")
+                || l.starts_with("rounds per match")
+                || l.starts_with("cards drawn")
+                || l.starts_with("random ")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn turn_and_round_limits_of_four_billion_run_with_the_same_results() {
+    // The turns and rounds-per-match histograms had a bin per value up to
+    // the limit: 32 GiB asked for at max_turns=4294967295, and an abort.
+    let args = [
+        "run",
+        "-m",
+        "match",
+        "-g",
+        "20",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let plain = ok(unolab(&args));
+    let mut big = args.to_vec();
+    big.extend([
+        "--set",
+        "max_turns=4294967295",
+        "--set",
+        "max_rounds=4294967295",
+    ]);
+    let big = ok(unolab(&big));
+    // No round of these matches comes near either limit: the same games.
+    let lines = game_lines(&plain);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines, game_lines(&big));
+}
+
+#[test]
+fn too_many_shards_are_refused_before_any_work() {
+    // A shard of 2^60 made a merge ask for a list of 2^60 slots.
+    let d = tempdir("shards");
+    let out = d.join("out");
+    let o = unolab(&[
+        "run",
+        "-g",
+        "2305843009213693952",
+        "--shard",
+        "0/1152921504606846976",
+        "-o",
+        s(&out),
+        "-q",
+    ]);
+    let e = refusal(&o);
+    assert!(
+        e.contains("1152921504606846976 shards is too many (at most 1000000)"),
+        "{e}"
+    );
+    assert!(!out.exists(), "no state written");
+}
+
+/// Two shards of a small run, in `d`.
+fn run_shards(d: &Path) -> [PathBuf; 2] {
+    for i in 0..2 {
+        ok(unolab(&[
+            "run",
+            "-g",
+            "40",
+            "-p",
+            "3",
+            "-s",
+            "points,random",
+            "--shard",
+            &format!("{i}/2"),
+            "-o",
+            s(d),
+            "-q",
+        ]));
+    }
+    [0, 1].map(|i| d.join(format!("shard-000{i}-of-0002.json")))
+}
+
+#[test]
+fn hand_edited_run_shards_are_refused_by_merge() {
+    let d = tempdir("run-shards");
+    let files = run_shards(&d);
+    ok(unolab(&["merge", s(&d)]));
+    let original = read_json(&files[1]);
+    // Each edit, and what the refusal says. Before, the first two panicked
+    // (a merge of histograms of different sizes) and the others were merged
+    // into results that cannot be (more wins than rounds, a seat missing).
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit, &str); 6] = [
+        (
+            "turn bins cut",
+            |v| v["stats"]["turns"]["bins"] = serde_json::json!([0, 1]),
+            "its statistics do not have the shape of its configuration",
+        ),
+        (
+            "another turn limit",
+            |v| v["config"]["rule_set"]["settings"]["max_turns"] = 77.into(),
+            "its statistics do not have the shape of its configuration",
+        ),
+        (
+            "a seat missing",
+            |v| {
+                v["stats"]["seats"].as_array_mut().unwrap().pop();
+            },
+            "its statistics do not have the shape of its configuration",
+        ),
+        (
+            "wins that are not rounds",
+            |v| {
+                let w = v["stats"]["won"].as_u64().unwrap();
+                v["stats"]["won"] = (w + 5).into();
+                let r = v["stats"]["rounds"].as_u64().unwrap();
+                v["stats"]["rounds"] = (r + 5).into();
+            },
+            "its statistics do not add up",
+        ),
+        (
+            "a penalty count that overflows",
+            |v| {
+                v["stats"]["uno_penalties_per_round"]["over"] =
+                    serde_json::json!({"18446744073709551615": 18446744073709551615u64})
+            },
+            "its statistics do not add up",
+        ),
+        (
+            "a shard count of 2^60",
+            |v| v["shard"]["count"] = 1152921504606846976u64.into(),
+            "1152921504606846976 shards is too many",
+        ),
+    ];
+    for (what, edit, says) in edits {
+        let mut v = original.clone();
+        edit(&mut v);
+        write_json(&files[1], &v);
+        let e = refusal(&unolab(&["merge", s(&d), "--allow-partial"]));
+        assert!(
+            e.contains(&format!("{}: {says}", files[1].display())),
+            "{what}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_shard_of_2_to_the_63_games_lists_its_work_a_part_at_a_time() {
+    // The games still to play were listed whole before the first one was
+    // played: 2^63 games in chunks made a list no memory holds.
+    let d = tempdir("long-shard");
+    let [f, _] = run_shards(&d);
+    let mut v = read_json(&f);
+    let n = 1u64 << 63;
+    v["config"]["games"] = n.into();
+    v["end_game"] = (n / 2).into();
+    v["partial"] = true.into();
+    let state = unolab::sim::shard::ShardState::from_json(&v.to_string()).unwrap();
+    let todo = state.todo(1000, 5);
+    let done = state.progress.games_done;
+    assert_eq!(
+        todo,
+        (0..5)
+            .map(|i| done + i * 1000..done + (i + 1) * 1000)
+            .collect::<Vec<_>>()
+    );
+    // All of it, in chunks of 2^61: two, the last one ending the shard.
+    let all = state.todo(1 << 61, usize::MAX);
+    assert_eq!(all, vec![done..done + (1 << 61), done + (1 << 61)..n / 2]);
+}
+
+#[test]
+fn a_grid_of_millions_of_arms_is_refused() {
+    // Four lists of 60 made 12,960,000 arms, built one by one until memory
+    // ran out.
+    let d = tempdir("grid");
+    let f = d.join("grid.toml");
+    let list = |v: &dyn Fn(usize) -> String| (0..60).map(v).collect::<Vec<_>>().join(",");
+    std::fs::write(
+        &f,
+        format!(
+            "name = \"g\"\n[base]\nstrategies = \"random\"\ngames = 10\n[grid]\nset = [{}]\nhouse = [{}]\nplayers = [{}]\nstrategies = [{}]\n",
+            list(&|i| format!("\"max_turns={}\"", 200 + i)),
+            list(&|_| "\"\"".into()),
+            list(&|i| (2 + i % 9).to_string()),
+            list(&|_| "\"random\"".into()),
+        ),
+    )
+    .unwrap();
+    let e = refusal(&unolab(&[
+        "experiment",
+        "run",
+        s(&f),
+        "-o",
+        s(&d.join("out")),
+    ]));
+    assert!(
+        e.contains(
+            "the [grid] makes 12960000 arms (the product of its lists' lengths); at most 1000"
+        ),
+        "{e}"
+    );
+    // The limit itself is allowed, one more arm is not.
+    let sets = |n: usize| {
+        let l = (0..n).map(|i| format!("\"max_turns={}\"", 200 + i));
+        format!(
+            "name = \"g\"\n[base]\nstrategies = \"random\"\ngames = 10\n[grid]\nset = [{}]\n",
+            l.collect::<Vec<_>>().join(",")
+        )
+    };
+    std::fs::write(&f, sets(1001)).unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&f)]));
+    assert!(e.contains("the [grid] makes 1001 arms"), "{e}");
+    std::fs::write(&f, sets(1000)).unwrap();
+    ok(unolab(&["experiment", "check", s(&f)]));
+}
+
+/// Edits of an arm's statistics in a saved state or an experiment shard,
+/// with what the refusal says. Before, the first panicked and the others
+/// were taken.
+type StatsEdit = fn(&mut Value);
+const STATS_EDITS: [(&str, StatsEdit, &str); 3] = [
+    (
+        "turn bins cut",
+        |st| st["turns"]["bins"] = serde_json::json!([0, 1]),
+        "",
+    ),
+    (
+        "a seat missing",
+        |st| {
+            st["seats"].as_array_mut().unwrap().pop();
+        },
+        "",
+    ),
+    (
+        "wins that are not rounds",
+        |st| {
+            let w = st["won"].as_u64().unwrap();
+            st["won"] = (w + 5).into();
+            let r = st["rounds"].as_u64().unwrap();
+            st["rounds"] = (r + 5).into();
+        },
+        "arm 'stacking': its statistics do not add up",
+    ),
+];
+
+#[test]
+fn an_edited_saved_state_is_refused_on_resume() {
+    let d = tempdir("resume");
+    let out = d.join("out");
+    ok(unolab(&[
+        "experiment",
+        "run",
+        EXPERIMENT,
+        "--games",
+        "20",
+        "-o",
+        s(&out),
+        "-q",
+    ]));
+    let path = out.join("state.json");
+    let original = read_json(&path);
+    ok(unolab(&[
+        "experiment",
+        "run",
+        EXPERIMENT,
+        "--games",
+        "20",
+        "--resume",
+        "-o",
+        s(&out),
+        "-q",
+    ]));
+    for (what, edit, says) in STATS_EDITS {
+        let mut v = original.clone();
+        edit(&mut v["arms"][1]["stats"]);
+        write_json(&path, &v);
+        let e = refusal(&unolab(&[
+            "experiment",
+            "run",
+            EXPERIMENT,
+            "--games",
+            "20",
+            "--resume",
+            "-o",
+            s(&out),
+            "-q",
+        ]));
+        assert!(e.contains(&path.display().to_string()), "{what}: {e}");
+        assert!(e.contains(says), "{what}: {e}");
+    }
+}
+
+#[test]
+fn an_edited_experiment_shard_is_refused_by_merge() {
+    let d = tempdir("exp-shards");
+    for i in 0..2 {
+        ok(unolab(&[
+            "experiment",
+            "run",
+            EXPERIMENT,
+            "--games",
+            "20",
+            "--shard",
+            &format!("{i}/2"),
+            "-o",
+            s(&d),
+            "-q",
+        ]));
+    }
+    let f = d.join("shard-0001-of-0002.json");
+    let original = read_json(&f);
+    for (what, edit, says) in STATS_EDITS {
+        let mut v = original.clone();
+        edit(&mut v["state"]["arms"][1]["stats"]);
+        write_json(&f, &v);
+        let e = refusal(&unolab(&["merge", s(&d)]));
+        assert!(e.contains(&f.display().to_string()), "{what}: {e}");
+        assert!(e.contains(says), "{what}: {e}");
+    }
+}
