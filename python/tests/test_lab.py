@@ -119,7 +119,7 @@ seed = 9
 label = "plain"
 [[arm]]
 label = "stacking"
-house = "stacking=same"
+house = ["stacking=same"]
 """
     f = tmp_path / "exp.toml"
     f.write_text(text)
@@ -132,7 +132,7 @@ house = "stacking=same"
         {
             "name": "py-test",
             "base": {"players": 3, "strategies": "random", "games": 400, "seed": 9},
-            "arm": [{"label": "plain"}, {"label": "stacking", "house": "stacking=same"}],
+            "arm": [{"label": "plain"}, {"label": "stacking", "house": ["stacking=same"]}],
         }
     )
     a, b = strip(dict(py)), strip(dict(as_dict))

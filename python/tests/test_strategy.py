@@ -74,7 +74,7 @@ def test_a_python_strategy_sits_next_to_presets_in_every_command():
     r = unolab.run([First(), "color"], players=4, games=300, house=HOUSE, settings={"hand_size": 5})
     names = {s["name"] for s in r["strategies"]}
     assert names == {"First", "color"}
-    assert sum(s["round_wins"] for s in r["strategies"]) + r["won"]["blocked"] * 0 <= 300
+    assert sum(s["round_wins"] for s in r["strategies"]) == r["won"] > 0
     t = unolab.tournament([Simple(), "random", "color"], players=3, games=300)
     assert {s["name"] for s in t["strategies"]} == {"simple", "random", "color"}
     c = unolab.compare("random", players=3, b_seat=(1, Simple()), games=200)
