@@ -7,7 +7,9 @@
 The policy is ``bots/simple.py``'s, imported from that file, so the two play
 the same games (the script checks that their results are identical) and
 make the same decisions; the count comes from the in-process run. One
-worker thread for both.
+worker thread for both. Both wall-clock time and CPU time (this process's
+threads, plus the bot processes it started and reaped) are printed: on a
+shared, loaded machine CPU time is the fairer measure.
 
     python benches/python/bench_strategy.py [--games N] [--players P]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import resource
 import sys
 import time
 from pathlib import Path
@@ -85,15 +88,21 @@ def main() -> None:
     Simple = make_strategy(bot)
     common = dict(players=a.players, games=a.games, seed=a.seed, threads=1, fixed_seats=True)
 
-    t = time.perf_counter()
+    def cpu() -> float:
+        # This process's threads and the programs it started and reaped.
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    t, c = time.perf_counter(), cpu()
     inproc = unolab.run([Simple(), "random"], **common)
-    t_in = time.perf_counter() - t
+    t_in, c_in = time.perf_counter() - t, cpu() - c
     n = Simple.decisions
 
     cmd = f"ext:python3 {REPO / 'bots' / 'simple.py'}"
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu()
     ext = unolab.run([cmd, "random"], **common)
-    t_ext = time.perf_counter() - t
+    t_ext, c_ext = time.perf_counter() - t, cpu() - c
 
     def core(r):
         return [{k: v for k, v in s.items()} for s in r["strategies"]]
@@ -101,9 +110,10 @@ def main() -> None:
     same = core(inproc) == core(ext)
     print(f"policy bots/simple.py, {a.players} players, {a.games:,} games, seed {a.seed}, 1 thread")
     print(f"decisions of the Python seat: {n:,}")
-    print(f"in-process (unolab.Strategy): {t_in:8.2f} s  {n / t_in:12,.0f} decisions/s")
-    print(f"external (JSON Lines):        {t_ext:8.2f} s  {n / t_ext:12,.0f} decisions/s")
-    print(f"speed-up: {t_ext / t_in:.1f}x; identical results: {same}")
+    print("                              wall s   decisions/wall s   CPU s   decisions/CPU s")
+    print(f"in-process (unolab.Strategy): {t_in:6.2f} {n / t_in:18,.0f} {c_in:7.2f} {n / c_in:17,.0f}")
+    print(f"external (JSON Lines):        {t_ext:6.2f} {n / t_ext:18,.0f} {c_ext:7.2f} {n / c_ext:17,.0f}")
+    print(f"speed-up: {t_ext / t_in:.1f}x wall, {c_ext / c_in:.1f}x CPU; identical results: {same}")
     if not same:
         sys.exit("the two runs differ: the adapters do not play the same policy alike")
 

@@ -204,6 +204,69 @@ impl Observation {
     }
 }
 
+/// A Python thread state kept for the life of a worker thread.
+///
+/// `Python::attach` on a thread Python does not know creates a thread state
+/// and destroys it again on release: about 15 microseconds a decision, most
+/// of a simple policy's cost (`benches/python/bench_strategy.py`: 62,000
+/// decisions per CPU second for a one-line `play`). A worker thread that
+/// seats a Python strategy therefore registers once (one
+/// `PyGILState_Ensure` kept open) and releases the lock at once; every
+/// decision then only takes and gives back the lock. The thread state is
+/// released when the thread ends.
+struct KeptThreadState {
+    gstate: pyo3::ffi::PyGILState_STATE,
+    tstate: *mut pyo3::ffi::PyThreadState,
+}
+
+impl KeptThreadState {
+    /// Registers the current thread with the interpreter if it is not yet,
+    /// keeping the registration until the thread ends.
+    fn ensure() {
+        thread_local! {
+            static KEPT: std::cell::RefCell<Option<KeptThreadState>> = const { std::cell::RefCell::new(None) };
+        }
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            if k.is_some() {
+                return;
+            }
+            // SAFETY: called on a thread that does not hold the interpreter's
+            // lock (a worker of the core's pool, outside any `attach`), with
+            // the interpreter initialized (a Python call started the run).
+            // `PyGILState_GetThisThreadState` only reads; a thread Python
+            // already knows (the main thread, in `trace`) is left alone.
+            // `PyGILState_Ensure` takes the lock and registers the thread;
+            // `PyEval_SaveThread` gives the lock back and keeps the state.
+            unsafe {
+                if !pyo3::ffi::PyGILState_GetThisThreadState().is_null() {
+                    return;
+                }
+                let gstate = pyo3::ffi::PyGILState_Ensure();
+                let tstate = pyo3::ffi::PyEval_SaveThread();
+                *k = Some(KeptThreadState { gstate, tstate });
+            }
+        });
+    }
+}
+
+impl Drop for KeptThreadState {
+    fn drop(&mut self) {
+        // SAFETY: runs once, on the thread that registered (a thread-local's
+        // destructor at thread exit), which does not hold the lock: it takes
+        // the lock back with its own thread state and releases the
+        // registration `ensure` kept open. Skipped once the interpreter is
+        // finalizing (the state is freed with it).
+        unsafe {
+            if pyo3::ffi::Py_IsInitialized() == 0 {
+                return;
+            }
+            pyo3::ffi::PyEval_RestoreThread(self.tstate);
+            pyo3::ffi::PyGILState_Release(self.gstate);
+        }
+    }
+}
+
 /// The first exception a Python strategy raised in a run, kept to raise it
 /// again when the run stops.
 pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
@@ -250,6 +313,7 @@ impl PyStrategy {
         if self.fault.is_some() || self.methods[m].is_none() {
             return None;
         }
+        KeptThreadState::ensure();
         Python::attach(|py| {
             let tokens = self.tokens(py, obs);
             let o = Bound::new(py, Observation::of(obs, tokens.clone()));

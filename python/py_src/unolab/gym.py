@@ -79,8 +79,6 @@ class UnoEnv(gymnasium.Env):
     ) -> None:
         if encoding not in ("unolab", "rlcard"):
             raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
-        if encoding == "rlcard" and illegal != "raise":
-            raise ValueError("encoding='rlcard' takes illegal='raise' only (RLCard has no sanction)")
         self.encoding = encoding
         self._rl = encoding == "rlcard"
         if render_mode not in (None, "human", "ansi"):

@@ -57,7 +57,9 @@ class raw_env(AECEnv):
             drawn card played, as RLCard does; with ``rules="rlcard"`` the
             game is RLCard's; a rule set that asks a decision RLCard does not
             have, such as stacking, raises ``ValueError`` when it arises).
-            ``illegal`` must be ``"raise"`` with ``"rlcard"``.
+            With ``illegal="sanction"`` an action outside the mask is the
+            illegal play it names, sanctioned (RLCard itself replaces it with
+            a random legal action; unolab never replaces an action).
 
     Raises:
         ValueError: a bad rule set name, house rule, setting, player count or
@@ -87,8 +89,6 @@ class raw_env(AECEnv):
         super().__init__()
         if encoding not in ("unolab", "rlcard"):
             raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
-        if encoding == "rlcard" and illegal != "raise":
-            raise ValueError("encoding='rlcard' takes illegal='raise' only (RLCard has no sanction)")
         self.encoding = encoding
         self._rl = encoding == "rlcard"
         if render_mode not in (None, "human", "ansi"):

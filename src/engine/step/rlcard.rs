@@ -56,12 +56,14 @@ impl<S: Strategy> Stepper<'_, S> {
     }
 
     /// Plays RLCard's action `a` and the decisions RLCard answers without
-    /// asking, up to the next play decision or the end.
+    /// asking, up to the next play decision or the end. An action outside
+    /// the mask is refused, or, with the sanction on, handed to the engine as
+    /// the illegal play it is (the wrong-card sanction).
     pub fn step_rlcard(&mut self, a: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
         let mut m = [0i8; ACTIONS];
         self.rlcard_mask(&mut m);
-        if a >= ACTIONS || m[a] == 0 {
+        if a >= ACTIONS || (m[a] == 0 && !self.sanction) {
             return Err(StepError::Illegal {
                 action: a,
                 seat: stop.decision.seat,
