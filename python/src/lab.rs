@@ -596,9 +596,12 @@ pub fn json_to_toml(text: &str) -> PyResult<String> {
     toml::to_string(&v).map_err(|e| value_error(e.to_string()))
 }
 
+/// One line of the strategy catalogue: name, base, description, parameters.
+type CatalogRow = (String, String, String, Vec<(String, String)>);
+
 /// `unolab strategies`: name, base, description and parameters of each.
 #[pyfunction]
-pub fn catalog() -> Vec<(String, String, String, Vec<(String, String)>)> {
+pub fn catalog() -> Vec<CatalogRow> {
     agents::catalog()
         .into_iter()
         .map(|e| (e.name, e.base, e.description, e.params))

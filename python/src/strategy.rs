@@ -67,8 +67,8 @@ impl Observation {
         let n = obs.players();
         let mut hand_sizes = [0u8; MAX_PLAYERS];
         let mut totals = [0i64; MAX_PLAYERS];
-        for s in 0..n {
-            hand_sizes[s] = obs.hand_size(s).min(255) as u8;
+        for (s, h) in hand_sizes.iter_mut().enumerate().take(n) {
+            *h = obs.hand_size(s).min(255) as u8;
         }
         for (t, v) in totals.iter_mut().zip(obs.totals()) {
             *t = *v;
