@@ -118,6 +118,14 @@ class Game:
         """The rewards earned by every seat since the last call."""
     def render(self) -> str:
         """The table as the seat to act sees it and its legal actions, or the end of the game."""
+    def rlcard_settle(self) -> None:
+        """RLCard encoding: answers what RLCard answers without asking, up to the next play decision."""
+    def step_rlcard(self, action: int) -> None:
+        """RLCard encoding: plays RLCard's action (0..60) and what follows it."""
+    def rlcard_observation(self, seat: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """RLCard encoding: the (4, 4, 15) planes of ``seat`` (default: the seat to act)."""
+    def rlcard_mask(self) -> npt.NDArray[np.int8]:
+        """RLCard encoding: the mask of RLCard's 61 actions."""
 
 class VecGames:
     """``n`` games stepped together in Rust, writing into numpy arrays it owns (see ``unolab.VecEnv``)."""
@@ -300,3 +308,9 @@ def catalog() -> list[tuple[str, str, str, list[tuple[str, str]]]]:
 
 def check_strategy(obj: Any) -> str:
     """The name a Python strategy object is reported under (TypeError without ``play``)."""
+
+RLCARD_ACTIONS: int
+"""RLCard's actions (61)."""
+
+def rlcard_action_label(action: int) -> str:
+    """What RLCard's action plays (``r-7``, ``y-wild``, ``draw``)."""
