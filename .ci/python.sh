@@ -14,7 +14,7 @@ export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
 # The tools and test dependencies first; then the package itself without
 # build isolation, so pip builds it with the maturin just installed instead
 # of fetching another into a temporary environment.
-"$venv/bin/pip" install --quiet --disable-pip-version-check maturin numpy pettingzoo gymnasium pandas pytest
+"$venv/bin/pip" install --quiet --disable-pip-version-check maturin numpy pettingzoo gymnasium pandas pytest rlcard
 deps=$SECONDS
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation ./python
 built=$SECONDS

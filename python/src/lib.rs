@@ -8,7 +8,12 @@
 //! input reaches code that can panic (a seat past the table, a player count
 //! out of range).
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+mod lab;
+mod strategy;
+
+use numpy::{
+    PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::collections::HashMap;
@@ -20,19 +25,20 @@ use unolab::engine::encode::{
     DECISION_KINDS, KINDS, OBS_LEN, SECTIONS,
 };
 use unolab::engine::game::{Outcome, MAX_PLAYERS};
+use unolab::engine::rlcard;
 use unolab::engine::rules::RulesError;
 use unolab::engine::step::{Reward, StepError, StepMode, Stepper};
 use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
 
 // ----- errors ----------------------------------------------------------------
 
-fn value_error(msg: impl Into<String>) -> PyErr {
+pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
 /// A missing file is a `FileNotFoundError`, another unreadable one an
 /// `OSError`; every other problem with the rules a `ValueError`.
-fn rules_error(e: RulesError) -> PyErr {
+pub(crate) fn rules_error(e: RulesError) -> PyErr {
     match &e {
         RulesError::Io(path, _) if !std::path::Path::new(path).exists() => {
             PyFileNotFoundError::new_err(e.to_string())
@@ -42,7 +48,7 @@ fn rules_error(e: RulesError) -> PyErr {
     }
 }
 
-fn strategy_error(e: StrategyError) -> PyErr {
+pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
     match &e {
         StrategyError::Io(path, _) if !std::path::Path::new(path).exists() => {
             PyFileNotFoundError::new_err(e.to_string())
@@ -57,7 +63,7 @@ fn strategy_error(e: StrategyError) -> PyErr {
 /// `RuntimeError`.
 fn step_error(e: StepError) -> PyErr {
     match e {
-        StepError::Illegal { .. } => value_error(e.to_string()),
+        StepError::Illegal { .. } | StepError::Unsupported(_) => value_error(e.to_string()),
         _ => PyRuntimeError::new_err(e.to_string()),
     }
 }
@@ -433,6 +439,61 @@ impl Game {
     fn render(&mut self) -> String {
         self.st().render()
     }
+
+    /// RLCard encoding: answers what RLCard answers without asking, up to
+    /// the next play decision (after `reset`).
+    fn rlcard_settle(&mut self) -> PyResult<()> {
+        self.st().rlcard_settle().map_err(step_error)
+    }
+
+    /// RLCard encoding: plays RLCard's action and what follows it.
+    fn step_rlcard(&mut self, action: i64) -> PyResult<()> {
+        let st = self.st();
+        if st.is_over() {
+            return Err(step_error(StepError::Over));
+        }
+        if !(0..rlcard::ACTIONS as i64).contains(&action) {
+            return Err(value_error(format!(
+                "action {action} is not an RLCard action (valid: 0 to {})",
+                rlcard::ACTIONS - 1
+            )));
+        }
+        st.step_rlcard(action as usize).map_err(step_error)
+    }
+
+    /// RLCard encoding: the planes (4, 4, 15) of `seat` (default: the seat to act).
+    #[pyo3(signature = (seat = None))]
+    fn rlcard_observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let mut planes = [0f32; rlcard::OBS_LEN];
+        let acting = self.st().decision().map(|d| d.seat as i64);
+        match seat {
+            Some(s) if Some(s) != acting => {
+                if s < 0 || s as usize >= self.players {
+                    return Err(value_error(format!(
+                        "seat {s} is not a seat of a {}-player table (valid: 0 to {})",
+                        self.players,
+                        self.players - 1
+                    )));
+                }
+                let mut f = [0f32; OBS_LEN];
+                self.st().seat_features(s as u8, &mut f);
+                rlcard::planes(&f, &mut planes);
+            }
+            _ => self.st().rlcard_planes(&mut planes),
+        }
+        PyArray1::from_slice(py, &planes).reshape(rlcard::SHAPE)
+    }
+
+    /// RLCard encoding: the mask of RLCard's 61 actions.
+    fn rlcard_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut m = [0i8; rlcard::ACTIONS];
+        self.st().rlcard_mask(&mut m);
+        PyArray1::from_slice(py, &m)
+    }
 }
 
 // ----- a batch of games ------------------------------------------------------
@@ -796,6 +857,18 @@ fn strategy_names() -> Vec<&'static str> {
     unolab::agents::spec::builtin_names()
 }
 
+/// What RLCard's action `a` plays (`r-7`, `y-wild`, `draw`).
+#[pyfunction]
+fn rlcard_action_label(action: i64) -> PyResult<String> {
+    if !(0..rlcard::ACTIONS as i64).contains(&action) {
+        return Err(value_error(format!(
+            "action {action} is not an RLCard action (valid: 0 to {})",
+            rlcard::ACTIONS - 1
+        )));
+    }
+    Ok(rlcard::action_label(action as usize))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_LEN", OBS_LEN)?;
@@ -828,5 +901,23 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(strategy_names, m)?)?;
+    m.add_function(wrap_pyfunction!(rlcard_action_label, m)?)?;
+    m.add("RLCARD_ACTIONS", rlcard::ACTIONS)?;
+    m.add_class::<strategy::Observation>()?;
+    for f in [
+        wrap_pyfunction!(lab::run, m)?,
+        wrap_pyfunction!(lab::compare, m)?,
+        wrap_pyfunction!(lab::experiment, m)?,
+        wrap_pyfunction!(lab::tournament, m)?,
+        wrap_pyfunction!(lab::trace, m)?,
+        wrap_pyfunction!(lab::rules_list, m)?,
+        wrap_pyfunction!(lab::rules_show, m)?,
+        wrap_pyfunction!(lab::toml_to_json, m)?,
+        wrap_pyfunction!(lab::json_to_toml, m)?,
+        wrap_pyfunction!(lab::catalog, m)?,
+        wrap_pyfunction!(lab::check_strategy, m)?,
+    ] {
+        m.add_function(f)?;
+    }
     Ok(())
 }

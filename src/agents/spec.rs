@@ -511,8 +511,24 @@ pub fn lineup_seats(lineup: &[StrategySpec], players: usize) -> Result<Vec<Seat>
 
 /// Parses a comma list of strategies.
 pub fn parse_list(list: &str) -> Result<Vec<StrategySpec>, StrategyError> {
+    parse_list_with(list, &[])
+}
+
+/// Parses a comma list of strategies, looking each name up first among
+/// `custom` (strategies of the embedding program, by [`StrategySpec::name`]),
+/// then as [`StrategySpec::load`] does.
+pub fn parse_list_with(
+    list: &str,
+    custom: &[StrategySpec],
+) -> Result<Vec<StrategySpec>, StrategyError> {
     list.split(',')
-        .map(|s| StrategySpec::load(s.trim()))
+        .map(|s| {
+            let s = s.trim();
+            match custom.iter().find(|c| c.name() == s) {
+                Some(c) => Ok(c.clone()),
+                None => StrategySpec::load(s),
+            }
+        })
         .collect()
 }
 

@@ -5,8 +5,7 @@ use super::args::{parse_players, CommonArgs, RuleArgs, CHECKPOINT_SECS};
 use super::experiment::drive;
 use super::term::Fail;
 use std::process::ExitCode;
-use unolab::lab::compare;
-use unolab::lab::experiment::ArmSpec;
+use unolab::lab::options::CompareOptions;
 use unolab::sim::Mode;
 
 #[derive(clap::Args)]
@@ -45,61 +44,23 @@ pub struct CompareArgs {
 }
 
 pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
-    // clap has checked the name (round or match).
-    let mode = Mode::parse(&a.mode).unwrap_or(Mode::Round);
-    let spec_a = ArmSpec {
-        label: "A".into(),
+    let exp = CompareOptions {
         rules: a.rules.rules.clone(),
         set: a.rules.set.clone(),
         house: a.rules.house.clone(),
         players: a.players,
         strategies: a.strategies.clone(),
-    };
-    let mut strategies_b = a.b_strategies.clone().unwrap_or(a.strategies.clone());
-    if let Some(seat) = &a.b_seat {
-        let (k, name) = seat
-            .split_once('=')
-            .ok_or_else(|| Fail(format!("--b-seat expects K=STRATEGY, got '{seat}'")))?;
-        let k: usize = k
-            .trim()
-            .parse()
-            .ok()
-            .filter(|k| *k < a.players)
-            .ok_or_else(|| {
-                Fail(format!(
-                    "--b-seat: '{k}' is not a seat (valid: 0 to {})",
-                    a.players - 1
-                ))
-            })?;
-        let list: Vec<String> = strategies_b
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .collect();
-        let mut full: Vec<String> = (0..a.players)
-            .map(|i| list[i % list.len()].clone())
-            .collect();
-        full[k] = name.trim().to_string();
-        strategies_b = full.join(",");
+        // clap has checked the name (round or match).
+        mode: Mode::parse(&a.mode).unwrap_or(Mode::Round),
+        b_rules: a.b_rules.clone(),
+        b_set: a.b_set.clone(),
+        b_house: a.b_house.clone(),
+        b_strategies: a.b_strategies.clone(),
+        b_seat: a.b_seat.clone(),
+        games: a.common.games.unwrap_or(10_000),
+        seed: a.common.seed.unwrap_or(1),
     }
-    let mut set = a.rules.set.clone();
-    set.extend(a.b_set.iter().cloned());
-    let mut house = a.rules.house.clone();
-    house.extend(a.b_house.iter().cloned());
-    let spec_b = ArmSpec {
-        label: "B".into(),
-        rules: a.b_rules.clone().unwrap_or(a.rules.rules.clone()),
-        set,
-        house,
-        players: a.players,
-        strategies: strategies_b,
-    };
-    let exp = compare::ab(
-        spec_a,
-        spec_b,
-        mode,
-        a.common.games.unwrap_or(10_000),
-        a.common.seed.unwrap_or(1),
-    )
+    .experiment(&[])
     .map_err(Fail)?;
     drive(
         exp,

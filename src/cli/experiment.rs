@@ -8,6 +8,7 @@ use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{load_state, save_state, state_path, ExperimentReport};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
@@ -174,28 +175,13 @@ pub fn drive(
 
 /// Applies the command-line overrides of `c` to `exp`.
 pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail> {
-    if let Some(g) = c.games {
-        exp.run.max_clusters = g;
+    Overrides {
+        games: c.games,
+        seed: c.seed,
+        duplicate: c.duplicate,
+        precision: c.precision,
+        batch: c.batch,
     }
-    if let Some(s) = c.seed {
-        exp.run.seed = s;
-    }
-    if let Some(d) = c.duplicate {
-        exp.run.duplicate = d;
-    }
-    if exp.run.duplicate {
-        if let Some(a) = exp.run.arms.iter().find(|a| a.cfg.fixed_seats) {
-            return Err(Fail(format!(
-                "arm '{}' has fixed seats; --duplicate rotates the seats",
-                a.label
-            )));
-        }
-    }
-    if let Some(p) = c.precision {
-        exp.run.precision = Some(p);
-    }
-    if let Some(b) = c.batch {
-        exp.run.batch = b;
-    }
-    Ok(())
+    .apply(exp)
+    .map_err(Fail)
 }

@@ -9,8 +9,9 @@ use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
+use unolab::lab::options::RunOptions;
 use unolab::report::Report;
-use unolab::sim::{self, Mode, RunConfig};
+use unolab::sim::{self, Mode};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -78,30 +79,19 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     let lineup = strategy::parse_list(&table.strategies)?;
     // clap has checked the name (round or match).
     let mode = Mode::parse(&mode).unwrap_or(Mode::Round);
-    let threads = threads.unwrap_or_else(cores);
-    let games = if duplicate {
-        games
-            .checked_mul(table.players as u64)
-            .ok_or_else(|| Fail(format!("--games {games} is too large for --duplicate")))?
-    } else {
-        games
-    };
-    let mut cfg = RunConfig::new(
+    let cfg = RunOptions {
         rules,
-        table.players,
-        &lineup,
+        players: table.players,
+        strategies: lineup,
         games,
         mode,
-        table.seed,
-        threads,
+        seed: table.seed,
+        threads: threads.unwrap_or_else(cores),
         fixed_seats,
-    )?;
-    if lineup.iter().any(|s| s.is_external()) {
-        // Programs answer thousands, not millions, of decisions a second:
-        // small units keep Ctrl-C and the progress bar prompt.
-        cfg.chunk = 16;
+        duplicate,
     }
-    cfg.duplicate = duplicate;
+    .config()?;
+    let games = cfg.games;
     if let Some(spec) = shard {
         let shard = parse_shard(&spec)?;
         let every = checkpoint.unwrap_or(CHECKPOINT_SECS);

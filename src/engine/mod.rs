@@ -7,6 +7,7 @@ pub mod cards;
 pub mod encode;
 pub mod game;
 pub mod render;
+pub mod rlcard;
 pub mod rng;
 pub mod rules;
 pub mod step;

@@ -9,11 +9,22 @@ use crate::sim::runner::{Mode, RunConfig};
 
 /// Resolves one arm (rules, settings, house rules, line-up).
 pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm, String> {
+    resolve_arm_with(spec, mode, fixed_seats, &[])
+}
+
+/// As [`resolve_arm`], strategy names looked up first among `custom`
+/// ([`agents::parse_list_with`]).
+pub fn resolve_arm_with(
+    spec: &ArmSpec,
+    mode: Mode,
+    fixed_seats: bool,
+    custom: &[agents::StrategySpec],
+) -> Result<Arm, String> {
     let file = RuleSetFile::resolve(&spec.rules, &spec.set, &spec.house)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     let rules = Rules::build(file).map_err(|e| format!("{}: {e}", spec.label))?;
-    let lineup =
-        agents::parse_list(&spec.strategies).map_err(|e| format!("{}: {e}", spec.label))?;
+    let lineup = agents::parse_list_with(&spec.strategies, custom)
+        .map_err(|e| format!("{}: {e}", spec.label))?;
     let cfg = RunConfig::new(rules, spec.players, &lineup, 1, mode, 0, 1, fixed_seats)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     Ok(Arm {
@@ -24,13 +35,28 @@ pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm,
 
 /// The experiment "B against A" (A is the baseline).
 pub fn ab(a: ArmSpec, b: ArmSpec, mode: Mode, games: u64, seed: u64) -> Result<Experiment, String> {
+    ab_with(a, b, mode, games, seed, &[])
+}
+
+/// As [`ab`], strategy names looked up first among `custom`.
+pub fn ab_with(
+    a: ArmSpec,
+    b: ArmSpec,
+    mode: Mode,
+    games: u64,
+    seed: u64,
+    custom: &[agents::StrategySpec],
+) -> Result<Experiment, String> {
     if a == (ArmSpec {
         label: a.label.clone(),
         ..b.clone()
     }) {
         return Err("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into());
     }
-    let arms = vec![resolve_arm(&a, mode, false)?, resolve_arm(&b, mode, false)?];
+    let arms = vec![
+        resolve_arm_with(&a, mode, false, custom)?,
+        resolve_arm_with(&b, mode, false, custom)?,
+    ];
     Ok(Experiment {
         name: "compare".into(),
         description: format!("What changes from {} to {}?", describe(&a), describe(&b)),

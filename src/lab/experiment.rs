@@ -347,6 +347,16 @@ fn cross<T>(
 
 /// Parses and validates an experiment (`origin` names it in messages).
 pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
+    parse_with(text, origin, &[])
+}
+
+/// As [`parse`], strategy names looked up first among `custom` (strategies
+/// of the embedding program, [`agents::parse_list_with`]).
+pub fn parse_with(
+    text: &str,
+    origin: &str,
+    custom: &[StrategySpec],
+) -> Result<Experiment, Vec<String>> {
     let mut errs = Errors {
         origin,
         text,
@@ -607,7 +617,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
                 format!("invalid players {p} (valid: 2 to 10)"),
             );
         }
-        let lineup: Option<Vec<StrategySpec>> = match agents::parse_list(&strategies.0) {
+        let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
+        {
             Ok(l) => Some(l),
             Err(e) => {
                 errs.arm(strategies.1.clone(), &label.0, e);

@@ -9,6 +9,10 @@ speed:
   one learner seat, unolab strategies at the others;
 * ``unolab.VecEnv(n, ...)``: ``n`` games stepped together in Rust, their
   state in preallocated numpy arrays;
+* ``unolab.run``, ``compare``, ``experiment``, ``tournament``, ``trace``,
+  ``rules``, ``strategies``: the commands of the ``unolab`` command line,
+  with the same options and the same numbers (``unolab.lab``);
+* ``unolab.Strategy``: Python strategies, played in-process at any seat;
 * ``unolab.encoding``: the observation (``OBS_LEN`` features in
   ``SECTIONS``) and the actions (``Discrete(ACTIONS)``), shared by all three.
 
@@ -27,12 +31,28 @@ from .encoding import (
     KINDS,
     MAX_PLAYERS,
     OBS_LEN,
+    RLCARD_ACTIONS,
+    RLCARD_SHAPE,
     SECTIONS,
     Section,
     action_label,
     observation_bounds,
     section,
 )
+from .lab import (
+    ExperimentResult,
+    Result,
+    RunResult,
+    TournamentResult,
+    compare,
+    experiment,
+    rules,
+    run,
+    strategies,
+    tournament,
+    trace,
+)
+from .strategy import Observation, Strategy
 from .vec import VecEnv
 
 __version__: str = _core.__version__
@@ -77,9 +97,17 @@ __all__ = [
     "ACTIONS",
     "CARD_KINDS",
     "DECISION_KINDS",
+    "ExperimentResult",
+    "Observation",
+    "Result",
+    "RunResult",
+    "Strategy",
+    "TournamentResult",
     "KINDS",
     "MAX_PLAYERS",
     "OBS_LEN",
+    "RLCARD_ACTIONS",
+    "RLCARD_SHAPE",
     "RULE_SETS",
     "SECTIONS",
     "STRATEGIES",
@@ -87,7 +115,14 @@ __all__ = [
     "UnoEnv",
     "VecEnv",
     "action_label",
+    "compare",
     "env",
+    "experiment",
     "observation_bounds",
+    "rules",
+    "run",
     "section",
+    "strategies",
+    "tournament",
+    "trace",
 ]

@@ -6,7 +6,7 @@ building blocks. Every bad argument raises ``ValueError`` (or
 ``FileNotFoundError`` for a missing file) with the core's one-line message.
 """
 
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -118,6 +118,14 @@ class Game:
         """The rewards earned by every seat since the last call."""
     def render(self) -> str:
         """The table as the seat to act sees it and its legal actions, or the end of the game."""
+    def rlcard_settle(self) -> None:
+        """RLCard encoding: answers what RLCard answers without asking, up to the next play decision."""
+    def step_rlcard(self, action: int) -> None:
+        """RLCard encoding: plays RLCard's action (0..60) and what follows it."""
+    def rlcard_observation(self, seat: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """RLCard encoding: the (4, 4, 15) planes of ``seat`` (default: the seat to act)."""
+    def rlcard_mask(self) -> npt.NDArray[np.int8]:
+        """RLCard encoding: the mask of RLCard's 61 actions."""
 
 class VecGames:
     """``n`` games stepped together in Rust, writing into numpy arrays it owns (see ``unolab.VecEnv``)."""
@@ -199,3 +207,110 @@ def rule_sets() -> list[str]:
 
 def strategy_names() -> list[str]:
     """The built-in strategy names."""
+
+# ----- the lab (unolab.lab wraps these) ---------------------------------------
+
+class Observation:
+    """What a Python strategy's seat sees (the protocol's ``obs``)."""
+
+    @property
+    def seat(self) -> int:
+        """The observing seat (from 0)."""
+    @property
+    def round(self) -> int:
+        """The round of the match (from 1)."""
+    @property
+    def turn(self) -> int:
+        """The turns played in the round."""
+    @property
+    def hand(self) -> list[str]:
+        """Your cards as tokens, in deck order."""
+    @property
+    def top(self) -> str:
+        """The top card of the discard pile."""
+    @property
+    def color(self) -> Optional[str]:
+        """The active colour (None while a wild start card's colour is not yet named)."""
+    @property
+    def direction(self) -> int:
+        """1 when play goes to higher seats, -1 when it goes to lower seats."""
+    @property
+    def players(self) -> int:
+        """The number of players."""
+    @property
+    def hand_sizes(self) -> list[int]:
+        """The number of cards of every seat."""
+    @property
+    def draw_pile(self) -> int:
+        """The number of cards in the draw pile."""
+    @property
+    def discard(self) -> list[str]:
+        """Every card of the discard pile (the top card included)."""
+    @property
+    def totals(self) -> list[int]:
+        """Every seat's match total so far."""
+    @property
+    def pending_draw(self) -> int:
+        """The draw total aimed at you (stacking, challenge), else 0."""
+    def to_dict(self) -> dict[str, Any]:
+        """The observation as the protocol's ``obs`` dict."""
+
+def run(
+    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
+    games: int, mode: str, seed: int, threads: Optional[int], fixed_seats: bool,
+    duplicate: bool, out: Optional[str], progress: Optional[Callable[[int, int], Any]],
+) -> tuple[str, bool]:
+    """``unolab run``: the JSON of ``--json``, and whether Ctrl-C interrupted it."""
+
+def tournament(
+    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
+    games: int, seed: int, threads: Optional[int], out: Optional[str],
+    progress: Optional[Callable[[int, int], Any]],
+) -> tuple[str, bool]:
+    """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
+
+def compare(
+    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
+    mode: str, b_rules: Optional[str], b_set: list[str], b_house: list[str],
+    b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: int,
+    seed: int, duplicate: Optional[bool], precision: Optional[float], batch: Optional[int],
+    threads: Optional[int], out: Optional[str], progress: Optional[Callable[[int, int], Any]],
+) -> tuple[str, bool]:
+    """``unolab compare``: the JSON of ``--json``, and whether it was interrupted."""
+
+def experiment(
+    source: str, is_text: bool, custom: list[tuple[str, Any]], games: Optional[int],
+    seed: Optional[int], duplicate: Optional[bool], precision: Optional[float],
+    batch: Optional[int], threads: Optional[int], out: Optional[str],
+    progress: Optional[Callable[[int, int], Any]],
+) -> tuple[str, bool]:
+    """``unolab experiment run``: the JSON of the results, and whether it was interrupted."""
+
+def trace(
+    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any], seed: int
+) -> str:
+    """``unolab trace``: one whole match as JSON Lines."""
+
+def rules_list() -> list[tuple[str, int, str]]:
+    """The built-in rule sets: (name, cards, description)."""
+
+def rules_show(name: str, set: list[str], house: list[str]) -> str:
+    """A rule set fully resolved, as TOML text."""
+
+def toml_to_json(text: str) -> str:
+    """TOML text as JSON text."""
+
+def json_to_toml(text: str) -> str:
+    """JSON text (an object) as TOML text."""
+
+def catalog() -> list[tuple[str, str, str, list[tuple[str, str]]]]:
+    """The built-in strategies: (name, base, description, parameters)."""
+
+def check_strategy(obj: Any) -> str:
+    """The name a Python strategy object is reported under (TypeError without ``play``)."""
+
+RLCARD_ACTIONS: int
+"""RLCard's actions (61)."""
+
+def rlcard_action_label(action: int) -> str:
+    """What RLCard's action plays (``r-7``, ``y-wild``, ``draw``)."""

@@ -175,3 +175,17 @@ def tables_markdown() -> str:
         out.append(f"| {i} | `{k}` | {DECISION_DOCS[k]} |")
     return "\n".join(out) + "\n"
 
+
+RLCARD_ACTIONS: int = _core.RLCARD_ACTIONS
+"""RLCard's actions (61): colour x trait (``r-0`` .. ``y-wild_draw_4``, a wild once
+per colour it names), then ``draw`` (60). ``encoding="rlcard"``."""
+
+RLCARD_SHAPE: tuple[int, int, int] = (4, 4, 15)
+"""RLCard's observation: planes (no card, one, two of each colour and trait;
+the top card), colours (r, g, b, y), traits (0..9, skip, reverse, draw_2,
+wild, wild_draw_4). ``encoding="rlcard"``."""
+
+
+def rlcard_action_label(action: int) -> str:
+    """RLCard's name of one of its 61 actions (``"r-7"``, ``"y-wild"``, ``"draw"``)."""
+    return _core.rlcard_action_label(int(action))

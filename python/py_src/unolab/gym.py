@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from ._options import House, SettingsArg, house_items, seed_of, setting_items, strategy_list
-from .encoding import ACTIONS, OBS_LEN, observation_bounds
+from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
 class UnoEnv(gymnasium.Env):
@@ -49,6 +49,8 @@ class UnoEnv(gymnasium.Env):
             answer to any other decision still raises).
         ask_forced: ask the learner also when drawing is its only legal action.
         render_mode: ``None``, ``"human"`` or ``"ansi"``.
+        encoding: ``"unolab"`` or ``"rlcard"`` (RLCard's (4, 4, 15) planes
+            and 61 actions; see ``unolab.pettingzoo.raw_env``).
 
     Raises:
         ValueError: a bad rule set, house rule, setting, strategy name,
@@ -73,7 +75,12 @@ class UnoEnv(gymnasium.Env):
         illegal: str = "raise",
         ask_forced: bool = True,
         render_mode: Optional[str] = None,
+        encoding: str = "unolab",
     ) -> None:
+        if encoding not in ("unolab", "rlcard"):
+            raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
+        self.encoding = encoding
+        self._rl = encoding == "rlcard"
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
         self.render_mode = render_mode
@@ -91,16 +98,26 @@ class UnoEnv(gymnasium.Env):
         )
         self.seat: int = int(seat)
         """The learner's seat."""
-        low, high = observation_bounds(self._game.deck_size)
-        self.observation_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
-        self.action_space = gymnasium.spaces.Discrete(ACTIONS)
+        if self._rl:
+            self._n_actions = RLCARD_ACTIONS
+            self.observation_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
+        else:
+            self._n_actions = ACTIONS
+            low, high = observation_bounds(self._game.deck_size)
+            self.observation_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(self._n_actions)
 
     @property
     def game(self) -> _core.Game:
         """The core's game (its decision, legal actions, rounds, totals)."""
         return self._game
 
+    def _mask(self) -> np.ndarray:
+        return self._game.rlcard_mask() if self._rl else self._game.mask()
+
     def _obs(self) -> np.ndarray:
+        if self._rl:
+            return self._game.rlcard_observation(self.seat)
         if self._game.is_over:
             return self._game.seat_observation(self.seat)
         return self._game.observation()
@@ -108,11 +125,11 @@ class UnoEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         if self._game.is_over:
             return {
-                "action_mask": np.zeros(ACTIONS, dtype=np.int8),
+                "action_mask": np.zeros(self._n_actions, dtype=np.int8),
                 "winner": self._game.winner,
                 "rounds": self._game.rounds,
             }
-        return {"action_mask": self._game.mask(), "decision": self._game.kind}
+        return {"action_mask": self._mask(), "decision": self._game.kind}
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
@@ -127,13 +144,18 @@ class UnoEnv(gymnasium.Env):
         super().reset(seed=seed_of(seed))
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
         index = 0
-        self._game.reset(game_seed, index)
+        self._reset_game(game_seed, index)
         while self._game.is_over:
             index += 1
-            self._game.reset(game_seed, index)
+            self._reset_game(game_seed, index)
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
+
+    def _reset_game(self, seed: int, index: int) -> None:
+        self._game.reset(seed, index)
+        if self._rl:
+            self._game.rlcard_settle()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Answers the learner's decision and plays on to its next one (or the end).
@@ -147,7 +169,10 @@ class UnoEnv(gymnasium.Env):
                 nothing changes.
             RuntimeError: stepping a game that is over.
         """
-        self._game.step(int(action))
+        if self._rl:
+            self._game.step_rlcard(int(action))
+        else:
+            self._game.step(int(action))
         reward = float(self._game.take_rewards()[self.seat])
         over = self._game.is_over
         truncated = over and self._game.truncated
@@ -158,8 +183,8 @@ class UnoEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``)."""
         if self._game.is_over:
-            return np.zeros(ACTIONS, dtype=bool)
-        return self._game.mask().astype(bool)
+            return np.zeros(self._n_actions, dtype=bool)
+        return self._mask().astype(bool)
 
     @property
     def decision(self) -> Optional[str]:

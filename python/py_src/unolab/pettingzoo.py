@@ -25,7 +25,7 @@ from pettingzoo.utils.env import AECIterable
 
 from . import _core
 from ._options import House, SettingsArg, house_items, seed_of, setting_items
-from .encoding import ACTIONS, OBS_LEN, observation_bounds
+from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
 class raw_env(AECEnv):
@@ -51,6 +51,15 @@ class raw_env(AECEnv):
             (``False`` draws for it).
         render_mode: ``None``, ``"human"`` (``render()`` prints) or ``"ansi"``
             (``render()`` returns the text).
+        encoding: ``"unolab"`` (the engine's features and 81 actions) or
+            ``"rlcard"`` (RLCard's (4, 4, 15) planes and 61 actions, the
+            colour of a wild folded into the card, UNO called, a playable
+            drawn card played, as RLCard does; with ``rules="rlcard"`` the
+            game is RLCard's; a rule set that asks a decision RLCard does not
+            have, such as stacking, raises ``ValueError`` when it arises).
+            With ``illegal="sanction"`` an action outside the mask is the
+            illegal play it names, sanctioned (RLCard itself replaces it with
+            a random legal action; unolab never replaces an action).
 
     Raises:
         ValueError: a bad rule set name, house rule, setting, player count or
@@ -75,8 +84,13 @@ class raw_env(AECEnv):
         illegal: str = "raise",
         ask_forced: bool = True,
         render_mode: Optional[str] = None,
+        encoding: str = "unolab",
     ) -> None:
         super().__init__()
+        if encoding not in ("unolab", "rlcard"):
+            raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
+        self.encoding = encoding
+        self._rl = encoding == "rlcard"
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
         self.render_mode = render_mode
@@ -94,19 +108,25 @@ class raw_env(AECEnv):
         )
         self.possible_agents = [f"player_{i}" for i in range(self._game.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = observation_bounds(self._game.deck_size)
+        if self._rl:
+            n_actions = RLCARD_ACTIONS
+            obs_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
+        else:
+            n_actions = ACTIONS
+            low, high = observation_bounds(self._game.deck_size)
+            obs_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
         space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (ACTIONS,), np.int8),
+                "observation": obs_space,
+                "action_mask": gymnasium.spaces.Box(0, 1, (n_actions,), np.int8),
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {
-            a: gymnasium.spaces.Discrete(ACTIONS) for a in self.possible_agents
+            a: gymnasium.spaces.Discrete(n_actions) for a in self.possible_agents
         }
         self._seeds = np.random.default_rng()
-        self._no_mask = np.zeros(ACTIONS, dtype=np.int8)
+        self._no_mask = np.zeros(n_actions, dtype=np.int8)
         self._started = False
         # True while some seat holds a non-zero reward in self.rewards.
         self._paid = False
@@ -120,7 +140,7 @@ class raw_env(AECEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        """The action space of ``agent``: ``Discrete(ACTIONS)``."""
+        """The action space of ``agent``: ``Discrete(ACTIONS)`` (``Discrete(61)`` with RLCard's encoding)."""
         return self.action_spaces[agent]
 
     @property
@@ -143,6 +163,8 @@ class raw_env(AECEnv):
         else:
             game_seed = int(self._seeds.integers(0, 2**63))
         self._game.reset(game_seed)
+        if self._rl:
+            self._game.rlcard_settle()
         self._started = True
         self._paid = False
         self.agents = self.possible_agents[:]
@@ -169,6 +191,12 @@ class raw_env(AECEnv):
         """What ``agent`` sees now, and its action mask (all zeros unless it acts)."""
         self._check_started("observe")
         seat = self.agent_name_mapping[agent]
+        if self._rl:
+            acting = self._game.seat == seat
+            return {
+                "observation": self._game.rlcard_observation(seat),
+                "action_mask": self._game.rlcard_mask() if acting else self._no_mask.copy(),
+            }
         if self._game.seat == seat:
             return {"observation": self._game.observation(), "action_mask": self._game.mask()}
         return {
@@ -191,7 +219,10 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act: None is an action only once the game is over")
         game = self._game
-        game.step(int(action))
+        if self._rl:
+            game.step_rlcard(int(action))
+        else:
+            game.step(int(action))
         self._cumulative_rewards[agent] = 0.0
         rewards = game.take_rewards()
         # Rewards come at the end of a game (or of a round): most steps pay

@@ -22,6 +22,7 @@
 //! capacity).
 
 mod replay;
+mod rlcard;
 
 use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
@@ -86,6 +87,9 @@ pub enum StepError {
     },
     #[error(transparent)]
     Strategy(#[from] IllegalActionError),
+    /// A decision the chosen encoding has no action for.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// A game played one decision at a time (see the module documentation).

@@ -1,0 +1,459 @@
+"""Running the lab from Python: the commands of the ``unolab`` command line.
+
+``run``, ``compare``, ``experiment``, ``tournament``, ``trace``, ``rules``
+and ``strategies`` take the options of the command of the same name (as
+keyword arguments) and give the same numbers: the options are turned into a
+configuration and the result into JSON by the core's own code, so
+``unolab.run(...)`` is ``unolab run --json`` as a dict.
+
+A strategy is a name (``"random"``, ``"color"``, a preset path,
+``"ext:COMMAND"``) or a Python object with the decision methods of
+:class:`unolab.Strategy` (see docs/python.md), played in-process.
+
+Long calls release the interpreter's lock and use the core's thread pool.
+Ctrl-C stops them after the games in progress: a ``KeyboardInterrupt`` is
+raised whose ``result`` attribute holds what finished (marked partial, and
+written to ``out`` when given), as the command line keeps it.
+``progress=True`` shows a progress line on stderr; a callable gets
+``(done, total)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _core
+from ._options import House, SettingsArg, house_items, seed_of, setting_items
+
+StrategyArg = Union[str, Any]
+"""A strategy: a name, or a Python object (or class) with a ``play`` method."""
+
+Strategies = Union[str, StrategyArg, Sequence[StrategyArg]]
+"""Strategies: a comma list of names, one strategy, or a list of them."""
+
+Progress = Union[bool, Callable[[int, int], Any], None]
+"""``True`` for a progress line on stderr, or a callable ``(done, total)``."""
+
+PathArg = Union[str, "os.PathLike[str]", None]
+
+
+class Result(dict):
+    """A result: the JSON object the command line prints with ``--json``,
+    as a dict (plain Python values), with :meth:`to_pandas` for tables."""
+
+    kind: str = "result"
+
+    @property
+    def partial(self) -> bool:
+        """Whether the work was interrupted before the end (what finished is kept)."""
+        return bool(self.get("partial", False))
+
+    def to_pandas(self, table: Optional[str] = None):
+        """The result as a tidy ``pandas.DataFrame`` (one row per strategy,
+        entrant or arm; see the subclasses). Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - pandas is optional
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+        rows = self._rows(table)
+        return pd.DataFrame(rows)
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        raise NotImplementedError
+
+
+def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict:
+    """Nested dicts as ``a_b`` columns; lists kept as they are."""
+    out: dict = {}
+    for k, v in row.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out.update(_flatten(v, key + "_"))
+        else:
+            out[key] = v
+    return out
+
+
+def _pick(d: Mapping[str, Any], table: Optional[str], default: str) -> tuple[str, Any]:
+    name = table or default
+    lists = {k: v for k, v in d.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)}
+    if name not in lists:
+        raise ValueError(f"unknown table '{name}' (valid: {', '.join(sorted(lists))})")
+    return name, lists[name]
+
+
+class RunResult(Result):
+    """The result of :func:`run` (``unolab run --json``). ``to_pandas()``:
+    one row per strategy (``table="strategies"``, the default) with its win
+    rate and interval as columns."""
+
+    kind = "run"
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        _, rows = _pick(self, table, "strategies")
+        return [_flatten(r) for r in rows]
+
+
+class TournamentResult(Result):
+    """The result of :func:`tournament` (``unolab tournament --json``).
+    ``to_pandas()``: one row per entrant (``table="ratings"``), or
+    ``table="head_to_head"`` when present."""
+
+    kind = "tournament"
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        name, rows = _pick(self, table, _first_list(self, ("ratings", "entrants", "strategies")))
+        return [_flatten(r) for r in rows]
+
+
+class ExperimentResult(Result):
+    """The result of :func:`experiment` and :func:`compare` (``--json``).
+    ``to_pandas()``: one row per arm and metric (``table="arms"``) or per
+    comparison (``table="comparisons"``)."""
+
+    kind = "experiment"
+
+    @property
+    def partial(self) -> bool:
+        m = self.get("manifest", {})
+        return bool(m.get("partial", False)) or m.get("stopped_by") == "interrupted"
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        _, rows = _pick(self, table, _first_list(self, ("arms", "comparisons")))
+        return [_flatten(r) for r in rows]
+
+
+def _first_list(d: Mapping[str, Any], names: Iterable[str]) -> str:
+    for n in names:
+        v = d.get(n)
+        if isinstance(v, list) and v and isinstance(v[0], Mapping):
+            return n
+    return next(iter(names))
+
+
+def _strategies(s: Strategies, what: str = "strategies") -> list:
+    """A list of names and objects (a comma list of names is split)."""
+    if isinstance(s, str):
+        items = [x.strip() for x in s.split(",")]
+        if not all(items):
+            raise ValueError(f"{what}: an empty name in '{s}'")
+        return items
+    if isinstance(s, (list, tuple)):
+        out: list = []
+        for x in s:
+            out.extend(_strategies(x, what) if isinstance(x, str) else [x])
+        if not out:
+            raise ValueError(f"{what}: no strategies given")
+        return out
+    return [s]
+
+
+def _int(name: str, v: Any, lo: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) and not hasattr(v, "__index__"):
+        raise TypeError(f"{name} is an integer, got {v!r}")
+    v = int(v)
+    if v < lo:
+        raise ValueError(f"'{v}' is not a valid {name} (valid: an integer from {lo})")
+    return v
+
+
+def _count(name: str, v: Any) -> int:
+    v = _int(name, v, 0)
+    if v <= 0:
+        raise ValueError(f"'{v}' is not a valid {name} (valid: a positive integer)")
+    return v
+
+
+def _seed(seed: Any) -> int:
+    s = seed_of(seed)
+    return 1 if s is None else s
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    return None if threads is None else _int("thread count", threads, 0)
+
+
+def _path(p: PathArg) -> Optional[str]:
+    return None if p is None else os.fspath(p)
+
+
+def _progress(progress: Progress, unit: str):
+    if progress is None or progress is False:
+        return None
+    if callable(progress):
+        return progress
+    if progress is True:
+        def show(done: int, total: int) -> None:
+            end = "\n" if done >= total else ""
+            sys.stderr.write(f"\r{done:,}/{total:,} {unit}{end}")
+            sys.stderr.flush()
+
+        return show
+    raise TypeError(f"progress is True, False or a callable (done, total), got {progress!r}")
+
+
+def _finish(text: str, interrupted: bool, cls: type, unit: str) -> Result:
+    result = cls(json.loads(text))
+    if interrupted:
+        err = KeyboardInterrupt(f"interrupted: results are marked partial ({unit})")
+        err.result = result  # type: ignore[attr-defined]
+        raise err
+    return result
+
+
+def run(
+    strategies: Strategies = "random",
+    *,
+    players: int = 4,
+    games: int = 100_000,
+    rules: str = "classic",
+    house: House = None,
+    settings: SettingsArg = None,
+    mode: str = "round",
+    seed: int = 1,
+    threads: Optional[int] = None,
+    fixed_seats: bool = False,
+    duplicate: bool = False,
+    out: PathArg = None,
+    progress: Progress = None,
+) -> RunResult:
+    """Many games between strategies: ``unolab run --json`` as a dict.
+
+    ``strategies`` are names, a comma list, or Python strategy objects, one
+    per seat (cycled to fill the seats). ``settings`` are ``--set`` items
+    (a dict or ``"key=value"`` strings), ``house`` the ``--house`` items.
+    ``out`` writes summary.csv, distributions.csv and manifest.json there.
+    """
+    text, interrupted = _core.run(
+        rules,
+        setting_items(settings),
+        house_items(house),
+        _int("player count", players),
+        _strategies(strategies),
+        _count("game count", games),
+        mode,
+        _seed(seed),
+        _threads(threads),
+        bool(fixed_seats),
+        bool(duplicate),
+        _path(out),
+        _progress(progress, "games"),
+    )
+    return _finish(text, interrupted, RunResult, "games")
+
+
+def tournament(
+    strategies: Strategies,
+    *,
+    players: int = 4,
+    games: int = 100_000,
+    rules: str = "classic",
+    house: House = None,
+    settings: SettingsArg = None,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: PathArg = None,
+    progress: Progress = None,
+) -> TournamentResult:
+    """Line-ups drawn from a field of strategies, ratings with intervals and
+    head-to-head: ``unolab tournament --json`` as a dict."""
+    text, interrupted = _core.tournament(
+        rules,
+        setting_items(settings),
+        house_items(house),
+        _int("player count", players),
+        _strategies(strategies),
+        _count("game count", games),
+        _seed(seed),
+        _threads(threads),
+        _path(out),
+        _progress(progress, "games"),
+    )
+    return _finish(text, interrupted, TournamentResult, "games")
+
+
+def compare(
+    strategies: Strategies = "random",
+    *,
+    players: int = 4,
+    rules: str = "classic",
+    house: House = None,
+    settings: SettingsArg = None,
+    mode: str = "round",
+    b_rules: Optional[str] = None,
+    b_settings: SettingsArg = None,
+    b_house: House = None,
+    b_strategies: Optional[Strategies] = None,
+    b_seat: Union[str, tuple, None] = None,
+    games: int = 10_000,
+    seed: int = 1,
+    duplicate: Optional[bool] = None,
+    precision: Optional[float] = None,
+    batch: Optional[int] = None,
+    threads: Optional[int] = None,
+    out: PathArg = None,
+    progress: Progress = None,
+) -> ExperimentResult:
+    """A/B: configuration A and B (A with the ``b_*`` changes) played on the
+    same seeds, differences with intervals: ``unolab compare --json``.
+
+    ``b_seat`` changes one seat of B's line-up: ``"K=STRATEGY"`` or
+    ``(K, strategy)`` (seat K from 0, the strategy a name or an object).
+    """
+    seat = None
+    if b_seat is not None:
+        if isinstance(b_seat, str):
+            k, sep, name = b_seat.partition("=")
+            if not sep:
+                raise ValueError(f"--b-seat expects K=STRATEGY, got '{b_seat}'")
+            try:
+                k_int = int(k.strip())
+            except ValueError:
+                raise ValueError(
+                    f"--b-seat: '{k.strip()}' is not a seat (valid: 0 to {int(players) - 1})"
+                ) from None
+            seat = (k_int, name.strip())
+        else:
+            k, s = b_seat
+            seat = (_int("seat", k), s)
+        if seat[0] < 0:
+            raise ValueError(f"--b-seat: '{seat[0]}' is not a seat (valid: 0 to {int(players) - 1})")
+    text, interrupted = _core.compare(
+        rules,
+        setting_items(settings),
+        house_items(house),
+        _int("player count", players),
+        _strategies(strategies),
+        mode,
+        b_rules,
+        setting_items(b_settings),
+        house_items(b_house),
+        None if b_strategies is None else _strategies(b_strategies, "b_strategies"),
+        seat,
+        _count("game count", games),
+        _seed(seed),
+        duplicate,
+        None if precision is None else float(precision),
+        None if batch is None else _count("batch", batch),
+        _threads(threads),
+        _path(out),
+        _progress(progress, "games per arm"),
+    )
+    return _finish(text, interrupted, ExperimentResult, "games per arm")
+
+
+def experiment(
+    source: Union[str, "os.PathLike[str]", Mapping[str, Any]],
+    *,
+    strategies: Optional[Mapping[str, Any]] = None,
+    games: Optional[int] = None,
+    seed: Optional[int] = None,
+    duplicate: Optional[bool] = None,
+    precision: Optional[float] = None,
+    batch: Optional[int] = None,
+    threads: Optional[int] = None,
+    out: PathArg = None,
+    progress: Progress = None,
+) -> ExperimentResult:
+    """An experiment file (a path), or the same as a dict (the file's tables
+    as nested dicts), played paired: ``unolab experiment run`` as a dict.
+
+    ``strategies`` maps names the experiment uses to Python strategy
+    objects. ``games``, ``seed``, ``duplicate``, ``precision`` and ``batch``
+    override the file's, as the command line options do. Results are
+    written to ``out`` only when it is given.
+    """
+    if isinstance(source, Mapping):
+        text, is_text = _core.json_to_toml(json.dumps(source)), True
+    else:
+        text, is_text = os.fspath(source), False
+    custom = [(str(k), v) for k, v in (strategies or {}).items()]
+    for name, obj in custom:
+        if isinstance(obj, str):
+            raise TypeError(f"strategies['{name}'] is a Python strategy object, not a name")
+    text_out, interrupted = _core.experiment(
+        text,
+        is_text,
+        custom,
+        None if games is None else _count("game count", games),
+        seed_of(seed),
+        duplicate,
+        None if precision is None else float(precision),
+        None if batch is None else _count("batch", batch),
+        _threads(threads),
+        _path(out),
+        _progress(progress, "games per arm"),
+    )
+    return _finish(text_out, interrupted, ExperimentResult, "games per arm")
+
+
+def trace(
+    strategies: Strategies = "random",
+    *,
+    players: int = 4,
+    rules: str = "classic",
+    house: House = None,
+    settings: SettingsArg = None,
+    seed: int = 1,
+    out: PathArg = None,
+) -> list[dict]:
+    """One whole match as events (docs/trace.md): ``unolab trace``, each
+    JSON line as a dict. ``out`` also writes the JSON Lines to that file."""
+    text = _core.trace(
+        rules,
+        setting_items(settings),
+        house_items(house),
+        _int("player count", players),
+        _strategies(strategies),
+        _seed(seed),
+    )
+    if out is not None:
+        path = os.fspath(out)
+        tmp = f"{path}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def rules(
+    name: Optional[str] = None,
+    *,
+    house: House = None,
+    settings: SettingsArg = None,
+    as_toml: bool = False,
+) -> Union[list[dict], dict, str]:
+    """Without a name, the rule sets (``unolab rules``): a list of dicts with
+    ``name``, ``cards`` and ``description``. With one (a name or a path),
+    the rule set fully resolved (``unolab rules show``) as a dict, or as the
+    TOML text with ``as_toml=True``."""
+    if name is None:
+        if house is not None or settings is not None:
+            raise ValueError("house rules and settings apply to a named rule set: rules(name, ...)")
+        return [
+            {"name": n, "cards": c, "description": d} for n, c, d in _core.rules_list()
+        ]
+    text = _core.rules_show(name, setting_items(settings), house_items(house))
+    if as_toml:
+        return text
+    return json.loads(_core.toml_to_json(text))
+
+
+def strategies() -> list[dict]:
+    """The built-in strategies and presets (``unolab strategies``): a list of
+    dicts with ``name``, ``base``, ``description`` and ``params`` (a dict of
+    the parameters, values as written)."""
+    out = []
+    for name, base, description, params in _core.catalog():
+        out.append(
+            {
+                "name": name,
+                "base": base,
+                "description": description,
+                "params": {k: json.loads(v) for k, v in params},
+            }
+        )
+    return out

@@ -1,0 +1,616 @@
+//! Running the lab from Python: `run`, `compare`, `experiment`,
+//! `tournament`, `trace`, `rules` and `strategies`, with the options of the
+//! command line turned into configurations by the core's own code
+//! (`unolab::lab::options`) and the results written by the core's reports as
+//! JSON (the text `unolab ... --json` prints), which the Python side loads.
+//!
+//! A long call releases the interpreter's lock and plays on the core's thread
+//! pool in a thread of its own, while the calling thread wakes every 50 ms to
+//! run Python's signal handlers (Ctrl-C stops the work after the units in
+//! progress, what finished is kept) and the progress callback, if any.
+
+use crate::strategy::{self, ErrorSlot};
+use crate::{rules_error, strategy_error, value_error};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use unolab::agents::{self, StrategySpec};
+use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
+use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
+use unolab::lab::tournament::{self as tour, TournamentConfig};
+use unolab::lab::{experiment as exp_file, Entrant, Experiment};
+use unolab::report::experiment::ExperimentReport;
+use unolab::report::tournament::TournamentReport;
+use unolab::report::Report;
+use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
+use unolab::sim::{self, Mode};
+
+// ----- strategies given as names or Python objects ----------------------------
+
+/// The Python strategies of one call: each object once (by identity), under
+/// its name, and the slot for the first exception they raise.
+#[derive(Default)]
+struct Customs {
+    list: Vec<(usize, StrategySpec)>,
+    errors: ErrorSlot,
+}
+
+impl Customs {
+    /// The name that stands for `item` in a strategy list: a string as it is
+    /// (it may be a comma list), a Python object registered under its name
+    /// (or `name`, when given).
+    fn name_for(&mut self, item: &Bound<'_, PyAny>, name: Option<&str>) -> PyResult<String> {
+        if let Ok(s) = item.extract::<String>() {
+            return Ok(s);
+        }
+        let id = item.as_ptr() as usize;
+        if let Some((_, s)) = self.list.iter().find(|(i, _)| *i == id) {
+            return Ok(s.name().to_string());
+        }
+        let spec = strategy::spec(item, self.errors.clone(), name)?;
+        if self.list.iter().any(|(_, s)| s.name() == spec.name())
+            || agents::builtin_names().contains(&spec.name())
+        {
+            return Err(value_error(format!(
+                "two different strategies are named '{}'; rename one (a `name` attribute)",
+                spec.name()
+            )));
+        }
+        let n = spec.name().to_string();
+        self.list.push((id, spec));
+        Ok(n)
+    }
+
+    /// A comma list of the names of `items`.
+    fn names(&mut self, items: &[Bound<'_, PyAny>]) -> PyResult<String> {
+        let v = items
+            .iter()
+            .map(|i| self.name_for(i, None))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(v.join(","))
+    }
+
+    fn specs(&self) -> Vec<StrategySpec> {
+        self.list.iter().map(|(_, s)| s.clone()).collect()
+    }
+
+    /// The line-up of a comma list of names.
+    fn lineup(&self, names: &str) -> PyResult<Vec<StrategySpec>> {
+        agents::parse_list_with(names, &self.specs()).map_err(strategy_error)
+    }
+
+    /// The error of a run that stopped: the exception a Python strategy
+    /// raised, if that is why; else a `RuntimeError` with the core's message.
+    fn run_error(&self, msg: String) -> PyErr {
+        let mut slot = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.take() {
+            Some(e) => e,
+            None => PyRuntimeError::new_err(msg),
+        }
+    }
+}
+
+// ----- the long work, off the interpreter's lock -------------------------------
+
+/// Runs `work` in a thread of its own with the interpreter's lock released;
+/// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
+/// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
+/// returned and whether it was interrupted.
+fn drive<T: Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    total: u64,
+    work: impl FnOnce(&AtomicBool, &(dyn Fn(u64) + Sync)) -> T + Send,
+) -> PyResult<(T, bool)> {
+    let stop = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let mut raised: Option<PyErr> = None;
+    let mut interrupted = false;
+    let out = py.detach(|| {
+        std::thread::scope(|s| {
+            let h = s.spawn(|| work(&stop, &|d| done.store(d, Ordering::Relaxed)));
+            let mut last = u64::MAX;
+            while !h.is_finished() {
+                std::thread::sleep(Duration::from_millis(50));
+                Python::attach(|py| {
+                    if let Err(e) = py.check_signals() {
+                        if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                            interrupted = true;
+                        } else if raised.is_none() {
+                            raised = Some(e);
+                        }
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                    let d = done.load(Ordering::Relaxed);
+                    if let (Some(cb), true) = (&progress, d != last) {
+                        last = d;
+                        if let Err(e) = cb.call1(py, (d, total)) {
+                            if raised.is_none() {
+                                raised = Some(e);
+                            }
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                });
+            }
+            h.join()
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let out = out.map_err(|_| PyRuntimeError::new_err("the run failed (a panic in the core)"))?;
+    if let Some(cb) = &progress {
+        cb.call1(py, (done.load(Ordering::Relaxed), total))?;
+    }
+    Ok((out, interrupted))
+}
+
+// ----- small helpers -----------------------------------------------------------
+
+fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    unolab::report::utc_timestamp(secs)
+}
+
+fn mode_of(mode: &str) -> PyResult<Mode> {
+    Mode::parse(mode).ok_or_else(|| {
+        value_error(format!(
+            "invalid value '{mode}' for mode (valid: round, match)"
+        ))
+    })
+}
+
+fn load_rules(rules: &str, set: &[String], house: &[String]) -> PyResult<Rules> {
+    let file = RuleSetFile::resolve(rules, set, house).map_err(rules_error)?;
+    Rules::build(file).map_err(rules_error)
+}
+
+/// The cores of this machine (1 when unknown).
+fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// A thread count as the command line checks it: 1 to 8 per core.
+fn threads_of(threads: Option<usize>) -> PyResult<usize> {
+    let max = 8 * cores();
+    match threads {
+        None => Ok(cores()),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(n) => Err(value_error(format!(
+            "'{n}' is not a valid thread count (valid: 1 to {max}, 8 per core on this machine's {} cores)",
+            cores()
+        ))),
+    }
+}
+
+fn check_players(players: usize) -> PyResult<()> {
+    if (2..=10).contains(&players) {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "'{players}' is not a valid player count (valid: 2 to 10)"
+        )))
+    }
+}
+
+fn check_count(games: u64) -> PyResult<()> {
+    if games == 0 {
+        Err(value_error(
+            "'0' is not a valid game count (valid: a positive integer)",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Makes the output folder ready (created, writable) before the first game.
+fn prepare_out(out: &Option<PathBuf>) -> PyResult<()> {
+    let Some(dir) = out else { return Ok(()) };
+    if dir.exists() && !dir.is_dir() {
+        return Err(value_error(format!(
+            "--out {} exists and is not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        PyOSError::new_err(format!(
+            "--out {}: cannot create the directory: {e}",
+            dir.display()
+        ))
+    })
+}
+
+fn json_text(v: &serde_json::Value) -> PyResult<String> {
+    serde_json::to_string(v).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+fn command(what: &str) -> Vec<String> {
+    vec!["python".into(), format!("unolab.{what}(...)")]
+}
+
+// ----- the functions -----------------------------------------------------------
+
+/// `unolab run`: returns the JSON of `--json` and whether it was interrupted.
+#[pyfunction]
+#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, fixed_seats, duplicate, out, progress))]
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    py: Python<'_>,
+    rules: &str,
+    set: Vec<String>,
+    house: Vec<String>,
+    players: usize,
+    strategies: Vec<Bound<'_, PyAny>>,
+    games: u64,
+    mode: &str,
+    seed: u64,
+    threads: Option<usize>,
+    fixed_seats: bool,
+    duplicate: bool,
+    out: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, bool)> {
+    check_players(players)?;
+    check_count(games)?;
+    let rules = load_rules(rules, &set, &house)?;
+    let mut customs = Customs::default();
+    let names = customs.names(&strategies)?;
+    let lineup = customs.lineup(&names)?;
+    let mode = mode_of(mode)?;
+    let cfg = RunOptions {
+        rules,
+        players,
+        strategies: lineup,
+        games,
+        mode,
+        seed,
+        threads: threads_of(threads)?,
+        fixed_seats,
+        duplicate,
+    }
+    .config()
+    .map_err(|e| value_error(e.to_string()))?;
+    prepare_out(&out)?;
+    let started = now_utc();
+    let clock = Instant::now();
+    let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
+    let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    let report = Report {
+        cfg: &cfg,
+        stats: &outcome.stats,
+        elapsed_s: clock.elapsed().as_secs_f64(),
+        partial: outcome.partial,
+        started_utc: started,
+    };
+    if let Some(dir) = &out {
+        report
+            .write_dir(dir, &command("run"))
+            .map_err(PyOSError::new_err)?;
+    }
+    Ok((
+        json_text(&report.to_json())?,
+        interrupted && outcome.partial,
+    ))
+}
+
+/// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
+#[pyfunction]
+#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, out, progress))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament(
+    py: Python<'_>,
+    rules: &str,
+    set: Vec<String>,
+    house: Vec<String>,
+    players: usize,
+    strategies: Vec<Bound<'_, PyAny>>,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, bool)> {
+    check_players(players)?;
+    check_count(games)?;
+    let rules = load_rules(rules, &set, &house)?;
+    let mut customs = Customs::default();
+    let names = customs.names(&strategies)?;
+    let field = customs.lineup(&names)?;
+    let cfg = TournamentConfig {
+        rules,
+        players,
+        entrants: field.iter().map(Entrant::from_spec).collect(),
+        games,
+        seed,
+        threads: threads_of(threads)?,
+        chunk: unolab::lab::options::chunk_for(&field, 1024),
+    };
+    cfg.validate().map_err(|e| value_error(e.to_string()))?;
+    prepare_out(&out)?;
+    let started = now_utc();
+    let clock = Instant::now();
+    let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
+    let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    let report = TournamentReport {
+        cfg: &cfg,
+        outcome: &outcome,
+        elapsed_s: clock.elapsed().as_secs_f64(),
+        started_utc: started,
+    };
+    if let Some(dir) = &out {
+        report
+            .write_dir(dir, &command("tournament"))
+            .map_err(PyOSError::new_err)?;
+    }
+    Ok((
+        json_text(&report.to_json())?,
+        interrupted && outcome.partial,
+    ))
+}
+
+/// Plays an experiment (a file's or `compare`'s) with the overrides; the
+/// JSON of `--json` and whether it was interrupted.
+#[allow(clippy::too_many_arguments)]
+fn play_experiment(
+    py: Python<'_>,
+    mut exp: Experiment,
+    overrides: Overrides,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+    customs: &Customs,
+    what: &str,
+) -> PyResult<(String, bool)> {
+    overrides.apply(&mut exp).map_err(value_error)?;
+    let threads = threads_of(threads)?;
+    let cfg = exp.lockstep(threads);
+    unolab::sim::lockstep::check(&cfg).map_err(|e| value_error(e.to_string()))?;
+    prepare_out(&out)?;
+    let started = now_utc();
+    let clock = Instant::now();
+    let total = cfg.max_clusters;
+    let state = Mutex::new(LockstepState::new(&cfg));
+    let (how, interrupted) = drive(py, progress, total, |stop, p| {
+        let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+        run_lockstep(&cfg, &mut st, stop, p, &mut |_| Ok(()))
+    })?;
+    let how = how.map_err(|e| customs.run_error(e.to_string()))?;
+    let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    let report = ExperimentReport {
+        exp: &exp,
+        state: &state,
+        stop: how,
+        threads,
+        elapsed_s: clock.elapsed().as_secs_f64(),
+        started,
+        command: command(what),
+        commit: unolab::report::GIT_COMMIT.map(String::from),
+        shards: None,
+    };
+    if let Some(dir) = &out {
+        report.write_dir(dir).map_err(PyOSError::new_err)?;
+    }
+    Ok((
+        json_text(&report.to_json())?,
+        interrupted && how == Stop::Interrupted,
+    ))
+}
+
+/// `unolab experiment run`: `source` is a path, or the text of a file
+/// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
+/// maps the names the file uses to Python strategies.
+#[pyfunction]
+#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, precision, batch, threads, out, progress))]
+#[allow(clippy::too_many_arguments)]
+pub fn experiment(
+    py: Python<'_>,
+    source: &str,
+    is_text: bool,
+    custom: Vec<(String, Bound<'_, PyAny>)>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    duplicate: Option<bool>,
+    precision: Option<f64>,
+    batch: Option<u64>,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, bool)> {
+    if let Some(g) = games {
+        check_count(g)?;
+    }
+    if let Some(b) = batch {
+        check_count(b)?;
+    }
+    if precision.is_some_and(|p| !(p > 0.0 && p.is_finite())) {
+        return Err(value_error(format!(
+            "'{}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)",
+            precision.unwrap_or_default()
+        )));
+    }
+    let mut customs = Customs::default();
+    for (name, obj) in &custom {
+        customs.name_for(obj, Some(name))?;
+    }
+    let specs = customs.specs();
+    let parsed = if is_text {
+        exp_file::parse_with(source, "<dict>", &specs)
+    } else {
+        if !Path::new(source).exists() {
+            return Err(PyFileNotFoundError::new_err(format!(
+                "{source}: cannot read the experiment file: No such file or directory (os error 2)"
+            )));
+        }
+        let text = std::fs::read_to_string(source).map_err(|e| {
+            PyOSError::new_err(format!("{source}: cannot read the experiment file: {e}"))
+        })?;
+        exp_file::parse_with(&text, source, &specs)
+    };
+    let exp = parsed.map_err(|errs| value_error(errs.join("\n")))?;
+    let overrides = Overrides {
+        games,
+        seed,
+        duplicate,
+        precision,
+        batch,
+    };
+    play_experiment(
+        py,
+        exp,
+        overrides,
+        threads,
+        out,
+        progress,
+        &customs,
+        "experiment",
+    )
+}
+
+/// `unolab compare`: the JSON of `--json` and whether it was interrupted.
+#[pyfunction]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, precision, batch, threads, out, progress))]
+#[allow(clippy::too_many_arguments)]
+pub fn compare(
+    py: Python<'_>,
+    rules: String,
+    set: Vec<String>,
+    house: Vec<String>,
+    players: usize,
+    strategies: Vec<Bound<'_, PyAny>>,
+    mode: &str,
+    b_rules: Option<String>,
+    b_set: Vec<String>,
+    b_house: Vec<String>,
+    b_strategies: Option<Vec<Bound<'_, PyAny>>>,
+    b_seat: Option<(usize, Bound<'_, PyAny>)>,
+    games: u64,
+    seed: u64,
+    duplicate: Option<bool>,
+    precision: Option<f64>,
+    batch: Option<u64>,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, bool)> {
+    check_players(players)?;
+    check_count(games)?;
+    let mut customs = Customs::default();
+    let strategies = customs.names(&strategies)?;
+    let b_strategies = b_strategies.map(|v| customs.names(&v)).transpose()?;
+    let b_seat = match b_seat {
+        Some((k, s)) => Some(format!("{k}={}", customs.name_for(&s, None)?)),
+        None => None,
+    };
+    let opts = CompareOptions {
+        rules,
+        set,
+        house,
+        players,
+        strategies,
+        mode: mode_of(mode)?,
+        b_rules,
+        b_set,
+        b_house,
+        b_strategies,
+        b_seat,
+        games,
+        seed,
+    };
+    let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
+    let overrides = Overrides {
+        games: None,
+        seed: None,
+        duplicate,
+        precision,
+        batch,
+    };
+    play_experiment(
+        py, exp, overrides, threads, out, progress, &customs, "compare",
+    )
+}
+
+/// `unolab trace`: one whole match as JSON Lines.
+#[pyfunction]
+#[pyo3(signature = (rules, set, house, players, strategies, seed))]
+pub fn trace(
+    rules: &str,
+    set: Vec<String>,
+    house: Vec<String>,
+    players: usize,
+    strategies: Vec<Bound<'_, PyAny>>,
+    seed: u64,
+) -> PyResult<String> {
+    check_players(players)?;
+    let rules = load_rules(rules, &set, &house)?;
+    let mut customs = Customs::default();
+    let names = customs.names(&strategies)?;
+    let lineup = customs.lineup(&names)?;
+    rules.check_players(players).map_err(rules_error)?;
+    let mut seats = agents::lineup_seats(&lineup, players).map_err(strategy_error)?;
+    let mut buf = Vec::new();
+    unolab::engine::trace::write_trace(&rules, &mut seats, seed, &mut buf)
+        .map_err(|e| customs.run_error(e.to_string()))?;
+    String::from_utf8(buf).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// `unolab rules`: every built-in rule set (name, cards, description).
+#[pyfunction]
+pub fn rules_list() -> PyResult<Vec<(&'static str, usize, String)>> {
+    BUILTIN_NAMES
+        .iter()
+        .map(|name| {
+            let r = Rules::load(name).map_err(rules_error)?;
+            Ok((*name, r.deck.size, r.file.description.clone()))
+        })
+        .collect()
+}
+
+/// `unolab rules show`: a rule set fully resolved, as TOML text.
+#[pyfunction]
+pub fn rules_show(name: &str, set: Vec<String>, house: Vec<String>) -> PyResult<String> {
+    let f = RuleSetFile::resolve(name, &set, &house).map_err(rules_error)?;
+    Rules::build(f.clone()).map_err(rules_error)?;
+    Ok(f.to_toml())
+}
+
+/// TOML text as JSON text (the Python side loads it with `json`).
+#[pyfunction]
+pub fn toml_to_json(text: &str) -> PyResult<String> {
+    let v: serde_json::Value = toml::from_str(text).map_err(|e| value_error(e.to_string()))?;
+    json_text(&v)
+}
+
+/// JSON text (a dict from Python) as TOML text.
+#[pyfunction]
+pub fn json_to_toml(text: &str) -> PyResult<String> {
+    let v: toml::Value = serde_json::from_str(text).map_err(|e| value_error(e.to_string()))?;
+    toml::to_string(&v).map_err(|e| value_error(e.to_string()))
+}
+
+/// One line of the strategy catalogue: name, base, description, parameters.
+type CatalogRow = (String, String, String, Vec<(String, String)>);
+
+/// `unolab strategies`: name, base, description and parameters of each.
+#[pyfunction]
+pub fn catalog() -> Vec<CatalogRow> {
+    agents::catalog()
+        .into_iter()
+        .map(|e| (e.name, e.base, e.description, e.params))
+        .collect()
+}
+
+/// Checks a strategy object the way a run would (its name, its `play`).
+#[pyfunction]
+pub fn check_strategy(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let spec = strategy::spec(obj, Arc::default(), None)?;
+    Ok(spec.name().to_string())
+}

@@ -1,0 +1,641 @@
+//! Python strategies in-process: a Python object with the decision methods of
+//! the protocol (docs/protocol.md) seated through the core's
+//! `StrategySpec::custom`, so it plays at any seat of `run`, `compare`,
+//! `experiment` and `tournament` next to the built-ins. It sees the same
+//! observation as every other strategy ([`Observation`], the fields of the
+//! protocol's `obs`), and answers with the protocol's values: card tokens,
+//! `"draw"`, colour names, seats, booleans.
+//!
+//! A method the object leaves out gets the engine's default (the
+//! `Strategy` trait's); `play` is required. An exception raised by a method
+//! is a fault of the seat, as a dying program is: the seat answers legal
+//! defaults until the round ends, the run stops with an error, and the
+//! binding raises the exception itself.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use std::sync::{Arc, Mutex};
+use unolab::engine::cards::{CardId, CardSet, Color, Kind};
+use unolab::engine::game::{Observation as CoreObs, RoundResult, MAX_PLAYERS};
+use unolab::engine::rng::Rng;
+use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Strategy};
+use unolab::StrategySpec;
+
+/// The decision methods, in the order of [`Methods`].
+pub const METHODS: [&str; 10] = [
+    "play",
+    "play_drawn",
+    "color",
+    "uno",
+    "target",
+    "stack",
+    "challenge",
+    "jump_in",
+    "round_start",
+    "round_end",
+];
+
+/// What a player at the table sees, as the protocol's `obs`: cards are
+/// tokens (`"red-7"`, `"wild-draw4"`), seats are numbered from 0.
+#[pyclass(frozen, module = "unolab._core", name = "Observation")]
+pub struct Observation {
+    seat: u8,
+    round: u32,
+    turn: u32,
+    hand: CardSet,
+    top: CardId,
+    color: Option<Color>,
+    direction: i8,
+    players: u8,
+    hand_sizes: [u8; MAX_PLAYERS],
+    draw_pile: u32,
+    discard: CardSet,
+    totals: [i64; MAX_PLAYERS],
+    pending_draw: u32,
+    tokens: Arc<Tokens>,
+}
+
+/// The token of each card id of a rule set, as Python strings made once.
+pub struct Tokens {
+    py: Vec<Py<PyString>>,
+    text: Vec<String>,
+}
+
+impl Observation {
+    fn of(obs: &CoreObs, tokens: Arc<Tokens>) -> Observation {
+        let n = obs.players();
+        let mut hand_sizes = [0u8; MAX_PLAYERS];
+        let mut totals = [0i64; MAX_PLAYERS];
+        for (s, h) in hand_sizes.iter_mut().enumerate().take(n) {
+            *h = obs.hand_size(s).min(255) as u8;
+        }
+        for (t, v) in totals.iter_mut().zip(obs.totals()) {
+            *t = *v;
+        }
+        // Before the first turn a wild start card has no colour yet.
+        let color = if obs.turns() == 0 && obs.rules().deck.color(obs.top()).is_none() {
+            None
+        } else {
+            Some(obs.color())
+        };
+        Observation {
+            seat: obs.seat(),
+            round: obs.round(),
+            turn: obs.turns(),
+            hand: obs.hand(),
+            top: obs.top(),
+            color,
+            direction: obs.direction(),
+            players: n as u8,
+            hand_sizes,
+            draw_pile: obs.draw_pile_len() as u32,
+            discard: obs.discard(),
+            totals,
+            pending_draw: obs.pending_draw(),
+            tokens,
+        }
+    }
+
+    fn cards<'py>(&self, py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, set.iter().map(|c| self.tokens.py[c as usize].bind(py)))
+    }
+}
+
+#[pymethods]
+impl Observation {
+    /// The observing seat (from 0).
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+    /// The round of the match (from 1).
+    #[getter]
+    fn round(&self) -> u32 {
+        self.round
+    }
+    /// The turns played in the round.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    /// Your cards as tokens, in deck order.
+    #[getter]
+    fn hand<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.cards(py, self.hand)
+    }
+    /// The top card of the discard pile.
+    #[getter]
+    fn top<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        self.tokens.py[self.top as usize].bind(py).clone()
+    }
+    /// The active colour (`None` while a wild start card's colour is not yet named).
+    #[getter]
+    fn color(&self) -> Option<&'static str> {
+        self.color.map(|c| c.name())
+    }
+    /// 1 when play goes to higher seats, -1 when it goes to lower seats.
+    #[getter]
+    fn direction(&self) -> i8 {
+        self.direction
+    }
+    /// The number of players.
+    #[getter]
+    fn players(&self) -> u8 {
+        self.players
+    }
+    /// The number of cards of every seat.
+    #[getter]
+    fn hand_sizes(&self) -> Vec<u8> {
+        self.hand_sizes[..self.players as usize].to_vec()
+    }
+    /// The number of cards in the draw pile.
+    #[getter]
+    fn draw_pile(&self) -> u32 {
+        self.draw_pile
+    }
+    /// Every card of the discard pile (the top card included), in deck order.
+    #[getter]
+    fn discard<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.cards(py, self.discard)
+    }
+    /// Every seat's match total so far.
+    #[getter]
+    fn totals(&self) -> Vec<i64> {
+        self.totals[..self.players as usize].to_vec()
+    }
+    /// The draw total aimed at you (stacking, challenge), else 0.
+    #[getter]
+    fn pending_draw(&self) -> u32 {
+        self.pending_draw
+    }
+    /// The observation as the protocol's `obs` dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("seat", self.seat)?;
+        d.set_item("round", self.round)?;
+        d.set_item("turn", self.turn)?;
+        d.set_item("hand", self.hand(py)?)?;
+        d.set_item("top", self.top(py))?;
+        d.set_item("color", self.color())?;
+        d.set_item("direction", self.direction)?;
+        d.set_item("hand_sizes", self.hand_sizes())?;
+        d.set_item("draw_pile", self.draw_pile)?;
+        d.set_item("discard", self.discard(py)?)?;
+        d.set_item("totals", self.totals())?;
+        d.set_item("pending_draw", self.pending_draw)?;
+        Ok(d)
+    }
+    fn __repr__(&self) -> String {
+        let hand: Vec<&str> = self
+            .hand
+            .iter()
+            .map(|c| self.tokens.text[c as usize].as_str())
+            .collect();
+        format!(
+            "Observation(seat={}, turn={}, top={}, color={:?}, hand={:?}, hand_sizes={:?})",
+            self.seat,
+            self.turn,
+            self.tokens.text[self.top as usize],
+            self.color(),
+            hand,
+            self.hand_sizes()
+        )
+    }
+}
+
+/// A Python thread state kept for the life of a worker thread.
+///
+/// `Python::attach` on a thread Python does not know creates a thread state
+/// and destroys it again on release: about 15 microseconds a decision, most
+/// of a simple policy's cost (`benches/python/bench_strategy.py`: 62,000
+/// decisions per CPU second for a one-line `play`). A worker thread that
+/// seats a Python strategy therefore registers once (one
+/// `PyGILState_Ensure` kept open) and releases the lock at once; every
+/// decision then only takes and gives back the lock. The thread state is
+/// released when the thread ends.
+struct KeptThreadState {
+    gstate: pyo3::ffi::PyGILState_STATE,
+    tstate: *mut pyo3::ffi::PyThreadState,
+}
+
+impl KeptThreadState {
+    /// Registers the current thread with the interpreter if it is not yet,
+    /// keeping the registration until the thread ends.
+    fn ensure() {
+        thread_local! {
+            static KEPT: std::cell::RefCell<Option<KeptThreadState>> = const { std::cell::RefCell::new(None) };
+        }
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            if k.is_some() {
+                return;
+            }
+            // SAFETY: called on a thread that does not hold the interpreter's
+            // lock (a worker of the core's pool, outside any `attach`), with
+            // the interpreter initialized (a Python call started the run).
+            // `PyGILState_GetThisThreadState` only reads; a thread Python
+            // already knows (the main thread, in `trace`) is left alone.
+            // `PyGILState_Ensure` takes the lock and registers the thread;
+            // `PyEval_SaveThread` gives the lock back and keeps the state.
+            unsafe {
+                if !pyo3::ffi::PyGILState_GetThisThreadState().is_null() {
+                    return;
+                }
+                let gstate = pyo3::ffi::PyGILState_Ensure();
+                let tstate = pyo3::ffi::PyEval_SaveThread();
+                *k = Some(KeptThreadState { gstate, tstate });
+            }
+        });
+    }
+}
+
+impl Drop for KeptThreadState {
+    fn drop(&mut self) {
+        // SAFETY: runs once, on the thread that registered (a thread-local's
+        // destructor at thread exit), which does not hold the lock: it takes
+        // the lock back with its own thread state and releases the
+        // registration `ensure` kept open. Skipped once the interpreter is
+        // finalizing (the state is freed with it).
+        unsafe {
+            if pyo3::ffi::Py_IsInitialized() == 0 {
+                return;
+            }
+            pyo3::ffi::PyEval_RestoreThread(self.tstate);
+            pyo3::ffi::PyGILState_Release(self.gstate);
+        }
+    }
+}
+
+/// The first exception a Python strategy raised in a run, kept to raise it
+/// again when the run stops.
+pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
+
+/// A Python object seated as a strategy (one per seat per worker).
+struct PyStrategy {
+    name: String,
+    obj: Py<PyAny>,
+    /// The bound method of each of [`METHODS`] the object has.
+    methods: [Option<Py<PyAny>>; 10],
+    tokens: Option<Arc<Tokens>>,
+    fault: Option<String>,
+    errors: ErrorSlot,
+}
+
+impl PyStrategy {
+    fn tokens(&mut self, py: Python<'_>, obs: &CoreObs) -> Arc<Tokens> {
+        if let Some(t) = &self.tokens {
+            return t.clone();
+        }
+        let d = &obs.rules().deck;
+        let text: Vec<String> = (0..d.size as CardId).map(|c| d.token(c)).collect();
+        let t = Arc::new(Tokens {
+            py: text
+                .iter()
+                .map(|s| PyString::intern(py, s).unbind())
+                .collect(),
+            text,
+        });
+        self.tokens = Some(t.clone());
+        t
+    }
+
+    /// Calls method `m` with the observation and `extra` arguments; `None`
+    /// when the object has no such method, after a fault, or when it raises
+    /// (a fault) or answers something `read` refuses (a fault).
+    fn ask<T>(
+        &mut self,
+        m: usize,
+        obs: &CoreObs,
+        extra: impl for<'py> FnOnce(Python<'py>, &Tokens) -> PyResult<Vec<Bound<'py, PyAny>>>,
+        read: impl FnOnce(&Bound<'_, PyAny>, &Tokens) -> Result<T, String>,
+    ) -> Option<T> {
+        if self.fault.is_some() || self.methods[m].is_none() {
+            return None;
+        }
+        KeptThreadState::ensure();
+        Python::attach(|py| {
+            let tokens = self.tokens(py, obs);
+            let o = Bound::new(py, Observation::of(obs, tokens.clone()));
+            let call = (|| -> PyResult<Bound<'_, PyAny>> {
+                let mut args: Vec<Bound<'_, PyAny>> = vec![o?.into_any()];
+                args.extend(extra(py, &tokens)?);
+                let f = self.methods[m].as_ref().map(|f| f.bind(py).clone());
+                let f = f.ok_or_else(|| PyTypeError::new_err("no method"))?;
+                f.call1(PyTuple::new(py, args)?)
+            })();
+            match call {
+                Ok(v) => match read(&v, &tokens) {
+                    Ok(t) => Some(t),
+                    Err(why) => {
+                        let msg = format!(
+                            "{}() answered {}: {why}",
+                            METHODS[m],
+                            v.repr().map(|r| r.to_string()).unwrap_or_default()
+                        );
+                        self.failed(PyValueError::new_err(format!(
+                            "strategy '{}': {msg}",
+                            self.name
+                        )));
+                        None
+                    }
+                },
+                Err(e) => {
+                    self.failed(e);
+                    None
+                }
+            }
+        })
+    }
+
+    fn failed(&mut self, e: PyErr) {
+        let what = Python::attach(|py| {
+            let t = e
+                .get_type(py)
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            format!("raised {t}: {}", e.value(py))
+        });
+        self.fault = Some(what);
+        let mut slot = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+    }
+
+    fn card_answer(
+        v: &Bound<'_, PyAny>,
+        tokens: &Tokens,
+        offered: CardSet,
+        obs: &CoreObs,
+    ) -> Result<Option<CardId>, String> {
+        let t: String = v
+            .extract()
+            .map_err(|_| "the answer must be a card token or \"draw\"".to_string())?;
+        if t == "draw" {
+            return Ok(None);
+        }
+        if let Some(c) = offered.iter().find(|&c| tokens.text[c as usize] == t) {
+            return Ok(Some(c));
+        }
+        // Not offered: a card of that kind the player holds, else any; the
+        // engine judges (and sanctions) the move, as for a program.
+        let kind: Kind = t.parse()?;
+        let all = obs.rules().deck.all_of(kind);
+        if all.is_empty() {
+            return Err(format!("there is no {t} in this deck"));
+        }
+        Ok((all & obs.hand()).first().or_else(|| all.first()))
+    }
+}
+
+/// The distinct tokens of `set`, then `"draw"` when `draw`.
+fn card_legal<'py>(
+    py: Python<'py>,
+    tokens: &Tokens,
+    set: CardSet,
+    draw: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut seen: Vec<&str> = Vec::with_capacity(16);
+    let l = PyList::empty(py);
+    for c in set.iter() {
+        let t = tokens.text[c as usize].as_str();
+        if !seen.contains(&t) {
+            seen.push(t);
+            l.append(tokens.py[c as usize].bind(py))?;
+        }
+    }
+    if draw {
+        l.append(pyo3::intern!(py, "draw"))?;
+    }
+    Ok(l.into_any())
+}
+
+fn read_bool(v: &Bound<'_, PyAny>, _: &Tokens) -> Result<bool, String> {
+    v.extract::<bool>()
+        .map_err(|_| "the answer must be True or False".to_string())
+}
+
+impl Strategy for PyStrategy {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A player with nothing playable draws without being asked.
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
+
+    fn choose_play(&mut self, obs: &CoreObs, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        let s = obs.settings();
+        let may_draw = playable.is_empty() || (s.may_draw_when_playable && !s.force_play);
+        let a = self.ask(
+            0,
+            obs,
+            |py, t| Ok(vec![card_legal(py, t, playable, may_draw)?]),
+            |v, t| PyStrategy::card_answer(v, t, playable, obs),
+        );
+        match a {
+            Some(c) => c,
+            None => playable.first(),
+        }
+    }
+
+    fn play_drawn(&mut self, obs: &CoreObs, card: CardId, _: &mut Rng) -> bool {
+        self.ask(
+            1,
+            obs,
+            |py, t| Ok(vec![t.py[card as usize].bind(py).clone().into_any()]),
+            read_bool,
+        )
+        .unwrap_or(true)
+    }
+
+    fn choose_color(&mut self, obs: &CoreObs, _: &mut Rng) -> Color {
+        self.ask(
+            2,
+            obs,
+            |_, _| Ok(vec![]),
+            |v, _| {
+                v.extract::<String>()
+                    .map_err(|_| "the answer must be a colour name".to_string())?
+                    .parse::<Color>()
+            },
+        )
+        .unwrap_or_else(|| most_held_color(obs))
+    }
+
+    fn call_uno(&mut self, obs: &CoreObs, _: &mut Rng) -> bool {
+        self.ask(3, obs, |_, _| Ok(vec![]), read_bool)
+            .unwrap_or(true)
+    }
+
+    fn choose_target(&mut self, obs: &CoreObs, _: &mut Rng) -> u8 {
+        let legal: Vec<u8> = (1..obs.players() as u8)
+            .map(|k| obs.seat_after(k))
+            .collect();
+        self.ask(
+            4,
+            obs,
+            |py, _| Ok(vec![PyList::new(py, &legal)?.into_any()]),
+            |v, _| {
+                v.extract::<u8>()
+                    .map_err(|_| "the answer must be a seat number".to_string())
+            },
+        )
+        .unwrap_or_else(|| fewest_cards_opponent(obs))
+    }
+
+    fn answer_stack(&mut self, obs: &CoreObs, answers: CardSet, _: &mut Rng) -> Option<CardId> {
+        let a = self.ask(
+            5,
+            obs,
+            |py, t| Ok(vec![card_legal(py, t, answers, true)?]),
+            |v, t| PyStrategy::card_answer(v, t, answers, obs),
+        );
+        match a {
+            Some(c) => c,
+            None => answers.first(),
+        }
+    }
+
+    fn challenge(&mut self, obs: &CoreObs, _: &mut Rng) -> bool {
+        self.ask(6, obs, |_, _| Ok(vec![]), read_bool)
+            .unwrap_or(false)
+    }
+
+    fn jump_in(&mut self, obs: &CoreObs, card: CardId, _: &mut Rng) -> bool {
+        self.ask(
+            7,
+            obs,
+            |py, t| Ok(vec![t.py[card as usize].bind(py).clone().into_any()]),
+            read_bool,
+        )
+        .unwrap_or(true)
+    }
+
+    fn round_start(&mut self, obs: &CoreObs) {
+        let _ = self.ask(8, obs, |_, _| Ok(vec![]), |_, _| Ok(()));
+    }
+
+    fn round_end(&mut self, obs: &CoreObs, r: &RoundResult) {
+        let n = obs.players();
+        let _ = self.ask(
+            9,
+            obs,
+            |py, _| {
+                let d = pyo3::types::PyDict::new(py);
+                d.set_item("round", r.round)?;
+                d.set_item("outcome", r.outcome.name())?;
+                d.set_item("winner", r.winner)?;
+                d.set_item("points", r.points[..n].to_vec())?;
+                d.set_item("turns", r.turns)?;
+                Ok(vec![d.into_any()])
+            },
+            |_, _| Ok(()),
+        );
+    }
+
+    fn fault(&mut self) -> Option<String> {
+        self.fault.clone()
+    }
+
+    fn hears_notices(&self) -> bool {
+        true
+    }
+}
+
+impl Drop for PyStrategy {
+    fn drop(&mut self) {
+        // The Python references are released under the interpreter's lock.
+        Python::attach(|_| {
+            self.methods = Default::default();
+            self.tokens = None;
+            let _ = &self.obj;
+        });
+    }
+}
+
+/// The strategy's name: its `name` attribute, else its class's name.
+fn name_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Some(n) = obj.getattr_opt("name")? {
+        if let Ok(s) = n.extract::<String>() {
+            return Ok(s);
+        }
+    }
+    let ty = if obj.is_instance_of::<PyType>() {
+        obj.cast::<PyType>()?.clone()
+    } else {
+        obj.get_type()
+    };
+    Ok(ty.name()?.to_string())
+}
+
+/// A strategy spec for a Python object (an instance, shared by every seat it
+/// takes, or a class, instantiated once per seat and worker). Exceptions its
+/// methods raise go to `errors`.
+pub fn spec(
+    obj: &Bound<'_, PyAny>,
+    errors: ErrorSlot,
+    name: Option<&str>,
+) -> PyResult<StrategySpec> {
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => name_of(obj)?,
+    };
+    let is_class = obj.is_instance_of::<PyType>();
+    let probe = if is_class {
+        obj.cast::<PyType>()?.clone().into_any()
+    } else {
+        obj.clone()
+    };
+    if !probe.hasattr("play")? {
+        return Err(PyTypeError::new_err(format!(
+            "strategy '{name}': a Python strategy needs a play(obs, legal) method (see docs/python.md)"
+        )));
+    }
+    let obj: Py<PyAny> = obj.clone().unbind();
+    let make_name = name.clone();
+    unolab::StrategySpec::custom(&name, "python", move || {
+        Python::attach(|py| {
+            let o = obj.bind(py);
+            let mut fault = None;
+            let inst = if o.is_instance_of::<PyType>() {
+                match o.call0() {
+                    Ok(i) => Some(i),
+                    Err(e) => {
+                        fault = Some(format!("could not be created: {}", e.value(py)));
+                        let mut slot = errors.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.is_none() {
+                            *slot = Some(e);
+                        }
+                        None
+                    }
+                }
+            } else {
+                Some(o.clone())
+            };
+            let mut methods: [Option<Py<PyAny>>; 10] = Default::default();
+            if let Some(inst) = &inst {
+                for (i, m) in METHODS.iter().enumerate() {
+                    methods[i] = inst
+                        .getattr_opt(*m)
+                        .ok()
+                        .flatten()
+                        .filter(|f| f.is_callable())
+                        .map(|f| f.unbind());
+                }
+            }
+            Box::new(PyStrategy {
+                name: make_name.clone(),
+                obj: inst.unwrap_or_else(|| o.clone()).unbind(),
+                methods,
+                tokens: None,
+                fault,
+                errors: errors.clone(),
+            }) as Box<dyn Strategy>
+        })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))
+}

@@ -1,0 +1,272 @@
+"""Running the lab from Python: the same options and numbers as the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import unolab
+
+from conftest import REPO
+
+# What differs between two runs of the same configuration: the clock.
+TIMING = {"elapsed_s", "games_per_s", "git_commit", "started_utc", "started", "threads", "command", "commit"}
+
+
+def strip(v):
+    """`v` without the fields that depend on the clock or the machine."""
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k not in TIMING}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+
+
+@pytest.fixture(scope="module")
+def cli() -> Path:
+    """The command line, built from this clone (a no-op when it is fresh)."""
+    exe = os.environ.get("UNOLAB_BIN")
+    if exe:
+        return Path(exe)
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed: cannot build the unolab command line")
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--bin", "unolab"], cwd=REPO, check=True
+    )
+    return REPO / "target" / "release" / "unolab"
+
+
+def cli_json(cli: Path, *args: str) -> dict:
+    out = subprocess.run([str(cli), *args, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def cli_error(cli: Path, *args: str) -> str:
+    out = subprocess.run([str(cli), *args], capture_output=True, text=True)
+    assert out.returncode == 2, out
+    line = out.stderr.strip()
+    assert line.startswith("error: ")
+    return line[len("error: "):]
+
+
+# ----- the same numbers as the command line ------------------------------------
+
+
+def test_run_equals_the_cli_json(cli):
+    py = unolab.run(
+        "color,random,points",
+        players=3,
+        games=3000,
+        seed=7,
+        house="stacking=same",
+        settings={"hand_size": 5},
+        threads=2,
+    )
+    c = cli_json(
+        cli, "run", "-s", "color,random,points", "-p", "3", "-g", "3000", "--seed", "7",
+        "--house", "stacking=same", "--set", "hand_size=5", "-j", "2", "-q",
+    )
+    assert strip(dict(py)) == strip(c)
+    assert py["games"] == 3000 and not py.partial
+
+
+def test_run_in_match_mode_with_duplicate_equals_the_cli(cli):
+    py = unolab.run(["color", "random"], players=2, games=40, mode="match", duplicate=True,
+                    rules="h2o", seed=3, settings=["target=200"], threads=1)
+    c = cli_json(cli, "run", "-s", "color,random", "-p", "2", "-g", "40", "-m", "match",
+                 "--duplicate", "-r", "h2o", "--seed", "3", "--set", "target=200", "-q")
+    assert strip(dict(py)) == strip(c)
+
+
+def test_the_thread_count_does_not_change_the_numbers():
+    a = unolab.run("color,random", players=4, games=2000, seed=11, threads=1)
+    b = unolab.run("color,random", players=4, games=2000, seed=11, threads=2)
+    assert strip(dict(a)) == strip(dict(b))
+
+
+def test_tournament_equals_the_cli(cli):
+    py = unolab.tournament("random,color,points", players=3, games=600, seed=5, threads=2)
+    c = cli_json(cli, "tournament", "--strategies", "random,color,points", "--players", "3",
+                 "--games", "600", "--seed", "5", "--quiet")
+    assert strip(dict(py)) == strip(c)
+
+
+def test_compare_equals_the_cli(cli):
+    py = unolab.compare("random", players=3, b_seat=(0, "color"), games=500, seed=2, threads=2)
+    c = cli_json(cli, "compare", "--strategies", "random", "--players", "3",
+                 "--b-seat", "0=color", "--games", "500", "--seed", "2", "--quiet")
+    assert strip(dict(py)) == strip(c)
+    py2 = unolab.compare("random", players=3, b_seat="0=color", games=500, seed=2)
+    assert strip(dict(py2)) == strip(c)
+
+
+def test_experiment_file_and_dict_equal_the_cli(cli, tmp_path):
+    text = """
+name = "py-test"
+[base]
+players = 3
+strategies = "random"
+games = 400
+seed = 9
+[[arm]]
+label = "plain"
+[[arm]]
+label = "stacking"
+house = ["stacking=same"]
+"""
+    f = tmp_path / "exp.toml"
+    f.write_text(text)
+    py = unolab.experiment(f, threads=2)
+    out = tmp_path / "cli-out"
+    subprocess.run([str(cli), "experiment", "run", str(f), "--out", str(out), "--quiet"],
+                   check=True, capture_output=True)
+    assert (out / "arms.csv").exists()
+    as_dict = unolab.experiment(
+        {
+            "name": "py-test",
+            "base": {"players": 3, "strategies": "random", "games": 400, "seed": 9},
+            "arm": [{"label": "plain"}, {"label": "stacking", "house": ["stacking=same"]}],
+        }
+    )
+    a, b = strip(dict(py)), strip(dict(as_dict))
+    for d in (a, b):
+        d["manifest"].pop("file")
+    assert a == b
+    assert a["manifest"]["games_limit"] == 400 and not py.partial
+    # The file's arm table as the CLI wrote it holds the same estimates.
+    arms_csv = (out / "arms.csv").read_text()
+    for arm in py["arms"]:
+        assert arm["arm"] in arms_csv
+
+
+def test_trace_equals_the_cli(cli):
+    events = unolab.trace("color,random", players=2, seed=4)
+    out = subprocess.run([str(cli), "trace", "-s", "color,random", "-p", "2", "--seed", "4"],
+                         capture_output=True, text=True, check=True)
+    assert events == [json.loads(line) for line in out.stdout.splitlines()]
+    assert events[0]["type"] and events[-1]["type"]
+
+
+def test_rules_and_strategies_list_what_the_cli_lists(cli):
+    names = [r["name"] for r in unolab.rules()]
+    out = subprocess.run([str(cli), "rules"], capture_output=True, text=True, check=True).stdout
+    assert names == [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert "rlcard" in names
+    shown = unolab.rules("classic", house="stacking=same", settings={"hand_size": 5})
+    assert shown["settings"]["hand_size"] == 5 and shown["settings"]["stacking"] == "same"
+    toml = unolab.rules("classic", as_toml=True)
+    cli_toml = subprocess.run([str(cli), "rules", "show", "classic"], capture_output=True,
+                              text=True, check=True).stdout
+    assert toml == cli_toml
+    cat = unolab.strategies()
+    out = subprocess.run([str(cli), "strategies"], capture_output=True, text=True, check=True).stdout
+    for s in cat:
+        assert s["name"] in out
+    color = next(s for s in cat if s["name"] == "color")
+    assert color["base"] == "heuristic" and isinstance(color["params"], dict) and color["params"]
+
+
+def test_out_writes_the_cli_files(tmp_path):
+    r = unolab.run("color,random", players=2, games=200, out=tmp_path / "r")
+    for f in ("summary.csv", "distributions.csv", "manifest.json"):
+        assert (tmp_path / "r" / f).exists()
+    assert r["games"] == 200
+
+
+def test_to_pandas_gives_tidy_tables():
+    pd = pytest.importorskip("pandas")
+    r = unolab.run("color,random", players=2, games=500, seed=1)
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame)
+    assert sorted(df["name"]) == ["color", "random"]
+    t = unolab.tournament("random,color", players=2, games=200).to_pandas()
+    assert len(t) == 2
+    e = unolab.compare("random", players=2, b_seat="0=color", games=200).to_pandas()
+    assert len(e) >= 2
+    with pytest.raises(ValueError, match="unknown table"):
+        r.to_pandas("nope")
+
+
+# ----- bad input: the CLI's one-line message, as a Python exception -----------
+
+
+@pytest.mark.parametrize(
+    "kwargs, cli_args, exc",
+    [
+        ({"rules": "nope"}, ["-r", "nope"], ValueError),
+        ({"strategies": "nope"}, ["-s", "nope"], ValueError),
+        ({"house": "stacking=maybe"}, ["--house", "stacking=maybe"], ValueError),
+        ({"settings": {"hand_size": 0}}, ["--set", "hand_size=0"], ValueError),
+        ({"strategies": "random,random,random", "players": 2}, ["-s", "random,random,random", "-p", "2"], ValueError),
+        ({"rules": "missing/rules.toml"}, ["-r", "missing/rules.toml"], FileNotFoundError),
+        ({"strategies": "missing/bot.toml"}, ["-s", "missing/bot.toml"], FileNotFoundError),
+    ],
+)
+def test_bad_input_raises_the_cli_message(cli, kwargs, cli_args, exc):
+    with pytest.raises(exc) as e:
+        unolab.run(games=10, **kwargs)
+    assert str(e.value) == cli_error(cli, "run", "-g", "10", *cli_args)
+
+
+def test_bad_values_are_value_errors():
+    with pytest.raises(ValueError, match="player count"):
+        unolab.run(players=11, games=10)
+    with pytest.raises(ValueError, match="game count"):
+        unolab.run(games=0)
+    with pytest.raises(ValueError, match="mode"):
+        unolab.run(games=10, mode="marathon")
+    with pytest.raises(ValueError, match="thread count"):
+        unolab.run(games=10, threads=10_000)
+    with pytest.raises(ValueError, match="seed"):
+        unolab.run(games=10, seed=-1)
+    with pytest.raises(FileNotFoundError):
+        unolab.experiment("missing/experiment.toml")
+    with pytest.raises(ValueError, match="the same"):
+        unolab.compare("random", games=10)
+    with pytest.raises(ValueError, match="b-seat"):
+        unolab.compare("random", players=3, b_seat="7=color", games=10)
+    with pytest.raises(ValueError, match="invalid name"):
+        unolab.experiment({"name": "bad name", "base": {}, "arm": [{"label": "a"}, {"label": "b"}]})
+
+
+# ----- progress and Ctrl-C ---------------------------------------------------
+
+
+def test_progress_is_called_only_when_asked(capsys):
+    seen = []
+    unolab.run("random", players=2, games=3000, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1] == (3000, 3000)
+    assert all(t == 3000 for _, t in seen)
+    unolab.run("random", players=2, games=300)
+    assert capsys.readouterr().err == ""
+    unolab.run("random", players=2, games=300, progress=True)
+    assert "300/300 games" in capsys.readouterr().err
+
+
+def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
+    import _thread
+
+    class Slow(unolab.Strategy):
+        def play(self, obs, legal):
+            time.sleep(0.0005)
+            return legal[0]
+
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            unolab.run([Slow(), "random"], players=2, games=1_000_000, threads=1,
+                       out=tmp_path / "partial")
+    finally:
+        timer.cancel()
+    r = e.value.result
+    assert r.partial and 0 < r["games"] < 1_000_000
+    manifest = json.loads((tmp_path / "partial" / "manifest.json").read_text())
+    assert manifest.get("partial") is True or '"partial": true' in json.dumps(manifest)

@@ -1,0 +1,189 @@
+"""encoding="rlcard": RLCard's (4, 4, 15) planes and 61 actions, and random
+play under the `rlcard` rule set against RLCard's own UNO."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import unolab
+from unolab.encoding import RLCARD_ACTIONS, RLCARD_SHAPE, rlcard_action_label
+
+from conftest import play_random
+
+
+def test_the_action_labels_are_rlcards():
+    assert RLCARD_ACTIONS == 61 and RLCARD_SHAPE == (4, 4, 15)
+    assert rlcard_action_label(0) == "r-0"
+    assert rlcard_action_label(12) == "r-draw_2"
+    assert rlcard_action_label(28) == "g-wild"
+    assert rlcard_action_label(59) == "y-wild_draw_4"
+    assert rlcard_action_label(60) == "draw"
+    with pytest.raises(ValueError, match="RLCard action"):
+        rlcard_action_label(61)
+
+
+def test_planes_and_mask_follow_the_hand_and_the_top_card(rng):
+    env = unolab.env(rules="rlcard", encoding="rlcard")
+    env.reset(seed=3)
+    assert env.action_space("player_0").n == 61
+    colors = "rgby"
+    traits = [str(i) for i in range(10)] + ["skip", "reverse", "draw_2", "wild", "wild_draw_4"]
+    steps = 0
+    for agent in env.agent_iter(5000):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        p, m = obs["observation"], obs["action_mask"]
+        assert p.shape == (4, 4, 15) and m.shape == (61,)
+        assert np.all(p[0] + p[1] + p[2] == 1)
+        assert p[3].sum() == 1
+        legal = np.flatnonzero(m)
+        assert len(legal) > 0
+        top_c, top_t = np.argwhere(p[3] == 1)[0]
+        for a in legal:
+            if a == 60:
+                # RLCard draws only when nothing can be played.
+                assert len(legal) == 1
+                continue
+            c, t = divmod(int(a), 15)
+            assert p[0, c, t] == 0, "a legal card is in the hand"
+            if t < 13:
+                assert c == top_c or t == top_t, f"{colors[c]}-{traits[t]} on the top card"
+        with pytest.raises(ValueError):
+            env.step(int(np.flatnonzero(m == 0)[0]))
+        env.step(int(rng.choice(legal)))
+        steps += 1
+    assert steps > 5
+
+
+def test_the_other_seat_sees_its_own_hand_and_no_mask():
+    env = unolab.env(rules="rlcard", encoding="rlcard")
+    env.reset(seed=1)
+    other = [a for a in env.agents if a != env.agent_selection][0]
+    o = env.observe(other)
+    assert o["action_mask"].sum() == 0
+    assert np.all(o["observation"][0] + o["observation"][1] + o["observation"][2] == 1)
+    assert o["observation"][3].sum() == 1
+
+
+def test_pettingzoo_api_test_passes_with_the_rlcard_encoding():
+    from pettingzoo.test import api_test
+
+    api_test(unolab.env(rules="rlcard", encoding="rlcard"), num_cycles=200)
+
+
+def test_a_decision_rlcard_lacks_raises_and_bad_options_are_refused(rng):
+    with pytest.raises(ValueError, match="encoding"):
+        unolab.env(encoding="tensor")
+    env = unolab.env(rules="classic", house="stacking=same", encoding="rlcard", players=2)
+    with pytest.raises(ValueError, match="RLCard encoding has no action for the stack decision"):
+        for seed in range(200):
+            env.reset(seed=seed)
+            play_random(env, rng)
+
+
+def _unolab_random(games: int, seed: int) -> tuple[np.ndarray, int]:
+    """Game lengths (actions) and seat 0's wins, random legal actions."""
+    env = unolab.env(rules="rlcard", encoding="rlcard")
+    rng = np.random.default_rng(seed)
+    lengths, wins = [], 0
+    for g in range(games):
+        env.reset(seed=seed * 100_000 + g)
+        n = 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        lengths.append(n)
+        wins += env.game.winner == 0
+    return np.array(lengths), wins
+
+
+def _rlcard_random(games: int, seed: int) -> tuple[np.ndarray, int]:
+    rlcard = pytest.importorskip("rlcard")
+    env = rlcard.make("uno", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    lengths, wins = [], 0
+    for _ in range(games):
+        state, player = env.reset()
+        n = 0
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, player = env.step(int(rng.choice(legal)))
+            n += 1
+        lengths.append(n)
+        wins += env.get_payoffs()[0] > 0
+    return np.array(lengths), wins
+
+
+def test_random_play_matches_rlcards_game_lengths_and_first_mover_win_rate():
+    """Two-sample tests at fixed seeds: the mean and the quartiles of the game
+    length (actions per game) and seat 0's win rate, unolab's `rlcard` rule
+    set with encoding="rlcard" against RLCard's UNO, both with uniformly
+    random legal actions. Every difference must be undetected at 0.1%
+    (|z| < 3.29)."""
+    n = 1500
+    a_len, a_win = _unolab_random(n, seed=7)
+    b_len, b_win = _rlcard_random(n, seed=7)
+    se = math.sqrt(a_len.var(ddof=1) / n + b_len.var(ddof=1) / n)
+    z_len = (a_len.mean() - b_len.mean()) / se
+    p = (a_win + b_win) / (2 * n)
+    z_win = (a_win / n - b_win / n) / math.sqrt(p * (1 - p) * 2 / n)
+    # The quartiles: the share of each sample below the pooled quartile.
+    pooled = np.concatenate([a_len, b_len])
+    zs = []
+    for q in (0.25, 0.5, 0.75):
+        cut = np.quantile(pooled, q)
+        pa, pb = (a_len <= cut).mean(), (b_len <= cut).mean()
+        pp = (pa + pb) / 2
+        zs.append((pa - pb) / math.sqrt(pp * (1 - pp) * 2 / n))
+    msg = (
+        f"unolab: mean length {a_len.mean():.1f}, seat 0 wins {a_win / n:.3f}; "
+        f"RLCard: {b_len.mean():.1f}, {b_win / n:.3f}; z = {z_len:.2f}, {z_win:.2f}, "
+        f"quartiles {[round(float(z), 2) for z in zs]}"
+    )
+    print(msg)
+    assert abs(z_len) < 3.29, msg
+    assert abs(z_win) < 3.29, msg
+    assert all(abs(z) < 3.29 for z in zs), msg
+
+
+def test_the_gymnasium_env_takes_the_rlcard_encoding(rng):
+    from gymnasium.utils.env_checker import check_env
+
+    # check_env steps actions drawn without the mask: with the sanction an
+    # illegal play is the rules' wrong-card sanction instead of an error.
+    check_env(unolab.UnoEnv(rules="rlcard", encoding="rlcard", illegal="sanction"))
+    env = unolab.UnoEnv(rules="rlcard", encoding="rlcard", strategies="random")
+    obs, info = env.reset(seed=2)
+    assert obs.shape == (4, 4, 15) and env.action_space.n == 61
+    done = False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, r, term, trunc, info = env.step(a)
+        done = term or trunc
+    assert r in (1.0, -1.0, 0.0)
+
+
+def test_with_the_sanction_an_action_outside_the_mask_is_sanctioned_not_replaced():
+    env = unolab.env(rules="rlcard", encoding="rlcard", illegal="sanction")
+    env.reset(seed=5)
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    held = int(60 - obs["observation"][0].sum())  # colour-trait cells held
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    seat = env.agent_name_mapping[agent]
+    before = env.game.seat_observation(seat).copy()
+    env.step(bad)
+    after = env.game.seat_observation(seat)
+    # The wrong-card sanction: the card stays, the player draws.
+    hand = unolab.section("hand")
+    assert after[hand].sum() > before[hand].sum()
+    assert held > 0

@@ -1,0 +1,192 @@
+"""Python strategies in-process: any seat of run, compare, experiment and
+tournament; the same decisions as the protocol; errors raised again."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+import unolab
+
+from conftest import REPO
+
+HOUSE = "stacking=cross,seven_o,jump_in,bluff_challenge"
+
+
+def load_bot():
+    spec = importlib.util.spec_from_file_location("simple_bot", REPO / "bots" / "simple.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+BOT = load_bot()
+
+
+class Simple(unolab.Strategy):
+    """bots/simple.py's policy, in-process."""
+
+    name = "simple"
+
+    def play(self, obs, legal):
+        return BOT.choose_card(legal)
+
+    def stack(self, obs, legal):
+        return BOT.choose_card(legal)
+
+    def color(self, obs):
+        return BOT.most_held(obs.hand)
+
+    def target(self, obs, legal):
+        sizes = obs.hand_sizes
+        return min(legal, key=lambda s: sizes[s])
+
+    def challenge(self, obs):
+        return len(obs.hand) <= 2
+
+    def play_drawn(self, obs, card):
+        return True
+
+    def uno(self, obs):
+        return True
+
+    def jump_in(self, obs, card):
+        return True
+
+
+class First(unolab.Strategy):
+    """Only play: every other decision gets the engine's default."""
+
+    def play(self, obs, legal):
+        return legal[0]
+
+
+def test_the_same_policy_in_process_and_over_the_protocol_plays_the_same_games():
+    common = dict(players=3, games=60, seed=5, threads=1, house=HOUSE, fixed_seats=True)
+    a = unolab.run([Simple(), "color", "random"], **common)
+    b = unolab.run([f"ext:python3 {REPO / 'bots' / 'simple.py'}", "color", "random"], **common)
+    assert a["strategies"] == b["strategies"]
+    assert a["strategies"][0]["name"] == "simple"
+
+
+def test_a_python_strategy_sits_next_to_presets_in_every_command():
+    r = unolab.run([First(), "color"], players=4, games=300, house=HOUSE, settings={"hand_size": 5})
+    names = {s["name"] for s in r["strategies"]}
+    assert names == {"First", "color"}
+    assert sum(s["round_wins"] for s in r["strategies"]) == r["won"] > 0
+    t = unolab.tournament([Simple(), "random", "color"], players=3, games=300)
+    assert {s["name"] for s in t["strategies"]} == {"simple", "random", "color"}
+    c = unolab.compare("random", players=3, b_seat=(1, Simple()), games=200)
+    assert c["manifest"]["arms"][1]["lineup"][1].startswith("simple")
+    e = unolab.experiment(
+        {
+            "name": "py-arm",
+            "base": {"players": 2, "strategies": "random", "games": 200},
+            "arm": [{"label": "random"}, {"label": "mine", "strategies": "mine,random"}],
+        },
+        strategies={"mine": Simple()},
+    )
+    assert {a["arm"] for a in e["arms"]} == {"random", "mine"}
+
+
+def test_a_class_is_instantiated_per_seat_and_an_instance_is_shared():
+    made = []
+
+    class Counting(unolab.Strategy):
+        def __init__(self):
+            made.append(self)
+
+        def play(self, obs, legal):
+            return legal[0]
+
+    unolab.run([Counting, "random"], players=4, games=50, threads=1, fixed_seats=True)
+    assert len(made) == 2  # two seats of the line-up on one worker
+    one = First()
+    r = unolab.run([one, one], players=2, games=50)
+    assert [s["name"] for s in r["strategies"]] == ["First"]
+
+
+def test_a_strategy_sees_only_what_its_seat_sees():
+    seen = []
+
+    class Watch(unolab.Strategy):
+        def play(self, obs, legal):
+            seen.append(obs)
+            assert len(obs.hand) == obs.hand_sizes[obs.seat]
+            assert obs.top in obs.discard
+            assert all(c in obs.hand for c in legal if c != "draw")
+            d = obs.to_dict()
+            assert set(d) == {"seat", "round", "turn", "hand", "top", "color", "direction",
+                              "hand_sizes", "draw_pile", "discard", "totals", "pending_draw"}
+            assert not hasattr(obs, "hands")
+            return legal[0]
+
+    unolab.run([Watch(), "random"], players=2, games=20, threads=1)
+    assert seen and {o.seat for o in seen} == {0, 1}
+    assert sum(seen[0].hand_sizes) + seen[0].draw_pile + len(seen[0].discard) == 108
+
+
+def test_an_exception_in_a_method_is_raised_by_the_call():
+    class Broken(unolab.Strategy):
+        def play(self, obs, legal):
+            raise ZeroDivisionError("my bug")
+
+    with pytest.raises(ZeroDivisionError, match="my bug"):
+        unolab.run([Broken(), "random"], players=2, games=100)
+    with pytest.raises(ZeroDivisionError, match="my bug"):
+        unolab.tournament([Broken(), "random"], players=2, games=100)
+
+
+def test_a_wrong_answer_type_stops_the_run_and_an_illegal_card_is_sanctioned():
+    class Nonsense(unolab.Strategy):
+        def play(self, obs, legal):
+            return 42
+
+    with pytest.raises(ValueError, match="card token"):
+        unolab.run([Nonsense(), "random"], players=2, games=10)
+
+    class Illegal(unolab.Strategy):
+        def play(self, obs, legal):
+            playable = [c for c in legal if c != "draw"]
+            held = [c for c in obs.hand if c not in playable]
+            return held[0] if held else legal[0]
+
+    r = unolab.run([Illegal(), "random"], players=2, games=50, fixed_seats=True)
+    assert r["strategies"][0]["illegal"] > 0 and r["strategies"][1]["illegal"] == 0
+
+
+def test_no_play_method_is_a_type_error_and_names_must_differ():
+    class NoPlay:
+        pass
+
+    with pytest.raises(TypeError, match="play"):
+        unolab.run([NoPlay(), "random"], players=2, games=10)
+
+    class Color(unolab.Strategy):
+        name = "color"
+
+        def play(self, obs, legal):
+            return legal[0]
+
+    with pytest.raises(ValueError, match="two different strategies are named 'color'"):
+        unolab.run([Color(), "color"], players=2, games=10)
+    assert unolab.strategy.check(First()) == "First"
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    a = unolab.run([Simple(), "random", "color"], players=3, games=400, seed=3, threads=1)
+    b = unolab.run([Simple(), "random", "color"], players=3, games=400, seed=3, threads=2)
+    assert a["strategies"] == b["strategies"]
+
+
+def test_notices_are_heard():
+    ends = []
+
+    class Listen(First):
+        def round_end(self, obs, result):
+            ends.append(result)
+
+    unolab.run([Listen(), "random"], players=2, games=30, threads=1, fixed_seats=True)
+    assert len(ends) == 30
+    assert {"round", "outcome", "winner", "points", "turns"} <= set(ends[0])

@@ -1,0 +1,212 @@
+//! The options of the lab's commands turned into validated configurations,
+//! once, for every front end: the command line (`src/cli/`) and the Python
+//! binding (`python/`) both build a run, a comparison and an experiment's
+//! overrides here, so the same options give the same games and the same
+//! messages whichever way they came.
+//!
+//! Names of rule sets and strategies are resolved by the caller (with
+//! [`crate::engine::rules::RuleSetFile::resolve`] and
+//! [`crate::agents::parse_list_with`]), which keeps their typed errors (a
+//! missing file is not a bad value).
+
+use super::compare;
+use super::experiment::{ArmSpec, Experiment};
+use crate::agents::StrategySpec;
+use crate::engine::rules::Rules;
+use crate::sim::runner::{Mode, RunConfig, RunError};
+
+/// The options of `unolab run` (and `unolab.run` in Python), after the
+/// rules and the line-up are resolved.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub rules: Rules,
+    pub players: usize,
+    /// The line-up, cycled to fill the seats.
+    pub strategies: Vec<StrategySpec>,
+    /// Games (rounds in round mode, matches in match mode); with `duplicate`,
+    /// deals, each played once per seat rotation.
+    pub games: u64,
+    pub mode: Mode,
+    pub seed: u64,
+    pub threads: usize,
+    pub fixed_seats: bool,
+    pub duplicate: bool,
+}
+
+impl RunOptions {
+    /// The games played in all (`games`, times the players with `duplicate`).
+    pub fn total_games(&self) -> Result<u64, RunError> {
+        if self.duplicate {
+            self.games.checked_mul(self.players as u64).ok_or_else(|| {
+                RunError::Invalid(format!(
+                    "--games {} is too large for --duplicate",
+                    self.games
+                ))
+            })
+        } else {
+            Ok(self.games)
+        }
+    }
+
+    /// The validated run configuration.
+    pub fn config(self) -> Result<RunConfig, RunError> {
+        if self.duplicate && self.fixed_seats {
+            return Err(RunError::Invalid(
+                "--duplicate rotates the seats; it cannot be used with --fixed-seats".into(),
+            ));
+        }
+        let games = self.total_games()?;
+        let mut cfg = RunConfig::new(
+            self.rules,
+            self.players,
+            &self.strategies,
+            games,
+            self.mode,
+            self.seed,
+            self.threads,
+            self.fixed_seats,
+        )?;
+        cfg.chunk = chunk_for(&self.strategies, 1024);
+        cfg.duplicate = self.duplicate;
+        Ok(cfg)
+    }
+}
+
+/// Games per unit of work for a line-up: `fast` for strategies of this
+/// process's own speed; small units when a program (thousands of decisions a
+/// second) or an embedding program's strategy (a Python object) sits at the
+/// table, so that an interrupt and the progress stay prompt.
+pub fn chunk_for(lineup: &[StrategySpec], fast: u64) -> u64 {
+    if lineup.iter().any(|s| s.is_external()) {
+        16
+    } else if lineup.iter().any(|s| matches!(s, StrategySpec::Custom(_))) {
+        64.min(fast)
+    } else {
+        fast
+    }
+}
+
+/// The options of `unolab compare` (and `unolab.compare`): configuration A,
+/// and what B changes.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    pub rules: String,
+    pub set: Vec<String>,
+    pub house: Vec<String>,
+    pub players: usize,
+    /// A's line-up, a comma list.
+    pub strategies: String,
+    pub mode: Mode,
+    /// B's rule set (default: A's).
+    pub b_rules: Option<String>,
+    /// Settings B adds to A's.
+    pub b_set: Vec<String>,
+    /// House rules B adds to A's.
+    pub b_house: Vec<String>,
+    /// B's line-up (default: A's).
+    pub b_strategies: Option<String>,
+    /// One seat of B's line-up changed: `K=STRATEGY`.
+    pub b_seat: Option<String>,
+    pub games: u64,
+    pub seed: u64,
+}
+
+impl CompareOptions {
+    /// The two arms as written.
+    pub fn arms(&self) -> Result<(ArmSpec, ArmSpec), String> {
+        let a = ArmSpec {
+            label: "A".into(),
+            rules: self.rules.clone(),
+            set: self.set.clone(),
+            house: self.house.clone(),
+            players: self.players,
+            strategies: self.strategies.clone(),
+        };
+        let mut strategies_b = self.b_strategies.clone().unwrap_or(self.strategies.clone());
+        if let Some(seat) = &self.b_seat {
+            let (k, name) = seat
+                .split_once('=')
+                .ok_or_else(|| format!("--b-seat expects K=STRATEGY, got '{seat}'"))?;
+            let k: usize = k
+                .trim()
+                .parse()
+                .ok()
+                .filter(|k| *k < self.players)
+                .ok_or_else(|| {
+                    format!(
+                        "--b-seat: '{k}' is not a seat (valid: 0 to {})",
+                        self.players.saturating_sub(1)
+                    )
+                })?;
+            let list: Vec<String> = strategies_b
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .collect();
+            let mut full: Vec<String> = (0..self.players)
+                .map(|i| list[i % list.len()].clone())
+                .collect();
+            full[k] = name.trim().to_string();
+            strategies_b = full.join(",");
+        }
+        let mut set = self.set.clone();
+        set.extend(self.b_set.iter().cloned());
+        let mut house = self.house.clone();
+        house.extend(self.b_house.iter().cloned());
+        let b = ArmSpec {
+            label: "B".into(),
+            rules: self.b_rules.clone().unwrap_or(self.rules.clone()),
+            set,
+            house,
+            players: self.players,
+            strategies: strategies_b,
+        };
+        Ok((a, b))
+    }
+
+    /// The experiment "B against A"; strategy names are looked up in
+    /// `custom` (strategies of the embedding program) before the built-ins.
+    pub fn experiment(&self, custom: &[StrategySpec]) -> Result<Experiment, String> {
+        let (a, b) = self.arms()?;
+        compare::ab_with(a, b, self.mode, self.games, self.seed, custom)
+    }
+}
+
+/// What the command line (or a Python call) changes in an experiment file.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub games: Option<u64>,
+    pub seed: Option<u64>,
+    pub duplicate: Option<bool>,
+    pub precision: Option<f64>,
+    pub batch: Option<u64>,
+}
+
+impl Overrides {
+    /// Applies the overrides to `exp`.
+    pub fn apply(&self, exp: &mut Experiment) -> Result<(), String> {
+        if let Some(g) = self.games {
+            exp.run.max_clusters = g;
+        }
+        if let Some(s) = self.seed {
+            exp.run.seed = s;
+        }
+        if let Some(d) = self.duplicate {
+            exp.run.duplicate = d;
+        }
+        if exp.run.duplicate {
+            if let Some(a) = exp.run.arms.iter().find(|a| a.cfg.fixed_seats) {
+                return Err(format!(
+                    "arm '{}' has fixed seats; --duplicate rotates the seats",
+                    a.label
+                ));
+            }
+        }
+        if let Some(p) = self.precision {
+            exp.run.precision = Some(p);
+        }
+        if let Some(b) = self.batch {
+            exp.run.batch = b;
+        }
+        Ok(())
+    }
+}
