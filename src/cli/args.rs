@@ -148,7 +148,7 @@ pub struct CommonArgs {
     /// Stop when every 95% interval is narrower than plus or minus X
     #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
     pub precision: Option<f64>,
-    /// Games per batch (the precision rule and saved state work per batch)
+    /// Games per batch: the precision rule is looked at every batch
     #[arg(long, value_parser = parse_batch, allow_hyphen_values = true)]
     pub batch: Option<u64>,
     /// Output folder (experiment run: default results/<name>)

@@ -40,8 +40,8 @@ pub struct RunArgs {
     /// combines them into the experiment's results
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Save the resumable state at a batch boundary at most every SECS
-    /// seconds of play (default 10; always at the end)
+    /// Save the resumable state at most every SECS seconds of play (default
+    /// 10; always at the end, and on an interrupt)
     #[arg(long, value_name = "SECS", value_parser = parse_checkpoint, allow_hyphen_values = true)]
     checkpoint: Option<f64>,
 }

@@ -233,8 +233,8 @@ pub fn run_experiment(
         return Ok(ExitCode::SUCCESS);
     }
     let session = session.with_bar(total, c.quiet, &format!("{unit} per arm"), resumed);
-    // The state is saved at a batch boundary at most every `every` seconds
-    // (10 by default), and at the end.
+    // The state is saved at most every `every` seconds (10 by default), and
+    // at the end.
     let write = state_writer(&dir, &session, &state);
     let mut last_save = Instant::now();
     let mut save = |s: &ExperimentShardState| {
@@ -269,7 +269,7 @@ pub fn run_experiment(
     ))?;
     if how == Stop::Interrupted {
         return Ok(interrupted(&format!(
-            "{} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
+            "{} of {} {unit} per arm of shard {shard} finished; rerun the same command to resume",
             p.games_done, total
         )));
     }

@@ -6,7 +6,8 @@
 //! [`ExperimentShardState`] holds the resolved experiment ([`ExperimentSpec`]),
 //! its [`Progress`] (the same record as a run's shard), and the exact
 //! [`LockstepState`] of the clusters it finished: a contiguous prefix of its
-//! range, since the lockstep runner keeps the state of batch boundaries only.
+//! range, since the lockstep runner hands clusters out in order and keeps
+//! every one it started.
 //! Every statistic of a lockstep state is an integer sum (run statistics,
 //! ratio sums, paired cross sums), so adding the states of all `N` shards
 //! gives exactly the state of one run of all the clusters, in any order;
@@ -111,8 +112,8 @@ impl ExperimentShardState {
 /// Plays the clusters of `state` that are missing, on `threads` threads, and
 /// records them in `state`. `exp` must be the experiment of the state
 /// ([`Experiment::from_spec`] of its config, or the same file). After each
-/// batch `on_batch` gets the shard state (to save it); setting `stop` ends the
-/// work, keeping the last batch boundary. `progress` gets the shard's clusters
+/// step of play `on_batch` gets the shard state (to save it); setting `stop`
+/// ends the work, keeping every cluster finished. `progress` gets the shard's clusters
 /// finished so far.
 pub fn run_experiment_shard(
     exp: &Experiment,

@@ -71,6 +71,20 @@ pub enum RunError {
         seed: u64,
         game: u64,
     },
+    /// The failure of one arm of a lockstep run (`sim::lockstep`).
+    #[error("arm '{arm}': {error}")]
+    InArm { arm: String, error: Box<RunError> },
+}
+
+impl RunError {
+    /// The game that failed, if a game did.
+    pub fn game(&self) -> Option<u64> {
+        match self {
+            RunError::Invalid(_) => None,
+            RunError::Illegal { game, .. } => Some(*game),
+            RunError::InArm { error, .. } => error.game(),
+        }
+    }
 }
 
 impl RunConfig {

@@ -13,9 +13,12 @@
 //! cluster-level (paired) variance; see [`ratio_estimate`] and
 //! [`paired_difference`].
 //!
-//! Games are played in batches; the state at a batch boundary is exact and
-//! serialisable ([`LockstepState`]), which is what `--resume` continues from and
-//! what the adaptive-precision rule checks.
+//! Games are played in steps sized to about a second of play, none crossing
+//! a batch boundary; the state after every step is exact and serialisable
+//! ([`LockstepState`]), which is what `--resume` continues from. The
+//! adaptive-precision rule looks at the state of batch boundaries only (a
+//! fixed schedule of cluster counts), so where a run stops does not depend
+//! on the machine's speed.
 //!
 //! This file owns the configuration (arms, baseline, seed, batch, range,
 //! stopping rule) and its validation; the parts are:
@@ -23,7 +26,7 @@
 //! - `block`: the per-cluster values of a block of games and their exact sums;
 //! - `state`: the serialisable state and its merge;
 //! - `estimate`: ratio estimates, paired differences, t and Holm;
-//! - `run`: the workers, the batch loop and the precision rule.
+//! - `run`: the workers, the steps and the precision rule.
 
 mod block;
 mod estimate;
@@ -34,7 +37,7 @@ mod state;
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
 pub use layout::{Layout, MetricKey, METRIC_NAMES};
-pub use run::{half_widths, precise_enough, run_lockstep, Stop};
+pub use run::{at_batch_boundary, half_widths, precise_enough, run_lockstep, Stop, STEP_SECS};
 pub use state::{
     ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,
 };
