@@ -235,6 +235,24 @@ impl StrategySpec {
         })?;
         f.validate()
             .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        // A [params] table (even of default values) is refused for every
+        // base that has none, rather than ignored.
+        if f.base != "heuristic"
+            && toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("params"))
+        {
+            let instead = if search::SearchKind::parse(&f.base).is_some() {
+                "it takes a [search] table"
+            } else {
+                "only base = \"heuristic\" has parameters"
+            };
+            return Err(StrategyError::Invalid(
+                origin.into(),
+                format!(
+                    "base '{}' takes no [params] table ({instead}): remove it, or use base = \"heuristic\"",
+                    f.base
+                ),
+            ));
+        }
         if let Some(kind) = search::SearchKind::parse(&f.base) {
             if !allow_search {
                 return Err(StrategyError::Invalid(
@@ -555,5 +573,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("alphazero"), "{e}");
+        // Parameters for a base that has none: refused, not ignored (issue
+        // 17), whatever their values.
+        for (base, params) in [
+            ("random", "points_weight = 3.0"),
+            ("first", "forget_uno = 0.0"),
+            ("pimc", "forget_uno = 0.0"),
+        ] {
+            let e = StrategySpec::parse(
+                &format!("name = \"x\"\nbase = \"{base}\"\n[params]\n{params}\n"),
+                "f",
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.contains(&format!("base '{base}' takes no [params]")),
+                "{e}"
+            );
+        }
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"external\"\ncommand = [\"bot\"]\n[params]\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("base 'external' takes no [params]"), "{e}");
     }
 }

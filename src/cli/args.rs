@@ -145,9 +145,12 @@ pub struct CommonArgs {
     /// --duplicate=false turns it off for a file that asks for it
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub duplicate: Option<bool>,
-    /// Stop when every 95% interval is narrower than plus or minus X
-    #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
-    pub precision: Option<f64>,
+    /// Stop when every 95% interval is narrower than plus or minus X; or
+    /// METRIC=X for one metric's intervals (in its unit: 0.005 is half a
+    /// point of a rate, 0.5 half a point per round), repeatable or comma
+    /// separated; given, it replaces the file's precision
+    #[arg(long, value_name = "X|METRIC=X", value_parser = parse_precision, value_delimiter = ',', allow_hyphen_values = true)]
+    pub precision: Vec<(Option<String>, f64)>,
     /// Games per batch: the precision rule is looked at every batch
     #[arg(long, value_parser = parse_batch, allow_hyphen_values = true)]
     pub batch: Option<u64>,
@@ -167,11 +170,23 @@ pub struct CommonArgs {
     pub quiet: bool,
 }
 
-fn parse_precision(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+fn parse_precision(s: &str) -> Result<(Option<String>, f64), String> {
+    let (metric, x) = match s.split_once('=') {
+        Some((m, x)) => (Some(m.trim()), x.trim()),
+        None => (None, s.trim()),
+    };
+    if let Some(m) = metric {
+        if !unolab::sim::lockstep::METRIC_NAMES.contains(&m) {
+            return Err(format!(
+                "unknown metric '{m}' (valid: {})",
+                unolab::sim::lockstep::METRIC_NAMES.join(", ")
+            ));
+        }
+    }
+    match x.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok((metric.map(String::from), v)),
         _ => Err(format!(
-            "'{s}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)"
+            "'{x}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals, or METRIC=X)"
         )),
     }
 }

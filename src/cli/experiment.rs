@@ -58,6 +58,16 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
                 exp.run.seed,
                 if exp.run.duplicate { ", duplicate" } else { "" }
             ))?;
+            // The arms' labels, one a line (a grid's are generated: this is
+            // where to find the name of a baseline).
+            for (i, a) in exp.run.arms.iter().enumerate() {
+                let base = if exp.run.baseline == Some(i) {
+                    " (baseline)"
+                } else {
+                    ""
+                };
+                print_out(&format!("  arm '{}'{base}\n", a.label))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         ExperimentAction::Run(a) => {
@@ -296,8 +306,28 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
             )));
         }
     }
-    if let Some(p) = c.precision {
-        exp.run.precision = Some(p);
+    if !c.precision.is_empty() {
+        // The command line's precision replaces the file's.
+        let all: Vec<f64> = c
+            .precision
+            .iter()
+            .filter(|(m, _)| m.is_none())
+            .map(|p| p.1)
+            .collect();
+        if all.len() > 1 {
+            return Err(Fail(
+                "--precision X is given twice; give one X for every metric, and METRIC=X for others".into(),
+            ));
+        }
+        exp.run.precision = all.first().copied();
+        exp.run.precision_targets = c
+            .precision
+            .iter()
+            .filter_map(|(m, x)| m.clone().map(|m| (m, *x)))
+            .collect();
+        if exp.run.precision.is_none() {
+            exp.run.precision_metrics.clear();
+        }
     }
     if let Some(b) = c.batch {
         exp.run.batch = b;

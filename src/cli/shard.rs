@@ -204,7 +204,7 @@ pub fn run_experiment(
 ) -> Result<ExitCode, Fail> {
     let session = Session::begin(None)?;
     let dir = shard_dir(c.out.clone())?;
-    if c.precision.is_some() {
+    if !c.precision.is_empty() {
         return Err(Fail(
             "--precision cannot be sharded (each shard would stop on its own data); give --games instead".into(),
         ));

@@ -50,7 +50,7 @@ impl ExperimentShardState {
         shard: Shard,
         started_utc: String,
     ) -> Result<ExperimentShardState, String> {
-        if exp.run.precision.is_some() {
+        if exp.run.has_precision_rule() {
             return Err(format!(
                 "experiment '{}' stops at a precision; an adaptive stop cannot be sharded (each shard would stop on its own data): drop [stop] precision and give the games",
                 exp.name
@@ -100,6 +100,7 @@ impl ExperimentShardState {
         cfg.first_cluster = self.progress.first_game;
         cfg.max_clusters = self.progress.games();
         cfg.precision = None;
+        cfg.precision_targets.clear();
         cfg
     }
 

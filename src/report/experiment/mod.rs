@@ -340,6 +340,7 @@ impl ExperimentReport<'_> {
             "batch": e.run.batch,
             "precision": e.run.precision,
             "precision_metrics": e.run.precision_metrics,
+            "precision_targets": e.run.precision_targets,
             "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
             "partial": self.partial(),
             "baseline": e.run.baseline.map(|b| e.run.arms[b].label.clone()),

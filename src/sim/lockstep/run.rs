@@ -161,19 +161,30 @@ fn play_clusters(
     Ok(())
 }
 
-/// The half-widths the precision rule looks at: every comparison's, or with
-/// no baseline every arm metric's (restricted to `precision_metrics` if given).
-pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
-    let chosen = |name: &str| {
-        cfg.precision_metrics.is_empty() || cfg.precision_metrics.iter().any(|m| m == name)
-    };
+/// One interval the precision rule looks at: its metric (`name:group`, and
+/// for a comparison `arm-baseline`), its half-width and the half-width asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrecisionCheck {
+    pub what: String,
+    pub half_width: f64,
+    pub target: f64,
+}
+
+/// Every interval the precision rule looks at: every comparison's, or with
+/// no baseline every arm metric's, of the metrics it names
+/// ([`LockstepConfig::precision_target`]).
+pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<PrecisionCheck> {
     let mut v = Vec::new();
     if st.comparisons.is_empty() {
         for a in &st.arms {
             for m in &a.metrics {
-                if chosen(&m.key.name) {
+                if let Some(target) = cfg.precision_target(&m.key.name) {
                     if let Some(e) = ratio_estimate(&m.sums, st.clusters) {
-                        v.push((e.hi - e.lo) / 2.0);
+                        v.push(PrecisionCheck {
+                            what: format!("{}:{} of {}", m.key.name, m.key.group, a.label),
+                            half_width: (e.hi - e.lo) / 2.0,
+                            target,
+                        });
                     }
                 }
             }
@@ -182,12 +193,22 @@ pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
         for c in &st.comparisons {
             for p in &c.pairs {
                 let a = &st.arms[c.arm].metrics[p.arm_metric];
-                if !chosen(&a.key.name) {
+                let Some(target) = cfg.precision_target(&a.key.name) else {
                     continue;
-                }
+                };
                 let b = &st.arms[c.baseline].metrics[p.base_metric];
                 if let Some(d) = paired_difference(&a.sums, &b.sums, &p.sums, st.clusters) {
-                    v.push((d.hi - d.lo) / 2.0);
+                    v.push(PrecisionCheck {
+                        what: format!(
+                            "{}:{} of {} against {}",
+                            a.key.name,
+                            a.key.group,
+                            st.arms[c.arm].label,
+                            st.arms[c.baseline].label
+                        ),
+                        half_width: (d.hi - d.lo) / 2.0,
+                        target,
+                    });
                 }
             }
         }
@@ -195,15 +216,22 @@ pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
     v
 }
 
-/// Whether the precision rule is met at this state.
+/// The half-widths the precision rule looks at ([`precision_checks`]).
+pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
+    precision_checks(cfg, st)
+        .into_iter()
+        .map(|c| c.half_width)
+        .collect()
+}
+
+/// Whether the precision rule is met at this state: every interval it looks
+/// at is narrower than its target.
 pub fn precise_enough(cfg: &LockstepConfig, st: &LockstepState) -> bool {
-    match cfg.precision {
-        None => false,
-        Some(x) => {
-            let w = half_widths(cfg, st);
-            st.clusters >= 2 && !w.is_empty() && w.iter().all(|&h| h < x)
-        }
+    if !cfg.has_precision_rule() {
+        return false;
     }
+    let w = precision_checks(cfg, st);
+    st.clusters >= 2 && !w.is_empty() && w.iter().all(|c| c.half_width < c.target)
 }
 
 /// Whether the precision rule is looked at in this state: at every batch
