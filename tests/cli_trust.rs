@@ -173,6 +173,7 @@ fn precision_per_metric_and_a_target_not_reached_is_said() {
         v["manifest"]["precision_targets"],
         serde_json::json!([["points_per_round", 1000.0]])
     );
+    assert_eq!(v["manifest"]["precision_reached"], true);
     assert!(text.contains("(precision reached)"), "{text}");
     assert!(!text.contains("NOT reached"), "{text}");
     // A target the game limit cannot reach: said, naming the widest interval.
@@ -183,6 +184,7 @@ fn precision_per_metric_and_a_target_not_reached_is_said() {
         "win_rate=0.0001,points_per_round=1000",
     ]);
     assert_eq!(v["manifest"]["stopped_by"], "game limit");
+    assert_eq!(v["manifest"]["precision_reached"], false);
     assert!(text.contains("(precision NOT reached)"), "{text}");
     let line = text
         .lines()
@@ -679,14 +681,14 @@ fn file_outputs_create_missing_folders_alike() {
         "--generations",
         "1",
         "--population",
-        "2",
+        "4",
         "-g",
         "20",
         "--holdout-games",
         "20",
         "-p",
         "2",
-        "--opponents",
+        "--field",
         "points",
         "-q",
         "-o",

@@ -19,7 +19,9 @@ pub struct PresetFile {
     /// The implementation: `heuristic` (the only parametric one), `random`,
     /// `first`, or a search agent: `pimc`, `ismcts`.
     pub base: String,
-    #[serde(default)]
+    /// Written only when they differ from the defaults (so that a preset of
+    /// a base without parameters, written back, has no [params] table).
+    #[serde(default, skip_serializing_if = "params_are_default")]
     pub params: HeuristicParams,
     /// `base = "external"`: the program and its arguments (docs/protocol.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -30,6 +32,10 @@ pub struct PresetFile {
     /// The parameters of a search agent (`base = "pimc"` or `"ismcts"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<search::SearchParams>,
+}
+
+fn params_are_default(p: &HeuristicParams) -> bool {
+    *p == HeuristicParams::default()
 }
 
 /// A validated strategy description that can make fresh instances (one per
@@ -235,11 +241,15 @@ impl StrategySpec {
         })?;
         f.validate()
             .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
-        // A [params] table (even of default values) is refused for every
-        // base that has none, rather than ignored.
-        if f.base != "heuristic"
-            && toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("params"))
-        {
+        // Parameters (even of default values) are refused for every base
+        // that has none, rather than ignored. An empty [params] table (as a
+        // manifest writes every strategy) holds none.
+        let has_params = toml::from_str::<toml::Table>(text).is_ok_and(|t| {
+            t.get("params")
+                .and_then(|p| p.as_table())
+                .is_some_and(|p| !p.is_empty())
+        });
+        if f.base != "heuristic" && has_params {
             let instead = if search::SearchKind::parse(&f.base).is_some() {
                 "it takes a [search] table"
             } else {
@@ -592,11 +602,15 @@ mod tests {
             );
         }
         let e = StrategySpec::parse(
-            "name = \"x\"\nbase = \"external\"\ncommand = [\"bot\"]\n[params]\n",
+            "name = \"x\"\nbase = \"external\"\ncommand = [\"bot\"]\n[params]\njump_in = true\n",
             "f",
         )
         .unwrap_err()
         .to_string();
         assert!(e.contains("base 'external' takes no [params]"), "{e}");
+        // An empty table, as manifests write every strategy, holds none.
+        assert!(
+            StrategySpec::parse("name = \"random\"\nbase = \"random\"\n[params]\n", "f").is_ok()
+        );
     }
 }

@@ -167,7 +167,7 @@ impl ExperimentReport<'_> {
     /// When a precision rule was set and not met: how many intervals are
     /// wider than asked and the widest against its target. `None` when there
     /// is no rule or it is met.
-    fn precision_missed(&self) -> Option<String> {
+    pub(super) fn precision_missed(&self) -> Option<String> {
         let r = &self.exp.run;
         if !r.has_precision_rule() {
             return None;
