@@ -255,7 +255,7 @@ fn check_lists_the_arms_and_seeds_take_the_whole_u64_range() {
         stdout(&o)
     );
     // 2^64-1 as a string, as `run --seed` takes it.
-    let f = experiment_file(&dir, "big", "seed = \"18446744073709551615\"", "").to_path_buf();
+    let f = experiment_file(&dir, "big", "seed = \"18446744073709551615\"", "");
     let text = read(&f).replace("seed = 4\n", "");
     std::fs::write(&f, text).unwrap();
     let o = unolab(&["experiment", "check", f.to_str().unwrap()]);

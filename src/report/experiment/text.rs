@@ -158,7 +158,7 @@ impl ExperimentReport<'_> {
             if v.is_empty() {
                 v.push(format!("±{p}{which}"));
             } else {
-                v.push(format!("±{p}{} otherwise", which));
+                v.push(format!("±{p}{which} otherwise"));
             }
         }
         v.join(", ")
