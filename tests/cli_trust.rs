@@ -328,9 +328,7 @@ fn a_failed_experiment_names_its_arm_and_leaves_no_folder() {
     let f = dir.join("f.toml");
     std::fs::write(
         &f,
-        concat!(
-            "name = \"f\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,points\"\ngames = 50\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"the-bot\"\nstrategies = \"points,ext:bad=python3 tests/bots/faulty.py crash 5\"\n"
-        ),
+        "name = \"f\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,points\"\ngames = 50\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"the-bot\"\nstrategies = \"points,ext:bad=python3 tests/bots/faulty.py crash 5\"\n"
     )
     .unwrap();
     let out = dir.join("new").join("out");
