@@ -82,7 +82,12 @@ fn win_counts_add_up_to_the_rounds() {
         assert_eq!(s.turns.count(), s.rounds);
         if mode == Mode::Match {
             let m: u64 = s.strategies.iter().map(|x| x.match_wins).sum();
-            assert_eq!(m + s.tied_matches + s.no_winner_matches, s.games, "{rules}");
+            assert_eq!(
+                m + s.tied_matches + s.no_winner_matches + s.capped_without_winner,
+                s.games,
+                "{rules}"
+            );
+            assert!(s.capped_without_winner <= s.capped_matches);
             assert_eq!(s.rounds_per_match.count(), s.games);
             assert!(s.rounds > s.games, "matches to 500 take several rounds");
         } else {

@@ -302,7 +302,7 @@ pub const STATE_EXPERIMENT: &str = include_str!("../seeds/state-experiment.toml"
 /// does; accepted, it is reported in every format an experiment writes.
 pub fn lockstep_state(data: &[u8]) {
     let Some(text) = text(data) else { return };
-    let Ok(st) = unolab::report::experiment::parse_state(text, "state.json") else {
+    let Ok((st, _)) = unolab::report::experiment::parse_state(text, "state.json") else {
         return;
     };
     let exp = experiment::parse(STATE_EXPERIMENT, "state-experiment.toml")

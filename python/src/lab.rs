@@ -460,7 +460,7 @@ pub fn experiment(
         games,
         seed,
         duplicate,
-        precision,
+        precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };
     play_experiment(
@@ -530,7 +530,7 @@ pub fn compare(
         games: None,
         seed: None,
         duplicate,
-        precision,
+        precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };
     play_experiment(

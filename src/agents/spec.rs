@@ -19,7 +19,9 @@ pub struct PresetFile {
     /// The implementation: `heuristic` (the only parametric one), `random`,
     /// `first`, or a search agent: `pimc`, `ismcts`.
     pub base: String,
-    #[serde(default)]
+    /// Written only when they differ from the defaults (so that a preset of
+    /// a base without parameters, written back, has no [params] table).
+    #[serde(default, skip_serializing_if = "params_are_default")]
     pub params: HeuristicParams,
     /// `base = "external"`: the program and its arguments (docs/protocol.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -30,6 +32,10 @@ pub struct PresetFile {
     /// The parameters of a search agent (`base = "pimc"` or `"ismcts"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<search::SearchParams>,
+}
+
+fn params_are_default(p: &HeuristicParams) -> bool {
+    *p == HeuristicParams::default()
 }
 
 /// A validated strategy description that can make fresh instances (one per
@@ -235,6 +241,28 @@ impl StrategySpec {
         })?;
         f.validate()
             .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+        // Parameters (even of default values) are refused for every base
+        // that has none, rather than ignored. An empty [params] table (as a
+        // manifest writes every strategy) holds none.
+        let has_params = toml::from_str::<toml::Table>(text).is_ok_and(|t| {
+            t.get("params")
+                .and_then(|p| p.as_table())
+                .is_some_and(|p| !p.is_empty())
+        });
+        if f.base != "heuristic" && has_params {
+            let instead = if search::SearchKind::parse(&f.base).is_some() {
+                "it takes a [search] table"
+            } else {
+                "only base = \"heuristic\" has parameters"
+            };
+            return Err(StrategyError::Invalid(
+                origin.into(),
+                format!(
+                    "base '{}' takes no [params] table ({instead}): remove it, or use base = \"heuristic\"",
+                    f.base
+                ),
+            ));
+        }
         if let Some(kind) = search::SearchKind::parse(&f.base) {
             if !allow_search {
                 return Err(StrategyError::Invalid(
@@ -571,5 +599,34 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("alphazero"), "{e}");
+        // Parameters for a base that has none: refused, not ignored (issue
+        // 17), whatever their values.
+        for (base, params) in [
+            ("random", "points_weight = 3.0"),
+            ("first", "forget_uno = 0.0"),
+            ("pimc", "forget_uno = 0.0"),
+        ] {
+            let e = StrategySpec::parse(
+                &format!("name = \"x\"\nbase = \"{base}\"\n[params]\n{params}\n"),
+                "f",
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.contains(&format!("base '{base}' takes no [params]")),
+                "{e}"
+            );
+        }
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"external\"\ncommand = [\"bot\"]\n[params]\njump_in = true\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("base 'external' takes no [params]"), "{e}");
+        // An empty table, as manifests write every strategy, holds none.
+        assert!(
+            StrategySpec::parse("name = \"random\"\nbase = \"random\"\n[params]\n", "f").is_ok()
+        );
     }
 }

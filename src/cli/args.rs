@@ -59,12 +59,32 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
 }
 
 pub fn parse_count(s: &str) -> Result<u64, String> {
+    parse_positive(s, "game count")
+}
+
+/// A positive integer (`_` allowed as a separator); the error names `what`.
+fn parse_positive(s: &str, what: &str) -> Result<u64, String> {
     match s.replace('_', "").parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!(
-            "'{s}' is not a valid game count (valid: a positive integer)"
+            "'{s}' is not a valid {what} (valid: a positive integer)"
         )),
     }
+}
+
+/// `tune --generations`.
+pub fn parse_generations(s: &str) -> Result<u64, String> {
+    parse_positive(s, "generation count")
+}
+
+/// `tune --population`.
+pub fn parse_population(s: &str) -> Result<u64, String> {
+    parse_positive(s, "population (candidates per generation)")
+}
+
+/// `--batch`.
+pub fn parse_batch(s: &str) -> Result<u64, String> {
+    parse_positive(s, "batch size (games per batch)")
 }
 
 /// Seconds between saves of a resumable state (`--checkpoint`): a number from
@@ -113,40 +133,60 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Fail> {
 #[derive(clap::Args, Clone)]
 pub struct CommonArgs {
     /// Games per arm (deals per arm with --duplicate); with --precision, the limit
-    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, value_parser = parse_count, allow_hyphen_values = true)]
     pub games: Option<u64>,
     /// Master seed (an unsigned 64-bit integer)
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Worker threads (default: all cores); the results do not depend on it
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
     /// Play each deal once per seat rotation of the line-up (duplicate);
     /// --duplicate=false turns it off for a file that asks for it
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub duplicate: Option<bool>,
-    /// Stop when every 95% interval is narrower than plus or minus X
-    #[arg(long, value_name = "X", value_parser = parse_precision, allow_hyphen_values = true)]
-    pub precision: Option<f64>,
-    /// Games per batch (the precision rule and saved state work per batch)
-    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    /// Stop when every 95% interval is narrower than plus or minus X; or
+    /// METRIC=X for one metric's intervals (in its unit: 0.005 is half a
+    /// point of a rate, 0.5 half a point per round), repeatable or comma
+    /// separated; given, it replaces the file's precision
+    #[arg(long, value_name = "X|METRIC=X", value_parser = parse_precision, value_delimiter = ',', allow_hyphen_values = true)]
+    pub precision: Vec<(Option<String>, f64)>,
+    /// Games per batch: the precision rule is looked at every batch
+    #[arg(long, value_parser = parse_batch, allow_hyphen_values = true)]
     pub batch: Option<u64>,
     /// Output folder (experiment run: default results/<name>)
     #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Continue an interrupted run from the state saved in the output folder
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     pub resume: bool,
+    /// Start over in an output folder that holds saved work (an interrupted
+    /// or finished run, or other results), replacing it; refused without it.
+    /// With --shard: start that shard over
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar
     #[arg(short, long)]
     pub quiet: bool,
 }
 
-fn parse_precision(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+fn parse_precision(s: &str) -> Result<(Option<String>, f64), String> {
+    let (metric, x) = match s.split_once('=') {
+        Some((m, x)) => (Some(m.trim()), x.trim()),
+        None => (None, s.trim()),
+    };
+    if let Some(m) = metric {
+        if !unolab::sim::lockstep::METRIC_NAMES.contains(&m) {
+            return Err(format!(
+                "unknown metric '{m}' (valid: {})",
+                unolab::sim::lockstep::METRIC_NAMES.join(", ")
+            ));
+        }
+    }
+    match x.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok((metric.map(String::from), v)),
         _ => Err(format!(
-            "'{s}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)"
+            "'{x}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals, or METRIC=X)"
         )),
     }
 }

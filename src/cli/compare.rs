@@ -13,13 +13,13 @@ pub struct CompareArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of players, 2 to 10
-    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// Strategies of A, comma separated, one per seat (cycled to fill the seats)
-    #[arg(long, default_value = "random")]
+    #[arg(short, long, default_value = "random")]
     strategies: String,
     /// round: one round per game; match: whole matches
-    #[arg(long, default_value = "round", value_parser = ["round", "match"])]
+    #[arg(short, long, default_value = "round", value_parser = ["round", "match"])]
     mode: String,
     /// B's rule set (default: A's)
     #[arg(long = "b-rules", value_name = "RULES")]

@@ -3,11 +3,12 @@
 //! folder; and the shared driver that `compare` uses too.
 
 use super::args::{cores, parse_checkpoint, parse_shard, CommonArgs, CHECKPOINT_SECS};
-use super::scaffold::Session;
+use super::scaffold::{check_out_dir, clear_results, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use unolab::lab::experiment::ExperimentSpec;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{load_state, save_state, state_path, ExperimentReport};
@@ -40,8 +41,8 @@ pub struct RunArgs {
     /// combines them into the experiment's results
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Save the resumable state at a batch boundary at most every SECS
-    /// seconds of play (default 10; always at the end)
+    /// Save the resumable state at most every SECS seconds of play (default
+    /// 10; always at the end, and on an interrupt)
     #[arg(long, value_name = "SECS", value_parser = parse_checkpoint, allow_hyphen_values = true)]
     checkpoint: Option<f64>,
 }
@@ -58,6 +59,16 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
                 exp.run.seed,
                 if exp.run.duplicate { ", duplicate" } else { "" }
             ))?;
+            // The arms' labels, one a line (a grid's are generated: this is
+            // where to find the name of a baseline).
+            for (i, a) in exp.run.arms.iter().enumerate() {
+                let base = if exp.run.baseline == Some(i) {
+                    " (baseline)"
+                } else {
+                    ""
+                };
+                print_out(&format!("  arm '{}'{base}\n", a.label))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         ExperimentAction::Run(a) => {
@@ -99,41 +110,43 @@ pub fn drive(
     every: f64,
 ) -> Result<ExitCode, Fail> {
     apply_overrides(&mut exp, c)?;
-    // The output folder must be writable before the first game.
-    let session = Session::begin(out)?;
     let threads = c.threads.unwrap_or_else(cores);
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg)?;
     let spath = out.map(state_path);
-    let mut state = if c.resume {
-        let Some(spath) = &spath else {
+    let spec = exp.spec();
+    let mut state = match (out, c.resume) {
+        (None, true) => {
             return Err(Fail(
                 "--resume needs --out DIR (where the state was saved)".into(),
-            ));
-        };
-        let st = load_state(spath).map_err(Fail)?;
-        if !st.same_shape(&LockstepState::new(&cfg)) {
-            return Err(Fail(format!(
-                "{} does not belong to this experiment (arms, seed, duplicate or batch differ)",
-                spath.display()
-            )));
+            ))
         }
-        st.check(&cfg)
-            .map_err(|e| Fail(format!("{}: {e}", spath.display())))?;
-        st
-    } else {
-        LockstepState::new(&cfg)
+        (Some(dir), true) => resume_state(dir, &exp, &cfg)?,
+        (Some(dir), false) => {
+            // Saved work is not replaced without --force.
+            if !c.force {
+                refuse_saved_experiment(dir, &exp)?;
+            }
+            LockstepState::new(&cfg)
+        }
+        (None, false) => LockstepState::new(&cfg),
     };
+    // The output folder must be writable before the first game; with
+    // --force the earlier results go.
+    let session = Session::begin(out)?;
+    if let (Some(dir), true) = (out, c.force) {
+        clear_results(dir).map_err(|e| session.failed(e))?;
+    }
     let total = cfg.max_clusters;
     let session = session.with_bar(total, c.quiet, "games per arm", state.clusters);
-    // The state is saved at a batch boundary at most every `every` seconds
-    // (10 by default, and always at the end, interrupted or not), so saving
-    // costs nothing measurable.
+    // The state is saved at most every `every` seconds (10 by default, and
+    // always at the end, interrupted or not), so saving costs nothing
+    // measurable.
     let mut last_save = Instant::now();
     let mut save = |st: &LockstepState| match &spath {
         Some(p) if last_save.elapsed().as_secs_f64() >= every => {
             last_save = Instant::now();
-            save_state(st, p)
+            save_state(st, &spec, p)
         }
         _ => Ok(()),
     };
@@ -143,10 +156,11 @@ pub fn drive(
         session.stop,
         &|d| session.progress(d),
         &mut save,
-    )?;
+    )
+    .map_err(|e| session.failed(e))?;
     let elapsed = session.finish();
     if let Some(p) = &spath {
-        save_state(&state, p).map_err(Fail)?;
+        save_state(&state, &spec, p).map_err(Fail)?;
     }
     let command: Vec<String> = std::env::args().collect();
     let report = ExperimentReport {
@@ -166,11 +180,114 @@ pub fn drive(
     print_result(json, || report.to_json(), || report.to_text())?;
     if how == Stop::Interrupted {
         return Ok(interrupted(&format!(
-            "{} of {} games per arm kept (last batch boundary); continue with --resume",
-            state.clusters, total
+            "{} of {} {} per arm kept; continue with --resume",
+            state.clusters,
+            total,
+            if exp.run.duplicate { "deals" } else { "games" }
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The differences between two experiments that `--resume` cannot take:
+/// all but the game limit, the precision rule and the description.
+fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<String> {
+    mine.differences(saved)
+        .into_iter()
+        .filter(|d| !["game count", "precision", "description"].contains(&d.as_str()))
+        .collect()
+}
+
+/// The saved state of `dir` for `--resume`: refused when it belongs to
+/// another experiment.
+fn resume_state(
+    dir: &Path,
+    exp: &Experiment,
+    cfg: &unolab::sim::lockstep::LockstepConfig,
+) -> Result<LockstepState, Fail> {
+    let spath = state_path(dir);
+    let (st, saved) = load_state(&spath).map_err(Fail)?;
+    if let Some(saved) = &saved {
+        let d = resume_differences(&exp.spec(), saved);
+        if !d.is_empty() {
+            return Err(Fail(format!(
+                "--out {} holds experiment '{}', not this one ({} differ): --resume continues the same experiment only; use another --out, or --force to start over",
+                dir.display(),
+                saved.name,
+                d.join(", ")
+            )));
+        }
+    }
+    if !st.same_shape(&LockstepState::new(cfg)) {
+        return Err(Fail(format!(
+            "{} does not belong to this experiment (arms, seed, duplicate or batch differ)",
+            spath.display()
+        )));
+    }
+    st.check(cfg)
+        .map_err(|e| Fail(format!("{}: {e}", spath.display())))?;
+    Ok(st)
+}
+
+/// Refuses an output folder holding saved work (an interrupted or finished
+/// experiment, or any other results): one line naming the folder, and
+/// `--resume` when the work is this experiment's.
+fn refuse_saved_experiment(dir: &Path, exp: &Experiment) -> Result<(), Fail> {
+    let spath = state_path(dir);
+    if !spath.exists() {
+        return check_out_dir(dir, false, "");
+    }
+    let (st, saved) = match load_state(&spath) {
+        Ok(x) => x,
+        // Unreadable: said as any other result.
+        Err(_) => return check_out_dir(dir, false, ""),
+    };
+    let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    // Finished when the results written at the end say so for this very
+    // state; a state saved while the run went on, and never followed by its
+    // results, is an interrupted one.
+    let finished = manifest
+        .as_ref()
+        .is_some_and(|m| m["partial"] == false && m["clusters"].as_u64() == Some(st.clusters));
+    let name = saved.as_ref().map(|s| s.name.clone()).or_else(|| {
+        manifest
+            .as_ref()
+            .and_then(|m| m["experiment"].as_str().map(String::from))
+    });
+    let same = match &saved {
+        Some(s) => resume_differences(&exp.spec(), s).is_empty(),
+        None => st.same_shape(&LockstepState::new(&exp.run)),
+    };
+    let what = match &name {
+        Some(n) if n == "compare" => "a compare".to_string(),
+        Some(n) => format!("experiment '{n}'"),
+        None => "an experiment".to_string(),
+    };
+    let unit = if st.duplicate { "deals" } else { "games" };
+    let msg = match (finished, same) {
+        (false, true) => format!(
+            "--out {} holds an interrupted run of {what} ({} {unit} per arm played): continue it with --resume, or start over with --force",
+            dir.display(),
+            st.clusters
+        ),
+        (true, true) => format!(
+            "--out {} holds the finished results of {what} ({} {unit} per arm): --resume continues it (with more --games), --force starts over",
+            dir.display(),
+            st.clusters
+        ),
+        (false, false) => format!(
+            "--out {} holds an interrupted run of {what} ({} {unit} per arm played), not of this one: use another --out, or --force to replace it",
+            dir.display(),
+            st.clusters
+        ),
+        (true, false) => format!(
+            "--out {} holds the results of {what}, not of this one: use another --out, or --force to replace them",
+            dir.display()
+        ),
+    };
+    Err(Fail(msg))
 }
 
 /// Applies the command-line overrides of `c` to `exp`.
@@ -179,7 +296,7 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
         games: c.games,
         seed: c.seed,
         duplicate: c.duplicate,
-        precision: c.precision,
+        precision: c.precision.clone(),
         batch: c.batch,
     }
     .apply(exp)

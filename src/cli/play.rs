@@ -7,6 +7,7 @@
 //! format; the file is written only when the match is over.
 
 use super::args::{load_rules, parse_players, parse_seed, RuleArgs};
+use super::scaffold::{prepare_out_file, remove_created};
 use super::term::Fail;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -25,10 +26,10 @@ pub struct PlayArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of players, 2 to 10 (you and the others)
-    #[arg(long, default_value = "2", value_parser = parse_players, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "2", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// The others' strategies, comma separated (cycled to fill their seats)
-    #[arg(long, default_value = "points")]
+    #[arg(short, long, default_value = "points")]
     strategies: String,
     /// Your seat (0 = the first seat)
     #[arg(long, default_value = "0")]
@@ -36,9 +37,13 @@ pub struct PlayArgs {
     /// Seed of the shuffles and the others' choices (default: from the clock)
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: Option<u64>,
-    /// Write the match in the trace format (docs/trace.md) to FILE when it ends
+    /// Write the match in the trace format (docs/trace.md) to FILE when it
+    /// ends (missing folders are created)
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Replace an existing --trace file (refused without it)
+    #[arg(long)]
+    force: bool,
 }
 
 /// How cards and names are printed.
@@ -558,14 +563,12 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
             a.players - 1
         )));
     }
-    if let Some(path) = &a.trace {
-        if path.is_dir() || path.file_name().is_none() {
-            return Err(Fail(format!(
-                "--trace {} is not a file path",
-                path.display()
-            )));
-        }
-    }
+    // An earlier trace is not replaced without --force; its folder is made
+    // (with its parents) and checked writable before the match.
+    let created = match &a.trace {
+        Some(path) => prepare_out_file(path, "--trace", a.force)?,
+        None => Vec::new(),
+    };
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -629,13 +632,17 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     let result = match game.play_match(&mut agents, &mut table, |_| {}) {
         Ok(r) => r,
         Err(e) if e.fault && e.seat == me => {
+            remove_created(&created);
             println!(
                 "\nYou left the table in round {}; no trace was written.",
                 e.round
             );
             return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => return Err(Fail(e.to_string())),
+        Err(e) => {
+            remove_created(&created);
+            return Err(Fail(e.to_string()));
+        }
     };
     let mut out = String::from("== Match over: ");
     out += &match result.winner {

@@ -4,7 +4,7 @@ use super::args::{
     cores, load_rules, parse_checkpoint, parse_count, parse_shard, parse_threads, RuleArgs,
     TableArgs, CHECKPOINT_SECS,
 };
-use super::scaffold::Session;
+use super::scaffold::{claim_out_dir, Session};
 use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// No progress bar
     #[arg(short, long)]
     quiet: bool,
+    /// Replace the results an earlier command left in --out (refused without
+    /// it); with --shard, start that shard over
+    #[arg(long)]
+    force: bool,
     /// Play only shard I of N of the games (I/N, or slurm for a job array task)
     /// and write its state file into --out DIR; `unolab merge` combines them
     #[arg(long, value_name = "I/N")]
@@ -74,6 +78,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         quiet,
         shard,
         checkpoint,
+        force,
     } = a;
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
@@ -95,7 +100,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     if let Some(spec) = shard {
         let shard = parse_shard(&spec)?;
         let every = checkpoint.unwrap_or(CHECKPOINT_SECS);
-        return super::shard::run(cfg, shard, out, quiet, json, every);
+        return super::shard::run(cfg, shard, out, quiet, json, every, force);
     }
     if checkpoint.is_some() {
         return Err(Fail(
@@ -103,7 +108,11 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
                 .into(),
         ));
     }
-    // The output folder must be writable before the first game.
+    // Earlier results are not replaced without --force, and the output
+    // folder must be writable before the first game.
+    if let Some(dir) = &out {
+        claim_out_dir(dir, force, "")?;
+    }
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =
         sim::run(&cfg, session.stop, &|d| session.progress(d)).map_err(|e| session.failed(e))?;

@@ -17,8 +17,8 @@ pub struct Session {
     pub started_utc: String,
     start: Instant,
     bar: Bar,
-    /// The output folder, when this session created it.
-    created: Option<PathBuf>,
+    /// The folders this session created for the output (outermost first).
+    created: Vec<PathBuf>,
 }
 
 impl Session {
@@ -27,8 +27,8 @@ impl Session {
     /// progress bar until [`Session::with_bar`].
     pub fn begin(out: Option<&Path>) -> Result<Session, Fail> {
         let created = match out {
-            Some(dir) => prepare_out_dir(dir)?.then(|| dir.to_path_buf()),
-            None => None,
+            Some(dir) => prepare_out_dir(dir)?,
+            None => Vec::new(),
         };
         Ok(Session {
             stop: interrupt_flag(),
@@ -69,9 +69,7 @@ impl Session {
     /// this session created it (and it is still empty): no empty folder is
     /// left behind for a run that wrote nothing.
     pub fn failed(&self, e: impl Into<Fail>) -> Fail {
-        if let Some(dir) = &self.created {
-            let _ = std::fs::remove_dir(dir);
-        }
+        remove_created(&self.created);
         e.into()
     }
 }
@@ -145,34 +143,204 @@ fn now_utc() -> String {
     unolab::report::utc_timestamp(secs)
 }
 
-/// Creates `dir` if needed and checks that a file can be written in it.
-/// Returns whether the folder was created here. The error names the path
-/// and the reason.
-pub fn prepare_out_dir(dir: &Path) -> Result<bool, Fail> {
+/// Creates `dir` and its missing parents, returning the folders created
+/// (outermost first). The error names the path and the reason; on an error
+/// nothing created is left behind.
+fn create_dirs(dir: &Path, flag: &str) -> Result<Vec<PathBuf>, Fail> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    for (i, d) in missing.iter().enumerate() {
+        if let Err(e) = std::fs::create_dir(d) {
+            if !d.is_dir() {
+                remove_created(&missing[..i]);
+                return Err(Fail(format!(
+                    "{flag} {}: cannot create the directory: {e}",
+                    dir.display()
+                )));
+            }
+        }
+    }
+    Ok(missing)
+}
+
+/// Removes the folders of [`create_dirs`] again, innermost first, as long as
+/// they are empty.
+pub fn remove_created(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+    }
+}
+
+/// Creates `dir` if needed (with its missing parents) and checks that a file
+/// can be written in it. Returns the folders created here (outermost first).
+/// The error names the path and the reason.
+pub fn prepare_out_dir(dir: &Path) -> Result<Vec<PathBuf>, Fail> {
     if dir.exists() && !dir.is_dir() {
         return Err(Fail(format!(
             "--out {} exists and is not a directory",
             dir.display()
         )));
     }
-    let created = !dir.exists();
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Fail(format!(
-            "--out {}: cannot create the directory: {e}",
-            dir.display()
-        ))
-    })?;
+    let created = create_dirs(dir, "--out")?;
     let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
     let written = std::fs::write(&probe, b"");
     let _ = std::fs::remove_file(&probe);
     if let Err(e) = written {
-        if created {
-            let _ = std::fs::remove_dir(dir);
-        }
+        remove_created(&created);
         return Err(Fail(format!(
             "--out {}: cannot write in the directory: {e}",
             dir.display()
         )));
     }
     Ok(created)
+}
+
+/// Makes the file output `path` of option `flag` (`--out FILE`, `--trace
+/// FILE`) ready before any work: not a folder, not an existing file unless
+/// `force` (an earlier result is never replaced silently), its folder
+/// created with its missing parents (as `--out DIR` is) and writable.
+/// Returns the folders created (see [`remove_created`]).
+pub fn prepare_out_file(path: &Path, flag: &str, force: bool) -> Result<Vec<PathBuf>, Fail> {
+    if path.is_dir() || path.file_name().is_none() {
+        return Err(Fail(format!(
+            "{flag} {} is a directory, not a file path",
+            path.display()
+        )));
+    }
+    if path.exists() && !force {
+        return Err(Fail(format!(
+            "{flag} {} already exists; use --force to replace it, or another {flag}",
+            path.display()
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let created = create_dirs(dir, flag)?;
+    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    if let Err(e) = written {
+        remove_created(&created);
+        return Err(Fail(format!(
+            "{flag} {}: cannot write in {}: {e}",
+            path.display(),
+            dir.display()
+        )));
+    }
+    Ok(created)
+}
+
+/// Every file unolab writes into an `--out` folder: a run's, a
+/// tournament's, an experiment's (or a compare's) and a merge's results, and
+/// an experiment's resumable state.
+pub const RESULT_FILES: &[&str] = &[
+    "manifest.json",
+    "state.json",
+    "summary.csv",
+    "distributions.csv",
+    "arms.csv",
+    "comparisons.csv",
+    "report.md",
+    "differences.svg",
+    "win_rates.svg",
+    "first_mover.svg",
+    "round_length.svg",
+    "ratings.csv",
+    "head_to_head.csv",
+    "ratings.svg",
+];
+
+/// The files of [`RESULT_FILES`] that `dir` holds.
+pub fn results_in(dir: &Path) -> Vec<&'static str> {
+    RESULT_FILES
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect()
+}
+
+/// What the results in `dir` are, from their `manifest.json`: "the finished
+/// results of a run", "the partial results of experiment 'x'", ...
+pub fn describe_results(dir: &Path) -> String {
+    let m: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let Some(m) = m else {
+        return "the results of an earlier command".into();
+    };
+    let what = if let Some(name) = m["experiment"].as_str() {
+        if name == "compare" && m["file"] == "command line" {
+            "a compare".to_string()
+        } else {
+            format!("experiment '{name}'")
+        }
+    } else if m["kind"] == "tournament" {
+        "a tournament".into()
+    } else if m.get("shards").is_some() {
+        "a merge".into()
+    } else {
+        "a run".into()
+    };
+    let how = if m["partial"] == true {
+        "partial"
+    } else {
+        "finished"
+    };
+    format!("the {how} results of {what}")
+}
+
+/// Refuses an `--out` folder that holds earlier results (any of
+/// [`RESULT_FILES`]) unless `force`. `hint` is said first (e.g. "continue it
+/// with --resume; "). Call it after the configuration is checked and before
+/// the first game.
+pub fn check_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), Fail> {
+    let found = results_in(dir);
+    if found.is_empty() || force {
+        return Ok(());
+    }
+    let shown: Vec<&str> = found.iter().copied().take(3).collect();
+    Err(Fail(format!(
+        "--out {} already holds {} ({}{}); {hint}use another --out, or --force to replace them",
+        dir.display(),
+        describe_results(dir),
+        shown.join(", "),
+        if found.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        },
+    )))
+}
+
+/// Removes the earlier results in `dir` (the files of [`RESULT_FILES`]), so
+/// that nothing of them is mixed into a new result (`--force`).
+pub fn clear_results(dir: &Path) -> Result<(), Fail> {
+    for f in results_in(dir) {
+        std::fs::remove_file(dir.join(f)).map_err(|e| {
+            Fail(format!(
+                "--force: cannot remove {}: {e}",
+                dir.join(f).display()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// [`check_out_dir`], then with `force` [`clear_results`]: the folder is
+/// ready for a new result.
+pub fn claim_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), Fail> {
+    check_out_dir(dir, force, hint)?;
+    if force {
+        clear_results(dir)?;
+    }
+    Ok(())
 }

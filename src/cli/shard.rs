@@ -3,7 +3,7 @@
 //! (shard states into the usual outputs).
 
 use super::args::{cores, CommonArgs};
-use super::scaffold::{prepare_out_dir, Session};
+use super::scaffold::{check_out_dir, clear_results, prepare_out_dir, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -33,15 +33,19 @@ fn open_state<S: ShardFile>(
     read: impl Fn(&Path) -> Result<S, Fail>,
     mine: &S::Config,
     make: impl FnOnce() -> Result<S, Fail>,
+    force: bool,
 ) -> Result<(PathBuf, S), Fail> {
     let path = dir.join(shard.file_name());
-    if path.is_file() {
+    if !force {
+        other_shard_counts(dir, shard)?;
+    }
+    if path.is_file() && !force {
         let s = read(&path)?;
         let d = S::differences(mine, s.config());
         let theirs = s.progress().shard;
         if !d.is_empty() || theirs != shard {
             return Err(Fail(format!(
-                "{} holds shard {theirs} of another {} ({} differ); use another --out or remove it",
+                "{} holds shard {theirs} of another {} ({} differ); use another --out, or --force to start this shard over",
                 path.display(),
                 S::WHAT.trim_end_matches('s'),
                 if d.is_empty() {
@@ -57,6 +61,30 @@ fn open_state<S: ShardFile>(
         prepare_out_dir(dir)?;
         Ok((path, s))
     }
+}
+
+/// Refuses a folder that holds shard files of another shard count than
+/// `shard`'s (they would never merge with it). Only the file names are read.
+fn other_shard_counts(dir: &Path, shard: Shard) -> Result<(), Fail> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let mine = shard.file_name();
+    let suffix = &mine[mine.find("-of-").unwrap_or(0)..];
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("shard-")
+            && name.ends_with(".json")
+            && name.contains("-of-")
+            && !name.ends_with(suffix)
+        {
+            return Err(Fail(format!(
+                "--out {} holds {name}, a shard of another split than {shard}: the shards would not merge; use another --out, or --force",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Writes a shard's state into `dir` (its file, through a temporary name),
@@ -85,6 +113,7 @@ pub fn run(
     quiet: bool,
     json: bool,
     every: f64,
+    force: bool,
 ) -> Result<ExitCode, Fail> {
     // Signals from here on stop the work and keep what finished.
     let session = Session::begin(None)?;
@@ -94,9 +123,14 @@ pub fn run(
             "--json does not apply to a shard; merge the shards: unolab merge DIR --json".into(),
         ));
     }
-    let (path, mut state) = open_state(&dir, shard, read_state, &RunSpec::of(&cfg), || {
-        Ok(ShardState::new(&cfg, shard, session.started_utc.clone()))
-    })?;
+    let (path, mut state) = open_state(
+        &dir,
+        shard,
+        read_state,
+        &RunSpec::of(&cfg),
+        || Ok(ShardState::new(&cfg, shard, session.started_utc.clone())),
+        force,
+    )?;
     let p = &state.progress;
     let (total, resumed) = (p.games(), p.games_done);
     if !p.partial {
@@ -170,16 +204,21 @@ pub fn run_experiment(
 ) -> Result<ExitCode, Fail> {
     let session = Session::begin(None)?;
     let dir = shard_dir(c.out.clone())?;
-    if c.precision.is_some() {
+    if !c.precision.is_empty() {
         return Err(Fail(
             "--precision cannot be sharded (each shard would stop on its own data); give --games instead".into(),
         ));
     }
     let threads = c.threads.unwrap_or_else(cores);
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
-    let (path, mut state) = open_state(&dir, shard, read_experiment_state, &exp.spec(), || {
-        ExperimentShardState::new(&exp, shard, session.started_utc.clone()).map_err(Fail)
-    })?;
+    let (path, mut state) = open_state(
+        &dir,
+        shard,
+        read_experiment_state,
+        &exp.spec(),
+        || ExperimentShardState::new(&exp, shard, session.started_utc.clone()).map_err(Fail),
+        c.force,
+    )?;
     let p = &state.progress;
     let (total, resumed) = (p.games(), p.games_done);
     let unit = if exp.run.duplicate { "deals" } else { "games" };
@@ -194,8 +233,8 @@ pub fn run_experiment(
         return Ok(ExitCode::SUCCESS);
     }
     let session = session.with_bar(total, c.quiet, &format!("{unit} per arm"), resumed);
-    // The state is saved at a batch boundary at most every `every` seconds
-    // (10 by default), and at the end.
+    // The state is saved at most every `every` seconds (10 by default), and
+    // at the end.
     let write = state_writer(&dir, &session, &state);
     let mut last_save = Instant::now();
     let mut save = |s: &ExperimentShardState| {
@@ -230,7 +269,7 @@ pub fn run_experiment(
     ))?;
     if how == Stop::Interrupted {
         return Ok(interrupted(&format!(
-            "{} of {} {unit} per arm of shard {shard} finished (last batch boundary); rerun the same command to resume",
+            "{} of {} {unit} per arm of shard {shard} finished; rerun the same command to resume",
             p.games_done, total
         )));
     }
@@ -258,6 +297,12 @@ pub struct MergeArgs {
     /// Print the summary as one JSON object
     #[arg(long)]
     json: bool,
+    /// Replace the results an earlier command left in --out (refused without it)
+    #[arg(long)]
+    force: bool,
+    /// No progress output (accepted as by every command; merge shows none)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// The state files named by `paths` (a folder stands for its `shard-*.json`).
@@ -331,6 +376,10 @@ fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     let files = state_files(&a.paths)?;
+    // Earlier results are not replaced without --force.
+    if let Some(dir) = &a.out {
+        check_out_dir(dir, a.force, "")?;
+    }
     // Every file is of one kind: a run's shards or an experiment's.
     let mut kinds: Vec<(String, &PathBuf)> = Vec::new();
     for f in &files {
@@ -367,6 +416,9 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     })?;
     if let Some(dir) = &a.out {
         prepare_out_dir(dir)?;
+        if a.force {
+            clear_results(dir)?;
+        }
     }
     let partial = m.partial();
     let report = Report {
@@ -416,6 +468,9 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
     })?;
     if let Some(dir) = &a.out {
         prepare_out_dir(dir)?;
+        if a.force {
+            clear_results(dir)?;
+        }
     }
     let report = ExperimentReport {
         exp: &exp,
@@ -436,7 +491,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         // A complete merge is the state of games 0..N, as one run leaves it:
         // `experiment run --resume` can extend it.
         if !m.partial() {
-            save_state(&m.stats, &state_path(dir)).map_err(Fail)?;
+            save_state(&m.stats, &m.config, &state_path(dir)).map_err(Fail)?;
         }
         report.write_dir(dir).map_err(Fail)?;
     }

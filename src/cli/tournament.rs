@@ -3,7 +3,7 @@
 use super::args::{
     cores, load_rules, parse_count, parse_players, parse_seed, parse_threads, RuleArgs,
 };
-use super::scaffold::Session;
+use super::scaffold::{claim_out_dir, Session};
 use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,29 +17,32 @@ pub struct TournamentArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// The field: strategies, comma separated, each once
-    #[arg(long)]
+    #[arg(short, long)]
     strategies: String,
     /// Players at each table, 2 to 10
-    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// Number of games (one round each)
-    #[arg(long, default_value = "100000", value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "100000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
     /// Master seed (an unsigned 64-bit integer)
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Worker threads (default: all cores; at most 8 per core)
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
     /// Write ratings.csv, head_to_head.csv, ratings.svg and manifest.json into DIR
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// No progress bar
-    #[arg(long)]
+    #[arg(short, long)]
     quiet: bool,
+    /// Replace the results an earlier command left in --out (refused without it)
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
@@ -56,7 +59,11 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         chunk: 1024,
     };
     cfg.validate()?;
-    // The output folder must be writable before the first game.
+    // Earlier results are not replaced without --force, and the output
+    // folder must be writable before the first game.
+    if let Some(dir) = &a.out {
+        claim_out_dir(dir, a.force, "")?;
+    }
     let session = Session::begin(a.out.as_deref())?.with_bar(a.games, a.quiet, "games", 0);
     let outcome = tournament::run(&cfg, session.stop, &|d| session.progress(d))
         .map_err(|e| session.failed(e))?;

@@ -1,6 +1,7 @@
 //! `unolab trace`: one whole match as JSON Lines.
 
 use super::args::{load_rules, RuleArgs, TableArgs};
+use super::scaffold::{prepare_out_file, remove_created};
 use super::term::{print_bytes, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,20 +13,41 @@ pub struct TraceArgs {
     rules: RuleArgs,
     #[command(flatten)]
     table: TableArgs,
-    /// Write to FILE instead of stdout
-    #[arg(long, value_name = "FILE")]
+    /// Write to FILE instead of stdout (missing folders are created)
+    #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Replace an existing --out file (refused without it)
+    #[arg(long)]
+    force: bool,
+    /// No progress output (accepted as by every command; trace prints none)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
-    let TraceArgs { rules, table, out } = a;
+    let TraceArgs {
+        rules,
+        table,
+        out,
+        force,
+        quiet: _,
+    } = a;
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
-    // The whole trace is built first, so a failure writes nothing.
-    let mut buf = Vec::new();
     rules.check_players(table.players)?;
     let mut seats = strategy::lineup_seats(&lineup, table.players)?;
-    unolab::engine::trace::write_trace(&rules, &mut seats, table.seed, &mut buf)?;
+    // An earlier file is not replaced without --force; its folder is made
+    // (with its parents, as --out DIR is) and checked writable first.
+    let created = match &out {
+        Some(path) => prepare_out_file(path, "--out", force)?,
+        None => Vec::new(),
+    };
+    // The whole trace is built first, so a failure writes nothing.
+    let mut buf = Vec::new();
+    if let Err(e) = unolab::engine::trace::write_trace(&rules, &mut seats, table.seed, &mut buf) {
+        remove_created(&created);
+        return Err(e.into());
+    }
     match out {
         None => print_bytes(&buf)?,
         Some(path) => {
@@ -33,15 +55,20 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
             let dir = dir
                 .map(|d| d.to_path_buf())
                 .unwrap_or_else(|| PathBuf::from("."));
+            // prepare_out_file has checked that the path names a file.
             let name = path
                 .file_name()
-                .ok_or_else(|| Fail(format!("--out {} is not a file path", path.display())))?
+                .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
             unolab::report::write_files_atomically(
                 &dir,
                 &[(name.as_str(), String::from_utf8_lossy(&buf).into_owned())],
-            )?;
+            )
+            .map_err(|e| {
+                remove_created(&created);
+                Fail(e)
+            })?;
         }
     }
     Ok(ExitCode::SUCCESS)

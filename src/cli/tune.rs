@@ -1,9 +1,10 @@
 //! `unolab tune`: the cross-entropy method over the heuristic's parameters.
 
 use super::args::{
-    cores, load_rules, parse_count, parse_players, parse_seed, parse_threads, RuleArgs,
+    cores, load_rules, parse_count, parse_generations, parse_players, parse_population, parse_seed,
+    parse_threads, RuleArgs,
 };
-use super::scaffold::Session;
+use super::scaffold::{prepare_out_file, remove_created, Session};
 use super::term::{print_out, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Number of players, 2 to 10
-    #[arg(long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "4", value_parser = parse_players, allow_hyphen_values = true)]
     players: usize,
     /// The opponents, comma separated, cycled to fill the other seats
     #[arg(long, default_value = "points,color,cautious")]
@@ -24,13 +25,13 @@ pub struct TuneArgs {
     #[arg(long, default_value = "color")]
     start: String,
     /// Generations of the search
-    #[arg(long, default_value = "10", value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "10", value_parser = parse_generations, allow_hyphen_values = true)]
     generations: u64,
     /// Candidates per generation (the first is the current mean)
-    #[arg(long, default_value = "16", value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(long, default_value = "16", value_parser = parse_population, allow_hyphen_values = true)]
     population: u64,
     /// Games (rounds) per candidate per generation, the same for every candidate
-    #[arg(long, default_value = "4000", value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "4000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
     /// Games of the held-out evaluation on seeds tuning never used
     #[arg(long, default_value = "40000", value_parser = parse_count, allow_hyphen_values = true)]
@@ -39,14 +40,21 @@ pub struct TuneArgs {
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Worker threads (default: all cores; at most 8 per core)
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Name of the tuned strategy (default: the --out file's stem, or "tuned")
     #[arg(long)]
     name: Option<String>,
-    /// Write the preset file here (e.g. strategies/tuned.toml)
-    #[arg(long, value_name = "FILE")]
+    /// Write the preset file here (e.g. strategies/tuned.toml; missing
+    /// folders are created)
+    #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Replace an existing --out file (refused without it)
+    #[arg(long)]
+    force: bool,
+    /// No progress lines (one per generation on stderr)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
@@ -66,21 +74,6 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             "name '{name}' must be non-empty, without commas or spaces (use --name)"
         )));
     }
-    if let Some(p) = &a.out {
-        if p.is_dir() {
-            return Err(Fail(format!("--out {} is a directory", p.display())));
-        }
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-        if let Some(d) = parent {
-            if !d.is_dir() {
-                return Err(Fail(format!(
-                    "--out {}: directory {} does not exist",
-                    p.display(),
-                    d.display()
-                )));
-            }
-        }
-    }
     let threads = a.threads.unwrap_or_else(cores);
     let cfg = TuneConfig {
         rules,
@@ -96,8 +89,19 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         threads,
     };
     cfg.validate()?;
+    // An earlier preset is not replaced without --force, and its folder is
+    // made (with its parents, as --out DIR is) and checked writable before
+    // the first game.
+    let created = match &a.out {
+        Some(p) => prepare_out_file(p, "--out", a.force)?,
+        None => Vec::new(),
+    };
     let session = Session::begin(None)?;
+    let quiet = a.quiet;
     let outcome = tune::tune(&cfg, session.stop, &mut |g| {
+        if quiet {
+            return;
+        }
         eprintln!(
             "generation {}/{}: mean {:.2}%  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
             g.index,
@@ -108,6 +112,10 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             g.spread,
             session.elapsed_s()
         );
+    })
+    .map_err(|e| {
+        remove_created(&created);
+        Fail::from(e)
     })?;
     let command: Vec<String> = std::env::args().collect();
     let command = command_line(&command);
@@ -118,6 +126,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             .and_then(|_| std::fs::rename(&tmp, p))
             .map_err(|e| {
                 let _ = std::fs::remove_file(&tmp);
+                remove_created(&created);
                 Fail(format!("cannot write {}: {e}", p.display()))
             })?;
         eprintln!("wrote {}", p.display());

@@ -25,7 +25,7 @@ struct FileBase {
     strategies: Option<Spanned<String>>,
     mode: Option<Spanned<String>>,
     games: Option<Spanned<i64>>,
-    seed: Option<Spanned<i64>>,
+    seed: Option<Spanned<SeedValue>>,
     duplicate: Option<bool>,
     fixed_seats: Option<bool>,
 }
@@ -44,6 +44,15 @@ struct FileArm {
     fixed_seats: Option<bool>,
 }
 
+/// A seed as written: an integer (TOML's reach 2^63-1), or a string for the
+/// whole unsigned 64-bit range of `run --seed`.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum SeedValue {
+    Int(i64),
+    Text(String),
+}
+
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct FileGrid {
@@ -58,6 +67,8 @@ struct FileGrid {
 #[serde(deny_unknown_fields)]
 struct FileStop {
     precision: Option<Spanned<f64>>,
+    /// A half-width per metric: `{ points_per_round = 0.5, win_rate = 0.005 }`.
+    precision_per_metric: Option<Spanned<std::collections::BTreeMap<String, f64>>>,
     max_games: Option<Spanned<i64>>,
     batch: Option<Spanned<i64>>,
     #[serde(default)]
@@ -134,6 +145,9 @@ pub struct ExperimentSpec {
     pub batch: u64,
     pub precision: Option<f64>,
     pub precision_metrics: Vec<String>,
+    /// A half-width per metric (see `LockstepConfig::precision_targets`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub precision_targets: Vec<(String, f64)>,
 }
 
 impl ExperimentSpec {
@@ -154,7 +168,9 @@ impl ExperimentSpec {
         check(self.duplicate == o.duplicate, "duplicate play");
         check(self.batch == o.batch, "batch");
         check(
-            self.precision == o.precision && self.precision_metrics == o.precision_metrics,
+            self.precision == o.precision
+                && self.precision_metrics == o.precision_metrics
+                && self.precision_targets == o.precision_targets,
             "precision",
         );
         if self.arms.len() != o.arms.len() {
@@ -211,6 +227,7 @@ impl Experiment {
             batch: r.batch,
             precision: r.precision,
             precision_metrics: r.precision_metrics.clone(),
+            precision_targets: r.precision_targets.clone(),
         }
     }
 
@@ -243,6 +260,7 @@ impl Experiment {
                 batch: s.batch,
                 precision: s.precision,
                 precision_metrics: s.precision_metrics.clone(),
+                precision_targets: s.precision_targets.clone(),
                 ..LockstepConfig::new(arms, s.seed, s.games)
             },
         })
@@ -417,17 +435,27 @@ pub fn parse_with(
     let games = positive(&mut errs, &b.games, "games", 10_000);
     let seed = match &b.seed {
         None => 1,
-        Some(s) if *s.get_ref() >= 0 => *s.get_ref() as u64,
         Some(s) => {
-            errs.at(
-                s.span(),
-                format!(
-                    "invalid seed {} (valid: an integer from 0 to {})",
-                    s.get_ref(),
-                    i64::MAX
-                ),
-            );
-            1
+            let v = match s.get_ref() {
+                SeedValue::Int(i) => u64::try_from(*i).ok(),
+                SeedValue::Text(t) => t.trim().parse::<u64>().ok(),
+            };
+            v.unwrap_or_else(|| {
+                let shown = match s.get_ref() {
+                    SeedValue::Int(i) => i.to_string(),
+                    SeedValue::Text(t) => format!("'{t}'"),
+                };
+                errs.at(
+                    s.span(),
+                    format!(
+                        "invalid seed {shown} (valid: an integer from 0 to {}; above {} write it as a string, e.g. seed = \"{}\")",
+                        u64::MAX,
+                        i64::MAX,
+                        u64::MAX
+                    ),
+                );
+                1
+            })
         }
     };
     let duplicate = b.duplicate.unwrap_or(false);
@@ -448,6 +476,27 @@ pub fn parse_with(
     };
     let max_games = positive(&mut errs, &stop.max_games, "max_games", games);
     let batch = positive(&mut errs, &stop.batch, "batch", DEFAULT_BATCH);
+    let mut precision_targets = Vec::new();
+    if let Some(t) = &stop.precision_per_metric {
+        for (m, x) in t.get_ref() {
+            if !METRIC_NAMES.contains(&m.as_str()) {
+                errs.at(
+                    t.span(),
+                    format!(
+                        "unknown metric '{m}' in precision_per_metric (valid: {})",
+                        METRIC_NAMES.join(", ")
+                    ),
+                );
+            } else if !(*x > 0.0 && x.is_finite()) {
+                errs.at(
+                    t.span(),
+                    format!("invalid precision {x} for {m} (valid: a positive number, the half-width of the 95% intervals)"),
+                );
+            } else {
+                precision_targets.push((m.clone(), *x));
+            }
+        }
+    }
     let mut precision_metrics = Vec::new();
     for m in &stop.metrics {
         if METRIC_NAMES.contains(&m.get_ref().as_str()) {
@@ -576,6 +625,43 @@ pub fn parse_with(
         errs.file("no arms: add [[arm]] tables or a [grid] table (see experiments/README.md)");
     }
 
+    // The [base]'s own set and house items, and the error its rules give
+    // on their own: an arm that inherits them reports them as the base's
+    // (once, at the base's line), not as its own.
+    let base_items: Vec<std::ops::Range<usize>> = b
+        .set
+        .iter()
+        .map(|s| s.span())
+        .chain(b.house.iter().map(|h| h.span()))
+        .collect();
+    let base_span = b
+        .set
+        .last()
+        .or(b.house.last())
+        .map(|s| s.span())
+        .unwrap_or_else(|| base_rules.1.clone());
+    let base_build_error: Option<String> =
+        RuleSetFile::load(&base_rules.0).ok().and_then(|mut fl| {
+            let applied = b.set.iter().all(|s| fl.apply_set(s.get_ref()).is_ok())
+                && b.house.iter().all(|h| {
+                    h.get_ref()
+                        .split(',')
+                        .filter(|x| !x.trim().is_empty())
+                        .all(|item| fl.apply_house(item).is_ok())
+                });
+            if applied {
+                Rules::build(fl).err().map(|e| e.to_string())
+            } else {
+                None
+            }
+        });
+    let base_error = |errs: &mut Errors, span: std::ops::Range<usize>, what: &str, e: String| {
+        let l = errs.line(span.clone());
+        let msg = format!("{}:{l}: [base] {what}{e}", errs.origin);
+        if !errs.list.contains(&msg) {
+            errs.list.push(msg);
+        }
+    };
     let mut specs = Vec::new();
     let mut arms = Vec::new();
     for (i, (label, rules, set, house, players, strategies, fixed_seats)) in raws.iter().enumerate()
@@ -598,13 +684,21 @@ pub fn parse_with(
         if let Some(fl) = file.as_mut() {
             for (s, span) in set {
                 if let Err(e) = fl.apply_set(s) {
-                    errs.arm(span.clone(), &label.0, e);
+                    if base_items.contains(span) {
+                        base_error(&mut errs, span.clone(), "set: ", e.to_string());
+                    } else {
+                        errs.arm(span.clone(), &label.0, e);
+                    }
                 }
             }
             for (h, span) in house {
                 for item in h.split(',').filter(|x| !x.trim().is_empty()) {
                     if let Err(e) = fl.apply_house(item) {
-                        errs.arm(span.clone(), &label.0, e);
+                        if base_items.contains(span) {
+                            base_error(&mut errs, span.clone(), "house: ", e.to_string());
+                        } else {
+                            errs.arm(span.clone(), &label.0, e);
+                        }
                     }
                 }
             }
@@ -627,6 +721,10 @@ pub fn parse_with(
         };
         let built = file.and_then(|fl| match Rules::build(fl) {
             Ok(r) => Some(r),
+            Err(e) if base_build_error.as_deref() == Some(e.to_string().as_str()) => {
+                base_error(&mut errs, base_span.clone(), "", e.to_string());
+                None
+            }
             Err(e) => {
                 errs.arm(rules.1.clone(), &label.0, e);
                 None
@@ -682,7 +780,7 @@ pub fn parse_with(
     if !errs.list.is_empty() {
         return Err(errs.list);
     }
-    let games = if precision.is_some() {
+    let games = if precision.is_some() || !precision_targets.is_empty() {
         max_games
     } else {
         games
@@ -698,6 +796,7 @@ pub fn parse_with(
             batch,
             precision,
             precision_metrics,
+            precision_targets,
             ..LockstepConfig::new(arms, seed, games)
         },
     })

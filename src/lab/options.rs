@@ -177,7 +177,9 @@ pub struct Overrides {
     pub games: Option<u64>,
     pub seed: Option<u64>,
     pub duplicate: Option<bool>,
-    pub precision: Option<f64>,
+    /// Precision targets: `(None, x)` is the half-width for every metric,
+    /// `(Some(metric), x)` one metric's; given, they replace the file's.
+    pub precision: Vec<(Option<String>, f64)>,
     pub batch: Option<u64>,
 }
 
@@ -201,8 +203,27 @@ impl Overrides {
                 ));
             }
         }
-        if let Some(p) = self.precision {
-            exp.run.precision = Some(p);
+        if !self.precision.is_empty() {
+            let all: Vec<f64> = self
+                .precision
+                .iter()
+                .filter(|(m, _)| m.is_none())
+                .map(|p| p.1)
+                .collect();
+            if all.len() > 1 {
+                return Err(
+                    "--precision X is given twice; give one X for every metric, and METRIC=X for others".into(),
+                );
+            }
+            exp.run.precision = all.first().copied();
+            exp.run.precision_targets = self
+                .precision
+                .iter()
+                .filter_map(|(m, x)| m.clone().map(|m| (m, *x)))
+                .collect();
+            if exp.run.precision.is_none() {
+                exp.run.precision_metrics.clear();
+            }
         }
         if let Some(b) = self.batch {
             exp.run.batch = b;

@@ -6,7 +6,8 @@
 //! [`ExperimentShardState`] holds the resolved experiment ([`ExperimentSpec`]),
 //! its [`Progress`] (the same record as a run's shard), and the exact
 //! [`LockstepState`] of the clusters it finished: a contiguous prefix of its
-//! range, since the lockstep runner keeps the state of batch boundaries only.
+//! range, since the lockstep runner hands clusters out in order and keeps
+//! every one it started.
 //! Every statistic of a lockstep state is an integer sum (run statistics,
 //! ratio sums, paired cross sums), so adding the states of all `N` shards
 //! gives exactly the state of one run of all the clusters, in any order;
@@ -49,7 +50,7 @@ impl ExperimentShardState {
         shard: Shard,
         started_utc: String,
     ) -> Result<ExperimentShardState, String> {
-        if exp.run.precision.is_some() {
+        if exp.run.has_precision_rule() {
             return Err(format!(
                 "experiment '{}' stops at a precision; an adaptive stop cannot be sharded (each shard would stop on its own data): drop [stop] precision and give the games",
                 exp.name
@@ -97,6 +98,7 @@ impl ExperimentShardState {
         cfg.first_cluster = self.progress.first_game;
         cfg.max_clusters = self.progress.games();
         cfg.precision = None;
+        cfg.precision_targets.clear();
         cfg
     }
 
@@ -109,8 +111,8 @@ impl ExperimentShardState {
 /// Plays the clusters of `state` that are missing, on `threads` threads, and
 /// records them in `state`. `exp` must be the experiment of the state
 /// ([`Experiment::from_spec`] of its config, or the same file). After each
-/// batch `on_batch` gets the shard state (to save it); setting `stop` ends the
-/// work, keeping the last batch boundary. `progress` gets the shard's clusters
+/// step of play `on_batch` gets the shard state (to save it); setting `stop`
+/// ends the work, keeping every cluster finished. `progress` gets the shard's clusters
 /// finished so far.
 pub fn run_experiment_shard(
     exp: &Experiment,

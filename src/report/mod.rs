@@ -27,7 +27,7 @@ pub struct Report<'a> {
 pub const GIT_COMMIT: Option<&str> = option_env!("UNOLAB_GIT_COMMIT");
 
 /// The columns of `summary.csv`, in order (documented in `results/README.md`).
-pub const SUMMARY_COLUMNS: [&str; 25] = [
+pub const SUMMARY_COLUMNS: [&str; 26] = [
     "kind",
     "name",
     "seats",
@@ -53,6 +53,7 @@ pub const SUMMARY_COLUMNS: [&str; 25] = [
     "points_sd",
     "points_p50",
     "illegal",
+    "partial",
 ];
 
 /// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -308,6 +309,8 @@ impl<'a> Report<'a> {
             "truncated": st.truncated,
             "tied_matches": if matches { json!(st.tied_matches) } else { Value::Null },
             "no_winner_matches": if matches { json!(st.no_winner_matches) } else { Value::Null },
+            "max_rounds_matches": if matches { json!(st.capped_matches) } else { Value::Null },
+            "max_rounds_without_winner": if matches { json!(st.capped_without_winner) } else { Value::Null },
             "uno_penalties": st.uno_penalties,
             "illegal": st.illegal,
         })
@@ -486,6 +489,15 @@ impl<'a> Report<'a> {
                 "tied matches (best total shared): {}, matches without a winner (quick play, round blocked or truncated): {}",
                 st.tied_matches, st.no_winner_matches
             );
+            if st.capped_matches > 0 {
+                let _ = writeln!(
+                    o,
+                    "matches stopped by max_rounds = {} before the target or round count: {} (their winner is the leader at the stop; {} without a single leader, not counted as ties)",
+                    self.cfg.rules.settings.max_rounds,
+                    st.capped_matches,
+                    st.capped_without_winner
+                );
+            }
         }
         let _ = writeln!(
             o,
@@ -507,6 +519,7 @@ impl<'a> Report<'a> {
         let e3 = |e: Estimate| [f(e.rate), f(e.lo), f(e.hi)];
         let none = || vec![String::new(); 3];
         let fair = f(1.0 / cfg.players as f64);
+        let partial = self.partial;
         let match_cols = |wins: u64, per_seat: Option<Estimate>| -> Vec<String> {
             if !matches {
                 return vec![String::new(); 8];
@@ -536,6 +549,9 @@ impl<'a> Report<'a> {
                 sum.p50.to_string(),
                 s.illegal.to_string(),
             ]);
+            // Every row says whether the run was cut short (an interrupt, a
+            // partial merge), as the manifest does.
+            row.push(partial.to_string());
             w.write_record(&row)?;
         }
         for (i, s) in st.seats.iter().enumerate() {
@@ -552,6 +568,9 @@ impl<'a> Report<'a> {
             row.extend(e3(r));
             row.extend(match_cols(s.match_wins, None));
             row.extend(vec![String::new(); 5]);
+            // Every row says whether the run was cut short (an interrupt, a
+            // partial merge), as the manifest does.
+            row.push(partial.to_string());
             w.write_record(&row)?;
         }
         for (i, &wins) in st.position_wins.iter().enumerate() {
@@ -567,6 +586,9 @@ impl<'a> Report<'a> {
             row.push(String::new());
             row.extend(e3(r));
             row.extend(vec![String::new(); 8 + 5]);
+            // Every row says whether the run was cut short (an interrupt, a
+            // partial merge), as the manifest does.
+            row.push(partial.to_string());
             w.write_record(&row)?;
         }
         let bytes = w

@@ -252,6 +252,7 @@ impl TournamentReport<'_> {
             "win_lo95",
             "win_hi95",
             "fair_share",
+            "partial",
         ])?;
         for (i, r) in self.rows().iter().enumerate() {
             let ci = wilson95(r.wins, r.seats);
@@ -276,6 +277,7 @@ impl TournamentReport<'_> {
                 r6(ci.0).to_string(),
                 r6(ci.1).to_string(),
                 r6(self.fair_share()).to_string(),
+                self.outcome.partial.to_string(),
             ])?;
         }
         into_string(w)
@@ -335,8 +337,18 @@ impl TournamentReport<'_> {
     /// the best at the top (an interval panel, as the experiments' plots).
     pub fn ratings_svg(&self) -> Result<String, String> {
         let title = format!(
-            "Ratings: {} players, {} rounds, {} (95% intervals)",
-            self.cfg.players, self.outcome.results.games, self.cfg.rules.name
+            "Ratings: {} players, {} rounds, {} (95% intervals){}",
+            self.cfg.players,
+            self.outcome.results.games,
+            self.cfg.rules.name,
+            if self.outcome.partial {
+                format!(
+                    " - PARTIAL: {} of {} rounds",
+                    self.outcome.results.games, self.cfg.games
+                )
+            } else {
+                String::new()
+            }
         );
         // The panel draws its first row at the bottom.
         let rows = self

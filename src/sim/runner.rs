@@ -71,6 +71,20 @@ pub enum RunError {
         seed: u64,
         game: u64,
     },
+    /// The failure of one arm of a lockstep run (`sim::lockstep`).
+    #[error("arm '{arm}': {error}")]
+    InArm { arm: String, error: Box<RunError> },
+}
+
+impl RunError {
+    /// The game that failed, if a game did.
+    pub fn game(&self) -> Option<u64> {
+        match self {
+            RunError::Invalid(_) => None,
+            RunError::Illegal { game, .. } => Some(*game),
+            RunError::InArm { error, .. } => error.game(),
+        }
+    }
 }
 
 impl RunConfig {
@@ -217,6 +231,14 @@ pub struct RunStats {
     pub tied_matches: u64,
     /// Quick-play matches whose round ended blocked or truncated (no winner).
     pub no_winner_matches: u64,
+    /// Matches stopped by the `max_rounds` cap before the target or the
+    /// round count: their winner is the leader at the cap.
+    #[serde(default)]
+    pub capped_matches: u64,
+    /// Of those, the ones whose lead was shared (no winner; not counted in
+    /// `tied_matches`).
+    #[serde(default)]
+    pub capped_without_winner: u64,
     pub uno_penalties: u64,
     pub illegal: u64,
     pub strategies: Vec<StrategyStats>,
@@ -243,6 +265,8 @@ impl RunStats {
             truncated: 0,
             tied_matches: 0,
             no_winner_matches: 0,
+            capped_matches: 0,
+            capped_without_winner: 0,
             uno_penalties: 0,
             illegal: 0,
             strategies: names
@@ -341,8 +365,12 @@ impl RunStats {
                 self.seats[w as usize].match_wins += 1;
                 self.strategies[strat_of_seat[w as usize]].match_wins += 1;
             }
+            None if m.capped => self.capped_without_winner += 1,
             None if m.tied => self.tied_matches += 1,
             None => self.no_winner_matches += 1,
+        }
+        if m.capped {
+            self.capped_matches += 1;
         }
         for st in &mut self.strategies {
             let r = st.current_match_wins as u128;
@@ -366,6 +394,8 @@ impl RunStats {
         self.truncated += o.truncated;
         self.tied_matches += o.tied_matches;
         self.no_winner_matches += o.no_winner_matches;
+        self.capped_matches += o.capped_matches;
+        self.capped_without_winner += o.capped_without_winner;
         self.uno_penalties += o.uno_penalties;
         self.illegal += o.illegal;
         for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {

@@ -183,6 +183,10 @@ pub struct MatchResult {
     /// Two or more seats share the best total (no winner). Quick play is never
     /// tied: without a winner its round ended blocked or truncated.
     pub tied: bool,
+    /// Stopped by the `max_rounds` cap before anyone reached the target (or
+    /// the round count): the winner, or the tie, is that of the totals at
+    /// the cap, not of a finished match.
+    pub capped: bool,
     pub totals: [i64; MAX_PLAYERS],
     pub rounds: u32,
 }

@@ -35,6 +35,9 @@ pub enum TurnEnd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchEnd {
     quick_winner: Option<u8>,
+    /// Ended by `max_rounds` (the safety cap), neither target nor round
+    /// count reached.
+    capped: bool,
 }
 
 impl<'r> Game<'r> {
@@ -358,17 +361,19 @@ impl<'r> Game<'r> {
         if self.s.quick {
             return Some(MatchEnd {
                 quick_winner: r.winner,
+                capped: false,
             });
         }
         let reached = self.s.target > 0
             && self.totals[..self.n as usize]
                 .iter()
                 .any(|&t| t >= self.s.target as i64);
-        if reached
-            || (self.s.rounds > 0 && self.round >= self.s.rounds)
-            || self.round >= self.s.max_rounds
-        {
-            return Some(MatchEnd { quick_winner: None });
+        let counted = self.s.rounds > 0 && self.round >= self.s.rounds;
+        if reached || counted || self.round >= self.s.max_rounds {
+            return Some(MatchEnd {
+                quick_winner: None,
+                capped: !reached && !counted,
+            });
         }
         self.dealer = (self.dealer + 1) % self.n;
         None
@@ -402,6 +407,7 @@ impl<'r> Game<'r> {
         let result = MatchResult {
             winner,
             tied,
+            capped: end.capped,
             totals: self.totals,
             rounds: self.round,
         };

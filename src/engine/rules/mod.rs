@@ -126,8 +126,14 @@ fn validate_settings(s: &Settings) -> Result<(), RulesError> {
     if s.max_rounds == 0 {
         return bad("max_rounds = 0 is not valid (at least 1)".into());
     }
-    if s.uno_penalty > 100 || s.wrong_card_penalty > 100 || s.ohana_fill_to > 100 {
-        return bad("uno_penalty, wrong_card_penalty and ohana_fill_to must be at most 100".into());
+    for (name, v) in [
+        ("uno_penalty", s.uno_penalty),
+        ("wrong_card_penalty", s.wrong_card_penalty),
+        ("ohana_fill_to", s.ohana_fill_to),
+    ] {
+        if v > 100 {
+            return bad(format!("{name} = {v} is not valid (valid: 0 to 100)"));
+        }
     }
     Ok(())
 }

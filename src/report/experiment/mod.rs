@@ -7,6 +7,7 @@
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
+use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
     games_of, holm, paired_difference, ratio_estimate, Difference, Estimate, LockstepState, Stop,
@@ -339,6 +340,8 @@ impl ExperimentReport<'_> {
             "batch": e.run.batch,
             "precision": e.run.precision,
             "precision_metrics": e.run.precision_metrics,
+            "precision_targets": e.run.precision_targets,
+            "precision_reached": if e.run.has_precision_rule() && self.stop != Stop::Interrupted { json!(self.precision_missed().is_none()) } else { Value::Null },
             "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
             "partial": self.partial(),
             "baseline": e.run.baseline.map(|b| e.run.arms[b].label.clone()),
@@ -521,9 +524,18 @@ pub fn state_path(out: &Path) -> PathBuf {
     out.join("state.json")
 }
 
-/// Writes the state to `path` through a temporary file and a rename.
-pub fn save_state(st: &LockstepState, path: &Path) -> Result<(), String> {
-    let text = serde_json::to_string(st).map_err(|e| e.to_string())?;
+/// Writes the state to `path` through a temporary file and a rename, with
+/// the experiment it belongs to (`spec`, the key `experiment`), so that
+/// `--resume` can refuse another experiment's state.
+pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Result<(), String> {
+    let state = serde_json::to_string(st).map_err(|e| e.to_string())?;
+    let spec = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+    // The state's object with the experiment as its first key (the sums are
+    // i128: they do not go through a serde_json::Value).
+    let text = match state.strip_prefix('{') {
+        Some(rest) => format!("{{\"experiment\":{spec},{rest}"),
+        None => return Err("the state is not a JSON object".into()),
+    };
     let tmp = path.with_extension("json.tmp");
     if let Some(d) = path.parent() {
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
@@ -532,16 +544,24 @@ pub fn save_state(st: &LockstepState, path: &Path) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Reads a saved state.
-pub fn load_state(path: &Path) -> Result<LockstepState, String> {
+/// Reads a saved state, with the experiment it records (`None` in a state
+/// written before states recorded it).
+pub fn load_state(path: &Path) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the saved state {}: {e}", path.display()))?;
     parse_state(&text, &path.display().to_string())
 }
 
 /// Parses a saved state's text (`name`: the file, in messages) and checks
-/// its format and version.
-pub fn parse_state(text: &str, name: &str) -> Result<LockstepState, String> {
+/// its format and version; with the experiment it records.
+pub fn parse_state(
+    text: &str,
+    name: &str,
+) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        experiment: Option<ExperimentSpec>,
+    }
     let st: LockstepState =
         serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
     if st.format != crate::sim::lockstep::STATE_FORMAT
@@ -552,5 +572,7 @@ pub fn parse_state(text: &str, name: &str) -> Result<LockstepState, String> {
             crate::sim::lockstep::STATE_VERSION
         ));
     }
-    Ok(st)
+    let head: Head =
+        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
+    Ok((st, head.experiment))
 }

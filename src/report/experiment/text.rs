@@ -2,7 +2,7 @@
 //! `compare` print, and `report.md`.
 
 use super::{arm_rows, comparison_rows, describe, title, ArmRow, ComparisonRow, ExperimentReport};
-use crate::sim::lockstep::Stop;
+use crate::sim::lockstep::{precision_checks, Stop};
 use crate::sim::Mode;
 use std::fmt::Write as _;
 
@@ -59,13 +59,29 @@ impl ExperimentReport<'_> {
                 "games"
             },
             match r.stop {
-                Stop::Precision => " (precision reached)",
-                Stop::Interrupted => " (PARTIAL)",
-                Stop::Limit => "",
+                Stop::Precision => " (precision reached)".to_string(),
+                Stop::Interrupted => " (PARTIAL)".to_string(),
+                Stop::Limit if self.precision_missed().is_some() => {
+                    " (precision NOT reached)".to_string()
+                }
+                Stop::Limit => String::new(),
             },
             r.exp.run.seed,
             r.elapsed_s
         );
+        if let (Stop::Limit, Some(m)) = (r.stop, self.precision_missed()) {
+            let _ = writeln!(
+                o,
+                "precision NOT reached (asked {}): {m}",
+                self.precision_asked()
+            );
+        }
+        if r.exp.origin == "command line" {
+            // A compare: what A and B are, one line each.
+            for line in self.arm_lines() {
+                let _ = writeln!(o, "{line}");
+            }
+        }
         let fmt = |m: &str, x: f64| {
             if describe(m).1 {
                 format!("{:.3}%", 100.0 * x)
@@ -117,8 +133,169 @@ impl ExperimentReport<'_> {
                     p(c.p_holm)
                 );
             }
+            for line in self.challengers() {
+                let _ = writeln!(o, "{line}");
+            }
         }
         o
+    }
+
+    /// The precision rule asked for, in words: "±0.005", "±0.5 for
+    /// points_per_round, ±0.005 for the others".
+    fn precision_asked(&self) -> String {
+        let r = &self.exp.run;
+        let mut v: Vec<String> = r
+            .precision_targets
+            .iter()
+            .map(|(m, x)| format!("±{x} for {m}"))
+            .collect();
+        if let Some(p) = r.precision {
+            let which = if r.precision_metrics.is_empty() {
+                String::new()
+            } else {
+                format!(" for {}", r.precision_metrics.join(", "))
+            };
+            if v.is_empty() {
+                v.push(format!("±{p}{which}"));
+            } else {
+                v.push(format!("±{p}{which} otherwise"));
+            }
+        }
+        v.join(", ")
+    }
+
+    /// When a precision rule was set and not met: how many intervals are
+    /// wider than asked and the widest against its target. `None` when there
+    /// is no rule or it is met.
+    pub(super) fn precision_missed(&self) -> Option<String> {
+        let r = &self.exp.run;
+        if !r.has_precision_rule() {
+            return None;
+        }
+        let checks = precision_checks(r, self.state);
+        let wide: Vec<_> = checks.iter().filter(|c| c.half_width >= c.target).collect();
+        let worst = wide
+            .iter()
+            .max_by(|a, b| (a.half_width / a.target).total_cmp(&(b.half_width / b.target)))?;
+        Some(format!(
+            "{} of {} intervals wider than asked at the limit of {} per arm; the widest, {}, is ±{:.4} (asked ±{})",
+            wide.len(),
+            checks.len(),
+            r.max_clusters,
+            worst.what,
+            worst.half_width,
+            worst.target
+        ))
+    }
+
+    /// Each arm in one line: its label, rules, settings, house rules,
+    /// players and line-up.
+    fn arm_lines(&self) -> Vec<String> {
+        self.exp
+            .run
+            .arms
+            .iter()
+            .zip(&self.exp.specs)
+            .map(|(a, s)| {
+                let mut v = vec![format!("rules {}", a.cfg.rules.name)];
+                if !s.set.is_empty() {
+                    v.push(format!("settings {}", s.set.join(", ")));
+                }
+                if !s.house.is_empty() {
+                    v.push(format!("house rules {}", s.house.join(", ")));
+                }
+                v.push(format!("{} players", a.cfg.players));
+                let names: Vec<&str> = a.cfg.lineup.iter().map(|x| x.name()).collect();
+                v.push(format!("line-up {}", names.join(", ")));
+                format!("{}: {}", a.label, v.join("; "))
+            })
+            .collect()
+    }
+
+    /// For each arm whose line-up holds strategies its baseline's does not
+    /// (a challenger), one sentence with the challenger's own round wins per
+    /// seat held and those of the strategies it replaced, in the baseline,
+    /// each with its 95% interval. These are not paired differences (the
+    /// strategies differ), so they are given side by side.
+    fn challengers(&self) -> Vec<String> {
+        let Some(b) = self.exp.run.baseline else {
+            return Vec::new();
+        };
+        let rows = arm_rows(self.state);
+        let metric = if self.exp.mode() == Mode::Match {
+            "match_win_rate"
+        } else {
+            "win_rate"
+        };
+        let rate = |arm: &str, name: &str| {
+            rows.iter()
+                .find(|r| r.arm == arm && r.metric == metric && r.group == name)
+                .map(|r| {
+                    format!(
+                        "{} {}",
+                        num(metric, r.est.value, false),
+                        ci(metric, r.est.lo, r.est.hi, false)
+                    )
+                })
+                .unwrap_or_else(|| "-".into())
+        };
+        let names = |i: usize| {
+            let mut v: Vec<&str> = Vec::new();
+            for s in &self.exp.run.arms[i].cfg.lineup {
+                if !v.contains(&s.name()) {
+                    v.push(s.name());
+                }
+            }
+            v
+        };
+        let (base, base_names) = (&self.exp.run.arms[b].label, names(b));
+        let mut out = Vec::new();
+        for (i, a) in self.exp.run.arms.iter().enumerate() {
+            if i == b {
+                continue;
+            }
+            let mine = names(i);
+            let new: Vec<&str> = mine
+                .iter()
+                .copied()
+                .filter(|n| !base_names.contains(n))
+                .collect();
+            if new.is_empty() {
+                continue;
+            }
+            let gone: Vec<&str> = base_names
+                .iter()
+                .copied()
+                .filter(|n| !mine.contains(n))
+                .collect();
+            let own: Vec<String> = new
+                .iter()
+                .map(|n| format!("{n} {}", rate(&a.label, n)))
+                .collect();
+            let replaced: Vec<String> = gone
+                .iter()
+                .map(|n| format!("{n} {}", rate(base, n)))
+                .collect();
+            let (what, _) = describe(metric);
+            let mut line = format!(
+                "{}: challenger {} ({what}, 95% interval)",
+                a.label,
+                own.join(", ")
+            );
+            if !replaced.is_empty() {
+                line.push_str(&format!(
+                    "; in {base}, {} {}",
+                    if gone.len() == 1 {
+                        "the strategy it replaces,"
+                    } else {
+                        "the strategies it replaces,"
+                    },
+                    replaced.join(", ")
+                ));
+            }
+            out.push(line);
+        }
+        out
     }
 
     /// `report.md`: the question, the set-up, the findings in words, the
@@ -152,7 +329,7 @@ impl ExperimentReport<'_> {
         };
         let _ = writeln!(
             o,
-            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}. {} thread{}, {:.1} s.\n",
+            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}.\n",
             e.run.arms.len(),
             e.run.seed,
             e.mode().name(),
@@ -162,13 +339,19 @@ impl ExperimentReport<'_> {
                 Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
                 Stop::Interrupted => "an interruption (PARTIAL results)",
             },
-            match e.run.precision {
-                Some(p) => format!(" (precision ±{p}, limit {} per arm)", e.run.max_clusters),
-                None => String::new(),
+            if e.run.has_precision_rule() {
+                format!(
+                    " (precision {}, limit {} per arm{})",
+                    self.precision_asked(),
+                    e.run.max_clusters,
+                    match (self.stop, self.precision_missed()) {
+                        (Stop::Limit, Some(m)) => format!("; the precision was NOT reached: {m}"),
+                        _ => String::new(),
+                    }
+                )
+            } else {
+                String::new()
             },
-            self.threads,
-            if self.threads == 1 { "" } else { "s" },
-            self.elapsed_s
         );
         let _ = writeln!(
             o,
@@ -235,6 +418,14 @@ impl ExperimentReport<'_> {
                 }
                 o.push('\n');
             }
+            let challengers = self.challengers();
+            if !challengers.is_empty() {
+                let _ = writeln!(o, "Each challenger's own results (a strategy the baseline does not have; side by side, not a paired difference):\n");
+                for c in challengers {
+                    let _ = writeln!(o, "- {c}.");
+                }
+                o.push('\n');
+            }
             let _ = writeln!(
                 o,
                 "| arm | metric | baseline | arm | difference | 95% CI | p | Holm p |"
@@ -298,7 +489,12 @@ impl ExperimentReport<'_> {
             "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
             if e.run.duplicate { "deal" } else { "game" }
         );
-        let _ = write!(o, "Produced by `{}`", self.command.join(" "));
+        // The command as typed after the program's name (whatever path ran
+        // it), so that a report depends on the command alone; the threads and
+        // the time, which differ from machine to machine, are in
+        // manifest.json.
+        let args: Vec<&str> = self.command.iter().skip(1).map(String::as_str).collect();
+        let _ = write!(o, "Produced by `unolab {}`", args.join(" "));
         match &self.shards {
             Some(s) => {
                 let list = |k: &str| {

@@ -13,9 +13,12 @@
 //! cluster-level (paired) variance; see [`ratio_estimate`] and
 //! [`paired_difference`].
 //!
-//! Games are played in batches; the state at a batch boundary is exact and
-//! serialisable ([`LockstepState`]), which is what `--resume` continues from and
-//! what the adaptive-precision rule checks.
+//! Games are played in steps sized to about a second of play, none crossing
+//! a batch boundary; the state after every step is exact and serialisable
+//! ([`LockstepState`]), which is what `--resume` continues from. The
+//! adaptive-precision rule looks at the state of batch boundaries only (a
+//! fixed schedule of cluster counts), so where a run stops does not depend
+//! on the machine's speed.
 //!
 //! This file owns the configuration (arms, baseline, seed, batch, range,
 //! stopping rule) and its validation; the parts are:
@@ -23,7 +26,7 @@
 //! - `block`: the per-cluster values of a block of games and their exact sums;
 //! - `state`: the serialisable state and its merge;
 //! - `estimate`: ratio estimates, paired differences, t and Holm;
-//! - `run`: the workers, the batch loop and the precision rule.
+//! - `run`: the workers, the steps and the precision rule.
 
 mod block;
 mod estimate;
@@ -34,7 +37,10 @@ mod state;
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
 pub use layout::{Layout, MetricKey, METRIC_NAMES};
-pub use run::{half_widths, precise_enough, run_lockstep, Stop};
+pub use run::{
+    at_batch_boundary, half_widths, precise_enough, precision_checks, run_lockstep, PrecisionCheck,
+    Stop, STEP_SECS,
+};
 pub use state::{
     ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,
 };
@@ -77,6 +83,11 @@ pub struct LockstepConfig {
     pub precision: Option<f64>,
     /// Metric names the precision rule looks at (empty: all).
     pub precision_metrics: Vec<String>,
+    /// A half-width of its own for each metric named here (metrics in
+    /// different units need different ones); the rule then looks at these
+    /// metrics, and at the others of `precision_metrics` only with a
+    /// `precision`.
+    pub precision_targets: Vec<(String, f64)>,
 }
 
 impl LockstepConfig {
@@ -94,7 +105,25 @@ impl LockstepConfig {
             max_clusters: games,
             precision: None,
             precision_metrics: Vec::new(),
+            precision_targets: Vec::new(),
         }
+    }
+
+    /// Whether the run has a precision rule (one half-width for all, or one
+    /// per metric).
+    pub fn has_precision_rule(&self) -> bool {
+        self.precision.is_some() || !self.precision_targets.is_empty()
+    }
+
+    /// The half-width the precision rule asks of metric `name`, if it looks
+    /// at it.
+    pub fn precision_target(&self, name: &str) -> Option<f64> {
+        if let Some((_, x)) = self.precision_targets.iter().find(|(m, _)| m == name) {
+            return Some(*x);
+        }
+        let chosen =
+            self.precision_metrics.is_empty() || self.precision_metrics.iter().any(|m| m == name);
+        self.precision.filter(|_| chosen)
     }
 }
 
@@ -113,8 +142,23 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
     if cfg.batch == 0 || cfg.max_clusters == 0 {
         return bad("the batch and the game count must be at least 1".into());
     }
-    if cfg.precision.is_some_and(|p| !(p > 0.0 && p.is_finite())) {
+    if cfg.precision.is_some_and(|p| !(p > 0.0 && p.is_finite()))
+        || cfg
+            .precision_targets
+            .iter()
+            .any(|(_, p)| !(*p > 0.0 && p.is_finite()))
+    {
         return bad("--precision must be a positive number".into());
+    }
+    if let Some((m, _)) = cfg
+        .precision_targets
+        .iter()
+        .find(|(m, _)| !METRIC_NAMES.contains(&m.as_str()))
+    {
+        return bad(format!(
+            "unknown metric '{m}' in the precision (valid: {})",
+            METRIC_NAMES.join(", ")
+        ));
     }
     if cfg.duplicate {
         if let Some(a) = cfg.arms.iter().find(|a| a.cfg.fixed_seats) {

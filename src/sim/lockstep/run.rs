@@ -1,6 +1,7 @@
 //! Playing a lockstep run: one worker per thread holding every arm's table,
-//! clusters played block by block into exact sums, batch after batch until
-//! the game limit, the precision rule or an interrupt.
+//! clusters played block by block into exact sums, step after step (each
+//! about a second of play, within a batch) until the game limit, the
+//! precision rule (at batch boundaries) or an interrupt.
 
 use super::block::{Block, BLOCK};
 use super::estimate::{paired_difference, ratio_estimate};
@@ -12,6 +13,7 @@ use crate::engine::rules::Scoring;
 use crate::sim::runner::{Mode, RunConfig, RunError, RunStats, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// One worker's strategies and table for one arm.
 struct ArmWorker<'a> {
@@ -104,8 +106,9 @@ fn play_clusters(
     let mut start = range.start;
     while start < range.end {
         let end = (start + BLOCK as u64).min(range.end);
-        // The failure at the lowest game of this block, over every arm.
-        let mut failure: Option<(u64, crate::engine::game::IllegalActionError)> = None;
+        // The failure at the lowest game of this block, over every arm, and
+        // its arm.
+        let mut failure: Option<(u64, crate::engine::game::IllegalActionError, usize)> = None;
         for (a, w) in workers.iter_mut().enumerate() {
             w.block.clear((end - start) as usize);
             let arm = &mut st.arms[a];
@@ -125,19 +128,22 @@ fn play_clusters(
                     r = 0;
                 }
                 if let Err(error) = res {
-                    if failure.as_ref().is_none_or(|(g, _)| c < *g) {
-                        failure = Some((c, error));
+                    if failure.as_ref().is_none_or(|(g, _, _)| c < *g) {
+                        failure = Some((c, error, a));
                     }
                     break;
                 }
             }
             w.add_block((end - start) as usize, &mut arm.metrics);
         }
-        if let Some((game, error)) = failure {
-            return Err(RunError::Illegal {
-                error,
-                seed: cfg.seed,
-                game,
+        if let Some((game, error, a)) = failure {
+            return Err(RunError::InArm {
+                arm: cfg.arms[a].label.clone(),
+                error: Box::new(RunError::Illegal {
+                    error,
+                    seed: cfg.seed,
+                    game,
+                }),
             });
         }
         for comp in st.comparisons.iter_mut() {
@@ -155,19 +161,30 @@ fn play_clusters(
     Ok(())
 }
 
-/// The half-widths the precision rule looks at: every comparison's, or with
-/// no baseline every arm metric's (restricted to `precision_metrics` if given).
-pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
-    let chosen = |name: &str| {
-        cfg.precision_metrics.is_empty() || cfg.precision_metrics.iter().any(|m| m == name)
-    };
+/// One interval the precision rule looks at: its metric (`name:group`, and
+/// for a comparison `arm-baseline`), its half-width and the half-width asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrecisionCheck {
+    pub what: String,
+    pub half_width: f64,
+    pub target: f64,
+}
+
+/// Every interval the precision rule looks at: every comparison's, or with
+/// no baseline every arm metric's, of the metrics it names
+/// ([`LockstepConfig::precision_target`]).
+pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<PrecisionCheck> {
     let mut v = Vec::new();
     if st.comparisons.is_empty() {
         for a in &st.arms {
             for m in &a.metrics {
-                if chosen(&m.key.name) {
+                if let Some(target) = cfg.precision_target(&m.key.name) {
                     if let Some(e) = ratio_estimate(&m.sums, st.clusters) {
-                        v.push((e.hi - e.lo) / 2.0);
+                        v.push(PrecisionCheck {
+                            what: format!("{}:{} of {}", m.key.name, m.key.group, a.label),
+                            half_width: (e.hi - e.lo) / 2.0,
+                            target,
+                        });
                     }
                 }
             }
@@ -176,12 +193,22 @@ pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
         for c in &st.comparisons {
             for p in &c.pairs {
                 let a = &st.arms[c.arm].metrics[p.arm_metric];
-                if !chosen(&a.key.name) {
+                let Some(target) = cfg.precision_target(&a.key.name) else {
                     continue;
-                }
+                };
                 let b = &st.arms[c.baseline].metrics[p.base_metric];
                 if let Some(d) = paired_difference(&a.sums, &b.sums, &p.sums, st.clusters) {
-                    v.push((d.hi - d.lo) / 2.0);
+                    v.push(PrecisionCheck {
+                        what: format!(
+                            "{}:{} of {} against {}",
+                            a.key.name,
+                            a.key.group,
+                            st.arms[c.arm].label,
+                            st.arms[c.baseline].label
+                        ),
+                        half_width: (d.hi - d.lo) / 2.0,
+                        target,
+                    });
                 }
             }
         }
@@ -189,15 +216,30 @@ pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
     v
 }
 
-/// Whether the precision rule is met at this state.
+/// The half-widths the precision rule looks at ([`precision_checks`]).
+pub fn half_widths(cfg: &LockstepConfig, st: &LockstepState) -> Vec<f64> {
+    precision_checks(cfg, st)
+        .into_iter()
+        .map(|c| c.half_width)
+        .collect()
+}
+
+/// Whether the precision rule is met at this state: every interval it looks
+/// at is narrower than its target.
 pub fn precise_enough(cfg: &LockstepConfig, st: &LockstepState) -> bool {
-    match cfg.precision {
-        None => false,
-        Some(x) => {
-            let w = half_widths(cfg, st);
-            st.clusters >= 2 && !w.is_empty() && w.iter().all(|&h| h < x)
-        }
+    if !cfg.has_precision_rule() {
+        return false;
     }
+    let w = precision_checks(cfg, st);
+    st.clusters >= 2 && !w.is_empty() && w.iter().all(|c| c.half_width < c.target)
+}
+
+/// Whether the precision rule is looked at in this state: at every batch
+/// boundary (a multiple of `batch` clusters) and at the game limit, a
+/// schedule of cluster counts alone, so that where a run stops never depends
+/// on how fast it played or where it was interrupted.
+pub fn at_batch_boundary(cfg: &LockstepConfig, st: &LockstepState) -> bool {
+    st.clusters % cfg.batch == 0 || st.clusters >= cfg.max_clusters
 }
 
 /// How a lockstep run ended.
@@ -207,21 +249,37 @@ pub enum Stop {
     Limit,
     /// The precision rule was met at a batch boundary.
     Precision,
-    /// Interrupted: the state is the last batch boundary's.
+    /// Interrupted: the state holds every cluster finished before the stop
+    /// (a prefix of the clusters, saved with `on_step`).
     Interrupted,
 }
 
-/// Runs `cfg` from `st` (a fresh [`LockstepState::new`] or a saved one) batch
-/// by batch until the game limit, the precision rule or `stop`. After each
-/// batch `on_batch` gets the exact state (to save it). `progress` gets the
-/// clusters finished. The result depends only on the configuration and the
-/// starting state, never on the thread count.
+/// Seconds of play a step aims at: the state is exact and handed to
+/// `on_step` (to be saved) at least about this often, however slow the
+/// strategies.
+pub const STEP_SECS: f64 = 1.0;
+
+/// Runs `cfg` from `st` (a fresh [`LockstepState::new`] or a saved one) until
+/// the game limit, the precision rule or `stop`.
+///
+/// Clusters are played in steps: the first of one cluster per thread, each
+/// next one sized from the speed seen so far to about [`STEP_SECS`] of play
+/// (at most 16 times the last), and none crossing a batch boundary. After
+/// each step `on_step` gets the exact state (to save it); `progress` gets
+/// the clusters finished. The precision rule is looked at on batch
+/// boundaries only ([`at_batch_boundary`]), so the steps, which depend on
+/// the machine's speed, change nothing but how often the state is handed
+/// over. On `stop` the workers end after the clusters in hand, and the
+/// state keeps every cluster finished (they are a prefix: clusters are
+/// handed out in order and a cluster taken is always finished). The result
+/// depends only on the configuration and the starting state, never on the
+/// thread count, the steps or where a run was interrupted and resumed.
 pub fn run_lockstep(
     cfg: &LockstepConfig,
     st: &mut LockstepState,
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
-    on_batch: &mut dyn FnMut(&LockstepState) -> Result<(), String>,
+    on_step: &mut dyn FnMut(&LockstepState) -> Result<(), String>,
 ) -> Result<Stop, RunError> {
     check(cfg)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -234,8 +292,13 @@ pub fn run_lockstep(
             "the saved state does not belong to this experiment (arms, metrics, seed, duplicate or batch differ)".into(),
         ));
     }
+    // Every arm's tables and strategies, made once per worker and kept from
+    // step to step (an external program is started once, not per step).
+    let spare: Mutex<Vec<Vec<ArmWorker>>> = Mutex::new(Vec::new());
+    let threads = cfg.threads as u64;
+    let mut step = threads;
     loop {
-        if precise_enough(cfg, st) {
+        if at_batch_boundary(cfg, st) && precise_enough(cfg, st) {
             return Ok(Stop::Precision);
         }
         if st.clusters >= cfg.max_clusters {
@@ -244,18 +307,27 @@ pub fn run_lockstep(
         if stop.load(Ordering::Relaxed) {
             return Ok(Stop::Interrupted);
         }
+        let boundary = (st.clusters / cfg.batch + 1).saturating_mul(cfg.batch);
+        let until = boundary
+            .min(cfg.max_clusters)
+            .min(st.clusters.saturating_add(step));
         let start = cfg.first_cluster + st.clusters;
-        let end = (start + cfg.batch).min(cfg.first_cluster + cfg.max_clusters);
-        let chunk = 64u64;
+        let end = cfg.first_cluster + until;
+        // Small units for small steps (a slow strategy), so that every
+        // thread has work and an interrupt is seen soon.
+        let chunk = ((end - start) / (4 * threads)).clamp(1, 64);
         let chunks = (end - start).div_ceil(chunk);
+        let clock = Instant::now();
         let next = AtomicU64::new(0);
         let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
         let failed = AtomicU64::new(u64::MAX);
         let interrupted = AtomicBool::new(false);
         let done = AtomicU64::new(0);
+        let before = st.clusters;
         let parts: Vec<LockstepState> = pool.broadcast(|_| {
+            let taken = spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
             let mut workers: Vec<ArmWorker> =
-                cfg.arms.iter().map(|a| ArmWorker::new(&a.cfg)).collect();
+                taken.unwrap_or_else(|| cfg.arms.iter().map(|a| ArmWorker::new(&a.cfg)).collect());
             let mut part = empty.clone();
             loop {
                 if stop.load(Ordering::Relaxed) {
@@ -269,10 +341,7 @@ pub fn run_lockstep(
                 let s = start + k * chunk;
                 let e = (s + chunk).min(end);
                 if let Err(err) = play_clusters(cfg, &mut workers, s..e, &mut part) {
-                    let g = match &err {
-                        RunError::Illegal { game, .. } => *game,
-                        _ => s,
-                    };
+                    let g = err.game().unwrap_or(s);
                     let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
                     if f.as_ref().is_none_or(|(h, _)| g < *h) {
                         *f = Some((g, err));
@@ -280,22 +349,35 @@ pub fn run_lockstep(
                     failed.fetch_min(k, Ordering::Relaxed);
                     break;
                 }
-                progress(st.clusters + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
+                progress(before + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
             }
+            spare
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(workers);
             part
         });
         if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
             return Err(e);
         }
-        if interrupted.load(Ordering::Relaxed) {
-            // The batch is incomplete: keep the last boundary's state.
-            return Ok(Stop::Interrupted);
-        }
+        // The parts hold every cluster taken, all finished: a prefix of
+        // this step's clusters, the whole step unless interrupted.
         for p in &parts {
             st.merge(p);
         }
+        if interrupted.load(Ordering::Relaxed) && cfg.first_cluster + st.clusters < end {
+            if st.clusters > before {
+                on_step(st).map_err(RunError::Invalid)?;
+                progress(st.clusters);
+            }
+            return Ok(Stop::Interrupted);
+        }
         debug_assert_eq!(cfg.first_cluster + st.clusters, end);
-        on_batch(st).map_err(RunError::Invalid)?;
+        on_step(st).map_err(RunError::Invalid)?;
         progress(st.clusters);
+        // The next step: about STEP_SECS at the speed of this one.
+        let played = end - start;
+        let rate = played as f64 / clock.elapsed().as_secs_f64().max(1e-9);
+        step = ((rate * STEP_SECS) as u64).clamp(threads, played.saturating_mul(16).max(threads));
     }
 }

@@ -1,0 +1,702 @@
+//! The real `unolab` binary on what issue 17 found: saved work is never
+//! replaced silently, an interrupt keeps every game played, a compare says
+//! what A and B are and how a challenger does, precision per metric, and the
+//! smaller things a user tripped on.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn unolab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("unolab-trust-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A small experiment file in `dir` named `name`, with `extra` lines in
+/// `[base]` and `stop` lines in `[stop]`.
+fn experiment_file(dir: &Path, name: &str, extra: &str, stop: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let p = dir.join(format!("{name}.toml"));
+    let stop = if stop.is_empty() {
+        String::new()
+    } else {
+        format!("[stop]\n{stop}\n")
+    };
+    std::fs::write(
+        &p,
+        format!(
+            "name = \"{name}\"\nbaseline = \"plain\"\n\n[base]\nplayers = 3\nstrategies = \"points,color,random\"\ngames = 300\nseed = 4\n{extra}\n{stop}\n[[arm]]\nlabel = \"plain\"\n\n[[arm]]\nlabel = \"seven\"\nhouse = [\"seven_o\"]\n"
+        ),
+    )
+    .unwrap();
+    p
+}
+
+#[test]
+fn compare_says_what_a_and_b_are_and_how_the_challenger_does() {
+    let dir = tempdir("ab");
+    let o = unolab(&[
+        "compare",
+        "-s",
+        "points,color,random",
+        "-p",
+        "3",
+        "--b-seat",
+        "0=first",
+        "-g",
+        "600",
+        "-j",
+        "1",
+        "-q",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("\nA: rules classic; 3 players; line-up points, color, random\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nB: rules classic; 3 players; line-up first, color, random\n"),
+        "{text}"
+    );
+    // The challenger's own win rate, with its interval, and the replaced
+    // strategy's in A, as arms.csv has them.
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("B: challenger first "))
+        .unwrap_or_else(|| panic!("no challenger line: {text}"));
+    let arms = read(&dir.join("arms.csv"));
+    let value = |arm: &str, group: &str| -> f64 {
+        let row = arms
+            .lines()
+            .find(|l| l.starts_with(&format!("{arm},win_rate,{group},")))
+            .unwrap_or_else(|| panic!("{arm} {group}: {arms}"));
+        row.split(',').nth(3).unwrap().parse().unwrap()
+    };
+    let first = format!("first {:.2}% [", 100.0 * value("B", "first"));
+    let points = format!("points {:.2}% [", 100.0 * value("A", "points"));
+    assert!(
+        line.contains(&first) && line.contains(&points),
+        "{line} / {first} / {points}"
+    );
+    // And in the report's "What changes".
+    let md = read(&dir.join("report.md"));
+    let changes = md
+        .split("## What changes against the baseline")
+        .nth(1)
+        .expect("a What changes section");
+    assert!(
+        changes.contains(&format!("- B: challenger {}", &first)),
+        "{changes}"
+    );
+    // A line-up change that brings no new strategy has no challenger line.
+    let o = unolab(&[
+        "compare",
+        "-s",
+        "points,color,random",
+        "-p",
+        "3",
+        "--b-house",
+        "seven_o",
+        "-g",
+        "300",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("challenger"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\nB: rules classic; house rules seven_o; 3 players;"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn precision_per_metric_and_a_target_not_reached_is_said() {
+    let base = [
+        "compare",
+        "-s",
+        "points,color,random",
+        "-p",
+        "3",
+        "--b-house",
+        "seven_o",
+        "--batch",
+        "100",
+        "-q",
+        "--json",
+    ];
+    let run = |extra: &[&str]| -> (Value, String) {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = unolab(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let mut t: Vec<&str> = base.iter().copied().filter(|x| *x != "--json").collect();
+        t.extend_from_slice(extra);
+        let o = unolab(&t);
+        (v, stdout(&o))
+    };
+    // A loose target for points per round alone: reached at the first
+    // boundary, whatever the (much wider, in points) other intervals.
+    let (v, text) = run(&["-g", "5000", "--precision", "points_per_round=1000"]);
+    assert_eq!(
+        v["manifest"]["stopped_by"], "precision",
+        "{}",
+        v["manifest"]
+    );
+    assert_eq!(v["manifest"]["clusters"].as_u64(), Some(100));
+    assert_eq!(
+        v["manifest"]["precision_targets"],
+        serde_json::json!([["points_per_round", 1000.0]])
+    );
+    assert_eq!(v["manifest"]["precision_reached"], true);
+    assert!(text.contains("(precision reached)"), "{text}");
+    assert!(!text.contains("NOT reached"), "{text}");
+    // A target the game limit cannot reach: said, naming the widest interval.
+    let (v, text) = run(&[
+        "-g",
+        "200",
+        "--precision",
+        "win_rate=0.0001,points_per_round=1000",
+    ]);
+    assert_eq!(v["manifest"]["stopped_by"], "game limit");
+    assert_eq!(v["manifest"]["precision_reached"], false);
+    assert!(text.contains("(precision NOT reached)"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("precision NOT reached"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("±0.0001 for win_rate, ±1000 for points_per_round")
+            && line.contains("3 of 4 intervals wider than asked")
+            && line.contains("the widest, win_rate:"),
+        "{line}"
+    );
+    // A bad metric is one line before any game.
+    let o = unolab(&[
+        "compare",
+        "--b-house",
+        "seven_o",
+        "--precision",
+        "wins=0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown metric 'wins'"),
+        "{}",
+        stderr(&o)
+    );
+    // In a file: [stop] precision_per_metric, checked like the rest.
+    let dir = tempdir("prec");
+    let f = experiment_file(
+        &dir,
+        "pm",
+        "",
+        "precision_per_metric = { turns_per_round = 1000.0 }\nbatch = 50",
+    );
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "-q",
+        "-o",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("50 games per arm (precision reached)"),
+        "{}",
+        stdout(&o)
+    );
+    let f = experiment_file(&dir, "pm2", "", "precision_per_metric = { turns = 1.0 }");
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown metric 'turns' in precision_per_metric"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_lists_the_arms_and_seeds_take_the_whole_u64_range() {
+    let dir = tempdir("check");
+    let f = experiment_file(&dir, "c", "", "");
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\n  arm 'plain' (baseline)\n  arm 'seven'\n"),
+        "{}",
+        stdout(&o)
+    );
+    // 2^64-1 as a string, as `run --seed` takes it.
+    let f = experiment_file(&dir, "big", "seed = \"18446744073709551615\"", "");
+    let text = read(&f).replace("seed = 4\n", "");
+    std::fs::write(&f, text).unwrap();
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("seed 18446744073709551615"),
+        "{}",
+        stdout(&o)
+    );
+    let text = read(&f).replace("\"18446744073709551615\"", "-3");
+    std::fs::write(&f, text).unwrap();
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid seed -3 (valid: an integer from 0 to 18446744073709551615"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_experiment_never_replaces_saved_work_without_force() {
+    let dir = tempdir("refuse");
+    let f = experiment_file(&dir, "r", "", "");
+    let g = experiment_file(&dir, "other", "", "");
+    let out = dir.join("out");
+    let (f, g, o_) = (
+        f.to_str().unwrap(),
+        g.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    let o = unolab(&["experiment", "run", f, "-q", "-o", o_]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = read(&out.join("report.md"));
+    // The report holds nothing of the machine: no threads, no time, no path
+    // to the program.
+    assert!(
+        !report.contains(" s.\n") && !report.contains("thread"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Produced by `unolab experiment run "),
+        "{report}"
+    );
+    // The same experiment again, and another one: refused, nothing changed.
+    for (file, says) in [(f, "--resume"), (g, "not of this one")] {
+        let o = unolab(&["experiment", "run", file, "-q", "-o", o_]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(o_) && e.contains(says) && e.contains("--force"),
+            "{e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert_eq!(read(&out.join("report.md")), report);
+    }
+    // --force starts over.
+    let o = unolab(&["experiment", "run", g, "-q", "--force", "-o", o_]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(read(&out.join("report.md")).starts_with("# other"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_failed_experiment_names_its_arm_and_leaves_no_folder() {
+    let dir = tempdir("fail");
+    // A program that exits at its fifth request: the arm that uses it fails.
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("f.toml");
+    std::fs::write(
+        &f,
+        "name = \"f\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,points\"\ngames = 50\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"the-bot\"\nstrategies = \"points,ext:bad=python3 tests/bots/faulty.py crash 5\"\n"
+    )
+    .unwrap();
+    let out = dir.join("new").join("out");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("arm 'the-bot'"), "{}", stderr(&o));
+    assert!(!dir.join("new").exists(), "an empty --out folder was left");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
+    // One batch far larger than what is played before the signal: before,
+    // nothing short of a batch boundary survived an interrupt.
+    let dir = tempdir("term");
+    let f = experiment_file(&dir, "t", "", "batch = 100000000");
+    let out = dir.join("out");
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "experiment",
+            "run",
+            f.to_str().unwrap(),
+            "-g",
+            "100000000",
+            "-j",
+            "2",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let m: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+    assert_eq!(m["partial"], true, "{m}");
+    let kept = m["clusters"].as_u64().unwrap();
+    assert!(kept > 0 && kept < 100_000_000, "{kept}");
+    // Rerun without --resume: refused, naming --resume, the state untouched.
+    let state = read(&out.join("state.json"));
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("interrupted") && stderr(&o).contains("--resume"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read(&out.join("state.json")), state);
+    // Resumed to a limit on one thread, the same bits as one uninterrupted run.
+    let limit = (kept + 500).to_string();
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "-g",
+        &limit,
+        "-j",
+        "1",
+        "-q",
+        "--resume",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = dir.join("whole");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "-g",
+        &limit,
+        "-j",
+        "3",
+        "-q",
+        "-o",
+        whole.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for file in ["arms.csv", "comparisons.csv", "distributions.csv"] {
+        assert_eq!(read(&out.join(file)), read(&whole.join(file)), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn base_errors_are_the_bases_and_name_the_wrong_setting() {
+    let dir = tempdir("base");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("b.toml");
+    std::fs::write(
+        &f,
+        "name = \"b\"\n[base]\nset = [\"ohana_fill_to=200\"]\n\n[[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("b.toml:3: [base] ohana_fill_to = 200 is not valid (valid: 0 to 100)"),
+        "{e}"
+    );
+    assert!(!e.contains("arm 'a'") && !e.contains("uno_penalty"), "{e}");
+    // An unknown setting of the base: the base's, once, with two arms.
+    std::fs::write(
+        &f,
+        "name = \"b\"\n[base]\nset = [\"hand_sise=5\"]\n\n[[arm]]\nlabel = \"a\"\n[[arm]]\nlabel = \"c\"\nset = [\"target=9\"]\n",
+    )
+    .unwrap();
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("b.toml:3: [base] set: ") && e.contains("hand_sise"),
+        "{e}"
+    );
+    // An arm's own error stays the arm's.
+    std::fs::write(
+        &f,
+        "name = \"b\"\n[base]\nplayers = 2\n\n[[arm]]\nlabel = \"a\"\n[[arm]]\nlabel = \"c\"\nset = [\"ohana_fill_to=101\"]\n",
+    )
+    .unwrap();
+    let o = unolab(&["experiment", "check", f.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("arm 'c': ohana_fill_to = 101 is not valid"),
+        "{e}"
+    );
+    // And on the command line.
+    let o = unolab(&["run", "-g", "10", "--set", "ohana_fill_to=200"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("ohana_fill_to = 200 is not valid (valid: 0 to 100)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("uno_penalty"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn parameters_of_a_base_without_any_are_refused() {
+    let dir = tempdir("params");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("r.toml");
+    std::fs::write(
+        &p,
+        "name = \"r\"\nbase = \"random\"\n[params]\npoints_weight = 5.0\n",
+    )
+    .unwrap();
+    let o = unolab(&["run", "-g", "10", "-s", &format!("{},first", p.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("base 'random' takes no [params]"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn matches_stopped_by_max_rounds_are_reported_not_counted_as_ties() {
+    let o = unolab(&[
+        "run",
+        "-m",
+        "match",
+        "--set",
+        "max_turns=5",
+        "--set",
+        "max_rounds=3",
+        "-p",
+        "3",
+        "-g",
+        "60",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // Every round is truncated at 5 turns: no points, every match stopped at
+    // the cap with its lead shared.
+    assert_eq!(v["max_rounds_matches"], 60, "{v}");
+    assert_eq!(v["max_rounds_without_winner"], 60);
+    assert_eq!(v["tied_matches"], 0);
+    let o = unolab(&[
+        "run",
+        "-m",
+        "match",
+        "--set",
+        "max_turns=5",
+        "--set",
+        "max_rounds=3",
+        "-p",
+        "3",
+        "-g",
+        "60",
+    ]);
+    assert!(
+        stdout(&o)
+            .contains("matches stopped by max_rounds = 3 before the target or round count: 60"),
+        "{}",
+        stdout(&o)
+    );
+    // A normal match ends at the target: none stopped, and the text is silent.
+    let o = unolab(&["run", "-m", "match", "-g", "20", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["max_rounds_matches"], 0);
+    let o = unolab(&["run", "-m", "match", "-g", "20"]);
+    assert!(!stdout(&o).contains("max_rounds"), "{}", stdout(&o));
+}
+
+#[test]
+fn partial_results_are_marked_in_every_file() {
+    let dir = tempdir("partial");
+    let shards = dir.join("shards");
+    let s = shards.to_str().unwrap();
+    let o = unolab(&[
+        "run", "-g", "400", "--seed", "3", "--shard", "0/2", "-q", "-o", s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Another split into the same folder is refused.
+    let o = unolab(&[
+        "run", "-g", "400", "--seed", "3", "--shard", "0/3", "-q", "-o", s,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let merged = dir.join("merged");
+    let o = unolab(&[
+        "merge",
+        s,
+        "--allow-partial",
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = read(&merged.join("summary.csv"));
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",illegal,partial"), "{csv}");
+    assert!(lines.all(|l| l.ends_with(",true")), "{csv}");
+    // A whole run says false.
+    let whole = dir.join("whole");
+    let o = unolab(&["run", "-g", "400", "-q", "-o", whole.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = read(&whole.join("summary.csv"));
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",false")), "{csv}");
+    // A tournament cut short: ratings.csv and ratings.svg say so.
+    let t = dir.join("t");
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "tournament",
+            "-s",
+            "points,color,random,first",
+            "-g",
+            "2000000000",
+            "-j",
+            "1",
+            "-q",
+            "-o",
+            t.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let csv = read(&t.join("ratings.csv"));
+    assert!(
+        csv.lines().next().unwrap().ends_with(",fair_share,partial"),
+        "{csv}"
+    );
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",true")), "{csv}");
+    assert!(
+        read(&t.join("ratings.svg")).contains("PARTIAL: "),
+        "no mark in ratings.svg"
+    );
+    // And a tournament into a folder with results: refused, then --force.
+    let o = unolab(&[
+        "tournament",
+        "-s",
+        "points,first",
+        "-p",
+        "2",
+        "-g",
+        "100",
+        "-q",
+        "-o",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    let o = unolab(&[
+        "tournament",
+        "-s",
+        "points,first",
+        "-p",
+        "2",
+        "-g",
+        "100",
+        "-q",
+        "--force",
+        "-o",
+        t.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(read(&t.join("ratings.csv"))
+        .lines()
+        .skip(1)
+        .all(|l| l.ends_with(",false")));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn file_outputs_create_missing_folders_alike() {
+    let dir = tempdir("folders");
+    let trace = dir.join("a").join("b").join("t.jsonl");
+    let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(trace.is_file());
+    let preset = dir.join("c").join("d").join("p.toml");
+    let o = unolab(&[
+        "tune",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "-g",
+        "20",
+        "--holdout-games",
+        "20",
+        "-p",
+        "2",
+        "--field",
+        "points",
+        "-q",
+        "-o",
+        preset.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(preset.is_file());
+    // And neither replaces its file without --force.
+    let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
