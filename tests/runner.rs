@@ -300,3 +300,211 @@ fn a_custom_strategy_of_the_embedding_program_plays_like_the_built_in() {
         .is_err()
     );
 }
+
+/// `st` with its strategies in name order, so that the statistics of two
+/// typings of one line-up compare whole.
+fn by_name(mut st: RunStats) -> RunStats {
+    let mut order: Vec<usize> = (0..st.strategies.len()).collect();
+    order.sort_by(|&a, &b| st.strategies[a].name.cmp(&st.strategies[b].name));
+    st.strategies = order.iter().map(|&k| st.strategies[k].clone()).collect();
+    if let Some(c) = st.clusters.as_mut() {
+        c.strategy_rounds = order.iter().map(|&k| c.strategy_rounds[k].clone()).collect();
+        c.strategy_matches = order.iter().map(|&k| c.strategy_matches[k].clone()).collect();
+    }
+    st
+}
+
+#[test]
+fn mixed_seating_gives_every_typing_of_a_line_up_the_same_results() {
+    use unolab::sim::Seating;
+    // Two typings of the same line-up (the same strategies on the same
+    // number of seats) play the same games: the same strategy at each seat
+    // of game i, so the same counts, by strategy, seat and position. Cycled
+    // arrangements (24; 6 of a multiset; 12 in match mode), duplicate play,
+    // and arrangements drawn per game (10 seats of 6 strategies: 226,800).
+    let ten_a = "random,first,points,color,cautious,forgetful,random,first,points,color";
+    let ten_b = "color,points,forgetful,first,random,color,cautious,random,points,first";
+    for (players, a, b, mode, duplicate, games) in [
+        (4, "points,color,random,first", "first,random,points,color", Mode::Round, false, 3000),
+        (4, "points,color", "color,points", Mode::Round, false, 3000),
+        (4, "points,color,random,first", "color,first,points,random", Mode::Round, true, 4 * 500),
+        (4, "random,points,color,random", "color,random,random,points", Mode::Match, false, 120),
+        (10, ten_a, ten_b, Mode::Round, false, 1500),
+    ] {
+        let mut ca = config("classic", players, a, games, mode, 2);
+        let mut cb = config("classic", players, b, games, mode, 1);
+        assert_eq!(ca.seating, Seating::Mixed, "the default");
+        ca.duplicate = duplicate;
+        cb.duplicate = duplicate;
+        let (sa, sb) = (run_all(&ca), run_all(&cb));
+        assert_eq!(by_name(sa.clone()), by_name(sb), "{a} / {b}");
+        // Rotation seats them differently (it keeps the typed neighbours).
+        if !duplicate && players == 4 && a.len() > 12 {
+            ca.seating = Seating::Rotate;
+            cb.seating = Seating::Rotate;
+            assert_ne!(by_name(run_all(&ca)), by_name(run_all(&cb)), "{a} / {b}");
+        }
+        // Every strategy played, on its seats, in every seat position.
+        let seats: usize = sa.strategies.iter().map(|s| s.seats).sum();
+        assert_eq!(seats, players);
+    }
+}
+
+#[test]
+fn each_seating_seats_game_i_as_documented() {
+    use unolab::sim::seating::Arrangements;
+    use unolab::sim::Seating;
+    // Game i of each seating plays exactly as a fixed-seat game of the line-up
+    // it documents: the line-up rotated by i (rotate), arrangement i of the
+    // line-up (mixed), and with duplicate play rotation i mod 4 of deal
+    // i div 4's arrangement.
+    let list = "points,color,random,cautious";
+    let typed: Vec<&str> = list.split(',').collect();
+    let names: Vec<String> = typed.iter().map(|s| s.to_string()).collect();
+    let arr = Arrangements::new(&[0, 1, 2, 3], &names);
+    assert_eq!(arr.cycle_len(), Some(24));
+    for (seating, duplicate) in [
+        (Seating::Rotate, false),
+        (Seating::Mixed, false),
+        (Seating::Mixed, true),
+        (Seating::Rotate, true),
+    ] {
+        let mut cfg = config("classic", 4, list, 40, Mode::Round, 1);
+        cfg.seating = seating;
+        cfg.duplicate = duplicate;
+        for i in [0u64, 1, 5, 23, 24, 37] {
+            let (cluster, rot) = if duplicate { (i / 4, (i % 4) as usize) } else { (i, 0) };
+            let base: Vec<&str> = match seating {
+                Seating::Rotate => (0..4).map(|s| typed[(s + i as usize) % 4]).collect(),
+                _ => {
+                    let mut out = [0u8; 4];
+                    arr.get(42, cluster, None, &mut out);
+                    (0..4).map(|s| typed[out[(s + rot) % 4] as usize]).collect()
+                }
+            };
+            let mut whole = RunStats::new(&cfg);
+            play_games(&cfg, i..i + 1, &mut whole).unwrap();
+            // The same game with fixed seats: game i's seeds (with duplicate
+            // play, those of its deal) and the documented line-up.
+            let mut fixed = config("classic", 4, &base.join(","), 40, Mode::Round, 1);
+            fixed.seating = Seating::Fixed;
+            let seed_game = if duplicate { cluster } else { i };
+            let mut one = RunStats::new(&fixed);
+            play_games(&fixed, seed_game..seed_game + 1, &mut one).unwrap();
+            assert_eq!(by_name(whole), by_name(one), "{seating:?}, duplicate {duplicate}, game {i}");
+        }
+    }
+}
+
+/// Coverage of `run`'s 95% intervals over many seeds: the share of
+/// (seed, metric) pairs whose interval holds the true value, for the
+/// intervals `run` prints and for binomial (Wilson) intervals over the same
+/// rounds, which assume independent rounds.
+struct Coverage {
+    family: &'static str,
+    /// (interval, Wilson interval, truth key) per seed and metric.
+    hits: [u64; 2],
+    total: u64,
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "200 small runs per mode: run with --release")]
+fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
+    use unolab::report::{position_win, round_win_per_seat, seat_round_win, Estimate};
+    // Two names for one strategy (the preset file's defaults are points'):
+    // each name's round wins per seat held is the won-round rate / players
+    // exactly, and so is each seat's share (the dealer is drawn at random,
+    // seats are exchangeable). A position's true share is estimated from the
+    // other seeds' runs pooled (leave one out).
+    let dir = std::env::temp_dir().join(format!("unolab-cover-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let twin = dir.join("twin.toml");
+    std::fs::write(&twin, "name = \"twin\"\nbase = \"heuristic\"\n").unwrap();
+    let list = format!("points,{}", twin.display());
+    const SEEDS: u64 = 200;
+    // (label, players, mode, duplicate, games)
+    let cases = [
+        ("plain 4p", 4, Mode::Round, false, 2000),
+        ("duplicate 4p", 4, Mode::Round, true, 4 * 500),
+        ("duplicate 2p", 2, Mode::Round, true, 2 * 1000),
+        ("match 4p", 4, Mode::Match, false, 150),
+    ];
+    let mut failures = Vec::new();
+    for (label, players, mode, duplicate, games) in cases {
+        let mut cfg = config("classic", players, &list, games, mode, 2);
+        cfg.duplicate = duplicate;
+        let runs: Vec<RunStats> = (0..SEEDS)
+            .map(|s| {
+                cfg.seed = 10_000 + s;
+                run_all(&cfg)
+            })
+            .collect();
+        let n = players as f64;
+        let (won, rounds): (u64, u64) = runs.iter().fold((0, 0), |a, r| (a.0 + r.won, a.1 + r.rounds));
+        let mut pos_total = vec![0u64; players];
+        for r in &runs {
+            for (t, w) in pos_total.iter_mut().zip(&r.position_wins) {
+                *t += w;
+            }
+        }
+        let mut fams = [
+            Coverage { family: "seats", hits: [0; 2], total: 0 },
+            Coverage { family: "positions", hits: [0; 2], total: 0 },
+            Coverage { family: "strategies", hits: [0; 2], total: 0 },
+        ];
+        let covers = |e: Estimate, t: f64| (e.lo <= t && t <= e.hi) as u64;
+        for r in &runs {
+            // The won-round rate without this run.
+            let p_won = (won - r.won) as f64 / (rounds - r.rounds) as f64;
+            for s in 0..players {
+                let t = p_won / n;
+                let f = &mut fams[0];
+                f.hits[0] += covers(seat_round_win(&cfg, r, s), t);
+                f.hits[1] += covers(Estimate::wilson(r.seats[s].round_wins, r.rounds), t);
+                f.total += 1;
+            }
+            let won_others = won - r.won;
+            for p in 0..players {
+                let t = (pos_total[p] - r.position_wins[p]) as f64 / won_others as f64;
+                let f = &mut fams[1];
+                f.hits[0] += covers(position_win(&cfg, r, p), t);
+                f.hits[1] += covers(Estimate::wilson(r.position_wins[p], r.won), t);
+                f.total += 1;
+            }
+            for (k, st) in r.strategies.iter().enumerate() {
+                let t = p_won / n;
+                let seats = st.seats as f64;
+                let old = Estimate::wilson(st.round_wins, r.rounds);
+                let old = Estimate { rate: old.rate / seats, lo: old.lo / seats, hi: old.hi / seats };
+                let f = &mut fams[2];
+                f.hits[0] += covers(round_win_per_seat(&cfg, r, k), t);
+                f.hits[1] += covers(old, t);
+                f.total += 1;
+            }
+        }
+        for f in &fams {
+            // The 99.9% band of a binomial(total, 0.95) proportion.
+            let half = 3.29 * (0.95 * 0.05 / f.total as f64).sqrt();
+            let band = (0.95 - half)..=(0.95 + half);
+            let [new, old] = f.hits.map(|h| h as f64 / f.total as f64);
+            eprintln!(
+                "{label} {}: coverage {new:.4} (Wilson over rounds {old:.4}), band [{:.4}, {:.4}], {} intervals",
+                f.family,
+                band.start(),
+                band.end(),
+                f.total
+            );
+            if !band.contains(&new) {
+                failures.push(format!("{label} {}: coverage {new:.4}", f.family));
+            }
+            // Where the rounds are clustered, intervals that ignore it fail
+            // the same band: the check can tell them apart.
+            let clustered = duplicate || (mode == Mode::Match && f.family != "strategies");
+            if clustered && duplicate && band.contains(&old) {
+                failures.push(format!("{label} {}: Wilson coverage {old:.4} passes", f.family));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

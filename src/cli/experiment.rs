@@ -113,7 +113,7 @@ pub fn drive(
         let st = load_state(spath).map_err(Fail)?;
         if !st.same_shape(&LockstepState::new(&cfg)) {
             return Err(Fail(format!(
-                "{} does not belong to this experiment (arms, seed, duplicate or batch differ)",
+                "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate)",
                 spath.display()
             )));
         }
@@ -181,8 +181,20 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
     if let Some(d) = c.duplicate {
         exp.run.duplicate = d;
     }
+    if let Some(s) = &c.seating {
+        // clap has checked the name.
+        let s = unolab::sim::Seating::parse(s).unwrap_or_default();
+        for a in &mut exp.run.arms {
+            a.cfg.seating = s;
+        }
+    }
     if exp.run.duplicate {
-        if let Some(a) = exp.run.arms.iter().find(|a| a.cfg.fixed_seats) {
+        if let Some(a) = exp
+            .run
+            .arms
+            .iter()
+            .find(|a| a.cfg.seating == unolab::sim::Seating::Fixed)
+        {
             return Err(Fail(format!(
                 "arm '{}' has fixed seats; --duplicate rotates the seats",
                 a.label

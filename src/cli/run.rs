@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
 use unolab::report::Report;
-use unolab::sim::{self, Mode, RunConfig};
+use unolab::sim::{self, Mode, RunConfig, Seating};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -33,11 +33,15 @@ pub struct RunArgs {
     /// Worker threads (default: all cores; at most 8 per core)
     #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
-    /// Keep each strategy on its seat instead of rotating the line-up
-    #[arg(long)]
+    /// Who sits where: mixed (every game an arrangement of the line-up, all of
+    /// them in turn), rotate (the line-up rotated one seat per game) or fixed
+    #[arg(long, value_name = "HOW", default_value = "mixed", value_parser = ["mixed", "rotate", "fixed"])]
+    seating: String,
+    /// The same as --seating fixed
+    #[arg(long, conflicts_with = "seating")]
     fixed_seats: bool,
-    /// Duplicate play: each of --games deals is played once per seat rotation
-    /// of the line-up (players x games games in all)
+    /// Duplicate play: each of --games deals is played once per rotation of
+    /// its seating (players x games games in all)
     #[arg(long, conflicts_with = "fixed_seats")]
     duplicate: bool,
     /// Print the summary as one JSON object
@@ -66,6 +70,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         games,
         mode,
         threads,
+        seating,
         fixed_seats,
         duplicate,
         json,
@@ -79,6 +84,17 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     // clap has checked the name (round or match).
     let mode = Mode::parse(&mode).unwrap_or(Mode::Round);
     let threads = threads.unwrap_or_else(cores);
+    // clap has checked the name.
+    let seating = if fixed_seats {
+        Seating::Fixed
+    } else {
+        Seating::parse(&seating).unwrap_or_default()
+    };
+    if duplicate && seating == Seating::Fixed {
+        return Err(Fail(
+            "--duplicate rotates the seats; it cannot have --seating fixed".into(),
+        ));
+    }
     let games = if duplicate {
         games
             .checked_mul(table.players as u64)
@@ -94,8 +110,9 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         mode,
         table.seed,
         threads,
-        fixed_seats,
+        false,
     )?;
+    cfg.seating = seating;
     if lineup.iter().any(|s| s.is_external()) {
         // Programs answer thousands, not millions, of decisions a second:
         // small units keep Ctrl-C and the progress bar prompt.

@@ -1,8 +1,11 @@
 //! Simulation: the parallel runner and its exact, mergeable statistics.
 
+pub mod clusters;
 pub mod lockstep;
 pub mod runner;
+pub mod seating;
 pub mod shard;
 pub mod stats;
 
 pub use runner::*;
+pub use seating::Seating;

@@ -315,7 +315,8 @@ impl ExperimentReport<'_> {
                     "rule_set": serde_json::to_value(&a.cfg.rules.file).unwrap_or(Value::Null),
                     "players": a.cfg.players,
                     "lineup": a.cfg.lineup.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>(),
-                    "fixed_seats": a.cfg.fixed_seats,
+                    "seating": a.cfg.seating.name(),
+                    "fixed_seats": a.cfg.seating == crate::sim::Seating::Fixed,
                     "games": g,
                 })
             })
