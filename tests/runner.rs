@@ -308,8 +308,14 @@ fn by_name(mut st: RunStats) -> RunStats {
     order.sort_by(|&a, &b| st.strategies[a].name.cmp(&st.strategies[b].name));
     st.strategies = order.iter().map(|&k| st.strategies[k].clone()).collect();
     if let Some(c) = st.clusters.as_mut() {
-        c.strategy_rounds = order.iter().map(|&k| c.strategy_rounds[k].clone()).collect();
-        c.strategy_matches = order.iter().map(|&k| c.strategy_matches[k].clone()).collect();
+        c.strategy_rounds = order
+            .iter()
+            .map(|&k| c.strategy_rounds[k].clone())
+            .collect();
+        c.strategy_matches = order
+            .iter()
+            .map(|&k| c.strategy_matches[k].clone())
+            .collect();
     }
     st
 }
@@ -325,10 +331,31 @@ fn mixed_seating_gives_every_typing_of_a_line_up_the_same_results() {
     let ten_a = "random,first,points,color,cautious,forgetful,random,first,points,color";
     let ten_b = "color,points,forgetful,first,random,color,cautious,random,points,first";
     for (players, a, b, mode, duplicate, games) in [
-        (4, "points,color,random,first", "first,random,points,color", Mode::Round, false, 3000),
+        (
+            4,
+            "points,color,random,first",
+            "first,random,points,color",
+            Mode::Round,
+            false,
+            3000,
+        ),
         (4, "points,color", "color,points", Mode::Round, false, 3000),
-        (4, "points,color,random,first", "color,first,points,random", Mode::Round, true, 4 * 500),
-        (4, "random,points,color,random", "color,random,random,points", Mode::Match, false, 120),
+        (
+            4,
+            "points,color,random,first",
+            "color,first,points,random",
+            Mode::Round,
+            true,
+            4 * 500,
+        ),
+        (
+            4,
+            "random,points,color,random",
+            "color,random,random,points",
+            Mode::Match,
+            false,
+            120,
+        ),
         (10, ten_a, ten_b, Mode::Round, false, 1500),
     ] {
         let mut ca = config("classic", players, a, games, mode, 2);
@@ -373,7 +400,11 @@ fn each_seating_seats_game_i_as_documented() {
         cfg.seating = seating;
         cfg.duplicate = duplicate;
         for i in [0u64, 1, 5, 23, 24, 37] {
-            let (cluster, rot) = if duplicate { (i / 4, (i % 4) as usize) } else { (i, 0) };
+            let (cluster, rot) = if duplicate {
+                (i / 4, (i % 4) as usize)
+            } else {
+                (i, 0)
+            };
             let base: Vec<&str> = match seating {
                 Seating::Rotate => (0..4).map(|s| typed[(s + i as usize) % 4]).collect(),
                 _ => {
@@ -391,7 +422,11 @@ fn each_seating_seats_game_i_as_documented() {
             let seed_game = if duplicate { cluster } else { i };
             let mut one = RunStats::new(&fixed);
             play_games(&fixed, seed_game..seed_game + 1, &mut one).unwrap();
-            assert_eq!(by_name(whole), by_name(one), "{seating:?}, duplicate {duplicate}, game {i}");
+            assert_eq!(
+                by_name(whole),
+                by_name(one),
+                "{seating:?}, duplicate {duplicate}, game {i}"
+            );
         }
     }
 }
@@ -408,7 +443,10 @@ struct Coverage {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "200 small runs per mode: run with --release")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "200 small runs per mode: run with --release"
+)]
 fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
     use unolab::report::{position_win, round_win_per_seat, seat_round_win, Estimate};
     // Two names for one strategy (the preset file's defaults are points'):
@@ -440,7 +478,9 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
             })
             .collect();
         let n = players as f64;
-        let (won, rounds): (u64, u64) = runs.iter().fold((0, 0), |a, r| (a.0 + r.won, a.1 + r.rounds));
+        let (won, rounds): (u64, u64) = runs
+            .iter()
+            .fold((0, 0), |a, r| (a.0 + r.won, a.1 + r.rounds));
         let mut pos_total = vec![0u64; players];
         for r in &runs {
             for (t, w) in pos_total.iter_mut().zip(&r.position_wins) {
@@ -448,9 +488,21 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
             }
         }
         let mut fams = [
-            Coverage { family: "seats", hits: [0; 2], total: 0 },
-            Coverage { family: "positions", hits: [0; 2], total: 0 },
-            Coverage { family: "strategies", hits: [0; 2], total: 0 },
+            Coverage {
+                family: "seats",
+                hits: [0; 2],
+                total: 0,
+            },
+            Coverage {
+                family: "positions",
+                hits: [0; 2],
+                total: 0,
+            },
+            Coverage {
+                family: "strategies",
+                hits: [0; 2],
+                total: 0,
+            },
         ];
         let covers = |e: Estimate, t: f64| (e.lo <= t && t <= e.hi) as u64;
         for r in &runs {
@@ -475,7 +527,11 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
                 let t = p_won / n;
                 let seats = st.seats as f64;
                 let old = Estimate::wilson(st.round_wins, r.rounds);
-                let old = Estimate { rate: old.rate / seats, lo: old.lo / seats, hi: old.hi / seats };
+                let old = Estimate {
+                    rate: old.rate / seats,
+                    lo: old.lo / seats,
+                    hi: old.hi / seats,
+                };
                 let f = &mut fams[2];
                 f.hits[0] += covers(round_win_per_seat(&cfg, r, k), t);
                 f.hits[1] += covers(old, t);
@@ -501,7 +557,10 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
             // the same band: the check can tell them apart.
             let clustered = duplicate || (mode == Mode::Match && f.family != "strategies");
             if clustered && duplicate && band.contains(&old) {
-                failures.push(format!("{label} {}: Wilson coverage {old:.4} passes", f.family));
+                failures.push(format!(
+                    "{label} {}: Wilson coverage {old:.4} passes",
+                    f.family
+                ));
             }
         }
     }

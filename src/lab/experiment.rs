@@ -517,7 +517,12 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
         v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
     };
     let mut raws: Vec<Raw> = Vec::new();
-    let base_seating = seating_of(&mut errs, &b.seating, &b.fixed_seats, (Seating::Mixed, 0..0));
+    let base_seating = seating_of(
+        &mut errs,
+        &b.seating,
+        &b.fixed_seats,
+        (Seating::Mixed, 0..0),
+    );
     for a in &f.arm {
         let mut set = spanned_list(&b.set);
         set.extend(spanned_list(&a.set));

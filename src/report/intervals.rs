@@ -121,9 +121,13 @@ pub fn round_win_per_seat(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate 
 pub fn strategy_match_share(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate {
     let w = st.strategies[k].match_wins;
     match &st.clusters {
-        Some(c) if cfg.duplicate => {
-            Estimate::clustered(w, &c.strategy_matches[k], st.games, c.matches_sq, c.clusters)
-        }
+        Some(c) if cfg.duplicate => Estimate::clustered(
+            w,
+            &c.strategy_matches[k],
+            st.games,
+            c.matches_sq,
+            c.clusters,
+        ),
         _ => Estimate::wilson(w, st.games),
     }
 }

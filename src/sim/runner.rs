@@ -452,8 +452,8 @@ impl Worker {
         let index = |s: &StrategySpec| names.iter().position(|x| x == s.name()).unwrap_or(0);
         let typed: Vec<usize> = cfg.lineup.iter().map(index).collect();
         let arrangements = Arrangements::new(&typed, &names);
-        let mixer = (cfg.seating == Seating::Mixed && arrangements.cycle_len() != Some(1))
-            .then(|| Mixer {
+        let mixer =
+            (cfg.seating == Seating::Mixed && arrangements.cycle_len() != Some(1)).then(|| Mixer {
                 arrangements,
                 cluster: None,
                 pos: 0,
@@ -487,7 +487,11 @@ impl Worker {
     #[inline]
     pub(crate) fn seat(&mut self, seed: u64, cluster: u64, rotation: usize) -> usize {
         let Some(m) = &mut self.mixer else {
-            return if self.instances.len() == 1 { 0 } else { rotation };
+            return if self.instances.len() == 1 {
+                0
+            } else {
+                rotation
+            };
         };
         let n = m.base.len();
         if m.cluster != Some(cluster) {

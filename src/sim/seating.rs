@@ -164,8 +164,7 @@ impl Arrangements {
             a.cycle = Vec::with_capacity(count * players);
             for i in 0..count {
                 let arr = &lex[(i * stride) % count];
-                a.cycle
-                    .extend(arr.iter().map(|&r| a.canon[r as usize]));
+                a.cycle.extend(arr.iter().map(|&r| a.canon[r as usize]));
             }
             a.count = count;
         }
@@ -361,7 +360,10 @@ mod tests {
         a.get(5, 123, None, &mut again);
         assert_eq!(out, again);
         a.get(6, 123, None, &mut again);
-        assert_ne!(out, again, "another seed, another arrangement (almost surely)");
+        assert_ne!(
+            out, again,
+            "another seed, another arrangement (almost surely)"
+        );
     }
 
     #[test]

@@ -32,7 +32,10 @@ mod run;
 mod state;
 
 pub use block::{CrossSums, RatioSums};
-pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
+pub use estimate::{
+    constant_ratio, equal_per_cluster, holm, paired_difference, ratio_estimate, t95, Difference,
+    Estimate, Untested,
+};
 pub use layout::{Layout, MetricKey, METRIC_NAMES};
 pub use run::{half_widths, precise_enough, run_lockstep, Stop};
 pub use state::{
