@@ -432,44 +432,100 @@ fn each_seating_seats_game_i_as_documented() {
 }
 
 /// Coverage of `run`'s 95% intervals over many seeds: the share of
-/// (seed, metric) pairs whose interval holds the true value, for the
-/// intervals `run` prints and for binomial (Wilson) intervals over the same
-/// rounds, which assume independent rounds.
-struct Coverage {
-    family: &'static str,
-    /// (interval, Wilson interval, truth key) per seed and metric.
-    hits: [u64; 2],
-    total: u64,
-}
-
+/// (seed, rate) pairs whose interval holds the true rate, for the intervals
+/// `run` prints and for binomial (Wilson) intervals over the same rounds,
+/// which assume independent rounds. A rate's true value is estimated from
+/// the other seeds' runs pooled (leave one out: 199 runs against one).
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "200 small runs per mode: run with --release"
+    ignore = "200 small runs per case: run with --release"
 )]
 fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
     use unolab::report::{position_win, round_win_per_seat, seat_round_win, Estimate};
-    // Two names for one strategy (the preset file's defaults are points'):
-    // each name's round wins per seat held is the won-round rate / players
-    // exactly, and so is each seat's share (the dealer is drawn at random,
-    // seats are exchangeable). A position's true share is estimated from the
-    // other seeds' runs pooled (leave one out).
+    // `twin` is the points preset under another name: with duplicate play
+    // both play a deal's games alike at every rotation, so a seat's or a
+    // position's wins repeat within a deal (the case where intervals that
+    // ignore the deal fail most), while each twin's share is the same in
+    // every deal (no variance, nothing to cover): with twins only seats and
+    // positions are checked. points against color checks the strategies
+    // too.
     let dir = std::env::temp_dir().join(format!("unolab-cover-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let twin = dir.join("twin.toml");
     std::fs::write(&twin, "name = \"twin\"\nbase = \"heuristic\"\n").unwrap();
-    let list = format!("points,{}", twin.display());
+    let twins = format!("points,{}", twin.display());
     const SEEDS: u64 = 200;
-    // (label, players, mode, duplicate, games)
-    let cases = [
-        ("plain 4p", 4, Mode::Round, false, 2000),
-        ("duplicate 4p", 4, Mode::Round, true, 4 * 500),
-        ("duplicate 2p", 2, Mode::Round, true, 2 * 1000),
-        ("match 4p", 4, Mode::Match, false, 150),
+    const SEATS: usize = 0;
+    const POSITIONS: usize = 1;
+    const STRATEGIES: usize = 2;
+    // (label, line-up, players, mode, duplicate, games, families checked,
+    // families whose Wilson intervals over rounds must fail the band)
+    let cases: [(&str, &str, usize, Mode, bool, u64, &[usize], &[usize]); 6] = [
+        (
+            "plain 4p",
+            "points,color",
+            4,
+            Mode::Round,
+            false,
+            2000,
+            &[0, 1, 2],
+            &[],
+        ),
+        (
+            "duplicate 4p twins",
+            &twins,
+            4,
+            Mode::Round,
+            true,
+            4 * 500,
+            &[0, 1],
+            &[0, 1],
+        ),
+        (
+            "duplicate 2p twins",
+            &twins,
+            2,
+            Mode::Round,
+            true,
+            2 * 1000,
+            &[0, 1],
+            &[0, 1],
+        ),
+        (
+            "duplicate 4p",
+            "points,color",
+            4,
+            Mode::Round,
+            true,
+            4 * 500,
+            &[0, 1, 2],
+            &[],
+        ),
+        (
+            "duplicate 2p",
+            "points,color",
+            2,
+            Mode::Round,
+            true,
+            2 * 1000,
+            &[0, 1, 2],
+            &[2],
+        ),
+        (
+            "match 4p",
+            "points,color",
+            4,
+            Mode::Match,
+            false,
+            150,
+            &[0, 1, 2],
+            &[],
+        ),
     ];
     let mut failures = Vec::new();
-    for (label, players, mode, duplicate, games) in cases {
-        let mut cfg = config("classic", players, &list, games, mode, 2);
+    for (label, list, players, mode, duplicate, games, checked, wilson_fails) in cases {
+        let mut cfg = config("classic", players, list, games, mode, 2);
         cfg.duplicate = duplicate;
         let runs: Vec<RunStats> = (0..SEEDS)
             .map(|s| {
@@ -477,89 +533,77 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
                 run_all(&cfg)
             })
             .collect();
-        let n = players as f64;
-        let (won, rounds): (u64, u64) = runs
-            .iter()
-            .fold((0, 0), |a, r| (a.0 + r.won, a.1 + r.rounds));
-        let mut pos_total = vec![0u64; players];
-        for r in &runs {
-            for (t, w) in pos_total.iter_mut().zip(&r.position_wins) {
-                *t += w;
+        // Pooled counts: (numerator, denominator) per rate of each family.
+        let counts = |r: &RunStats| -> [Vec<(u64, u64)>; 3] {
+            [
+                r.seats.iter().map(|s| (s.round_wins, r.rounds)).collect(),
+                r.position_wins.iter().map(|&w| (w, r.won)).collect(),
+                r.strategies
+                    .iter()
+                    .map(|s| (s.round_wins, r.rounds * s.seats as u64))
+                    .collect(),
+            ]
+        };
+        let mut pooled = counts(&runs[0]);
+        for r in &runs[1..] {
+            for (f, g) in pooled.iter_mut().zip(counts(r)) {
+                for (a, b) in f.iter_mut().zip(g) {
+                    a.0 += b.0;
+                    a.1 += b.1;
+                }
             }
         }
-        let mut fams = [
-            Coverage {
-                family: "seats",
-                hits: [0; 2],
-                total: 0,
-            },
-            Coverage {
-                family: "positions",
-                hits: [0; 2],
-                total: 0,
-            },
-            Coverage {
-                family: "strategies",
-                hits: [0; 2],
-                total: 0,
-            },
-        ];
+        let names = ["seats", "positions", "strategies"];
+        let mut hits = [[0u64; 2]; 3];
+        let mut total = [0u64; 3];
         let covers = |e: Estimate, t: f64| (e.lo <= t && t <= e.hi) as u64;
         for r in &runs {
-            // The won-round rate without this run.
-            let p_won = (won - r.won) as f64 / (rounds - r.rounds) as f64;
-            for s in 0..players {
-                let t = p_won / n;
-                let f = &mut fams[0];
-                f.hits[0] += covers(seat_round_win(&cfg, r, s), t);
-                f.hits[1] += covers(Estimate::wilson(r.seats[s].round_wins, r.rounds), t);
-                f.total += 1;
-            }
-            let won_others = won - r.won;
-            for p in 0..players {
-                let t = (pos_total[p] - r.position_wins[p]) as f64 / won_others as f64;
-                let f = &mut fams[1];
-                f.hits[0] += covers(position_win(&cfg, r, p), t);
-                f.hits[1] += covers(Estimate::wilson(r.position_wins[p], r.won), t);
-                f.total += 1;
-            }
-            for (k, st) in r.strategies.iter().enumerate() {
-                let t = p_won / n;
-                let seats = st.seats as f64;
-                let old = Estimate::wilson(st.round_wins, r.rounds);
-                let old = Estimate {
-                    rate: old.rate / seats,
-                    lo: old.lo / seats,
-                    hi: old.hi / seats,
-                };
-                let f = &mut fams[2];
-                f.hits[0] += covers(round_win_per_seat(&cfg, r, k), t);
-                f.hits[1] += covers(old, t);
-                f.total += 1;
+            let own = counts(r);
+            for &f in checked {
+                for (i, (&(py, px), &(y, x))) in pooled[f].iter().zip(&own[f]).enumerate() {
+                    let truth = (py - y) as f64 / (px - x) as f64;
+                    let (e, w) = match f {
+                        SEATS => (seat_round_win(&cfg, r, i), Estimate::wilson(y, x)),
+                        POSITIONS => (position_win(&cfg, r, i), Estimate::wilson(y, x)),
+                        STRATEGIES => {
+                            let seats = r.strategies[i].seats as f64;
+                            let w = Estimate::wilson(y, r.rounds);
+                            let w = Estimate {
+                                rate: w.rate / seats,
+                                lo: w.lo / seats,
+                                hi: w.hi / seats,
+                            };
+                            (round_win_per_seat(&cfg, r, i), w)
+                        }
+                        _ => unreachable!("three families"),
+                    };
+                    hits[f][0] += covers(e, truth);
+                    hits[f][1] += covers(w, truth);
+                    total[f] += 1;
+                }
             }
         }
-        for f in &fams {
+        for &f in checked {
             // The 99.9% band of a binomial(total, 0.95) proportion.
-            let half = 3.29 * (0.95 * 0.05 / f.total as f64).sqrt();
+            let half = 3.29 * (0.95 * 0.05 / total[f] as f64).sqrt();
             let band = (0.95 - half)..=(0.95 + half);
-            let [new, old] = f.hits.map(|h| h as f64 / f.total as f64);
+            let [new, old] = hits[f].map(|h| h as f64 / total[f] as f64);
             eprintln!(
                 "{label} {}: coverage {new:.4} (Wilson over rounds {old:.4}), band [{:.4}, {:.4}], {} intervals",
-                f.family,
+                names[f],
                 band.start(),
                 band.end(),
-                f.total
+                total[f]
             );
             if !band.contains(&new) {
-                failures.push(format!("{label} {}: coverage {new:.4}", f.family));
+                failures.push(format!("{label} {}: coverage {new:.4}", names[f]));
             }
-            // Where the rounds are clustered, intervals that ignore it fail
-            // the same band: the check can tell them apart.
-            let clustered = duplicate || (mode == Mode::Match && f.family != "strategies");
-            if clustered && duplicate && band.contains(&old) {
+            // Where the games of a deal are not independent, intervals that
+            // ignore it fail the band: the check can tell them apart.
+            if wilson_fails.contains(&f) && band.contains(&old) {
                 failures.push(format!(
                     "{label} {}: Wilson coverage {old:.4} passes",
-                    f.family
+                    names[f]
                 ));
             }
         }
