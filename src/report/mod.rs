@@ -89,20 +89,6 @@ fn rate(k: u64, n: u64) -> f64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::utc_timestamp;
-
-    #[test]
-    fn utc_timestamps() {
-        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
-        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
-        // 2026-11-30 21:55:00 UTC = 1796075700.
-        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
-    }
-}
-
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -669,4 +655,18 @@ pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<()
             .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_timestamp;
+
+    #[test]
+    fn utc_timestamps() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
+        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
+        // 2026-11-30 21:55:00 UTC = 1796075700.
+        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
+    }
 }

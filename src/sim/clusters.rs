@@ -15,10 +15,10 @@
 //! shards.
 //!
 //! A cluster's values are the differences of the run's counts at its end and
-//! at its start, so nothing is added per round; plain round mode (one round
-//! per independent game) keeps no cluster sums at all.
+//! at its start (the runner takes them, `sim::runner`), so nothing is added
+//! per round; plain round mode (one round per independent game) keeps no
+//! cluster sums at all.
 
-use super::runner::RunStats;
 use serde::{Deserialize, Serialize};
 
 /// `Σy²` and `Σxy` of one rate over the clusters.
@@ -30,7 +30,7 @@ pub struct Moments {
 
 impl Moments {
     #[inline]
-    fn add(&mut self, y: u64, x: u64) {
+    pub(crate) fn add(&mut self, y: u64, x: u64) {
         self.yy += y as u128 * y as u128;
         self.xy += y as u128 * x as u128;
     }
@@ -94,50 +94,6 @@ impl ClusterSums {
             for (x, y) in a.iter_mut().zip(b) {
                 x.merge(y);
             }
-        }
-    }
-}
-
-/// The counts of a run a cluster's values are differences of, in a fixed
-/// order: rounds, won rounds, games (matches), then each seat's round and
-/// match wins, each position's wins, each strategy's round and match wins.
-/// `out` is reused from cluster to cluster (no allocation once it has grown).
-#[inline]
-pub(crate) fn counts(st: &RunStats, out: &mut Vec<u64>) {
-    out.clear();
-    out.extend([st.rounds, st.won, st.games]);
-    out.extend(st.seats.iter().map(|s| s.round_wins));
-    out.extend(st.seats.iter().map(|s| s.match_wins));
-    out.extend(st.position_wins.iter().copied());
-    out.extend(st.strategies.iter().map(|s| s.round_wins));
-    out.extend(st.strategies.iter().map(|s| s.match_wins));
-}
-
-/// Adds the cluster that began when the run's counts were `start` (from
-/// [`counts`]) and ends now to `st`'s cluster sums (`now` is scratch space).
-pub(crate) fn close(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>) {
-    let (n, k) = (st.seats.len(), st.strategies.len());
-    counts(st, now);
-    let d = |i: usize| now[i] - start[i];
-    let (rounds, won, matches) = (d(0), d(1), d(2));
-    let Some(c) = st.clusters.as_mut() else {
-        return;
-    };
-    c.clusters += 1;
-    c.rounds_sq += rounds as u128 * rounds as u128;
-    c.won_sq += won as u128 * won as u128;
-    c.matches_sq += matches as u128 * matches as u128;
-    let mut at = 3;
-    for (family, x, len) in [
-        (&mut c.seat_rounds, rounds, n),
-        (&mut c.seat_matches, matches, n),
-        (&mut c.positions, won, n),
-        (&mut c.strategy_rounds, rounds, k),
-        (&mut c.strategy_matches, matches, k),
-    ] {
-        for m in family.iter_mut().take(len) {
-            m.add(d(at), x);
-            at += 1;
         }
     }
 }

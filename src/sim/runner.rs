@@ -9,7 +9,7 @@
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
 use crate::engine::rules::Rules;
-use crate::sim::clusters::{self, ClusterSums};
+use crate::sim::clusters::ClusterSums;
 use crate::sim::seating::{Arrangements, Seating};
 use crate::sim::stats::Histogram;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -533,6 +533,50 @@ impl Worker {
     }
 }
 
+/// The counts of a run a cluster's values are differences of, in a fixed
+/// order: rounds, won rounds, games (matches), then each seat's round and
+/// match wins, each position's wins, each strategy's round and match wins.
+/// `out` is reused from cluster to cluster (no allocation once it has grown).
+#[inline]
+fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
+    out.clear();
+    out.extend([st.rounds, st.won, st.games]);
+    out.extend(st.seats.iter().map(|s| s.round_wins));
+    out.extend(st.seats.iter().map(|s| s.match_wins));
+    out.extend(st.position_wins.iter().copied());
+    out.extend(st.strategies.iter().map(|s| s.round_wins));
+    out.extend(st.strategies.iter().map(|s| s.match_wins));
+}
+
+/// Adds the cluster that began when the run's counts were `start` (from
+/// [`cluster_counts`]) and ends now to `st`'s cluster sums (`now` is scratch space).
+fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>) {
+    let (n, k) = (st.seats.len(), st.strategies.len());
+    cluster_counts(st, now);
+    let d = |i: usize| now[i] - start[i];
+    let (rounds, won, matches) = (d(0), d(1), d(2));
+    let Some(c) = st.clusters.as_mut() else {
+        return;
+    };
+    c.clusters += 1;
+    c.rounds_sq += rounds as u128 * rounds as u128;
+    c.won_sq += won as u128 * won as u128;
+    c.matches_sq += matches as u128 * matches as u128;
+    let mut at = 3;
+    for (family, x, len) in [
+        (&mut c.seat_rounds, rounds, n),
+        (&mut c.seat_matches, matches, n),
+        (&mut c.positions, won, n),
+        (&mut c.strategy_rounds, rounds, k),
+        (&mut c.strategy_matches, matches, k),
+    ] {
+        for m in family.iter_mut().take(len) {
+            m.add(d(at), x);
+            at += 1;
+        }
+    }
+}
+
 /// Plays games `range` into `stats`.
 pub fn play_games(
     cfg: &RunConfig,
@@ -568,7 +612,7 @@ pub(crate) fn play_range(
         let opens = clustered && (!cfg.duplicate || r == 0);
         let closes = clustered && (!cfg.duplicate || r + 1 == cfg.players);
         if opens {
-            clusters::counts(stats, &mut w.cluster_start);
+            cluster_counts(stats, &mut w.cluster_start);
         }
         let deal = if cfg.duplicate {
             i / cfg.players as u64
@@ -606,7 +650,7 @@ pub(crate) fn play_range(
         }
         stats.games += 1;
         if closes {
-            clusters::close(stats, &w.cluster_start, &mut w.cluster_now);
+            close_cluster(stats, &w.cluster_start, &mut w.cluster_now);
         }
         // The next game's rotation: (i + 1) mod period, without a division.
         r += 1;

@@ -254,7 +254,7 @@ impl ExperimentReport<'_> {
             );
             let others = comps
                 .iter()
-                .filter(|r| r.d.p.is_finite() && !(r.p_holm < 0.05))
+                .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
                 .count();
             if sig.is_empty() {
                 let _ = writeln!(o, "No difference was detected at this sample size: none is significant at the 5% level after {family}. A difference not detected is not shown to be absent: its interval in the table bounds how large it can be.\n");
