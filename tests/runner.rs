@@ -461,7 +461,16 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
     const STRATEGIES: usize = 2;
     // (label, line-up, players, mode, duplicate, games, families checked,
     // families whose Wilson intervals over rounds must fail the band)
-    type Case<'a> = (&'a str, &'a str, usize, Mode, bool, u64, &'a [usize], &'a [usize]);
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        usize,
+        Mode,
+        bool,
+        u64,
+        &'a [usize],
+        &'a [usize],
+    );
     let cases: [Case; 6] = [
         (
             "plain 4p",
