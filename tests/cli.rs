@@ -520,6 +520,51 @@ fn labels_settings_and_per_seat_rates() {
 }
 
 #[test]
+fn run_says_which_seating_and_duplicate_play_it_used() {
+    // The default seating is mixed, in the text and the JSON; --duplicate
+    // says so, with its deals and intervals clustered by deal.
+    let o = unolab(&[
+        "run",
+        "-s",
+        "points,color,random",
+        "-g",
+        "60",
+        "--seed",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    assert!(
+        t.contains("seating: mixed") && t.contains("all 12 in turn"),
+        "{t}"
+    );
+    assert!(!t.contains("duplicate"), "{t}");
+    let o = unolab(&[
+        "run",
+        "-s",
+        "points,color,random",
+        "-g",
+        "60",
+        "--duplicate",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    assert!(t.contains("duplicate play: 60 deals"), "{t}");
+    assert!(t.contains("clustered by deal"), "{t}");
+    let j = json_run(&["-s", "points,color", "--duplicate", "--seating", "rotate"]);
+    assert_eq!(j["seating"], "rotate");
+    assert_eq!(j["duplicate"], true);
+    assert_eq!(j["deals"], 3000);
+    assert_eq!(j["intervals"], "clustered by deal (delta method)");
+    let j = json_run(&["-s", "points,color"]);
+    assert_eq!(j["seating"], "mixed");
+    assert_eq!(j["arrangements"], 6);
+    let o = unolab(&["run", "-g", "10", "--duplicate", "--seating", "fixed"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
+
+#[test]
 fn a_quick_match_without_a_winner_is_not_a_tie() {
     let v: Value = {
         let o = unolab(&[

@@ -154,7 +154,11 @@ fn lockstep_is_thread_invariant_and_matches_separate_runs() {
     rc.games = 600;
     rc.seed = c.seed;
     rc.duplicate = true;
-    let out = sim::run(&rc, &AtomicBool::new(false), &|_| {}).unwrap();
+    let mut out = sim::run(&rc, &AtomicBool::new(false), &|_| {}).unwrap();
+    // The run also keeps sums over deals for its intervals (the lockstep
+    // runner keeps its own per-metric sums instead).
+    assert!(out.stats.clusters.is_some());
+    out.stats.clusters = None;
     assert_eq!(out.stats, dup.arms[1].stats);
 }
 
@@ -541,4 +545,189 @@ fn cli_writes_every_file_and_refuses_bad_files() {
         .iter()
         .any(|r| r["metric"] == "turns_per_round" && r["ci95"][0].is_number()));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const UNTESTED: &str = r#"name = "u"
+description = "differences without variance"
+baseline = "plain"
+
+[base]
+rules = "classic"
+players = 4
+strategies = "points,color,random,cautious"
+games = 400
+seed = 3
+
+[stop]
+batch = 200
+
+[[arm]]
+label = "plain"
+
+[[arm]]
+label = "same"
+set = ["hand_size=7"]
+
+[[arm]]
+label = "stack"
+house = ["stacking=cross"]
+"#;
+
+#[test]
+fn differences_without_variance_have_no_test_and_stay_out_of_holm() {
+    use unolab::report::experiment::tested;
+    use unolab::sim::lockstep::Untested;
+    // "same" sets the default hand size: it plays plain's games, so every
+    // difference is zero in every game; "stack" differs.
+    let e = parse(UNTESTED, "u.toml").unwrap();
+    let (st, _) = run(&e.lockstep(2));
+    let rows = comparison_rows(&st);
+    let same: Vec<_> = rows.iter().filter(|r| r.arm == "same").collect();
+    assert!(!same.is_empty());
+    for r in &same {
+        assert_eq!(r.d.diff, 0.0, "{} {}", r.metric, r.group);
+        assert!(
+            r.d.p.is_nan() && r.p_holm.is_nan(),
+            "{} {}: p {}",
+            r.metric,
+            r.group,
+            r.d.p
+        );
+        assert!(r.d.untested.is_some(), "{} {}", r.metric, r.group);
+    }
+    // A metric that varies from game to game is "identical by construction".
+    let turns = same.iter().find(|r| r.metric == "turns_per_round").unwrap();
+    assert_eq!(turns.d.untested, Some(Untested::Identical));
+    assert_eq!(turns.d.lo, 0.0);
+    assert_eq!(turns.d.hi, 0.0);
+    // The first mover's share and position +0 are first_mover_advantage's
+    // test, which alone has a p-value.
+    let stack = |m: &str, g: &str| {
+        rows.iter()
+            .find(|r| r.arm == "stack" && r.metric == m && r.group == g)
+            .unwrap_or_else(|| panic!("no row {m} {g}"))
+    };
+    assert!(stack("first_mover_advantage", "all").d.p.is_finite());
+    for (m, g) in [("first_mover_win_rate", "all"), ("position_win_rate", "+0")] {
+        let r = stack(m, g);
+        assert_eq!(
+            r.d.untested,
+            Some(Untested::SameAs("first_mover_advantage"))
+        );
+        assert!(r.d.p.is_nan() && r.p_holm.is_nan());
+    }
+    assert!(stack("turns_per_round", "all").d.p.is_finite());
+    // Holm's family is the tested comparisons: the smallest p-value is
+    // multiplied by their number.
+    let m = tested(&rows);
+    assert_eq!(m, rows.iter().filter(|r| r.d.untested.is_none()).count());
+    assert!(m > 0 && m < rows.len());
+    let min = rows
+        .iter()
+        .filter(|r| r.d.p.is_finite())
+        .min_by(|a, b| a.d.p.total_cmp(&b.d.p))
+        .unwrap();
+    assert!((min.p_holm - (m as f64 * min.d.p).min(1.0)).abs() < 1e-12);
+
+    // The report states that count, marks the rows without a test, and the
+    // differences plot keeps the arm whose differences are all zero.
+    let dir = std::env::temp_dir().join(format!("unolab-untested-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("u.toml");
+    std::fs::write(&file, UNTESTED).unwrap();
+    let out = dir.join("out");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!(
+            "Holm's adjustment over the {m} tested comparisons"
+        )),
+        "{md}"
+    );
+    assert!(md.contains("identical by construction"));
+    assert!(!md.contains("over all"));
+    let csv = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
+    let line = csv
+        .lines()
+        .find(|l| l.starts_with("same,plain,turns_per_round,all,"))
+        .unwrap();
+    assert!(line.ends_with(",identical by construction"), "{line}");
+    let svg = std::fs::read_to_string(out.join("differences.svg")).unwrap();
+    assert!(
+        svg.lines().any(|l| l.trim() == "same"),
+        "the arm with zero differences keeps its row"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_strategy_on_every_seat_has_an_identity_not_a_test() {
+    use unolab::sim::lockstep::Untested;
+    // With points on every seat, its round wins per seat held are the won
+    // rounds / 4 in both arms: an identity of the table, never tested.
+    let text = UNTESTED
+        .replace("points,color,random,cautious", "points")
+        .replace("[[arm]]\nlabel = \"same\"\nset = [\"hand_size=7\"]\n\n", "");
+    let e = parse(&text, "u.toml").unwrap();
+    let (st, _) = run(&e.lockstep(1));
+    let rows = comparison_rows(&st);
+    let r = rows
+        .iter()
+        .find(|r| r.metric == "win_rate" && r.group == "points")
+        .unwrap();
+    assert!(r.d.p.is_nan());
+    assert_eq!(r.d.untested, Some(Untested::Identical), "{:?}", r.d);
+}
+
+#[test]
+fn experiment_files_name_the_seating() {
+    use unolab::sim::Seating;
+    let e = parse(GOOD, "x.toml").unwrap();
+    assert!(
+        e.run.arms.iter().all(|a| a.cfg.seating == Seating::Mixed),
+        "the default"
+    );
+    let t = GOOD.replace("seed = 7", "seed = 7\nseating = \"rotate\"");
+    let e = parse(&t, "x.toml").unwrap();
+    assert!(e.run.arms.iter().all(|a| a.cfg.seating == Seating::Rotate));
+    let t = GOOD.replace(
+        "label = \"stack\"",
+        "label = \"stack\"\nseating = \"fixed\"",
+    );
+    let e = parse(&t, "x.toml").unwrap();
+    assert_eq!(e.run.arms[1].cfg.seating, Seating::Fixed);
+    assert_eq!(e.run.arms[0].cfg.seating, Seating::Mixed);
+    // The older spelling still reads; a contradiction and a bad name do not.
+    let t = GOOD.replace("seed = 7", "seed = 7\nfixed_seats = true");
+    assert!(parse(&t, "x.toml")
+        .unwrap()
+        .run
+        .arms
+        .iter()
+        .all(|a| a.cfg.seating == Seating::Fixed));
+    let t = GOOD.replace(
+        "seed = 7",
+        "seed = 7\nseating = \"rotate\"\nfixed_seats = true",
+    );
+    has(&errors(&t), 12, "contradicts seating");
+    let t = GOOD.replace("seed = 7", "seed = 7\nseating = \"round\"");
+    has(
+        &errors(&t),
+        11,
+        "invalid seating 'round' (valid: mixed, rotate, fixed)",
+    );
+    let t = GOOD.replace(
+        "seed = 7",
+        "seed = 7\nseating = \"fixed\"\nduplicate = true",
+    );
+    has(&errors(&t), 11, "duplicate play rotates the seats");
 }

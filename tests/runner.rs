@@ -305,3 +305,324 @@ fn a_custom_strategy_of_the_embedding_program_plays_like_the_built_in() {
         .is_err()
     );
 }
+
+/// `st` with its strategies in name order, so that the statistics of two
+/// typings of one line-up compare whole.
+fn by_name(mut st: RunStats) -> RunStats {
+    let mut order: Vec<usize> = (0..st.strategies.len()).collect();
+    order.sort_by(|&a, &b| st.strategies[a].name.cmp(&st.strategies[b].name));
+    st.strategies = order.iter().map(|&k| st.strategies[k].clone()).collect();
+    if let Some(c) = st.clusters.as_mut() {
+        c.strategy_rounds = order
+            .iter()
+            .map(|&k| c.strategy_rounds[k].clone())
+            .collect();
+        c.strategy_matches = order
+            .iter()
+            .map(|&k| c.strategy_matches[k].clone())
+            .collect();
+    }
+    st
+}
+
+#[test]
+fn mixed_seating_gives_every_typing_of_a_line_up_the_same_results() {
+    use unolab::sim::Seating;
+    // Two typings of the same line-up (the same strategies on the same
+    // number of seats) play the same games: the same strategy at each seat
+    // of game i, so the same counts, by strategy, seat and position. Cycled
+    // arrangements (24; 6 of a multiset; 12 in match mode), duplicate play,
+    // and arrangements drawn per game (10 seats of 6 strategies: 226,800).
+    let ten_a = "random,first,points,color,cautious,forgetful,random,first,points,color";
+    let ten_b = "color,points,forgetful,first,random,color,cautious,random,points,first";
+    for (players, a, b, mode, duplicate, games) in [
+        (
+            4,
+            "points,color,random,first",
+            "first,random,points,color",
+            Mode::Round,
+            false,
+            3000,
+        ),
+        (4, "points,color", "color,points", Mode::Round, false, 3000),
+        (
+            4,
+            "points,color,random,first",
+            "color,first,points,random",
+            Mode::Round,
+            true,
+            4 * 500,
+        ),
+        (
+            4,
+            "random,points,color,random",
+            "color,random,random,points",
+            Mode::Match,
+            false,
+            120,
+        ),
+        (10, ten_a, ten_b, Mode::Round, false, 1500),
+    ] {
+        let mut ca = config("classic", players, a, games, mode, 2);
+        let mut cb = config("classic", players, b, games, mode, 1);
+        assert_eq!(ca.seating, Seating::Mixed, "the default");
+        ca.duplicate = duplicate;
+        cb.duplicate = duplicate;
+        let (sa, sb) = (run_all(&ca), run_all(&cb));
+        assert_eq!(by_name(sa.clone()), by_name(sb), "{a} / {b}");
+        // Rotation seats them differently (it keeps the typed neighbours).
+        if !duplicate && players == 4 && a.len() > 12 {
+            ca.seating = Seating::Rotate;
+            cb.seating = Seating::Rotate;
+            assert_ne!(by_name(run_all(&ca)), by_name(run_all(&cb)), "{a} / {b}");
+        }
+        // Every strategy played, on its seats, in every seat position.
+        let seats: usize = sa.strategies.iter().map(|s| s.seats).sum();
+        assert_eq!(seats, players);
+    }
+}
+
+#[test]
+fn each_seating_seats_game_i_as_documented() {
+    use unolab::sim::seating::Arrangements;
+    use unolab::sim::Seating;
+    // Game i of each seating plays exactly as a fixed-seat game of the line-up
+    // it documents: the line-up rotated by i (rotate), arrangement i of the
+    // line-up (mixed), and with duplicate play rotation i mod 4 of deal
+    // i div 4's arrangement.
+    let list = "points,color,random,cautious";
+    let typed: Vec<&str> = list.split(',').collect();
+    let names: Vec<String> = typed.iter().map(|s| s.to_string()).collect();
+    let arr = Arrangements::new(&[0, 1, 2, 3], &names);
+    assert_eq!(arr.cycle_len(), Some(24));
+    for (seating, duplicate) in [
+        (Seating::Rotate, false),
+        (Seating::Mixed, false),
+        (Seating::Mixed, true),
+        (Seating::Rotate, true),
+    ] {
+        let mut cfg = config("classic", 4, list, 40, Mode::Round, 1);
+        cfg.seating = seating;
+        cfg.duplicate = duplicate;
+        for i in [0u64, 1, 5, 23, 24, 37] {
+            let (cluster, rot) = if duplicate {
+                (i / 4, (i % 4) as usize)
+            } else {
+                (i, 0)
+            };
+            let base: Vec<&str> = match seating {
+                Seating::Rotate => (0..4).map(|s| typed[(s + i as usize) % 4]).collect(),
+                _ => {
+                    let mut out = [0u8; 4];
+                    arr.get(42, cluster, None, &mut out);
+                    (0..4).map(|s| typed[out[(s + rot) % 4] as usize]).collect()
+                }
+            };
+            let mut whole = RunStats::new(&cfg);
+            play_games(&cfg, i..i + 1, &mut whole).unwrap();
+            // The same game with fixed seats: game i's seeds (with duplicate
+            // play, those of its deal) and the documented line-up.
+            let mut fixed = config("classic", 4, &base.join(","), 40, Mode::Round, 1);
+            fixed.seating = Seating::Fixed;
+            let seed_game = if duplicate { cluster } else { i };
+            let mut one = RunStats::new(&fixed);
+            play_games(&fixed, seed_game..seed_game + 1, &mut one).unwrap();
+            assert_eq!(
+                by_name(whole),
+                by_name(one),
+                "{seating:?}, duplicate {duplicate}, game {i}"
+            );
+        }
+    }
+}
+
+/// Coverage of `run`'s 95% intervals over many seeds: the share of
+/// (seed, rate) pairs whose interval holds the true rate, for the intervals
+/// `run` prints and for binomial (Wilson) intervals over the same rounds,
+/// which assume independent rounds. A rate's true value is estimated from
+/// the other seeds' runs pooled (leave one out: 199 runs against one).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "200 small runs per case: run with --release"
+)]
+fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
+    use unolab::report::{position_win, round_win_per_seat, seat_round_win, Estimate};
+    // `twin` is the points preset under another name: with duplicate play
+    // both play a deal's games alike at every rotation, so a seat's or a
+    // position's wins repeat within a deal (the case where intervals that
+    // ignore the deal fail most), while each twin's share is the same in
+    // every deal (no variance, nothing to cover): with twins only seats and
+    // positions are checked. points against color checks the strategies
+    // too.
+    let dir = std::env::temp_dir().join(format!("unolab-cover-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let twin = dir.join("twin.toml");
+    std::fs::write(&twin, "name = \"twin\"\nbase = \"heuristic\"\n").unwrap();
+    let twins = format!("points,{}", twin.display());
+    const SEEDS: u64 = 200;
+    const SEATS: usize = 0;
+    const POSITIONS: usize = 1;
+    const STRATEGIES: usize = 2;
+    // (label, line-up, players, mode, duplicate, games, families checked,
+    // families whose Wilson intervals over rounds must fail the band)
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        usize,
+        Mode,
+        bool,
+        u64,
+        &'a [usize],
+        &'a [usize],
+    );
+    let cases: [Case; 6] = [
+        (
+            "plain 4p",
+            "points,color",
+            4,
+            Mode::Round,
+            false,
+            2000,
+            &[0, 1, 2],
+            &[],
+        ),
+        (
+            "duplicate 4p twins",
+            &twins,
+            4,
+            Mode::Round,
+            true,
+            4 * 500,
+            &[0, 1],
+            &[0, 1],
+        ),
+        (
+            "duplicate 2p twins",
+            &twins,
+            2,
+            Mode::Round,
+            true,
+            2 * 1000,
+            &[0, 1],
+            &[0, 1],
+        ),
+        (
+            "duplicate 4p",
+            "points,color",
+            4,
+            Mode::Round,
+            true,
+            4 * 500,
+            &[0, 1, 2],
+            &[],
+        ),
+        (
+            "duplicate 2p",
+            "points,color",
+            2,
+            Mode::Round,
+            true,
+            2 * 1000,
+            &[0, 1, 2],
+            &[2],
+        ),
+        (
+            "match 4p",
+            "points,color",
+            4,
+            Mode::Match,
+            false,
+            150,
+            &[0, 1, 2],
+            &[],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (label, list, players, mode, duplicate, games, checked, wilson_fails) in cases {
+        let mut cfg = config("classic", players, list, games, mode, 2);
+        cfg.duplicate = duplicate;
+        let runs: Vec<RunStats> = (0..SEEDS)
+            .map(|s| {
+                cfg.seed = 10_000 + s;
+                run_all(&cfg)
+            })
+            .collect();
+        // Pooled counts: (numerator, denominator) per rate of each family.
+        let counts = |r: &RunStats| -> [Vec<(u64, u64)>; 3] {
+            [
+                r.seats.iter().map(|s| (s.round_wins, r.rounds)).collect(),
+                r.position_wins.iter().map(|&w| (w, r.won)).collect(),
+                r.strategies
+                    .iter()
+                    .map(|s| (s.round_wins, r.rounds * s.seats as u64))
+                    .collect(),
+            ]
+        };
+        let mut pooled = counts(&runs[0]);
+        for r in &runs[1..] {
+            for (f, g) in pooled.iter_mut().zip(counts(r)) {
+                for (a, b) in f.iter_mut().zip(g) {
+                    a.0 += b.0;
+                    a.1 += b.1;
+                }
+            }
+        }
+        let names = ["seats", "positions", "strategies"];
+        let mut hits = [[0u64; 2]; 3];
+        let mut total = [0u64; 3];
+        let covers = |e: Estimate, t: f64| (e.lo <= t && t <= e.hi) as u64;
+        for r in &runs {
+            let own = counts(r);
+            for &f in checked {
+                for (i, (&(py, px), &(y, x))) in pooled[f].iter().zip(&own[f]).enumerate() {
+                    let truth = (py - y) as f64 / (px - x) as f64;
+                    let (e, w) = match f {
+                        SEATS => (seat_round_win(&cfg, r, i), Estimate::wilson(y, x)),
+                        POSITIONS => (position_win(&cfg, r, i), Estimate::wilson(y, x)),
+                        STRATEGIES => {
+                            let seats = r.strategies[i].seats as f64;
+                            let w = Estimate::wilson(y, r.rounds);
+                            let w = Estimate {
+                                rate: w.rate / seats,
+                                lo: w.lo / seats,
+                                hi: w.hi / seats,
+                            };
+                            (round_win_per_seat(&cfg, r, i), w)
+                        }
+                        _ => unreachable!("three families"),
+                    };
+                    hits[f][0] += covers(e, truth);
+                    hits[f][1] += covers(w, truth);
+                    total[f] += 1;
+                }
+            }
+        }
+        for &f in checked {
+            // The 99.9% band of a binomial(total, 0.95) proportion.
+            let half = 3.29 * (0.95 * 0.05 / total[f] as f64).sqrt();
+            let band = (0.95 - half)..=(0.95 + half);
+            let [new, old] = hits[f].map(|h| h as f64 / total[f] as f64);
+            eprintln!(
+                "{label} {}: coverage {new:.4} (Wilson over rounds {old:.4}), band [{:.4}, {:.4}], {} intervals",
+                names[f],
+                band.start(),
+                band.end(),
+                total[f]
+            );
+            if !band.contains(&new) {
+                failures.push(format!("{label} {}: coverage {new:.4}", names[f]));
+            }
+            // Where the games of a deal are not independent, intervals that
+            // ignore it fail the band: the check can tell them apart.
+            if wilson_fails.contains(&f) && band.contains(&old) {
+                failures.push(format!(
+                    "{label} {}: Wilson coverage {old:.4} passes",
+                    names[f]
+                ));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

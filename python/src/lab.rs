@@ -274,6 +274,7 @@ pub fn run(
         mode,
         seed,
         threads: threads_of(threads)?,
+        seating: Default::default(),
         fixed_seats,
         duplicate,
     }
@@ -460,6 +461,7 @@ pub fn experiment(
         games,
         seed,
         duplicate,
+        seating: None,
         precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };
@@ -530,6 +532,7 @@ pub fn compare(
         games: None,
         seed: None,
         duplicate,
+        seating: None,
         precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };

@@ -154,6 +154,10 @@ pub struct CommonArgs {
     /// Games per batch: the precision rule is looked at every batch
     #[arg(long, value_parser = parse_batch, allow_hyphen_values = true)]
     pub batch: Option<u64>,
+    /// Who sits where, in every arm: mixed (every game an arrangement of the
+    /// line-up, all of them in turn; the default), rotate or fixed
+    #[arg(long, value_name = "HOW", value_parser = ["mixed", "rotate", "fixed"])]
+    pub seating: Option<String>,
     /// Output folder (experiment run: default results/<name>)
     #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,

@@ -220,7 +220,7 @@ fn resume_state(
     }
     if !st.same_shape(&LockstepState::new(cfg)) {
         return Err(Fail(format!(
-            "{} does not belong to this experiment (arms, seed, duplicate or batch differ)",
+            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate)",
             spath.display()
         )));
     }
@@ -296,6 +296,11 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
         games: c.games,
         seed: c.seed,
         duplicate: c.duplicate,
+        // clap has checked the name.
+        seating: c
+            .seating
+            .as_deref()
+            .map(|s| unolab::sim::Seating::parse(s).unwrap_or_default()),
         precision: c.precision.clone(),
         batch: c.batch,
     }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use unolab::agents as strategy;
 use unolab::lab::options::RunOptions;
 use unolab::report::Report;
-use unolab::sim::{self, Mode};
+use unolab::sim::{self, Mode, Seating};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -34,11 +34,15 @@ pub struct RunArgs {
     /// Worker threads (default: all cores; at most 8 per core)
     #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
-    /// Keep each strategy on its seat instead of rotating the line-up
-    #[arg(long)]
+    /// Who sits where: mixed (every game an arrangement of the line-up, all of
+    /// them in turn), rotate (the line-up rotated one seat per game) or fixed
+    #[arg(long, value_name = "HOW", default_value = "mixed", value_parser = ["mixed", "rotate", "fixed"])]
+    seating: String,
+    /// The same as --seating fixed
+    #[arg(long, conflicts_with = "seating")]
     fixed_seats: bool,
-    /// Duplicate play: each of --games deals is played once per seat rotation
-    /// of the line-up (players x games games in all)
+    /// Duplicate play: each of --games deals is played once per rotation of
+    /// its seating (players x games games in all)
     #[arg(long, conflicts_with = "fixed_seats")]
     duplicate: bool,
     /// Print the summary as one JSON object
@@ -71,6 +75,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         games,
         mode,
         threads,
+        seating,
         fixed_seats,
         duplicate,
         json,
@@ -92,6 +97,8 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         mode,
         seed: table.seed,
         threads: threads.unwrap_or_else(cores),
+        // clap has checked the name.
+        seating: Seating::parse(&seating).unwrap_or_default(),
         fixed_seats,
         duplicate,
     }

@@ -42,3 +42,12 @@ pub fn game_rngs(master: u64, index: u64) -> (Rng, Rng) {
         Rng::seed_from_u64(mix64(base ^ 0xA6E7_5EED)),
     )
 }
+
+/// The seating generator of game (or deal) `index`: a third stream of the
+/// game's seed, apart from the table's and the strategies' (see
+/// [`game_rngs`]), so that drawing a seating never shifts a deal or a
+/// decision.
+pub fn seating_rng(master: u64, index: u64) -> Rng {
+    let base = mix64(master ^ mix64(index.wrapping_mul(0xD6E8_FEB8_6659_FD93)));
+    Rng::seed_from_u64(mix64(base ^ 0x5EA7_1A60_0D5E))
+}

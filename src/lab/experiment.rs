@@ -9,6 +9,7 @@ use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH, METRIC_NAMES};
 use crate::sim::runner::{Mode, RunConfig};
+use crate::sim::seating::{Seating, SEATING_NAMES};
 use crate::sim::shard::RunSpec;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
@@ -27,7 +28,8 @@ struct FileBase {
     games: Option<Spanned<i64>>,
     seed: Option<Spanned<SeedValue>>,
     duplicate: Option<bool>,
-    fixed_seats: Option<bool>,
+    seating: Option<Spanned<String>>,
+    fixed_seats: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -41,7 +43,8 @@ struct FileArm {
     house: Vec<Spanned<String>>,
     players: Option<Spanned<i64>>,
     strategies: Option<Spanned<String>>,
-    fixed_seats: Option<bool>,
+    seating: Option<Spanned<String>>,
+    fixed_seats: Option<Spanned<bool>>,
 }
 
 /// A seed as written: an integer (TOML's reach 2^63-1), or a string for the
@@ -323,7 +326,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// One arm before it is resolved, each value with where it was written:
-/// (label, rules, set, house, players, strategies, fixed seats).
+/// (label, rules, set, house, players, strategies, seating).
 type Raw = (
     (String, std::ops::Range<usize>),
     (String, std::ops::Range<usize>),
@@ -331,8 +334,51 @@ type Raw = (
     Vec<(String, std::ops::Range<usize>)>,
     (i64, std::ops::Range<usize>),
     (String, std::ops::Range<usize>),
-    bool,
+    (Seating, std::ops::Range<usize>),
 );
+
+/// The seating of a table (`[base]` or an `[[arm]]`) from its `seating` and
+/// its `fixed_seats` (the older spelling of `seating = "fixed"`); `inherit`
+/// when it gives neither.
+fn seating_of(
+    errs: &mut Errors,
+    seating: &Option<Spanned<String>>,
+    fixed: &Option<Spanned<bool>>,
+    inherit: (Seating, std::ops::Range<usize>),
+) -> (Seating, std::ops::Range<usize>) {
+    let named = seating.as_ref().map(|s| match Seating::parse(s.get_ref()) {
+        Some(x) => (x, s.span()),
+        None => {
+            errs.at(
+                s.span(),
+                format!(
+                    "invalid seating '{}' (valid: {})",
+                    s.get_ref(),
+                    SEATING_NAMES.join(", ")
+                ),
+            );
+            (inherit.0, s.span())
+        }
+    });
+    match (named, fixed) {
+        (Some((x, span)), Some(f)) if *f.get_ref() != (x == Seating::Fixed) => {
+            errs.at(
+                f.span(),
+                format!(
+                    "fixed_seats = {} contradicts seating = \"{}\" (give seating alone)",
+                    f.get_ref(),
+                    x.name()
+                ),
+            );
+            (x, span)
+        }
+        (Some(x), _) => x,
+        (None, Some(f)) if *f.get_ref() => (Seating::Fixed, f.span()),
+        // fixed_seats = false: not fixed, whatever the base says.
+        (None, Some(f)) if inherit.0 == Seating::Fixed => (Seating::Mixed, f.span()),
+        (None, _) => inherit,
+    }
+}
 
 /// Every arm of `combos` once with each value of a `[grid]` axis (`combos`
 /// itself when the file does not give the axis): `apply` puts the value into
@@ -533,7 +579,12 @@ pub fn parse_with(
         v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
     };
     let mut raws: Vec<Raw> = Vec::new();
-    let fixed = b.fixed_seats.unwrap_or(false);
+    let base_seating = seating_of(
+        &mut errs,
+        &b.seating,
+        &b.fixed_seats,
+        (Seating::Mixed, 0..0),
+    );
     for a in &f.arm {
         let mut set = spanned_list(&b.set);
         set.extend(spanned_list(&a.set));
@@ -555,7 +606,7 @@ pub fn parse_with(
                 .as_ref()
                 .map(|s| (s.get_ref().clone(), s.span()))
                 .unwrap_or_else(|| base_strats.clone()),
-            a.fixed_seats.unwrap_or(fixed),
+            seating_of(&mut errs, &a.seating, &a.fixed_seats, base_seating.clone()),
         ));
     }
     if let Some(g) = &f.grid {
@@ -583,7 +634,7 @@ pub fn parse_with(
             spanned_list(&b.house),
             base_players.clone(),
             base_strats.clone(),
-            fixed,
+            base_seating.clone(),
         )];
         combos = cross(combos, &g.rules, |c, r| {
             c.1 = (r.get_ref().clone(), r.span());
@@ -664,8 +715,7 @@ pub fn parse_with(
     };
     let mut specs = Vec::new();
     let mut arms = Vec::new();
-    for (i, (label, rules, set, house, players, strategies, fixed_seats)) in raws.iter().enumerate()
-    {
+    for (i, (label, rules, set, house, players, strategies, seating)) in raws.iter().enumerate() {
         if label.0.trim().is_empty() {
             errs.at(label.1.clone(), "an arm needs a non-empty label");
         } else if raws[..i].iter().any(|r| r.0 .0 == label.0) {
@@ -731,12 +781,14 @@ pub fn parse_with(
             }
         });
         if let (Some(r), Some(l), true) = (built, lineup, (2..=10).contains(&p)) {
-            match RunConfig::new(r, p as usize, &l, 1, mode, seed, 1, *fixed_seats) {
-                Ok(cfg) => {
-                    if duplicate && *fixed_seats {
-                        errs.at(
-                            label.1.clone(),
-                            format!("arm '{}': duplicate play rotates the seats; fixed_seats must be false", label.0),
+            match RunConfig::new(r, p as usize, &l, 1, mode, seed, 1, false) {
+                Ok(mut cfg) => {
+                    cfg.seating = seating.0;
+                    if duplicate && seating.0 == Seating::Fixed {
+                        errs.arm(
+                            seating.1.clone(),
+                            &label.0,
+                            "duplicate play rotates the seats; the seating cannot be fixed",
                         );
                     }
                     arms.push(Arm {

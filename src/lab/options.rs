@@ -14,6 +14,7 @@ use super::experiment::{ArmSpec, Experiment};
 use crate::agents::StrategySpec;
 use crate::engine::rules::Rules;
 use crate::sim::runner::{Mode, RunConfig, RunError};
+use crate::sim::Seating;
 
 /// The options of `unolab run` (and `unolab.run` in Python), after the
 /// rules and the line-up are resolved.
@@ -29,6 +30,8 @@ pub struct RunOptions {
     pub mode: Mode,
     pub seed: u64,
     pub threads: usize,
+    /// Who sits where in each game (`fixed_seats` forces [`Seating::Fixed`]).
+    pub seating: Seating,
     pub fixed_seats: bool,
     pub duplicate: bool,
 }
@@ -50,9 +53,14 @@ impl RunOptions {
 
     /// The validated run configuration.
     pub fn config(self) -> Result<RunConfig, RunError> {
-        if self.duplicate && self.fixed_seats {
+        let seating = if self.fixed_seats {
+            Seating::Fixed
+        } else {
+            self.seating
+        };
+        if self.duplicate && seating == Seating::Fixed {
             return Err(RunError::Invalid(
-                "--duplicate rotates the seats; it cannot be used with --fixed-seats".into(),
+                "--duplicate rotates the seats; it cannot have --seating fixed".into(),
             ));
         }
         let games = self.total_games()?;
@@ -64,8 +72,9 @@ impl RunOptions {
             self.mode,
             self.seed,
             self.threads,
-            self.fixed_seats,
+            false,
         )?;
+        cfg.seating = seating;
         cfg.chunk = chunk_for(&self.strategies, 1024);
         cfg.duplicate = self.duplicate;
         Ok(cfg)
@@ -177,6 +186,8 @@ pub struct Overrides {
     pub games: Option<u64>,
     pub seed: Option<u64>,
     pub duplicate: Option<bool>,
+    /// Who sits where in every arm.
+    pub seating: Option<crate::sim::Seating>,
     /// Precision targets: `(None, x)` is the half-width for every metric,
     /// `(Some(metric), x)` one metric's; given, they replace the file's.
     pub precision: Vec<(Option<String>, f64)>,
@@ -195,8 +206,18 @@ impl Overrides {
         if let Some(d) = self.duplicate {
             exp.run.duplicate = d;
         }
+        if let Some(s) = self.seating {
+            for a in &mut exp.run.arms {
+                a.cfg.seating = s;
+            }
+        }
         if exp.run.duplicate {
-            if let Some(a) = exp.run.arms.iter().find(|a| a.cfg.fixed_seats) {
+            if let Some(a) = exp
+                .run
+                .arms
+                .iter()
+                .find(|a| a.cfg.seating == crate::sim::Seating::Fixed)
+            {
                 return Err(format!(
                     "arm '{}' has fixed seats; --duplicate rotates the seats",
                     a.label

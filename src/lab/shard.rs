@@ -61,7 +61,7 @@ impl ExperimentShardState {
             version: SHARD_VERSION,
             kind: "experiment".into(),
             config: exp.spec(),
-            progress: Progress::new(shard, exp.run.max_clusters, false, started_utc, 1),
+            progress: Progress::new(shard, exp.run.max_clusters, 1, false, started_utc, 1),
             state: LockstepState::new(&exp.run),
         })
     }
@@ -81,7 +81,7 @@ impl ExperimentShardState {
         // Not a field of an experiment's shard: ignored, as any other.
         s.progress.done = None;
         let p = &s.progress;
-        p.check_range(s.config.games)?;
+        p.check_range(s.config.games, 1)?;
         if p.games_done > p.games() || s.state.clusters != p.games_done {
             return Err("its game counts do not add up".into());
         }
@@ -147,6 +147,9 @@ impl ShardFile for ExperimentShardState {
     const WHAT: &'static str = "experiments";
     type Config = ExperimentSpec;
     type Stats = LockstepState;
+    fn version(&self) -> u32 {
+        self.version
+    }
     fn config(&self) -> &ExperimentSpec {
         &self.config
     }

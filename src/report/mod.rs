@@ -2,12 +2,16 @@
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
 pub mod experiment;
+mod intervals;
 pub mod plots;
 pub mod tournament;
 
+pub use intervals::*;
+
 use crate::engine::rules::Scoring;
-use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
-use crate::sim::{Mode, RunConfig, RunStats, StrategyStats};
+use crate::sim::seating::CYCLE_LIMIT;
+use crate::sim::stats::Histogram;
+use crate::sim::{Mode, RunConfig, RunStats, Seating};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -86,20 +90,6 @@ fn rate(k: u64, n: u64) -> f64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::utc_timestamp;
-
-    #[test]
-    fn utc_timestamps() {
-        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
-        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
-        // 2026-11-30 21:55:00 UTC = 1796075700.
-        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
-    }
-}
-
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -112,71 +102,33 @@ fn summary_json(h: &Histogram) -> Value {
     })
 }
 
-/// A rate with its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimate {
-    pub rate: f64,
-    pub lo: f64,
-    pub hi: f64,
-}
-
-impl Estimate {
-    fn wilson(k: u64, n: u64) -> Estimate {
-        let (lo, hi) = wilson95(k, n);
-        Estimate {
-            rate: rate(k, n),
-            lo,
-            hi,
+/// How the games of `cfg` were seated, in words: the seating, and with
+/// duplicate play how deals were replayed (the text header's lines).
+pub fn seating_lines(cfg: &RunConfig) -> Vec<String> {
+    let count = cfg.arrangement_count();
+    let mut v = vec![match cfg.seating {
+        Seating::Mixed if count == 1 => {
+            "seating: mixed (one arrangement: every seat holds the same strategy)".to_string()
         }
-    }
-
-    fn scaled(self, f: f64) -> Estimate {
-        Estimate {
-            rate: self.rate * f,
-            lo: self.lo * f,
-            hi: self.hi * f,
+        Seating::Mixed if count <= CYCLE_LIMIT => format!(
+            "seating: mixed, every game an arrangement of the line-up (all {count} in turn)"
+        ),
+        Seating::Mixed => format!(
+            "seating: mixed, every game an arrangement of the line-up (a random one of {count})"
+        ),
+        Seating::Rotate => {
+            "seating: rotate, the line-up rotated one seat per game (neighbours kept)".to_string()
         }
+        Seating::Fixed => "seating: fixed, the line-up as given in every game".to_string(),
+    }];
+    if cfg.duplicate {
+        v.push(format!(
+            "duplicate play: {} deals, each played once per rotation of its seating ({} games a deal)",
+            cfg.games / cfg.players as u64,
+            cfg.players
+        ));
     }
-
-    fn json(self) -> (Value, Value) {
-        (
-            json!(round6(self.rate)),
-            json!([round6(self.lo), round6(self.hi)]),
-        )
-    }
-}
-
-/// Round-win rate per seat held: rounds won by the strategy (any of its
-/// seats) over rounds x seats held. A round has one winner, so in round mode
-/// (one round per game, games independent) the strategy's wins are a binomial
-/// count over rounds and the Wilson interval of its share, divided by the
-/// seats held, is exact in coverage terms. In match mode rounds of one match
-/// are not independent: the interval is clustered by match (delta method).
-pub fn round_win_per_seat(cfg: &RunConfig, st: &RunStats, s: &StrategyStats) -> Estimate {
-    let k = 1.0 / s.seats.max(1) as f64;
-    if cfg.mode == Mode::Round {
-        return Estimate::wilson(s.round_wins, st.rounds).scaled(k);
-    }
-    let (lo, hi) = ratio_ci95(
-        s.round_wins as u128,
-        s.match_wins_sq,
-        s.match_wins_x_rounds,
-        st.rounds as u128,
-        st.rounds_per_match.sum_sq(),
-        st.games,
-    );
-    Estimate {
-        rate: rate(s.round_wins, st.rounds),
-        lo,
-        hi,
-    }
-    .scaled(k)
-}
-
-/// Match-win rate per seat held (one winner per match at most, matches
-/// independent: Wilson interval of the share, divided by the seats held).
-pub fn match_win_per_seat(st: &RunStats, s: &StrategyStats) -> Estimate {
-    Estimate::wilson(s.match_wins, st.games).scaled(1.0 / s.seats.max(1) as f64)
+    v
 }
 
 impl<'a> Report<'a> {
@@ -211,11 +163,12 @@ impl<'a> Report<'a> {
         let strategies: Vec<Value> = st
             .strategies
             .iter()
-            .map(|s| {
-                let (share, share_ci) = Estimate::wilson(s.round_wins, st.rounds).json();
-                let (per_seat, per_seat_ci) = round_win_per_seat(cfg, st, s).json();
-                let (m_share, m_share_ci) = Estimate::wilson(s.match_wins, st.games).json();
-                let (m_seat, m_seat_ci) = match_win_per_seat(st, s).json();
+            .enumerate()
+            .map(|(k, s)| {
+                let (share, share_ci) = strategy_round_share(cfg, st, k).json();
+                let (per_seat, per_seat_ci) = round_win_per_seat(cfg, st, k).json();
+                let (m_share, m_share_ci) = strategy_match_share(cfg, st, k).json();
+                let (m_seat, m_seat_ci) = match_win_per_seat(cfg, st, k).json();
                 let or_null = |v: Value| if matches { v } else { Value::Null };
                 json!({
                     "name": s.name,
@@ -244,8 +197,8 @@ impl<'a> Report<'a> {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (r, rci) = Estimate::wilson(s.round_wins, st.rounds).json();
-                let (m, mci) = Estimate::wilson(s.match_wins, st.games).json();
+                let (r, rci) = seat_round_win(cfg, st, i).json();
+                let (m, mci) = seat_match_win(cfg, st, i).json();
                 json!({
                     "seat": i,
                     "round_wins": s.round_wins,
@@ -262,7 +215,7 @@ impl<'a> Report<'a> {
             .iter()
             .enumerate()
             .map(|(i, &w)| {
-                let (r, ci) = Estimate::wilson(w, st.won).json();
+                let (r, ci) = position_win(cfg, st, i).json();
                 json!({"position": i, "round_wins": w, "win_rate": r, "win_ci95": ci})
             })
             .collect();
@@ -294,8 +247,12 @@ impl<'a> Report<'a> {
             "changed_settings": changed,
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
             "players": cfg.players,
-            "fixed_seats": cfg.fixed_seats,
+            "seating": cfg.seating.name(),
+            "arrangements": cfg.arrangement_count(),
+            "fixed_seats": cfg.seating == Seating::Fixed,
             "duplicate": cfg.duplicate,
+            "deals": if cfg.duplicate { json!(cfg.games / cfg.players as u64) } else { Value::Null },
+            "intervals": intervals_label(cfg, st),
             "lineup": cfg.lineup.iter().map(|s| s.name()).collect::<Vec<_>>(),
             "strategies": strategies,
             "seats": seats,
@@ -359,12 +316,15 @@ impl<'a> Report<'a> {
                     .join(", ")
             }
         );
+        for line in seating_lines(cfg) {
+            let _ = writeln!(o, "{line}");
+        }
+        let _ = writeln!(o, "95% intervals: {}", intervals_label(cfg, st));
         let _ = writeln!(
             o,
-            "elapsed {:.3} s, {:.0} {unit}/s; seats {}\n",
+            "elapsed {:.3} s, {:.0} {unit}/s\n",
             self.elapsed_s,
             self.games_per_second(),
-            if cfg.fixed_seats { "fixed" } else { "rotated" }
         );
         let wn = st
             .strategies
@@ -394,9 +354,9 @@ impl<'a> Report<'a> {
             pts,
             "illegal"
         );
-        for s in &st.strategies {
-            let r = round_win_per_seat(cfg, st, s);
-            let m = match_win_per_seat(st, s);
+        for (k, s) in st.strategies.iter().enumerate() {
+            let r = round_win_per_seat(cfg, st, k);
+            let m = match_win_per_seat(cfg, st, k);
             let _ = writeln!(
                 o,
                 "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1} {:>7}",
@@ -434,8 +394,8 @@ impl<'a> Report<'a> {
             }
         );
         for (i, s) in st.seats.iter().enumerate() {
-            let r = Estimate::wilson(s.round_wins, st.rounds);
-            let m = Estimate::wilson(s.match_wins, st.games);
+            let r = seat_round_win(cfg, st, i);
+            let m = seat_match_win(cfg, st, i);
             let _ = writeln!(
                 o,
                 "{:<6} {:>10} {:>8}  {:<18}{}",
@@ -454,8 +414,8 @@ impl<'a> Report<'a> {
             o,
             "\nwins by position in order of play from the first mover (share of won rounds):"
         );
-        for (i, &w) in st.position_wins.iter().enumerate() {
-            let e = Estimate::wilson(w, st.won);
+        for i in 0..st.position_wins.len() {
+            let e = position_win(cfg, st, i);
             let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
         }
         let line = |name: &str, h: &Histogram| {
@@ -520,16 +480,16 @@ impl<'a> Report<'a> {
         let none = || vec![String::new(); 3];
         let fair = f(1.0 / cfg.players as f64);
         let partial = self.partial;
-        let match_cols = |wins: u64, per_seat: Option<Estimate>| -> Vec<String> {
+        let match_cols = |wins: u64, per_seat: Option<Estimate>, share: Estimate| -> Vec<String> {
             if !matches {
                 return vec![String::new(); 8];
             }
             let mut v = vec![st.games.to_string(), wins.to_string()];
             v.extend(per_seat.map(|e| e3(e).to_vec()).unwrap_or_else(none));
-            v.extend(e3(Estimate::wilson(wins, st.games)));
+            v.extend(e3(share));
             v
         };
-        for s in &st.strategies {
+        for (k, s) in st.strategies.iter().enumerate() {
             let sum = s.round_points.summary();
             let mut row = vec![
                 "strategy".to_string(),
@@ -538,10 +498,14 @@ impl<'a> Report<'a> {
                 st.rounds.to_string(),
                 s.round_wins.to_string(),
             ];
-            row.extend(e3(round_win_per_seat(cfg, st, s)));
+            row.extend(e3(round_win_per_seat(cfg, st, k)));
             row.push(fair.clone());
-            row.extend(e3(Estimate::wilson(s.round_wins, st.rounds)));
-            row.extend(match_cols(s.match_wins, Some(match_win_per_seat(st, s))));
+            row.extend(e3(strategy_round_share(cfg, st, k)));
+            row.extend(match_cols(
+                s.match_wins,
+                Some(match_win_per_seat(cfg, st, k)),
+                strategy_match_share(cfg, st, k),
+            ));
             row.extend([
                 self.points_label().replace(' ', "_"),
                 f(sum.mean),
@@ -555,7 +519,7 @@ impl<'a> Report<'a> {
             w.write_record(&row)?;
         }
         for (i, s) in st.seats.iter().enumerate() {
-            let r = Estimate::wilson(s.round_wins, st.rounds);
+            let r = seat_round_win(cfg, st, i);
             let mut row = vec![
                 "seat".to_string(),
                 i.to_string(),
@@ -566,7 +530,7 @@ impl<'a> Report<'a> {
             row.extend(e3(r));
             row.push(fair.clone());
             row.extend(e3(r));
-            row.extend(match_cols(s.match_wins, None));
+            row.extend(match_cols(s.match_wins, None, seat_match_win(cfg, st, i)));
             row.extend(vec![String::new(); 5]);
             // Every row says whether the run was cut short (an interrupt, a
             // partial merge), as the manifest does.
@@ -574,7 +538,7 @@ impl<'a> Report<'a> {
             w.write_record(&row)?;
         }
         for (i, &wins) in st.position_wins.iter().enumerate() {
-            let r = Estimate::wilson(wins, st.won);
+            let r = position_win(cfg, st, i);
             let mut row = vec![
                 "position".to_string(),
                 format!("+{i}"),
@@ -662,7 +626,8 @@ impl<'a> Report<'a> {
             "mode": cfg.mode.name(),
             "seed": cfg.seed,
             "threads": cfg.threads,
-            "fixed_seats": cfg.fixed_seats,
+            "seating": cfg.seating.name(),
+            "fixed_seats": cfg.seating == Seating::Fixed,
             "duplicate": cfg.duplicate,
             "elapsed_s": round6(self.elapsed_s),
         })
@@ -712,4 +677,18 @@ pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<()
             .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_timestamp;
+
+    #[test]
+    fn utc_timestamps() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
+        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
+        // 2026-11-30 21:55:00 UTC = 1796075700.
+        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
+    }
 }

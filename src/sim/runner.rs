@@ -9,6 +9,8 @@
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
 use crate::engine::rules::Rules;
+use crate::sim::clusters::ClusterSums;
+use crate::sim::seating::{Arrangements, Seating};
 use crate::sim::stats::Histogram;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -51,12 +53,15 @@ pub struct RunConfig {
     pub mode: Mode,
     pub seed: u64,
     pub threads: usize,
-    /// Keep each strategy on its line-up seat instead of rotating.
-    pub fixed_seats: bool,
+    /// How the line-up is seated game after game ([`Seating`]; the default
+    /// is [`Seating::Mixed`]).
+    pub seating: Seating,
     /// Games per unit of work (progress and interruption granularity).
     pub chunk: u64,
     /// Duplicate play: games come in groups of `players` that share one deal
-    /// (the seeds of game `i / players`), each at another seat rotation.
+    /// (the seeds of game `i / players`), each at another rotation of the
+    /// deal's seating (the line-up itself with [`Seating::Rotate`], deal
+    /// `i / players`'s arrangement with [`Seating::Mixed`]).
     pub duplicate: bool,
 }
 
@@ -88,7 +93,9 @@ impl RunError {
 }
 
 impl RunConfig {
-    /// Validates and cycles the line-up to the number of players.
+    /// Validates and cycles the line-up to the number of players. The seats
+    /// are [`Seating::Fixed`] with `fixed_seats`, else the default
+    /// [`Seating::Mixed`] (set [`RunConfig::seating`] for another).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         rules: Rules,
@@ -145,7 +152,11 @@ impl RunConfig {
             mode,
             seed,
             threads,
-            fixed_seats,
+            seating: if fixed_seats {
+                Seating::Fixed
+            } else {
+                Seating::Mixed
+            },
             chunk: 1024,
             duplicate: false,
         })
@@ -162,12 +173,41 @@ impl RunConfig {
         v
     }
 
-    #[inline]
-    fn rotation(&self, game: u64) -> usize {
-        if self.fixed_seats {
-            0
+    /// The number of distinct arrangements of the line-up (see
+    /// [`crate::sim::seating`]).
+    pub fn arrangement_count(&self) -> u64 {
+        let names = self.strategy_names();
+        let mult: Vec<usize> = names
+            .iter()
+            .map(|n| self.lineup.iter().filter(|s| s.name() == n).count())
+            .collect();
+        crate::sim::seating::arrangement_count(&mult)
+    }
+
+    /// Games per cluster: the games that share a deal with duplicate play
+    /// (`players`), else 1.
+    pub fn games_per_cluster(&self) -> u64 {
+        if self.duplicate {
+            self.players as u64
         } else {
-            (game % self.players as u64) as usize
+            1
+        }
+    }
+
+    /// Games per unit of work: [`RunConfig::chunk`] rounded up to whole
+    /// clusters, so that no deal is split between two units.
+    pub fn chunk_games(&self) -> u64 {
+        let per = self.games_per_cluster();
+        self.chunk.max(1).div_ceil(per) * per
+    }
+
+    /// The period of the rotation index the runner steps from game to game:
+    /// `players` when games rotate (rotation, or a deal's rotations with
+    /// duplicate play), else 1.
+    pub(crate) fn rotation_period(&self) -> usize {
+        match (self.seating, self.duplicate) {
+            (Seating::Rotate, _) | (Seating::Mixed, true) => self.players,
+            _ => 1,
         }
     }
 }
@@ -196,13 +236,6 @@ pub struct StrategyStats {
     pub round_wins: u64,
     pub match_wins: u64,
     pub illegal: u64,
-    /// Match mode, per match g with R_g rounds won by this strategy (all its
-    /// seats) out of N_g rounds: the sums of R_g^2 and R_g N_g, for an
-    /// interval of the round-win rate clustered by match.
-    pub match_wins_sq: u128,
-    pub match_wins_x_rounds: u128,
-    /// Rounds won in the match in progress (0 between games).
-    pub(crate) current_match_wins: u64,
     /// Winner scoring: the points of each round it won. Penalty scoring: the
     /// penalty points of each of its seats in each round.
     pub round_points: Histogram,
@@ -251,6 +284,12 @@ pub struct RunStats {
     pub cards_drawn: Histogram,
     pub uno_penalties_per_round: Histogram,
     pub rounds_per_match: Histogram,
+    /// Sums over clusters (deals with duplicate play, else matches) for the
+    /// intervals of a run whose games or rounds are not independent; absent
+    /// in plain round mode, and in the states of earlier versions (see
+    /// [`crate::sim::clusters`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clusters: Option<ClusterSums>,
 }
 
 impl RunStats {
@@ -277,9 +316,6 @@ impl RunStats {
                     round_wins: 0,
                     match_wins: 0,
                     illegal: 0,
-                    match_wins_sq: 0,
-                    match_wins_x_rounds: 0,
-                    current_match_wins: 0,
                     round_points: Histogram::new(POINTS_CAP),
                     match_points: Histogram::new(POINTS_CAP),
                 })
@@ -296,6 +332,8 @@ impl RunStats {
             cards_drawn: Histogram::new(DRAWN_CAP),
             uno_penalties_per_round: Histogram::new(64),
             rounds_per_match: Histogram::new(dense_bins(cfg.rules.settings.max_rounds)),
+            clusters: (cfg.duplicate || cfg.mode == Mode::Match)
+                .then(|| ClusterSums::new(cfg.players, names.len())),
         }
     }
 
@@ -346,17 +384,6 @@ impl RunStats {
         }
     }
 
-    /// Adds one round of a match in progress: [`RunStats::add_round`] plus the
-    /// per-match win count that [`RunStats::add_match`] folds into the
-    /// clustered sums.
-    #[inline]
-    pub fn add_match_round(&mut self, r: &RoundResult, strat_of_seat: &[usize], penalty: bool) {
-        self.add_round(r, strat_of_seat, penalty);
-        if let Some(w) = r.winner {
-            self.strategies[strat_of_seat[w as usize]].current_match_wins += 1;
-        }
-    }
-
     /// Adds one finished match (after its rounds went to [`RunStats::add_round`]).
     pub fn add_match(&mut self, m: &MatchResult, strat_of_seat: &[usize]) {
         self.rounds_per_match.add(m.rounds as u64);
@@ -371,12 +398,6 @@ impl RunStats {
         }
         if m.capped {
             self.capped_matches += 1;
-        }
-        for st in &mut self.strategies {
-            let r = st.current_match_wins as u128;
-            st.match_wins_sq += r * r;
-            st.match_wins_x_rounds += r * m.rounds as u128;
-            st.current_match_wins = 0;
         }
         for seat in 0..self.players {
             self.strategies[strat_of_seat[seat]]
@@ -402,8 +423,6 @@ impl RunStats {
             a.round_wins += b.round_wins;
             a.match_wins += b.match_wins;
             a.illegal += b.illegal;
-            a.match_wins_sq += b.match_wins_sq;
-            a.match_wins_x_rounds += b.match_wins_x_rounds;
             a.round_points.merge(&b.round_points);
             a.match_points.merge(&b.match_points);
         }
@@ -419,6 +438,13 @@ impl RunStats {
         self.uno_penalties_per_round
             .merge(&o.uno_penalties_per_round);
         self.rounds_per_match.merge(&o.rounds_per_match);
+        match (&mut self.clusters, &o.clusters) {
+            (Some(a), Some(b)) => a.merge(b),
+            // Statistics without cluster sums (of an earlier version) make
+            // the whole unclustered.
+            (Some(_), None) => self.clusters = None,
+            (None, _) => {}
+        }
     }
 }
 
@@ -430,35 +456,163 @@ pub struct RunOutcome {
     pub partial: bool,
 }
 
-/// One worker thread's strategies: one instance per seat per rotation (the
-/// runner's, a shard's and each arm of the lockstep runner's).
+/// One worker thread's strategies (the runner's, a shard's and each arm of
+/// the lockstep runner's): with rotation one instance per seat per rotation,
+/// else one per seat, moved between seats as each game's arrangement asks
+/// ([`Worker::seat`]).
 pub(crate) struct Worker {
     pub(crate) instances: Vec<Vec<Seat>>,
     /// The strategy index (in `strategy_names` order) at each seat.
     pub(crate) strat_of_seat: Vec<Vec<usize>>,
+    /// Mixed seating of a line-up with more than one arrangement.
+    mixer: Option<Mixer>,
+    /// The run's counts at the start of the cluster in progress, and scratch
+    /// space (see [`crate::sim::clusters`]).
+    cluster_start: Vec<u64>,
+    cluster_now: Vec<u64>,
+}
+
+/// Where the instances of a worker with mixed seating stand.
+struct Mixer {
+    arrangements: Arrangements,
+    /// The cluster (game, or deal) whose arrangement `base` holds, and its
+    /// place in the cycle.
+    cluster: Option<u64>,
+    pos: usize,
+    base: Vec<u8>,
+    /// The strategy at each seat of the instances now, and of the game to play.
+    held: Vec<u8>,
+    want: Vec<u8>,
 }
 
 impl Worker {
     pub(crate) fn new(cfg: &RunConfig) -> Worker {
-        let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
+        let n = cfg.players;
         let names = cfg.strategy_names();
+        let index = |s: &StrategySpec| names.iter().position(|x| x == s.name()).unwrap_or(0);
+        let typed: Vec<usize> = cfg.lineup.iter().map(index).collect();
+        let arrangements = Arrangements::new(&typed, &names);
+        let mixer =
+            (cfg.seating == Seating::Mixed && arrangements.cycle_len() != Some(1)).then(|| Mixer {
+                arrangements,
+                cluster: None,
+                pos: 0,
+                base: vec![0; n],
+                held: typed.iter().map(|&k| k as u8).collect(),
+                want: vec![0; n],
+            });
+        // One set of instances per rotation with rotation; one otherwise
+        // (fixed seats, mixed seating, or a line-up of one arrangement).
+        let rotations = if cfg.seating == Seating::Rotate { n } else { 1 };
         let mut instances = Vec::new();
         let mut strat_of_seat = Vec::new();
         for r in 0..rotations {
-            let specs: Vec<&StrategySpec> = (0..cfg.players)
-                .map(|s| &cfg.lineup[(s + r) % cfg.players])
-                .collect();
+            let specs: Vec<&StrategySpec> = (0..n).map(|s| &cfg.lineup[(s + r) % n]).collect();
             instances.push(specs.iter().map(|s| s.instantiate()).collect());
-            strat_of_seat.push(
-                specs
-                    .iter()
-                    .map(|s| names.iter().position(|n| n == s.name()).unwrap_or(0))
-                    .collect(),
-            );
+            strat_of_seat.push(specs.iter().map(|s| index(s)).collect());
         }
         Worker {
             instances,
             strat_of_seat,
+            mixer,
+            cluster_start: Vec::new(),
+            cluster_now: Vec::new(),
+        }
+    }
+
+    /// Seats the strategies for a game of cluster `cluster` (the game, or
+    /// with duplicate play its deal) at rotation `rotation` (below
+    /// [`RunConfig::rotation_period`]) and returns the instance set to play
+    /// (an index of `instances` and `strat_of_seat`).
+    #[inline]
+    pub(crate) fn seat(&mut self, seed: u64, cluster: u64, rotation: usize) -> usize {
+        let Some(m) = &mut self.mixer else {
+            return if self.instances.len() == 1 {
+                0
+            } else {
+                rotation
+            };
+        };
+        let n = m.base.len();
+        if m.cluster != Some(cluster) {
+            // The next cluster's place in the cycle without a division.
+            let pos = m.arrangements.cycle_len().map(|count| match m.cluster {
+                Some(c) if c.wrapping_add(1) == cluster => {
+                    if m.pos + 1 == count {
+                        0
+                    } else {
+                        m.pos + 1
+                    }
+                }
+                _ => (cluster % count as u64) as usize,
+            });
+            m.arrangements.get(seed, cluster, pos, &mut m.base);
+            m.cluster = Some(cluster);
+            m.pos = pos.unwrap_or(0);
+        }
+        for s in 0..n {
+            let k = s + rotation;
+            m.want[s] = m.base[if k >= n { k - n } else { k }];
+        }
+        if m.want != m.held {
+            // Move instances into place: seat s takes an instance of its
+            // strategy from a later seat (one holding it is always there).
+            let seats = &mut self.instances[0];
+            for s in 0..n {
+                if m.held[s] != m.want[s] {
+                    let j = (s + 1..n).find(|&j| m.held[j] == m.want[s]).unwrap_or(s);
+                    seats.swap(s, j);
+                    m.held.swap(s, j);
+                }
+            }
+            for (t, &k) in self.strat_of_seat[0].iter_mut().zip(&m.held) {
+                *t = k as usize;
+            }
+        }
+        0
+    }
+}
+
+/// The counts of a run a cluster's values are differences of, in a fixed
+/// order: rounds, won rounds, games (matches), then each seat's round and
+/// match wins, each position's wins, each strategy's round and match wins.
+/// `out` is reused from cluster to cluster (no allocation once it has grown).
+#[inline]
+fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
+    out.clear();
+    out.extend([st.rounds, st.won, st.games]);
+    out.extend(st.seats.iter().map(|s| s.round_wins));
+    out.extend(st.seats.iter().map(|s| s.match_wins));
+    out.extend(st.position_wins.iter().copied());
+    out.extend(st.strategies.iter().map(|s| s.round_wins));
+    out.extend(st.strategies.iter().map(|s| s.match_wins));
+}
+
+/// Adds the cluster that began when the run's counts were `start` (from
+/// [`cluster_counts`]) and ends now to `st`'s cluster sums (`now` is scratch space).
+fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>) {
+    let (n, k) = (st.seats.len(), st.strategies.len());
+    cluster_counts(st, now);
+    let d = |i: usize| now[i] - start[i];
+    let (rounds, won, matches) = (d(0), d(1), d(2));
+    let Some(c) = st.clusters.as_mut() else {
+        return;
+    };
+    c.clusters += 1;
+    c.rounds_sq += rounds as u128 * rounds as u128;
+    c.won_sq += won as u128 * won as u128;
+    c.matches_sq += matches as u128 * matches as u128;
+    let mut at = 3;
+    for (family, x, len) in [
+        (&mut c.seat_rounds, rounds, n),
+        (&mut c.seat_matches, matches, n),
+        (&mut c.positions, won, n),
+        (&mut c.strategy_rounds, rounds, k),
+        (&mut c.strategy_matches, matches, k),
+    ] {
+        for m in family.iter_mut().take(len) {
+            m.add(d(at), x);
+            at += 1;
         }
     }
 }
@@ -482,9 +636,24 @@ pub(crate) fn play_range(
     let penalty = cfg.rules.settings.scoring == crate::engine::rules::Scoring::Penalty;
     let mut game = Game::new(&cfg.rules, cfg.players, 0);
     game.set_lazy_pile(true);
-    let rotations = if cfg.fixed_seats { 1 } else { cfg.players };
-    let mut r = cfg.rotation(range.start);
+    let period = cfg.rotation_period();
+    let mut r = (range.start % period as u64) as usize;
+    // Clusters: every game (a match), or with duplicate play the games of a
+    // deal, which a range holds whole (the runner's chunks and the shards of
+    // a run are cut at deals); a range that cuts one (a state of an earlier
+    // version resumed) cannot be clustered.
+    let per = cfg.games_per_cluster();
+    if range.start % per != 0 || range.end % per != 0 {
+        stats.clusters = None;
+    }
+    let clustered = stats.clusters.is_some();
     for i in range {
+        // With duplicate play the rotation is the game's place in its deal.
+        let opens = clustered && (!cfg.duplicate || r == 0);
+        let closes = clustered && (!cfg.duplicate || r + 1 == cfg.players);
+        if opens {
+            cluster_counts(stats, &mut w.cluster_start);
+        }
         let deal = if cfg.duplicate {
             i / cfg.players as u64
         } else {
@@ -494,11 +663,12 @@ pub(crate) fn play_range(
         // Every round and match resets the state it uses; only the generator
         // carries over, so set it for this game.
         game.set_rng(table);
+        let set = w.seat(cfg.seed, deal, r);
         let mut agents = Agents {
-            seats: &mut w.instances[r],
+            seats: &mut w.instances[set],
             rng: agent_rng,
         };
-        let map = &w.strat_of_seat[r];
+        let map = &w.strat_of_seat[set];
         let res = match cfg.mode {
             Mode::Round => {
                 game.start_match(None);
@@ -507,7 +677,7 @@ pub(crate) fn play_range(
             }
             Mode::Match => game
                 .play_match(&mut agents, &mut NoRecord, |res| {
-                    stats.add_match_round(res, map, penalty)
+                    stats.add_round(res, map, penalty)
                 })
                 .map(|m| stats.add_match(&m, map)),
         };
@@ -519,9 +689,12 @@ pub(crate) fn play_range(
             });
         }
         stats.games += 1;
-        // The next game's rotation: (i + 1) mod players, without a division.
+        if closes {
+            close_cluster(stats, &w.cluster_start, &mut w.cluster_now);
+        }
+        // The next game's rotation: (i + 1) mod period, without a division.
         r += 1;
-        if r == rotations {
+        if r == period {
             r = 0;
         }
     }
@@ -546,7 +719,8 @@ pub fn run(
     // Chunks are handed out in order; after a failure in chunk k, chunks below k
     // still finish, so the reported failure is the lowest game's on any threads.
     let failed_chunk = AtomicU64::new(u64::MAX);
-    let chunks = cfg.games.div_ceil(cfg.chunk);
+    let chunk = cfg.chunk_games();
+    let chunks = cfg.games.div_ceil(chunk);
     let parts: Vec<RunStats> = pool.broadcast(|_| {
         let mut w = Worker::new(cfg);
         let mut stats = RunStats::new(cfg);
@@ -558,8 +732,8 @@ pub fn run(
             if k >= chunks || k > failed_chunk.load(Ordering::Relaxed) {
                 break;
             }
-            let start = k * cfg.chunk;
-            let end = (start + cfg.chunk).min(cfg.games);
+            let start = k * chunk;
+            let end = (start + chunk).min(cfg.games);
             match play_range(cfg, &mut w, start..end, &mut stats) {
                 Ok(()) => {}
                 Err(e) => {

@@ -10,7 +10,8 @@ use super::write_files_atomically;
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, paired_difference, ratio_estimate, Difference, Estimate, LockstepState, Stop,
+    games_of, holm, paired_difference, ratio_estimate, ArmState, Difference, Estimate,
+    LockstepState, Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -37,8 +38,12 @@ pub struct ComparisonRow {
     pub group: String,
     pub arm_value: f64,
     pub base_value: f64,
+    /// Each arm's value with its 95% interval.
+    pub arm_est: Option<Estimate>,
+    pub base_est: Option<Estimate>,
     pub d: Difference,
-    /// Holm-adjusted p-value over all comparisons of the experiment.
+    /// Holm-adjusted p-value over the tested comparisons of the experiment
+    /// (NaN for a comparison without a test, `d.untested`).
     pub p_holm: f64,
 }
 
@@ -60,21 +65,65 @@ pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     v
 }
 
-/// Every comparison with data, Holm-adjusted together.
+/// The metric whose test a comparison of `metric` (`group`) is, when it is
+/// another's: the first mover's share of won rounds and position +0 (the
+/// same share), and with two players at both tables position +1 (its
+/// complement), are tested as `first_mover_advantage` (the share minus
+/// 1/players, which is their test when both tables seat as many players,
+/// and the fair comparison when they do not).
+fn same_test_as(metric: &str, group: &str, players: (usize, usize)) -> Option<&'static str> {
+    let tested = "first_mover_advantage";
+    match (metric, group) {
+        ("first_mover_win_rate", _) | ("position_win_rate", "+0") => Some(tested),
+        ("position_win_rate", "+1") if players == (2, 2) => Some(tested),
+        _ => None,
+    }
+}
+
+/// Whether the metric is, in arm `a`, an identity of the table: the round
+/// (match) wins per seat held of a strategy that holds every seat.
+fn identity(a: &ArmState, metric: &str, group: &str) -> bool {
+    matches!(metric, "win_rate" | "match_win_rate")
+        && a.stats
+            .strategies
+            .iter()
+            .any(|s| s.name == group && s.seats == a.stats.players)
+}
+
+/// Every comparison with data; those with a test Holm-adjusted together.
+/// A comparison without a test (no variance, identical by construction, or
+/// the same test as another metric's) has no p-value and is not counted.
 pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
     let mut v = Vec::new();
     for c in &st.comparisons {
         let (arm, base) = (&st.arms[c.arm], &st.arms[c.baseline]);
         for p in &c.pairs {
             let (ma, mb) = (&arm.metrics[p.arm_metric], &base.metrics[p.base_metric]);
-            if let Some(d) = paired_difference(&ma.sums, &mb.sums, &p.sums, st.clusters) {
+            if let Some(mut d) = paired_difference(&ma.sums, &mb.sums, &p.sums, st.clusters) {
+                let (metric, group) = (&ma.key.name, &ma.key.group);
+                let players = (arm.stats.players, base.stats.players);
+                if d.untested == Some(Untested::NoVariance)
+                    && d.diff == 0.0
+                    && identity(arm, metric, group)
+                    && identity(base, metric, group)
+                {
+                    d.untested = Some(Untested::Identical);
+                }
+                if d.untested.is_none() {
+                    if let Some(m) = same_test_as(metric, group, players) {
+                        d.untested = Some(Untested::SameAs(m));
+                        d.p = f64::NAN;
+                    }
+                }
                 v.push(ComparisonRow {
                     arm: arm.label.clone(),
                     baseline: base.label.clone(),
-                    metric: ma.key.name.clone(),
-                    group: ma.key.group.clone(),
+                    metric: metric.clone(),
+                    group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
+                    arm_est: ratio_estimate(&ma.sums, st.clusters),
+                    base_est: ratio_estimate(&mb.sums, st.clusters),
                     d,
                     p_holm: f64::NAN,
                 });
@@ -86,6 +135,11 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
         r.p_holm = a;
     }
     v
+}
+
+/// The number of comparisons with a test (the size of Holm's family).
+pub fn tested(rows: &[ComparisonRow]) -> usize {
+    rows.iter().filter(|r| r.d.p.is_finite()).count()
 }
 
 fn f6(x: f64) -> String {
@@ -225,6 +279,7 @@ impl ExperimentReport<'_> {
             "se_paired",
             "se_unpaired",
             "clusters",
+            "test",
         ]
         .map(String::from)
         .to_vec()];
@@ -244,6 +299,7 @@ impl ExperimentReport<'_> {
                 f6(r.d.se),
                 f6(r.d.se_unpaired),
                 self.state.clusters.to_string(),
+                r.d.untested.map_or("tested".into(), |u| u.label()),
             ]);
         }
         csv_text(rows)
@@ -316,7 +372,8 @@ impl ExperimentReport<'_> {
                     "rule_set": serde_json::to_value(&a.cfg.rules.file).unwrap_or(Value::Null),
                     "players": a.cfg.players,
                     "lineup": a.cfg.lineup.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>(),
-                    "fixed_seats": a.cfg.fixed_seats,
+                    "seating": a.cfg.seating.name(),
+                    "fixed_seats": a.cfg.seating == crate::sim::Seating::Fixed,
                     "games": g,
                 })
             })
@@ -370,18 +427,25 @@ impl ExperimentReport<'_> {
                        "arm_value": num(r.arm_value), "baseline_value": num(r.base_value),
                        "difference": num(r.d.diff), "ci95": [num(r.d.lo), num(r.d.hi)],
                        "p_value": num(r.d.p), "p_holm": num(r.p_holm),
-                       "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired)})
+                       "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired),
+                       "untested": r.d.untested.map(|u| u.label())})
             })
             .collect();
         json!({"manifest": self.manifest(), "arms": arms, "comparisons": comps})
     }
 
     fn difference_panels(&self, rows: &[ComparisonRow]) -> Vec<Panel> {
-        let mut panels: Vec<Panel> = Vec::new();
-        for r in rows
-            .iter()
-            .filter(|r| r.metric != "position_win_rate" && r.d.p.is_finite())
-        {
+        // A panel per compared metric but the positions, with a row per arm,
+        // tested or not: an arm whose difference is zero, or has no variance
+        // (a point without a bar), keeps its row. A metric carried by
+        // another's test is drawn once, under that metric, and a metric no
+        // arm has a test of (an identity) is left out.
+        let mut panels: Vec<(String, bool, Panel)> = Vec::new();
+        for r in rows.iter().filter(|r| {
+            r.metric != "position_win_rate"
+                && r.d.diff.is_finite()
+                && !matches!(r.d.untested, Some(Untested::SameAs(_)))
+        }) {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);
             let k = if pct { 100.0 } else { 1.0 };
@@ -391,16 +455,28 @@ impl ExperimentReport<'_> {
                 lo: k * r.d.lo,
                 hi: k * r.d.hi,
             };
-            match panels.iter_mut().find(|p| p.title.starts_with(&t)) {
-                Some(p) => p.rows.push(row),
-                None => panels.push(Panel {
-                    title: format!("{t}{}", if pct { " (percentage points)" } else { "" }),
-                    rows: vec![row],
-                    reference: Some(0.0),
-                }),
+            let tested = r.d.untested.is_none();
+            match panels.iter_mut().find(|(key, _, _)| *key == t) {
+                Some((_, any, p)) => {
+                    p.rows.push(row);
+                    *any |= tested;
+                }
+                None => panels.push((
+                    t.clone(),
+                    tested,
+                    Panel {
+                        title: format!("{t}{}", if pct { " (percentage points)" } else { "" }),
+                        rows: vec![row],
+                        reference: Some(0.0),
+                    },
+                )),
             }
         }
         panels
+            .into_iter()
+            .filter(|(_, any, _)| *any)
+            .map(|(_, _, p)| p)
+            .collect()
     }
 
     /// The SVG plots, by file name.
@@ -564,12 +640,10 @@ pub fn parse_state(
     }
     let st: LockstepState =
         serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
-    if st.format != crate::sim::lockstep::STATE_FORMAT
-        || st.version != crate::sim::lockstep::STATE_VERSION
-    {
+    use crate::sim::lockstep::{STATE_FORMAT, STATE_VERSION, STATE_VERSION_MIN};
+    if st.format != STATE_FORMAT || !(STATE_VERSION_MIN..=STATE_VERSION).contains(&st.version) {
         return Err(format!(
-            "{name}: not a unolab lockstep state of version {}",
-            crate::sim::lockstep::STATE_VERSION
+            "{name}: not a unolab lockstep state of version {STATE_VERSION_MIN} to {STATE_VERSION}",
         ));
     }
     let head: Head =

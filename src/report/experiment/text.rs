@@ -1,9 +1,11 @@
 //! The experiment's results in words: the short table `experiment run` and
 //! `compare` print, and `report.md`.
 
-use super::{arm_rows, comparison_rows, describe, title, ArmRow, ComparisonRow, ExperimentReport};
-use crate::sim::lockstep::{precision_checks, Stop};
-use crate::sim::Mode;
+use super::{
+    arm_rows, comparison_rows, describe, tested, title, ArmRow, ComparisonRow, ExperimentReport,
+};
+use crate::sim::lockstep::{precision_checks, Estimate, Stop, Untested};
+use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
 
 fn num(metric: &str, x: f64, signed: bool) -> String {
@@ -28,6 +30,26 @@ fn ci(metric: &str, lo: f64, hi: f64, signed: bool) -> String {
         format!("[{}, {}]", f(lo), f(hi))
     } else {
         "-".into()
+    }
+}
+
+/// A value with its 95% interval: `2.27% [2.08, 2.47]`.
+fn valued(metric: &str, e: Option<Estimate>, x: f64) -> String {
+    match e {
+        Some(e) => format!(
+            "{} {}",
+            num(metric, e.value, false),
+            ci(metric, e.lo, e.hi, false)
+        ),
+        None => num(metric, x, false),
+    }
+}
+
+/// The p-value cell of a comparison: its p-value, or why it has none.
+fn p_cell(r: &ComparisonRow, p: f64) -> String {
+    match r.d.untested {
+        Some(u) => u.label(),
+        None => fmt_p(p),
     }
 }
 
@@ -113,12 +135,12 @@ impl ExperimentReport<'_> {
                 "arm", "metric", "baseline", "arm", "diff", "95% CI", "p", "Holm p"
             );
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
-                let p = |x: f64| {
-                    if x.is_finite() {
-                        format!("{x:.4}")
-                    } else {
-                        "-".into()
-                    }
+                let p = |x: f64| match c.d.untested {
+                    _ if x.is_finite() => format!("{x:.4}"),
+                    Some(Untested::Identical) => "identical".into(),
+                    Some(Untested::NoVariance) => "no var.".into(),
+                    Some(Untested::SameAs(_)) => "same test".into(),
+                    None => "-".into(),
                 };
                 let _ = writeln!(
                     o,
@@ -130,7 +152,11 @@ impl ExperimentReport<'_> {
                     fmt(&c.metric, c.d.diff),
                     format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi)),
                     p(c.d.p),
-                    p(c.p_holm)
+                    if c.p_holm.is_finite() {
+                        format!("{:.4}", c.p_holm)
+                    } else {
+                        "-".into()
+                    }
                 );
             }
             for line in self.challengers() {
@@ -329,10 +355,11 @@ impl ExperimentReport<'_> {
         };
         let _ = writeln!(
             o,
-            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. Stopped by: {}{}.\n",
+            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. {} Stopped by: {}{}.\n",
             e.run.arms.len(),
             e.run.seed,
             e.mode().name(),
+            self.seating_sentence(),
             match self.stop {
                 Stop::Limit => "the game limit",
                 Stop::Precision => "the precision rule",
@@ -396,27 +423,46 @@ impl ExperimentReport<'_> {
                 .iter()
                 .filter(|r| main_metric(&r.metric) && r.p_holm < 0.05)
                 .collect();
+            let m = tested(&comps);
+            let untested = comps.len() - m;
+            let family = format!(
+                "Holm's adjustment over the {m} tested comparisons{}",
+                if untested > 0 {
+                    format!(
+                        " (the other {untested} have no test: identical by construction, no variance, or the same test as another metric)"
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            let others = comps
+                .iter()
+                .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
+                .count();
             if sig.is_empty() {
-                let _ = writeln!(o, "No difference is significant at the 5% level after Holm's adjustment over all {} comparisons.\n", comps.len());
+                let _ = writeln!(o, "No difference was detected at this sample size: none is significant at the 5% level after {family}. A difference not detected is not shown to be absent: its interval in the table bounds how large it can be.\n");
             } else {
                 let _ = writeln!(
                     o,
-                    "Differences significant at the 5% level after Holm's adjustment over all {} comparisons (arm minus baseline, 95% interval):\n",
-                    comps.len()
+                    "Differences significant at the 5% level after {family}; arm minus baseline with its 95% interval, then each arm's value with its own:\n",
                 );
                 for r in sig {
                     let _ = writeln!(
                         o,
-                        "- **{}**: {} {} (from {} to {}), {}.",
+                        "- **{}**: {} {} {} (baseline {}; {} {}).",
                         r.arm,
                         title(&r.metric, &r.group),
                         num(&r.metric, r.d.diff, true),
-                        num(&r.metric, r.base_value, false),
-                        num(&r.metric, r.arm_value, false),
-                        ci(&r.metric, r.d.lo, r.d.hi, true)
+                        ci(&r.metric, r.d.lo, r.d.hi, true),
+                        valued(&r.metric, r.base_est, r.base_value),
+                        r.arm,
+                        valued(&r.metric, r.arm_est, r.arm_value),
                     );
                 }
-                o.push('\n');
+                let _ = writeln!(
+                    o,
+                    "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment); their intervals in the table bound how large they can be.\n"
+                );
             }
             let challengers = self.challengers();
             if !challengers.is_empty() {
@@ -437,12 +483,16 @@ impl ExperimentReport<'_> {
                     "| {} | {} | {} | {} | {} | {} | {} | {} |",
                     r.arm,
                     title(&r.metric, &r.group),
-                    num(&r.metric, r.base_value, false),
-                    num(&r.metric, r.arm_value, false),
+                    valued(&r.metric, r.base_est, r.base_value),
+                    valued(&r.metric, r.arm_est, r.arm_value),
                     num(&r.metric, r.d.diff, true),
                     ci(&r.metric, r.d.lo, r.d.hi, true),
-                    fmt_p(r.d.p),
-                    fmt_p(r.p_holm)
+                    p_cell(r, r.d.p),
+                    if r.d.untested.is_some() {
+                        "-".into()
+                    } else {
+                        fmt_p(r.p_holm)
+                    }
                 );
             }
             let ratios: Vec<f64> = comps
@@ -525,6 +575,44 @@ impl ExperimentReport<'_> {
         o
     }
 
+    /// The seating of the arms in one sentence.
+    fn seating_sentence(&self) -> String {
+        let arms = &self.exp.run.arms;
+        let what = |s: Seating| {
+            match s {
+            Seating::Mixed => "mixed: game *i* seats arrangement *i* of the line-up (every arrangement in turn, or a random one when there are more than 5,040), the same in every arm with the same line-up",
+            Seating::Rotate => "rotate: game *i* seats the line-up rotated by *i* seats",
+            Seating::Fixed => "fixed: the line-up as written in every game",
+        }
+        };
+        let mut kinds: Vec<Seating> = Vec::new();
+        for a in arms {
+            if !kinds.contains(&a.cfg.seating) {
+                kinds.push(a.cfg.seating);
+            }
+        }
+        let dup = if self.exp.run.duplicate {
+            "; each deal is played once per rotation of its seating"
+        } else {
+            ""
+        };
+        if let [one] = kinds[..] {
+            return format!("Seating {}{dup}.", what(one));
+        }
+        let parts: Vec<String> = kinds
+            .iter()
+            .map(|&k| {
+                let labels: Vec<&str> = arms
+                    .iter()
+                    .filter(|a| a.cfg.seating == k)
+                    .map(|a| a.label.as_str())
+                    .collect();
+                format!("{} ({})", what(k), labels.join(", "))
+            })
+            .collect();
+        format!("Seating {}{dup}.", parts.join("; "))
+    }
+
     /// When every arm is a match-up of two strategies: a table of the row
     /// strategy's round wins per seat held against the column strategy.
     fn head_to_head(&self, o: &mut String) {
@@ -562,7 +650,7 @@ impl ExperimentReport<'_> {
         }
         let _ = writeln!(
             o,
-            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, 95% interval (50% = even):\n"
+            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval. Above 50% the row strategy won more rounds than the column strategy; an interval that holds 50% is a difference not detected at this sample size, not an even match:\n"
         );
         let _ = writeln!(o, "| | {} |", names.join(" | "));
         let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));

@@ -24,10 +24,40 @@ pub struct Difference {
     pub lo: f64,
     pub hi: f64,
     pub se: f64,
-    /// Two-sided p-value of "no difference" (Student's t, clusters − 1 df).
+    /// Two-sided p-value of "no difference" (Student's t, clusters − 1 df);
+    /// NaN when the difference has no test (`untested`).
     pub p: f64,
     /// Standard error the difference would have with independent samples.
     pub se_unpaired: f64,
+    /// Why the difference has no test, if it has none.
+    pub untested: Option<Untested>,
+}
+
+/// Why a difference gets no p-value (and stays out of Holm's family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Untested {
+    /// The two arms' values are equal in every cluster, by construction:
+    /// the arms play the same games, or the metric is an identity (the round
+    /// wins per seat held of a strategy at every seat are the won rounds /
+    /// players).
+    Identical,
+    /// The difference is the same in every cluster (each arm's value never
+    /// varies, e.g. no blocked round in either arm): its standard error is
+    /// zero, or below floating-point rounding of the sums.
+    NoVariance,
+    /// The same test as another metric's, which carries it.
+    SameAs(&'static str),
+}
+
+impl Untested {
+    /// In words, for reports.
+    pub fn label(self) -> String {
+        match self {
+            Untested::Identical => "identical by construction".into(),
+            Untested::NoVariance => "no variance".into(),
+            Untested::SameAs(m) => format!("same test as {m}"),
+        }
+    }
 }
 
 /// The two-sided 95% quantile of Student's t with `df` degrees of freedom.
@@ -79,9 +109,37 @@ pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
     })
 }
 
+/// Whether the ratio `Σy/Σx` is the same in every cluster: `Σ(Σx·y −
+/// Σy·x)² = 0`, exactly in integers (false if that overflows).
+pub fn constant_ratio(s: &RatioSums) -> bool {
+    let (x, y) = (s.x, s.y);
+    let t = || -> Option<i128> {
+        let a = x.checked_mul(x)?.checked_mul(s.yy)?;
+        let b = x.checked_mul(y)?.checked_mul(s.xy)?.checked_mul(2)?;
+        let c = y.checked_mul(y)?.checked_mul(s.xx)?;
+        a.checked_sub(b)?.checked_add(c)
+    };
+    t() == Some(0)
+}
+
+/// Whether both arms' numerators and denominators are equal in every
+/// cluster: `Σ(y_a − y_b)² = Σ(x_a − x_b)² = 0`, exactly in integers.
+pub fn equal_per_cluster(a: &RatioSums, b: &RatioSums, c: &CrossSums) -> bool {
+    let sq = |aa: i128, ab: i128, bb: i128| -> Option<i128> {
+        aa.checked_sub(ab.checked_mul(2)?)?.checked_add(bb)
+    };
+    sq(a.yy, c.ya_yb, b.yy) == Some(0) && sq(a.xx, c.xa_xb, b.xx) == Some(0)
+}
+
 /// The paired difference of two ratios measured on the same clusters: the
 /// delta method applied to `z = (y_a − R_a x_a)/x̄_a − (y_b − R_b x_b)/x̄_b`,
 /// whose sum of squares expands into the exact sums and cross sums.
+///
+/// A difference whose `Σz²` is zero, or below the floating-point rounding of
+/// the sums it is computed from, has no variance and no test: no p-value,
+/// a zero-width interval, and `untested` says why ([`Untested::Identical`]
+/// when the arms are equal in every cluster while the metric varies,
+/// [`Untested::NoVariance`] otherwise).
 pub fn paired_difference(
     a: &RatioSums,
     b: &RatioSums,
@@ -99,18 +157,40 @@ pub fn paired_difference(
     let ssa = resid_ss(a, ra) / (xa * xa);
     let ssb = resid_ss(b, rb) / (xb * xb);
     let ss = (ssa + ssb - 2.0 * cross / (xa * xb)).max(0.0);
+    // The size of the terms `ss` is the difference of: a result below its
+    // rounding error (a few ulps of it; 1e-12 leaves a wide margin) is zero.
+    let mag = |s: &RatioSums, r: f64, x: f64| {
+        (s.yy as f64 + 2.0 * (r * s.xy as f64).abs() + r * r * s.xx as f64) / (x * x)
+    };
+    let size = mag(a, ra, xa)
+        + mag(b, rb, xb)
+        + 2.0
+            * ((c.ya_yb as f64).abs()
+                + (rb * c.ya_xb as f64).abs()
+                + (ra * c.xa_yb as f64).abs()
+                + (ra * rb * c.xa_xb as f64).abs())
+            / (xa * xb);
+    let flat = ss <= 1e-12 * size;
     let diff = ra - rb;
     let (se, se_unpaired) = if clusters >= 2 {
         let d = n * (n - 1.0);
-        ((ss / d).sqrt(), ((ssa + ssb) / d).sqrt())
+        let se = if flat { 0.0 } else { (ss / d).sqrt() };
+        (se, ((ssa + ssb) / d).sqrt())
     } else {
         (f64::NAN, f64::NAN)
     };
     let df = clusters.saturating_sub(1);
-    let h = t95(df) * se;
-    // No variation at all (a rate that is 0 in both arms, or the win rate of
-    // the only strategy at the table): nothing to test, so no p-value, and
-    // the comparison stays out of Holm's family.
+    let h = if se == 0.0 { 0.0 } else { t95(df) * se };
+    // No variation (a rate that is 0 in both arms, the win rate of the only
+    // strategy at the table, two arms that play the same games): nothing to
+    // test, so no p-value, and the comparison stays out of Holm's family.
+    let untested = (se == 0.0).then(|| {
+        if equal_per_cluster(a, b, c) && !(constant_ratio(a) && constant_ratio(b)) {
+            Untested::Identical
+        } else {
+            Untested::NoVariance
+        }
+    });
     let p = if se > 0.0 {
         t_p_value(diff / se, df)
     } else {
@@ -123,6 +203,7 @@ pub fn paired_difference(
         se,
         p,
         se_unpaired,
+        untested,
     })
 }
 

@@ -35,7 +35,10 @@ mod run;
 mod state;
 
 pub use block::{CrossSums, RatioSums};
-pub use estimate::{holm, paired_difference, ratio_estimate, t95, Difference, Estimate};
+pub use estimate::{
+    constant_ratio, equal_per_cluster, holm, paired_difference, ratio_estimate, t95, Difference,
+    Estimate, Untested,
+};
 pub use layout::{Layout, MetricKey, METRIC_NAMES};
 pub use run::{
     at_batch_boundary, half_widths, precise_enough, precision_checks, run_lockstep, PrecisionCheck,
@@ -43,6 +46,7 @@ pub use run::{
 };
 pub use state::{
     ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,
+    STATE_VERSION_MIN,
 };
 
 use crate::sim::runner::{RunConfig, RunError};
@@ -51,7 +55,7 @@ use crate::sim::runner::{RunConfig, RunError};
 #[derive(Clone, Debug)]
 pub struct Arm {
     pub label: String,
-    /// Rules, players, line-up, mode and seat rotation of the arm. Its `games`,
+    /// Rules, players, line-up, mode and seating of the arm. Its `games`,
     /// `seed` and `threads` are not used: the [`LockstepConfig`] sets them.
     pub cfg: RunConfig,
 }
@@ -67,7 +71,7 @@ pub struct LockstepConfig {
     /// Index of the baseline arm (comparisons are every other arm against it).
     pub baseline: Option<usize>,
     pub seed: u64,
-    /// Play each deal once per seat rotation of each arm's line-up.
+    /// Play each deal once per rotation of its seating in each arm.
     pub duplicate: bool,
     pub threads: usize,
     /// Clusters (games, or deals with `duplicate`) per batch.
@@ -161,7 +165,11 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
         ));
     }
     if cfg.duplicate {
-        if let Some(a) = cfg.arms.iter().find(|a| a.cfg.fixed_seats) {
+        if let Some(a) = cfg
+            .arms
+            .iter()
+            .find(|a| a.cfg.seating == crate::sim::Seating::Fixed)
+        {
             return bad(format!(
                 "arm '{}': duplicate play rotates the seats; it cannot have fixed seats",
                 a.label

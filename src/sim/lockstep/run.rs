@@ -43,8 +43,8 @@ impl<'a> ArmWorker<'a> {
         }
     }
 
-    /// Plays one game with the seeds of game `seed_index` at rotation `r`,
-    /// into `stats` and cluster `j` of the block.
+    /// Plays one game with the seeds of game `seed_index` at rotation `r` of
+    /// its seating, into `stats` and cluster `j` of the block.
     #[inline(always)]
     fn play(
         &mut self,
@@ -56,11 +56,12 @@ impl<'a> ArmWorker<'a> {
     ) -> Result<(), crate::engine::game::IllegalActionError> {
         let (table, agent_rng) = game_rngs(seed, seed_index);
         self.game.set_rng(table);
+        let set = self.seats.seat(seed, seed_index, r);
         let mut agents = Agents {
-            seats: &mut self.seats.instances[r],
+            seats: &mut self.seats.instances[set],
             rng: agent_rng,
         };
-        let map = &self.seats.strat_of_seat[r];
+        let map = &self.seats.strat_of_seat[set];
         let (layout, block, penalty) = (&self.layout, &mut self.block, self.penalty);
         match self.cfg.mode {
             Mode::Round => {
@@ -112,9 +113,10 @@ fn play_clusters(
         for (a, w) in workers.iter_mut().enumerate() {
             w.block.clear((end - start) as usize);
             let arm = &mut st.arms[a];
-            // Game c's seat rotation: c mod players (0 with fixed seats),
+            // Game c's seat rotation: c mod players with rotation, else 0
+            // (with duplicate play every deal is played at each rotation),
             // stepped without a division per game.
-            let rotations = if w.cfg.fixed_seats { 1 } else { w.cfg.players };
+            let rotations = w.cfg.rotation_period();
             let mut r = (start % rotations as u64) as usize;
             for (j, c) in (start..end).enumerate() {
                 let stats = &mut arm.stats;
@@ -289,7 +291,7 @@ pub fn run_lockstep(
     let empty = LockstepState::new(cfg);
     if !st.same_shape(&empty) {
         return Err(RunError::Invalid(
-            "the saved state does not belong to this experiment (arms, metrics, seed, duplicate or batch differ)".into(),
+            "the saved state does not belong to this experiment (arms, metrics, seating, seed, duplicate or batch differ)".into(),
         ));
     }
     // Every arm's tables and strategies, made once per worker and kept from

@@ -5,11 +5,16 @@ use super::block::{CrossSums, RatioSums};
 use super::layout::{Layout, MetricKey};
 use super::LockstepConfig;
 use crate::sim::runner::RunStats;
+use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
 
 /// Format name and version of the saved state (see [`LockstepState`]).
+/// Version 2 records each arm's seating; version 1 states (read too) did
+/// not, and hold games with rotated or fixed seats.
 pub const STATE_FORMAT: &str = "unolab-lockstep-state";
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
+/// The oldest state version read.
+pub const STATE_VERSION_MIN: u32 = 1;
 
 /// One metric of one arm: its key and sums.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +27,9 @@ pub struct MetricState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArmState {
     pub label: String,
+    /// The arm's seating (absent from version 1 states: rotated or fixed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seating: Option<Seating>,
     pub stats: RunStats,
     pub metrics: Vec<MetricState>,
 }
@@ -69,6 +77,7 @@ impl LockstepState {
             .zip(&layouts)
             .map(|(a, l)| ArmState {
                 label: a.label.clone(),
+                seating: Some(a.cfg.seating),
                 stats: RunStats::new(&a.cfg),
                 metrics: l
                     .keys
@@ -136,17 +145,26 @@ impl LockstepState {
         }
     }
 
-    /// Whether `o` has the same arms, metrics and pairs (a state of the same
-    /// configuration).
+    /// Whether `o` has the same arms, metrics, seatings and pairs (a state
+    /// of the same configuration). A state of version 1 has no seatings: it
+    /// matches rotated or fixed seats, not mixed ones.
     pub fn same_shape(&self, o: &LockstepState) -> bool {
+        let version = STATE_VERSION_MIN..=STATE_VERSION;
+        let seating = |a: Option<Seating>, b: Option<Seating>| match (a, b) {
+            (Some(x), Some(y)) => x == y,
+            (None, Some(x)) | (Some(x), None) => x != Seating::Mixed,
+            (None, None) => true,
+        };
         self.format == o.format
-            && self.version == o.version
+            && version.contains(&self.version)
+            && version.contains(&o.version)
             && self.seed == o.seed
             && self.duplicate == o.duplicate
             && self.batch == o.batch
             && self.arms.len() == o.arms.len()
             && self.arms.iter().zip(&o.arms).all(|(a, b)| {
                 a.label == b.label
+                    && seating(a.seating, b.seating)
                     && a.metrics.len() == b.metrics.len()
                     && a.metrics
                         .iter()

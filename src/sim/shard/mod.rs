@@ -25,8 +25,15 @@ use std::ops::Range;
 
 /// Format name of a shard state file.
 pub const SHARD_FORMAT: &str = "unolab-shard-state";
-/// Version of the shard state format; states of other versions are refused.
-pub const SHARD_VERSION: u32 = 1;
+/// Version of the shard state format written. Version 2 records the seating
+/// of every configuration (version 1 files read as the rotation or fixed
+/// seats they were played with) and, with duplicate play, gives each shard
+/// whole deals. Versions 1 and 2 are read; others are refused, and shards of
+/// different versions are not merged.
+pub const SHARD_VERSION: u32 = 2;
+
+/// The oldest shard state format version read.
+pub const SHARD_VERSION_MIN: u32 = 1;
 
 /// The most shards a run or an experiment may be split into.
 pub const MAX_SHARDS: u64 = 1_000_000;
@@ -102,6 +109,21 @@ impl Shard {
         at(self.index)..at(self.index + 1)
     }
 
+    /// The game indices this shard plays when games come in clusters of
+    /// `per` that a shard must hold whole (the deals of duplicate play): the
+    /// shard's block of [`Shard::range`] over the clusters, in games (the
+    /// last shard also takes the games of an incomplete last cluster).
+    pub fn range_of(self, games: u64, per: u64) -> Range<u64> {
+        let per = per.max(1);
+        let r = self.range(games / per);
+        let end = if self.index + 1 == self.count {
+            games
+        } else {
+            r.end * per
+        };
+        r.start * per..end
+    }
+
     /// The state file's name: `shard-0003-of-0016.json` (zero-padded so that
     /// names sort in shard order).
     pub fn file_name(self) -> String {
@@ -132,9 +154,12 @@ pub fn shard_kind(text: &str) -> Result<String, String> {
             "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
         ));
     }
-    if h.version != Some(SHARD_VERSION as u64) {
+    if !h
+        .version
+        .is_some_and(|v| (SHARD_VERSION_MIN as u64..=SHARD_VERSION as u64).contains(&v))
+    {
         return Err(format!(
-            "shard state format version {} (this unolab reads version {SHARD_VERSION})",
+            "shard state format version {} (this unolab reads versions {SHARD_VERSION_MIN} to {SHARD_VERSION})",
             h.version.map_or("missing".to_string(), |x| x.to_string())
         ));
     }
@@ -177,16 +202,18 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Nothing finished yet of `shard` of `games` games; `ranges`: whether
-    /// the finished games are kept as ranges ([`Progress::done`]).
+    /// Nothing finished yet of `shard` of `games` games that come in
+    /// clusters of `per` ([`Shard::range_of`]); `ranges`: whether the
+    /// finished games are kept as ranges ([`Progress::done`]).
     pub fn new(
         shard: Shard,
         games: u64,
+        per: u64,
         ranges: bool,
         started_utc: String,
         threads: usize,
     ) -> Progress {
-        let r = shard.range(games);
+        let r = shard.range_of(games, per);
         Progress {
             shard,
             first_game: r.start,
@@ -212,10 +239,10 @@ impl Progress {
     }
 
     /// Checks a state file's shard and game range: a valid shard whose games
-    /// of `games` in all are `first_game..end_game`.
-    pub(crate) fn check_range(&self, games: u64) -> Result<(), String> {
+    /// of `games` in all, in clusters of `per`, are `first_game..end_game`.
+    pub(crate) fn check_range(&self, games: u64, per: u64) -> Result<(), String> {
         Shard::new(self.shard.index, self.shard.count)?;
-        if self.shard.range(games) != (self.first_game..self.end_game) {
+        if self.shard.range_of(games, per) != (self.first_game..self.end_game) {
             return Err("its game range does not match its shard".into());
         }
         Ok(())
@@ -238,6 +265,8 @@ pub trait ShardFile: Serialize + Clone {
     const WHAT: &'static str;
     type Config: Clone;
     type Stats;
+    /// The state format version of the file it was read from.
+    fn version(&self) -> u32;
     fn config(&self) -> &Self::Config;
     /// The fields in which two configurations differ (empty: the same run).
     fn differences(a: &Self::Config, b: &Self::Config) -> Vec<String>;
@@ -302,7 +331,7 @@ struct Seen {
 /// With `allow_partial` a partial shard's finished games are merged and the
 /// shard is listed as missing. The result does not depend on the order.
 pub struct Merger<S: ShardFile> {
-    first: Option<(String, S::Config)>,
+    first: Option<(String, S::Config, u32)>,
     /// The shard count, and the shards added.
     count: u64,
     seen: BTreeMap<u64, Seen>,
@@ -338,10 +367,16 @@ impl<S: ShardFile> Merger<S> {
         let info = s.progress().clone();
         match &self.first {
             None => {
-                self.first = Some((name.to_string(), s.config().clone()));
+                self.first = Some((name.to_string(), s.config().clone(), s.version()));
                 self.count = info.shard.count;
             }
-            Some((first, config)) => {
+            Some((first, _, version)) if *version != s.version() => {
+                return Err(format!(
+                    "{first} and {name} are shard states of format versions {version} and {} (written by different unolab versions); rerun the shards with one version",
+                    s.version()
+                ));
+            }
+            Some((first, config, _)) => {
                 let d = S::differences(config, s.config());
                 if !d.is_empty() {
                     return Err(format!(
@@ -399,7 +434,7 @@ impl<S: ShardFile> Merger<S> {
 
     /// The merged result (see [`Merger`]).
     pub fn finish(self, allow_partial: bool) -> Result<Merged<S::Config, S::Stats>, String> {
-        let (Some((_, config)), Some(stats)) = (self.first, self.stats) else {
+        let (Some((_, config, _)), Some(stats)) = (self.first, self.stats) else {
             return Err("no shard states to merge".into());
         };
         let count = self.count;

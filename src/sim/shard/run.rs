@@ -10,6 +10,7 @@ use super::{shard_kind, Progress, Shard, ShardFile, SHARD_FORMAT, SHARD_VERSION}
 use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::runner::{play_range, Mode, RunConfig, RunError, RunStats, Worker};
+use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 /// The resolved configuration of a run as data: everything that decides its
 /// games (not the thread count, which never changes a result).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RunSpecFile")]
 pub struct RunSpec {
     /// The whole resolved rule set (settings and deck).
     pub rule_set: RuleSetFile,
@@ -28,10 +30,51 @@ pub struct RunSpec {
     pub games: u64,
     pub mode: Mode,
     pub seed: u64,
+    /// `seating` is fixed (written for the files of earlier versions).
     pub fixed_seats: bool,
     /// Duplicate play (`run --duplicate`): groups of `players` games share a deal.
     #[serde(default)]
     pub duplicate: bool,
+    /// How the line-up is seated. Files written before seatings had names
+    /// (shard format version 1) have none: their games rotated the seats, or
+    /// kept them with `fixed_seats`, and they read so.
+    pub seating: Seating,
+}
+
+/// [`RunSpec`] as a file holds it, `seating` optional.
+#[derive(Deserialize)]
+struct RunSpecFile {
+    rule_set: RuleSetFile,
+    players: usize,
+    lineup: Vec<serde_json::Value>,
+    games: u64,
+    mode: Mode,
+    seed: u64,
+    fixed_seats: bool,
+    #[serde(default)]
+    duplicate: bool,
+    seating: Option<Seating>,
+}
+
+impl From<RunSpecFile> for RunSpec {
+    fn from(f: RunSpecFile) -> RunSpec {
+        let seating = match (f.seating, f.fixed_seats) {
+            (_, true) => Seating::Fixed,
+            (Some(s), false) => s,
+            (None, false) => Seating::Rotate,
+        };
+        RunSpec {
+            rule_set: f.rule_set,
+            players: f.players,
+            lineup: f.lineup,
+            games: f.games,
+            mode: f.mode,
+            seed: f.seed,
+            fixed_seats: seating == Seating::Fixed,
+            duplicate: f.duplicate,
+            seating,
+        }
+    }
 }
 
 impl RunSpec {
@@ -43,8 +86,9 @@ impl RunSpec {
             games: cfg.games,
             mode: cfg.mode,
             seed: cfg.seed,
-            fixed_seats: cfg.fixed_seats,
+            fixed_seats: cfg.seating == Seating::Fixed,
             duplicate: cfg.duplicate,
+            seating: cfg.seating,
         }
     }
 
@@ -68,6 +112,7 @@ impl RunSpec {
         )
         .map_err(|e| e.to_string())?;
         cfg.duplicate = self.duplicate;
+        cfg.seating = self.seating;
         Ok(cfg)
     }
 
@@ -80,7 +125,7 @@ impl RunSpec {
             (self.games == o.games, "game count"),
             (self.mode == o.mode, "mode"),
             (self.seed == o.seed, "seed"),
-            (self.fixed_seats == o.fixed_seats, "seat rotation"),
+            (self.seating == o.seating, "seating"),
             (self.duplicate == o.duplicate, "duplicate play"),
         ]
         .into_iter()
@@ -147,8 +192,26 @@ impl ShardState {
             version: SHARD_VERSION,
             kind: "run".into(),
             config: RunSpec::of(cfg),
-            progress: Progress::new(shard, cfg.games, true, started_utc, cfg.threads),
+            progress: Progress::new(
+                shard,
+                cfg.games,
+                cfg.games_per_cluster(),
+                true,
+                started_utc,
+                cfg.threads,
+            ),
             stats: RunStats::new(cfg),
+        }
+    }
+
+    /// The games a shard holds whole: those of a deal with duplicate play,
+    /// except in the states of format version 1, whose shards were cut at
+    /// any game (and whose statistics have no cluster sums).
+    pub fn games_per_cluster(&self) -> u64 {
+        if self.config.duplicate && self.version >= 2 {
+            self.config.players as u64
+        } else {
+            1
         }
     }
 
@@ -172,7 +235,7 @@ impl ShardState {
         if p.done.is_none() {
             return Err("malformed shard state: missing field `done`".into());
         }
-        p.check_range(s.config.games)?;
+        p.check_range(s.config.games, s.games_per_cluster())?;
         let mut at = p.first_game;
         let mut total = 0;
         for &(a, b) in s.done() {
@@ -248,6 +311,9 @@ impl ShardFile for ShardState {
     const WHAT: &'static str = "runs";
     type Config = RunSpec;
     type Stats = RunStats;
+    fn version(&self) -> u32 {
+        self.version
+    }
     fn config(&self) -> &RunSpec {
         &self.config
     }
@@ -298,7 +364,7 @@ pub fn run_shard(
             "the shard state belongs to another configuration".into(),
         ));
     }
-    if state.todo(cfg.chunk, 1).is_empty() {
+    if state.todo(cfg.chunk_games(), 1).is_empty() {
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -312,7 +378,7 @@ pub fn run_shard(
     loop {
         // A session's work is listed a part at a time (a checkpoint after
         // each part at the latest).
-        let todo = state.todo(cfg.chunk, CHUNKS_LISTED);
+        let todo = state.todo(cfg.chunk_games(), CHUNKS_LISTED);
         if todo.is_empty() || stop.load(Ordering::Relaxed) {
             break;
         }

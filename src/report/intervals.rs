@@ -1,0 +1,150 @@
+//! The 95% intervals of a run's win rates: Wilson's where the games are
+//! independent trials (plain round mode; matches in match mode), and
+//! otherwise clustered intervals (the delta method on ratios of sums over
+//! the clusters the runner keeps, `sim::clusters`): by deal under duplicate
+//! play, by match for the rounds of a match.
+
+use super::{rate, round6};
+use crate::sim::clusters::Moments;
+use crate::sim::stats::{ratio_ci95, wilson95};
+use crate::sim::{Mode, RunConfig, RunStats};
+use serde_json::{json, Value};
+
+/// A rate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub rate: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Estimate {
+    /// `k` successes of `n` independent trials, Wilson interval.
+    pub fn wilson(k: u64, n: u64) -> Estimate {
+        let (lo, hi) = wilson95(k, n);
+        Estimate {
+            rate: rate(k, n),
+            lo,
+            hi,
+        }
+    }
+
+    /// `Σy / Σx` over `clusters` clusters, delta-method interval.
+    fn clustered(y: u64, m: &Moments, x: u64, x_sq: u128, clusters: u64) -> Estimate {
+        let (lo, hi) = ratio_ci95(y as u128, m.yy, m.xy, x as u128, x_sq, clusters);
+        Estimate {
+            rate: rate(y, x),
+            lo,
+            hi,
+        }
+    }
+
+    pub(super) fn scaled(self, f: f64) -> Estimate {
+        Estimate {
+            rate: self.rate * f,
+            lo: self.lo * f,
+            hi: self.hi * f,
+        }
+    }
+
+    pub(super) fn json(self) -> (Value, Value) {
+        (
+            json!(round6(self.rate)),
+            json!([round6(self.lo), round6(self.hi)]),
+        )
+    }
+}
+
+/// Whether a run's rounds are clustered (duplicate play, or match mode).
+fn rounds_clustered(cfg: &RunConfig) -> bool {
+    cfg.duplicate || cfg.mode == Mode::Match
+}
+
+/// How the intervals of a run were computed, in words (the text header and
+/// the JSON's `intervals`).
+pub fn intervals_label(cfg: &RunConfig, st: &RunStats) -> &'static str {
+    match (rounds_clustered(cfg), &st.clusters, cfg.duplicate) {
+        (false, _, _) => "Wilson (independent games)",
+        (true, None, _) => {
+            "Wilson, not clustered (statistics of an earlier unolab without cluster sums): too narrow for seats and positions"
+        }
+        (true, Some(_), true) => "clustered by deal (delta method)",
+        (true, Some(_), false) => "clustered by match (delta method)",
+    }
+}
+
+/// The round-win rate of seat `seat`: its round wins over all rounds.
+pub fn seat_round_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
+    let w = st.seats[seat].round_wins;
+    match &st.clusters {
+        Some(c) if rounds_clustered(cfg) => {
+            Estimate::clustered(w, &c.seat_rounds[seat], st.rounds, c.rounds_sq, c.clusters)
+        }
+        _ => Estimate::wilson(w, st.rounds),
+    }
+}
+
+/// The share of won rounds won at position `p` in order of play from the
+/// first mover.
+pub fn position_win(cfg: &RunConfig, st: &RunStats, p: usize) -> Estimate {
+    let w = st.position_wins[p];
+    match &st.clusters {
+        Some(c) if rounds_clustered(cfg) => {
+            Estimate::clustered(w, &c.positions[p], st.won, c.won_sq, c.clusters)
+        }
+        _ => Estimate::wilson(w, st.won),
+    }
+}
+
+/// Strategy `k`'s share of all rounds (all its seats together). A round has
+/// one winner, so in plain round mode its wins are a binomial count over
+/// independent games (Wilson); otherwise the interval is clustered.
+pub fn strategy_round_share(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate {
+    let w = st.strategies[k].round_wins;
+    match &st.clusters {
+        Some(c) if rounds_clustered(cfg) => {
+            Estimate::clustered(w, &c.strategy_rounds[k], st.rounds, c.rounds_sq, c.clusters)
+        }
+        _ => Estimate::wilson(w, st.rounds),
+    }
+}
+
+/// Round-win rate per seat held: strategy `k`'s rounds won over rounds x
+/// seats held, i.e. its share of all rounds divided by the seats it holds.
+pub fn round_win_per_seat(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate {
+    let seats = st.strategies[k].seats.max(1) as f64;
+    strategy_round_share(cfg, st, k).scaled(1.0 / seats)
+}
+
+/// Strategy `k`'s share of all matches (one winner per match at most:
+/// Wilson over independent matches, clustered by deal with duplicate play).
+pub fn strategy_match_share(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate {
+    let w = st.strategies[k].match_wins;
+    match &st.clusters {
+        Some(c) if cfg.duplicate => Estimate::clustered(
+            w,
+            &c.strategy_matches[k],
+            st.games,
+            c.matches_sq,
+            c.clusters,
+        ),
+        _ => Estimate::wilson(w, st.games),
+    }
+}
+
+/// Match-win rate per seat held.
+pub fn match_win_per_seat(cfg: &RunConfig, st: &RunStats, k: usize) -> Estimate {
+    let seats = st.strategies[k].seats.max(1) as f64;
+    strategy_match_share(cfg, st, k).scaled(1.0 / seats)
+}
+
+/// The match-win rate of seat `seat`.
+pub fn seat_match_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
+    let w = st.seats[seat].match_wins;
+    match &st.clusters {
+        Some(c) if cfg.duplicate => {
+            Estimate::clustered(w, &c.seat_matches[seat], st.games, c.matches_sq, c.clusters)
+        }
+        _ => Estimate::wilson(w, st.games),
+    }
+}

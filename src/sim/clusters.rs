@@ -1,0 +1,99 @@
+//! Exact sums over the clusters of a run, for intervals that respect them.
+//!
+//! Under duplicate play a deal is replayed once per rotation of its seating,
+//! and in match mode the rounds of a match follow each other: the games (or
+//! rounds) of such a *cluster* are not independent trials, so a binomial
+//! interval over them is wrong (too narrow for a seat's or a position's
+//! share, too wide for a strategy's, whose luck of the deal cancels over the
+//! rotations). The runner therefore adds, per cluster, the numerator `y` and
+//! denominator `x` of every win rate of a run (a seat's, a position's and a
+//! strategy's round wins over the cluster's rounds or won rounds, and their
+//! match wins over its matches) to exact integer sums `Σy²` and `Σxy` (`Σy`
+//! and `Σx` are the run's counts). The interval of each rate is then the
+//! delta-method interval of a ratio of sums (`sim::stats::ratio_ci95`),
+//! exactly what experiments use, and the sums merge exactly over threads and
+//! shards.
+//!
+//! A cluster's values are the differences of the run's counts at its end and
+//! at its start (the runner takes them, `sim::runner`), so nothing is added
+//! per round; plain round mode (one round per independent game) keeps no
+//! cluster sums at all.
+
+use serde::{Deserialize, Serialize};
+
+/// `Σy²` and `Σxy` of one rate over the clusters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moments {
+    pub yy: u128,
+    pub xy: u128,
+}
+
+impl Moments {
+    #[inline]
+    pub(crate) fn add(&mut self, y: u64, x: u64) {
+        self.yy += y as u128 * y as u128;
+        self.xy += y as u128 * x as u128;
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        self.yy += o.yy;
+        self.xy += o.xy;
+    }
+}
+
+/// The sums over the clusters of a run (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClusterSums {
+    /// Clusters added (deals with duplicate play, else matches).
+    pub clusters: u64,
+    /// `Σ rounds²`, `Σ won²` (rounds with a winner) and `Σ matches²` over
+    /// the clusters.
+    pub rounds_sq: u128,
+    pub won_sq: u128,
+    pub matches_sq: u128,
+    /// Each seat's round wins over the cluster's rounds, and match wins over
+    /// its matches.
+    pub seat_rounds: Vec<Moments>,
+    pub seat_matches: Vec<Moments>,
+    /// Each position's round wins (in order of play from the first mover)
+    /// over the cluster's won rounds.
+    pub positions: Vec<Moments>,
+    /// Each strategy's round wins (all its seats) over the cluster's rounds,
+    /// and match wins over its matches.
+    pub strategy_rounds: Vec<Moments>,
+    pub strategy_matches: Vec<Moments>,
+}
+
+impl ClusterSums {
+    pub fn new(players: usize, strategies: usize) -> ClusterSums {
+        ClusterSums {
+            clusters: 0,
+            rounds_sq: 0,
+            won_sq: 0,
+            matches_sq: 0,
+            seat_rounds: vec![Moments::default(); players],
+            seat_matches: vec![Moments::default(); players],
+            positions: vec![Moments::default(); players],
+            strategy_rounds: vec![Moments::default(); strategies],
+            strategy_matches: vec![Moments::default(); strategies],
+        }
+    }
+
+    pub fn merge(&mut self, o: &ClusterSums) {
+        self.clusters += o.clusters;
+        self.rounds_sq += o.rounds_sq;
+        self.won_sq += o.won_sq;
+        self.matches_sq += o.matches_sq;
+        for (a, b) in [
+            (&mut self.seat_rounds, &o.seat_rounds),
+            (&mut self.seat_matches, &o.seat_matches),
+            (&mut self.positions, &o.positions),
+            (&mut self.strategy_rounds, &o.strategy_rounds),
+            (&mut self.strategy_matches, &o.strategy_matches),
+        ] {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.merge(y);
+            }
+        }
+    }
+}
