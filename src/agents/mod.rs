@@ -5,6 +5,7 @@
 //! - [`builtin`]: `random` and `first`;
 //! - [`heuristic`]: the parametric heuristic behind the shipped presets;
 //! - [`search`]: the search agents `pimc` and `ismcts`;
+//! - [`net`]: the network policy (`base = "net"`);
 //! - [`external`]: a program in any language over JSON Lines;
 //! - [`seat`]: the runner's seat type, with static dispatch of the built-ins;
 //! - [`spec`]: strategies by name, preset files and line-ups.
@@ -12,6 +13,7 @@
 pub mod builtin;
 pub mod external;
 pub mod heuristic;
+pub mod net;
 pub mod search;
 pub mod seat;
 pub mod spec;

@@ -13,6 +13,7 @@ pub mod experiment;
 pub mod ratings;
 pub mod shard;
 pub mod tournament;
+pub mod train;
 pub mod tune;
 
 pub use experiment::Experiment;
