@@ -85,9 +85,7 @@ impl NetWeights {
             ));
         }
         for (i, l) in layers.iter().enumerate() {
-            if l.outputs == 0
-                || l.weight.len() != l.inputs * l.outputs
-                || l.bias.len() != l.outputs
+            if l.outputs == 0 || l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs
             {
                 return Err(format!("l{}: the weight and bias shapes disagree", i + 1));
             }
@@ -131,7 +129,8 @@ impl NetWeights {
         let header: serde_json::Map<String, serde_json::Value> =
             serde_json::from_slice(&bytes[8..8 + n as usize])
                 .map_err(|e| bad(&format!("header: {e}")))?;
-        let tensor = |name: &str| -> Result<Option<(Vec<usize>, Vec<f32>)>, String> {
+        type Tensor = Option<(Vec<usize>, Vec<f32>)>;
+        let tensor = |name: &str| -> Result<Tensor, String> {
             let Some(t) = header.get(name) else {
                 return Ok(None);
             };
@@ -144,7 +143,9 @@ impl NetWeights {
                 .map_err(|_| bad(&format!("{name}: data_offsets")))?;
             let len: usize = shape.iter().product();
             if off[1] < off[0] || off[1] > data.len() || off[1] - off[0] != 4 * len {
-                return Err(bad(&format!("{name}: data_offsets disagree with the shape")));
+                return Err(bad(&format!(
+                    "{name}: data_offsets disagree with the shape"
+                )));
             }
             let v = data[off[0]..off[1]]
                 .chunks_exact(4)
@@ -355,7 +356,13 @@ impl NetStrategy {
     }
 
     /// The action for decision `d` (its legal set has at least one action).
-    fn act(&mut self, obs: &Observation, d: Decision, card: Option<CardId>, rng: &mut Rng) -> usize {
+    fn act(
+        &mut self,
+        obs: &Observation,
+        d: Decision,
+        card: Option<CardId>,
+        rng: &mut Rng,
+    ) -> usize {
         let legal = d.legal(obs);
         if legal.len() == 1 {
             return legal.iter().next().unwrap_or(0);
@@ -438,5 +445,202 @@ impl Strategy for NetStrategy {
     }
     fn hears_notices(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::StrategySpec;
+    use crate::engine::encode::encode;
+    use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
+    use crate::engine::rules::Rules;
+
+    /// A network of one hidden layer whose weights are `f(layer, out, in)`.
+    fn net(hidden: usize, f: impl Fn(usize, usize, usize) -> f32) -> NetWeights {
+        let sizes = [OBS_LEN, hidden, ACTIONS];
+        let layers = (0..2)
+            .map(|k| Layer {
+                inputs: sizes[k],
+                outputs: sizes[k + 1],
+                weight: (0..sizes[k] * sizes[k + 1])
+                    .map(|j| f(k, j / sizes[k], j % sizes[k]))
+                    .collect(),
+                bias: (0..sizes[k + 1]).map(|o| f(k, o, usize::MAX)).collect(),
+            })
+            .collect();
+        NetWeights::new(layers).unwrap()
+    }
+
+    fn wobble(k: usize, o: usize, i: usize) -> f32 {
+        let h = (k * 7919 + o * 104_729 + i.wrapping_mul(31)) % 1000;
+        h as f32 / 1000.0 - 0.5
+    }
+
+    #[test]
+    fn weights_go_through_a_file_unchanged_and_bad_files_are_refused() {
+        let w = net(16, wobble);
+        let bytes = w.to_safetensors(&[("note", "test".into())]);
+        assert_eq!(NetWeights::from_safetensors(&bytes).unwrap(), w);
+        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+        assert_eq!((8 + n) % 8, 0, "the data is aligned");
+        assert!(NetWeights::from_safetensors(&bytes[..20]).is_err());
+        assert!(NetWeights::from_safetensors(b"short").is_err());
+        // A network whose input is not the observation is refused.
+        let mut bad = w.layers().to_vec();
+        bad[0].inputs -= 1;
+        let keep = bad[0].inputs * bad[0].outputs;
+        bad[0].weight.truncate(keep);
+        let e = NetWeights::new(bad).unwrap_err();
+        assert!(e.contains("279 inputs"), "{e}");
+        let mut nan = w.layers().to_vec();
+        nan[1].bias[3] = f32::NAN;
+        assert!(NetWeights::new(nan).unwrap_err().contains("not finite"));
+    }
+
+    #[test]
+    fn the_sparse_forward_pass_is_the_dense_one() {
+        // Plain matrix products over the features of real positions.
+        let w = net(24, wobble);
+        let rules = Rules::builtin("classic");
+        let mut g = Game::new(&rules, 3, 4);
+        g.start_match(None);
+        let mut hidden = w.buffers();
+        let mut got = [0f32; ACTIONS];
+        let mut x = [0f32; OBS_LEN];
+        let all = ActionSet(u128::MAX >> (128 - ACTIONS));
+        for seat in 0..3u8 {
+            let obs = Observation::of(&g, seat);
+            encode(&obs, DecisionKind::Play, None, &mut x);
+            w.logits(&x, all, &mut hidden, &mut got);
+            let l = w.layers();
+            let h: Vec<f32> = (0..24)
+                .map(|o| {
+                    let s: f32 = (0..OBS_LEN)
+                        .map(|i| l[0].weight[o * OBS_LEN + i] * x[i])
+                        .sum();
+                    (s + l[0].bias[o]).max(0.0)
+                })
+                .collect();
+            for a in 0..ACTIONS {
+                let s: f32 = (0..24).map(|j| l[1].weight[a * 24 + j] * h[j]).sum();
+                let want = s + l[1].bias[a];
+                assert!((got[a] - want).abs() < 1e-4, "{a}: {} vs {want}", got[a]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_strategy_takes_the_legal_action_of_highest_logit() {
+        // The logit of action a is its bias, +a or -a: the network prefers
+        // the highest or the lowest legal action number.
+        let make = |sign: f32| {
+            let w = net(8, move |k, o, i| {
+                if k == 1 && i == usize::MAX {
+                    sign * o as f32
+                } else {
+                    0.0
+                }
+            });
+            NetStrategy::new(&NetSpec {
+                name: "n".into(),
+                params: NetParams {
+                    weights: String::new(),
+                    temperature: 0.0,
+                },
+                weights: Arc::new(w),
+            })
+        };
+        let (mut high, mut low) = (make(1.0), make(-1.0));
+        let rules = Rules::builtin("classic");
+        let d = &rules.deck;
+        let mut checked = 0;
+        for seed in 0..20 {
+            let mut g = Game::new(&rules, 3, seed);
+            g.start_match(None);
+            let mut seats: Vec<crate::agents::RandomStrategy> =
+                (0..3).map(|_| crate::agents::RandomStrategy).collect();
+            let (_, r) = game_rngs(seed, 0);
+            let mut agents = Agents {
+                seats: &mut seats[..],
+                rng: r,
+            };
+            let first = g.begin_round(&mut agents, &mut NoRecord).first_player;
+            let obs = Observation::of(&g, first);
+            let hand = obs.hand();
+            let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
+            // Drawing (59) beats every card; the lowest kind of the hand.
+            assert_eq!(high.choose_play(&obs, hand, &mut rng), None);
+            let lowest = hand
+                .iter()
+                .min_by_key(|&c| crate::engine::encode::kind_index(d.kind(c)))
+                .unwrap();
+            let got = low.choose_play(&obs, hand, &mut rng).unwrap();
+            assert_eq!(d.kind(got), d.kind(lowest));
+            assert!(hand.contains(got));
+            assert_eq!(high.choose_color(&obs, &mut rng), Color::Blue);
+            assert_eq!(low.choose_color(&obs, &mut rng), Color::Red);
+            assert_eq!(high.choose_target(&obs, &mut rng), obs.seat_after(2));
+            assert_eq!(low.choose_target(&obs, &mut rng), obs.seat_after(1));
+            let c = hand.first().unwrap();
+            assert!(
+                !high.play_drawn(&obs, c, &mut rng),
+                "keep (61) beats play (60)"
+            );
+            assert!(low.play_drawn(&obs, c, &mut rng));
+            assert!(!high.call_uno(&obs, &mut rng), "67 beats 66");
+            assert!(low.call_uno(&obs, &mut rng));
+            checked += 1;
+        }
+        assert_eq!(checked, 20);
+        assert_eq!(high.decisions(), 20 * 5);
+    }
+
+    #[test]
+    fn sampling_follows_the_softmax() {
+        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(3);
+        let mut logits = [0f32; ACTIONS];
+        logits[2] = (3f32).ln();
+        let mut legal = ActionSet::EMPTY;
+        legal.insert(2);
+        legal.insert(7);
+        let n = 20_000;
+        let twos = (0..n)
+            .filter(|_| pick(&logits, legal, 1.0, &mut rng) == 2)
+            .count();
+        let p = twos as f64 / n as f64;
+        assert!((p - 0.75).abs() < 0.02, "{p}");
+        assert_eq!(pick(&logits, legal, 0.0, &mut rng), 2);
+    }
+
+    #[test]
+    fn the_shipped_preset_loads_and_bad_net_presets_are_refused() {
+        let s = StrategySpec::load("net").unwrap();
+        assert_eq!(s.base(), "net");
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"net\"\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[net]"), "{e}");
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"net\"\n[net]\nweights = \"nowhere.safetensors\"\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("nowhere.safetensors"), "{e}");
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"net\"\n[net]\nweights = \"net.safetensors\"\ntemperature = -1\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("temperature"), "{e}");
+        // A network can be a search's rollout policy.
+        let s = StrategySpec::parse(
+            "name = \"p\"\nbase = \"pimc\"\n[search]\niterations = 2\nrollout = \"net\"\n",
+            "f",
+        )
+        .unwrap();
+        assert_eq!(s.base(), "pimc");
     }
 }

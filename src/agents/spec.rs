@@ -3,7 +3,9 @@
 //! fresh instances for each seat, the catalogue `unolab strategies` prints,
 //! and line-ups.
 
-use super::{external, net, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat};
+use super::{
+    external, net, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat,
+};
 use crate::engine::strategy::Strategy;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -499,8 +501,16 @@ impl PresetFile {
                 self.name
             ));
         }
-        if !["heuristic", "random", "first", "external", "pimc", "ismcts", "net"]
-            .contains(&self.base.as_str())
+        if ![
+            "heuristic",
+            "random",
+            "first",
+            "external",
+            "pimc",
+            "ismcts",
+            "net",
+        ]
+        .contains(&self.base.as_str())
         {
             return Err(format!(
                 "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, net)",

@@ -82,14 +82,20 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     let list = |s: &str, what: &str| -> Result<Vec<usize>, Fail> {
         s.split(',')
             .map(|x| {
-                x.trim()
-                    .parse::<usize>()
-                    .map_err(|_| Fail(format!("--{what} '{s}': expected numbers separated by commas")))
+                x.trim().parse::<usize>().map_err(|_| {
+                    Fail(format!(
+                        "--{what} '{s}': expected numbers separated by commas"
+                    ))
+                })
             })
             .collect()
     };
     let name = a.name.clone();
-    if name.is_empty() || name.contains(',') || name.contains(char::is_whitespace) || name.contains('/') {
+    if name.is_empty()
+        || name.contains(',')
+        || name.contains(char::is_whitespace)
+        || name.contains('/')
+    {
         return Err(Fail(format!(
             "name '{name}' must be non-empty, without commas, slashes or spaces"
         )));
@@ -120,7 +126,10 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     };
     cfg.validate().map_err(Fail)?;
     if a.out.exists() && !a.out.is_dir() {
-        return Err(Fail(format!("--out {} is not a directory", a.out.display())));
+        return Err(Fail(format!(
+            "--out {} is not a directory",
+            a.out.display()
+        )));
     }
     let threads = a.threads.unwrap_or_else(cores);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -137,16 +146,26 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     let result = pool.install(|| {
         train(&cfg, session.stop, &mut |p| match p {
             Progress::Labelling { stage, done, total } => {
-                eprint!("\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ", session.elapsed_s())
+                eprint!(
+                    "\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ",
+                    session.elapsed_s()
+                )
             }
-            Progress::Fitting { stage, epoch, epochs } => eprint!(
+            Progress::Fitting {
+                stage,
+                epoch,
+                epochs,
+            } => eprint!(
                 "\rstage {stage}: epoch {}/{epochs}, loss {:.4} ({:.0} s)   ",
                 epoch.index,
                 epoch.loss,
                 session.elapsed_s()
             ),
             Progress::Evaluating { stage, done, total } => {
-                eprint!("\rstage {stage}: evaluating {done}/{total} rounds ({:.0} s)   ", session.elapsed_s())
+                eprint!(
+                    "\rstage {stage}: evaluating {done}/{total} rounds ({:.0} s)   ",
+                    session.elapsed_s()
+                )
             }
             Progress::Done(s) => {
                 let file = format!("{name}-{}", s.index);
@@ -161,12 +180,13 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                     "network of `unolab train`, stage {} (teacher {}, {} positions)",
                     s.index, s.teacher, s.fitted
                 );
-                let res = write_atomic(&out.join(format!("{file}.safetensors")), &bytes).and_then(|_| {
-                    write_atomic(
-                        &out.join(format!("{file}.toml")),
-                        preset_text(&file, &format!("{file}.safetensors"), &desc).as_bytes(),
-                    )
-                });
+                let res =
+                    write_atomic(&out.join(format!("{file}.safetensors")), &bytes).and_then(|_| {
+                        write_atomic(
+                            &out.join(format!("{file}.toml")),
+                            preset_text(&file, &format!("{file}.safetensors"), &desc).as_bytes(),
+                        )
+                    });
                 if let Err(e) = res {
                     write_err.get_or_insert(e);
                 }

@@ -54,7 +54,8 @@ impl TrainConfig {
         if self.fit.hidden.is_empty() || self.fit.hidden.iter().any(|&h| h == 0 || h > 4096) {
             return Err("hidden layer sizes must be from 1 to 4096".into());
         }
-        if self.fit.epochs == 0 || self.fit.batch == 0 || !(self.fit.lr > 0.0) {
+        if self.fit.epochs == 0 || self.fit.batch == 0 || self.fit.lr.is_nan() || self.fit.lr <= 0.0
+        {
             return Err("epochs, batch and learning rate must be above 0".into());
         }
         Ok(())
@@ -84,9 +85,21 @@ pub struct Stage {
 /// What the training is doing, for a progress display.
 #[derive(Debug)]
 pub enum Progress<'a> {
-    Labelling { stage: usize, done: u64, total: u64 },
-    Fitting { stage: usize, epoch: Epoch, epochs: usize },
-    Evaluating { stage: usize, done: u64, total: u64 },
+    Labelling {
+        stage: usize,
+        done: u64,
+        total: u64,
+    },
+    Fitting {
+        stage: usize,
+        epoch: Epoch,
+        epochs: usize,
+    },
+    Evaluating {
+        stage: usize,
+        done: u64,
+        total: u64,
+    },
     Done(&'a Stage),
 }
 
@@ -118,7 +131,14 @@ pub fn train(
         let mut at = 0;
         while at < games && !stop.load(Ordering::Relaxed) {
             let to = (at + CHUNK).min(games);
-            data.append(label(&cfg.rules, &cfg.players, &teacher, at..to, seed, stop));
+            data.append(label(
+                &cfg.rules,
+                &cfg.players,
+                &teacher,
+                at..to,
+                seed,
+                stop,
+            ));
             at = to;
             progress(Progress::Labelling {
                 stage: k,

@@ -105,7 +105,10 @@ pub fn fit(
         weight_decay: cfg.weight_decay,
         ..ParamsAdamW::default()
     };
-    let all: Vec<Var> = vars.iter().flat_map(|(w, b)| [w.clone(), b.clone()]).collect();
+    let all: Vec<Var> = vars
+        .iter()
+        .flat_map(|(w, b)| [w.clone(), b.clone()])
+        .collect();
     let mut opt = AdamW::new(all, params).map_err(err)?;
     let n = data.len();
     let batch = cfg.batch.max(1);
@@ -203,7 +206,11 @@ mod tests {
                 .unwrap();
             let mut losses = Vec::new();
             let w = pool
-                .install(|| fit(&d, None, &cfg, &AtomicBool::new(false), &mut |e| losses.push(e.loss)))
+                .install(|| {
+                    fit(&d, None, &cfg, &AtomicBool::new(false), &mut |e| {
+                        losses.push(e.loss)
+                    })
+                })
                 .unwrap();
             (w, losses)
         };
@@ -230,7 +237,11 @@ mod tests {
             for (k, l) in w.layers().iter().enumerate() {
                 let wt = Tensor::from_slice(&l.weight, (l.outputs, l.inputs), &dev).unwrap();
                 let b = Tensor::from_slice(&l.bias, l.outputs, &dev).unwrap();
-                h = h.matmul(&wt.t().unwrap()).unwrap().broadcast_add(&b).unwrap();
+                h = h
+                    .matmul(&wt.t().unwrap())
+                    .unwrap()
+                    .broadcast_add(&b)
+                    .unwrap();
                 if k + 1 < w.layers().len() {
                     h = h.relu().unwrap();
                 }
@@ -238,7 +249,12 @@ mod tests {
             let theirs = h.flatten_all().unwrap().to_vec1::<f32>().unwrap();
             w.logits(d.features(i), d.legal[i], &mut hidden, &mut mine);
             for a in d.legal[i].iter() {
-                assert!((mine[a] - theirs[a]).abs() < 1e-4, "{a}: {} {}", mine[a], theirs[a]);
+                assert!(
+                    (mine[a] - theirs[a]).abs() < 1e-4,
+                    "{a}: {} {}",
+                    mine[a],
+                    theirs[a]
+                );
             }
         }
     }

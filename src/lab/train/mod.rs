@@ -135,7 +135,12 @@ impl Strategy for Labeler {
     fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
         let yes = self.teacher.play_drawn(obs, card, rng);
         let d = decision(obs, DecisionKind::PlayDrawn, CardSet::single(card), false);
-        self.record(obs, d, Some(card), if yes { ACT_PLAY_DRAWN } else { ACT_KEEP });
+        self.record(
+            obs,
+            d,
+            Some(card),
+            if yes { ACT_PLAY_DRAWN } else { ACT_KEEP },
+        );
         yes
     }
     fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
@@ -265,7 +270,13 @@ pub fn head_to_head(
             let me = (i % players as u64) as usize;
             let mut game = new_game(rules, players);
             let mut seats: Vec<Seat> = (0..players)
-                .map(|s| if s == me { a.instantiate() } else { b.instantiate() })
+                .map(|s| {
+                    if s == me {
+                        a.instantiate()
+                    } else {
+                        b.instantiate()
+                    }
+                })
                 .collect();
             let r = play_round(&mut game, &mut seats, seed, i).ok();
             r.map(|r| r.winner == Some(me as u8))
