@@ -120,7 +120,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 10] = [
+const PRESETS: [(&str, &str); 11] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -131,6 +131,10 @@ const PRESETS: [(&str, &str); 10] = [
     ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
     ("tuned", include_str!("../../strategies/tuned.toml")),
     ("net", include_str!("../../strategies/net.toml")),
+    (
+        "pimc-net-100",
+        include_str!("../../strategies/pimc-net-100.toml"),
+    ),
 ];
 
 /// The network weights of the shipped presets, embedded in the binary: a
