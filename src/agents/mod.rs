@@ -6,6 +6,7 @@
 //! - [`heuristic`]: the parametric heuristic behind the shipped presets;
 //! - [`human`]: what a person types at the table (`unolab play`), read as answers;
 //! - [`search`]: the search agents `pimc` and `ismcts`;
+//! - [`net`]: the network policy (`base = "net"`);
 //! - [`external`]: a program in any language over JSON Lines;
 //! - [`seat`]: the runner's seat type, with static dispatch of the built-ins;
 //! - [`spec`]: strategies by name, preset files and line-ups.
@@ -14,6 +15,7 @@ pub mod builtin;
 pub mod external;
 pub mod heuristic;
 pub mod human;
+pub mod net;
 pub mod search;
 pub mod seat;
 pub mod spec;

@@ -3,7 +3,9 @@
 //! fresh instances for each seat, the catalogue `unolab strategies` prints,
 //! and line-ups.
 
-use super::{external, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat};
+use super::{
+    external, net, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat,
+};
 use crate::engine::strategy::Strategy;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -32,6 +34,9 @@ pub struct PresetFile {
     /// The parameters of a search agent (`base = "pimc"` or `"ismcts"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<search::SearchParams>,
+    /// The weight file and temperature of a network (`base = "net"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<net::NetParams>,
 }
 
 fn params_are_default(p: &HeuristicParams) -> bool {
@@ -62,6 +67,8 @@ pub enum StrategySpec {
     },
     /// A search agent (`pimc`, `ismcts`), with its validated parameters.
     Search(Box<search::SearchConfig>),
+    /// A network policy (`base = "net"`) with its weights loaded.
+    Net(Arc<net::NetSpec>),
     /// A strategy of the program that embeds unolab (a Rust type, a Python
     /// object): see [`StrategySpec::custom`].
     Custom(CustomSpec),
@@ -97,6 +104,7 @@ impl fmt::Debug for StrategySpec {
                 timeout_ms,
             } => write!(f, "{name} external {command:?} timeout_ms {timeout_ms}"),
             StrategySpec::Search(c) => write!(f, "{} {:?} {:?}", c.name, c.kind, c.params),
+            StrategySpec::Net(n) => write!(f, "{} net {:?}", n.name, n.params),
             StrategySpec::Custom(c) => write!(f, "{} ({})", c.name, c.base),
         }
     }
@@ -118,7 +126,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 9] = [
+const PRESETS: [(&str, &str); 11] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -128,7 +136,40 @@ const PRESETS: [(&str, &str); 9] = [
     ("pimc-1k", include_str!("../../strategies/pimc-1k.toml")),
     ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
     ("tuned", include_str!("../../strategies/tuned.toml")),
+    ("net", include_str!("../../strategies/net.toml")),
+    (
+        "pimc-net-100",
+        include_str!("../../strategies/pimc-net-100.toml"),
+    ),
 ];
+
+/// The network weights of the shipped presets, embedded in the binary: a
+/// preset's `weights` file is read beside the preset file, else found here
+/// by its name.
+const NET_WEIGHTS: [(&str, &[u8]); 1] = [(
+    "net.safetensors",
+    include_bytes!("../../strategies/net.safetensors"),
+)];
+
+/// The weights file `weights` of a preset read from `origin` (a path, or the
+/// name of a shipped preset): the file beside the preset, else a shipped one.
+/// Returns the weights and the path as resolved.
+fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), String> {
+    let dir = std::path::Path::new(origin)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    let path = dir.join(weights);
+    let shown = path.to_string_lossy().into_owned();
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => match NET_WEIGHTS.iter().find(|w| w.0 == weights) {
+            Some(w) => w.1.to_vec(),
+            None => return Err(format!("cannot read weights {shown}: {e}")),
+        },
+    };
+    let w = net::NetWeights::from_safetensors(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+    Ok((w, shown))
+}
 
 /// One line of the strategy catalogue (`unolab strategies`).
 #[derive(Debug, Clone, PartialEq)]
@@ -162,9 +203,10 @@ pub fn catalog() -> Vec<CatalogEntry> {
         let Ok(f) = toml::from_str::<PresetFile>(text) else {
             continue;
         };
-        let params = match match &f.search {
-            Some(p) => serde_json::to_value(p),
-            None => serde_json::to_value(&f.params),
+        let params = match match (&f.search, &f.net) {
+            (Some(p), _) => serde_json::to_value(p),
+            (_, Some(n)) => serde_json::to_value(n),
+            _ => serde_json::to_value(&f.params),
         } {
             Ok(serde_json::Value::Object(m)) => {
                 m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
@@ -277,6 +319,20 @@ impl StrategySpec {
                 .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
             return Ok(StrategySpec::Search(Box::new(cfg)));
         }
+        if f.base == "net" {
+            let mut params = f.net.unwrap_or(net::NetParams {
+                weights: String::new(),
+                temperature: 0.0,
+            });
+            let (weights, resolved) = load_weights(origin, &params.weights)
+                .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+            params.weights = resolved;
+            return Ok(StrategySpec::Net(Arc::new(net::NetSpec {
+                name: f.name,
+                params,
+                weights: Arc::new(weights),
+            })));
+        }
         let base = match f.base.as_str() {
             "random" => StrategySpec::Random,
             "first" => StrategySpec::First,
@@ -319,6 +375,7 @@ impl StrategySpec {
                 search::SearchKind::Pimc => "pimc",
                 search::SearchKind::Ismcts => "ismcts",
             },
+            StrategySpec::Net(_) => "net",
             StrategySpec::Custom(c) => &c.base,
         }
     }
@@ -332,6 +389,9 @@ impl StrategySpec {
             StrategySpec::Renamed { inner, .. } => inner.params_json(),
             StrategySpec::Search(c) => {
                 serde_json::to_value(&c.params).unwrap_or(serde_json::Value::Null)
+            }
+            StrategySpec::Net(n) => {
+                serde_json::to_value(&n.params).unwrap_or(serde_json::Value::Null)
             }
             _ => serde_json::json!({}),
         }
@@ -434,6 +494,7 @@ impl StrategySpec {
             StrategySpec::Renamed { name, .. } => name,
             StrategySpec::External { name, .. } => name,
             StrategySpec::Search(c) => &c.name,
+            StrategySpec::Net(n) => &n.name,
             StrategySpec::Custom(c) => &c.name,
         }
     }
@@ -454,6 +515,7 @@ impl StrategySpec {
                 timeout_ms,
             } => Seat::custom(external::External::new(name, command, *timeout_ms)),
             StrategySpec::Search(c) => Seat::custom(search::SearchAgent::new((**c).clone())),
+            StrategySpec::Net(n) => Seat::custom(net::NetStrategy::new(n)),
             StrategySpec::Custom(c) => Seat::Custom((c.make)()),
         }
     }
@@ -471,13 +533,41 @@ impl PresetFile {
                 self.name
             ));
         }
-        if !["heuristic", "random", "first", "external", "pimc", "ismcts"]
-            .contains(&self.base.as_str())
+        if ![
+            "heuristic",
+            "random",
+            "first",
+            "external",
+            "pimc",
+            "ismcts",
+            "net",
+        ]
+        .contains(&self.base.as_str())
         {
             return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts)",
+                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, net)",
                 self.base
             ));
+        }
+        if (self.base == "net") != self.net.is_some() {
+            return Err(
+                "a [net] table (weights = \"FILE.safetensors\") is required with base = \"net\" and only there"
+                    .into(),
+            );
+        }
+        if let Some(n) = &self.net {
+            if n.weights.is_empty() {
+                return Err("[net] weights must name a file".into());
+            }
+            if !n.temperature.is_finite() || n.temperature < 0.0 {
+                return Err(format!(
+                    "[net] temperature = {} must be a finite number >= 0",
+                    n.temperature
+                ));
+            }
+        }
+        if self.base == "net" && self.params != HeuristicParams::default() {
+            return Err("base 'net' takes a [net] table, not [params]".into());
         }
         let searching = search::SearchKind::parse(&self.base).is_some();
         if self.search.is_some() && !searching {

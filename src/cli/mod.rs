@@ -21,6 +21,7 @@ mod strategies;
 mod term;
 mod tournament;
 mod trace;
+mod train;
 mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -77,6 +78,9 @@ enum Command {
     /// Line-ups drawn from a field: ratings with intervals and head-to-head
     #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
+    /// Distil a teacher (a preset, a search) into a network strategy, with expert iteration
+    #[command(args_override_self = true)]
+    Train(train::TrainArgs),
 }
 
 /// One line from a clap error: its first line, plus the line that lists the
@@ -162,6 +166,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Play(a) => play::exec(a),
         Command::Tune(a) => tune::exec(a),
         Command::Tournament(a) => tournament::exec(a),
+        Command::Train(a) => train::exec(a),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod options;
 pub mod ratings;
 pub mod shard;
 pub mod tournament;
+pub mod train;
 pub mod tune;
 
 pub use experiment::Experiment;

@@ -137,7 +137,8 @@ impl RunSpec {
 
 /// A strategy again from its [`StrategySpec::to_json`] (name, base,
 /// parameters, and an external program's command), through a preset file.
-/// A search agent's parameters go to the preset's `search` table. The result
+/// A search agent's parameters go to the preset's `search` table, a
+/// network's to its `net` table. The result
 /// must give the same JSON back, so nothing is silently lost.
 fn strategy_from_json(v: &serde_json::Value) -> Result<StrategySpec, String> {
     let as_preset = |v: &serde_json::Value| -> Result<StrategySpec, String> {
@@ -150,7 +151,12 @@ fn strategy_from_json(v: &serde_json::Value) -> Result<StrategySpec, String> {
         match w.as_object_mut() {
             Some(o) if o.contains_key("params") => {
                 let p = o.remove("params").unwrap_or_default();
-                o.insert("search".into(), p);
+                let table = if o.get("base").and_then(|b| b.as_str()) == Some("net") {
+                    "net"
+                } else {
+                    "search"
+                };
+                o.insert(table.into(), p);
                 as_preset(&w).map_err(|_| first)
             }
             _ => Err(first),

@@ -1,0 +1,646 @@
+//! `net`: a small neural network policy over the observation features of
+//! [`crate::engine::encode`] (the same features and action numbers the Python
+//! environments use), with a hand-written forward pass.
+//!
+//! **The network**: fully connected layers `l1`, `l2`, ..., `lK`, a ReLU after
+//! every layer but the last; `l1` takes the [`OBS_LEN`] features, `lK` gives
+//! one logit per action ([`ACTIONS`]). The policy is the legal action with the
+//! highest logit (the first on a tie), or with `temperature > 0` an action
+//! drawn from the softmax of the legal logits divided by the temperature.
+//!
+//! **The weight file** is a [safetensors](https://huggingface.co/docs/safetensors)
+//! file: an 8-byte little-endian header length `N`, `N` bytes of JSON naming
+//! each tensor (`dtype`, `shape`, `data_offsets` into the data), then the
+//! data. The tensors are `lK.weight` (`F32`, shape `[out, in]`, row-major,
+//! the PyTorch `nn.Linear` layout) and `lK.bias` (`F32`, shape `[out]`), for
+//! `K = 1, 2, ...` with no gap. PyTorch's `safetensors.torch.save_file`,
+//! candle's `safetensors::save` or [`NetWeights::to_safetensors`] write it.
+//!
+//! **Speed**: the features are sparse (a hand, one top card, a few counts),
+//! so the first layer adds the columns of the non-zero features only, and the
+//! last layer computes the logits of the legal actions only. The buffers
+//! belong to the strategy: a decision allocates nothing.
+
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::encode::{
+    encode_update, ActionSet, Decision, DecisionKind, ACTIONS, ACT_COLOR, ACT_PLAY_DRAWN,
+    ACT_TARGET, OBS_LEN,
+};
+use crate::engine::game::{Observation, Rng};
+use crate::engine::strategy::Strategy;
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The `[net]` table of a preset file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetParams {
+    /// The weight file (safetensors), relative to the preset file.
+    pub weights: String,
+    /// 0: the legal action with the highest logit; above 0: an action drawn
+    /// from the softmax of the legal logits divided by it.
+    #[serde(default)]
+    pub temperature: f64,
+}
+
+/// One fully connected layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    pub inputs: usize,
+    pub outputs: usize,
+    /// `[outputs][inputs]`, row-major.
+    pub weight: Vec<f32>,
+    pub bias: Vec<f32>,
+}
+
+/// The weights of a network policy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetWeights {
+    layers: Vec<Layer>,
+    /// The first layer's weights transposed (`[inputs][outputs]`): the
+    /// column of each non-zero feature is added in one pass.
+    first_t: Vec<f32>,
+}
+
+impl NetWeights {
+    /// Checks the shapes: `OBS_LEN` in, `ACTIONS` out, each layer's inputs
+    /// the previous one's outputs, finite values.
+    pub fn new(layers: Vec<Layer>) -> Result<NetWeights, String> {
+        let Some(first) = layers.first() else {
+            return Err("the network has no layer (expected l1.weight, l1.bias, ...)".into());
+        };
+        if first.inputs != OBS_LEN {
+            return Err(format!(
+                "l1 takes {} inputs; the observation has {OBS_LEN} features",
+                first.inputs
+            ));
+        }
+        let last = layers.last().unwrap();
+        if last.outputs != ACTIONS {
+            return Err(format!(
+                "l{} gives {} outputs; there are {ACTIONS} actions",
+                layers.len(),
+                last.outputs
+            ));
+        }
+        for (i, l) in layers.iter().enumerate() {
+            if l.outputs == 0 || l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs
+            {
+                return Err(format!("l{}: the weight and bias shapes disagree", i + 1));
+            }
+            if i > 0 && l.inputs != layers[i - 1].outputs {
+                return Err(format!(
+                    "l{} takes {} inputs but l{} gives {}",
+                    i + 1,
+                    l.inputs,
+                    i,
+                    layers[i - 1].outputs
+                ));
+            }
+            if !l.weight.iter().chain(&l.bias).all(|v| v.is_finite()) {
+                return Err(format!("l{} holds a value that is not finite", i + 1));
+            }
+        }
+        let mut first_t = vec![0f32; first.weight.len()];
+        for o in 0..first.outputs {
+            for i in 0..first.inputs {
+                first_t[i * first.outputs + o] = first.weight[o * first.inputs + i];
+            }
+        }
+        Ok(NetWeights { layers, first_t })
+    }
+
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// Reads a safetensors file's bytes (see the module documentation).
+    pub fn from_safetensors(bytes: &[u8]) -> Result<NetWeights, String> {
+        let bad = |m: &str| format!("not a network weight file: {m}");
+        if bytes.len() < 8 {
+            return Err(bad("too short"));
+        }
+        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        if n > (bytes.len() - 8) as u64 {
+            return Err(bad("the header runs past the end"));
+        }
+        let data = &bytes[8 + n as usize..];
+        let header: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_slice(&bytes[8..8 + n as usize])
+                .map_err(|e| bad(&format!("header: {e}")))?;
+        type Tensor = Option<(Vec<usize>, Vec<f32>)>;
+        let tensor = |name: &str| -> Result<Tensor, String> {
+            let Some(t) = header.get(name) else {
+                return Ok(None);
+            };
+            if t["dtype"] != "F32" {
+                return Err(format!("{name}: dtype {} (expected F32)", t["dtype"]));
+            }
+            let shape: Vec<usize> = serde_json::from_value(t["shape"].clone())
+                .map_err(|_| bad(&format!("{name}: shape")))?;
+            let off: [usize; 2] = serde_json::from_value(t["data_offsets"].clone())
+                .map_err(|_| bad(&format!("{name}: data_offsets")))?;
+            let len: usize = shape.iter().product();
+            if off[1] < off[0] || off[1] > data.len() || off[1] - off[0] != 4 * len {
+                return Err(bad(&format!(
+                    "{name}: data_offsets disagree with the shape"
+                )));
+            }
+            let v = data[off[0]..off[1]]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            Ok(Some((shape, v)))
+        };
+        let mut layers = Vec::new();
+        for k in 1.. {
+            let (w, b) = (format!("l{k}.weight"), format!("l{k}.bias"));
+            let (Some((ws, wv)), Some((bs, bv))) = (tensor(&w)?, tensor(&b)?) else {
+                break;
+            };
+            if ws.len() != 2 || bs.len() != 1 || bs[0] != ws[0] {
+                return Err(format!(
+                    "{w} has shape {ws:?} and {b} {bs:?} (expected [out, in] and [out])"
+                ));
+            }
+            layers.push(Layer {
+                inputs: ws[1],
+                outputs: ws[0],
+                weight: wv,
+                bias: bv,
+            });
+        }
+        NetWeights::new(layers)
+    }
+
+    /// The weights as a safetensors file (`metadata`: free text pairs, such
+    /// as how the network was trained).
+    pub fn to_safetensors(&self, metadata: &[(&str, String)]) -> Vec<u8> {
+        let mut header = serde_json::Map::new();
+        let mut meta = serde_json::Map::new();
+        meta.insert("format".into(), "unolab-net".into());
+        meta.insert("obs_len".into(), OBS_LEN.to_string().into());
+        meta.insert("actions".into(), ACTIONS.to_string().into());
+        for (k, v) in metadata {
+            meta.insert((*k).into(), v.clone().into());
+        }
+        header.insert("__metadata__".into(), meta.into());
+        let mut data: Vec<u8> = Vec::new();
+        for (k, l) in self.layers.iter().enumerate() {
+            for (name, shape, v) in [
+                ("weight", vec![l.outputs, l.inputs], &l.weight),
+                ("bias", vec![l.outputs], &l.bias),
+            ] {
+                let begin = data.len();
+                data.extend(v.iter().flat_map(|x| x.to_le_bytes()));
+                header.insert(
+                    format!("l{}.{name}", k + 1),
+                    serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [begin, data.len()]}),
+                );
+            }
+        }
+        let mut h = serde_json::to_vec(&header).unwrap_or_default();
+        // The data starts on an 8-byte boundary (the format's advice).
+        while (h.len() + 8) % 8 != 0 {
+            h.push(b' ');
+        }
+        let mut out = (h.len() as u64).to_le_bytes().to_vec();
+        out.extend(h);
+        out.extend(data);
+        out
+    }
+
+    /// Computes the logits of the actions in `legal` into `out` (others are
+    /// left as they are), from the features `x`, using `hidden` (one buffer per
+    /// hidden layer, each of that layer's size: [`NetWeights::buffers`]).
+    pub fn logits(&self, x: &[f32], legal: ActionSet, hidden: &mut [Vec<f32>], out: &mut [f32]) {
+        let x = &x[..OBS_LEN];
+        let n = self.layers.len();
+        if n == 1 {
+            let l = &self.layers[0];
+            for a in legal.iter() {
+                out[a] = l.bias[a] + dot(&l.weight[a * l.inputs..(a + 1) * l.inputs], x);
+            }
+            return;
+        }
+        // The first layer: the columns of the non-zero features.
+        let first = &self.layers[0];
+        let h = &mut hidden[0][..first.outputs];
+        h.copy_from_slice(&first.bias);
+        for (i, &v) in x.iter().enumerate() {
+            if v != 0.0 {
+                let col = &self.first_t[i * first.outputs..(i + 1) * first.outputs];
+                for (hj, &w) in h.iter_mut().zip(col) {
+                    *hj += v * w;
+                }
+            }
+        }
+        relu(h);
+        // The middle layers, dense.
+        for k in 1..n - 1 {
+            let l = &self.layers[k];
+            let (done, rest) = hidden.split_at_mut(k);
+            let prev = &done[k - 1][..l.inputs];
+            let h = &mut rest[0][..l.outputs];
+            for (o, ho) in h.iter_mut().enumerate() {
+                *ho = l.bias[o] + dot(&l.weight[o * l.inputs..(o + 1) * l.inputs], prev);
+            }
+            relu(h);
+        }
+        // The last layer: the legal actions only.
+        let l = &self.layers[n - 1];
+        let prev = &hidden[n - 2][..l.inputs];
+        for a in legal.iter() {
+            out[a] = l.bias[a] + dot(&l.weight[a * l.inputs..(a + 1) * l.inputs], prev);
+        }
+    }
+
+    /// The buffers [`NetWeights::logits`] needs.
+    pub fn buffers(&self) -> Vec<Vec<f32>> {
+        self.layers[..self.layers.len() - 1]
+            .iter()
+            .map(|l| vec![0.0; l.outputs])
+            .collect()
+    }
+}
+
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight partial sums: the compiler vectorises the loop.
+    let mut acc = [0f32; 8];
+    let (ac, ar) = a.split_at(a.len() / 8 * 8);
+    let (bc, br) = b.split_at(ac.len());
+    for (x, y) in ac.chunks_exact(8).zip(bc.chunks_exact(8)) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let mut s: f32 = acc.iter().sum();
+    for (x, y) in ar.iter().zip(br) {
+        s += x * y;
+    }
+    s
+}
+
+#[inline]
+fn relu(h: &mut [f32]) {
+    for v in h {
+        *v = v.max(0.0);
+    }
+}
+
+/// The legal action a policy picks from `logits`: the highest (the first on
+/// a tie) at temperature 0, else drawn from the softmax at `temperature`.
+pub fn pick(logits: &[f32], legal: ActionSet, temperature: f64, rng: &mut Rng) -> usize {
+    let mut best = usize::MAX;
+    for a in legal.iter() {
+        if best == usize::MAX || logits[a] > logits[best] {
+            best = a;
+        }
+    }
+    if temperature <= 0.0 || legal.len() < 2 {
+        return best;
+    }
+    let t = temperature as f32;
+    let top = logits[best];
+    let total: f32 = legal.iter().map(|a| ((logits[a] - top) / t).exp()).sum();
+    let mut u = rng.random::<f32>() * total;
+    for a in legal.iter() {
+        u -= ((logits[a] - top) / t).exp();
+        if u <= 0.0 {
+            return a;
+        }
+    }
+    best
+}
+
+/// A network preset, validated and loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetSpec {
+    pub name: String,
+    pub params: NetParams,
+    pub weights: Arc<NetWeights>,
+}
+
+/// The network strategy: the features, the hidden layers and the logits in
+/// buffers of its own.
+pub struct NetStrategy {
+    name: String,
+    weights: Arc<NetWeights>,
+    temperature: f64,
+    x: Vec<f32>,
+    seen: Option<CardSet>,
+    hidden: Vec<Vec<f32>>,
+    logits: [f32; ACTIONS],
+    decisions: u64,
+}
+
+impl NetStrategy {
+    pub fn new(spec: &NetSpec) -> NetStrategy {
+        NetStrategy {
+            name: spec.name.clone(),
+            weights: spec.weights.clone(),
+            temperature: spec.params.temperature,
+            x: vec![0.0; OBS_LEN],
+            seen: None,
+            hidden: spec.weights.buffers(),
+            logits: [0.0; ACTIONS],
+            decisions: 0,
+        }
+    }
+
+    /// Decisions taken through the network so far (benchmarks).
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    /// The action for decision `d` (its legal set has at least one action).
+    fn act(
+        &mut self,
+        obs: &Observation,
+        d: Decision,
+        card: Option<CardId>,
+        rng: &mut Rng,
+    ) -> usize {
+        let legal = d.legal(obs);
+        if legal.len() == 1 {
+            return legal.iter().next().unwrap_or(0);
+        }
+        self.decisions += 1;
+        encode_update(obs, d.kind, card, &mut self.x, &mut self.seen);
+        self.weights
+            .logits(&self.x, legal, &mut self.hidden, &mut self.logits);
+        pick(&self.logits, legal, self.temperature, rng)
+    }
+}
+
+/// The decision the engine asks, as the encoding describes it.
+fn decision(obs: &Observation, kind: DecisionKind, cards: CardSet, may_draw: bool) -> Decision {
+    Decision {
+        seat: obs.seat(),
+        kind,
+        cards,
+        may_draw,
+    }
+}
+
+/// Whether a play decision may draw (as the Python environments say).
+pub fn may_draw(obs: &Observation, playable: CardSet) -> bool {
+    let s = obs.settings();
+    playable.is_empty() || (!s.force_play && s.may_draw_when_playable)
+}
+
+impl Strategy for NetStrategy {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let d = decision(obs, DecisionKind::Play, playable, may_draw(obs, playable));
+        let a = self.act(obs, d, None, rng);
+        crate::engine::encode::card_of_action(&obs.rules().deck, playable, a)
+    }
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let d = decision(obs, DecisionKind::PlayDrawn, CardSet::single(card), false);
+        self.act(obs, d, Some(card), rng) == ACT_PLAY_DRAWN
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        let d = decision(obs, DecisionKind::Color, CardSet::EMPTY, false);
+        Color::from_index(self.act(obs, d, None, rng).saturating_sub(ACT_COLOR) & 3)
+    }
+    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let d = decision(obs, DecisionKind::Uno, CardSet::EMPTY, false);
+        self.act(obs, d, None, rng) == crate::engine::encode::ACT_UNO
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        let d = decision(obs, DecisionKind::Target, CardSet::EMPTY, false);
+        let a = self.act(obs, d, None, rng);
+        obs.seat_after((a.saturating_sub(ACT_TARGET) + 1) as u8)
+    }
+    fn answer_stack(
+        &mut self,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let d = decision(obs, DecisionKind::Stack, answers, true);
+        let a = self.act(obs, d, None, rng);
+        crate::engine::encode::card_of_action(&obs.rules().deck, answers, a)
+    }
+    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let d = decision(obs, DecisionKind::Challenge, CardSet::EMPTY, false);
+        self.act(obs, d, None, rng) == crate::engine::encode::ACT_CHALLENGE
+    }
+    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let d = decision(obs, DecisionKind::JumpIn, CardSet::single(card), false);
+        self.act(obs, d, Some(card), rng) == crate::engine::encode::ACT_JUMP
+    }
+    fn hears_notices(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::StrategySpec;
+    use crate::engine::encode::encode;
+    use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
+    use crate::engine::rules::Rules;
+
+    /// A network of one hidden layer whose weights are `f(layer, out, in)`.
+    fn net(hidden: usize, f: impl Fn(usize, usize, usize) -> f32) -> NetWeights {
+        let sizes = [OBS_LEN, hidden, ACTIONS];
+        let layers = (0..2)
+            .map(|k| Layer {
+                inputs: sizes[k],
+                outputs: sizes[k + 1],
+                weight: (0..sizes[k] * sizes[k + 1])
+                    .map(|j| f(k, j / sizes[k], j % sizes[k]))
+                    .collect(),
+                bias: (0..sizes[k + 1]).map(|o| f(k, o, usize::MAX)).collect(),
+            })
+            .collect();
+        NetWeights::new(layers).unwrap()
+    }
+
+    fn wobble(k: usize, o: usize, i: usize) -> f32 {
+        let h = (k * 7919 + o * 104_729 + i.wrapping_mul(31)) % 1000;
+        h as f32 / 1000.0 - 0.5
+    }
+
+    #[test]
+    fn weights_go_through_a_file_unchanged_and_bad_files_are_refused() {
+        let w = net(16, wobble);
+        let bytes = w.to_safetensors(&[("note", "test".into())]);
+        assert_eq!(NetWeights::from_safetensors(&bytes).unwrap(), w);
+        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+        assert_eq!((8 + n) % 8, 0, "the data is aligned");
+        assert!(NetWeights::from_safetensors(&bytes[..20]).is_err());
+        assert!(NetWeights::from_safetensors(b"short").is_err());
+        // A network whose input is not the observation is refused.
+        let mut bad = w.layers().to_vec();
+        bad[0].inputs -= 1;
+        let keep = bad[0].inputs * bad[0].outputs;
+        bad[0].weight.truncate(keep);
+        let e = NetWeights::new(bad).unwrap_err();
+        assert!(e.contains("279 inputs"), "{e}");
+        let mut nan = w.layers().to_vec();
+        nan[1].bias[3] = f32::NAN;
+        assert!(NetWeights::new(nan).unwrap_err().contains("not finite"));
+    }
+
+    #[test]
+    fn the_sparse_forward_pass_is_the_dense_one() {
+        // Plain matrix products over the features of real positions.
+        let w = net(24, wobble);
+        let rules = Rules::builtin("classic");
+        let mut g = Game::new(&rules, 3, 4);
+        g.start_match(None);
+        let mut hidden = w.buffers();
+        let mut got = [0f32; ACTIONS];
+        let mut x = [0f32; OBS_LEN];
+        let all = ActionSet(u128::MAX >> (128 - ACTIONS));
+        for seat in 0..3u8 {
+            let obs = Observation::of(&g, seat);
+            encode(&obs, DecisionKind::Play, None, &mut x);
+            w.logits(&x, all, &mut hidden, &mut got);
+            let l = w.layers();
+            let h: Vec<f32> = (0..24)
+                .map(|o| {
+                    let s: f32 = (0..OBS_LEN)
+                        .map(|i| l[0].weight[o * OBS_LEN + i] * x[i])
+                        .sum();
+                    (s + l[0].bias[o]).max(0.0)
+                })
+                .collect();
+            for a in 0..ACTIONS {
+                let s: f32 = (0..24).map(|j| l[1].weight[a * 24 + j] * h[j]).sum();
+                let want = s + l[1].bias[a];
+                assert!((got[a] - want).abs() < 1e-4, "{a}: {} vs {want}", got[a]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_strategy_takes_the_legal_action_of_highest_logit() {
+        // The logit of action a is its bias, +a or -a: the network prefers
+        // the highest or the lowest legal action number.
+        let make = |sign: f32| {
+            let w = net(8, move |k, o, i| {
+                if k == 1 && i == usize::MAX {
+                    sign * o as f32
+                } else {
+                    0.0
+                }
+            });
+            NetStrategy::new(&NetSpec {
+                name: "n".into(),
+                params: NetParams {
+                    weights: String::new(),
+                    temperature: 0.0,
+                },
+                weights: Arc::new(w),
+            })
+        };
+        let (mut high, mut low) = (make(1.0), make(-1.0));
+        let rules = Rules::builtin("classic");
+        let d = &rules.deck;
+        let mut checked = 0;
+        for seed in 0..20 {
+            let mut g = Game::new(&rules, 3, seed);
+            g.start_match(None);
+            let mut seats: Vec<crate::agents::RandomStrategy> =
+                (0..3).map(|_| crate::agents::RandomStrategy).collect();
+            let (_, r) = game_rngs(seed, 0);
+            let mut agents = Agents {
+                seats: &mut seats[..],
+                rng: r,
+            };
+            let first = g.begin_round(&mut agents, &mut NoRecord).first_player;
+            let obs = Observation::of(&g, first);
+            let hand = obs.hand();
+            let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
+            // Drawing (59) beats every card; the lowest kind of the hand.
+            assert_eq!(high.choose_play(&obs, hand, &mut rng), None);
+            let lowest = hand
+                .iter()
+                .min_by_key(|&c| crate::engine::encode::kind_index(d.kind(c)))
+                .unwrap();
+            let got = low.choose_play(&obs, hand, &mut rng).unwrap();
+            assert_eq!(d.kind(got), d.kind(lowest));
+            assert!(hand.contains(got));
+            assert_eq!(high.choose_color(&obs, &mut rng), Color::Blue);
+            assert_eq!(low.choose_color(&obs, &mut rng), Color::Red);
+            assert_eq!(high.choose_target(&obs, &mut rng), obs.seat_after(2));
+            assert_eq!(low.choose_target(&obs, &mut rng), obs.seat_after(1));
+            let c = hand.first().unwrap();
+            assert!(
+                !high.play_drawn(&obs, c, &mut rng),
+                "keep (61) beats play (60)"
+            );
+            assert!(low.play_drawn(&obs, c, &mut rng));
+            assert!(!high.call_uno(&obs, &mut rng), "67 beats 66");
+            assert!(low.call_uno(&obs, &mut rng));
+            checked += 1;
+        }
+        assert_eq!(checked, 20);
+        assert_eq!(high.decisions(), 20 * 5);
+    }
+
+    #[test]
+    fn sampling_follows_the_softmax() {
+        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(3);
+        let mut logits = [0f32; ACTIONS];
+        logits[2] = (3f32).ln();
+        let mut legal = ActionSet::EMPTY;
+        legal.insert(2);
+        legal.insert(7);
+        let n = 20_000;
+        let twos = (0..n)
+            .filter(|_| pick(&logits, legal, 1.0, &mut rng) == 2)
+            .count();
+        let p = twos as f64 / n as f64;
+        assert!((p - 0.75).abs() < 0.02, "{p}");
+        assert_eq!(pick(&logits, legal, 0.0, &mut rng), 2);
+    }
+
+    #[test]
+    fn the_shipped_preset_loads_and_bad_net_presets_are_refused() {
+        let s = StrategySpec::load("net").unwrap();
+        assert_eq!(s.base(), "net");
+        let e = StrategySpec::parse("name = \"x\"\nbase = \"net\"\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[net]"), "{e}");
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"net\"\n[net]\nweights = \"nowhere.safetensors\"\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("nowhere.safetensors"), "{e}");
+        let e = StrategySpec::parse(
+            "name = \"x\"\nbase = \"net\"\n[net]\nweights = \"net.safetensors\"\ntemperature = -1\n",
+            "f",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("temperature"), "{e}");
+        // A network can be a search's rollout policy.
+        let s = StrategySpec::parse(
+            "name = \"p\"\nbase = \"pimc\"\n[search]\niterations = 2\nrollout = \"net\"\n",
+            "f",
+        )
+        .unwrap();
+        assert_eq!(s.base(), "pimc");
+    }
+}

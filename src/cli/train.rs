@@ -1,0 +1,259 @@
+//! `unolab train`: distils a teacher into the network strategy, with
+//! expert iteration (docs/learning.md). The work is the library's
+//! ([`unolab::lab::train`], feature `train`); this file parses, prints the
+//! progress and the table, and writes the weights and presets.
+
+use super::args::{parse_count, parse_seed, parse_threads, RuleArgs};
+use super::term::Fail;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Player counts, comma separated, cycled over the games
+    #[arg(long, default_value = "2,4")]
+    players: String,
+    /// The first teacher: a strategy name or preset (e.g. tuned, pimc-400)
+    #[arg(long, default_value = "tuned")]
+    teacher: String,
+    /// Games (rounds) labelled by the first teacher
+    #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
+    games: u64,
+    /// Expert iterations: pimc with the latest network as rollout policy labels again
+    #[arg(long, default_value = "0")]
+    iterations: usize,
+    /// Determinizations per action of the searching teacher
+    #[arg(long, default_value = "100", value_parser = parse_count, allow_hyphen_values = true)]
+    search_sims: u64,
+    /// Games labelled by the searching teacher at each iteration
+    #[arg(long, default_value = "200", value_parser = parse_count, allow_hyphen_values = true)]
+    search_games: u64,
+    /// Hidden layer sizes, comma separated
+    #[arg(long, default_value = "128")]
+    hidden: String,
+    /// Passes over the positions at each fit
+    #[arg(long, default_value = "8", value_parser = parse_count, allow_hyphen_values = true)]
+    epochs: u64,
+    /// Positions per mini-batch
+    #[arg(long, default_value = "256", value_parser = parse_count, allow_hyphen_values = true)]
+    batch: u64,
+    /// AdamW learning rate
+    #[arg(long, default_value = "0.002")]
+    lr: f64,
+    /// Rounds against --opponent at each player count after each stage
+    #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
+    eval_games: u64,
+    /// The strategy each stage's network is measured against
+    #[arg(long, default_value = "tuned")]
+    opponent: String,
+    /// Master seed (an unsigned 64-bit integer)
+    #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
+    seed: u64,
+    /// Worker threads for labelling and evaluation (default: all cores); the weights do not depend on it
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
+    /// The networks' name: stage K is written as NAME-K.safetensors and NAME-K.toml
+    #[arg(long, default_value = "net")]
+    name: String,
+    /// Output folder (created if missing)
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+#[cfg(not(feature = "train"))]
+pub fn exec(_: TrainArgs) -> Result<ExitCode, Fail> {
+    Err(Fail(
+        "this unolab was built without training: build it with `cargo build --release --features train`".into(),
+    ))
+}
+
+#[cfg(feature = "train")]
+pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
+    use super::args::{cores, load_rules};
+    use super::scaffold::Session;
+    use unolab::agents::StrategySpec;
+    use unolab::lab::train::expert::{train, Progress, TrainConfig};
+    use unolab::lab::train::fit::FitConfig;
+    use unolab::lab::train::preset_text;
+    use unolab::sim::stats::wilson95;
+
+    let list = |s: &str, what: &str| -> Result<Vec<usize>, Fail> {
+        s.split(',')
+            .map(|x| {
+                x.trim().parse::<usize>().map_err(|_| {
+                    Fail(format!(
+                        "--{what} '{s}': expected numbers separated by commas"
+                    ))
+                })
+            })
+            .collect()
+    };
+    let name = a.name.clone();
+    if name.is_empty()
+        || name.contains(',')
+        || name.contains(char::is_whitespace)
+        || name.contains('/')
+    {
+        return Err(Fail(format!(
+            "name '{name}' must be non-empty, without commas, slashes or spaces"
+        )));
+    }
+    if !(a.lr > 0.0 && a.lr.is_finite()) {
+        return Err(Fail(format!("--lr {} must be a positive number", a.lr)));
+    }
+    let cfg = TrainConfig {
+        rules: load_rules(&a.rules)?,
+        players: list(&a.players, "players")?,
+        teacher: StrategySpec::load(&a.teacher)?,
+        games: a.games,
+        iterations: a.iterations,
+        search_sims: a.search_sims.min(1_000_000) as u32,
+        search_games: a.search_games,
+        fit: FitConfig {
+            hidden: list(&a.hidden, "hidden")?,
+            epochs: a.epochs.min(10_000) as usize,
+            batch: a.batch.min(1 << 20) as usize,
+            lr: a.lr,
+            seed: a.seed,
+            ..FitConfig::default()
+        },
+        eval_games: a.eval_games,
+        opponent: StrategySpec::load(&a.opponent)?,
+        seed: a.seed,
+        name: name.clone(),
+    };
+    cfg.validate().map_err(Fail)?;
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(Fail(format!(
+            "--out {} is not a directory",
+            a.out.display()
+        )));
+    }
+    let threads = a.threads.unwrap_or_else(cores);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Fail(format!("cannot start {threads} threads: {e}")))?;
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| Fail(format!("cannot create {}: {e}", a.out.display())))?;
+    let session = Session::begin(None)?;
+    let command = super::tune::command_line(&std::env::args().collect::<Vec<_>>());
+    let mut rows: Vec<String> = Vec::new();
+    let mut write_err: Option<Fail> = None;
+    let out = a.out.clone();
+    let result = pool.install(|| {
+        train(&cfg, session.stop, &mut |p| match p {
+            Progress::Labelling { stage, done, total } => {
+                eprint!(
+                    "\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ",
+                    session.elapsed_s()
+                )
+            }
+            Progress::Fitting {
+                stage,
+                epoch,
+                epochs,
+            } => eprint!(
+                "\rstage {stage}: epoch {}/{epochs}, loss {:.4} ({:.0} s)   ",
+                epoch.index,
+                epoch.loss,
+                session.elapsed_s()
+            ),
+            Progress::Evaluating { stage, done, total } => {
+                eprint!(
+                    "\rstage {stage}: evaluating {done}/{total} rounds ({:.0} s)   ",
+                    session.elapsed_s()
+                )
+            }
+            Progress::Done(s) => {
+                let file = format!("{name}-{}", s.index);
+                let meta = [
+                    ("command", command.clone()),
+                    ("stage", s.index.to_string()),
+                    ("teacher", s.teacher.clone()),
+                    ("positions", s.fitted.to_string()),
+                ];
+                let bytes = s.weights.to_safetensors(&meta);
+                let desc = format!(
+                    "network of `unolab train`, stage {} (teacher {}, {} positions)",
+                    s.index, s.teacher, s.fitted
+                );
+                let res =
+                    write_atomic(&out.join(format!("{file}.safetensors")), &bytes).and_then(|_| {
+                        write_atomic(
+                            &out.join(format!("{file}.toml")),
+                            preset_text(&file, &format!("{file}.safetensors"), &desc).as_bytes(),
+                        )
+                    });
+                if let Err(e) = res {
+                    write_err.get_or_insert(e);
+                }
+                let evals: Vec<String> = s
+                    .eval
+                    .iter()
+                    .map(|&(p, w, n)| {
+                        let (lo, hi) = wilson95(w, n);
+                        format!(
+                            "{p}p {:.1}% [{:.1}, {:.1}] (fair {:.1}%)",
+                            100.0 * w as f64 / n.max(1) as f64,
+                            100.0 * lo,
+                            100.0 * hi,
+                            100.0 / p as f64
+                        )
+                    })
+                    .collect();
+                let row = format!(
+                    "| {} | {} | {} | {} | {:.1}% -> {:.1}% | {} | {:.0} |",
+                    s.index,
+                    s.teacher,
+                    s.labelled,
+                    s.fitted,
+                    100.0 * s.agreement_before,
+                    100.0 * s.agreement,
+                    evals.join("; "),
+                    s.seconds
+                );
+                eprintln!("\r{row}");
+                rows.push(row);
+            }
+        })
+    });
+    let stages = result.map_err(Fail)?;
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    println!(
+        "| stage | teacher | positions labelled | positions fitted | agreement with the teacher (before -> after) | vs {} (rounds won, 95% interval) | seconds |",
+        cfg.opponent.name()
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for r in &rows {
+        println!("{r}");
+    }
+    println!("{}", command);
+    if let Some(last) = stages.last() {
+        eprintln!(
+            "wrote {}/{name}-0 .. {name}-{} (.safetensors and .toml)",
+            a.out.display(),
+            last.index
+        );
+    }
+    if session.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("interrupted after {} stages", stages.len());
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(feature = "train")]
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fail> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Fail(format!("cannot write {}: {e}", path.display()))
+        })
+}

@@ -1,0 +1,261 @@
+//! Fitting the network to labelled positions with candle (feature `train`):
+//! the cross-entropy of the teacher's action under the softmax of the legal
+//! actions' logits (illegal actions masked out), minimised by AdamW on
+//! mini-batches drawn in an order from a seeded generator.
+//!
+//! Reproducible: the initial weights come from the seed (not candle's own
+//! generator), the batches from the seed, and the arithmetic is candle's CPU
+//! backend; a test checks that the weights are identical on 1 and 2 threads.
+
+use super::Dataset;
+use crate::agents::net::{Layer, NetWeights};
+use crate::engine::encode::{ACTIONS, OBS_LEN};
+use crate::engine::game::{mix64, Rng};
+use candle_core::{Device, Tensor, Var};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use rand::{Rng as _, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How to fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitConfig {
+    /// The hidden layers' sizes (`[128]`: 280 -> 128 -> 81).
+    pub hidden: Vec<usize>,
+    pub epochs: usize,
+    pub batch: usize,
+    /// AdamW's learning rate (decayed linearly to a tenth over the epochs).
+    pub lr: f64,
+    pub weight_decay: f64,
+    pub seed: u64,
+}
+
+impl Default for FitConfig {
+    fn default() -> Self {
+        FitConfig {
+            hidden: vec![128],
+            epochs: 8,
+            batch: 256,
+            lr: 2e-3,
+            weight_decay: 1e-4,
+            seed: 1,
+        }
+    }
+}
+
+/// One epoch done: its mean training loss.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Epoch {
+    pub index: usize,
+    pub loss: f64,
+}
+
+/// Fresh weights: each layer uniform in +-1/sqrt(inputs) (PyTorch's
+/// default), from `seed`.
+pub fn init(hidden: &[usize], seed: u64) -> NetWeights {
+    let mut rng = Rng::seed_from_u64(mix64(seed ^ 0x1417_0000));
+    let mut sizes = vec![OBS_LEN];
+    sizes.extend_from_slice(hidden);
+    sizes.push(ACTIONS);
+    let layers = sizes
+        .windows(2)
+        .map(|w| {
+            let bound = 1.0 / (w[0] as f32).sqrt();
+            let mut u = || (rng.random::<f32>() * 2.0 - 1.0) * bound;
+            Layer {
+                inputs: w[0],
+                outputs: w[1],
+                weight: (0..w[0] * w[1]).map(|_| u()).collect(),
+                bias: (0..w[1]).map(|_| u()).collect(),
+            }
+        })
+        .collect();
+    NetWeights::new(layers).expect("the shapes are consistent")
+}
+
+fn err(e: candle_core::Error) -> String {
+    format!("candle: {e}")
+}
+
+/// Fits weights to `data`, starting from `start` (or fresh weights of
+/// `cfg.hidden`), epoch after epoch; `stop` ends it after the batch in hand.
+pub fn fit(
+    data: &Dataset,
+    start: Option<&NetWeights>,
+    cfg: &FitConfig,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(Epoch),
+) -> Result<NetWeights, String> {
+    if data.is_empty() {
+        return Err("no positions to fit".into());
+    }
+    let dev = Device::Cpu;
+    let start = match start {
+        Some(w) => w.clone(),
+        None => init(&cfg.hidden, cfg.seed),
+    };
+    let mut vars = Vec::new();
+    for l in start.layers() {
+        vars.push((
+            Var::from_vec(l.weight.clone(), (l.outputs, l.inputs), &dev).map_err(err)?,
+            Var::from_vec(l.bias.clone(), l.outputs, &dev).map_err(err)?,
+        ));
+    }
+    let params = ParamsAdamW {
+        lr: cfg.lr,
+        weight_decay: cfg.weight_decay,
+        ..ParamsAdamW::default()
+    };
+    let all: Vec<Var> = vars
+        .iter()
+        .flat_map(|(w, b)| [w.clone(), b.clone()])
+        .collect();
+    let mut opt = AdamW::new(all, params).map_err(err)?;
+    let n = data.len();
+    let batch = cfg.batch.max(1);
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = Rng::seed_from_u64(mix64(cfg.seed ^ 0xF17_0000));
+    let (mut xb, mut mb, mut yb) = (Vec::new(), Vec::new(), Vec::new());
+    'epochs: for epoch in 0..cfg.epochs {
+        let frac = epoch as f64 / cfg.epochs.max(1) as f64;
+        opt.set_learning_rate(cfg.lr * (1.0 - 0.9 * frac));
+        for i in (1..n).rev() {
+            let j = rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        let (mut sum, mut batches) = (0.0, 0usize);
+        for chunk in order.chunks(batch) {
+            if stop.load(Ordering::Relaxed) {
+                break 'epochs;
+            }
+            xb.clear();
+            mb.clear();
+            yb.clear();
+            for &i in chunk {
+                xb.extend_from_slice(data.features(i));
+                let legal = data.legal[i];
+                mb.extend((0..ACTIONS).map(|a| if legal.contains(a) { 0f32 } else { -1e9 }));
+                yb.push(data.label[i] as u32);
+            }
+            let b = chunk.len();
+            let x = Tensor::from_slice(&xb, (b, OBS_LEN), &dev).map_err(err)?;
+            let mask = Tensor::from_slice(&mb, (b, ACTIONS), &dev).map_err(err)?;
+            let y = Tensor::from_slice(&yb, b, &dev).map_err(err)?;
+            let mut h = x;
+            for (k, (w, bias)) in vars.iter().enumerate() {
+                h = h
+                    .matmul(&w.as_tensor().t().map_err(err)?)
+                    .and_then(|t| t.broadcast_add(bias.as_tensor()))
+                    .map_err(err)?;
+                if k + 1 < vars.len() {
+                    h = h.relu().map_err(err)?;
+                }
+            }
+            let logits = (h + mask).map_err(err)?;
+            let loss = candle_nn::loss::cross_entropy(&logits, &y).map_err(err)?;
+            opt.backward_step(&loss).map_err(err)?;
+            sum += loss.to_scalar::<f32>().map_err(err)? as f64;
+            batches += 1;
+        }
+        progress(Epoch {
+            index: epoch + 1,
+            loss: sum / batches.max(1) as f64,
+        });
+    }
+    let mut layers = Vec::new();
+    for (w, b) in &vars {
+        let ws = w.as_tensor().dims2().map_err(err)?;
+        layers.push(Layer {
+            inputs: ws.1,
+            outputs: ws.0,
+            weight: w
+                .as_tensor()
+                .flatten_all()
+                .and_then(|t| t.to_vec1::<f32>())
+                .map_err(err)?,
+            bias: b.as_tensor().to_vec1::<f32>().map_err(err)?,
+        });
+    }
+    NetWeights::new(layers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::StrategySpec;
+    use crate::engine::rules::Rules;
+
+    fn data() -> Dataset {
+        let rules = Rules::builtin("classic");
+        let tuned = StrategySpec::load("tuned").unwrap();
+        super::super::label(&rules, &[2, 4], &tuned, 0..150, 5, &AtomicBool::new(false))
+    }
+
+    #[test]
+    fn fitting_learns_the_teacher_and_is_the_same_on_any_thread_count() {
+        let d = data();
+        let cfg = FitConfig {
+            hidden: vec![32],
+            epochs: 6,
+            ..FitConfig::default()
+        };
+        let before = init(&cfg.hidden, cfg.seed);
+        let fit_on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut losses = Vec::new();
+            let w = pool
+                .install(|| {
+                    fit(&d, None, &cfg, &AtomicBool::new(false), &mut |e| {
+                        losses.push(e.loss)
+                    })
+                })
+                .unwrap();
+            (w, losses)
+        };
+        let (one, losses) = fit_on(1);
+        let (two, _) = fit_on(2);
+        assert_eq!(one, two, "the same weights on 1 and 2 threads");
+        assert!(losses.last() < losses.first(), "{losses:?}");
+        // The network agrees with the teacher far more than before fitting.
+        let (a0, a1) = (d.agreement(&before), d.agreement(&one));
+        assert!(a1 > 0.8 && a1 > a0 + 0.2, "{a0} -> {a1}");
+    }
+
+    #[test]
+    fn the_hand_written_forward_pass_is_candles() {
+        // The logits of the runner's forward pass equal candle's matmuls on
+        // a two-hidden-layer network, over real positions.
+        let d = data();
+        let w = init(&[24, 16], 3);
+        let dev = Device::Cpu;
+        let mut hidden = w.buffers();
+        let mut mine = [0f32; ACTIONS];
+        for i in (0..d.len()).step_by(37) {
+            let mut h = Tensor::from_slice(d.features(i), (1, OBS_LEN), &dev).unwrap();
+            for (k, l) in w.layers().iter().enumerate() {
+                let wt = Tensor::from_slice(&l.weight, (l.outputs, l.inputs), &dev).unwrap();
+                let b = Tensor::from_slice(&l.bias, l.outputs, &dev).unwrap();
+                h = h
+                    .matmul(&wt.t().unwrap())
+                    .unwrap()
+                    .broadcast_add(&b)
+                    .unwrap();
+                if k + 1 < w.layers().len() {
+                    h = h.relu().unwrap();
+                }
+            }
+            let theirs = h.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+            w.logits(d.features(i), d.legal[i], &mut hidden, &mut mine);
+            for a in d.legal[i].iter() {
+                assert!(
+                    (mine[a] - theirs[a]).abs() < 1e-4,
+                    "{a}: {} {}",
+                    mine[a],
+                    theirs[a]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! Distilling a teacher into the network strategy (`unolab train`):
+//! positions from self-play labelled with a teacher's decisions
+//! ([`label`]), a network fitted to them ([`fit`], feature `train`), and
+//! expert iteration ([`train`]): the fitted network becomes the rollout
+//! policy of a search, whose decisions label the next positions.
+//!
+//! Reproducible: game `i` of a labelling draws its deal and its teacher's
+//! randomness from the master seed and `i` alone ([`play_round`]) and the
+//! games' positions are kept in game order, so a data set is the same on any
+//! number of threads; fitting runs on one thread from a seeded generator.
+//! Evaluations play seeds derived from the master seed through
+//! [`EVAL_SALT`], a stream labelling never draws from.
+
+#[cfg(feature = "train")]
+pub mod expert;
+#[cfg(feature = "train")]
+pub mod fit;
+
+use super::{new_game, play_round};
+use crate::agents::net::{may_draw, NetSpec, NetWeights};
+use crate::agents::search::{SearchConfig, SearchKind, SearchParams};
+use crate::agents::{Seat, StrategySpec};
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::encode::{
+    action_of_card, encode, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW,
+    ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET,
+    ACT_UNO, OBS_LEN,
+};
+use crate::engine::game::{game_rngs, mix64, Agents, NoRecord, Observation, Rng};
+use crate::engine::rules::Rules;
+use crate::engine::strategy::Strategy;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Evaluation games use master seed `seed ^ EVAL_SALT`: labelling draws
+/// from `seed` itself (and `seed + k` at iteration `k`), never from these.
+pub const EVAL_SALT: u64 = 0xE7A1_5EED_0000_0000;
+
+/// Labelled positions: the features, the legal actions and the teacher's
+/// action of each (decisions with one legal action are left out).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dataset {
+    /// `len() * OBS_LEN` features, position after position.
+    pub x: Vec<f32>,
+    pub legal: Vec<ActionSet>,
+    pub label: Vec<u8>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.label.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.label.is_empty()
+    }
+    pub fn features(&self, i: usize) -> &[f32] {
+        &self.x[i * OBS_LEN..(i + 1) * OBS_LEN]
+    }
+    pub fn append(&mut self, mut other: Dataset) {
+        self.x.append(&mut other.x);
+        self.legal.append(&mut other.legal);
+        self.label.append(&mut other.label);
+    }
+    /// The share of positions where the network picks the teacher's action
+    /// (at temperature 0).
+    pub fn agreement(&self, w: &NetWeights) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let mut hidden = w.buffers();
+        let mut logits = [0f32; crate::engine::encode::ACTIONS];
+        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(0);
+        let hits = (0..self.len())
+            .filter(|&i| {
+                w.logits(self.features(i), self.legal[i], &mut hidden, &mut logits);
+                crate::agents::net::pick(&logits, self.legal[i], 0.0, &mut rng)
+                    == self.label[i] as usize
+            })
+            .count();
+        hits as f64 / self.len() as f64
+    }
+}
+
+/// A seat that plays as its teacher and records each decision with more
+/// than one legal action.
+struct Labeler {
+    teacher: Seat,
+    data: Dataset,
+}
+
+impl Labeler {
+    fn record(&mut self, obs: &Observation, d: Decision, card: Option<CardId>, action: usize) {
+        let legal = d.legal(obs);
+        if legal.len() < 2 || !legal.contains(action) {
+            return;
+        }
+        let at = self.data.x.len();
+        self.data.x.resize(at + OBS_LEN, 0.0);
+        encode(obs, d.kind, card, &mut self.data.x[at..]);
+        self.data.legal.push(legal);
+        self.data.label.push(action as u8);
+    }
+}
+
+fn decision(obs: &Observation, kind: DecisionKind, cards: CardSet, may_draw: bool) -> Decision {
+    Decision {
+        seat: obs.seat(),
+        kind,
+        cards,
+        may_draw,
+    }
+}
+
+impl Strategy for Labeler {
+    fn name(&self) -> &str {
+        self.teacher.name()
+    }
+    fn ask_without_choice(&self) -> bool {
+        false
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let c = self.teacher.choose_play(obs, playable, rng);
+        let d = decision(obs, DecisionKind::Play, playable, may_draw(obs, playable));
+        let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
+        self.record(obs, d, None, a);
+        c
+    }
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let yes = self.teacher.play_drawn(obs, card, rng);
+        let d = decision(obs, DecisionKind::PlayDrawn, CardSet::single(card), false);
+        self.record(
+            obs,
+            d,
+            Some(card),
+            if yes { ACT_PLAY_DRAWN } else { ACT_KEEP },
+        );
+        yes
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        let c = self.teacher.choose_color(obs, rng);
+        let d = decision(obs, DecisionKind::Color, CardSet::EMPTY, false);
+        self.record(obs, d, None, ACT_COLOR + c.index());
+        c
+    }
+    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let yes = self.teacher.call_uno(obs, rng);
+        let d = decision(obs, DecisionKind::Uno, CardSet::EMPTY, false);
+        self.record(obs, d, None, if yes { ACT_UNO } else { ACT_NO_UNO });
+        yes
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        let t = self.teacher.choose_target(obs, rng);
+        if let Some(k) = (1..obs.players() as u8).find(|&k| obs.seat_after(k) == t) {
+            let d = decision(obs, DecisionKind::Target, CardSet::EMPTY, false);
+            self.record(obs, d, None, ACT_TARGET + k as usize - 1);
+        }
+        t
+    }
+    fn answer_stack(
+        &mut self,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let c = self.teacher.answer_stack(obs, answers, rng);
+        let d = decision(obs, DecisionKind::Stack, answers, true);
+        let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
+        self.record(obs, d, None, a);
+        c
+    }
+    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let yes = self.teacher.challenge(obs, rng);
+        let d = decision(obs, DecisionKind::Challenge, CardSet::EMPTY, false);
+        let a = if yes { ACT_CHALLENGE } else { ACT_NO_CHALLENGE };
+        self.record(obs, d, None, a);
+        yes
+    }
+    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let yes = self.teacher.jump_in(obs, card, rng);
+        let d = decision(obs, DecisionKind::JumpIn, CardSet::single(card), false);
+        self.record(obs, d, Some(card), if yes { ACT_JUMP } else { ACT_NO_JUMP });
+        yes
+    }
+    fn round_start(&mut self, obs: &Observation) {
+        self.teacher.round_start(obs)
+    }
+    fn hears_notices(&self) -> bool {
+        false
+    }
+}
+
+/// The player count of game `i`: the list cycled.
+fn players_of(players: &[usize], i: u64) -> usize {
+    players[i as usize % players.len()]
+}
+
+/// Plays the rounds `games` (game `i`: master seed `seed`, `players`
+/// cycled), every seat the teacher, and returns the positions in game order,
+/// seat after seat (so labelling a range in parts gives the same positions).
+/// A raised `stop` skips the games not yet begun.
+pub fn label(
+    rules: &Rules,
+    players: &[usize],
+    teacher: &StrategySpec,
+    games: Range<u64>,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Dataset {
+    let parts: Vec<Dataset> = games
+        .into_par_iter()
+        .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return Dataset::default();
+            }
+            let n = players_of(players, i);
+            let mut game = new_game(rules, n);
+            let mut seats: Vec<Labeler> = (0..n)
+                .map(|_| Labeler {
+                    teacher: teacher.instantiate(),
+                    data: Dataset::default(),
+                })
+                .collect();
+            let (table, agent_rng) = game_rngs(seed, i);
+            game.set_rng(table);
+            let mut agents = Agents {
+                seats: &mut seats[..],
+                rng: agent_rng,
+            };
+            game.start_match(None);
+            let _ = game.play_round(&mut agents, &mut NoRecord);
+            let mut out = Dataset::default();
+            for s in seats {
+                out.append(s.data);
+            }
+            out
+        })
+        .collect();
+    let mut all = Dataset::default();
+    for p in parts {
+        all.append(p);
+    }
+    all
+}
+
+/// Round wins of `a` against `b` (the other seats) over the rounds `games`
+/// of master seed `seed`, `a` at seat `i mod players` in game `i`: (wins,
+/// rounds played).
+pub fn head_to_head(
+    rules: &Rules,
+    players: usize,
+    a: &StrategySpec,
+    b: &StrategySpec,
+    games: Range<u64>,
+    seed: u64,
+    stop: &AtomicBool,
+) -> (u64, u64) {
+    let results: Vec<Option<bool>> = games
+        .into_par_iter()
+        .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let me = (i % players as u64) as usize;
+            let mut game = new_game(rules, players);
+            let mut seats: Vec<Seat> = (0..players)
+                .map(|s| {
+                    if s == me {
+                        a.instantiate()
+                    } else {
+                        b.instantiate()
+                    }
+                })
+                .collect();
+            let r = play_round(&mut game, &mut seats, seed, i).ok();
+            r.map(|r| r.winner == Some(me as u8))
+        })
+        .collect();
+    let played = results.iter().flatten().count() as u64;
+    let wins = results.iter().flatten().filter(|&&w| w).count() as u64;
+    (wins, played)
+}
+
+/// A network preset in memory (`name`, the weights as written to `path`).
+pub fn net_spec(name: &str, path: &str, weights: NetWeights) -> StrategySpec {
+    StrategySpec::Net(Arc::new(NetSpec {
+        name: name.to_string(),
+        params: crate::agents::net::NetParams {
+            weights: path.to_string(),
+            temperature: 0.0,
+        },
+        weights: Arc::new(weights),
+    }))
+}
+
+/// `pimc` with `iterations` determinizations per action and `rollout` in
+/// every seat of the simulations.
+pub fn search_with(name: &str, iterations: u32, rollout: &StrategySpec) -> StrategySpec {
+    StrategySpec::Search(Box::new(SearchConfig {
+        name: name.to_string(),
+        kind: SearchKind::Pimc,
+        params: SearchParams {
+            iterations,
+            rollout: rollout.name().to_string(),
+            ..SearchParams::default()
+        },
+        rollout: Box::new(rollout.clone()),
+    }))
+}
+
+/// The preset file of a network written beside it as `weights`.
+pub fn preset_text(name: &str, weights: &str, description: &str) -> String {
+    format!(
+        "# Written by `unolab train` (docs/learning.md).\nname = \"{name}\"\ndescription = \"{}\"\nbase = \"net\"\n\n[net]\nweights = \"{weights}\"\ntemperature = 0.0\n",
+        description.replace('"', "'")
+    )
+}
+
+/// The seed of labelling at expert iteration `k` (0: the first teacher).
+pub fn label_seed(seed: u64, k: usize) -> u64 {
+    if k == 0 {
+        seed
+    } else {
+        mix64(seed ^ mix64(0x1AB3_0000 + k as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool_free_label(
+        rules: &Rules,
+        teacher: &StrategySpec,
+        games: Range<u64>,
+        stop: &AtomicBool,
+    ) -> Dataset {
+        label(rules, &[2, 4], teacher, games, 9, stop)
+    }
+
+    #[test]
+    fn labels_are_the_teachers_legal_actions_and_the_same_on_any_thread_count() {
+        let rules = Rules::builtin("classic");
+        let tuned = StrategySpec::load("tuned").unwrap();
+        let stop = AtomicBool::new(false);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| label(&rules, &[2, 4], &tuned, 0..40, 9, &stop))
+        };
+        let one = run(1);
+        let three = run(3);
+        assert_eq!(one, three);
+        let mut parts = pool_free_label(&rules, &tuned, 0..15, &stop);
+        parts.append(pool_free_label(&rules, &tuned, 15..40, &stop));
+        assert_eq!(parts, one, "labelled in two parts");
+        assert!(one.len() > 200, "{} positions", one.len());
+        assert_eq!(one.x.len(), one.len() * OBS_LEN);
+        for i in 0..one.len() {
+            assert!(one.legal[i].len() >= 2);
+            assert!(one.legal[i].contains(one.label[i] as usize));
+            // The decision section holds exactly one kind.
+            let dec = crate::engine::encode::SECTIONS[10];
+            let f = one.features(i);
+            let ones = f[dec.offset..dec.offset + dec.len]
+                .iter()
+                .filter(|&&v| v == 1.0)
+                .count();
+            assert_eq!(ones, 1);
+        }
+    }
+}
