@@ -30,8 +30,11 @@ use unolab::sim::shard::{Merger, ShardState};
 use unolab::sim::{Mode, RunConfig, RunStats};
 use unolab::{CardId, CardSet, Color, Seat};
 
+/// A fuzz target: it takes the raw bytes of one input.
+pub type Target = fn(&[u8]);
+
 /// Every target, by the name of its libFuzzer binary and corpus folder.
-pub const TARGETS: [(&str, fn(&[u8])); 8] = [
+pub const TARGETS: [(&str, Target); 8] = [
     ("rules", rules),
     ("strategy", strategy),
     ("experiment", experiment),
