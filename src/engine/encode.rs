@@ -576,6 +576,24 @@ mod tests {
         // shrinks), holds what a fresh encode writes, for every seat.
         use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
         use crate::engine::strategy::Strategy;
+        // Random plays (the engine's defaults for the other decisions); the
+        // engine's tests use no agent of the layer above.
+        struct Uniform;
+        impl Strategy for Uniform {
+            fn name(&self) -> &str {
+                "uniform"
+            }
+            fn choose_play(
+                &mut self,
+                _: &Observation,
+                playable: CardSet,
+                rng: &mut crate::engine::rng::Rng,
+            ) -> Option<CardId> {
+                use rand::Rng as _;
+                let n = playable.len();
+                (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+            }
+        }
         let mut checked = 0;
         for name in crate::engine::rules::BUILTIN_NAMES {
             let r = Rules::builtin(name);
@@ -583,7 +601,7 @@ mod tests {
                 let mut g = Game::new(&r, 3, seed);
                 g.set_lazy_pile(true);
                 let mut seats: Vec<Box<dyn Strategy>> = (0..3)
-                    .map(|_| Box::new(crate::agents::RandomStrategy) as Box<dyn Strategy>)
+                    .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
                     .collect();
                 let mut agents = Agents {
                     seats: &mut seats,
