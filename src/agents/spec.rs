@@ -287,10 +287,7 @@ impl StrategySpec {
             StrategySpec::Heuristic { .. } => "heuristic",
             StrategySpec::Renamed { inner, .. } => inner.base(),
             StrategySpec::External { .. } => "external",
-            StrategySpec::Search(c) => match c.kind {
-                search::SearchKind::Pimc => "pimc",
-                search::SearchKind::Ismcts => "ismcts",
-            },
+            StrategySpec::Search(c) => c.kind.base(),
             StrategySpec::Custom(c) => &c.base,
         }
     }
@@ -443,18 +440,26 @@ impl PresetFile {
                 self.name
             ));
         }
-        if !["heuristic", "random", "first", "external", "pimc", "ismcts"]
-            .contains(&self.base.as_str())
+        if ![
+            "heuristic",
+            "random",
+            "first",
+            "external",
+            "pimc",
+            "ismcts",
+            "oracle",
+        ]
+        .contains(&self.base.as_str())
         {
             return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts)",
+                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, oracle)",
                 self.base
             ));
         }
         let searching = search::SearchKind::parse(&self.base).is_some();
         if self.search.is_some() && !searching {
             return Err(format!(
-                "a [search] table needs base = \"pimc\" or \"ismcts\" (base is '{}')",
+                "a [search] table needs base = \"pimc\", \"ismcts\" or \"oracle\" (base is '{}')",
                 self.base
             ));
         }

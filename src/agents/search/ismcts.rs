@@ -8,8 +8,14 @@
 //! to every node on the path the reward of the seat that chose its action (so
 //! each seat maximises its own reward, at any table size). The root action
 //! visited most is played.
+//!
+//! Options (docs/agents.md): `opponents = "policy"` keeps only the
+//! searcher's own decisions in the tree (the others play as the rollout
+//! policy); `prior` adds a progressive bias towards the rollout policy's own
+//! choice; `per_action` sets the budget to `iterations` per legal action.
 
-use super::{lock, Action, Mode, Objective, Root, Sim};
+use super::walk::Mode;
+use super::{Action, Objective, Root, Sim};
 use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
 use rand::RngCore;
 
@@ -33,23 +39,33 @@ struct Node {
 /// The search tree of one decision (preallocated: one node per iteration).
 pub(super) struct Tree {
     nodes: Vec<Node>,
+    /// Most nodes this decision (one per iteration, and the root).
+    limit: usize,
     path: Vec<u32>,
     cur: u32,
     exploration: f64,
+    prior: f64,
 }
 
 impl Tree {
-    pub(super) fn with_capacity(iterations: usize, exploration: f64) -> Tree {
+    pub(super) fn with_capacity(iterations: usize, exploration: f64, prior: f64) -> Tree {
         Tree {
             nodes: Vec::with_capacity(iterations + 1),
+            limit: iterations + 1,
             path: Vec::with_capacity(256),
             cur: 0,
             exploration,
+            prior,
         }
     }
 
-    fn reset(&mut self) {
+    /// Empties the tree for a decision of `iterations` iterations (grows
+    /// the node store if it must: once per larger budget, never during the
+    /// iterations).
+    fn reset(&mut self, iterations: usize) {
+        self.limit = iterations + 1;
         self.nodes.clear();
+        self.nodes.reserve(self.limit);
         self.nodes.push(Node {
             action: Action(0),
             seat: 0,
@@ -90,7 +106,7 @@ impl Tree {
             }
             child = node.next_sibling;
         }
-        if tried < n && self.nodes.len() < self.nodes.capacity() {
+        if tried < n && self.nodes.len() < self.limit {
             // Expand the rollout policy's choice if untried, else one untried
             // action chosen uniformly.
             let preferred = prefer
@@ -135,7 +151,8 @@ impl Tree {
             // leaves the tree here.
             return (actions[below(rng, n as u32) as usize], true);
         }
-        // UCB1 over the available children.
+        // UCB1 over the available children (with the progressive bias
+        // towards the rollout policy's choice).
         let mut best = NONE;
         let mut best_v = f64::NEG_INFINITY;
         let mut child = self.nodes[self.cur as usize].first_child;
@@ -146,7 +163,14 @@ impl Tree {
                     f64::INFINITY
                 } else {
                     let vis = node.visits as f64;
-                    node.reward / vis + self.exploration * ((node.avail as f64).ln() / vis).sqrt()
+                    let bias = if Some(node.action) == prefer {
+                        self.prior / (vis + 1.0)
+                    } else {
+                        0.0
+                    };
+                    node.reward / vis
+                        + self.exploration * ((node.avail as f64).ln() / vis).sqrt()
+                        + bias
                 };
                 if v > best_v {
                     best_v = v;
@@ -201,12 +225,13 @@ pub(super) fn decide(
     objective: Objective,
     rng: &mut Rng,
 ) -> Action {
-    lock(&sim.walk).tree.reset();
+    let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
+    sim.table.tree.reset(iterations);
     for _ in 0..iterations {
         let seed = rng.next_u64();
-        lock(&sim.walk).tree.begin();
+        sim.table.tree.begin();
         let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
-        lock(&sim.walk).tree.backpropagate(&r);
+        sim.table.tree.backpropagate(&r);
     }
-    lock(&sim.walk).tree.best_root(actions)
+    sim.table.tree.best_root(actions)
 }

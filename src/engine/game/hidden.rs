@@ -1,33 +1,97 @@
-//! What is hidden from a player, and checks over everything: a
-//! determinization (the cards a player cannot see dealt at random, for search
-//! agents) and the card-conservation invariant (for tests).
+//! What is hidden from a player, and checks over everything: determinizations
+//! (the cards a player cannot see dealt at random, for search agents:
+//! uniformly, or consistently with what the table revealed to it), the true
+//! deal for the perfect-information reference agent, and the
+//! card-conservation invariant (for tests).
 
-use super::{below, Game, Observation, Rng};
+use super::{below, Constraints, Game, Observation, Rng, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet};
 use rand::{Rng as _, SeedableRng};
 
+/// What an observer knows of the hidden hands at a decision, for
+/// [`Game::determinize_informed`]: computed once per decision from its
+/// [`Observation`] ([`Knowledge::of`]), used for every determinization.
+#[derive(Clone, Copy, Debug)]
+pub struct Knowledge {
+    seat: u8,
+    /// Cards the observer knows to be in each other hand.
+    known: [CardSet; MAX_PLAYERS],
+    /// The public constraints on each other hand, less what its known cards
+    /// already satisfy.
+    cons: [Constraints; MAX_PLAYERS],
+    /// Whether anything above constrains a deal.
+    any: bool,
+}
+
+impl Knowledge {
+    /// What `obs`'s seat knows of the other hands.
+    pub fn of(obs: &Observation) -> Knowledge {
+        let mut k = Knowledge {
+            seat: obs.seat,
+            known: [CardSet::EMPTY; MAX_PLAYERS],
+            cons: [Constraints::default(); MAX_PLAYERS],
+            any: false,
+        };
+        for h in 0..obs.players() {
+            if h == obs.seat as usize {
+                continue;
+            }
+            let known = obs.known_in(h);
+            k.known[h] = known;
+            let mut c = Constraints::default();
+            for (excl, min) in obs.constraints(h).iter() {
+                let have = (known - excl).len();
+                if min > have {
+                    c.push_raw(excl, min - have);
+                }
+            }
+            k.cons[h] = c;
+            k.any |= !known.is_empty() || !c.is_empty();
+        }
+        k
+    }
+
+    /// The cards known to be in `holder`'s hand (empty for the observer).
+    pub fn known(&self, holder: usize) -> CardSet {
+        self.known[holder]
+    }
+
+    /// The constraints left on `holder`'s hand once its known cards are
+    /// placed.
+    pub fn constraints(&self, holder: usize) -> &Constraints {
+        &self.cons[holder]
+    }
+
+    /// Whether the observer knows nothing beyond its observation (then an
+    /// informed deal is a uniform one).
+    pub fn is_empty(&self) -> bool {
+        !self.any
+    }
+}
+
 impl<'r> Game<'r> {
+    /// A copy of the observed game to deal hidden cards into: a generator
+    /// of its own, no scripted deck, no private knowledge (its hands are not
+    /// the real ones).
+    fn hidden_copy(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+        let mut g = obs.g.clone();
+        g.rng = Rng::seed_from_u64(rng.random());
+        g.scripted = None;
+        g.ledger.forget_private();
+        g
+    }
+
     /// Builds a full game state from an observation and a uniformly random
     /// assignment of the cards the observer cannot see (for search agents): the
     /// observer's hand, the discard pile, hand sizes, direction and totals are
     /// kept; the other hands and the draw-pile order are sampled.
     pub fn determinize(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
         let src = obs.g;
-        let mut g = src.clone();
-        g.rng = Rng::seed_from_u64(rng.random());
-        g.scripted = None;
+        let mut g = Game::hidden_copy(obs, rng);
         let me = obs.seat as usize;
         let unseen = src.rules.deck.all - src.discard - src.hands[me];
         let mut pool = [0 as CardId; 128];
-        let mut len = 0;
-        for c in unseen.iter() {
-            pool[len] = c;
-            len += 1;
-        }
-        for i in (1..len).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            pool.swap(i, j);
-        }
+        let len = shuffled(unseen, &mut pool, rng);
         let mut k = 0;
         for seat in 0..src.n as usize {
             if seat == me {
@@ -45,11 +109,127 @@ impl<'r> Game<'r> {
         g.pile.cards[..rest.len()].copy_from_slice(rest);
         g.pile.len = rest.len() as u8;
         // Whether a pending Wild Draw Four was a bluff depends on a hand the
-        // observer never saw: a coin flip, not the real answer.
-        if src.pending > 0 && src.s.bluff_challenge && src.rules.deck.wd4.contains(src.top) {
+        // observer never saw: a coin flip, not the real answer (unless the
+        // observer played it).
+        if g.wd4_pending() && src.wd4_player != obs.seat {
             g.wd4_guilty = rng.random::<bool>();
         }
         g
+    }
+
+    /// As [`Game::determinize`], but consistent with what the observer knows
+    /// (`know`, from [`Knowledge::of`] on the same observation): the cards it
+    /// knows to be in a hand are dealt there, and each public constraint on a
+    /// hand is met by dealing that hand at least its minimum of cards from
+    /// outside the excluded set (the rest of the hand, and the draw pile, at
+    /// random from what is left). Without any knowledge it deals exactly as
+    /// [`Game::determinize`]. A pending Wild Draw Four is guilty when the hand
+    /// dealt to its player holds the colour active before it.
+    pub fn determinize_informed(
+        obs: &Observation<'r>,
+        know: &Knowledge,
+        rng: &mut Rng,
+    ) -> Game<'r> {
+        if know.is_empty() {
+            return Game::determinize(obs, rng);
+        }
+        debug_assert_eq!(know.seat, obs.seat);
+        let src = obs.g;
+        let mut g = Game::hidden_copy(obs, rng);
+        let me = obs.seat as usize;
+        let n = src.n as usize;
+        let mut placed = CardSet::EMPTY;
+        for h in 0..n {
+            placed |= know.known[h];
+        }
+        let unseen = src.rules.deck.all - src.discard - src.hands[me] - placed;
+        let mut pool = [0 as CardId; 128];
+        let len = shuffled(unseen, &mut pool, rng);
+        // The constrained picks first, hand after hand, each constraint
+        // oldest first (its exclusion is the widest). With several hands
+        // competing for few cards a pass can fall short: then the pool is
+        // shuffled again (a few times), and the last pass keeps what it got.
+        let mut taken = CardSet::EMPTY;
+        for attempt in 0..4 {
+            taken = CardSet::EMPTY;
+            let mut short = false;
+            for h in 0..n {
+                if h == me {
+                    continue;
+                }
+                let room = src.hands[h].len() - know.known[h].len();
+                let mut got = CardSet::EMPTY;
+                for (excl, min) in know.cons[h].iter() {
+                    let mut need = min.saturating_sub((got - excl).len()).min(room - got.len());
+                    for &c in &pool[..len] {
+                        if need == 0 {
+                            break;
+                        }
+                        if !taken.contains(c) && !excl.contains(c) {
+                            taken.insert(c);
+                            got.insert(c);
+                            need -= 1;
+                        }
+                    }
+                    short |= need > 0;
+                }
+                g.hands[h] = know.known[h] | got;
+            }
+            if !short || attempt == 3 {
+                break;
+            }
+            let redo = shuffled(unseen, &mut pool, rng);
+            debug_assert_eq!(redo, len);
+        }
+        // The rest of each hand, then the draw pile, in the pool's order.
+        let mut k = 0;
+        for h in 0..n {
+            if h == me {
+                continue;
+            }
+            let want = src.hands[h].len();
+            while g.hands[h].len() < want && k < len {
+                let c = pool[k];
+                k += 1;
+                if !taken.contains(c) {
+                    g.hands[h].insert(c);
+                    taken.insert(c);
+                }
+            }
+        }
+        let mut m = 0;
+        for &c in &pool[k..len] {
+            if !taken.contains(c) {
+                g.pile.cards[m] = c;
+                m += 1;
+            }
+        }
+        g.pile.len = m as u8;
+        if g.wd4_pending() && src.wd4_player != obs.seat {
+            let mask = src.rules.deck.color_mask[src.wd4_color.index()];
+            g.wd4_guilty = !(g.hands[src.wd4_player as usize] & mask).is_empty();
+        }
+        g
+    }
+
+    /// The true deal, for the perfect-information reference agent (`oracle`)
+    /// only: every hand as it is, the draw pile's cards in a random order
+    /// (with the runner's unordered pile there is no order to see). No
+    /// strategy that plays fair may call this.
+    pub fn reveal(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+        let src = obs.g;
+        let mut g = Game::hidden_copy(obs, rng);
+        let len = src.pile.len as usize;
+        for i in (1..len).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            g.pile.cards.swap(i, j);
+        }
+        g
+    }
+
+    /// A Wild Draw Four is pending and may be challenged.
+    fn wd4_pending(&self) -> bool {
+        self.pending > 0 && self.s.bluff_challenge && self.rules.deck.wd4.contains(self.top)
     }
 
     /// Checks the invariants of a round in progress or just ended: every card is
@@ -87,4 +267,19 @@ impl<'r> Game<'r> {
         }
         Ok(())
     }
+}
+
+/// Writes the cards of `set` into `out` in a uniformly random order; returns
+/// how many.
+fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
+    let mut len = 0;
+    for c in set.iter() {
+        out[len] = c;
+        len += 1;
+    }
+    for i in (1..len).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        out.swap(i, j);
+    }
+    len
 }

@@ -28,12 +28,14 @@
 use crate::engine::cards::{CardId, CardSet, Color};
 pub use crate::engine::rng::{below, game_rngs, mix64, Rng};
 use crate::engine::rules::{Rules, Settings};
+use knowledge::Ledger;
 use rand::SeedableRng;
 
 mod deal;
 mod effects;
 mod events;
 mod hidden;
+mod knowledge;
 mod observation;
 mod playable;
 mod resume;
@@ -45,6 +47,8 @@ pub use events::{
     DrawReason, Event, IllegalAction, IllegalActionError, MatchResult, NoRecord, Outcome, Recorder,
     RoundResult,
 };
+pub use hidden::Knowledge;
+pub use knowledge::{Constraints, MAX_NOTES};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
@@ -130,6 +134,9 @@ pub struct Game<'r> {
     /// The last Wild Draw Four: who played it and whether it was a bluff.
     wd4_player: u8,
     wd4_guilty: bool,
+    /// ...the colour active before it and its player's draw counter then.
+    wd4_color: Color,
+    wd4_at: u32,
     turns: u32,
     /// Jump-ins this round (not turns; bounded by `jump_in_limit`).
     jump_ins: u32,
@@ -139,7 +146,8 @@ pub struct Game<'r> {
     totals: [i64; MAX_PLAYERS],
     rng: Rng,
     // round counters
-    cards_drawn: u32,
+    /// Cards drawn by each seat this round (their sum is the round's count).
+    drawn: [u32; 16],
     uno_penalties: u32,
     illegal: [u32; MAX_PLAYERS],
     error: Option<(u8, IllegalAction)>,
@@ -151,6 +159,8 @@ pub struct Game<'r> {
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
+    /// What the table revealed (see `knowledge`): known cards and notes.
+    ledger: Ledger,
 }
 
 impl<'r> Game<'r> {
@@ -197,6 +207,8 @@ impl<'r> Game<'r> {
             pending_cards: 0,
             wd4_player: 0,
             wd4_guilty: false,
+            wd4_color: Color::Red,
+            wd4_at: 0,
             turns: 0,
             jump_ins: 0,
             idle: 0,
@@ -204,7 +216,7 @@ impl<'r> Game<'r> {
             dealer: 0,
             totals: [0; MAX_PLAYERS],
             rng,
-            cards_drawn: 0,
+            drawn: [0; 16],
             uno_penalties: 0,
             illegal: [0; MAX_PLAYERS],
             error: None,
@@ -212,6 +224,7 @@ impl<'r> Game<'r> {
             skip_ask: 0,
             halt: false,
             lazy: false,
+            ledger: Ledger::EMPTY,
         };
         g.set_direction(1);
         g

@@ -257,7 +257,7 @@ impl<'r> Game<'r> {
             first_direction: start.first_direction,
             points,
             turns: self.turns,
-            cards_drawn: self.cards_drawn,
+            cards_drawn: self.drawn.iter().sum(),
             uno_penalties: self.uno_penalties,
             illegal: self.illegal,
         };

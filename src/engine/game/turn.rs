@@ -42,6 +42,7 @@ impl<'r> Game<'r> {
         {
             let target = self.wd4_player;
             let guilty = self.wd4_guilty;
+            self.challenged(p, target, guilty);
             rec.on(
                 self,
                 Event::Challenge {
@@ -111,9 +112,14 @@ impl<'r> Game<'r> {
             }
             None => {}
         }
-        if H && self.must_play && !playable.is_empty() {
-            self.illegal(p, IllegalAction::Draw, rec);
-            return Flow::Next(self.step(p, 1));
+        if H && self.must_play {
+            if !playable.is_empty() {
+                self.illegal(p, IllegalAction::Draw, rec);
+                return Flow::Next(self.step(p, 1));
+            }
+            // Drawing was allowed only without a playable card: everyone
+            // now knows this hand holds no card of `accept`.
+            self.note_forced_draw(p);
         }
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
@@ -148,6 +154,7 @@ impl<'r> Game<'r> {
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
+                    self.drawn_card_played(p);
                     return self.play::<H, R, T>(p, c, false, agents, rec);
                 }
             }
@@ -233,8 +240,7 @@ impl<'r> Game<'r> {
                 }
             }
             if effect == Effect::WildDraw4 {
-                self.wd4_player = p;
-                self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
+                self.wd4_played(p, before, prev_color);
             }
             let left = self.hands[p as usize & 15].len();
             let uno = left == 1 && agents.seats.call_uno(p, &self.obs(p), &mut agents.rng);
@@ -270,7 +276,7 @@ impl<'r> Game<'r> {
                         match d.face_of[c as usize] {
                             7 => {
                                 if let Some(t) = target {
-                                    self.hands.swap(p as usize, t as usize);
+                                    self.swap_hands(p, t);
                                     rec.on(self, Event::Swap { a: p, b: t });
                                 }
                             }
@@ -300,7 +306,7 @@ impl<'r> Game<'r> {
                 Effect::Ohana => self.ohana(p, true, rec),
                 Effect::Swap => {
                     if let Some(t) = target {
-                        self.hands.swap(p as usize, t as usize);
+                        self.swap_hands(p, t);
                         rec.on(self, Event::Swap { a: p, b: t });
                     }
                 }
