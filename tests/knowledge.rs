@@ -23,6 +23,8 @@ use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 /// it holds a playable card (`None`: draw); once the list is empty it draws.
 #[derive(Default, Clone)]
 struct Moves {
+    /// Asks the game for soft notes (`Strategy::wants_draw_notes`).
+    notes: bool,
     plays: VecDeque<Option<&'static str>>,
     colors: VecDeque<&'static str>,
     targets: VecDeque<u8>,
@@ -52,6 +54,10 @@ impl Moves {
     }
     fn challenge(mut self, yes: bool) -> Self {
         self.challenges.push_back(yes);
+        self
+    }
+    fn wants_notes(mut self) -> Self {
+        self.notes = true;
         self
     }
 }
@@ -89,6 +95,9 @@ impl Strategy for Follow {
     }
     fn challenge(&mut self, _: &Observation, _: &mut Rng) -> bool {
         self.0.challenges.pop_front().unwrap_or(false)
+    }
+    fn wants_draw_notes(&self) -> bool {
+        self.0.notes
     }
 }
 
@@ -630,5 +639,61 @@ fn without_knowledge_the_informed_deal_is_the_uniform_one() {
             x.draw_pile().collect::<Vec<_>>(),
             y.draw_pile().collect::<Vec<_>>()
         );
+    }
+}
+
+#[test]
+fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
+    let r = rules("classic", &["hand_size=3"]);
+    let hands: &[&[&str]] = &[
+        &["red-1", "red-2", "red-3"],
+        &["blue-4", "blue-5", "green-6"],
+    ];
+    for ask in [false, true] {
+        let seat0 = moves().play("red-1").play("red-2");
+        let seat0 = if ask { seat0.wants_notes() } else { seat0 };
+        let mut d = Drive::new(
+            &r,
+            1,
+            hands,
+            "red-9",
+            &["yellow-4"],
+            vec![seat0, moves()],
+            1,
+        );
+        d.turns(1);
+        let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+        // Seat 1 draws yellow-4 (it could not play, but the rules let it draw
+        // even if it could have).
+        d.turns(1);
+        let obs = d.obs(0);
+        assert!(obs.constraints(1).is_empty(), "not a fact");
+        if !ask {
+            assert!(obs.notes(1).is_empty(), "nobody asked for soft notes");
+            continue;
+        }
+        assert_eq!(
+            obs.notes(1).iter().collect::<Vec<_>>(),
+            vec![(accept, 3, true)]
+        );
+        assert!(Knowledge::of(&obs).is_empty(), "ignored by default");
+        let know = Knowledge::weighing_draws(&obs, 1.0);
+        let mut rng = Rng::seed_from_u64(3);
+        for _ in 0..N {
+            let g = Game::determinize_informed(&obs, &know, &mut rng);
+            check_deal(&obs, &g);
+            assert!(
+                (g.hand(1) & accept).len() <= 1,
+                "believed: at most the drawn card"
+            );
+        }
+        // Believed half the time: some deals give seat 1 two playable cards.
+        let know = Knowledge::weighing_draws(&obs, 0.5);
+        let two = (0..N)
+            .filter(|_| {
+                (Game::determinize_informed(&obs, &know, &mut rng).hand(1) & accept).len() >= 2
+            })
+            .count();
+        assert!(two > 0 && two < N, "{two} of {N}");
     }
 }

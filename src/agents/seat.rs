@@ -121,4 +121,11 @@ impl Strategy for Seat {
             _ => false,
         }
     }
+    #[inline]
+    fn wants_draw_notes(&self) -> bool {
+        match self {
+            Seat::Custom(s) => s.wants_draw_notes(),
+            _ => false,
+        }
+    }
 }

@@ -112,7 +112,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 9] = [
+const PRESETS: [(&str, &str); 10] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -122,6 +122,10 @@ const PRESETS: [(&str, &str); 9] = [
     ("pimc-1k", include_str!("../../strategies/pimc-1k.toml")),
     ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
     ("tuned", include_str!("../../strategies/tuned.toml")),
+    (
+        "oracle-400",
+        include_str!("../../strategies/oracle-400.toml"),
+    ),
 ];
 
 /// One line of the strategy catalogue (`unolab strategies`).
@@ -394,6 +398,13 @@ impl StrategySpec {
         matches!(self, StrategySpec::External { .. })
     }
 
+    /// Whether the strategy is the perfect-information reference (`base =
+    /// "oracle"`: it sees every hand). Tournaments, experiments and
+    /// comparisons refuse it unless told to allow it ([`check_fair`]).
+    pub fn is_oracle(&self) -> bool {
+        matches!(self, StrategySpec::Search(c) if c.kind == search::SearchKind::Oracle)
+    }
+
     /// The name reported in results.
     pub fn name(&self) -> &str {
         match self {
@@ -512,6 +523,23 @@ pub fn lineup_seats(lineup: &[StrategySpec], players: usize) -> Result<Vec<Seat>
     Ok((0..players)
         .map(|i| lineup[i % lineup.len()].instantiate())
         .collect())
+}
+
+/// Refuses a line-up holding a perfect-information reference agent
+/// (`base = "oracle"`) unless `allow` (a tournament's or comparison's
+/// `--allow-oracle`, an experiment file's `allow_oracle = true`): its
+/// results are a ceiling to measure against, not a fair player's.
+pub fn check_fair<'a>(
+    lineup: impl IntoIterator<Item = &'a StrategySpec>,
+    allow: bool,
+) -> Result<(), String> {
+    match lineup.into_iter().find(|s| s.is_oracle()) {
+        Some(s) if !allow => Err(format!(
+            "'{}' sees every hand (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly (--allow-oracle; allow_oracle = true in an experiment file)",
+            s.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Parses a comma list of strategies.

@@ -40,6 +40,9 @@ pub struct CompareArgs {
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
+    /// Let a perfect-information reference agent (base = "oracle") play
+    #[arg(long)]
+    allow_oracle: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -99,6 +102,7 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         mode,
         a.common.games.unwrap_or(10_000),
         a.common.seed.unwrap_or(1),
+        a.allow_oracle,
     )
     .map_err(Fail)?;
     drive(

@@ -40,6 +40,9 @@ pub struct TournamentArgs {
     /// No progress bar
     #[arg(long)]
     quiet: bool,
+    /// Let a perfect-information reference agent (base = "oracle") take part
+    #[arg(long)]
+    allow_oracle: bool,
 }
 
 pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
@@ -54,6 +57,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         seed: a.seed,
         threads,
         chunk: 1024,
+        allow_oracle: a.allow_oracle,
     };
     cfg.validate()?;
     // The output folder must be writable before the first game.

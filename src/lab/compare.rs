@@ -7,13 +7,20 @@ use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
 
-/// Resolves one arm (rules, settings, house rules, line-up).
-pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm, String> {
+/// Resolves one arm (rules, settings, house rules, line-up); a
+/// perfect-information reference in the line-up only if `allow_oracle`.
+pub fn resolve_arm(
+    spec: &ArmSpec,
+    mode: Mode,
+    fixed_seats: bool,
+    allow_oracle: bool,
+) -> Result<Arm, String> {
     let file = RuleSetFile::resolve(&spec.rules, &spec.set, &spec.house)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     let rules = Rules::build(file).map_err(|e| format!("{}: {e}", spec.label))?;
     let lineup =
         agents::parse_list(&spec.strategies).map_err(|e| format!("{}: {e}", spec.label))?;
+    agents::check_fair(&lineup, allow_oracle).map_err(|e| format!("{}: {e}", spec.label))?;
     let cfg = RunConfig::new(rules, spec.players, &lineup, 1, mode, 0, 1, fixed_seats)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     Ok(Arm {
@@ -22,15 +29,26 @@ pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm,
     })
 }
 
-/// The experiment "B against A" (A is the baseline).
-pub fn ab(a: ArmSpec, b: ArmSpec, mode: Mode, games: u64, seed: u64) -> Result<Experiment, String> {
+/// The experiment "B against A" (A is the baseline); `allow_oracle` lets a
+/// line-up seat the perfect-information reference.
+pub fn ab(
+    a: ArmSpec,
+    b: ArmSpec,
+    mode: Mode,
+    games: u64,
+    seed: u64,
+    allow_oracle: bool,
+) -> Result<Experiment, String> {
     if a == (ArmSpec {
         label: a.label.clone(),
         ..b.clone()
     }) {
         return Err("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into());
     }
-    let arms = vec![resolve_arm(&a, mode, false)?, resolve_arm(&b, mode, false)?];
+    let arms = vec![
+        resolve_arm(&a, mode, false, allow_oracle)?,
+        resolve_arm(&b, mode, false, allow_oracle)?,
+    ];
     Ok(Experiment {
         name: "compare".into(),
         description: format!("What changes from {} to {}?", describe(&a), describe(&b)),

@@ -69,6 +69,9 @@ struct FileStop {
 struct File {
     name: Spanned<String>,
     description: Option<String>,
+    /// Lets an arm seat the perfect-information reference (`base = "oracle"`).
+    #[serde(default)]
+    allow_oracle: bool,
     baseline: Option<Spanned<String>>,
     #[serde(default)]
     base: FileBase,
@@ -588,7 +591,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Experiment, Vec<String>> {
                 format!("invalid players {p} (valid: 2 to 10)"),
             );
         }
-        let lineup: Option<Vec<StrategySpec>> = match agents::parse_list(&strategies.0) {
+        let lineup: Option<Vec<StrategySpec>> = match agents::parse_list(&strategies.0)
+            .map_err(|e| e.to_string())
+            .and_then(|l| agents::check_fair(&l, f.allow_oracle).map(|_| l))
+        {
             Ok(l) => Some(l),
             Err(e) => {
                 errs.arm(strategies.1.clone(), &label.0, e);

@@ -28,6 +28,8 @@ use std::sync::Arc;
 pub struct Entrant {
     name: String,
     make: Arc<dyn Fn() -> Seat + Send + Sync>,
+    /// The perfect-information reference (`base = "oracle"`).
+    oracle: bool,
 }
 
 impl Entrant {
@@ -36,13 +38,22 @@ impl Entrant {
         Entrant {
             name: name.into(),
             make: Arc::new(make),
+            oracle: false,
         }
     }
 
     /// An entrant for a built-in strategy or preset.
     pub fn from_spec(spec: &StrategySpec) -> Self {
         let s = spec.clone();
-        Entrant::new(spec.name(), move || s.instantiate())
+        Entrant {
+            oracle: spec.is_oracle(),
+            ..Entrant::new(spec.name(), move || s.instantiate())
+        }
+    }
+
+    /// Whether it is the perfect-information reference (`base = "oracle"`).
+    pub fn is_oracle(&self) -> bool {
+        self.oracle
     }
 
     pub fn name(&self) -> &str {

@@ -61,6 +61,11 @@ pub struct SearchParams {
     pub halving: bool,
     /// How simulations deal the hidden cards: `uniform` or `informed`.
     pub determinize: Determinize,
+    /// `informed`: the chance that a player who drew where it could have
+    /// played held no playable card (soft evidence, the opponent model: 1
+    /// for players who draw only without a playable card, 0 to ignore such
+    /// draws). Above 0 the agent asks the game to note those draws.
+    pub draw_evidence: f64,
     /// `ismcts`: `iterations` counts per legal action of the decision (the
     /// budget is iterations x actions, as `pimc` spends it), not per decision.
     pub per_action: bool,
@@ -71,6 +76,13 @@ pub struct SearchParams {
     /// node of the action the policy would take gets `prior / (visits + 1)`
     /// added to its UCB value (0: none).
     pub prior: f64,
+    /// `ismcts`: a play's colour (a wild) and target (a swap) are decisions
+    /// of their own in the tree, under the play, instead of joint actions.
+    pub decompose: bool,
+    /// `ismcts`: the most decisions of the searcher (colours and targets not
+    /// counted) an iteration walks in the tree before the rollout policy
+    /// takes over (0: no limit).
+    pub depth: u32,
 }
 
 impl Default for SearchParams {
@@ -82,9 +94,12 @@ impl Default for SearchParams {
             objective: Objective::Win,
             halving: false,
             determinize: Determinize::Uniform,
+            draw_evidence: 0.0,
             per_action: false,
             opponents: Opponents::Tree,
             prior: 0.0,
+            decompose: false,
+            depth: 0,
         }
     }
 }
@@ -151,9 +166,15 @@ impl SearchConfig {
         }
         if kind != SearchKind::Ismcts {
             let d = SearchParams::default();
-            if params.per_action || params.opponents != d.opponents || params.prior != d.prior {
+            if params.per_action
+                || params.opponents != d.opponents
+                || params.prior != d.prior
+                || params.decompose
+                || params.depth != 0
+            {
                 return Err(
-                    "per_action, opponents and prior apply to base = \"ismcts\" only".into(),
+                    "per_action, opponents, prior, decompose and depth apply to base = \"ismcts\" only"
+                        .into(),
                 );
             }
         }
@@ -161,6 +182,15 @@ impl SearchConfig {
             return Err(
                 "determinize does not apply to base = \"oracle\" (it sees every hand)".into(),
             );
+        }
+        if !(0.0..=1.0).contains(&params.draw_evidence) {
+            return Err(format!(
+                "draw_evidence = {} is not a probability (0.0 to 1.0)",
+                params.draw_evidence
+            ));
+        }
+        if params.draw_evidence > 0.0 && params.determinize != Determinize::Informed {
+            return Err("draw_evidence needs determinize = \"informed\"".into());
         }
         if !params.prior.is_finite() || params.prior < 0.0 {
             return Err(format!(

@@ -43,6 +43,8 @@ pub(super) struct Tree {
     limit: usize,
     path: Vec<u32>,
     cur: u32,
+    /// The searcher's main decisions (not colours, not targets) on the path.
+    depth: u32,
     exploration: f64,
     prior: f64,
 }
@@ -54,6 +56,7 @@ impl Tree {
             limit: iterations + 1,
             path: Vec::with_capacity(256),
             cur: 0,
+            depth: 0,
             exploration,
             prior,
         }
@@ -79,7 +82,14 @@ impl Tree {
 
     fn begin(&mut self) {
         self.cur = 0;
+        self.depth = 0;
         self.path.clear();
+    }
+
+    /// The main decisions (not colours or targets) walked so far in this
+    /// iteration.
+    pub(super) fn depth(&self) -> u32 {
+        self.depth
     }
 
     /// One decision of `seat` among `actions` inside the tree: returns the
@@ -92,6 +102,9 @@ impl Tree {
         rng: &mut Rng,
     ) -> (Action, bool) {
         let n = actions.len().min(MAX_ACTIONS);
+        if !actions[0].is_sub() {
+            self.depth += 1;
+        }
         let mut has = [0u64; MAX_ACTIONS / 64];
         let mut tried = 0;
         let mut child = self.nodes[self.cur as usize].first_child;
@@ -148,8 +161,11 @@ impl Tree {
         }
         if tried == 0 {
             // No room left in the tree for an untried action: the walk
-            // leaves the tree here.
-            return (actions[below(rng, n as u32) as usize], true);
+            // leaves the tree here, as the rollout policy would play.
+            let a = prefer
+                .filter(|p| actions[..n].contains(p))
+                .unwrap_or_else(|| actions[below(rng, n as u32) as usize]);
+            return (a, true);
         }
         // UCB1 over the available children (with the progressive bias
         // towards the rollout policy's choice).
@@ -193,26 +209,48 @@ impl Tree {
     }
 
     /// The root child visited most (the better mean on a tie), or the first
-    /// action if the root was never expanded.
+    /// action if the root was never expanded. With sub-decisions in the tree
+    /// (`decompose`), the target and colour of a play come from the child
+    /// visited most under it (none: the caller's fallback decides).
     fn best_root(&self, actions: &[Action]) -> Action {
-        let mut best: Option<&Node> = None;
-        let mut child = self.nodes[0].first_child;
+        let Some(id) = self.most_visited(0, |a| actions.contains(&a)) else {
+            return actions[0];
+        };
+        let mut a = self.nodes[id as usize].action;
+        let mut at = id;
+        for _ in 0..2 {
+            let Some(sub) = self.most_visited(at, |x| x.is_sub()) else {
+                break;
+            };
+            let s = self.nodes[sub as usize].action;
+            a = a.with(s.color().or(a.color()), s.target().or(a.target()));
+            at = sub;
+        }
+        a
+    }
+
+    /// The child of `parent` visited most among those whose action passes
+    /// `keep` (the better mean on a tie).
+    fn most_visited(&self, parent: u32, keep: impl Fn(Action) -> bool) -> Option<u32> {
+        let mut best: Option<u32> = None;
+        let mut child = self.nodes[parent as usize].first_child;
         while child != NONE {
             let node = &self.nodes[child as usize];
             let better = match best {
                 None => true,
                 Some(b) => {
+                    let b = &self.nodes[b as usize];
                     node.visits > b.visits
                         || (node.visits == b.visits
                             && node.reward * b.visits as f64 > b.reward * node.visits as f64)
                 }
             };
-            if better && actions.contains(&node.action) {
-                best = Some(node);
+            if better && keep(node.action) {
+                best = Some(child);
             }
             child = node.next_sibling;
         }
-        best.map_or(actions[0], |n| n.action)
+        best
     }
 }
 

@@ -142,9 +142,15 @@ impl SearchAgent {
         self.sim.as_mut().unwrap()
     }
 
+    /// Whether root actions are joint (a wild with its colour, a swap with
+    /// its target): always but for `ismcts` with `decompose`.
+    fn joint(&self) -> bool {
+        !(self.cfg.kind == SearchKind::Ismcts && self.cfg.params.decompose)
+    }
+
     /// Searches the decision at hand among `self.actions` and returns the action.
     fn search(&mut self, obs: &Observation, root: Root, rng: &mut Rng) -> Action {
-        if self.actions.len() == 1 {
+        if self.actions.len() == 1 && !self.actions[0].asks_more(obs) {
             return self.actions[0];
         }
         let objective = self.cfg.params.objective;
@@ -152,8 +158,9 @@ impl SearchAgent {
         let halving = self.cfg.params.halving;
         let kind = self.cfg.kind;
         let mut actions = std::mem::take(&mut self.actions);
+        let evidence = self.cfg.params.draw_evidence;
         let sim = self.sim(obs.players(), obs.seat());
-        sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::of(obs));
+        sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::weighing_draws(obs, evidence));
         let a = match kind {
             SearchKind::Pimc | SearchKind::Oracle => pimc::decide(
                 sim, obs, root, &actions, iterations, objective, halving, rng,
@@ -234,6 +241,12 @@ impl Strategy for SearchAgent {
     fn name(&self) -> &str {
         &self.cfg.name
     }
+    fn hears_notices(&self) -> bool {
+        false
+    }
+    fn wants_draw_notes(&self) -> bool {
+        self.cfg.params.draw_evidence > 0.0
+    }
     fn ask_without_choice(&self) -> bool {
         false
     }
@@ -243,7 +256,8 @@ impl Strategy for SearchAgent {
         playable: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        play_actions(&mut self.actions, obs, playable);
+        let joint = self.joint();
+        play_actions(&mut self.actions, obs, playable, joint);
         let root = Root {
             at: ResumeAt::Play,
             decline_challenge: false,
@@ -253,7 +267,8 @@ impl Strategy for SearchAgent {
         a.is(Kind::Play).then(|| a.card())
     }
     fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        drawn_actions(&mut self.actions, obs, card);
+        let joint = self.joint();
+        drawn_actions(&mut self.actions, obs, card, joint);
         let root = Root {
             at: ResumeAt::Drawn(card),
             decline_challenge: false,
@@ -293,7 +308,8 @@ impl Strategy for SearchAgent {
         answers: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        answer_actions(&mut self.actions, obs, answers);
+        let joint = self.joint();
+        answer_actions(&mut self.actions, obs, answers, joint);
         let d = &obs.rules().deck;
         let root = Root {
             at: ResumeAt::Pending,

@@ -68,6 +68,12 @@ pub(super) struct SimTable {
     prefer: Option<Action>,
     /// The seats (bits) whose decisions follow the walk.
     walkers: u16,
+    /// `ismcts` with `decompose`: in the tree, a play's colour and target
+    /// are decisions of their own.
+    decompose: bool,
+    /// `ismcts`: the most main decisions of the searcher walked in the tree
+    /// per iteration (0: no limit).
+    max_depth: u32,
 }
 
 impl SimTable {
@@ -81,6 +87,8 @@ impl SimTable {
             actions: Vec::with_capacity(256),
             prefer: None,
             walkers,
+            decompose: cfg.params.decompose,
+            max_depth: cfg.params.depth,
         }
     }
 
@@ -95,6 +103,26 @@ impl SimTable {
     #[inline(always)]
     fn rollout(&self, seat: u8) -> bool {
         self.mode == Mode::Rollout || self.walkers & (1 << seat) == 0
+    }
+
+    /// As [`SimTable::rollout`] for a main decision (not a colour or a
+    /// target), which also leaves the tree at its depth limit.
+    #[inline(always)]
+    fn policy_decides(&mut self, seat: u8) -> bool {
+        if self.rollout(seat) {
+            return true;
+        }
+        if self.mode == Mode::Tree && self.max_depth != 0 && self.tree.depth() >= self.max_depth {
+            self.mode = Mode::Rollout;
+            return true;
+        }
+        false
+    }
+
+    /// Whether the action lists are joint (a wild with its colour, a swap
+    /// with its target): always but in a decomposed tree.
+    fn joint(&self) -> bool {
+        !(self.decompose && self.mode == Mode::Tree)
     }
 
     /// In tree mode, notes the rollout policy's choice among `self.actions`
@@ -172,11 +200,12 @@ impl Table for SimTable {
         playable: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        if self.rollout(s) {
+        if self.policy_decides(s) {
             return self.policy[s as usize].choose_play(obs, playable, rng);
         }
         self.plan[s as usize] = Plan::default();
-        play_actions(&mut self.actions, obs, playable);
+        let joint = self.joint();
+        play_actions(&mut self.actions, obs, playable, joint);
         if self.mode == Mode::Tree && self.actions.len() > 1 {
             let c = self.policy[s as usize].choose_play(obs, playable, rng);
             self.prefer_card(s, obs, Kind::Play, c, Kind::Draw, rng);
@@ -187,11 +216,12 @@ impl Table for SimTable {
     }
     #[inline]
     fn play_drawn(&mut self, s: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        if self.rollout(s) {
+        if self.policy_decides(s) {
             return self.policy[s as usize].play_drawn(obs, card, rng);
         }
         self.plan[s as usize] = Plan::default();
-        drawn_actions(&mut self.actions, obs, card);
+        let joint = self.joint();
+        drawn_actions(&mut self.actions, obs, card, joint);
         if self.mode == Mode::Tree {
             let yes = self.policy[s as usize].play_drawn(obs, card, rng);
             self.prefer_card(
@@ -250,11 +280,12 @@ impl Table for SimTable {
         answers: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        if self.rollout(s) {
+        if self.policy_decides(s) {
             return self.policy[s as usize].answer_stack(obs, answers, rng);
         }
         self.plan[s as usize] = Plan::default();
-        answer_actions(&mut self.actions, obs, answers);
+        let joint = self.joint();
+        answer_actions(&mut self.actions, obs, answers, joint);
         if self.mode == Mode::Tree {
             let c = self.policy[s as usize].answer_stack(obs, answers, rng);
             self.prefer_card(s, obs, Kind::Answer, c, Kind::TakeDraw, rng);
@@ -268,7 +299,7 @@ impl Table for SimTable {
             self.decline_challenge = false;
             return false;
         }
-        if self.rollout(s) {
+        if self.policy_decides(s) {
             return self.policy[s as usize].challenge(obs, rng);
         }
         pair(&mut self.actions, Kind::Challenge, Kind::NoChallenge);
@@ -283,11 +314,12 @@ impl Table for SimTable {
         self.decide(s, rng).is(Kind::Challenge)
     }
     fn jump_in(&mut self, s: u8, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        if self.rollout(s) {
+        if self.policy_decides(s) {
             return self.policy[s as usize].jump_in(obs, card, rng);
         }
         self.plan[s as usize] = Plan::default();
-        jump_actions(&mut self.actions, obs, card);
+        let joint = self.joint();
+        jump_actions(&mut self.actions, obs, card, joint);
         if self.mode == Mode::Tree {
             let yes = self.policy[s as usize].jump_in(obs, card, rng);
             self.prefer_card(s, obs, Kind::JumpIn, yes.then_some(card), Kind::NoJump, rng);

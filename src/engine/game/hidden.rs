@@ -4,7 +4,7 @@
 //! deal for the perfect-information reference agent, and the
 //! card-conservation invariant (for tests).
 
-use super::{below, Constraints, Game, Observation, Rng, MAX_PLAYERS};
+use super::{below, Game, Notes, Observation, Rng, MAX_NOTES, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet};
 use rand::{Rng as _, SeedableRng};
 
@@ -16,20 +16,33 @@ pub struct Knowledge {
     seat: u8,
     /// Cards the observer knows to be in each other hand.
     known: [CardSet; MAX_PLAYERS],
-    /// The public constraints on each other hand, less what its known cards
-    /// already satisfy.
-    cons: [Constraints; MAX_PLAYERS],
+    /// The public notes on each other hand.
+    notes: [Notes; MAX_PLAYERS],
+    /// The chance that a soft note is true (0: soft notes are ignored).
+    soft: f64,
     /// Whether anything above constrains a deal.
     any: bool,
 }
 
 impl Knowledge {
-    /// What `obs`'s seat knows of the other hands.
+    /// What `obs`'s seat knows of the other hands: the cards it knows to be
+    /// there and the hard notes (facts).
     pub fn of(obs: &Observation) -> Knowledge {
+        Knowledge::weighing_draws(obs, 0.0)
+    }
+
+    /// As [`Knowledge::of`], with each soft note (a draw where a play was
+    /// allowed: see `Strategy::wants_draw_notes`) held true in a deal with
+    /// probability `p` (an opponent model: 1 for a player who draws only
+    /// without a playable card, as every shipped heuristic preset does but
+    /// `cautious`, which holds wilds back).
+    pub fn weighing_draws(obs: &Observation, p: f64) -> Knowledge {
+        let p = p.clamp(0.0, 1.0);
         let mut k = Knowledge {
             seat: obs.seat,
             known: [CardSet::EMPTY; MAX_PLAYERS],
-            cons: [Constraints::default(); MAX_PLAYERS],
+            notes: [Notes::default(); MAX_PLAYERS],
+            soft: p,
             any: false,
         };
         for h in 0..obs.players() {
@@ -37,16 +50,11 @@ impl Knowledge {
                 continue;
             }
             let known = obs.known_in(h);
+            let notes = obs.notes(h);
             k.known[h] = known;
-            let mut c = Constraints::default();
-            for (excl, min) in obs.constraints(h).iter() {
-                let have = (known - excl).len();
-                if min > have {
-                    c.push_raw(excl, min - have);
-                }
-            }
-            k.cons[h] = c;
-            k.any |= !known.is_empty() || !c.is_empty();
+            k.notes[h] = notes;
+            let hard = (notes.soft as u32 | !0 << notes.len) != u32::MAX;
+            k.any |= !known.is_empty() || hard || (p > 0.0 && notes.soft != 0);
         }
         k
     }
@@ -54,12 +62,6 @@ impl Knowledge {
     /// The cards known to be in `holder`'s hand (empty for the observer).
     pub fn known(&self, holder: usize) -> CardSet {
         self.known[holder]
-    }
-
-    /// The constraints left on `holder`'s hand once its known cards are
-    /// placed.
-    pub fn constraints(&self, holder: usize) -> &Constraints {
-        &self.cons[holder]
     }
 
     /// Whether the observer knows nothing beyond its observation (then an
@@ -145,10 +147,27 @@ impl<'r> Game<'r> {
         let unseen = src.rules.deck.all - src.discard - src.hands[me] - placed;
         let mut pool = [0 as CardId; 128];
         let len = shuffled(unseen, &mut pool, rng);
-        // The constrained picks first, hand after hand, each constraint
-        // oldest first (its exclusion is the widest). With several hands
-        // competing for few cards a pass can fall short: then the pool is
-        // shuffled again (a few times), and the last pass keeps what it got.
+        // The constrained picks first, hand after hand, each note oldest
+        // first. A card held since an older note was held at every later one,
+        // so a note's exclusion joins those of the later notes in force (the
+        // hard ones, and each soft one with its chance, drawn once per deal).
+        // With several hands competing for few cards a pass can fall short:
+        // then the pool is shuffled again (a few times), and the last pass
+        // keeps what it got.
+        let mut on = [0u16; MAX_PLAYERS];
+        for h in 0..n {
+            let notes = &know.notes[h];
+            on[h] = !notes.soft & ((1u32 << notes.len) - 1) as u16;
+            if know.soft > 0.0 {
+                for i in 0..notes.len() {
+                    if notes.soft >> i & 1 != 0
+                        && (know.soft >= 1.0 || rng.random::<f64>() < know.soft)
+                    {
+                        on[h] |= 1 << i;
+                    }
+                }
+            }
+        }
         let mut taken = CardSet::EMPTY;
         for attempt in 0..4 {
             taken = CardSet::EMPTY;
@@ -157,10 +176,29 @@ impl<'r> Game<'r> {
                 if h == me {
                     continue;
                 }
+                if on[h] == 0 {
+                    g.hands[h] = know.known[h];
+                    continue;
+                }
+                let notes = &know.notes[h];
                 let room = src.hands[h].len() - know.known[h].len();
+                let mut later = [CardSet::EMPTY; MAX_NOTES + 1];
+                for i in (0..notes.len()).rev() {
+                    later[i] = later[i + 1];
+                    if on[h] >> i & 1 != 0 {
+                        later[i] |= notes.excl[i];
+                    }
+                }
                 let mut got = CardSet::EMPTY;
-                for (excl, min) in know.cons[h].iter() {
-                    let mut need = min.saturating_sub((got - excl).len()).min(room - got.len());
+                for i in 0..notes.len() {
+                    if on[h] >> i & 1 == 0 {
+                        continue;
+                    }
+                    let excl = later[i];
+                    let have = (know.known[h] - excl).len() + (got - excl).len();
+                    let mut need = (notes.min[i] as u32)
+                        .saturating_sub(have)
+                        .min(room - got.len());
                     for &c in &pool[..len] {
                         if need == 0 {
                             break;

@@ -35,12 +35,14 @@ use crate::engine::cards::{CardSet, Color};
 pub const MAX_NOTES: usize = 12;
 
 /// "The hand at `seat` held no card of `excl`" when the seat's draw counter
-/// was `at`.
+/// was `at`; `soft`: it may have (it drew where it was allowed to draw with
+/// a playable card).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Note {
     excl: CardSet,
     at: u32,
     seat: u8,
+    soft: bool,
 }
 
 /// The knowledge a game keeps (a field of [`Game`]).
@@ -62,6 +64,7 @@ impl Ledger {
             excl: CardSet::EMPTY,
             at: 0,
             seat: 0,
+            soft: false,
         }; MAX_NOTES],
         len: 0,
     };
@@ -91,6 +94,31 @@ impl Ledger {
             self.known_by[c as usize & 127] |= 1 << seat;
         }
         self.dirty |= !cards.is_empty();
+    }
+}
+
+/// The notes on one hand as taken, oldest first: "at least `min` of its
+/// cards lie outside `excl`", hard (a fact) or soft (evidence: true if the
+/// player drew only without a playable card).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    pub(super) excl: [CardSet; MAX_NOTES],
+    pub(super) min: [u8; MAX_NOTES],
+    /// The soft notes (bits).
+    pub(super) soft: u16,
+    pub(super) len: u8,
+}
+
+impl Notes {
+    /// `(excluded, at least, soft)`, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (CardSet, u32, bool)> + '_ {
+        (0..self.len as usize).map(|i| (self.excl[i], self.min[i] as u32, self.soft >> i & 1 != 0))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
     }
 }
 
@@ -190,11 +218,11 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Notes that the hand at `seat` holds no card of `excl`, with the seat's
-    /// draw counter at `at`.
+    /// Notes that the hand at `seat` holds no card of `excl` (`soft`: may
+    /// hold none), with the seat's draw counter at `at`.
     #[cold]
     #[inline(never)]
-    pub(super) fn note(&mut self, seat: u8, excl: CardSet, at: u32) {
+    pub(super) fn note(&mut self, seat: u8, excl: CardSet, at: u32, soft: bool) {
         let l = &mut self.ledger;
         if l.len as usize == MAX_NOTES {
             // Drop a note that no longer says anything (its hand has drawn
@@ -212,7 +240,12 @@ impl<'r> Game<'r> {
             l.notes.copy_within(i + 1.., i);
             l.len -= 1;
         }
-        l.notes[l.len as usize] = Note { excl, at, seat };
+        l.notes[l.len as usize] = Note {
+            excl,
+            at,
+            seat,
+            soft,
+        };
         l.len += 1;
     }
 
@@ -242,7 +275,17 @@ impl<'r> Game<'r> {
     #[inline(never)]
     pub(super) fn note_forced_draw(&mut self, p: u8) {
         let accept = self.accept;
-        self.note(p, accept, self.drawn[p as usize & 15]);
+        self.note(p, accept, self.drawn[p as usize & 15], false);
+    }
+
+    /// A player about to draw for its turn where it could also have played
+    /// a card may hold no card of `accept` (a soft note, taken only for a
+    /// table that asked: `Strategy::wants_draw_notes`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_soft_draw(&mut self, p: u8) {
+        let accept = self.accept;
+        self.note(p, accept, self.drawn[p as usize & 15], true);
     }
 
     /// `p` played a Wild Draw Four on `prev` (the colour active before it);
@@ -258,7 +301,7 @@ impl<'r> Game<'r> {
         self.wd4_color = prev;
         self.wd4_at = self.drawn[p as usize & 15];
         if !self.s.bluff_challenge {
-            self.note(p, mask, self.wd4_at);
+            self.note(p, mask, self.wd4_at, false);
         }
     }
 
@@ -270,7 +313,7 @@ impl<'r> Game<'r> {
         self.reveal_hand(challenger, target);
         if !guilty {
             let mask = self.rules.deck.color_mask[self.wd4_color.index()];
-            self.note(target, mask, self.wd4_at);
+            self.note(target, mask, self.wd4_at, false);
         }
     }
 }
@@ -299,33 +342,50 @@ impl<'a> Observation<'a> {
         k
     }
 
-    /// The public constraints on `holder`'s hand (every seat sees the same):
-    /// from draws while a play was required, Wild Draw Fours under the colour
-    /// restriction and innocent verdicts of challenges. Notes that no longer
-    /// constrain anything are left out.
-    pub fn constraints(&self, holder: usize) -> Constraints {
+    /// The public notes on `holder`'s hand (every seat sees the same), as
+    /// taken, oldest first: hard from draws while a play was required, Wild
+    /// Draw Fours under the colour restriction and innocent verdicts of
+    /// challenges; soft from draws where a play was allowed (only for a
+    /// table that asked for them: `Strategy::wants_draw_notes`). Notes that
+    /// no longer say anything are left out.
+    pub fn notes(&self, holder: usize) -> Notes {
         let g = self.g;
         let l = &g.ledger;
-        let mut out = Constraints::default();
+        let mut out = Notes::default();
         let size = g.hands[holder].len();
         let drawn = g.drawn[holder];
-        // Oldest first; each note's exclusion joins every later one's.
-        let notes = &l.notes[..l.len as usize];
-        for (i, n) in notes.iter().enumerate() {
-            if n.seat as usize != holder {
-                continue;
-            }
+        for n in &l.notes[..l.len as usize] {
             let since = drawn.wrapping_sub(n.at);
-            if since >= size {
+            if n.seat as usize != holder || since >= size {
                 continue;
             }
-            let mut excl = n.excl;
-            for later in &notes[i + 1..] {
-                if later.seat as usize == holder {
-                    excl |= later.excl;
+            let i = out.len as usize;
+            out.excl[i] = n.excl;
+            out.min[i] = (size - since).min(255) as u8;
+            out.soft |= (n.soft as u16) << i;
+            out.len += 1;
+        }
+        out
+    }
+
+    /// The public constraints on `holder`'s hand: its hard notes (see
+    /// [`Observation::notes`]), nested: a card held since an older note was
+    /// held at every later one, so each exclusion holds every later one's.
+    pub fn constraints(&self, holder: usize) -> Constraints {
+        let notes = self.notes(holder);
+        let mut out = Constraints::default();
+        let hard = |i: usize| notes.soft >> i & 1 == 0;
+        for i in 0..notes.len() {
+            if !hard(i) {
+                continue;
+            }
+            let mut excl = notes.excl[i];
+            for j in i + 1..notes.len() {
+                if hard(j) {
+                    excl |= notes.excl[j];
                 }
             }
-            out.push_raw(excl, size - since);
+            out.push_raw(excl, notes.min[i] as u32);
         }
         out
     }

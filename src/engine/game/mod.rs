@@ -48,7 +48,7 @@ pub use events::{
     RoundResult,
 };
 pub use hidden::Knowledge;
-pub use knowledge::{Constraints, MAX_NOTES};
+pub use knowledge::{Constraints, Notes, MAX_NOTES};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
@@ -156,6 +156,9 @@ pub struct Game<'r> {
     halt: bool,
     /// Seats (bits) whose strategy is not asked when nothing is playable.
     skip_ask: u16,
+    /// A seat wants notes of draws made while a play was allowed
+    /// (`Strategy::wants_draw_notes`): the house-rule variant takes them.
+    draw_notes: bool,
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
@@ -222,6 +225,7 @@ impl<'r> Game<'r> {
             error: None,
             scripted: None,
             skip_ask: 0,
+            draw_notes: false,
             halt: false,
             lazy: false,
             ledger: Ledger::EMPTY,

@@ -49,6 +49,7 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
+            || self.draw_notes
             || self.matching_variant()
     }
 
@@ -160,10 +161,12 @@ impl<'r> Game<'r> {
         rec: &mut R,
     ) -> RoundStart {
         self.skip_ask = 0;
+        self.draw_notes = false;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
+            self.draw_notes |= agents.seats.wants_draw_notes(i);
         }
         let first_player = self.setup_round(agents, rec);
         RoundStart {

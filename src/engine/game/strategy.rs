@@ -53,6 +53,10 @@ pub trait Table {
     fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult);
     fn fault(&mut self, seat: u8) -> Option<String>;
     fn hears_notices(&self, seat: u8) -> bool;
+    /// See [`Strategy::wants_draw_notes`].
+    fn wants_draw_notes(&self, _seat: u8) -> bool {
+        false
+    }
 }
 
 /// A slice of strategies is a table: seat `i` is element `i`.
@@ -129,6 +133,10 @@ impl<S: Strategy> Table for [S] {
     fn hears_notices(&self, seat: u8) -> bool {
         self[seat as usize].hears_notices()
     }
+    #[inline]
+    fn wants_draw_notes(&self, seat: u8) -> bool {
+        self[seat as usize].wants_draw_notes()
+    }
 }
 
 /// A `Vec` of strategies is a table, as its slice.
@@ -204,6 +212,10 @@ impl<S: Strategy> Table for Vec<S> {
     #[inline]
     fn hears_notices(&self, seat: u8) -> bool {
         self.as_slice().hears_notices(seat)
+    }
+    #[inline]
+    fn wants_draw_notes(&self, seat: u8) -> bool {
+        self.as_slice().wants_draw_notes(seat)
     }
 }
 
@@ -294,6 +306,15 @@ pub trait Strategy: Send {
     fn hears_notices(&self) -> bool {
         true
     }
+
+    /// Whether the game should note, for every draw for a turn where drawing
+    /// was allowed with a playable card, that the player may have held none
+    /// (soft evidence for an informed determinization:
+    /// [`Observation::notes`]). Asked once per round; a table where any seat
+    /// says yes plays the house-rule variant of the turn logic. Default: no.
+    fn wants_draw_notes(&self) -> bool {
+        false
+    }
 }
 
 /// A boxed strategy is a strategy (a table of mixed kinds, called through
@@ -353,6 +374,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn hears_notices(&self) -> bool {
         (**self).hears_notices()
+    }
+    fn wants_draw_notes(&self) -> bool {
+        (**self).wants_draw_notes()
     }
 }
 

@@ -120,6 +120,9 @@ impl<'r> Game<'r> {
             // Drawing was allowed only without a playable card: everyone
             // now knows this hand holds no card of `accept`.
             self.note_forced_draw(p);
+        } else if H && self.draw_notes {
+            // Drawing was allowed with a playable card too: a soft note.
+            self.note_soft_draw(p);
         }
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
