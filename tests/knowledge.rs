@@ -16,15 +16,15 @@ use rand::SeedableRng;
 use std::collections::VecDeque;
 use unolab::agents::Seat;
 use unolab::engine::game::{Agents, Game, Knowledge, NoRecord, TurnEnd};
-use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
+use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
 /// What a seat does, decision by decision. A play is asked of it only when
 /// it holds a playable card (`None`: draw); once the list is empty it draws.
 #[derive(Default, Clone)]
 struct Moves {
-    /// Asks the game for soft notes (`Strategy::wants_draw_notes`).
-    notes: bool,
+    /// What the seat asks the game to note (`None`: `Tracking::Facts`).
+    tracking: Option<Tracking>,
     plays: VecDeque<Option<&'static str>>,
     colors: VecDeque<&'static str>,
     targets: VecDeque<u8>,
@@ -56,8 +56,8 @@ impl Moves {
         self.challenges.push_back(yes);
         self
     }
-    fn wants_notes(mut self) -> Self {
-        self.notes = true;
+    fn tracking(mut self, t: Tracking) -> Self {
+        self.tracking = Some(t);
         self
     }
 }
@@ -96,8 +96,8 @@ impl Strategy for Follow {
     fn challenge(&mut self, _: &Observation, _: &mut Rng) -> bool {
         self.0.challenges.pop_front().unwrap_or(false)
     }
-    fn wants_draw_notes(&self) -> bool {
-        self.0.notes
+    fn notes(&self) -> Tracking {
+        self.0.tracking.unwrap_or(Tracking::Facts)
     }
 }
 
@@ -512,6 +512,19 @@ fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
         one_in += k as usize;
     }
     assert!(one_in > 0, "the drawn card is not constrained");
+    // A table where nobody asks for notes takes none.
+    let off = || moves().tracking(Tracking::Off);
+    let mut d = Drive::new(
+        &r,
+        1,
+        hands,
+        "red-9",
+        &["yellow-4"],
+        vec![off().play("red-1"), off()],
+        1,
+    );
+    d.turns(2);
+    assert!(d.obs(0).notes(1).is_empty());
 }
 
 #[test]
@@ -651,7 +664,11 @@ fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
     ];
     for ask in [false, true] {
         let seat0 = moves().play("red-1").play("red-2");
-        let seat0 = if ask { seat0.wants_notes() } else { seat0 };
+        let seat0 = seat0.tracking(if ask {
+            Tracking::Evidence
+        } else {
+            Tracking::Facts
+        });
         let mut d = Drive::new(
             &r,
             1,
@@ -669,7 +686,7 @@ fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
         let obs = d.obs(0);
         assert!(obs.constraints(1).is_empty(), "not a fact");
         if !ask {
-            assert!(obs.notes(1).is_empty(), "nobody asked for soft notes");
+            assert!(obs.notes(1).is_empty(), "nobody asked for evidence");
             continue;
         }
         assert_eq!(

@@ -5,7 +5,7 @@
 use super::{FirstStrategy, Heuristic, RandomStrategy};
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::{Strategy, Tracking};
 
 /// The strategy at a seat. The built-in strategies are called directly (a
 /// `match`, which the compiler can inline); any other strategy is called
@@ -122,10 +122,10 @@ impl Strategy for Seat {
         }
     }
     #[inline]
-    fn wants_draw_notes(&self) -> bool {
+    fn notes(&self) -> Tracking {
         match self {
-            Seat::Custom(s) => s.wants_draw_notes(),
-            _ => false,
+            Seat::Custom(s) => s.notes(),
+            _ => Tracking::Off,
         }
     }
 }

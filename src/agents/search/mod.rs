@@ -23,7 +23,7 @@ use crate::engine::game::{
     Agents, Game, Knowledge, Observation, Playout, ResumeAt, Rng, MAX_PLAYERS,
 };
 use crate::engine::rules::Scoring;
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::{Strategy, Tracking};
 use rand::{RngCore, SeedableRng};
 
 use actions::*;
@@ -244,8 +244,12 @@ impl Strategy for SearchAgent {
     fn hears_notices(&self) -> bool {
         false
     }
-    fn wants_draw_notes(&self) -> bool {
-        self.cfg.params.draw_evidence > 0.0
+    fn notes(&self) -> Tracking {
+        match self.cfg.params.determinize {
+            Determinize::Informed if self.cfg.params.draw_evidence > 0.0 => Tracking::Evidence,
+            Determinize::Informed => Tracking::Facts,
+            Determinize::Uniform => Tracking::Off,
+        }
     }
     fn ask_without_choice(&self) -> bool {
         false

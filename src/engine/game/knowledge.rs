@@ -251,7 +251,7 @@ impl<'r> Game<'r> {
 
     /// `p` plays the card it has just drawn: that card is gone again, so
     /// its notes count one card drawn fewer since they were taken.
-    #[inline(always)]
+    #[inline]
     pub(super) fn drawn_card_played(&mut self, p: u8) {
         if self.ledger.len != 0 {
             self.unnote_drawn(p);
@@ -288,16 +288,14 @@ impl<'r> Game<'r> {
         self.note(p, accept, self.drawn[p as usize & 15], true);
     }
 
-    /// `p` played a Wild Draw Four on `prev` (the colour active before it);
-    /// `before` was its hand. Under the colour restriction it held no card of
-    /// `prev` (a public note); under `bluff_challenge` whether it did decides
-    /// a challenge.
+    /// `p` played a Wild Draw Four on `prev` (the colour active before it),
+    /// in a game that takes notes. Under the colour restriction it held no
+    /// card of `prev` (a public note); under `bluff_challenge` a challenge
+    /// may tell.
     #[cold]
     #[inline(never)]
-    pub(super) fn wd4_played(&mut self, p: u8, before: CardSet, prev: Color) {
+    pub(super) fn wd4_noted(&mut self, p: u8, prev: Color) {
         let mask = self.rules.deck.color_mask[prev.index()];
-        self.wd4_player = p;
-        self.wd4_guilty = !(before & mask).is_empty();
         self.wd4_color = prev;
         self.wd4_at = self.drawn[p as usize & 15];
         if !self.s.bluff_challenge {
@@ -311,7 +309,7 @@ impl<'r> Game<'r> {
     #[cold]
     pub(super) fn challenged(&mut self, challenger: u8, target: u8, guilty: bool) {
         self.reveal_hand(challenger, target);
-        if !guilty {
+        if !guilty && self.tracking != super::Tracking::Off {
             let mask = self.rules.deck.color_mask[self.wd4_color.index()];
             self.note(target, mask, self.wd4_at, false);
         }

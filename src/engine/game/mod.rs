@@ -52,7 +52,7 @@ pub use knowledge::{Constraints, Notes, MAX_NOTES};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
-pub use strategy::{Agents, Strategy, Table};
+pub use strategy::{Agents, Strategy, Table, Tracking};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;
@@ -156,9 +156,9 @@ pub struct Game<'r> {
     halt: bool,
     /// Seats (bits) whose strategy is not asked when nothing is playable.
     skip_ask: u16,
-    /// A seat wants notes of draws made while a play was allowed
-    /// (`Strategy::wants_draw_notes`): the house-rule variant takes them.
-    draw_notes: bool,
+    /// What the seats asked the game to note (`Strategy::notes`): notes are
+    /// taken by the house-rule variant of the turn logic only.
+    tracking: Tracking,
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
@@ -225,7 +225,7 @@ impl<'r> Game<'r> {
             error: None,
             scripted: None,
             skip_ask: 0,
-            draw_notes: false,
+            tracking: Tracking::Off,
             halt: false,
             lazy: false,
             ledger: Ledger::EMPTY,

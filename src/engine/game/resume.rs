@@ -75,7 +75,7 @@ impl<'r> Game<'r> {
         self.halt = false;
         // Simulations note nothing for their seats (the rollout policies
         // read no notes): the turn logic's variant is the rules' own.
-        self.draw_notes = false;
+        self.tracking = super::Tracking::Off;
         let house = self.uses_house_rules();
         let p = seat;
         // The first step: finish the decision at hand.

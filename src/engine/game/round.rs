@@ -5,7 +5,7 @@
 use super::strategy::Table;
 use super::{
     below, Agents, Event, Flow, Game, IllegalAction, IllegalActionError, MatchResult, Outcome,
-    Recorder, RoundResult, MAX_PLAYERS,
+    Recorder, RoundResult, Tracking, MAX_PLAYERS,
 };
 use crate::engine::cards::CardSet;
 use crate::engine::rules::{Dealer, DrawnCard, Scoring, Stacking};
@@ -49,7 +49,7 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
-            || self.draw_notes
+            || self.tracking != Tracking::Off
             || self.matching_variant()
     }
 
@@ -161,12 +161,12 @@ impl<'r> Game<'r> {
         rec: &mut R,
     ) -> RoundStart {
         self.skip_ask = 0;
-        self.draw_notes = false;
+        self.tracking = Tracking::Off;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
-            self.draw_notes |= agents.seats.wants_draw_notes(i);
+            self.tracking = self.tracking.max(agents.seats.notes(i));
         }
         let first_player = self.setup_round(agents, rec);
         RoundStart {

@@ -53,10 +53,28 @@ pub trait Table {
     fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult);
     fn fault(&mut self, seat: u8) -> Option<String>;
     fn hears_notices(&self, seat: u8) -> bool;
-    /// See [`Strategy::wants_draw_notes`].
-    fn wants_draw_notes(&self, _seat: u8) -> bool {
-        false
+    /// See [`Strategy::notes`].
+    fn notes(&self, _seat: u8) -> Tracking {
+        Tracking::Off
     }
+}
+
+/// What a strategy asks the game to note about the hands (for informed
+/// search: see [`Observation::notes`]). A table where any seat asks for
+/// notes plays the house-rule variant of the turn logic, so that the others
+/// pay nothing for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tracking {
+    /// No notes (the known cards of swaps, rotations and challenges are
+    /// kept anyway: they cost nothing on the turn loop).
+    #[default]
+    Off,
+    /// Facts: a draw while a play was required, a Wild Draw Four under the
+    /// colour restriction, an innocent verdict of a challenge.
+    Facts,
+    /// Facts, and as soft evidence every draw for a turn where a play was
+    /// allowed too (the player may have held no playable card).
+    Evidence,
 }
 
 /// A slice of strategies is a table: seat `i` is element `i`.
@@ -134,8 +152,8 @@ impl<S: Strategy> Table for [S] {
         self[seat as usize].hears_notices()
     }
     #[inline]
-    fn wants_draw_notes(&self, seat: u8) -> bool {
-        self[seat as usize].wants_draw_notes()
+    fn notes(&self, seat: u8) -> Tracking {
+        self[seat as usize].notes()
     }
 }
 
@@ -214,8 +232,8 @@ impl<S: Strategy> Table for Vec<S> {
         self.as_slice().hears_notices(seat)
     }
     #[inline]
-    fn wants_draw_notes(&self, seat: u8) -> bool {
-        self.as_slice().wants_draw_notes(seat)
+    fn notes(&self, seat: u8) -> Tracking {
+        self.as_slice().notes(seat)
     }
 }
 
@@ -307,13 +325,11 @@ pub trait Strategy: Send {
         true
     }
 
-    /// Whether the game should note, for every draw for a turn where drawing
-    /// was allowed with a playable card, that the player may have held none
-    /// (soft evidence for an informed determinization:
-    /// [`Observation::notes`]). Asked once per round; a table where any seat
-    /// says yes plays the house-rule variant of the turn logic. Default: no.
-    fn wants_draw_notes(&self) -> bool {
-        false
+    /// What the game should note about the hands for this strategy (see
+    /// [`Tracking`] and [`Observation::notes`]). Asked once per round.
+    /// Default: nothing.
+    fn notes(&self) -> Tracking {
+        Tracking::Off
     }
 }
 
@@ -375,8 +391,8 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     fn hears_notices(&self) -> bool {
         (**self).hears_notices()
     }
-    fn wants_draw_notes(&self) -> bool {
-        (**self).wants_draw_notes()
+    fn notes(&self) -> Tracking {
+        (**self).notes()
     }
 }
 

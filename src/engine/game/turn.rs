@@ -5,7 +5,7 @@
 //! get the rule book's wrong-card sanction here.
 
 use super::strategy::Table;
-use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
+use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder, Tracking};
 use crate::engine::cards::{CardId, Color};
 use crate::engine::rules::{CustomEffect, DrawnCard, Effect, Stacking};
 use rand::Rng as _;
@@ -119,8 +119,10 @@ impl<'r> Game<'r> {
             }
             // Drawing was allowed only without a playable card: everyone
             // now knows this hand holds no card of `accept`.
-            self.note_forced_draw(p);
-        } else if H && self.draw_notes {
+            if self.tracking != Tracking::Off {
+                self.note_forced_draw(p);
+            }
+        } else if H && self.tracking == Tracking::Evidence {
             // Drawing was allowed with a playable card too: a soft note.
             self.note_soft_draw(p);
         }
@@ -157,7 +159,9 @@ impl<'r> Game<'r> {
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
-                    self.drawn_card_played(p);
+                    if H && self.tracking != Tracking::Off {
+                        self.drawn_card_played(p);
+                    }
                     return self.play::<H, R, T>(p, c, false, agents, rec);
                 }
             }
@@ -243,7 +247,11 @@ impl<'r> Game<'r> {
                 }
             }
             if effect == Effect::WildDraw4 {
-                self.wd4_played(p, before, prev_color);
+                self.wd4_player = p;
+                self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
+                if H && self.tracking != Tracking::Off {
+                    self.wd4_noted(p, prev_color);
+                }
             }
             let left = self.hands[p as usize & 15].len();
             let uno = left == 1 && agents.seats.call_uno(p, &self.obs(p), &mut agents.rng);
