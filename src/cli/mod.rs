@@ -12,6 +12,7 @@
 mod args;
 mod compare;
 mod experiment;
+mod ladder;
 mod play;
 mod rules;
 mod run;
@@ -77,6 +78,9 @@ enum Command {
     /// Line-ups drawn from a field: ratings with intervals and head-to-head
     #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
+    /// The strength ladder of a ladder file: ratings at each table size against decisions per second
+    #[command(args_override_self = true)]
+    Ladder(ladder::LadderArgs),
 }
 
 /// One line from a clap error: its first line, plus the line that lists the
@@ -162,6 +166,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Play(a) => play::exec(a),
         Command::Tune(a) => tune::exec(a),
         Command::Tournament(a) => tournament::exec(a),
+        Command::Ladder(a) => ladder::exec(a),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod compare;
 pub mod experiment;
+pub mod ladder;
 pub mod ratings;
 pub mod shard;
 pub mod tournament;

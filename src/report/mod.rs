@@ -2,6 +2,7 @@
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
 pub mod experiment;
+pub mod ladder;
 pub mod plots;
 pub mod tournament;
 

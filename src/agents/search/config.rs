@@ -69,6 +69,11 @@ pub struct SearchParams {
     /// `ismcts`: `iterations` counts per legal action of the decision (the
     /// budget is iterations x actions, as `pimc` spends it), not per decision.
     pub per_action: bool,
+    /// `ismcts`: the root is played as `pimc` plays it: every legal action
+    /// on the same `iterations` determinizations (common random numbers),
+    /// the tree growing below each root action; the best mean wins. Implies
+    /// `per_action`.
+    pub paired: bool,
     /// `ismcts`: who decides the other seats' decisions in the tree: `tree`
     /// or `policy` (the rollout policy).
     pub opponents: Opponents,
@@ -96,6 +101,7 @@ impl Default for SearchParams {
             determinize: Determinize::Uniform,
             draw_evidence: 0.0,
             per_action: false,
+            paired: false,
             opponents: Opponents::Tree,
             prior: 0.0,
             decompose: false,
@@ -167,13 +173,14 @@ impl SearchConfig {
         if kind != SearchKind::Ismcts {
             let d = SearchParams::default();
             if params.per_action
+                || params.paired
                 || params.opponents != d.opponents
                 || params.prior != d.prior
                 || params.decompose
                 || params.depth != 0
             {
                 return Err(
-                    "per_action, opponents, prior, decompose and depth apply to base = \"ismcts\" only"
+                    "per_action, paired, opponents, prior, decompose and depth apply to base = \"ismcts\" only"
                         .into(),
                 );
             }

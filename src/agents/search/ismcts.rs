@@ -12,7 +12,10 @@
 //! Options (docs/agents.md): `opponents = "policy"` keeps only the
 //! searcher's own decisions in the tree (the others play as the rollout
 //! policy); `prior` adds a progressive bias towards the rollout policy's own
-//! choice; `per_action` sets the budget to `iterations` per legal action.
+//! choice; `per_action` sets the budget to `iterations` per legal action;
+//! `paired` plays the root as `pimc` does (every legal action on the same
+//! determinizations: common random numbers), the tree growing below each
+//! root action, and plays the best mean.
 
 use super::walk::Mode;
 use super::{Action, Objective, Root, Sim};
@@ -47,6 +50,8 @@ pub(super) struct Tree {
     depth: u32,
     exploration: f64,
     prior: f64,
+    /// `paired`: the action the searcher takes at the root this iteration.
+    force: Option<Action>,
 }
 
 impl Tree {
@@ -59,6 +64,7 @@ impl Tree {
             depth: 0,
             exploration,
             prior,
+            force: None,
         }
     }
 
@@ -84,6 +90,7 @@ impl Tree {
         self.cur = 0;
         self.depth = 0;
         self.path.clear();
+        self.force = None;
     }
 
     /// The main decisions (not colours or targets) walked so far in this
@@ -104,6 +111,11 @@ impl Tree {
         let n = actions.len().min(MAX_ACTIONS);
         if !actions[0].is_sub() {
             self.depth += 1;
+        }
+        if let Some(f) = self.force.take() {
+            if actions[..n].contains(&f) {
+                return self.take(seat, f);
+            }
         }
         let mut has = [0u64; MAX_ACTIONS / 64];
         let mut tried = 0;
@@ -200,6 +212,39 @@ impl Tree {
         (self.nodes[best as usize].action, false)
     }
 
+    /// The step to `action` (the root action of a paired iteration): its
+    /// child, made if new (the walk then leaves the tree).
+    fn take(&mut self, seat: u8, action: Action) -> (Action, bool) {
+        let mut child = self.nodes[self.cur as usize].first_child;
+        while child != NONE {
+            let node = &mut self.nodes[child as usize];
+            if node.seat == seat && node.action == action {
+                node.avail += 1;
+                self.path.push(child);
+                self.cur = child;
+                return (action, false);
+            }
+            child = node.next_sibling;
+        }
+        if self.nodes.len() < self.limit {
+            let id = self.nodes.len() as u32;
+            let parent = self.cur as usize;
+            self.nodes.push(Node {
+                action,
+                seat,
+                visits: 0,
+                avail: 1,
+                reward: 0.0,
+                first_child: NONE,
+                next_sibling: self.nodes[parent].first_child,
+            });
+            self.nodes[parent].first_child = id;
+            self.path.push(id);
+            self.cur = id;
+        }
+        (action, true)
+    }
+
     fn backpropagate(&mut self, r: &[f64; MAX_PLAYERS]) {
         for &id in &self.path {
             let node = &mut self.nodes[id as usize];
@@ -263,6 +308,21 @@ pub(super) fn decide(
     objective: Objective,
     rng: &mut Rng,
 ) -> Action {
+    if sim.paired {
+        // Every root action on the same determinizations (common random
+        // numbers, as pimc), the tree growing below each.
+        sim.table.tree.reset(iterations as usize * actions.len());
+        for _ in 0..iterations {
+            let seed = rng.next_u64();
+            for &a in actions {
+                sim.table.tree.begin();
+                sim.table.tree.force = Some(a);
+                let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
+                sim.table.tree.backpropagate(&r);
+            }
+        }
+        return sim.table.tree.best_root(actions);
+    }
     let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
     sim.table.tree.reset(iterations);
     for _ in 0..iterations {

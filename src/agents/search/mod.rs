@@ -73,6 +73,8 @@ struct Sim {
     know: Option<Knowledge>,
     /// `ismcts`: the budget counts per legal action.
     per_action: bool,
+    /// `ismcts`: the root is paired (every action on the same determinizations).
+    paired: bool,
     /// `pimc`: the summed reward of each root action, and the actions still
     /// in the running (successive halving).
     sums: Vec<f64>,
@@ -134,6 +136,7 @@ impl SearchAgent {
                 },
                 know: None,
                 per_action: p.per_action,
+                paired: p.paired,
                 sums: Vec::with_capacity(256),
                 alive: Vec::with_capacity(256),
                 played,
