@@ -83,7 +83,10 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         elapsed_s: session.finish(),
         started_utc: session.started_utc.clone(),
     };
-    let command: Vec<String> = std::env::args().collect();
+    // The command as a user types it (not the path of this binary).
+    let command: Vec<String> = std::iter::once("unolab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
     report.write_dir(&out, &command).map_err(Fail)?;
     println!(
         "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}",

@@ -97,6 +97,14 @@ impl LadderConfig {
                 "players: give at least one table size".into(),
             ));
         }
+        if let Some(e) = self.entrants.iter().find(|e| e.is_oracle()) {
+            if !self.allow_oracle {
+                return Err(TournamentError::Invalid(format!(
+                    "'{}' sees every hand (base = \"oracle\", a perfect-information reference): allow it with allow_oracle = true in the ladder file",
+                    e.name()
+                )));
+            }
+        }
         for (i, p) in self.players.iter().enumerate() {
             if self.players[..i].contains(p) {
                 return Err(TournamentError::Invalid(format!(

@@ -21,6 +21,9 @@ pub struct LadderReport<'a> {
     pub started_utc: String,
 }
 
+/// A point of the plot: table size, agent, decisions/s, Elo and its interval.
+type Point<'a> = (usize, &'a str, f64, (f64, (f64, f64)));
+
 /// One agent at one table size.
 struct Line<'a> {
     name: &'a str,
@@ -187,7 +190,7 @@ impl LadderReport<'_> {
     /// per core, log scale, one colour per table size.
     pub fn ladder_svg(&self) -> Result<String, String> {
         let err = |e: String| format!("cannot draw plot: {e}");
-        let pts: Vec<(usize, &str, f64, (f64, (f64, f64)))> = self
+        let pts: Vec<Point> = self
             .outcome
             .rungs
             .iter()
