@@ -108,6 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         seed: 1,
         threads: 1,
         chunk: 1024,
+        allow_oracle: false,
     };
     let start = std::time::Instant::now();
     let outcome = tournament::run(&cfg, &AtomicBool::new(false), &|_| {})?;

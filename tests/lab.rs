@@ -174,6 +174,7 @@ fn tournament_seats_every_strategy_equally_often() {
         seed: 5,
         threads,
         chunk: 256,
+        allow_oracle: false,
     };
     let stop = AtomicBool::new(false);
     let a = tournament::run(&cfg(1), &stop, &|_| {}).unwrap();
@@ -387,4 +388,104 @@ fn heuristic_attacks_a_low_next_player_and_holds_draw_cards() {
     // The decisions above were checked; make sure there were many of each.
     let n: Vec<u32> = checked.iter().map(|c| c.load(Ordering::Relaxed)).collect();
     assert!(n[0] >= 50 && n[1] >= 1000 && n[2] >= 200, "{n:?}");
+}
+
+/// A ladder file in a fresh folder: the field, reference and ceiling given.
+fn ladder_file(tag: &str, field: &str, reference: &str, ceiling: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("unolab-ladder-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("ladder.toml");
+    std::fs::write(
+        &f,
+        format!(
+            "name = \"l\"\nplayers = [2, 3]\ngames = 120\nseed = 4\nfield = [{field}]\nreference = \"{reference}\"\nceiling = \"{ceiling}\"\nspeed_seconds = 0.05\n"
+        ),
+    )
+    .unwrap();
+    f
+}
+
+#[test]
+fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
+    let f = ladder_file("ok", "\"random\", \"first\", \"color\"", "first", "color");
+    let out = f.parent().unwrap().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "ladder",
+            f.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("ladder.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 6, "3 agents x 2 table sizes:\n{csv}");
+    for r in &rows {
+        let cols: Vec<&str> = r.split(',').collect();
+        let dps: f64 = cols[12].parse().unwrap();
+        assert!(dps > 0.0, "{r}");
+        // The reference covers none of the way, the ceiling all of it (no
+        // share at a table size where the ceiling is not rated above the
+        // reference).
+        assert_eq!(cols.len(), 16, "{r}");
+        if !cols[13].is_empty() {
+            match cols[2] {
+                "first" => assert_eq!(cols[13].parse::<f64>().unwrap(), 0.0),
+                "color" => assert_eq!(cols[13].parse::<f64>().unwrap(), 1.0),
+                _ => {}
+            }
+        }
+    }
+    for p in [
+        "2p/ratings.csv",
+        "3p/head_to_head.csv",
+        "ladder.svg",
+        "report.md",
+    ] {
+        assert!(out.join(p).exists(), "{p}");
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("unolab ladder"), "{report}");
+}
+
+#[test]
+fn ladder_refuses_a_reference_outside_the_field_and_the_oracle_unless_allowed() {
+    for (tag, field, reference, ceiling, says) in [
+        (
+            "ref",
+            "\"random\", \"color\"",
+            "points",
+            "color",
+            "reference = 'points'",
+        ),
+        (
+            "oracle",
+            "\"color\", \"oracle-400\"",
+            "color",
+            "oracle-400",
+            "allow_oracle = true",
+        ),
+    ] {
+        let f = ladder_file(tag, field, reference, ceiling);
+        let out = f.parent().unwrap().join("out");
+        let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args([
+                "ladder",
+                f.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "-q",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success());
+        assert!(err.contains(says), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!out.exists(), "no folder for a refused ladder");
+    }
 }

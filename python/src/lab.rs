@@ -526,6 +526,7 @@ pub fn compare(
         b_seat,
         games,
         seed,
+        allow_oracle: false,
     };
     let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
     let overrides = Overrides {

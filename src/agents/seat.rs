@@ -5,7 +5,7 @@
 use super::{FirstStrategy, Heuristic, RandomStrategy};
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::{Strategy, Tracking};
 
 /// The strategy at a seat. The built-in strategies are called directly (a
 /// `match`, which the compiler can inline); any other strategy is called
@@ -119,6 +119,13 @@ impl Strategy for Seat {
         match self {
             Seat::Custom(s) => s.hears_notices(),
             _ => false,
+        }
+    }
+    #[inline]
+    fn notes(&self) -> Tracking {
+        match self {
+            Seat::Custom(s) => s.notes(),
+            _ => Tracking::Off,
         }
     }
 }

@@ -126,7 +126,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 11] = [
+const PRESETS: [(&str, &str); 12] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -140,6 +140,10 @@ const PRESETS: [(&str, &str); 11] = [
     (
         "pimc-net-100",
         include_str!("../../strategies/pimc-net-100.toml"),
+    ),
+    (
+        "oracle-400",
+        include_str!("../../strategies/oracle-400.toml"),
     ),
 ];
 
@@ -371,10 +375,7 @@ impl StrategySpec {
             StrategySpec::Heuristic { .. } => "heuristic",
             StrategySpec::Renamed { inner, .. } => inner.base(),
             StrategySpec::External { .. } => "external",
-            StrategySpec::Search(c) => match c.kind {
-                search::SearchKind::Pimc => "pimc",
-                search::SearchKind::Ismcts => "ismcts",
-            },
+            StrategySpec::Search(c) => c.kind.base(),
             StrategySpec::Net(_) => "net",
             StrategySpec::Custom(c) => &c.base,
         }
@@ -485,6 +486,13 @@ impl StrategySpec {
         matches!(self, StrategySpec::External { .. })
     }
 
+    /// Whether the strategy is the perfect-information reference (`base =
+    /// "oracle"`: it sees every hand). Tournaments, experiments and
+    /// comparisons refuse it unless told to allow it ([`check_fair`]).
+    pub fn is_oracle(&self) -> bool {
+        matches!(self, StrategySpec::Search(c) if c.kind == search::SearchKind::Oracle)
+    }
+
     /// The name reported in results.
     pub fn name(&self) -> &str {
         match self {
@@ -541,11 +549,12 @@ impl PresetFile {
             "pimc",
             "ismcts",
             "net",
+            "oracle",
         ]
         .contains(&self.base.as_str())
         {
             return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, net)",
+                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, oracle, net)",
                 self.base
             ));
         }
@@ -572,7 +581,7 @@ impl PresetFile {
         let searching = search::SearchKind::parse(&self.base).is_some();
         if self.search.is_some() && !searching {
             return Err(format!(
-                "a [search] table needs base = \"pimc\" or \"ismcts\" (base is '{}')",
+                "a [search] table needs base = \"pimc\", \"ismcts\" or \"oracle\" (base is '{}')",
                 self.base
             ));
         }
@@ -625,6 +634,23 @@ pub fn lineup_seats(lineup: &[StrategySpec], players: usize) -> Result<Vec<Seat>
     Ok((0..players)
         .map(|i| lineup[i % lineup.len()].instantiate())
         .collect())
+}
+
+/// Refuses a line-up holding a perfect-information reference agent
+/// (`base = "oracle"`) unless `allow` (a tournament's or comparison's
+/// `--allow-oracle`, an experiment file's `allow_oracle = true`): its
+/// results are a ceiling to measure against, not a fair player's.
+pub fn check_fair<'a>(
+    lineup: impl IntoIterator<Item = &'a StrategySpec>,
+    allow: bool,
+) -> Result<(), String> {
+    match lineup.into_iter().find(|s| s.is_oracle()) {
+        Some(s) if !allow => Err(format!(
+            "'{}' sees every hand (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly (--allow-oracle; allow_oracle = true in an experiment file)",
+            s.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Parses a comma list of strategies.

@@ -39,6 +39,9 @@ pub struct CompareArgs {
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
+    /// Let a perfect-information reference agent (base = "oracle") play
+    #[arg(long)]
+    allow_oracle: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -59,6 +62,7 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         b_seat: a.b_seat.clone(),
         games: a.common.games.unwrap_or(10_000),
         seed: a.common.seed.unwrap_or(1),
+        allow_oracle: a.allow_oracle,
     }
     .experiment(&[])
     .map_err(Fail)?;

@@ -12,6 +12,7 @@
 mod args;
 mod compare;
 mod experiment;
+mod ladder;
 mod play;
 mod rules;
 mod run;
@@ -81,6 +82,9 @@ enum Command {
     /// Distil a teacher (a preset, a search) into a network strategy, with expert iteration
     #[command(args_override_self = true)]
     Train(train::TrainArgs),
+    /// The strength ladder of a ladder file: ratings at each table size against decisions per second
+    #[command(args_override_self = true)]
+    Ladder(ladder::LadderArgs),
 }
 
 /// One line from a clap error: its first line, plus the line that lists the
@@ -167,6 +171,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Tune(a) => tune::exec(a),
         Command::Tournament(a) => tournament::exec(a),
         Command::Train(a) => train::exec(a),
+        Command::Ladder(a) => ladder::exec(a),
     }
 }
 

@@ -43,6 +43,9 @@ pub struct TournamentArgs {
     /// Replace the results an earlier command left in --out (refused without it)
     #[arg(long)]
     force: bool,
+    /// Let a perfect-information reference agent (base = "oracle") take part
+    #[arg(long)]
+    allow_oracle: bool,
 }
 
 pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
@@ -57,6 +60,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         seed: a.seed,
         threads,
         chunk: 1024,
+        allow_oracle: a.allow_oracle,
     };
     cfg.validate()?;
     // Earlier results are not replaced without --force, and the output

@@ -7,9 +7,15 @@ use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
 
-/// Resolves one arm (rules, settings, house rules, line-up).
-pub fn resolve_arm(spec: &ArmSpec, mode: Mode, fixed_seats: bool) -> Result<Arm, String> {
-    resolve_arm_with(spec, mode, fixed_seats, &[])
+/// Resolves one arm (rules, settings, house rules, line-up); a
+/// perfect-information reference in the line-up only if `allow_oracle`.
+pub fn resolve_arm(
+    spec: &ArmSpec,
+    mode: Mode,
+    fixed_seats: bool,
+    allow_oracle: bool,
+) -> Result<Arm, String> {
+    resolve_arm_with(spec, mode, fixed_seats, allow_oracle, &[])
 }
 
 /// As [`resolve_arm`], strategy names looked up first among `custom`
@@ -18,6 +24,7 @@ pub fn resolve_arm_with(
     spec: &ArmSpec,
     mode: Mode,
     fixed_seats: bool,
+    allow_oracle: bool,
     custom: &[agents::StrategySpec],
 ) -> Result<Arm, String> {
     let file = RuleSetFile::resolve(&spec.rules, &spec.set, &spec.house)
@@ -25,6 +32,7 @@ pub fn resolve_arm_with(
     let rules = Rules::build(file).map_err(|e| format!("{}: {e}", spec.label))?;
     let lineup = agents::parse_list_with(&spec.strategies, custom)
         .map_err(|e| format!("{}: {e}", spec.label))?;
+    agents::check_fair(&lineup, allow_oracle).map_err(|e| format!("{}: {e}", spec.label))?;
     let cfg = RunConfig::new(rules, spec.players, &lineup, 1, mode, 0, 1, fixed_seats)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     Ok(Arm {
@@ -33,9 +41,17 @@ pub fn resolve_arm_with(
     })
 }
 
-/// The experiment "B against A" (A is the baseline).
-pub fn ab(a: ArmSpec, b: ArmSpec, mode: Mode, games: u64, seed: u64) -> Result<Experiment, String> {
-    ab_with(a, b, mode, games, seed, &[])
+/// The experiment "B against A" (A is the baseline); `allow_oracle` lets a
+/// line-up seat the perfect-information reference.
+pub fn ab(
+    a: ArmSpec,
+    b: ArmSpec,
+    mode: Mode,
+    games: u64,
+    seed: u64,
+    allow_oracle: bool,
+) -> Result<Experiment, String> {
+    ab_with(a, b, mode, games, seed, allow_oracle, &[])
 }
 
 /// As [`ab`], strategy names looked up first among `custom`.
@@ -45,6 +61,7 @@ pub fn ab_with(
     mode: Mode,
     games: u64,
     seed: u64,
+    allow_oracle: bool,
     custom: &[agents::StrategySpec],
 ) -> Result<Experiment, String> {
     if a == (ArmSpec {
@@ -54,8 +71,8 @@ pub fn ab_with(
         return Err("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into());
     }
     let arms = vec![
-        resolve_arm_with(&a, mode, false, custom)?,
-        resolve_arm_with(&b, mode, false, custom)?,
+        resolve_arm_with(&a, mode, false, allow_oracle, custom)?,
+        resolve_arm_with(&b, mode, false, allow_oracle, custom)?,
     ];
     Ok(Experiment {
         name: "compare".into(),

@@ -83,6 +83,9 @@ struct FileStop {
 struct File {
     name: Spanned<String>,
     description: Option<String>,
+    /// Lets an arm seat the perfect-information reference (`base = "oracle"`).
+    #[serde(default)]
+    allow_oracle: bool,
     baseline: Option<Spanned<String>>,
     #[serde(default)]
     base: FileBase,
@@ -762,6 +765,8 @@ pub fn parse_with(
             );
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
+            .map_err(|e| e.to_string())
+            .and_then(|l| agents::check_fair(&l, f.allow_oracle).map(|_| l))
         {
             Ok(l) => Some(l),
             Err(e) => {

@@ -10,6 +10,7 @@
 
 pub mod compare;
 pub mod experiment;
+pub mod ladder;
 pub mod options;
 pub mod ratings;
 pub mod shard;
@@ -30,6 +31,8 @@ use std::sync::Arc;
 pub struct Entrant {
     name: String,
     make: Arc<dyn Fn() -> Seat + Send + Sync>,
+    /// The perfect-information reference (`base = "oracle"`).
+    oracle: bool,
 }
 
 impl Entrant {
@@ -38,13 +41,22 @@ impl Entrant {
         Entrant {
             name: name.into(),
             make: Arc::new(make),
+            oracle: false,
         }
     }
 
     /// An entrant for a built-in strategy or preset.
     pub fn from_spec(spec: &StrategySpec) -> Self {
         let s = spec.clone();
-        Entrant::new(spec.name(), move || s.instantiate())
+        Entrant {
+            oracle: spec.is_oracle(),
+            ..Entrant::new(spec.name(), move || s.instantiate())
+        }
+    }
+
+    /// Whether it is the perfect-information reference (`base = "oracle"`).
+    pub fn is_oracle(&self) -> bool {
+        self.oracle
     }
 
     pub fn name(&self) -> &str {

@@ -118,6 +118,8 @@ pub struct CompareOptions {
     pub b_seat: Option<String>,
     pub games: u64,
     pub seed: u64,
+    /// Let a line-up seat the perfect-information reference (`base = "oracle"`).
+    pub allow_oracle: bool,
 }
 
 impl CompareOptions {
@@ -176,7 +178,15 @@ impl CompareOptions {
     /// `custom` (strategies of the embedding program) before the built-ins.
     pub fn experiment(&self, custom: &[StrategySpec]) -> Result<Experiment, String> {
         let (a, b) = self.arms()?;
-        compare::ab_with(a, b, self.mode, self.games, self.seed, custom)
+        compare::ab_with(
+            a,
+            b,
+            self.mode,
+            self.games,
+            self.seed,
+            self.allow_oracle,
+            custom,
+        )
     }
 }
 

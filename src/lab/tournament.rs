@@ -35,6 +35,9 @@ pub struct TournamentConfig {
     pub threads: usize,
     /// Games per unit of work (progress and interruption granularity).
     pub chunk: u64,
+    /// Whether the perfect-information reference (`base = "oracle"`) may
+    /// take part (refused otherwise: see `agents::check_fair`).
+    pub allow_oracle: bool,
 }
 
 /// A tournament's errors.
@@ -64,6 +67,14 @@ impl TournamentConfig {
                 return bad(format!(
                     "strategy '{}' is given twice (each strategy once; it fills several seats when there are fewer strategies than seats)",
                     a.name()
+                ));
+            }
+        }
+        if let Some(e) = self.entrants.iter().find(|e| e.is_oracle()) {
+            if !self.allow_oracle {
+                return bad(format!(
+                    "'{}' sees every hand (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly with --allow-oracle",
+                    e.name()
                 ));
             }
         }

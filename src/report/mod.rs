@@ -3,6 +3,7 @@
 
 pub mod experiment;
 mod intervals;
+pub mod ladder;
 pub mod plots;
 pub mod tournament;
 

@@ -69,23 +69,78 @@ impl Action {
     pub(super) fn is(self, k: Kind) -> bool {
         self.kind() == k as u32
     }
+    /// A colour or a target asked on its own (a sub-decision of a play).
+    pub(super) fn is_sub(self) -> bool {
+        self.is(Kind::Color) || self.is(Kind::Target)
+    }
+    /// The same action with this colour and target.
+    pub(super) fn with(self, color: Option<Color>, target: Option<u8>) -> Action {
+        Action::new(self.kind_of(), self.card(), color, target)
+    }
+    fn kind_of(self) -> Kind {
+        KINDS[self.kind() as usize]
+    }
+    /// Whether playing this action's card asks a colour or a target that the
+    /// action leaves open (`joint = false` lists).
+    pub(super) fn asks_more(self, obs: &Observation) -> bool {
+        let d = &obs.rules().deck;
+        let c = self.card();
+        matches!(
+            self.kind_of(),
+            Kind::Play | Kind::PlayDrawn | Kind::Answer | Kind::JumpIn
+        ) && ((d.color(c).is_none() && self.color().is_none())
+            || (self.target().is_none() && swaps(obs, c)))
+    }
 }
 
-/// Pushes the joint actions of playing `card` (one per colour for a wild, one
-/// per opponent for a swap), one card of each group of identical cards.
-pub(super) fn push_plays(out: &mut Vec<Action>, obs: &Observation, cards: CardSet, kind: Kind) {
+const KINDS: [Kind; 12] = [
+    Kind::Play,
+    Kind::Draw,
+    Kind::PlayDrawn,
+    Kind::Keep,
+    Kind::Challenge,
+    Kind::NoChallenge,
+    Kind::Answer,
+    Kind::TakeDraw,
+    Kind::JumpIn,
+    Kind::NoJump,
+    Kind::Color,
+    Kind::Target,
+];
+
+/// Whether playing `c` from the observer's hand swaps hands (a Wild Swap,
+/// a seven-o 7, not as the last card).
+fn swaps(obs: &Observation, c: CardId) -> bool {
     let d = &obs.rules().deck;
-    let hand = obs.hand();
+    let effect = d.effect_of[c as usize];
+    (effect == Effect::Swap
+        || (obs.settings().seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number))
+        && obs.hand().len() > 1
+}
+
+/// Pushes the actions of playing `card`, one card of each group of
+/// identical cards: joint (one per colour for a wild, one per opponent for a
+/// swap) when `joint`, else one action whose colour and target are asked
+/// later (sub-decisions).
+pub(super) fn push_plays(
+    out: &mut Vec<Action>,
+    obs: &Observation,
+    cards: CardSet,
+    kind: Kind,
+    joint: bool,
+) {
+    let d = &obs.rules().deck;
     let mut seen = CardSet::EMPTY;
     for c in cards.iter() {
         if seen.contains(c) {
             continue;
         }
         seen |= d.identical(c);
-        let effect = d.effect_of[c as usize];
-        let swap = (effect == Effect::Swap
-            || (obs.settings().seven_o && d.face_of[c as usize] == 7 && effect == Effect::Number))
-            && hand.len() > 1;
+        if !joint {
+            out.push(Action::new(kind, c, None, None));
+            continue;
+        }
+        let swap = swaps(obs, c);
         let colors: &[Option<Color>] = if d.color(c).is_none() {
             &[
                 Some(Color::Red),
@@ -109,9 +164,14 @@ pub(super) fn push_plays(out: &mut Vec<Action>, obs: &Observation, cards: CardSe
 }
 
 /// The legal actions of `choose_play`.
-pub(super) fn play_actions(out: &mut Vec<Action>, obs: &Observation, playable: CardSet) {
+pub(super) fn play_actions(
+    out: &mut Vec<Action>,
+    obs: &Observation,
+    playable: CardSet,
+    joint: bool,
+) {
     out.clear();
-    push_plays(out, obs, playable, Kind::Play);
+    push_plays(out, obs, playable, Kind::Play, joint);
     let s = obs.settings();
     let must_play = s.force_play || !s.may_draw_when_playable;
     if playable.is_empty() || !must_play {
@@ -119,15 +179,20 @@ pub(super) fn play_actions(out: &mut Vec<Action>, obs: &Observation, playable: C
     }
 }
 
-pub(super) fn drawn_actions(out: &mut Vec<Action>, obs: &Observation, card: CardId) {
+pub(super) fn drawn_actions(out: &mut Vec<Action>, obs: &Observation, card: CardId, joint: bool) {
     out.clear();
-    push_plays(out, obs, CardSet::single(card), Kind::PlayDrawn);
+    push_plays(out, obs, CardSet::single(card), Kind::PlayDrawn, joint);
     out.push(Action::simple(Kind::Keep));
 }
 
-pub(super) fn answer_actions(out: &mut Vec<Action>, obs: &Observation, answers: CardSet) {
+pub(super) fn answer_actions(
+    out: &mut Vec<Action>,
+    obs: &Observation,
+    answers: CardSet,
+    joint: bool,
+) {
     out.clear();
-    push_plays(out, obs, answers, Kind::Answer);
+    push_plays(out, obs, answers, Kind::Answer, joint);
     out.push(Action::simple(Kind::TakeDraw));
 }
 
@@ -145,9 +210,9 @@ pub(super) fn target_actions(out: &mut Vec<Action>, obs: &Observation) {
     }
 }
 
-pub(super) fn jump_actions(out: &mut Vec<Action>, obs: &Observation, card: CardId) {
+pub(super) fn jump_actions(out: &mut Vec<Action>, obs: &Observation, card: CardId, joint: bool) {
     out.clear();
-    push_plays(out, obs, CardSet::single(card), Kind::JumpIn);
+    push_plays(out, obs, CardSet::single(card), Kind::JumpIn, joint);
     out.push(Action::simple(Kind::NoJump));
 }
 

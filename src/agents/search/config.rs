@@ -17,6 +17,30 @@ pub enum Objective {
     Points,
 }
 
+/// How a simulation deals the cards its searcher cannot see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Determinize {
+    /// Uniformly at random ([`crate::engine::game::Game::determinize`]).
+    Uniform,
+    /// Consistently with what the table revealed to the searcher: the cards
+    /// it knows to be in a hand, the public constraints on hands
+    /// ([`crate::engine::game::Game::determinize_informed`]).
+    Informed,
+}
+
+/// Who decides the other seats' decisions inside an `ismcts` tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponents {
+    /// The tree: every seat's decisions are nodes, each seat maximising its
+    /// own reward (SO-ISMCTS as published).
+    Tree,
+    /// The rollout policy: only the searcher's own decisions are nodes; the
+    /// others play as the rollout policy, in the tree and after it.
+    Policy,
+}
+
 /// The parameters of a search preset (the `[search]` table of a preset file).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -35,6 +59,35 @@ pub struct SearchParams {
     /// successive halving: in rounds, every surviving action gets an equal
     /// share, and the better half survives.
     pub halving: bool,
+    /// How simulations deal the hidden cards: `uniform` or `informed`.
+    pub determinize: Determinize,
+    /// `informed`: the chance that a player who drew where it could have
+    /// played held no playable card (soft evidence, the opponent model: 1
+    /// for players who draw only without a playable card, 0 to ignore such
+    /// draws). Above 0 the agent asks the game to note those draws.
+    pub draw_evidence: f64,
+    /// `ismcts`: `iterations` counts per legal action of the decision (the
+    /// budget is iterations x actions, as `pimc` spends it), not per decision.
+    pub per_action: bool,
+    /// `ismcts`: the root is played as `pimc` plays it: every legal action
+    /// on the same `iterations` determinizations (common random numbers),
+    /// the tree growing below each root action; the best mean wins. Implies
+    /// `per_action`.
+    pub paired: bool,
+    /// `ismcts`: who decides the other seats' decisions in the tree: `tree`
+    /// or `policy` (the rollout policy).
+    pub opponents: Opponents,
+    /// `ismcts`: progressive bias towards the rollout policy's own choice: a
+    /// node of the action the policy would take gets `prior / (visits + 1)`
+    /// added to its UCB value (0: none).
+    pub prior: f64,
+    /// `ismcts`: a play's colour (a wild) and target (a swap) are decisions
+    /// of their own in the tree, under the play, instead of joint actions.
+    pub decompose: bool,
+    /// `ismcts`: the most decisions of the searcher (colours and targets not
+    /// counted) an iteration walks in the tree before the rollout policy
+    /// takes over (0: no limit).
+    pub depth: u32,
 }
 
 impl Default for SearchParams {
@@ -45,6 +98,14 @@ impl Default for SearchParams {
             rollout: "color".into(),
             objective: Objective::Win,
             halving: false,
+            determinize: Determinize::Uniform,
+            draw_evidence: 0.0,
+            per_action: false,
+            paired: false,
+            opponents: Opponents::Tree,
+            prior: 0.0,
+            decompose: false,
+            depth: 0,
         }
     }
 }
@@ -54,6 +115,10 @@ impl Default for SearchParams {
 pub enum SearchKind {
     Pimc,
     Ismcts,
+    /// The perfect-information reference: `pimc` on the true deal (it sees
+    /// every hand). Not a fair player: refused in tournaments and
+    /// experiments unless allowed by name (docs/agents.md).
+    Oracle,
 }
 
 impl SearchKind {
@@ -61,7 +126,17 @@ impl SearchKind {
         match base {
             "pimc" => Some(SearchKind::Pimc),
             "ismcts" => Some(SearchKind::Ismcts),
+            "oracle" => Some(SearchKind::Oracle),
             _ => None,
+        }
+    }
+
+    /// The base name of a preset file.
+    pub fn base(self) -> &'static str {
+        match self {
+            SearchKind::Pimc => "pimc",
+            SearchKind::Ismcts => "ismcts",
+            SearchKind::Oracle => "oracle",
         }
     }
 }
@@ -94,6 +169,41 @@ impl SearchConfig {
         }
         if params.halving && kind != SearchKind::Pimc {
             return Err("halving applies to base = \"pimc\" only".into());
+        }
+        if kind != SearchKind::Ismcts {
+            let d = SearchParams::default();
+            if params.per_action
+                || params.paired
+                || params.opponents != d.opponents
+                || params.prior != d.prior
+                || params.decompose
+                || params.depth != 0
+            {
+                return Err(
+                    "per_action, paired, opponents, prior, decompose and depth apply to base = \"ismcts\" only"
+                        .into(),
+                );
+            }
+        }
+        if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
+            return Err(
+                "determinize does not apply to base = \"oracle\" (it sees every hand)".into(),
+            );
+        }
+        if !(0.0..=1.0).contains(&params.draw_evidence) {
+            return Err(format!(
+                "draw_evidence = {} is not a probability (0.0 to 1.0)",
+                params.draw_evidence
+            ));
+        }
+        if params.draw_evidence > 0.0 && params.determinize != Determinize::Informed {
+            return Err("draw_evidence needs determinize = \"informed\"".into());
+        }
+        if !params.prior.is_finite() || params.prior < 0.0 {
+            return Err(format!(
+                "prior = {} must be a finite number >= 0",
+                params.prior
+            ));
         }
         let rollout = StrategySpec::load_with(&params.rollout, false)
             .map_err(|e| format!("rollout policy: {e}"))?;

@@ -8,8 +8,17 @@
 //! to every node on the path the reward of the seat that chose its action (so
 //! each seat maximises its own reward, at any table size). The root action
 //! visited most is played.
+//!
+//! Options (docs/agents.md): `opponents = "policy"` keeps only the
+//! searcher's own decisions in the tree (the others play as the rollout
+//! policy); `prior` adds a progressive bias towards the rollout policy's own
+//! choice; `per_action` sets the budget to `iterations` per legal action;
+//! `paired` plays the root as `pimc` does (every legal action on the same
+//! determinizations: common random numbers), the tree growing below each
+//! root action, and plays the best mean.
 
-use super::{lock, Action, Mode, Objective, Root, Sim};
+use super::walk::Mode;
+use super::{Action, Objective, Root, Sim};
 use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
 use rand::RngCore;
 
@@ -33,23 +42,39 @@ struct Node {
 /// The search tree of one decision (preallocated: one node per iteration).
 pub(super) struct Tree {
     nodes: Vec<Node>,
+    /// Most nodes this decision (one per iteration, and the root).
+    limit: usize,
     path: Vec<u32>,
     cur: u32,
+    /// The searcher's main decisions (not colours, not targets) on the path.
+    depth: u32,
     exploration: f64,
+    prior: f64,
+    /// `paired`: the action the searcher takes at the root this iteration.
+    force: Option<Action>,
 }
 
 impl Tree {
-    pub(super) fn with_capacity(iterations: usize, exploration: f64) -> Tree {
+    pub(super) fn with_capacity(iterations: usize, exploration: f64, prior: f64) -> Tree {
         Tree {
             nodes: Vec::with_capacity(iterations + 1),
+            limit: iterations + 1,
             path: Vec::with_capacity(256),
             cur: 0,
+            depth: 0,
             exploration,
+            prior,
+            force: None,
         }
     }
 
-    fn reset(&mut self) {
+    /// Empties the tree for a decision of `iterations` iterations (grows
+    /// the node store if it must: once per larger budget, never during the
+    /// iterations).
+    fn reset(&mut self, iterations: usize) {
+        self.limit = iterations + 1;
         self.nodes.clear();
+        self.nodes.reserve(self.limit);
         self.nodes.push(Node {
             action: Action(0),
             seat: 0,
@@ -63,7 +88,15 @@ impl Tree {
 
     fn begin(&mut self) {
         self.cur = 0;
+        self.depth = 0;
         self.path.clear();
+        self.force = None;
+    }
+
+    /// The main decisions (not colours or targets) walked so far in this
+    /// iteration.
+    pub(super) fn depth(&self) -> u32 {
+        self.depth
     }
 
     /// One decision of `seat` among `actions` inside the tree: returns the
@@ -76,6 +109,14 @@ impl Tree {
         rng: &mut Rng,
     ) -> (Action, bool) {
         let n = actions.len().min(MAX_ACTIONS);
+        if !actions[0].is_sub() {
+            self.depth += 1;
+        }
+        if let Some(f) = self.force.take() {
+            if actions[..n].contains(&f) {
+                return self.take(seat, f);
+            }
+        }
         let mut has = [0u64; MAX_ACTIONS / 64];
         let mut tried = 0;
         let mut child = self.nodes[self.cur as usize].first_child;
@@ -90,7 +131,7 @@ impl Tree {
             }
             child = node.next_sibling;
         }
-        if tried < n && self.nodes.len() < self.nodes.capacity() {
+        if tried < n && self.nodes.len() < self.limit {
             // Expand the rollout policy's choice if untried, else one untried
             // action chosen uniformly.
             let preferred = prefer
@@ -132,10 +173,14 @@ impl Tree {
         }
         if tried == 0 {
             // No room left in the tree for an untried action: the walk
-            // leaves the tree here.
-            return (actions[below(rng, n as u32) as usize], true);
+            // leaves the tree here, as the rollout policy would play.
+            let a = prefer
+                .filter(|p| actions[..n].contains(p))
+                .unwrap_or_else(|| actions[below(rng, n as u32) as usize]);
+            return (a, true);
         }
-        // UCB1 over the available children.
+        // UCB1 over the available children (with the progressive bias
+        // towards the rollout policy's choice).
         let mut best = NONE;
         let mut best_v = f64::NEG_INFINITY;
         let mut child = self.nodes[self.cur as usize].first_child;
@@ -146,7 +191,14 @@ impl Tree {
                     f64::INFINITY
                 } else {
                     let vis = node.visits as f64;
-                    node.reward / vis + self.exploration * ((node.avail as f64).ln() / vis).sqrt()
+                    let bias = if Some(node.action) == prefer {
+                        self.prior / (vis + 1.0)
+                    } else {
+                        0.0
+                    };
+                    node.reward / vis
+                        + self.exploration * ((node.avail as f64).ln() / vis).sqrt()
+                        + bias
                 };
                 if v > best_v {
                     best_v = v;
@@ -160,6 +212,39 @@ impl Tree {
         (self.nodes[best as usize].action, false)
     }
 
+    /// The step to `action` (the root action of a paired iteration): its
+    /// child, made if new (the walk then leaves the tree).
+    fn take(&mut self, seat: u8, action: Action) -> (Action, bool) {
+        let mut child = self.nodes[self.cur as usize].first_child;
+        while child != NONE {
+            let node = &mut self.nodes[child as usize];
+            if node.seat == seat && node.action == action {
+                node.avail += 1;
+                self.path.push(child);
+                self.cur = child;
+                return (action, false);
+            }
+            child = node.next_sibling;
+        }
+        if self.nodes.len() < self.limit {
+            let id = self.nodes.len() as u32;
+            let parent = self.cur as usize;
+            self.nodes.push(Node {
+                action,
+                seat,
+                visits: 0,
+                avail: 1,
+                reward: 0.0,
+                first_child: NONE,
+                next_sibling: self.nodes[parent].first_child,
+            });
+            self.nodes[parent].first_child = id;
+            self.path.push(id);
+            self.cur = id;
+        }
+        (action, true)
+    }
+
     fn backpropagate(&mut self, r: &[f64; MAX_PLAYERS]) {
         for &id in &self.path {
             let node = &mut self.nodes[id as usize];
@@ -169,26 +254,48 @@ impl Tree {
     }
 
     /// The root child visited most (the better mean on a tie), or the first
-    /// action if the root was never expanded.
+    /// action if the root was never expanded. With sub-decisions in the tree
+    /// (`decompose`), the target and colour of a play come from the child
+    /// visited most under it (none: the caller's fallback decides).
     fn best_root(&self, actions: &[Action]) -> Action {
-        let mut best: Option<&Node> = None;
-        let mut child = self.nodes[0].first_child;
+        let Some(id) = self.most_visited(0, |a| actions.contains(&a)) else {
+            return actions[0];
+        };
+        let mut a = self.nodes[id as usize].action;
+        let mut at = id;
+        for _ in 0..2 {
+            let Some(sub) = self.most_visited(at, |x| x.is_sub()) else {
+                break;
+            };
+            let s = self.nodes[sub as usize].action;
+            a = a.with(s.color().or(a.color()), s.target().or(a.target()));
+            at = sub;
+        }
+        a
+    }
+
+    /// The child of `parent` visited most among those whose action passes
+    /// `keep` (the better mean on a tie).
+    fn most_visited(&self, parent: u32, keep: impl Fn(Action) -> bool) -> Option<u32> {
+        let mut best: Option<u32> = None;
+        let mut child = self.nodes[parent as usize].first_child;
         while child != NONE {
             let node = &self.nodes[child as usize];
             let better = match best {
                 None => true,
                 Some(b) => {
+                    let b = &self.nodes[b as usize];
                     node.visits > b.visits
                         || (node.visits == b.visits
                             && node.reward * b.visits as f64 > b.reward * node.visits as f64)
                 }
             };
-            if better && actions.contains(&node.action) {
-                best = Some(node);
+            if better && keep(node.action) {
+                best = Some(child);
             }
             child = node.next_sibling;
         }
-        best.map_or(actions[0], |n| n.action)
+        best
     }
 }
 
@@ -201,12 +308,28 @@ pub(super) fn decide(
     objective: Objective,
     rng: &mut Rng,
 ) -> Action {
-    lock(&sim.walk).tree.reset();
+    if sim.paired {
+        // Every root action on the same determinizations (common random
+        // numbers, as pimc), the tree growing below each.
+        sim.table.tree.reset(iterations as usize * actions.len());
+        for _ in 0..iterations {
+            let seed = rng.next_u64();
+            for &a in actions {
+                sim.table.tree.begin();
+                sim.table.tree.force = Some(a);
+                let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
+                sim.table.tree.backpropagate(&r);
+            }
+        }
+        return sim.table.tree.best_root(actions);
+    }
+    let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
+    sim.table.tree.reset(iterations);
     for _ in 0..iterations {
         let seed = rng.next_u64();
-        lock(&sim.walk).tree.begin();
+        sim.table.tree.begin();
         let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
-        lock(&sim.walk).tree.backpropagate(&r);
+        sim.table.tree.backpropagate(&r);
     }
-    lock(&sim.walk).tree.best_root(actions)
+    sim.table.tree.best_root(actions)
 }

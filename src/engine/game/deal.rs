@@ -66,6 +66,7 @@ impl<'r> Game<'r> {
         }
         self.pile.len = len as u8;
         self.discard = CardSet::single(self.top);
+        self.forget_cards(rest);
         rec.on(self, Event::Reshuffle);
         true
     }
@@ -114,7 +115,7 @@ impl<'r> Game<'r> {
     pub(super) fn draw_one(&mut self, p: u8) -> CardId {
         let c = self.take();
         self.hands[p as usize & 15].insert(c);
-        self.cards_drawn += 1;
+        self.drawn[p as usize & 15] += 1;
         self.idle = 0;
         c
     }
@@ -135,7 +136,7 @@ impl<'r> Game<'r> {
         self.turns = 0;
         self.jump_ins = 0;
         self.idle = 0;
-        self.cards_drawn = 0;
+        self.reset_knowledge();
         self.uno_penalties = 0;
         self.illegal = [0; MAX_PLAYERS];
         self.error = None;

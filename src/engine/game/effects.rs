@@ -70,6 +70,7 @@ impl<'r> Game<'r> {
             let to = self.step(i as u8, 1) as usize;
             self.hands[to] = old[i];
         }
+        self.rotated_knowledge();
         rec.on(
             self,
             Event::Rotate {

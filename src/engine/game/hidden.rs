@@ -1,33 +1,99 @@
-//! What is hidden from a player, and checks over everything: a
-//! determinization (the cards a player cannot see dealt at random, for search
-//! agents) and the card-conservation invariant (for tests).
+//! What is hidden from a player, and checks over everything: determinizations
+//! (the cards a player cannot see dealt at random, for search agents:
+//! uniformly, or consistently with what the table revealed to it), the true
+//! deal for the perfect-information reference agent, and the
+//! card-conservation invariant (for tests).
 
-use super::{below, Game, Observation, Rng};
+use super::{below, Game, Notes, Observation, Rng, MAX_NOTES, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet};
 use rand::{Rng as _, SeedableRng};
 
+/// What an observer knows of the hidden hands at a decision, for
+/// [`Game::determinize_informed`]: computed once per decision from its
+/// [`Observation`] ([`Knowledge::of`]), used for every determinization.
+#[derive(Clone, Copy, Debug)]
+pub struct Knowledge {
+    seat: u8,
+    /// Cards the observer knows to be in each other hand.
+    known: [CardSet; MAX_PLAYERS],
+    /// The public notes on each other hand.
+    notes: [Notes; MAX_PLAYERS],
+    /// The chance that a soft note is true (0: soft notes are ignored).
+    soft: f64,
+    /// Whether anything above constrains a deal.
+    any: bool,
+}
+
+impl Knowledge {
+    /// What `obs`'s seat knows of the other hands: the cards it knows to be
+    /// there and the hard notes (facts).
+    pub fn of(obs: &Observation) -> Knowledge {
+        Knowledge::weighing_draws(obs, 0.0)
+    }
+
+    /// As [`Knowledge::of`], with each soft note (a draw where a play was
+    /// allowed: see `Strategy::wants_draw_notes`) held true in a deal with
+    /// probability `p` (an opponent model: 1 for a player who draws only
+    /// without a playable card, as every shipped heuristic preset does but
+    /// `cautious`, which holds wilds back).
+    pub fn weighing_draws(obs: &Observation, p: f64) -> Knowledge {
+        let p = p.clamp(0.0, 1.0);
+        let mut k = Knowledge {
+            seat: obs.seat,
+            known: [CardSet::EMPTY; MAX_PLAYERS],
+            notes: [Notes::default(); MAX_PLAYERS],
+            soft: p,
+            any: false,
+        };
+        for h in 0..obs.players() {
+            if h == obs.seat as usize {
+                continue;
+            }
+            let known = obs.known_in(h);
+            let notes = obs.notes(h);
+            k.known[h] = known;
+            k.notes[h] = notes;
+            let hard = (notes.soft as u32 | !0 << notes.len) != u32::MAX;
+            k.any |= !known.is_empty() || hard || (p > 0.0 && notes.soft != 0);
+        }
+        k
+    }
+
+    /// The cards known to be in `holder`'s hand (empty for the observer).
+    pub fn known(&self, holder: usize) -> CardSet {
+        self.known[holder]
+    }
+
+    /// Whether the observer knows nothing beyond its observation (then an
+    /// informed deal is a uniform one).
+    pub fn is_empty(&self) -> bool {
+        !self.any
+    }
+}
+
 impl<'r> Game<'r> {
+    /// A copy of the observed game to deal hidden cards into: a generator
+    /// of its own, no scripted deck, no private knowledge (its hands are not
+    /// the real ones).
+    fn hidden_copy(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+        let mut g = obs.g.clone();
+        g.rng = Rng::seed_from_u64(rng.random());
+        g.scripted = None;
+        g.ledger.forget_private();
+        g
+    }
+
     /// Builds a full game state from an observation and a uniformly random
     /// assignment of the cards the observer cannot see (for search agents): the
     /// observer's hand, the discard pile, hand sizes, direction and totals are
     /// kept; the other hands and the draw-pile order are sampled.
     pub fn determinize(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
         let src = obs.g;
-        let mut g = src.clone();
-        g.rng = Rng::seed_from_u64(rng.random());
-        g.scripted = None;
+        let mut g = Game::hidden_copy(obs, rng);
         let me = obs.seat as usize;
         let unseen = src.rules.deck.all - src.discard - src.hands[me];
         let mut pool = [0 as CardId; 128];
-        let mut len = 0;
-        for c in unseen.iter() {
-            pool[len] = c;
-            len += 1;
-        }
-        for i in (1..len).rev() {
-            let j = below(rng, i as u32 + 1) as usize;
-            pool.swap(i, j);
-        }
+        let len = shuffled(unseen, &mut pool, rng);
         let mut k = 0;
         for seat in 0..src.n as usize {
             if seat == me {
@@ -45,11 +111,163 @@ impl<'r> Game<'r> {
         g.pile.cards[..rest.len()].copy_from_slice(rest);
         g.pile.len = rest.len() as u8;
         // Whether a pending Wild Draw Four was a bluff depends on a hand the
-        // observer never saw: a coin flip, not the real answer.
-        if src.pending > 0 && src.s.bluff_challenge && src.rules.deck.wd4.contains(src.top) {
+        // observer never saw: a coin flip, not the real answer (unless the
+        // observer played it).
+        if g.wd4_pending() && src.wd4_player != obs.seat {
             g.wd4_guilty = rng.random::<bool>();
         }
         g
+    }
+
+    /// As [`Game::determinize`], but consistent with what the observer knows
+    /// (`know`, from [`Knowledge::of`] on the same observation): the cards it
+    /// knows to be in a hand are dealt there, and each public constraint on a
+    /// hand is met by dealing that hand at least its minimum of cards from
+    /// outside the excluded set (the rest of the hand, and the draw pile, at
+    /// random from what is left). Without any knowledge it deals exactly as
+    /// [`Game::determinize`]. A pending Wild Draw Four is guilty when the hand
+    /// dealt to its player holds the colour active before it.
+    pub fn determinize_informed(
+        obs: &Observation<'r>,
+        know: &Knowledge,
+        rng: &mut Rng,
+    ) -> Game<'r> {
+        if know.is_empty() {
+            return Game::determinize(obs, rng);
+        }
+        debug_assert_eq!(know.seat, obs.seat);
+        let src = obs.g;
+        let mut g = Game::hidden_copy(obs, rng);
+        let me = obs.seat as usize;
+        let n = src.n as usize;
+        let mut placed = CardSet::EMPTY;
+        for h in 0..n {
+            placed |= know.known[h];
+        }
+        let unseen = src.rules.deck.all - src.discard - src.hands[me] - placed;
+        let mut pool = [0 as CardId; 128];
+        let len = shuffled(unseen, &mut pool, rng);
+        // The constrained picks first, hand after hand, each note oldest
+        // first. A card held since an older note was held at every later one,
+        // so a note's exclusion joins those of the later notes in force (the
+        // hard ones, and each soft one with its chance, drawn once per deal).
+        // With several hands competing for few cards a pass can fall short:
+        // then the pool is shuffled again (a few times), and the last pass
+        // keeps what it got.
+        let mut on = [0u16; MAX_PLAYERS];
+        for h in 0..n {
+            let notes = &know.notes[h];
+            on[h] = !notes.soft & ((1u32 << notes.len) - 1) as u16;
+            if know.soft > 0.0 {
+                for i in 0..notes.len() {
+                    if notes.soft >> i & 1 != 0
+                        && (know.soft >= 1.0 || rng.random::<f64>() < know.soft)
+                    {
+                        on[h] |= 1 << i;
+                    }
+                }
+            }
+        }
+        let mut taken = CardSet::EMPTY;
+        for attempt in 0..4 {
+            taken = CardSet::EMPTY;
+            let mut short = false;
+            for h in 0..n {
+                if h == me {
+                    continue;
+                }
+                if on[h] == 0 {
+                    g.hands[h] = know.known[h];
+                    continue;
+                }
+                let notes = &know.notes[h];
+                let room = src.hands[h].len() - know.known[h].len();
+                let mut later = [CardSet::EMPTY; MAX_NOTES + 1];
+                for i in (0..notes.len()).rev() {
+                    later[i] = later[i + 1];
+                    if on[h] >> i & 1 != 0 {
+                        later[i] |= notes.excl[i];
+                    }
+                }
+                let mut got = CardSet::EMPTY;
+                for i in 0..notes.len() {
+                    if on[h] >> i & 1 == 0 {
+                        continue;
+                    }
+                    let excl = later[i];
+                    let have = (know.known[h] - excl).len() + (got - excl).len();
+                    let mut need = (notes.min[i] as u32)
+                        .saturating_sub(have)
+                        .min(room - got.len());
+                    for &c in &pool[..len] {
+                        if need == 0 {
+                            break;
+                        }
+                        if !taken.contains(c) && !excl.contains(c) {
+                            taken.insert(c);
+                            got.insert(c);
+                            need -= 1;
+                        }
+                    }
+                    short |= need > 0;
+                }
+                g.hands[h] = know.known[h] | got;
+            }
+            if !short || attempt == 3 {
+                break;
+            }
+            let redo = shuffled(unseen, &mut pool, rng);
+            debug_assert_eq!(redo, len);
+        }
+        // The rest of each hand, then the draw pile, in the pool's order.
+        let mut k = 0;
+        for h in 0..n {
+            if h == me {
+                continue;
+            }
+            let want = src.hands[h].len();
+            while g.hands[h].len() < want && k < len {
+                let c = pool[k];
+                k += 1;
+                if !taken.contains(c) {
+                    g.hands[h].insert(c);
+                    taken.insert(c);
+                }
+            }
+        }
+        let mut m = 0;
+        for &c in &pool[k..len] {
+            if !taken.contains(c) {
+                g.pile.cards[m] = c;
+                m += 1;
+            }
+        }
+        g.pile.len = m as u8;
+        if g.wd4_pending() && src.wd4_player != obs.seat {
+            let mask = src.rules.deck.color_mask[src.wd4_color.index()];
+            g.wd4_guilty = !(g.hands[src.wd4_player as usize] & mask).is_empty();
+        }
+        g
+    }
+
+    /// The true deal, for the perfect-information reference agent (`oracle`)
+    /// only: every hand as it is, the draw pile's cards in a random order
+    /// (with the runner's unordered pile there is no order to see). No
+    /// strategy that plays fair may call this.
+    pub fn reveal(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+        let src = obs.g;
+        let mut g = Game::hidden_copy(obs, rng);
+        let len = src.pile.len as usize;
+        for i in (1..len).rev() {
+            let j = below(rng, i as u32 + 1) as usize;
+            g.pile.cards.swap(i, j);
+        }
+        g
+    }
+
+    /// A Wild Draw Four is pending and may be challenged.
+    fn wd4_pending(&self) -> bool {
+        self.pending > 0 && self.s.bluff_challenge && self.rules.deck.wd4.contains(self.top)
     }
 
     /// Checks the invariants of a round in progress or just ended: every card is
@@ -87,4 +305,19 @@ impl<'r> Game<'r> {
         }
         Ok(())
     }
+}
+
+/// Writes the cards of `set` into `out` in a uniformly random order; returns
+/// how many.
+fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
+    let mut len = 0;
+    for c in set.iter() {
+        out[len] = c;
+        len += 1;
+    }
+    for i in (1..len).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        out.swap(i, j);
+    }
+    len
 }

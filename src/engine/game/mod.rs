@@ -28,12 +28,14 @@
 use crate::engine::cards::{CardId, CardSet, Color};
 pub use crate::engine::rng::{below, game_rngs, mix64, Rng};
 use crate::engine::rules::{Rules, Settings};
+use knowledge::Ledger;
 use rand::SeedableRng;
 
 mod deal;
 mod effects;
 mod events;
 mod hidden;
+mod knowledge;
 mod observation;
 mod playable;
 mod resume;
@@ -45,10 +47,12 @@ pub use events::{
     DrawReason, Event, IllegalAction, IllegalActionError, MatchResult, NoRecord, Outcome, Recorder,
     RoundResult,
 };
+pub use hidden::Knowledge;
+pub use knowledge::{Constraints, Notes, MAX_NOTES};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
-pub use strategy::{Agents, Strategy, Table};
+pub use strategy::{Agents, Strategy, Table, Tracking};
 
 /// Most players at a table.
 pub const MAX_PLAYERS: usize = 10;
@@ -129,6 +133,9 @@ pub struct Game<'r> {
     /// The last Wild Draw Four: who played it and whether it was a bluff.
     wd4_player: u8,
     wd4_guilty: bool,
+    /// ...the colour active before it and its player's draw counter then.
+    wd4_color: Color,
+    wd4_at: u32,
     turns: u32,
     /// Jump-ins this round (not turns; bounded by `jump_in_limit`).
     jump_ins: u32,
@@ -138,7 +145,8 @@ pub struct Game<'r> {
     totals: [i64; MAX_PLAYERS],
     rng: Rng,
     // round counters
-    cards_drawn: u32,
+    /// Cards drawn by each seat this round (their sum is the round's count).
+    drawn: [u32; 16],
     uno_penalties: u32,
     illegal: [u32; MAX_PLAYERS],
     error: Option<(u8, IllegalAction)>,
@@ -147,9 +155,14 @@ pub struct Game<'r> {
     halt: bool,
     /// Seats (bits) whose strategy is not asked when nothing is playable.
     skip_ask: u16,
+    /// What the seats asked the game to note (`Strategy::notes`): notes are
+    /// taken by the house-rule variant of the turn logic only.
+    tracking: Tracking,
     /// Unordered draw pile: each draw takes a uniformly random card of the pile
     /// instead of shuffling the whole deck first (see [`Game::set_lazy_pile`]).
     lazy: bool,
+    /// What the table revealed (see `knowledge`): known cards and notes.
+    ledger: Ledger,
 }
 
 /// Every field but the generator and the scripted deck is `Copy`, so a
@@ -220,6 +233,8 @@ impl<'r> Game<'r> {
             pending_cards: 0,
             wd4_player: 0,
             wd4_guilty: false,
+            wd4_color: Color::Red,
+            wd4_at: 0,
             turns: 0,
             jump_ins: 0,
             idle: 0,
@@ -227,14 +242,16 @@ impl<'r> Game<'r> {
             dealer: 0,
             totals: [0; MAX_PLAYERS],
             rng,
-            cards_drawn: 0,
+            drawn: [0; 16],
             uno_penalties: 0,
             illegal: [0; MAX_PLAYERS],
             error: None,
             scripted: None,
             skip_ask: 0,
+            tracking: Tracking::Off,
             halt: false,
             lazy: false,
+            ledger: Ledger::EMPTY,
         };
         g.set_direction(1);
         g

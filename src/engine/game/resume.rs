@@ -73,6 +73,9 @@ impl<'r> Game<'r> {
         }
         self.error = None;
         self.halt = false;
+        // Simulations note nothing for their seats (the rollout policies
+        // read no notes): the turn logic's variant is the rules' own.
+        self.tracking = super::Tracking::Off;
         let house = self.uses_house_rules();
         let p = seat;
         // The first step: finish the decision at hand.

@@ -5,7 +5,7 @@
 use super::strategy::Table;
 use super::{
     below, Agents, Event, Flow, Game, IllegalAction, IllegalActionError, MatchResult, Outcome,
-    Recorder, RoundResult, MAX_PLAYERS,
+    Recorder, RoundResult, Tracking, MAX_PLAYERS,
 };
 use crate::engine::cards::CardSet;
 use crate::engine::rules::{Dealer, DrawnCard, Scoring, Stacking};
@@ -52,6 +52,7 @@ impl<'r> Game<'r> {
             || st.seven_o
             || st.jump_in
             || st.bluff_challenge
+            || self.tracking != Tracking::Off
             || self.matching_variant()
     }
 
@@ -163,10 +164,12 @@ impl<'r> Game<'r> {
         rec: &mut R,
     ) -> RoundStart {
         self.skip_ask = 0;
+        self.tracking = Tracking::Off;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
             }
+            self.tracking = self.tracking.max(agents.seats.notes(i));
         }
         let first_player = self.setup_round(agents, rec);
         RoundStart {
@@ -260,7 +263,7 @@ impl<'r> Game<'r> {
             first_direction: start.first_direction,
             points,
             turns: self.turns,
-            cards_drawn: self.cards_drawn,
+            cards_drawn: self.drawn.iter().sum(),
             uno_penalties: self.uno_penalties,
             illegal: self.illegal,
         };

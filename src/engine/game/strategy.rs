@@ -53,6 +53,28 @@ pub trait Table {
     fn match_end(&mut self, seat: u8, obs: &Observation, result: &MatchResult);
     fn fault(&mut self, seat: u8) -> Option<String>;
     fn hears_notices(&self, seat: u8) -> bool;
+    /// See [`Strategy::notes`].
+    fn notes(&self, _seat: u8) -> Tracking {
+        Tracking::Off
+    }
+}
+
+/// What a strategy asks the game to note about the hands (for informed
+/// search: see [`Observation::notes`]). A table where any seat asks for
+/// notes plays the house-rule variant of the turn logic, so that the others
+/// pay nothing for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tracking {
+    /// No notes (the known cards of swaps, rotations and challenges are
+    /// kept anyway: they cost nothing on the turn loop).
+    #[default]
+    Off,
+    /// Facts: a draw while a play was required, a Wild Draw Four under the
+    /// colour restriction, an innocent verdict of a challenge.
+    Facts,
+    /// Facts, and as soft evidence every draw for a turn where a play was
+    /// allowed too (the player may have held no playable card).
+    Evidence,
 }
 
 /// A table of strategies indexed by seat: seat `i` is element `i`.
@@ -131,6 +153,10 @@ macro_rules! seats_table {
             #[inline]
             fn hears_notices(&self, seat: u8) -> bool {
                 self[seat as usize].hears_notices()
+            }
+            #[inline]
+            fn notes(&self, seat: u8) -> Tracking {
+                self[seat as usize].notes()
             }
         }
     )*};
@@ -228,6 +254,13 @@ pub trait Strategy: Send {
     fn hears_notices(&self) -> bool {
         true
     }
+
+    /// What the game should note about the hands for this strategy (see
+    /// [`Tracking`] and [`Observation::notes`]). Asked once per round.
+    /// Default: nothing.
+    fn notes(&self) -> Tracking {
+        Tracking::Off
+    }
 }
 
 /// A boxed strategy is a strategy (a table of mixed kinds, called through
@@ -287,6 +320,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn hears_notices(&self) -> bool {
         (**self).hears_notices()
+    }
+    fn notes(&self) -> Tracking {
+        (**self).notes()
     }
 }
 

@@ -5,7 +5,7 @@
 //! get the rule book's wrong-card sanction here.
 
 use super::strategy::Table;
-use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder};
+use super::{below, Agents, DrawReason, Event, Flow, Game, IllegalAction, Recorder, Tracking};
 use crate::engine::cards::{CardId, Color};
 use crate::engine::rules::{CustomEffect, DrawnCard, Effect, Stacking};
 use rand::Rng as _;
@@ -42,6 +42,7 @@ impl<'r> Game<'r> {
         {
             let target = self.wd4_player;
             let guilty = self.wd4_guilty;
+            self.challenged(p, target, guilty);
             rec.on(
                 self,
                 Event::Challenge {
@@ -111,9 +112,19 @@ impl<'r> Game<'r> {
             }
             None => {}
         }
-        if H && self.must_play && !playable.is_empty() {
-            self.illegal(p, IllegalAction::Draw, rec);
-            return Flow::Next(self.step(p, 1));
+        if H && self.must_play {
+            if !playable.is_empty() {
+                self.illegal(p, IllegalAction::Draw, rec);
+                return Flow::Next(self.step(p, 1));
+            }
+            // Drawing was allowed only without a playable card: everyone
+            // now knows this hand holds no card of `accept`.
+            if self.tracking != Tracking::Off {
+                self.note_forced_draw(p);
+            }
+        } else if H && self.tracking == Tracking::Evidence {
+            // Drawing was allowed with a playable card too: a soft note.
+            self.note_soft_draw(p);
         }
         // Draw one (or, with draw_to_match, until a playable card comes).
         let mut last = None;
@@ -148,6 +159,9 @@ impl<'r> Game<'r> {
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
+                    if H && self.tracking != Tracking::Off {
+                        self.drawn_card_played(p);
+                    }
                     return self.play::<H, R, T>(p, c, false, agents, rec);
                 }
             }
@@ -235,6 +249,9 @@ impl<'r> Game<'r> {
             if effect == Effect::WildDraw4 {
                 self.wd4_player = p;
                 self.wd4_guilty = !(before & d.color_mask[prev_color.index()]).is_empty();
+                if H && self.tracking != Tracking::Off {
+                    self.wd4_noted(p, prev_color);
+                }
             }
             let left = self.hands[p as usize & 15].len();
             let uno = left == 1 && agents.seats.call_uno(p, &self.obs(p), &mut agents.rng);
@@ -270,7 +287,7 @@ impl<'r> Game<'r> {
                         match d.face_of[c as usize] {
                             7 => {
                                 if let Some(t) = target {
-                                    self.hands.swap(p as usize, t as usize);
+                                    self.swap_hands(p, t);
                                     rec.on(self, Event::Swap { a: p, b: t });
                                 }
                             }
@@ -300,7 +317,7 @@ impl<'r> Game<'r> {
                 Effect::Ohana => self.ohana(p, true, rec),
                 Effect::Swap => {
                     if let Some(t) = target {
-                        self.hands.swap(p as usize, t as usize);
+                        self.swap_hands(p, t);
                         rec.on(self, Event::Swap { a: p, b: t });
                     }
                 }

@@ -1,0 +1,106 @@
+//! `unolab ladder FILE`: the strength ladder of a ladder file (every agent of
+//! a field rated at each table size, and its decisions per second per core).
+
+use super::args::{cores, parse_count, parse_threads};
+use super::scaffold::Session;
+use super::term::{interrupted, Fail};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use unolab::agents::StrategySpec;
+use unolab::engine::rules::{RuleSetFile, Rules};
+use unolab::lab::ladder::{self, LadderConfig, LadderFile};
+use unolab::lab::Entrant;
+use unolab::report::ladder::LadderReport;
+
+#[derive(clap::Args)]
+pub struct LadderArgs {
+    /// The ladder file (experiments/ladder.toml)
+    file: PathBuf,
+    /// Output folder (default results/<name>)
+    #[arg(short, long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Games per table size instead of the file's (a quick look)
+    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    games: Option<u64>,
+    /// Worker threads (default: all cores); the ratings do not depend on it
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    threads: Option<usize>,
+    /// No progress bar
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
+    let file: LadderFile = toml::from_str(&text)
+        .map_err(|e| Fail(format!("{}: {}", a.file.display(), e.message())))?;
+    let rules = Rules::build(RuleSetFile::resolve(&file.rules, &[], &[])?)?;
+    let mut entrants = Vec::with_capacity(file.field.len());
+    for name in &file.field {
+        entrants.push(Entrant::from_spec(&StrategySpec::load(name)?));
+    }
+    let find = |n: &str, what: &str| {
+        entrants
+            .iter()
+            .position(|e| e.name() == n)
+            .ok_or_else(|| Fail(format!("{what} = '{n}' is not in the field")))
+    };
+    let reference = find(&file.reference, "reference")?;
+    let ceiling = match &file.ceiling {
+        Some(c) => Some(find(c, "ceiling")?),
+        None => None,
+    };
+    let cfg = LadderConfig {
+        name: file.name.clone(),
+        rules,
+        players: file.players.clone(),
+        entrants,
+        games: a.games.unwrap_or(file.games),
+        seed: file.seed,
+        threads: a.threads.unwrap_or_else(cores),
+        reference,
+        ceiling,
+        speed_seconds: file.speed_seconds,
+        allow_oracle: file.allow_oracle,
+    };
+    cfg.validate()?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
+    let total = cfg.games * cfg.players.len() as u64;
+    let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", 0);
+    let games = cfg.games;
+    let outcome = ladder::run(&cfg, session.stop, &|k, d| {
+        session.progress(k as u64 * games + d)
+    })
+    .map_err(|e| session.failed(e))?;
+    let report = LadderReport {
+        cfg: &cfg,
+        outcome: &outcome,
+        description: &file.description,
+        elapsed_s: session.finish(),
+        started_utc: session.started_utc.clone(),
+    };
+    // The command as a user types it (not the path of this binary).
+    let command: Vec<String> = std::iter::once("unolab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
+    report.write_dir(&out, &command).map_err(Fail)?;
+    println!(
+        "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}",
+        cfg.entrants.len(),
+        cfg.players,
+        cfg.games,
+        cfg.seed,
+        report.elapsed_s,
+        out.display()
+    );
+    if outcome.partial {
+        return Ok(interrupted(
+            "interrupted; the results written are marked partial",
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,396 @@
+//! What the table revealed: the cards each player knows to be in another
+//! hand, and the public constraints on hands, kept by the game for search
+//! agents (docs/agents.md, "What the table revealed").
+//!
+//! Two kinds of knowledge, both updated only in cold paths (a swap, a hand
+//! rotation, a challenge, a reshuffle, a draw under `force_play`, a Wild Draw
+//! Four), so that the turn loop does no work for them:
+//!
+//! - **Known cards** (private): for each card, the seats that know which hand
+//!   holds it. A player who gives its hand away in a swap (a Wild Swap, a
+//!   seven-o 7) knows the other side holds it, and so does the other side of
+//!   its own old hand; in a seven-o rotation each player knows the next one
+//!   holds its old hand; a challenger of a Wild Draw Four sees the challenged
+//!   hand. Swaps and rotations are public, so whoever knew where a card was
+//!   still knows after the hands moved: the bits stay on the card and follow
+//!   it. A known card that is played is on the discard pile for everyone to
+//!   see (the observation drops it, as it looks only in hands), and a reshuffle
+//!   clears the bits of the cards it returns to the draw pile.
+//! - **Notes** (public): "this hand held no card of this set". Under
+//!   `force_play` or `may_draw_when_playable = false` a player who draws for
+//!   its turn held no playable card (no card of the `accept` mask then); under
+//!   the Wild Draw Four restriction a player who plays one held no card of the
+//!   colour active before it, and under `bluff_challenge` a challenge that
+//!   finds the player innocent says the same. Cards drawn afterwards are not
+//!   constrained: a note keeps the seat's draw counter at that moment, and at
+//!   least `hand size - cards drawn since` cards of the hand are ones it held
+//!   then (each draw adds one card). A note moves with its hand in swaps and
+//!   rotations (rebased on the new seat's draw counter).
+
+use super::{Game, Observation, MAX_PLAYERS};
+use crate::engine::cards::{CardSet, Color};
+
+/// Most notes a game keeps at once (all seats together); when full, a note
+/// that no longer constrains anything is dropped, else the oldest.
+pub const MAX_NOTES: usize = 12;
+
+/// "The hand at `seat` held no card of `excl`" when the seat's draw counter
+/// was `at`; `soft`: it may have (it drew where it was allowed to draw with
+/// a playable card).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Note {
+    excl: CardSet,
+    at: u32,
+    seat: u8,
+    soft: bool,
+}
+
+/// The knowledge a game keeps (a field of [`Game`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ledger {
+    /// For each card, the seats (bits) that know which hand holds it.
+    known_by: [u16; 128],
+    /// Whether any bit of `known_by` is set (the deal clears it only then).
+    dirty: bool,
+    notes: [Note; MAX_NOTES],
+    len: u8,
+}
+
+impl Ledger {
+    pub(super) const EMPTY: Ledger = Ledger {
+        known_by: [0; 128],
+        dirty: false,
+        notes: [Note {
+            excl: CardSet::EMPTY,
+            at: 0,
+            seat: 0,
+            soft: false,
+        }; MAX_NOTES],
+        len: 0,
+    };
+
+    /// Forgets everything (a new deal).
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        if self.dirty {
+            self.known_by = [0; 128];
+            self.dirty = false;
+        }
+        self.len = 0;
+    }
+
+    /// Forgets the known cards, keeps the public notes (a determinized copy:
+    /// its hands are not the real ones).
+    #[inline]
+    pub(super) fn forget_private(&mut self) {
+        if self.dirty {
+            self.known_by = [0; 128];
+            self.dirty = false;
+        }
+    }
+
+    fn tell(&mut self, seat: u8, cards: CardSet) {
+        for c in cards.iter() {
+            self.known_by[c as usize & 127] |= 1 << seat;
+        }
+        self.dirty |= !cards.is_empty();
+    }
+}
+
+/// The notes on one hand as taken, oldest first: "at least `min` of its
+/// cards lie outside `excl`", hard (a fact) or soft (evidence: true if the
+/// player drew only without a playable card).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    pub(super) excl: [CardSet; MAX_NOTES],
+    pub(super) min: [u8; MAX_NOTES],
+    /// The soft notes (bits).
+    pub(super) soft: u16,
+    pub(super) len: u8,
+}
+
+impl Notes {
+    /// `(excluded, at least, soft)`, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (CardSet, u32, bool)> + '_ {
+        (0..self.len as usize).map(|i| (self.excl[i], self.min[i] as u32, self.soft >> i & 1 != 0))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+}
+
+/// The public constraints on one hand, oldest first: at least `min[i]` of
+/// its cards lie outside `excl[i]`. Nested: each `excl[i]` holds every later
+/// one (a card held since an older note was held at every later one too),
+/// and `min` grows with `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Constraints {
+    excl: [CardSet; MAX_NOTES],
+    min: [u8; MAX_NOTES],
+    len: u8,
+}
+
+impl Constraints {
+    /// The constraints as `(excluded, at least)` pairs, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (CardSet, u32)> + '_ {
+        (0..self.len as usize).map(|i| (self.excl[i], self.min[i] as u32))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub(super) fn push_raw(&mut self, excl: CardSet, min: u32) {
+        let i = self.len as usize;
+        self.excl[i] = excl;
+        self.min[i] = min.min(255) as u8;
+        self.len += 1;
+    }
+}
+
+impl<'r> Game<'r> {
+    /// A new deal: nobody knows anything, nobody has drawn.
+    #[inline]
+    pub(super) fn reset_knowledge(&mut self) {
+        self.ledger.clear();
+        self.drawn = [0; 16];
+    }
+
+    /// The hands of `p` and `t` are exchanged (a Wild Swap or a seven-o 7):
+    /// each side knows where its old hand went; notes follow the hands.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn swap_hands(&mut self, p: u8, t: u8) {
+        let (pu, tu) = (p as usize, t as usize);
+        self.hands.swap(pu, tu);
+        self.ledger.tell(p, self.hands[tu]);
+        self.ledger.tell(t, self.hands[pu]);
+        let (dp, dt) = (self.drawn[pu], self.drawn[tu]);
+        for n in &mut self.ledger.notes[..self.ledger.len as usize] {
+            if n.seat == p {
+                n.seat = t;
+                n.at = dt.wrapping_sub(dp.wrapping_sub(n.at));
+            } else if n.seat == t {
+                n.seat = p;
+                n.at = dp.wrapping_sub(dt.wrapping_sub(n.at));
+            }
+        }
+    }
+
+    /// Every hand has just passed to the next player (a seven-o 0): each
+    /// player knows the next one holds its old hand; notes follow the hands.
+    #[cold]
+    pub(super) fn rotated_knowledge(&mut self) {
+        let n = self.n;
+        let mut moved = [0u8; MAX_PLAYERS];
+        for i in 0..n {
+            let to = self.step(i, 1);
+            moved[i as usize] = to;
+            self.ledger.tell(i, self.hands[to as usize]);
+        }
+        let drawn = self.drawn;
+        for note in &mut self.ledger.notes[..self.ledger.len as usize] {
+            let from = note.seat as usize;
+            let to = moved[from] as usize;
+            note.seat = to as u8;
+            note.at = drawn[to].wrapping_sub(drawn[from].wrapping_sub(note.at));
+        }
+    }
+
+    /// `seat` sees the hand of `holder` (a challenge).
+    #[cold]
+    pub(super) fn reveal_hand(&mut self, seat: u8, holder: u8) {
+        self.ledger.tell(seat, self.hands[holder as usize & 15]);
+    }
+
+    /// Cards go back to the draw pile (a reshuffle): nobody knows where they
+    /// are any more.
+    #[inline]
+    pub(super) fn forget_cards(&mut self, cards: CardSet) {
+        if self.ledger.dirty {
+            for c in cards.iter() {
+                self.ledger.known_by[c as usize & 127] = 0;
+            }
+        }
+    }
+
+    /// Notes that the hand at `seat` holds no card of `excl` (`soft`: may
+    /// hold none), with the seat's draw counter at `at`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note(&mut self, seat: u8, excl: CardSet, at: u32, soft: bool) {
+        let l = &mut self.ledger;
+        if l.len as usize == MAX_NOTES {
+            // Drop a note that no longer says anything (its hand has drawn
+            // as many cards as it holds), else the oldest.
+            let hands = &self.hands;
+            let drawn = &self.drawn;
+            let i = l
+                .notes
+                .iter()
+                .position(|n| {
+                    let s = n.seat as usize;
+                    hands[s].len() <= drawn[s].wrapping_sub(n.at)
+                })
+                .unwrap_or(0);
+            l.notes.copy_within(i + 1.., i);
+            l.len -= 1;
+        }
+        l.notes[l.len as usize] = Note {
+            excl,
+            at,
+            seat,
+            soft,
+        };
+        l.len += 1;
+    }
+
+    /// `p` plays the card it has just drawn: that card is gone again, so
+    /// its notes count one card drawn fewer since they were taken.
+    #[inline]
+    pub(super) fn drawn_card_played(&mut self, p: u8) {
+        if self.ledger.len != 0 {
+            self.unnote_drawn(p);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unnote_drawn(&mut self, p: u8) {
+        let l = &mut self.ledger;
+        for n in &mut l.notes[..l.len as usize] {
+            if n.seat == p {
+                n.at = n.at.wrapping_add(1);
+            }
+        }
+    }
+
+    /// A player about to draw for its turn under `force_play` or
+    /// `may_draw_when_playable = false` holds no card of `accept`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_forced_draw(&mut self, p: u8) {
+        let accept = self.accept;
+        self.note(p, accept, self.drawn[p as usize & 15], false);
+    }
+
+    /// A player about to draw for its turn where it could also have played
+    /// a card may hold no card of `accept` (a soft note, taken only for a
+    /// table that asked: `Strategy::wants_draw_notes`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_soft_draw(&mut self, p: u8) {
+        let accept = self.accept;
+        self.note(p, accept, self.drawn[p as usize & 15], true);
+    }
+
+    /// `p` played a Wild Draw Four on `prev` (the colour active before it),
+    /// in a game that takes notes. Under the colour restriction it held no
+    /// card of `prev` (a public note); under `bluff_challenge` a challenge
+    /// may tell.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn wd4_noted(&mut self, p: u8, prev: Color) {
+        let mask = self.rules.deck.color_mask[prev.index()];
+        self.wd4_color = prev;
+        self.wd4_at = self.drawn[p as usize & 15];
+        if !self.s.bluff_challenge {
+            self.note(p, mask, self.wd4_at, false);
+        }
+    }
+
+    /// A challenge of the Wild Draw Four of `target` by `challenger`: the
+    /// challenger saw the hand; an innocent verdict tells everyone the hand
+    /// held no card of the colour active before the card.
+    #[cold]
+    pub(super) fn challenged(&mut self, challenger: u8, target: u8, guilty: bool) {
+        self.reveal_hand(challenger, target);
+        if !guilty && self.tracking != super::Tracking::Off {
+            let mask = self.rules.deck.color_mask[self.wd4_color.index()];
+            self.note(target, mask, self.wd4_at, false);
+        }
+    }
+}
+
+impl<'a> Observation<'a> {
+    /// The cards the observer knows to be in `holder`'s hand: its own whole
+    /// hand; in another hand, the cards it gave there or saw there (a swap, a
+    /// seven-o rotation, a challenge) that are still there. Only what the
+    /// observer was shown or saw happen: never a card it was not.
+    pub fn known_in(&self, holder: usize) -> CardSet {
+        let h = self.g.hands[holder];
+        if holder == self.seat as usize {
+            return h;
+        }
+        let l = &self.g.ledger;
+        if !l.dirty {
+            return CardSet::EMPTY;
+        }
+        let bit = 1u16 << self.seat;
+        let mut k = CardSet::EMPTY;
+        for c in h.iter() {
+            if l.known_by[c as usize & 127] & bit != 0 {
+                k.insert(c);
+            }
+        }
+        k
+    }
+
+    /// The public notes on `holder`'s hand (every seat sees the same), as
+    /// taken, oldest first: hard from draws while a play was required, Wild
+    /// Draw Fours under the colour restriction and innocent verdicts of
+    /// challenges; soft from draws where a play was allowed (only for a
+    /// table that asked for them: `Strategy::wants_draw_notes`). Notes that
+    /// no longer say anything are left out.
+    pub fn notes(&self, holder: usize) -> Notes {
+        let g = self.g;
+        let l = &g.ledger;
+        let mut out = Notes::default();
+        let size = g.hands[holder].len();
+        let drawn = g.drawn[holder];
+        for n in &l.notes[..l.len as usize] {
+            let since = drawn.wrapping_sub(n.at);
+            if n.seat as usize != holder || since >= size {
+                continue;
+            }
+            let i = out.len as usize;
+            out.excl[i] = n.excl;
+            out.min[i] = (size - since).min(255) as u8;
+            out.soft |= (n.soft as u16) << i;
+            out.len += 1;
+        }
+        out
+    }
+
+    /// The public constraints on `holder`'s hand: its hard notes (see
+    /// [`Observation::notes`]), nested: a card held since an older note was
+    /// held at every later one, so each exclusion holds every later one's.
+    pub fn constraints(&self, holder: usize) -> Constraints {
+        let notes = self.notes(holder);
+        let mut out = Constraints::default();
+        let hard = |i: usize| notes.soft >> i & 1 == 0;
+        for i in 0..notes.len() {
+            if !hard(i) {
+                continue;
+            }
+            let mut excl = notes.excl[i];
+            for j in i + 1..notes.len() {
+                if hard(j) {
+                    excl |= notes.excl[j];
+                }
+            }
+            out.push_raw(excl, notes.min[i] as u32);
+        }
+        out
+    }
+
+    /// Cards drawn by `holder` this round (every draw of one card counts:
+    /// for its turn, penalties, draw cards).
+    pub fn cards_drawn_by(&self, holder: usize) -> u32 {
+        self.g.drawn[holder]
+    }
+}

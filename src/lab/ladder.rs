@@ -1,0 +1,377 @@
+//! The strength ladder: every agent of a field rated in one tournament per
+//! table size ([`super::tournament`]), and each agent's cost measured as
+//! decisions per second on one core (self-play: every seat the agent, one
+//! thread). A ladder file (`experiments/ladder.toml`) names the field, the
+//! table sizes, the games and the seed; `unolab ladder FILE` plays it.
+//!
+//! The ratings depend on the seed alone (any thread count); the speeds are
+//! timings of this machine, taken one agent at a time.
+
+use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
+use super::{new_game, play_round, Entrant};
+use crate::agents::Seat;
+use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
+use crate::engine::rules::Rules;
+use crate::engine::strategy::{Strategy, Tracking};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A ladder file, as written (`experiments/ladder.toml`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// A rule set name or file.
+    #[serde(default = "classic")]
+    pub rules: String,
+    /// The table sizes: one tournament each.
+    pub players: Vec<usize>,
+    /// Games (one round each) per tournament.
+    pub games: u64,
+    pub seed: u64,
+    /// The field: strategy names or preset paths, each once.
+    pub field: Vec<String>,
+    /// The reference the "share of the way" starts from (a member of the field).
+    pub reference: String,
+    /// The ceiling it ends at (a member of the field; usually the
+    /// perfect-information `oracle`), or none.
+    #[serde(default)]
+    pub ceiling: Option<String>,
+    /// Seconds of self-play per agent and table size for its speed.
+    #[serde(default = "one_second")]
+    pub speed_seconds: f64,
+    /// Whether the perfect-information reference may take part.
+    #[serde(default)]
+    pub allow_oracle: bool,
+}
+
+fn classic() -> String {
+    "classic".into()
+}
+
+fn one_second() -> f64 {
+    1.0
+}
+
+/// A ladder ready to play.
+#[derive(Clone, Debug)]
+pub struct LadderConfig {
+    pub name: String,
+    pub rules: Rules,
+    pub players: Vec<usize>,
+    pub entrants: Vec<Entrant>,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Indices into `entrants`.
+    pub reference: usize,
+    pub ceiling: Option<usize>,
+    pub speed_seconds: f64,
+    pub allow_oracle: bool,
+}
+
+impl LadderConfig {
+    /// The tournament of `players` seats.
+    pub fn tournament(&self, players: usize) -> TournamentConfig {
+        TournamentConfig {
+            rules: self.rules.clone(),
+            players,
+            entrants: self.entrants.clone(),
+            games: self.games,
+            seed: self.seed,
+            threads: self.threads,
+            chunk: 64,
+            allow_oracle: self.allow_oracle,
+        }
+    }
+
+    /// Checks every tournament and the speed budget before any game.
+    pub fn validate(&self) -> Result<(), TournamentError> {
+        if self.players.is_empty() {
+            return Err(TournamentError::Invalid(
+                "players: give at least one table size".into(),
+            ));
+        }
+        if let Some(e) = self.entrants.iter().find(|e| e.is_oracle()) {
+            if !self.allow_oracle {
+                return Err(TournamentError::Invalid(format!(
+                    "'{}' sees every hand (base = \"oracle\", a perfect-information reference): allow it with allow_oracle = true in the ladder file",
+                    e.name()
+                )));
+            }
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if self.players[..i].contains(p) {
+                return Err(TournamentError::Invalid(format!(
+                    "players: {p} is given twice"
+                )));
+            }
+            self.tournament(*p).validate()?;
+        }
+        if !(self.speed_seconds > 0.0 && self.speed_seconds <= 600.0) {
+            return Err(TournamentError::Invalid(format!(
+                "speed_seconds = {} must be above 0 and at most 600",
+                self.speed_seconds
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One agent's measured cost at one table size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Speed {
+    pub decisions: u64,
+    pub rounds: u64,
+    pub seconds: f64,
+}
+
+impl Speed {
+    pub fn decisions_per_second(&self) -> f64 {
+        self.decisions as f64 / self.seconds.max(1e-12)
+    }
+}
+
+/// One table size of a ladder: the tournament and the speed of each entrant
+/// (in the field's order).
+#[derive(Clone, Debug)]
+pub struct Rung {
+    pub players: usize,
+    pub outcome: TournamentOutcome,
+    pub speeds: Vec<Speed>,
+}
+
+/// What a ladder produced; `partial` when interrupted.
+#[derive(Clone, Debug)]
+pub struct LadderOutcome {
+    pub rungs: Vec<Rung>,
+    pub partial: bool,
+}
+
+/// Plays every tournament, then times every agent. `progress` gets the
+/// games finished in the tournament under way and its index.
+pub fn run(
+    cfg: &LadderConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, u64) + Sync),
+) -> Result<LadderOutcome, TournamentError> {
+    cfg.validate()?;
+    let mut rungs = Vec::with_capacity(cfg.players.len());
+    for (k, &players) in cfg.players.iter().enumerate() {
+        let t = cfg.tournament(players);
+        let outcome = tournament::run(&t, stop, &|d| progress(k, d))?;
+        let partial = outcome.partial;
+        let mut speeds = Vec::with_capacity(cfg.entrants.len());
+        if !partial {
+            for e in &cfg.entrants {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                speeds.push(speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds)?);
+            }
+        }
+        let partial = partial || speeds.len() < cfg.entrants.len();
+        rungs.push(Rung {
+            players,
+            outcome,
+            speeds,
+        });
+        if partial {
+            return Ok(LadderOutcome {
+                rungs,
+                partial: true,
+            });
+        }
+    }
+    Ok(LadderOutcome {
+        rungs,
+        partial: false,
+    })
+}
+
+/// Self-play of `entrant` at every seat on this thread, whole rounds until
+/// `seconds` have passed (at least one round): the decisions it made (every
+/// call that asked it to choose: play, drawn card, colour, target, stack,
+/// challenge, jump-in, UNO) per second.
+pub fn speed(
+    rules: &Rules,
+    players: usize,
+    entrant: &Entrant,
+    seed: u64,
+    seconds: f64,
+) -> Result<Speed, TournamentError> {
+    let count = Arc::new(AtomicU64::new(0));
+    let mut seats: Vec<Seat> = (0..players)
+        .map(|_| {
+            Seat::custom(Counted {
+                inner: entrant.make(),
+                count: count.clone(),
+            })
+        })
+        .collect();
+    let mut game = new_game(rules, players);
+    let start = Instant::now();
+    let mut rounds = 0;
+    while rounds == 0 || start.elapsed().as_secs_f64() < seconds {
+        play_round(&mut game, &mut seats, seed ^ 0x5eed_1add, rounds).map_err(|error| {
+            TournamentError::Illegal {
+                error,
+                seed,
+                game: rounds,
+            }
+        })?;
+        rounds += 1;
+    }
+    Ok(Speed {
+        decisions: count.load(Ordering::Relaxed),
+        rounds,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A strategy that counts the decisions asked of it.
+struct Counted {
+    inner: Seat,
+    count: Arc<AtomicU64>,
+}
+
+impl Counted {
+    #[inline]
+    fn tick(&self) {
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Strategy for Counted {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self.tick();
+        self.inner.choose_play(obs, playable, rng)
+    }
+    fn ask_without_choice(&self) -> bool {
+        self.inner.ask_without_choice()
+    }
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self.tick();
+        self.inner.play_drawn(obs, card, rng)
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        self.tick();
+        self.inner.choose_color(obs, rng)
+    }
+    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        self.tick();
+        self.inner.call_uno(obs, rng)
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        self.tick();
+        self.inner.choose_target(obs, rng)
+    }
+    fn answer_stack(
+        &mut self,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        self.tick();
+        self.inner.answer_stack(obs, answers, rng)
+    }
+    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        self.tick();
+        self.inner.challenge(obs, rng)
+    }
+    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        self.tick();
+        self.inner.jump_in(obs, card, rng)
+    }
+    fn round_start(&mut self, obs: &Observation) {
+        self.inner.round_start(obs)
+    }
+    fn round_end(&mut self, obs: &Observation, result: &RoundResult) {
+        self.inner.round_end(obs, result)
+    }
+    fn match_end(&mut self, obs: &Observation, result: &MatchResult) {
+        self.inner.match_end(obs, result)
+    }
+    fn fault(&mut self) -> Option<String> {
+        self.inner.fault()
+    }
+    fn hears_notices(&self) -> bool {
+        self.inner.hears_notices()
+    }
+    fn notes(&self) -> Tracking {
+        self.inner.notes()
+    }
+}
+
+/// The share of the way from the reference's rating to the ceiling's that
+/// `elo` covers (0 at the reference, 1 at the ceiling), with an approximate
+/// 95% interval by the delta method from the three ratings' intervals (each
+/// read as estimate +- 1.96 standard errors, the ratings treated as
+/// independent). None without a ceiling above the reference.
+pub fn share_of_gap(
+    agent: (f64, (f64, f64)),
+    reference: (f64, (f64, f64)),
+    ceiling: (f64, (f64, f64)),
+) -> Option<(f64, (f64, f64))> {
+    let gap = ceiling.0 - reference.0;
+    if gap <= 0.0 {
+        return None;
+    }
+    let se = |x: (f64, (f64, f64))| (x.1 .1 - x.1 .0) / (2.0 * 1.959964);
+    let point = (agent.0 - reference.0) / gap;
+    // d share / d agent = 1/g, / d reference = (a - c)/g^2, / d ceiling = -(a - r)/g^2.
+    let da = 1.0 / gap;
+    let dr = (agent.0 - ceiling.0) / (gap * gap);
+    let dc = -(agent.0 - reference.0) / (gap * gap);
+    let sd = ((da * se(agent)).powi(2) + (dr * se(reference)).powi(2) + (dc * se(ceiling)).powi(2))
+        .sqrt();
+    Some((point, (point - 1.959964 * sd, point + 1.959964 * sd)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_of_gap_is_zero_at_the_reference_and_one_at_the_ceiling() {
+        let r = (0.0, (-10.0, 10.0));
+        let c = (200.0, (190.0, 210.0));
+        assert_eq!(share_of_gap(r, r, c).unwrap().0, 0.0);
+        assert_eq!(share_of_gap(c, r, c).unwrap().0, 1.0);
+        let (p, (lo, hi)) = share_of_gap((100.0, (90.0, 110.0)), r, c).unwrap();
+        assert_eq!(p, 0.5);
+        assert!(lo < 0.5 && hi > 0.5, "{lo} {hi}");
+        // Narrower ratings, narrower share.
+        let (_, (lo2, hi2)) = share_of_gap(
+            (100.0, (99.0, 101.0)),
+            (0.0, (-1.0, 1.0)),
+            (200.0, (199.0, 201.0)),
+        )
+        .unwrap();
+        assert!(hi2 - lo2 < hi - lo);
+        assert!(share_of_gap(r, c, r).is_none());
+    }
+
+    #[test]
+    fn speed_counts_every_decision_of_self_play() {
+        let rules = Rules::builtin("classic");
+        let e = Entrant::from_spec(&crate::agents::StrategySpec::load("first").unwrap());
+        let s = speed(&rules, 2, &e, 1, 0.0).unwrap();
+        assert_eq!(s.rounds, 1);
+        // Every turn asks its player at least once.
+        assert!(s.decisions >= 2, "{s:?}");
+    }
+}

@@ -1,0 +1,327 @@
+//! A ladder's report: `ladder.csv` (one row per agent and table size: rating,
+//! wins per seat, decisions per second, share of the way from the reference
+//! to the ceiling), `ladder.svg` (strength against decisions per second per
+//! core), `report.md` (the tables and the plot), and each tournament's own
+//! files in `2p/`, `4p/`, ...
+
+use super::tournament::TournamentReport;
+use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung};
+use crate::sim::stats::wilson95;
+use plotters::prelude::*;
+use serde_json::json;
+use std::path::Path;
+
+/// A finished (or interrupted) ladder, ready to write.
+pub struct LadderReport<'a> {
+    pub cfg: &'a LadderConfig,
+    pub outcome: &'a LadderOutcome,
+    /// The ladder file's text, quoted in the report.
+    pub description: &'a str,
+    pub elapsed_s: f64,
+    pub started_utc: String,
+}
+
+/// A point of the plot: table size, agent, decisions/s, Elo and its interval.
+type Point<'a> = (usize, &'a str, f64, (f64, (f64, f64)));
+
+/// One agent at one table size.
+struct Line<'a> {
+    name: &'a str,
+    players: usize,
+    elo: (f64, (f64, f64)),
+    win: (f64, (f64, f64)),
+    seats: u64,
+    wins: u64,
+    dps: Option<f64>,
+    share: Option<(f64, (f64, f64))>,
+}
+
+fn elo(r: &Rung, i: usize) -> (f64, (f64, f64)) {
+    let x = &r.outcome.ratings[i];
+    (x.elo, x.elo_ci95)
+}
+
+impl LadderReport<'_> {
+    fn lines(&self, r: &Rung) -> Vec<Line<'_>> {
+        let res = &r.outcome.results;
+        let mut v: Vec<Line> =
+            self.cfg
+                .entrants
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let (seats, wins) = (res.seats[i], res.wins[i]);
+                    let share = self.cfg.ceiling.and_then(|c| {
+                        share_of_gap(elo(r, i), elo(r, self.cfg.reference), elo(r, c))
+                    });
+                    Line {
+                        name: e.name(),
+                        players: r.players,
+                        elo: elo(r, i),
+                        win: (
+                            wins as f64 / seats.max(1) as f64,
+                            wilson95(wins, seats.max(1)),
+                        ),
+                        seats,
+                        wins,
+                        dps: r.speeds.get(i).map(|s| s.decisions_per_second()),
+                        share,
+                    }
+                })
+                .collect();
+        v.sort_by(|a, b| b.elo.0.total_cmp(&a.elo.0));
+        v
+    }
+
+    /// `ladder.csv`.
+    pub fn ladder_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.write_record([
+            "players",
+            "rank",
+            "strategy",
+            "elo",
+            "elo_lo95",
+            "elo_hi95",
+            "seats",
+            "wins",
+            "win_rate_per_seat",
+            "win_lo95",
+            "win_hi95",
+            "fair_share",
+            "decisions_per_second",
+            "share_of_gap",
+            "share_lo95",
+            "share_hi95",
+        ])?;
+        let f = |x: f64| format!("{x:.6}");
+        let opt = |x: Option<f64>| x.map(f).unwrap_or_default();
+        for r in &self.outcome.rungs {
+            for (k, l) in self.lines(r).iter().enumerate() {
+                w.write_record([
+                    l.players.to_string(),
+                    (k + 1).to_string(),
+                    l.name.to_string(),
+                    format!("{:.2}", l.elo.0),
+                    format!("{:.2}", l.elo.1 .0),
+                    format!("{:.2}", l.elo.1 .1),
+                    l.seats.to_string(),
+                    l.wins.to_string(),
+                    f(l.win.0),
+                    f(l.win.1 .0),
+                    f(l.win.1 .1),
+                    f(1.0 / l.players as f64),
+                    l.dps.map(|d| format!("{d:.1}")).unwrap_or_default(),
+                    opt(l.share.map(|s| s.0)),
+                    opt(l.share.map(|s| s.1 .0)),
+                    opt(l.share.map(|s| s.1 .1)),
+                ])?;
+            }
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| csv::Error::from(e.into_error()))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `report.md`: the question, one table per table size, the plot, the command.
+    pub fn markdown(&self, command: &str) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let mut s = format!("# {}\n\n{}\n\n", self.cfg.name, self.description.trim());
+        s.push_str(&format!(
+            "Rules `{}`, {} games per table size, seed {}; speed: self-play on one thread, {} s per agent and table size. {}\n\n",
+            self.cfg.rules.name,
+            self.cfg.games,
+            self.cfg.seed,
+            self.cfg.speed_seconds,
+            if self.outcome.partial { "**Partial: interrupted.**" } else { "" }
+        ));
+        let refn = self.cfg.entrants[self.cfg.reference].name();
+        let ceil = self.cfg.ceiling.map(|c| self.cfg.entrants[c].name());
+        for r in &self.outcome.rungs {
+            s.push_str(&format!(
+                "## {} players\n\n| rank | strategy | Elo [95% CI] | wins per seat [95% CI] (fair {}) | decisions/s per core |{}\n| --- | --- | --- | --- | --- |{}\n",
+                r.players,
+                pct(1.0 / r.players as f64),
+                ceil.map(|c| format!(" share of the way `{refn}` to `{c}` |")).unwrap_or_default(),
+                if ceil.is_some() { " --- |" } else { "" },
+            ));
+            for (k, l) in self.lines(r).iter().enumerate() {
+                s.push_str(&format!(
+                    "| {} | `{}` | {:+.0} [{:+.0}, {:+.0}] | {} [{}, {}] | {} |",
+                    k + 1,
+                    l.name,
+                    l.elo.0,
+                    l.elo.1 .0,
+                    l.elo.1 .1,
+                    pct(l.win.0),
+                    pct(l.win.1 .0),
+                    pct(l.win.1 .1),
+                    l.dps.map(fmt_rate).unwrap_or_else(|| "-".into()),
+                ));
+                if ceil.is_some() {
+                    match l.share {
+                        _ if l.name == refn => s.push_str(" 0% (the reference) |"),
+                        _ if Some(l.name) == ceil => s.push_str(" 100% (the ceiling) |"),
+                        Some((p, (lo, hi))) => s.push_str(&format!(
+                            " {:.0}% [{:.0}%, {:.0}%] |",
+                            100.0 * p,
+                            100.0 * lo,
+                            100.0 * hi
+                        )),
+                        None => s.push_str(" - |"),
+                    }
+                }
+                s.push('\n');
+            }
+            s.push('\n');
+        }
+        s.push_str("![strength against decisions per second per core](ladder.svg)\n\n");
+        s.push_str(&format!(
+            "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
+             The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
+             is approximate (delta method, the three ratings' intervals treated as independent). Each tournament's ratings, head-to-head \
+             table and plot are in its folder (`2p/`, `4p/`, ...).\n\nRegenerate: `{command}`\n"
+        ));
+        s
+    }
+
+    /// `ladder.svg`: Elo (with its interval) against decisions per second
+    /// per core, log scale, one colour per table size.
+    pub fn ladder_svg(&self) -> Result<String, String> {
+        let err = |e: String| format!("cannot draw plot: {e}");
+        let pts: Vec<Point> = self
+            .outcome
+            .rungs
+            .iter()
+            .flat_map(|r| {
+                self.lines(r)
+                    .into_iter()
+                    .filter_map(|l| l.dps.map(|d| (l.players, l.name, d.max(1.0), l.elo)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let xmin = pts
+            .iter()
+            .map(|p| p.2)
+            .fold(f64::INFINITY, f64::min)
+            .min(1e3);
+        let xmax = pts.iter().map(|p| p.2).fold(1.0, f64::max).max(1e4);
+        let ymin = pts.iter().map(|p| p.3 .1 .0).fold(0.0, f64::min) - 20.0;
+        let ymax = pts.iter().map(|p| p.3 .1 .1).fold(0.0, f64::max) + 20.0;
+        let mut s = String::new();
+        {
+            let root = SVGBackend::with_string(&mut s, (900, 560)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!(
+                        "Strength against cost: {} ({} games per table size)",
+                        self.cfg.rules.name, self.cfg.games
+                    ),
+                    ("sans-serif", 18),
+                )
+                .margin(14)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d((xmin / 2.0..xmax * 2.0).log_scale(), ymin..ymax)
+                .map_err(|e| err(e.to_string()))?;
+            chart
+                .configure_mesh()
+                .x_desc("decisions per second per core (log scale)")
+                .y_desc("rating, Elo (0 = field average), 95% interval")
+                .x_label_formatter(&|x| fmt_rate(*x))
+                .draw()
+                .map_err(|e| err(e.to_string()))?;
+            for (k, r) in self.outcome.rungs.iter().enumerate() {
+                let c = Palette99::pick(k).to_rgba();
+                let mine: Vec<_> = pts.iter().filter(|p| p.0 == r.players).collect();
+                chart
+                    .draw_series(mine.iter().map(|p| {
+                        PathElement::new(
+                            vec![(p.2, p.3 .1 .0), (p.2, p.3 .1 .1)],
+                            c.stroke_width(2),
+                        )
+                    }))
+                    .map_err(|e| err(e.to_string()))?;
+                chart
+                    .draw_series(
+                        mine.iter()
+                            .map(|p| Circle::new((p.2, p.3 .0), 4, c.filled())),
+                    )
+                    .map_err(|e| err(e.to_string()))?
+                    .label(format!("{} players", r.players))
+                    .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
+                chart
+                    .draw_series(mine.iter().map(|p| {
+                        Text::new(
+                            p.1.to_string(),
+                            (p.2 * 1.08, p.3 .0),
+                            ("sans-serif", 11).into_font().color(&c),
+                        )
+                    }))
+                    .map_err(|e| err(e.to_string()))?;
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK.mix(0.4))
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()
+                .map_err(|e| err(e.to_string()))?;
+            root.present().map_err(|e| err(e.to_string()))?;
+        }
+        Ok(s)
+    }
+
+    /// Writes `ladder.csv`, `ladder.svg`, `report.md`, `manifest.json` and
+    /// each tournament's folder into `dir`.
+    pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
+        for r in &self.outcome.rungs {
+            let t = self.cfg.tournament(r.players);
+            let rep = TournamentReport {
+                cfg: &t,
+                outcome: &r.outcome,
+                elapsed_s: self.elapsed_s,
+                started_utc: self.started_utc.clone(),
+            };
+            rep.write_dir(&dir.join(format!("{}p", r.players)), command)?;
+        }
+        let manifest = json!({
+            "name": self.cfg.name,
+            "command": command,
+            "version": env!("CARGO_PKG_VERSION"),
+            "started_utc": self.started_utc,
+            "elapsed_s": self.elapsed_s,
+            "rules": self.cfg.rules.name,
+            "players": self.cfg.players,
+            "games": self.cfg.games,
+            "seed": self.cfg.seed,
+            "threads": self.cfg.threads,
+            "field": self.cfg.entrants.iter().map(|e| e.name()).collect::<Vec<_>>(),
+            "speed_seconds": self.cfg.speed_seconds,
+            "partial": self.outcome.partial,
+        });
+        let files = [
+            ("ladder.csv", self.ladder_csv().map_err(|e| e.to_string())?),
+            ("ladder.svg", self.ladder_svg()?),
+            ("report.md", self.markdown(&command.join(" "))),
+            (
+                "manifest.json",
+                serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
+            ),
+        ];
+        super::write_files_atomically(dir, &files)
+    }
+}
+
+/// 1234567 -> "1.23M", 45678 -> "45.7k", 12.3 -> "12".
+fn fmt_rate(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}

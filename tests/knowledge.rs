@@ -1,0 +1,716 @@
+//! What the table revealed (docs/agents.md, "What the table revealed"): the
+//! cards a player knows to be in another hand after a swap, a seven-o
+//! rotation or a challenge, the public notes left by a draw under
+//! `force_play` or `may_draw_when_playable = false`, a Wild Draw Four under
+//! the colour restriction or an innocent verdict, and a reshuffle that
+//! forgets. Each scripted deal is played turn by turn; at the point of
+//! interest every observer's [`Observation`] is read and its informed
+//! determinizations (`Game::determinize_informed`) are checked, many times,
+//! against what it knows. The uniform determinization breaks the same checks
+//! (so the checks can fail).
+
+mod common;
+
+use common::{deck_order, kind, rules, tokens};
+use rand::SeedableRng;
+use std::collections::VecDeque;
+use unolab::agents::Seat;
+use unolab::engine::game::{Agents, Game, Knowledge, NoRecord, TurnEnd};
+use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
+use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
+
+/// What a seat does, decision by decision. A play is asked of it only when
+/// it holds a playable card (`None`: draw); once the list is empty it draws.
+#[derive(Default, Clone)]
+struct Moves {
+    /// What the seat asks the game to note (`None`: `Tracking::Facts`).
+    tracking: Option<Tracking>,
+    plays: VecDeque<Option<&'static str>>,
+    colors: VecDeque<&'static str>,
+    targets: VecDeque<u8>,
+    challenges: VecDeque<bool>,
+}
+
+fn moves() -> Moves {
+    Moves::default()
+}
+
+impl Moves {
+    fn play(mut self, tok: &'static str) -> Self {
+        self.plays.push_back(Some(tok));
+        self
+    }
+    fn draw(mut self) -> Self {
+        self.plays.push_back(None);
+        self
+    }
+    fn color(mut self, c: &'static str) -> Self {
+        self.colors.push_back(c);
+        self
+    }
+    fn target(mut self, t: u8) -> Self {
+        self.targets.push_back(t);
+        self
+    }
+    fn challenge(mut self, yes: bool) -> Self {
+        self.challenges.push_back(yes);
+        self
+    }
+    fn tracking(mut self, t: Tracking) -> Self {
+        self.tracking = Some(t);
+        self
+    }
+}
+
+struct Follow(Moves);
+
+impl Strategy for Follow {
+    fn name(&self) -> &str {
+        "follow"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        if playable.is_empty() {
+            return None;
+        }
+        let tok = self.0.plays.pop_front()??;
+        let c = (obs.rules().deck.all_of(kind(tok)) & playable)
+            .first()
+            .unwrap_or_else(|| panic!("seat {}: {tok} is not playable", obs.seat()));
+        Some(c)
+    }
+    fn play_drawn(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
+        false
+    }
+    fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
+        match self.0.colors.pop_front() {
+            Some(c) => c.parse().unwrap(),
+            None => most_held_color(obs),
+        }
+    }
+    fn choose_target(&mut self, obs: &Observation, _: &mut Rng) -> u8 {
+        self.0
+            .targets
+            .pop_front()
+            .unwrap_or_else(|| fewest_cards_opponent(obs))
+    }
+    fn challenge(&mut self, _: &Observation, _: &mut Rng) -> bool {
+        self.0.challenges.pop_front().unwrap_or(false)
+    }
+    fn notes(&self) -> Tracking {
+        self.0.tracking.unwrap_or(Tracking::Facts)
+    }
+}
+
+/// A scripted round played turn by turn.
+struct Drive<'r> {
+    g: Game<'r>,
+    seats: Vec<Seat>,
+    rng: Rng,
+    cur: u8,
+}
+
+impl<'r> Drive<'r> {
+    fn new(
+        rules: &'r Rules,
+        dealer: u8,
+        hands: &[&[&str]],
+        start: &str,
+        pile: &[&str],
+        moves: Vec<Moves>,
+        seed: u64,
+    ) -> Drive<'r> {
+        let n = hands.len();
+        let order = deck_order(rules, dealer, hands, &[start], pile);
+        let mut g = Game::new(rules, n, seed);
+        g.start_match(Some(dealer));
+        g.script_deck(&order);
+        let mut seats: Vec<Seat> = moves.into_iter().map(|m| Seat::custom(Follow(m))).collect();
+        let mut agents = Agents {
+            seats: &mut seats,
+            rng: Rng::seed_from_u64(seed),
+        };
+        let start = g.begin_round(&mut agents, &mut NoRecord);
+        let rng = agents.rng;
+        Drive {
+            g,
+            seats,
+            rng,
+            cur: start.first_player,
+        }
+    }
+
+    /// Plays `k` turns.
+    fn turns(&mut self, k: usize) {
+        for _ in 0..k {
+            let rng = std::mem::replace(&mut self.rng, Rng::seed_from_u64(0));
+            let mut agents = Agents {
+                seats: &mut self.seats,
+                rng,
+            };
+            match self.g.play_turn(self.cur, &mut agents, &mut NoRecord) {
+                TurnEnd::Next(next) => self.cur = next,
+                TurnEnd::Over(o, _) => panic!("the round ended: {o:?}"),
+            }
+            self.rng = agents.rng;
+            self.g.check_conservation().unwrap();
+        }
+    }
+
+    fn obs(&self, seat: u8) -> Observation<'_> {
+        Observation::of(&self.g, seat)
+    }
+
+    fn set(&self, toks: &[&str]) -> CardSet {
+        let d = &self.g.rules().deck;
+        let mut s = CardSet::EMPTY;
+        for t in toks {
+            let held = self.g.hands().iter().fold(CardSet::EMPTY, |u, &h| u | h);
+            let c = (d.all_of(kind(t)) & held)
+                .first()
+                .unwrap_or_else(|| panic!("{t} is in no hand"));
+            s.insert(c);
+        }
+        s
+    }
+
+    fn hand(&self, seat: usize) -> CardSet {
+        self.g.hand(seat)
+    }
+}
+
+/// `n` informed determinizations for `observer`, each checked for
+/// conservation and against the observation (sizes, own hand, discard).
+fn informed(d: &Drive, observer: u8, n: usize) -> Vec<Vec<CardSet>> {
+    let obs = d.obs(observer);
+    let know = Knowledge::of(&obs);
+    let mut rng = Rng::seed_from_u64(99);
+    (0..n)
+        .map(|_| {
+            let g = Game::determinize_informed(&obs, &know, &mut rng);
+            check_deal(&obs, &g);
+            g.hands().to_vec()
+        })
+        .collect()
+}
+
+fn uniform(d: &Drive, observer: u8, n: usize) -> Vec<Vec<CardSet>> {
+    let obs = d.obs(observer);
+    let mut rng = Rng::seed_from_u64(99);
+    (0..n)
+        .map(|_| Game::determinize(&obs, &mut rng).hands().to_vec())
+        .collect()
+}
+
+fn check_deal(obs: &Observation, g: &Game) {
+    g.check_conservation().unwrap();
+    assert_eq!(g.hand(obs.seat() as usize), obs.hand());
+    assert_eq!(g.discard(), obs.discard());
+    assert_eq!(g.draw_pile_len(), obs.draw_pile_len());
+    for s in 0..obs.players() {
+        assert_eq!(
+            g.hand(s).len() as usize,
+            obs.hand_size(s),
+            "size of hand {s}"
+        );
+    }
+}
+
+const N: usize = 300;
+
+/// Every deal puts `cards` in hand `holder`; `expect_uniform_misses`: the
+/// uniform determinization does not always.
+#[track_caller]
+fn always_in(d: &Drive, observer: u8, holder: usize, cards: CardSet) {
+    assert!(!cards.is_empty());
+    for deal in informed(d, observer, N) {
+        assert!(
+            (cards - deal[holder]).is_empty(),
+            "observer {observer}: hand {holder} lacks known cards {:?}",
+            tokens(d.g.rules(), cards - deal[holder])
+        );
+    }
+    let misses = uniform(d, observer, N)
+        .iter()
+        .filter(|deal| !(cards - deal[holder]).is_empty())
+        .count();
+    assert!(misses > 0, "the uniform deal always placed them too");
+}
+
+#[test]
+fn after_seven_o_swaps_the_known_cards_are_in_the_right_hands() {
+    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["red-7", "red-1", "yellow-7", "blue-4"],
+            &["red-7", "blue-1", "blue-2", "blue-3"],
+            &["red-9", "green-2", "green-3", "green-4"],
+        ],
+        "red-5",
+        &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
+        vec![
+            moves().play("red-7").target(1).play("red-7").target(2),
+            moves().play("red-1"),
+            moves().play("red-9"),
+        ],
+        1,
+    );
+    // Seat 0 swaps with seat 1.
+    d.turns(1);
+    let given = d.set(&["red-1", "yellow-7", "blue-4"]);
+    assert_eq!(d.hand(1), given);
+    assert_eq!(
+        d.obs(0).known_in(1),
+        given,
+        "the swapper knows its old hand"
+    );
+    assert_eq!(d.obs(1).known_in(0), d.hand(0), "the other side too");
+    assert!(d.obs(2).known_in(0).is_empty() && d.obs(2).known_in(1).is_empty());
+    always_in(&d, 0, 1, given);
+    always_in(&d, 1, 0, d.hand(0));
+    // Seat 1 plays red-1 (now on the discard pile), seat 2 plays, seat 0
+    // swaps seat 1's old hand on to seat 2.
+    let old1 = d.set(&["blue-1", "blue-2", "blue-3"]);
+    d.turns(3);
+    assert_eq!(d.hand(2), old1);
+    assert_eq!(
+        d.obs(1).known_in(2),
+        old1,
+        "a third party's knowledge moves with the hand"
+    );
+    assert!(d.obs(1).known_in(0).is_empty());
+    assert_eq!(d.obs(0).known_in(2), old1);
+    assert_eq!(
+        d.obs(0).known_in(1),
+        d.set(&["yellow-7", "blue-4"]),
+        "a played card leaves"
+    );
+    assert_eq!(d.obs(2).known_in(0), d.hand(0));
+    assert!(d.obs(2).known_in(1).is_empty());
+    always_in(&d, 1, 2, old1);
+    always_in(&d, 0, 2, old1);
+    always_in(&d, 0, 1, d.set(&["yellow-7", "blue-4"]));
+    always_in(&d, 2, 0, d.hand(0));
+}
+
+#[test]
+fn after_a_wild_swap_both_sides_know_the_hands() {
+    let r = rules("cars3", &["hand_size=3"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["wild-swap", "red-1", "red-2"],
+            &["blue-1", "blue-2", "blue-3"],
+            &["green-1", "green-2", "green-3"],
+        ],
+        "red-5",
+        &["yellow-7"],
+        vec![
+            moves().play("wild-swap").color("green").target(2),
+            moves(),
+            moves(),
+        ],
+        1,
+    );
+    d.turns(1);
+    assert_eq!(d.obs(0).known_in(2), d.set(&["red-1", "red-2"]));
+    assert_eq!(
+        d.obs(2).known_in(0),
+        d.set(&["green-1", "green-2", "green-3"])
+    );
+    assert!(d.obs(1).known_in(0).is_empty() && d.obs(1).known_in(2).is_empty());
+    always_in(&d, 0, 2, d.set(&["red-1", "red-2"]));
+    always_in(&d, 2, 0, d.hand(0));
+}
+
+#[test]
+fn after_a_rotation_each_player_knows_the_next_holds_its_old_hand() {
+    let r = rules("classic", &["hand_size=3", "seven_o=true"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["red-0", "red-1", "blue-1"],
+            &["green-1", "green-2", "green-3"],
+            &["yellow-1", "yellow-2", "yellow-3"],
+        ],
+        "red-5",
+        &[],
+        vec![moves().play("red-0"), moves(), moves()],
+        1,
+    );
+    d.turns(1);
+    let (h0, h1, h2) = (
+        d.set(&["yellow-1", "yellow-2", "yellow-3"]),
+        d.set(&["red-1", "blue-1"]),
+        d.set(&["green-1", "green-2", "green-3"]),
+    );
+    assert_eq!((d.hand(0), d.hand(1), d.hand(2)), (h0, h1, h2));
+    assert_eq!(d.obs(0).known_in(1), h1);
+    assert_eq!(d.obs(1).known_in(2), h2);
+    assert_eq!(d.obs(2).known_in(0), h0);
+    assert!(d.obs(0).known_in(2).is_empty());
+    always_in(&d, 0, 1, h1);
+    always_in(&d, 1, 2, h2);
+    always_in(&d, 2, 0, h0);
+}
+
+#[test]
+fn a_challenger_saw_the_challenged_hand() {
+    let r = rules("classic", &["hand_size=3", "bluff_challenge=true"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["wild-draw4", "red-1", "blue-1"],
+            &["green-1", "green-2", "green-3"],
+            &["yellow-1", "yellow-2", "yellow-3"],
+        ],
+        "red-5",
+        &["blue-5", "blue-6", "blue-7", "blue-8"],
+        vec![
+            moves().play("wild-draw4").color("blue"),
+            moves().challenge(true),
+            moves(),
+        ],
+        1,
+    );
+    // The bluff (seat 0 held red-1) is challenged: seat 0 draws the 4.
+    d.turns(2);
+    let seen = d.set(&["red-1", "blue-1"]);
+    assert_eq!(d.hand(0).len(), 6);
+    assert_eq!(d.obs(1).known_in(0), seen, "the challenger saw the hand");
+    assert!(d.obs(2).known_in(0).is_empty(), "nobody else did");
+    always_in(&d, 1, 0, seen);
+}
+
+#[test]
+fn an_innocent_verdict_and_the_colour_restriction_are_public_notes() {
+    let red_free = |d: &Drive, observer: u8, holder: usize| {
+        let red = d.g.rules().deck.color_mask[Color::Red.index()];
+        let c = d.obs(observer).constraints(holder);
+        assert_eq!(
+            c.iter().collect::<Vec<_>>(),
+            vec![(red, d.hand(holder).len())],
+            "observer {observer}"
+        );
+        for deal in informed(d, observer, N) {
+            assert!(
+                (deal[holder] & red).is_empty(),
+                "a red card dealt to {holder}"
+            );
+        }
+        let misses = uniform(d, observer, N)
+            .iter()
+            .filter(|deal| !(deal[holder] & red).is_empty())
+            .count();
+        assert!(misses > 0);
+    };
+    // Under bluff_challenge an innocent verdict tells everyone.
+    let r = rules("classic", &["hand_size=3", "bluff_challenge=true"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["wild-draw4", "blue-1", "green-9"],
+            &["green-1", "green-2", "green-3"],
+            &["yellow-1", "yellow-2", "yellow-3"],
+        ],
+        "red-5",
+        &[],
+        vec![
+            moves().play("wild-draw4").color("blue"),
+            moves().challenge(true),
+            moves(),
+        ],
+        1,
+    );
+    d.turns(1);
+    assert!(
+        d.obs(2).constraints(0).is_empty(),
+        "no note before the verdict"
+    );
+    d.turns(1);
+    assert_eq!(d.hand(1).len(), 9, "the challenger drew 6");
+    assert_eq!(d.obs(1).known_in(0), d.hand(0));
+    red_free(&d, 2, 0);
+    // Under the colour restriction the play itself tells everyone.
+    let r = rules("classic", &["hand_size=3"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["wild-draw4", "blue-1", "green-9"],
+            &["green-1", "green-2", "green-3"],
+            &["yellow-1", "yellow-2", "yellow-3"],
+        ],
+        "red-5",
+        &[],
+        vec![moves().play("wild-draw4").color("blue"), moves(), moves()],
+        1,
+    );
+    d.turns(1);
+    red_free(&d, 2, 0);
+    red_free(&d, 1, 0);
+}
+
+#[test]
+fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
+    let hands: &[&[&str]] = &[
+        &["red-1", "red-2", "red-3"],
+        &["blue-4", "blue-5", "green-6"],
+    ];
+    let seat0 = || moves().play("red-1").play("red-2").play("red-3");
+    // force_play: seat 0 plays red-1; seat 1, with nothing playable, draws
+    // red-8 and plays it at once: all three cards it holds were held at the
+    // draw, when red cards, 1s and wilds were playable.
+    let r = rules("classic", &["hand_size=3", "force_play=true"]);
+    let mut d = Drive::new(&r, 1, hands, "red-9", &["red-8"], vec![seat0(), moves()], 1);
+    d.turns(1);
+    let deck = &d.g.rules().deck;
+    let accept = deck.accept_on[d.g.top() as usize];
+    assert_eq!(accept.len(), 25 + 6 + 8, "red, the other 1s, the wilds");
+    d.turns(1);
+    assert_eq!(d.g.top(), deck.all_of(kind("red-8")).first().unwrap());
+    assert_eq!(
+        d.obs(0).constraints(1).iter().collect::<Vec<_>>(),
+        vec![(accept, 3)]
+    );
+    for deal in informed(&d, 0, N) {
+        assert!(
+            (deal[1] & accept).is_empty(),
+            "a card playable then dealt to seat 1"
+        );
+    }
+    assert!(uniform(&d, 0, N)
+        .iter()
+        .any(|deal| !(deal[1] & accept).is_empty()));
+    // may_draw_when_playable = false: the drawn yellow-4 is not playable and
+    // stays; at least three of the four cards were held at the draw.
+    let r = rules("classic", &["hand_size=3", "may_draw_when_playable=false"]);
+    let mut d = Drive::new(
+        &r,
+        1,
+        hands,
+        "red-9",
+        &["yellow-4"],
+        vec![seat0(), moves()],
+        1,
+    );
+    d.turns(2);
+    assert_eq!(d.hand(1).len(), 4);
+    assert_eq!(
+        d.obs(0).constraints(1).iter().collect::<Vec<_>>(),
+        vec![(accept, 3)]
+    );
+    let mut one_in = 0;
+    for deal in informed(&d, 0, N) {
+        let k = (deal[1] & accept).len();
+        assert!(k <= 1, "{k} cards playable then dealt to seat 1");
+        one_in += k as usize;
+    }
+    assert!(one_in > 0, "the drawn card is not constrained");
+    // A table where nobody asks for notes takes none.
+    let off = || moves().tracking(Tracking::Off);
+    let mut d = Drive::new(
+        &r,
+        1,
+        hands,
+        "red-9",
+        &["yellow-4"],
+        vec![off().play("red-1"), off()],
+        1,
+    );
+    d.turns(2);
+    assert!(d.obs(0).notes(1).is_empty());
+}
+
+#[test]
+fn a_note_moves_with_its_hand() {
+    let r = rules(
+        "classic",
+        &["hand_size=3", "force_play=true", "seven_o=true"],
+    );
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["red-1", "blue-8", "blue-9"],
+            &["blue-4", "blue-5", "green-6"],
+            &["red-7", "yellow-2", "yellow-3"],
+        ],
+        "red-9",
+        &["red-8"],
+        vec![
+            moves().play("red-1"),
+            moves(),
+            moves().play("red-7").target(1),
+        ],
+        1,
+    );
+    d.turns(2);
+    let noted = d.obs(0).constraints(1);
+    assert_eq!(noted.len(), 1);
+    let (excl, min) = noted.iter().next().unwrap();
+    assert_eq!(min, 3);
+    // Seat 2 swaps with seat 1: the noted hand is now seat 2's.
+    d.turns(1);
+    assert_eq!(d.hand(2), d.set(&["blue-4", "blue-5", "green-6"]));
+    assert!(d.obs(0).constraints(1).is_empty());
+    assert_eq!(
+        d.obs(0).constraints(2).iter().collect::<Vec<_>>(),
+        vec![(excl, 3)]
+    );
+    for deal in informed(&d, 0, N) {
+        assert!((deal[2] & excl).is_empty());
+    }
+}
+
+/// A tiny deck (1, 2, 3 and 7 of each colour): two hands of six leave three
+/// cards to draw, so a reshuffle comes soon.
+const SIXTEEN: &str = r#"
+[[deck]]
+faces = ["1", "2", "3", "7"]
+count = 1
+"#;
+
+#[test]
+fn known_cards_played_and_reshuffled_are_no_longer_placed() {
+    let r = common::custom_rules(SIXTEEN, &["hand_size=6", "seven_o=true"]);
+    assert_eq!(r.deck.size, 16);
+    let mut returned = 0;
+    for seed in 1..=64 {
+        let mut d = Drive::new(
+            &r,
+            1,
+            &[
+                &[
+                    "red-7", "red-1", "yellow-1", "green-1", "blue-1", "yellow-2",
+                ],
+                &[
+                    "red-3", "green-2", "green-3", "blue-2", "blue-3", "yellow-3",
+                ],
+            ],
+            "red-2",
+            &["blue-7", "green-7", "yellow-7"],
+            vec![
+                moves().play("red-7").target(1).play("red-3"),
+                moves().play("red-1").draw().draw().draw().draw(),
+            ],
+            seed,
+        );
+        // Seat 0 gives its hand to seat 1, which plays red-1; seat 0 plays
+        // red-3 on it; then both draw: the fourth draw reshuffles red-2,
+        // red-7 and red-1 into the pile, and two more leave one card there.
+        d.turns(1);
+        let red1 = d.set(&["red-1"]);
+        let kept = d.set(&["yellow-1", "green-1", "blue-1", "yellow-2"]);
+        assert_eq!(d.obs(0).known_in(1), kept | red1);
+        d.turns(2);
+        assert_eq!(d.obs(0).known_in(1), kept, "red-1 is on the discard pile");
+        for _ in 0..5 {
+            d.turns(1);
+            assert_eq!(d.obs(0).known_in(1), kept, "seed {seed}");
+        }
+        assert_eq!(d.g.draw_pile_len(), 1);
+        if (d.hand(1) & red1) == red1 {
+            returned += 1;
+            // The card is back in the hand it was known in, unknown now.
+            let mut placed = 0;
+            for deal in informed(&d, 0, N) {
+                assert!((kept - deal[1]).is_empty());
+                placed += (deal[1] & red1 == red1) as usize;
+            }
+            assert!(placed < N, "red-1 is still placed in seat 1's hand");
+        }
+    }
+    assert!(returned > 0, "no seed drew red-1 back into seat 1's hand");
+}
+
+#[test]
+fn without_knowledge_the_informed_deal_is_the_uniform_one() {
+    let r = rules("classic", &[]);
+    let mut g = Game::new(&r, 3, 5);
+    g.start_match(Some(0));
+    let mut seats: Vec<Seat> = (0..3).map(|_| Seat::custom(Follow(moves()))).collect();
+    let mut agents = Agents {
+        seats: &mut seats,
+        rng: Rng::seed_from_u64(1),
+    };
+    g.begin_round(&mut agents, &mut NoRecord);
+    let obs = Observation::of(&g, 1);
+    let know = Knowledge::of(&obs);
+    assert!(know.is_empty());
+    let (mut a, mut b) = (Rng::seed_from_u64(7), Rng::seed_from_u64(7));
+    for _ in 0..20 {
+        let x = Game::determinize(&obs, &mut a);
+        let y = Game::determinize_informed(&obs, &know, &mut b);
+        assert_eq!(x.hands(), y.hands());
+        assert_eq!(
+            x.draw_pile().collect::<Vec<_>>(),
+            y.draw_pile().collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
+    let r = rules("classic", &["hand_size=3"]);
+    let hands: &[&[&str]] = &[
+        &["red-1", "red-2", "red-3"],
+        &["blue-4", "blue-5", "green-6"],
+    ];
+    for ask in [false, true] {
+        let seat0 = moves().play("red-1").play("red-2");
+        let seat0 = seat0.tracking(if ask {
+            Tracking::Evidence
+        } else {
+            Tracking::Facts
+        });
+        let mut d = Drive::new(
+            &r,
+            1,
+            hands,
+            "red-9",
+            &["yellow-4"],
+            vec![seat0, moves()],
+            1,
+        );
+        d.turns(1);
+        let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+        // Seat 1 draws yellow-4 (it could not play, but the rules let it draw
+        // even if it could have).
+        d.turns(1);
+        let obs = d.obs(0);
+        assert!(obs.constraints(1).is_empty(), "not a fact");
+        if !ask {
+            assert!(obs.notes(1).is_empty(), "nobody asked for evidence");
+            continue;
+        }
+        assert_eq!(
+            obs.notes(1).iter().collect::<Vec<_>>(),
+            vec![(accept, 3, true)]
+        );
+        assert!(Knowledge::of(&obs).is_empty(), "ignored by default");
+        let know = Knowledge::weighing_draws(&obs, 1.0);
+        let mut rng = Rng::seed_from_u64(3);
+        for _ in 0..N {
+            let g = Game::determinize_informed(&obs, &know, &mut rng);
+            check_deal(&obs, &g);
+            assert!(
+                (g.hand(1) & accept).len() <= 1,
+                "believed: at most the drawn card"
+            );
+        }
+        // Believed half the time: some deals give seat 1 two playable cards.
+        let know = Knowledge::weighing_draws(&obs, 0.5);
+        let two = (0..N)
+            .filter(|_| {
+                (Game::determinize_informed(&obs, &know, &mut rng).hand(1) & accept).len() >= 2
+            })
+            .count();
+        assert!(two > 0 && two < N, "{two} of {N}");
+    }
+}
