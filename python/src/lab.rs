@@ -334,6 +334,7 @@ pub fn tournament(
         seed,
         threads: threads_of(threads)?,
         chunk: unolab::lab::options::chunk_for(&field, 1024),
+        allow_oracle: false,
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     prepare_out(&out)?;
