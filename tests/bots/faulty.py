@@ -8,7 +8,7 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   silent   stop answering (sleeps)
   garbage  write a line that is not JSON
   long     write 1 MB without a line end, then stop answering
-  binary   write a line that is not UTF-8
+  binary   write a line that is not UTF-8, then stop answering
   illegal  answer a card that is not legal (every play decision from N on)
   version  answer the hello with protocol version 99
   ok       never misbehave
@@ -79,7 +79,9 @@ for line in sys.stdin:
         if mode == "binary":
             sys.stdout.buffer.write(b'{"answer": "\xff\xfe"}\n')
             sys.stdout.flush()
-            continue
+            # As `long`: no count on stderr at the end, so that the run's
+            # one error line is all stderr holds, whatever the timing.
+            time.sleep(3600)
         if mode == "illegal" and msg["decision"] == "play":
             bad = next(c for c in ALL if c not in msg["legal"])
             print(json.dumps({"answer": bad}), flush=True)
