@@ -360,12 +360,26 @@ mod structured {
 
     /// Edits of one line of a corpus input of a JSON-lines target.
     fn json_case(name: &str, file: Index, line: Index, e: &[Edit]) {
-        let inputs = corpus(name);
-        let (path, input) = &inputs[file.index(inputs.len())];
-        let text = std::str::from_utf8(input).unwrap();
+        // The corpora hold the fuzzers' malformed inputs too: the edits
+        // start from the inputs with a line of well-formed JSON, and edit
+        // one of those lines.
+        let json = |l: &str| serde_json::from_str::<serde_json::Value>(l).ok();
+        let inputs: Vec<(std::path::PathBuf, String)> = corpus(name)
+            .into_iter()
+            .filter_map(|(p, b)| String::from_utf8(b).ok().map(|t| (p, t)))
+            .filter(|(_, t)| t.lines().any(|l| json(l).is_some()))
+            .collect();
+        assert!(
+            !inputs.is_empty(),
+            "{name}: no well-formed input in the corpus"
+        );
+        let (path, text) = &inputs[file.index(inputs.len())];
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let i = line.index(lines.len());
-        let mut v: serde_json::Value = serde_json::from_str(&lines[i]).unwrap();
+        let good: Vec<usize> = (0..lines.len())
+            .filter(|&i| json(&lines[i]).is_some())
+            .collect();
+        let i = good[line.index(good.len())];
+        let mut v = json(&lines[i]).unwrap();
         edit_json(&mut v, e);
         lines[i] = v.to_string();
         let what = format!("{} line {} edited {e:?}", path.display(), i + 1);
@@ -375,10 +389,22 @@ mod structured {
     /// Edits of a corpus input of a TOML target (through JSON: the same
     /// tree; a value TOML cannot hold, such as null, is left out).
     fn toml_case(name: &str, file: Index, e: &[Edit]) {
-        let inputs = corpus(name);
-        let (path, input) = &inputs[file.index(inputs.len())];
-        let text = std::str::from_utf8(input).unwrap();
-        let t: toml::Value = toml::from_str(text).unwrap();
+        // The edits start from the corpus inputs that are well-formed TOML
+        // (the corpora hold the fuzzers' malformed inputs too).
+        let inputs: Vec<(std::path::PathBuf, String, toml::Value)> = corpus(name)
+            .into_iter()
+            .filter_map(|(p, b)| {
+                let text = String::from_utf8(b).ok()?;
+                let t = toml::from_str::<toml::Value>(&text).ok()?;
+                Some((p, text, t))
+            })
+            .collect();
+        assert!(
+            !inputs.is_empty(),
+            "{name}: no well-formed input in the corpus"
+        );
+        let (path, text, t) = &inputs[file.index(inputs.len())];
+        let (text, t) = (text.as_str(), t.clone());
         let mut v = serde_json::to_value(&t).unwrap();
         edit_json(&mut v, e);
         let Ok(t) = serde_json::from_value::<toml::Value>(v) else {

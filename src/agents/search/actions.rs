@@ -221,3 +221,14 @@ pub(super) fn pair(out: &mut Vec<Action>, a: Kind, b: Kind) {
     out.push(Action::simple(a));
     out.push(Action::simple(b));
 }
+
+/// How a simulation's walk decides (for the searcher's seat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// The next decision (the root's) takes this action (`pimc`).
+    Forced(Action),
+    /// Decisions walk down the `ismcts` tree.
+    Tree,
+    /// Every decision is the rollout policy's.
+    Rollout,
+}

@@ -17,7 +17,7 @@
 //! determinizations: common random numbers), the tree growing below each
 //! root action, and plays the best mean.
 
-use super::walk::Mode;
+use super::actions::Mode;
 use super::{Action, Objective, Root, Sim};
 use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
 use rand::RngCore;

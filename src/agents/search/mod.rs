@@ -28,7 +28,7 @@ use rand::{RngCore, SeedableRng};
 
 use actions::*;
 pub use config::{Determinize, Objective, Opponents, SearchConfig, SearchKind, SearchParams};
-use walk::{Mode, Plan, SimTable};
+use walk::{Plan, SimTable};
 
 // ----- the agent -------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 //! cards and the same rollout generator for every action); the action with the
 //! best mean reward for the deciding seat wins (the first listed on a tie).
 
-use super::walk::Mode;
+use super::actions::Mode;
 use super::{Action, Objective, Root, Sim};
 use crate::engine::game::{Observation, Rng};
 use rand::RngCore;

@@ -19,16 +19,6 @@ use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult, MAX_PLAYERS};
 use crate::engine::strategy::{Strategy, Table};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
-    /// The next decision (the root's) takes this action (`pimc`).
-    Forced(Action),
-    /// Decisions walk down the `ismcts` tree.
-    Tree,
-    /// Every decision is the rollout policy's.
-    Rollout,
-}
-
 /// The colour and target that go with a joint action, for the calls that
 /// follow it in the same play.
 #[derive(Clone, Copy, Debug, Default)]
