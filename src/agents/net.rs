@@ -473,7 +473,8 @@ mod tests {
     }
 
     fn wobble(k: usize, o: usize, i: usize) -> f32 {
-        let h = (k * 7919 + o * 104_729 + i.wrapping_mul(31)) % 1000;
+        // (Wrapping: the bias rows pass i = usize::MAX.)
+        let h = (k * 7919 + o * 104_729).wrapping_add(i.wrapping_mul(31)) % 1000;
         h as f32 / 1000.0 - 0.5
     }
 
