@@ -91,8 +91,6 @@ struct File {
     stop: Option<FileStop>,
 }
 
-/// The most arms a `[grid]` may make (the product of its lists' lengths).
-
 struct Errors<'t> {
     origin: &'t str,
     text: &'t str,

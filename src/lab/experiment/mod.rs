@@ -13,6 +13,7 @@ use crate::sim::runner::Mode;
 use crate::sim::shard::RunSpec;
 use serde::{Deserialize, Serialize};
 
+/// The most arms a `[grid]` may make (the product of its lists' lengths).
 pub const MAX_GRID_ARMS: u64 = 1000;
 
 /// One arm as written: what it changes from the base.
