@@ -8,7 +8,13 @@ start=$SECONDS
 # The binding crate has a workspace of its own: the top-level cargo fmt does not see it.
 (cd python && cargo fmt -- --check)
 venv=$(mktemp -d)/venv
-python3 -m venv "$venv"
+if ! python3 -m venv "$venv" 2>/dev/null; then
+  # Debian and Ubuntu ship venv apart; wait for the lock other checks may hold.
+  apt-get update -qq -o DPkg::Lock::Timeout=600
+  apt-get install -y -qq -o DPkg::Lock::Timeout=600 python3-venv python3-pip
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+fi
 # As if activated: the build backend runs the venv's maturin by name.
 export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
 # The tools and test dependencies first; then the package itself without
