@@ -23,6 +23,17 @@ fn add128(a: &mut u128, b: u128) -> Option<()> {
     Some(())
 }
 
+/// Applies the checked merge `f` to a copy of `x` and keeps it only when it
+/// succeeded: `x` is unchanged when a sum would not fit.
+fn merged_or_unchanged<T: Clone>(x: &mut T, f: impl FnOnce(&mut T) -> Option<()>) -> bool {
+    let mut t = x.clone();
+    if f(&mut t).is_none() {
+        return false;
+    }
+    *x = t;
+    true
+}
+
 /// The sum of `it`, or `None` when it does not fit.
 fn sum(mut it: impl Iterator<Item = u64>) -> Option<u64> {
     it.try_fold(0u64, |a, b| a.checked_add(b))
@@ -154,15 +165,7 @@ impl RunStats {
     /// As [`RunStats::merge`] with checked arithmetic: `false`, and `self`
     /// unchanged, when the shapes differ or a sum would not fit.
     pub fn try_merge(&mut self, o: &RunStats) -> bool {
-        if !self.same_shape(o) {
-            return false;
-        }
-        let mut t = self.clone();
-        if t.merge_checked(o).is_none() {
-            return false;
-        }
-        *self = t;
-        true
+        self.same_shape(o) && merged_or_unchanged(self, |t| t.merge_checked(o))
     }
 
     fn merge_checked(&mut self, o: &RunStats) -> Option<()> {
@@ -261,15 +264,7 @@ impl LockstepState {
     /// As [`LockstepState::merge`] with checked arithmetic: `false`, and
     /// `self` unchanged, when the shapes differ or a sum would not fit.
     pub fn try_merge(&mut self, o: &LockstepState) -> bool {
-        if !self.same_shape(o) {
-            return false;
-        }
-        let mut t = self.clone();
-        if t.merge_checked(o).is_none() {
-            return false;
-        }
-        *self = t;
-        true
+        self.same_shape(o) && merged_or_unchanged(self, |t| t.merge_checked(o))
     }
 
     fn merge_checked(&mut self, o: &LockstepState) -> Option<()> {
