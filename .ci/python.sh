@@ -20,11 +20,13 @@ export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
 # The tools and test dependencies first; then the package itself without
 # build isolation, so pip builds it with the maturin just installed instead
 # of fetching another into a temporary environment.
-"$venv/bin/pip" install --quiet --disable-pip-version-check maturin numpy pettingzoo gymnasium pandas pytest rlcard
+"$venv/bin/pip" install --quiet --disable-pip-version-check maturin numpy pettingzoo gymnasium pandas pytest pytest-timeout rlcard
 deps=$SECONDS
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation ./python
 built=$SECONDS
 # From python/, so that tests/conftest.py finds the repository; the package
 # comes from the virtual environment (python/py_src is not on the path).
-(cd python && OPENBLAS_NUM_THREADS=1 "$venv/bin/python" -m pytest -q tests)
+# A test that hangs fails after 10 minutes, with its stack, instead of
+# holding CI until its own time runs out.
+(cd python && OPENBLAS_NUM_THREADS=1 "$venv/bin/python" -m pytest -q --timeout 600 tests)
 echo "python.sh: dependencies $((deps - start)) s, build and install $((built - deps)) s, tests $((SECONDS - built)) s"

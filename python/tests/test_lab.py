@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -258,6 +259,10 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
             time.sleep(0.0005)
             return legal[0]
 
+    # Python's own Ctrl-C handler, whatever the parent left: a shell that
+    # starts a job in the background (as CI does) hands it SIGINT ignored,
+    # and then Python installs no handler and interrupt_main does nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     try:
@@ -266,6 +271,7 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
                        out=tmp_path / "partial")
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     r = e.value.result
     assert r.partial and 0 < r["games"] < 1_000_000
     manifest = json.loads((tmp_path / "partial" / "manifest.json").read_text())

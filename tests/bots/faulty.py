@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A test agent that misbehaves on purpose (tests/external.rs).
+"""A test agent that misbehaves on purpose (tests/suite/external.rs).
 
     faulty.py MODE [N] [PIDFILE] [LOGFILE]
 

@@ -9,9 +9,9 @@
 //! against what it knows. The uniform determinization breaks the same checks
 //! (so the checks can fail).
 
-mod common;
+use crate::common;
 
-use common::{deck_order, kind, rules, tokens};
+use crate::common::{deck_order, kind, rules, tokens};
 use rand::SeedableRng;
 use std::collections::VecDeque;
 use unolab::agents::Seat;

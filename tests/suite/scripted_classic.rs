@@ -5,9 +5,7 @@
 //! Unless a test says otherwise: three players, dealer 2, so seat 0 is the
 //! player left of the dealer (P) and play goes 0, 1, 2.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use unolab::engine::game::DrawReason;
 use unolab::Outcome;
 

@@ -127,7 +127,7 @@ fn rounds_end_at_the_largest_hands_with_every_house_rule() {
         }
     }
     // Every round ended; won and truncated rounds both occur at these extremes
-    // (blocked rounds need a deck that cannot match itself: tests/invariants.rs).
+    // (blocked rounds need a deck that cannot match itself: tests/suite/invariants.rs).
     let combos = BUILTIN_NAMES.len() as u64 * 3 * HOUSE.len() as u64 * 2;
     assert_eq!(total.iter().sum::<u64>(), combos * 40, "outcomes {total:?}");
     assert!(total[0] > 0 && total[2] > 0, "outcomes {total:?}");

@@ -237,7 +237,7 @@ fn cli_refuses_bad_input() {
     fails_with(&["tune", "--population", "2"], "population");
     fails_with(&["tune", "--rules", "nope"], "nope");
     // (`tune --out` into a missing folder creates it, as every file output
-    // does: tests/cli_trust.rs, file_outputs_create_missing_folders_alike.)
+    // does: tests/suite/cli_trust.rs, file_outputs_create_missing_folders_alike.)
 }
 
 #[test]

@@ -2,9 +2,7 @@
 //! every action is legal under every rule set and house rule, results do not
 //! depend on the thread count, presets are validated.
 
-mod common;
-
-use common::{deck_order, rules};
+use crate::common::{deck_order, rules};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use unolab::agents::{parse_list, Seat, StrategySpec};

@@ -1,6 +1,6 @@
 //! Golden traces: whole matches written by `write_trace` compared byte for byte
 //! with committed files, so any change of a rule shows up as a diff. After an
-//! intended rule change, regenerate with `UNOLAB_BLESS=1 cargo test --test golden`
+//! intended rule change, regenerate with `UNOLAB_BLESS=1 cargo test --test suite golden::`
 //! and review the diff.
 
 use std::path::PathBuf;

@@ -4,9 +4,7 @@
 //! Unless a test says otherwise: three players, dealer 2, so seat 0 is the
 //! player left of the dealer and play goes 0, 1, 2.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 // ----- h2o: Wild Downpour ------------------------------------------------------
 
