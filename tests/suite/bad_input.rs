@@ -4,22 +4,10 @@
 //! file whose numbers cannot be; each now gets one clear line on stderr and
 //! exit status 2 before any work, or runs as it should.
 
+use crate::common::{self, unolab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn unolab(args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unolab"));
-    c.args(args);
-    for k in [
-        "SLURM_ARRAY_TASK_ID",
-        "SLURM_ARRAY_TASK_COUNT",
-        "SLURM_ARRAY_TASK_MIN",
-    ] {
-        c.env_remove(k);
-    }
-    c.output().expect("the binary runs")
-}
+use std::process::Output;
 
 fn ok(o: Output) -> Output {
     assert!(
@@ -41,8 +29,7 @@ fn refusal(o: &Output) -> String {
 }
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unolab-bad-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::tempdir("bad", tag);
     std::fs::create_dir_all(&d).unwrap();
     d
 }

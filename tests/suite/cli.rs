@@ -1,28 +1,12 @@
 //! The real `unolab` binary: run --json / --out, trace, rules, bad input.
 
+use crate::common::{self, stderr, stdout, unolab};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn unolab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Command;
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unolab-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tempdir("cli", tag)
 }
 
 fn json_run(extra: &[&str]) -> Value {

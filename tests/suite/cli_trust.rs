@@ -3,33 +3,13 @@
 //! what A and B are and how a challenger does, precision per metric, and the
 //! smaller things a user tripped on.
 
+use crate::common::{self, read, stderr, stdout, unolab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn unolab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unolab-trust-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    common::tempdir("trust", tag)
 }
 
 /// A small experiment file in `dir` named `name`, with `extra` lines in

@@ -978,3 +978,49 @@ pub fn run_raw(
     rec.flush();
     (rec.events, result)
 }
+
+// ----- the real binary ----------------------------------------------------------
+
+/// Runs the `unolab` binary with `args`, outside any Slurm job (the array
+/// variables of an enclosing job would make it a shard).
+pub fn unolab(args: &[&str]) -> std::process::Output {
+    unolab_env(args, &[])
+}
+
+/// [`unolab`] with extra environment variables.
+pub fn unolab_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"));
+    c.args(args);
+    for k in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+    ] {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the binary runs")
+}
+
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh (removed, not created) folder `unolab-{group}-{tag}-{pid}` in the
+/// temporary directory: `group` keeps the test files' folders apart.
+pub fn tempdir(group: &str, tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("unolab-{group}-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A file's text; a missing file fails naming it.
+pub fn read(p: &std::path::Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}

@@ -2,6 +2,7 @@
 //! statistics (against a per-game computation), thread invariance, resume,
 //! the precision stop and the CLI end to end.
 
+use crate::common::unolab;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::agents::parse_list;
@@ -417,13 +418,6 @@ fn duplicate_run_plays_each_deal_once_per_rotation() {
         .stats;
     assert_ne!(d, p, "duplicate play uses other seeds than plain rotation");
     assert_eq!(d.games, 4000);
-}
-
-fn unolab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The lab: tuning, ratings and tournaments (library and CLI).
 
+use crate::common::unolab;
 use rand::{Rng as _, SeedableRng};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,13 +189,6 @@ fn tournament_seats_every_strategy_equally_often() {
         3000
     );
     assert!(!a.partial);
-}
-
-fn unolab(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 fn fails_with(args: &[&str], needle: &str) {
@@ -420,15 +414,27 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
     let csv = std::fs::read_to_string(out.join("ladder.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(rows.len(), 6, "3 agents x 2 table sizes:\n{csv}");
+    let elo = |players: &str, name: &str| -> f64 {
+        rows.iter()
+            .map(|r| r.split(',').collect::<Vec<_>>())
+            .find(|c| c[0] == players && c[2] == name)
+            .unwrap_or_else(|| panic!("{name} at {players} players:\n{csv}"))[3]
+            .parse()
+            .unwrap()
+    };
+    let mut with_shares = 0;
     for r in &rows {
         let cols: Vec<&str> = r.split(',').collect();
+        assert_eq!(cols.len(), 16, "{r}");
         let dps: f64 = cols[12].parse().unwrap();
         assert!(dps > 0.0, "{r}");
-        // The reference covers none of the way, the ceiling all of it (no
-        // share at a table size where the ceiling is not rated above the
-        // reference).
-        assert_eq!(cols.len(), 16, "{r}");
-        if !cols[13].is_empty() {
+        // The reference covers none of the way, the ceiling all of it; a
+        // table size where the ceiling is not rated above the reference has
+        // no gap to share, and then no share at all.
+        let gap = elo(cols[0], "color") > elo(cols[0], "first");
+        assert_eq!(!cols[13].is_empty(), gap, "share iff a gap: {r}");
+        if gap {
+            with_shares += 1;
             match cols[2] {
                 "first" => assert_eq!(cols[13].parse::<f64>().unwrap(), 0.0),
                 "color" => assert_eq!(cols[13].parse::<f64>().unwrap(), 1.0),
@@ -436,6 +442,10 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
             }
         }
     }
+    assert!(
+        with_shares >= 3,
+        "a table size with a gap, every agent shared:\n{csv}"
+    );
     for p in [
         "2p/ratings.csv",
         "3p/head_to_head.csv",

@@ -2,7 +2,7 @@
 //! every action is legal under every rule set and house rule, results do not
 //! depend on the thread count, presets are validated.
 
-use crate::common::{deck_order, rules};
+use crate::common::{deck_order, rules, unolab};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use unolab::agents::{parse_list, Seat, StrategySpec};
@@ -323,12 +323,6 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
 }
 
 /// Runs the real binary.
-fn unolab(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 #[test]
 fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {

@@ -2,29 +2,10 @@
 //! one run's results, in any order; bad merges are refused naming the files;
 //! an interrupted shard leaves a valid partial state and resumes.
 
+use crate::common::{self, read, unolab, unolab_env};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn unolab(args: &[&str]) -> Output {
-    unolab_env(args, &[])
-}
-
-fn unolab_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_unolab"));
-    c.args(args);
-    for k in [
-        "SLURM_ARRAY_TASK_ID",
-        "SLURM_ARRAY_TASK_COUNT",
-        "SLURM_ARRAY_TASK_MIN",
-    ] {
-        c.env_remove(k);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("the binary runs")
-}
 
 fn ok(o: Output) -> Output {
     assert!(
@@ -49,17 +30,11 @@ fn err(o: &Output) -> String {
 }
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("unolab-shard-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tempdir("shard", tag)
 }
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 fn json(p: &Path) -> Value {
