@@ -6,7 +6,7 @@
 use crate::common::{self, read, stderr, stdout, unolab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn tempdir(tag: &str) -> PathBuf {
     common::tempdir("trust", tag)

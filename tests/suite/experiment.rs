@@ -3,7 +3,6 @@
 //! the precision stop and the CLI end to end.
 
 use crate::common::unolab;
-use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::agents::parse_list;
 use unolab::lab::experiment::parse;
