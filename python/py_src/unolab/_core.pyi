@@ -143,6 +143,7 @@ class VecGames:
         reward: str,
         illegal: str,
         ask_forced: bool,
+        encoding: str = "unolab",
     ) -> None: ...
     def reset(self, seed: int) -> None:
         """Starts game ``i`` of master seed ``seed`` in every slot ``i`` (the GIL released)."""
@@ -150,10 +151,13 @@ class VecGames:
         """Answers every game's decision (actions checked first; the GIL released while stepping)."""
     @property
     def obs(self) -> npt.NDArray[np.float32]:
-        """``(n, OBS_LEN)``: the features of the seat to act in each game."""
+        """``(n, OBS_LEN)`` (``(n, 4, 4, 15)`` with RLCard's encoding): the features of the seat to act in each game."""
     @property
     def mask(self) -> npt.NDArray[np.int8]:
-        """``(n, ACTIONS)``: the legal actions of each game's decision."""
+        """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): the legal actions of each game's decision."""
+    @property
+    def encoding(self) -> str:
+        """``"unolab"`` or ``"rlcard"``."""
     @property
     def seat(self) -> npt.NDArray[np.int64]:
         """``(n,)``: the seat to act."""
