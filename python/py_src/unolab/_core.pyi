@@ -256,6 +256,14 @@ class Observation:
     @property
     def pending_draw(self) -> int:
         """The draw total aimed at you (stacking, challenge), else 0."""
+    def rlcard_planes(self) -> npt.NDArray[np.float32]:
+        """RLCard's observation planes ``(4, 4, 15)`` of this seat (as ``encoding="rlcard"`` gives them)."""
+    def rlcard_color(self) -> str:
+        """The colour RLCard's encoding names for a wild no action chose a colour for (the colour held most)."""
+    def rlcard_legal(self, legal: list[str]) -> list[tuple[int, str, Optional[str]]]:
+        """RLCard's actions of the legal tokens, by number: ``(action, token, colour a wild names or None)``."""
+    def rlcard_raw(self) -> dict[str, Any]:
+        """RLCard's ``raw_obs`` of this seat (without ``legal_actions``)."""
     def to_dict(self) -> dict[str, Any]:
         """The observation as the protocol's ``obs`` dict."""
 
