@@ -241,14 +241,19 @@ impl Observation {
     /// `legal`), by action number: `(action, token, colour)`, the colour a
     /// wild's action names (else `None`); a wild once per colour, `"draw"`
     /// as action 60; cards RLCard does not have are left out.
-    fn rlcard_legal(&self, legal: Vec<String>) -> PyResult<Vec<(usize, String, Option<&'static str>)>> {
+    fn rlcard_legal(
+        &self,
+        legal: Vec<String>,
+    ) -> PyResult<Vec<(usize, String, Option<&'static str>)>> {
         let mut out = Vec::with_capacity(legal.len() + 3);
         for t in legal {
             if t == "draw" {
                 out.push((rlcard::DRAW, t));
                 continue;
             }
-            let k: Kind = t.parse().map_err(|e: String| PyValueError::new_err(format!("'{t}': {e}")))?;
+            let k: Kind = t
+                .parse()
+                .map_err(|e: String| PyValueError::new_err(format!("'{t}': {e}")))?;
             let a = ACT_PLAY + kind_index(k);
             for c in rlcard::COLORS {
                 if let Some(id) = rlcard::of_action(a, c) {
@@ -264,8 +269,8 @@ impl Observation {
         Ok(out
             .into_iter()
             .map(|(id, t)| {
-                let named = (id < rlcard::DRAW && id % 15 >= 13)
-                    .then(|| rlcard::COLORS[id / 15].name());
+                let named =
+                    (id < rlcard::DRAW && id % 15 >= 13).then(|| rlcard::COLORS[id / 15].name());
                 (id, t, named)
             })
             .collect())

@@ -98,12 +98,13 @@ impl Batch {
     /// Steps every game with its action (all checked before; RLCard's with
     /// its encoding), restarting the games that end.
     fn step(&mut self, actions: &[usize], out: &mut Out, players: usize) -> Result<(), StepError> {
-        for i in 0..self.games.len() {
+        // One action per game (the caller checked the length).
+        for (i, &action) in actions.iter().enumerate().take(self.games.len()) {
             let st = &mut self.games[i];
             if self.rl {
-                st.step_rlcard(actions[i])?;
+                st.step_rlcard(action)?;
             } else {
-                st.step(actions[i])?;
+                st.step(action)?;
             }
             let r = st.take_rewards();
             out.rewards[i * players..(i + 1) * players].copy_from_slice(&r[..players]);
@@ -382,4 +383,3 @@ impl VecGames {
         }
     }
 }
-
