@@ -526,13 +526,13 @@ fn check_rlcard_agrees_with_step_rlcard() {
             while st.decision().is_some() {
                 let mut m = [0i8; rlcard::ACTIONS];
                 st.rlcard_mask(&mut m);
-                for a in 0..rlcard::ACTIONS {
+                for (a, &held) in m.iter().enumerate() {
                     let ok = st.check_rlcard(a);
                     if sanction {
                         assert!(ok.is_ok(), "seed {seed}: action {a}: {ok:?}");
                         continue;
                     }
-                    assert_eq!(ok.is_ok(), m[a] == 1, "seed {seed}: action {a}");
+                    assert_eq!(ok.is_ok(), held == 1, "seed {seed}: action {a}");
                     if let Err(e) = ok {
                         let f = st.features().to_vec();
                         let stepped = st.step_rlcard(a).unwrap_err();
