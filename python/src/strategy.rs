@@ -12,12 +12,17 @@
 //! defaults until the round ends, the run stops with an error, and the
 //! binding raises the exception itself.
 
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use std::sync::{Arc, Mutex};
 use unolab::engine::cards::{CardId, CardSet, Color, Kind};
+use unolab::engine::encode::{
+    kind_index, kind_table, DecisionKind, ACT_COLOR, ACT_PLAY, OBS_LEN, SECTIONS,
+};
 use unolab::engine::game::{Observation as CoreObs, RoundResult, MAX_PLAYERS};
+use unolab::engine::rlcard;
 use unolab::engine::rng::Rng;
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Strategy};
 use unolab::StrategySpec;
@@ -46,6 +51,9 @@ pub struct Observation {
     hand: CardSet,
     top: CardId,
     color: Option<Color>,
+    /// The active colour as the engine holds it (also before a wild start
+    /// card's colour is named), as the features encode it.
+    active: Color,
     direction: i8,
     players: u8,
     hand_sizes: [u8; MAX_PLAYERS],
@@ -56,10 +64,12 @@ pub struct Observation {
     tokens: Arc<Tokens>,
 }
 
-/// The token of each card id of a rule set, as Python strings made once.
+/// The token of each card id of a rule set, as Python strings made once,
+/// and its card kind number (`unolab::engine::encode::kind_table`).
 pub struct Tokens {
     py: Vec<Py<PyString>>,
     text: Vec<String>,
+    kind: [u8; 128],
 }
 
 impl Observation {
@@ -86,6 +96,7 @@ impl Observation {
             hand: obs.hand(),
             top: obs.top(),
             color,
+            active: obs.color(),
             direction: obs.direction(),
             players: n as u8,
             hand_sizes,
@@ -99,6 +110,46 @@ impl Observation {
 
     fn cards<'py>(&self, py: Python<'py>, set: CardSet) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, set.iter().map(|c| self.tokens.py[c as usize].bind(py)))
+    }
+
+    /// The `hand`, `top` and `color` sections of the engine's features
+    /// (`unolab::engine::encode`), the others zero: what RLCard's encoding
+    /// reads.
+    fn rl_features(&self) -> [f32; OBS_LEN] {
+        // The first three sections, as `encode::write_features` reads them.
+        let [hand, top, color, ..] = SECTIONS.map(|s| s.offset);
+        let kind = &self.tokens.kind;
+        let mut f = [0f32; OBS_LEN];
+        for c in self.hand.iter() {
+            f[hand + kind[c as usize] as usize] += 1.0;
+        }
+        f[top + kind[self.top as usize] as usize] = 1.0;
+        f[color + self.active.index()] = 1.0;
+        f
+    }
+
+    /// RLCard's label of card `c` (`r-7`; a wild naming `color`: `r-wild`),
+    /// or its token for a card RLCard does not have.
+    fn rl_label(&self, c: CardId, color: Color) -> String {
+        let kind = self.tokens.kind[c as usize] as usize;
+        match rlcard::of_action(ACT_PLAY + kind, color) {
+            Some(a) => rlcard::action_label(a),
+            None => self.tokens.text[c as usize].clone(),
+        }
+    }
+
+    /// RLCard's labels of `set`, a wild given RLCard's colours in turn
+    /// (r, g, b, y: its deck holds one wild of each kind per colour).
+    fn rl_labels(&self, set: CardSet) -> Vec<String> {
+        let mut wilds = [0usize; 128];
+        set.iter()
+            .map(|c| {
+                let kind = self.tokens.kind[c as usize] as usize;
+                let n = &mut wilds[kind];
+                *n += 1;
+                self.rl_label(c, rlcard::COLORS[(*n - 1) % 4])
+            })
+            .collect()
     }
 }
 
@@ -168,6 +219,76 @@ impl Observation {
     #[getter]
     fn pending_draw(&self) -> u32 {
         self.pending_draw
+    }
+    /// RLCard's observation planes, float32 `(4, 4, 15)`, of this seat:
+    /// the planes `encoding="rlcard"` gives at the same decision (the same
+    /// core function, `unolab::engine::rlcard::planes`).
+    fn rlcard_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let mut planes = [0f32; rlcard::OBS_LEN];
+        rlcard::planes(&self.rl_features(), &mut planes);
+        PyArray1::from_slice(py, &planes).reshape(rlcard::SHAPE)
+    }
+    /// The colour RLCard's encoding names for a wild whose colour no action
+    /// chose (a drawn wild played): the colour held most.
+    fn rlcard_color(&self) -> &'static str {
+        let f = self.rl_features();
+        match rlcard::follow_up(DecisionKind::Color, None, &f) {
+            Some(a) => Color::from_index(a - ACT_COLOR).name(),
+            None => Color::Red.name(),
+        }
+    }
+    /// RLCard's actions of the legal tokens `legal` (a `play` decision's
+    /// `legal`), by action number: `(action, token, colour)`, the colour a
+    /// wild's action names (else `None`); a wild once per colour, `"draw"`
+    /// as action 60; cards RLCard does not have are left out.
+    fn rlcard_legal(
+        &self,
+        legal: Vec<String>,
+    ) -> PyResult<Vec<(usize, String, Option<&'static str>)>> {
+        let mut out = Vec::with_capacity(legal.len() + 3);
+        for t in legal {
+            if t == "draw" {
+                out.push((rlcard::DRAW, t));
+                continue;
+            }
+            let k: Kind = t
+                .parse()
+                .map_err(|e: String| PyValueError::new_err(format!("'{t}': {e}")))?;
+            let a = ACT_PLAY + kind_index(k);
+            for c in rlcard::COLORS {
+                if let Some(id) = rlcard::of_action(a, c) {
+                    out.push((id, t.clone()));
+                }
+                if k.color.is_some() {
+                    break;
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out
+            .into_iter()
+            .map(|(id, t)| {
+                let named =
+                    (id < rlcard::DRAW && id % 15 >= 13).then(|| rlcard::COLORS[id / 15].name());
+                (id, t, named)
+            })
+            .collect())
+    }
+    /// RLCard's `raw_obs` of this seat, without `legal_actions`: `hand`,
+    /// `target`, `played_cards` (RLCard's labels; a wild in a hand or the
+    /// discard pile gets RLCard's colours in turn, r, g, b, y, as its deck
+    /// has one wild of a kind per colour; the target wild, the colour
+    /// named), `num_cards`, `num_players`, `current_player`.
+    fn rlcard_raw<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("hand", self.rl_labels(self.hand))?;
+        d.set_item("target", self.rl_label(self.top, self.active))?;
+        d.set_item("played_cards", self.rl_labels(self.discard))?;
+        d.set_item("num_cards", self.hand_sizes())?;
+        d.set_item("num_players", self.players)?;
+        d.set_item("current_player", self.seat)?;
+        Ok(d)
     }
     /// The observation as the protocol's `obs` dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
@@ -295,6 +416,7 @@ impl PyStrategy {
                 .map(|s| PyString::intern(py, s).unbind())
                 .collect(),
             text,
+            kind: kind_table(d),
         });
         self.tokens = Some(t.clone());
         t

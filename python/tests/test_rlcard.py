@@ -187,3 +187,119 @@ def test_with_the_sanction_an_action_outside_the_mask_is_sanctioned_not_replaced
     hand = unolab.section("hand")
     assert after[hand].sum() > before[hand].sum()
     assert held > 0
+
+
+# ----- the batched environment with encoding="rlcard" ------------------------------
+
+
+def _core_game(seed: int, index: int):
+    """A core game driven as the AEC environment drives it with encoding="rlcard"."""
+    g = unolab._core.Game("rlcard", [], [], 2, None, [], "round", "win", "raise", True)
+    g.reset(seed, index)
+    g.rlcard_settle()
+    return g
+
+
+def test_the_batch_plays_the_aec_envs_rlcard_games_step_by_step():
+    """Slot i of VecEnv(n, encoding="rlcard") against the core game the AEC
+    env drives (game i + j*n of the seed), and slot 0's first game against
+    the AEC env itself: the same planes, masks, seats, rewards and ends for
+    the same random legal actions (a seeded numpy generator)."""
+    n, seed = 5, 41
+    v = unolab.VecEnv(n, rules="rlcard", encoding="rlcard", seed=seed)
+    assert v.obs.shape == (n, 4, 4, 15) and v.obs.dtype == np.float32
+    assert v.mask.shape == (n, 61) and v.mask.dtype == np.int8
+    aec = unolab.env(rules="rlcard", encoding="rlcard")
+    aec.reset(seed=seed)
+    aec_live = True
+    games = [_core_game(seed, i) for i in range(n)]
+    started = [1] * n
+    rng = np.random.default_rng(2024)
+    ended = 0
+    for _ in range(5000):
+        for i, g in enumerate(games):
+            assert np.array_equal(v.obs[i], g.rlcard_observation())
+            assert np.array_equal(v.mask[i], g.rlcard_mask())
+            assert v.seat[i] == g.seat
+        if aec_live:
+            o = aec.observe(aec.agent_selection)
+            assert aec.agent_selection == f"player_{v.seat[0]}"
+            assert np.array_equal(v.obs[0], o["observation"])
+            assert np.array_equal(v.mask[0], o["action_mask"])
+        acts = v.random_actions(rng)
+        assert all(v.mask[i, a] == 1 for i, a in enumerate(acts))
+        v.step(acts)
+        if aec_live:
+            aec.step(int(acts[0]))
+            assert np.array_equal(v.rewards[0], [aec.rewards[a] for a in aec.possible_agents])
+            assert v.done[0] == (aec.terminations["player_0"] or aec.truncations["player_0"])
+            if v.done[0]:
+                assert v.winner[0] == (aec.game.winner if aec.game.winner is not None else -1)
+                aec_live = False
+        for i, g in enumerate(games):
+            g.step_rlcard(int(acts[i]))
+            assert np.array_equal(v.rewards[i], np.array(g.take_rewards(), dtype=np.float32))
+            assert v.done[i] == g.is_over
+            if g.is_over:
+                assert v.winner[i] == (g.winner if g.winner is not None else -1)
+                assert v.truncated[i] == g.truncated
+                games[i] = _core_game(seed, i + started[i] * n)
+                started[i] += 1
+                ended += 1
+        if ended >= 12:
+            break
+    assert ended >= 12 and not aec_live
+    assert list(v.games_started) == started
+
+
+def test_the_rlcard_batch_refuses_bad_actions_with_the_aec_envs_messages(rng):
+    v = unolab.VecEnv(6, rules="rlcard", encoding="rlcard", seed=9)
+    before = [v.obs.copy(), v.mask.copy(), v.seat.copy()]
+    g = _core_game(9, 4)
+    bad = int(np.flatnonzero(v.mask[4] == 0)[0])
+    with pytest.raises(ValueError) as single:
+        g.step_rlcard(bad)
+    acts = v.random_actions(rng)
+    acts[4] = bad
+    with pytest.raises(ValueError) as batch:
+        v.step(acts)
+    assert str(batch.value) == f"game 4: {single.value}"
+    assert "play (RLCard encoding)" in str(batch.value)
+    acts[4] = 61
+    with pytest.raises(ValueError, match=r"game 4: action 61 is not an RLCard action \(valid: 0 to 60\)"):
+        v.step(acts)
+    acts[4] = -1
+    with pytest.raises(ValueError, match="game 4: action -1 is not an RLCard action"):
+        v.step(acts)
+    for x, y in zip([v.obs, v.mask, v.seat], before):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="unknown encoding 'planes' \\(valid: unolab, rlcard\\)"):
+        unolab.VecEnv(2, encoding="planes")
+    # With the sanction, an action outside the mask is the illegal play it names.
+    s = unolab.VecEnv(6, rules="rlcard", encoding="rlcard", illegal="sanction", seed=9)
+    acts[4] = bad
+    s.step(acts)
+
+
+def test_the_rlcard_batch_gives_the_same_arrays_twice():
+    def play(seed: int) -> list[np.ndarray]:
+        v = unolab.VecEnv(16, rules="rlcard", encoding="rlcard", seed=seed)
+        rng = np.random.default_rng(5)
+        seen = []
+        for _ in range(400):
+            v.step(v.random_actions(rng))
+            seen += [v.obs.copy(), v.mask.copy(), v.rewards.copy(), v.done.copy(), v.winner.copy()]
+        return seen
+
+    a, b = play(3), play(3)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert sum(int(d.sum()) for d in a[3::5]) > 10  # games ended and restarted
+    c = play(4)
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+
+
+def test_a_decision_rlcard_lacks_raises_in_the_batch(rng):
+    v = unolab.VecEnv(64, house="stacking=same", encoding="rlcard", seed=1)
+    with pytest.raises(ValueError, match="RLCard encoding has no action for the stack decision"):
+        for _ in range(2000):
+            v.step(v.random_actions(rng))

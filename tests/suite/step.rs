@@ -500,3 +500,53 @@ fn views_of_every_seat_at_a_decision_change_nothing() {
         assert!(checked > 100, "{}: {checked}", r.name);
     }
 }
+
+/// `check_rlcard` answers as `step_rlcard` would, without moving: under the
+/// `rlcard` rule set, at every decision of a few games, every one of RLCard's
+/// actions is accepted exactly when its mask holds it (with the sanction off),
+/// a refused one gets the error `step_rlcard` returns and leaves the game as it
+/// was; with the sanction on every action is accepted (each is a play or the
+/// draw, which the wrong-card sanction covers).
+#[test]
+fn check_rlcard_agrees_with_step_rlcard() {
+    use unolab::engine::rlcard;
+    let r = Rules::builtin("rlcard");
+    let seats = || -> Vec<Seat> {
+        (0..2)
+            .map(|_| StrategySpec::load("random").unwrap().instantiate())
+            .collect()
+    };
+    let mut refused = 0;
+    for sanction in [false, true] {
+        let mut st = Stepper::new(&r, seats(), 0b11, StepMode::Round, Reward::Win);
+        st.set_sanction(sanction);
+        for seed in 0..6 {
+            st.reset(seed).unwrap();
+            st.rlcard_settle().unwrap();
+            while st.decision().is_some() {
+                let mut m = [0i8; rlcard::ACTIONS];
+                st.rlcard_mask(&mut m);
+                for (a, &held) in m.iter().enumerate() {
+                    let ok = st.check_rlcard(a);
+                    if sanction {
+                        assert!(ok.is_ok(), "seed {seed}: action {a}: {ok:?}");
+                        continue;
+                    }
+                    assert_eq!(ok.is_ok(), held == 1, "seed {seed}: action {a}");
+                    if let Err(e) = ok {
+                        let f = st.features().to_vec();
+                        let stepped = st.step_rlcard(a).unwrap_err();
+                        assert_eq!(stepped.to_string(), e.to_string());
+                        assert_eq!(st.features().to_vec(), f);
+                        refused += 1;
+                    }
+                }
+                let lowest = (0..rlcard::ACTIONS).find(|&a| m[a] == 1).unwrap();
+                st.step_rlcard(lowest).unwrap();
+            }
+            assert!(st.is_over());
+            assert!(st.check_rlcard(0).is_err());
+        }
+    }
+    assert!(refused > 100);
+}

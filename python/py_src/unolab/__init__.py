@@ -13,6 +13,7 @@ speed:
   ``rules``, ``strategies``: the commands of the ``unolab`` command line,
   with the same options and the same numbers (``unolab.lab``);
 * ``unolab.Strategy``: Python strategies, played in-process at any seat;
+  ``unolab.rlcard.RLCardAgent`` seats an agent trained on RLCard;
 * ``unolab.encoding``: the observation (``OBS_LEN`` features in
   ``SECTIONS``) and the actions (``Discrete(ACTIONS)``), shared by all three.
 
@@ -52,6 +53,8 @@ from .lab import (
     tournament,
     trace,
 )
+from . import rlcard
+from .rlcard import RLCardAgent
 from .strategy import Observation, Strategy
 from .vec import VecEnv
 
@@ -99,6 +102,7 @@ __all__ = [
     "DECISION_KINDS",
     "ExperimentResult",
     "Observation",
+    "RLCardAgent",
     "Result",
     "RunResult",
     "Strategy",

@@ -143,6 +143,7 @@ class VecGames:
         reward: str,
         illegal: str,
         ask_forced: bool,
+        encoding: str = "unolab",
     ) -> None: ...
     def reset(self, seed: int) -> None:
         """Starts game ``i`` of master seed ``seed`` in every slot ``i`` (the GIL released)."""
@@ -150,10 +151,13 @@ class VecGames:
         """Answers every game's decision (actions checked first; the GIL released while stepping)."""
     @property
     def obs(self) -> npt.NDArray[np.float32]:
-        """``(n, OBS_LEN)``: the features of the seat to act in each game."""
+        """``(n, OBS_LEN)`` (``(n, 4, 4, 15)`` with RLCard's encoding): the features of the seat to act in each game."""
     @property
     def mask(self) -> npt.NDArray[np.int8]:
-        """``(n, ACTIONS)``: the legal actions of each game's decision."""
+        """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): the legal actions of each game's decision."""
+    @property
+    def encoding(self) -> str:
+        """``"unolab"`` or ``"rlcard"``."""
     @property
     def seat(self) -> npt.NDArray[np.int64]:
         """``(n,)``: the seat to act."""
@@ -252,6 +256,14 @@ class Observation:
     @property
     def pending_draw(self) -> int:
         """The draw total aimed at you (stacking, challenge), else 0."""
+    def rlcard_planes(self) -> npt.NDArray[np.float32]:
+        """RLCard's observation planes ``(4, 4, 15)`` of this seat (as ``encoding="rlcard"`` gives them)."""
+    def rlcard_color(self) -> str:
+        """The colour RLCard's encoding names for a wild no action chose a colour for (the colour held most)."""
+    def rlcard_legal(self, legal: list[str]) -> list[tuple[int, str, Optional[str]]]:
+        """RLCard's actions of the legal tokens, by number: ``(action, token, colour a wild names or None)``."""
+    def rlcard_raw(self) -> dict[str, Any]:
+        """RLCard's ``raw_obs`` of this seat (without ``legal_actions``)."""
     def to_dict(self) -> dict[str, Any]:
         """The observation as the protocol's ``obs`` dict."""
 

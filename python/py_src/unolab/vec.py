@@ -11,6 +11,11 @@ Games restart by themselves when they end, with reproducible seeds: after
 ``i + j * n`` of the master seed ``seed``: the game ``unolab run --seed
 seed`` plays as its game ``i + j * n``, when the learner's answers are the
 same. ``games_started[i]`` counts them.
+
+With ``encoding="rlcard"`` the arrays are RLCard's: ``obs`` its ``(4, 4,
+15)`` planes, ``mask`` its 61 actions, and ``step`` takes RLCard's action
+numbers, the decisions RLCard does not ask answered as the AEC
+environment's ``encoding="rlcard"`` answers them (the same core code).
 """
 
 from __future__ import annotations
@@ -46,10 +51,18 @@ class VecEnv:
         illegal: ``"raise"`` or ``"sanction"`` (as in ``unolab.env``).
         ask_forced: ask also when drawing is the only legal action.
         seed: the master seed of the first ``reset`` (done here).
+        encoding: ``"unolab"`` (the engine's features and 81 actions) or
+            ``"rlcard"`` (RLCard's planes and 61 actions, as in
+            ``unolab.env``: the wild's colour is the action's, UNO is
+            called, a playable drawn card is played; a rule set that asks a
+            decision RLCard does not have raises ``ValueError`` when it
+            arises, and the batch must then be ``reset``).
 
     Attributes (numpy arrays, rewritten in place by ``reset`` and ``step``):
-        obs: ``(n, OBS_LEN)`` float32, the features of the seat to act.
-        mask: ``(n, ACTIONS)`` int8, its legal actions.
+        obs: ``(n, OBS_LEN)`` float32, the features of the seat to act
+            (``(n, 4, 4, 15)``, RLCard's planes, with ``encoding="rlcard"``).
+        mask: ``(n, ACTIONS)`` int8, its legal actions (``(n, 61)`` with
+            ``encoding="rlcard"``).
         seat: ``(n,)`` int64, the seat to act.
         kind: ``(n,)`` int64, the kind of decision (index into ``DECISION_KINDS``).
         rewards: ``(n, players)`` float32, what each seat earned in the last
@@ -80,6 +93,7 @@ class VecEnv:
         illegal: str = "raise",
         ask_forced: bool = True,
         seed: int = 0,
+        encoding: str = "unolab",
     ) -> None:
         self._core = _core.VecGames(
             int(n),
@@ -93,6 +107,7 @@ class VecEnv:
             reward,
             illegal,
             bool(ask_forced),
+            encoding,
         )
         self.n: int = self._core.n
         """The number of games."""
@@ -100,6 +115,8 @@ class VecEnv:
         """The players at each table."""
         self.learners: list[int] = self._core.learners
         """The learner's seats."""
+        self.encoding: str = self._core.encoding
+        """``"unolab"`` or ``"rlcard"``: the arrays' and actions' encoding."""
         self.obs: np.ndarray = self._core.obs
         self.mask: np.ndarray = self._core.mask
         self.seat: np.ndarray = self._core.seat

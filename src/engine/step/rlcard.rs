@@ -60,6 +60,20 @@ impl<S: Strategy> Stepper<'_, S> {
     /// the mask is refused, or, with the sanction on, handed to the engine as
     /// the illegal play it is (the wrong-card sanction).
     pub fn step_rlcard(&mut self, a: usize) -> Result<(), StepError> {
+        self.check_rlcard(a)?;
+        let stop = self.stop.ok_or(StepError::Over)?;
+        let (engine_action, named) = action(a);
+        self.step(engine_action)?;
+        self.rlcard_follow(Some(stop.decision.seat), named)
+    }
+
+    /// Whether [`Stepper::step_rlcard`] would take RLCard's action `a` now:
+    /// `Ok`, or the error it would return before moving (the game is over;
+    /// the action is outside the mask, and not a play the sanction applies
+    /// to when it is on). Changes nothing, so a batch can check every
+    /// action before stepping any game. (A decision RLCard does not have,
+    /// met after the action, is an error only [`Stepper::step_rlcard`] finds.)
+    pub fn check_rlcard(&self, a: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
         let mut m = [0i8; ACTIONS];
         self.rlcard_mask(&mut m);
@@ -71,8 +85,9 @@ impl<S: Strategy> Stepper<'_, S> {
                 legal: (0..ACTIONS).filter(|&i| m[i] == 1).collect(),
             });
         }
-        let (engine_action, named) = action(a);
-        self.step(engine_action)?;
-        self.rlcard_follow(Some(stop.decision.seat), named)
+        if m[a] == 0 {
+            self.check(action(a).0)?;
+        }
+        Ok(())
     }
 }

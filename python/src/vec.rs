@@ -1,0 +1,385 @@
+//! `VecGames`: a batch of stepped games behind `unolab.VecEnv`, written into
+//! numpy arrays it owns, in the engine's encoding or RLCard's
+//! (`encoding="rlcard"`: the planes and the 61 actions of
+//! `unolab::engine::rlcard`, stepped with the core's `Stepper::step_rlcard`,
+//! as the AEC environment's RLCard encoding is).
+
+use crate::{step_error, table, truncated, value_error, winner};
+use numpy::{
+    ndarray::IxDyn, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use std::sync::Mutex;
+use unolab::engine::encode::{ACTIONS, OBS_LEN};
+use unolab::engine::rlcard;
+use unolab::engine::step::{StepError, Stepper};
+use unolab::Seat;
+
+/// The state of a batch, behind a Mutex (see [`Game`]).
+struct Batch {
+    games: Vec<Stepper<'static, Seat>>,
+    /// Games started in each slot since the last reset.
+    started: Vec<u64>,
+    seed: u64,
+    /// Games that ended before any learner decision (played through, skipped).
+    skipped: u64,
+    /// RLCard's encoding: its planes, mask and actions, and the decisions
+    /// it does not ask answered as it does (`Stepper::rlcard_settle`).
+    rl: bool,
+}
+
+/// The arrays a batch writes into (owned by the VecGames, seen from Python
+/// as numpy arrays; never reallocated).
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [i8],
+    seat: &'a mut [i64],
+    kind: &'a mut [i64],
+    rewards: &'a mut [f32],
+    done: &'a mut [bool],
+    truncated: &'a mut [bool],
+    winner: &'a mut [i64],
+}
+
+impl Batch {
+    /// Starts the next game of slot `i` (game `i + started * n` of the seed),
+    /// skipping games that end before any learner decision.
+    fn start(&mut self, i: usize) -> Result<(), StepError> {
+        let n = self.games.len() as u64;
+        loop {
+            let index = (i as u64).wrapping_add(self.started[i].wrapping_mul(n));
+            self.started[i] += 1;
+            self.games[i].reset_game(self.seed, index)?;
+            if self.rl {
+                self.games[i].rlcard_settle()?;
+            }
+            if !self.games[i].is_over() {
+                return Ok(());
+            }
+            self.skipped += 1;
+        }
+    }
+
+    /// Writes slot `i`'s decision in hand into the arrays.
+    fn write(&self, i: usize, out: &mut Out) {
+        let st = &self.games[i];
+        if self.rl {
+            let o = rlcard::OBS_LEN;
+            st.rlcard_planes(&mut out.obs[i * o..(i + 1) * o]);
+            let m = rlcard::ACTIONS;
+            st.rlcard_mask(&mut out.mask[i * m..(i + 1) * m]);
+        } else {
+            out.obs[i * OBS_LEN..(i + 1) * OBS_LEN].copy_from_slice(&st.features()[..]);
+            st.legal()
+                .write_mask(&mut out.mask[i * ACTIONS..(i + 1) * ACTIONS]);
+        }
+        let d = st.decision();
+        out.seat[i] = d.map_or(-1, |d| d.seat as i64);
+        out.kind[i] = d.map_or(-1, |d| d.kind as i64);
+    }
+
+    fn reset(&mut self, seed: u64, out: &mut Out, players: usize) -> Result<(), StepError> {
+        self.seed = seed;
+        self.skipped = 0;
+        self.started.fill(0);
+        for i in 0..self.games.len() {
+            self.start(i)?;
+            self.write(i, out);
+        }
+        out.rewards[..self.games.len() * players].fill(0.0);
+        out.done.fill(false);
+        out.truncated.fill(false);
+        out.winner.fill(-1);
+        Ok(())
+    }
+
+    /// Steps every game with its action (all checked before; RLCard's with
+    /// its encoding), restarting the games that end.
+    fn step(&mut self, actions: &[usize], out: &mut Out, players: usize) -> Result<(), StepError> {
+        // One action per game (the caller checked the length).
+        for (i, &action) in actions.iter().enumerate().take(self.games.len()) {
+            let st = &mut self.games[i];
+            if self.rl {
+                st.step_rlcard(action)?;
+            } else {
+                st.step(action)?;
+            }
+            let r = st.take_rewards();
+            out.rewards[i * players..(i + 1) * players].copy_from_slice(&r[..players]);
+            let over = st.is_over();
+            out.done[i] = over;
+            if over {
+                out.truncated[i] = truncated(st);
+                out.winner[i] = winner(st).map_or(-1, |w| w as i64);
+                self.start(i)?;
+            } else {
+                out.truncated[i] = false;
+                out.winner[i] = -1;
+            }
+            self.write(i, out);
+        }
+        Ok(())
+    }
+}
+
+/// `n` games stepped together, writing into numpy arrays it owns. See
+/// `unolab/_core.pyi` and `unolab.VecEnv`.
+#[pyclass(module = "unolab._core")]
+pub(crate) struct VecGames {
+    batch: Mutex<Batch>,
+    players: usize,
+    env: u16,
+    /// The actions as the core's numbers (scratch, kept to avoid allocating).
+    actions: Vec<usize>,
+    /// `(n, OBS_LEN)`, or `(n, 4, 4, 15)` with RLCard's encoding.
+    obs: Py<PyArrayDyn<f32>>,
+    mask: Py<PyArray2<i8>>,
+    seat: Py<PyArray1<i64>>,
+    kind: Py<PyArray1<i64>>,
+    rewards: Py<PyArray2<f32>>,
+    done: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    winner: Py<PyArray1<i64>>,
+}
+
+/// Borrows every output array for writing (numpy's borrow checking refuses
+/// if Python holds a conflicting borrow) and runs `f` on them.
+macro_rules! with_out {
+    ($self:ident, $py:ident, |$out:ident| $body:expr) => {{
+        let mut obs = $self.obs.bind($py).readwrite();
+        let mut mask = $self.mask.bind($py).readwrite();
+        let mut seat = $self.seat.bind($py).readwrite();
+        let mut kind = $self.kind.bind($py).readwrite();
+        let mut rewards = $self.rewards.bind($py).readwrite();
+        let mut done = $self.done.bind($py).readwrite();
+        let mut truncated = $self.truncated.bind($py).readwrite();
+        let mut winner = $self.winner.bind($py).readwrite();
+        let slice_err = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
+        let mut $out = Out {
+            obs: obs.as_slice_mut().map_err(slice_err)?,
+            mask: mask.as_slice_mut().map_err(slice_err)?,
+            seat: seat.as_slice_mut().map_err(slice_err)?,
+            kind: kind.as_slice_mut().map_err(slice_err)?,
+            rewards: rewards.as_slice_mut().map_err(slice_err)?,
+            done: done.as_slice_mut().map_err(slice_err)?,
+            truncated: truncated.as_slice_mut().map_err(slice_err)?,
+            winner: winner.as_slice_mut().map_err(slice_err)?,
+        };
+        $body
+    }};
+}
+
+#[pymethods]
+impl VecGames {
+    #[new]
+    #[pyo3(signature = (n, rules, house, settings, players, learners, strategies, mode, reward, illegal, ask_forced, encoding = "unolab"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        rules: &str,
+        house: Vec<String>,
+        settings: Vec<String>,
+        players: usize,
+        learners: Option<Vec<i64>>,
+        strategies: Vec<String>,
+        mode: &str,
+        reward: &str,
+        illegal: &str,
+        ask_forced: bool,
+        encoding: &str,
+    ) -> PyResult<Self> {
+        let rl = match encoding {
+            "unolab" => false,
+            "rlcard" => true,
+            e => {
+                return Err(value_error(format!(
+                    "unknown encoding '{e}' (valid: unolab, rlcard)"
+                )))
+            }
+        };
+        if n == 0 || n > 1 << 24 {
+            return Err(value_error(format!(
+                "{n} games is not a batch size (valid: 1 to {})",
+                1 << 24
+            )));
+        }
+        let t = table(
+            rules, house, settings, players, learners, strategies, mode, reward, illegal,
+            ask_forced,
+        )?;
+        let games = (0..n).map(|_| t.stepper()).collect();
+        let (obs_shape, actions) = if rl {
+            let [p, c, k] = rlcard::SHAPE;
+            (vec![n, p, c, k], rlcard::ACTIONS)
+        } else {
+            (vec![n, OBS_LEN], ACTIONS)
+        };
+        Ok(VecGames {
+            batch: Mutex::new(Batch {
+                games,
+                started: vec![0; n],
+                seed: 0,
+                skipped: 0,
+                rl,
+            }),
+            players,
+            env: t.env,
+            actions: vec![0; n],
+            obs: PyArrayDyn::zeros(py, IxDyn(&obs_shape), false).unbind(),
+            mask: PyArray2::zeros(py, [n, actions], false).unbind(),
+            seat: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+            kind: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            done: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            winner: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+        })
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let players = self.players;
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        with_out!(self, py, |out| {
+            py.detach(|| batch.reset(seed, &mut out, players))
+                .map_err(step_error)
+        })
+    }
+
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let players = self.players;
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        let n = batch.games.len();
+        if actions.len() != n {
+            return Err(value_error(format!(
+                "{} actions for {n} games (give one per game)",
+                actions.len()
+            )));
+        }
+        let acts = actions
+            .as_slice()
+            .map_err(|e| value_error(format!("actions: {e}")))?;
+        // Every action is checked before any game moves, so a refusal leaves
+        // the whole batch as it was.
+        for (i, (&a, st)) in acts.iter().zip(&batch.games).enumerate() {
+            if batch.rl {
+                if a < 0 || a as usize >= rlcard::ACTIONS {
+                    return Err(value_error(format!(
+                        "game {i}: action {a} is not an RLCard action (valid: 0 to {})",
+                        rlcard::ACTIONS - 1
+                    )));
+                }
+                st.check_rlcard(a as usize)
+                    .map_err(|e| value_error(format!("game {i}: {e}")))?;
+                self.actions[i] = a as usize;
+                continue;
+            }
+            if a < 0 || a as usize >= ACTIONS {
+                return Err(value_error(format!(
+                    "game {i}: action {a} is not an action (valid: 0 to {})",
+                    ACTIONS - 1
+                )));
+            }
+            let a = a as usize;
+            if !st.legal().contains(a) {
+                st.check(a)
+                    .map_err(|e| value_error(format!("game {i}: {e}")))?;
+            }
+            self.actions[i] = a;
+        }
+        let acts = &self.actions;
+        with_out!(self, py, |out| {
+            py.detach(|| batch.step(acts, &mut out, players))
+                .map_err(step_error)
+        })
+    }
+
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+        self.obs.bind(py).clone()
+    }
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.mask.bind(py).clone()
+    }
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.seat.bind(py).clone()
+    }
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.kind.bind(py).clone()
+    }
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.rewards.bind(py).clone()
+    }
+    #[getter]
+    fn done<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.done.bind(py).clone()
+    }
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+    #[getter]
+    fn winner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.winner.bind(py).clone()
+    }
+    #[getter]
+    fn n(&mut self) -> usize {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .games
+            .len()
+    }
+    #[getter]
+    fn encoding(&mut self) -> &'static str {
+        let rl = self.batch.get_mut().unwrap_or_else(|p| p.into_inner()).rl;
+        if rl {
+            "rlcard"
+        } else {
+            "unolab"
+        }
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+    #[getter]
+    fn learners(&self) -> Vec<usize> {
+        (0..self.players)
+            .filter(|s| self.env >> s & 1 == 1)
+            .collect()
+    }
+    #[getter]
+    fn skipped(&mut self) -> u64 {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .skipped
+    }
+    #[getter]
+    fn games_started(&mut self) -> Vec<u64> {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .started
+            .clone()
+    }
+
+    fn render(&mut self, i: usize) -> PyResult<String> {
+        let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        let n = batch.games.len();
+        match batch.games.get_mut(i) {
+            Some(st) => Ok(st.render()),
+            None => Err(value_error(format!(
+                "game {i} is not in the batch (valid: 0 to {})",
+                n - 1
+            ))),
+        }
+    }
+}
