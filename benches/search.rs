@@ -99,7 +99,14 @@ fn search(c: &mut Criterion) {
     g.warm_up_time(Duration::from_secs(1));
     g.measurement_time(Duration::from_secs(10));
     // Every shipped search preset (and the perfect-information reference).
-    for name in ["pimc-100", "pimc-400", "pimc-1k", "ismcts-1k", "oracle-400"] {
+    for name in [
+        "pimc-100",
+        "pimc-net-100",
+        "pimc-400",
+        "pimc-1k",
+        "ismcts-1k",
+        "oracle-400",
+    ] {
         for players in [2, 4] {
             let a = std::sync::Arc::new(std::sync::Mutex::new(agent(name)));
             let mut next = 0;
