@@ -102,7 +102,8 @@ impl Batch {
         for (i, &action) in actions.iter().enumerate().take(self.games.len()) {
             let st = &mut self.games[i];
             if self.rl {
-                st.step_rlcard(action)?;
+                // `VecGames::step` ran `check_rlcard` on every action.
+                st.step_rlcard_checked(action)?;
             } else {
                 st.step(action)?;
             }

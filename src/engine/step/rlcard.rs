@@ -61,6 +61,13 @@ impl<S: Strategy> Stepper<'_, S> {
     /// the illegal play it is (the wrong-card sanction).
     pub fn step_rlcard(&mut self, a: usize) -> Result<(), StepError> {
         self.check_rlcard(a)?;
+        self.step_rlcard_checked(a)
+    }
+
+    /// [`Stepper::step_rlcard`] for an action [`Stepper::check_rlcard`]
+    /// already accepted (a batch checks every game's action first), so the
+    /// mask is not built a second time.
+    pub fn step_rlcard_checked(&mut self, a: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
         let (engine_action, named) = action(a);
         self.step(engine_action)?;
