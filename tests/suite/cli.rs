@@ -1,9 +1,8 @@
 //! The real `unolab` binary: run --json / --out, trace, rules, bad input.
 
-use crate::common::{self, stderr, stdout, unolab};
+use crate::common::{self, stderr, stdout, terminated_after, unolab};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn tempdir(tag: &str) -> PathBuf {
     common::tempdir("cli", tag)
@@ -352,8 +351,8 @@ fn an_unwritable_out_is_refused_before_any_game() {
 #[test]
 fn sigterm_keeps_finished_work() {
     let dir = tempdir("term");
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
+    let o = terminated_after(
+        &[
             "run",
             "--games",
             "2000000000",
@@ -362,18 +361,9 @@ fn sigterm_keeps_finished_work() {
             "--json",
             "--out",
             dir.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let o = child.wait_with_output().unwrap();
+        ],
+        1500,
+    );
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).expect("the summary is printed");
     assert_eq!(v["partial"], true);

@@ -3,10 +3,9 @@
 //! what A and B are and how a challenger does, precision per metric, and the
 //! smaller things a user tripped on.
 
-use crate::common::{self, read, stderr, stdout, unolab};
+use crate::common::{self, read, stderr, stdout, terminated_after, unolab};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn tempdir(tag: &str) -> PathBuf {
     common::tempdir("trust", tag)
@@ -333,8 +332,8 @@ fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
     let dir = tempdir("term");
     let f = experiment_file(&dir, "t", "", "batch = 100000000");
     let out = dir.join("out");
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
+    let o = terminated_after(
+        &[
             "experiment",
             "run",
             f.to_str().unwrap(),
@@ -345,18 +344,9 @@ fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
             "-q",
             "-o",
             out.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let o = child.wait_with_output().unwrap();
+        ],
+        2500,
+    );
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let m: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
     assert_eq!(m["partial"], true, "{m}");
@@ -575,8 +565,8 @@ fn partial_results_are_marked_in_every_file() {
     assert!(csv.lines().skip(1).all(|l| l.ends_with(",false")), "{csv}");
     // A tournament cut short: ratings.csv and ratings.svg say so.
     let t = dir.join("t");
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
+    let o = terminated_after(
+        &[
             "tournament",
             "-s",
             "points,color,random,first",
@@ -587,18 +577,9 @@ fn partial_results_are_marked_in_every_file() {
             "-q",
             "-o",
             t.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2000));
-    assert!(Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let o = child.wait_with_output().unwrap();
+        ],
+        2000,
+    );
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let csv = read(&t.join("ratings.csv"));
     assert!(

@@ -1024,3 +1024,21 @@ pub fn tempdir(group: &str, tag: &str) -> std::path::PathBuf {
 pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// Starts `unolab` with `args` (stdout and stderr captured), sends it
+/// SIGTERM after `ms` milliseconds and returns what it wrote and its status.
+pub fn terminated_after(args: &[&str], ms: u64) -> std::process::Output {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
+}
