@@ -79,6 +79,21 @@ impl Ledger {
         self.len = 0;
     }
 
+    /// Makes this ledger mean what `src` means, copying only what `src`
+    /// uses (its notes, and its known cards when it has any).
+    #[inline]
+    pub(super) fn copy_from(&mut self, src: &Ledger) {
+        if src.dirty {
+            self.known_by = src.known_by;
+        } else if self.dirty {
+            self.known_by = [0; 128];
+        }
+        self.dirty = src.dirty;
+        let len = src.len as usize;
+        self.notes[..len].copy_from_slice(&src.notes[..len]);
+        self.len = src.len;
+    }
+
     /// Forgets the known cards, keeps the public notes (a determinized copy:
     /// its hands are not the real ones).
     #[inline]
