@@ -431,6 +431,149 @@ pub fn encode_update(
     *seen = Some(now);
 }
 
+/// The features of one decision, kept small: what [`encode`] reads of the
+/// observation, taken at the decision ([`Features::capture`]) and written
+/// out later ([`Features::write`]) with exactly [`encode`]'s values. About
+/// 160 bytes where the written features are [`OBS_LEN`] floats: a stepped
+/// game keeps this between two steps, and a batch of games writes each
+/// straight into its row of the observations. The discard pile's counts by
+/// kind are kept from one capture to the next by difference (a play adds
+/// one card), as [`encode_update`] does.
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    hand: CardSet,
+    discard: CardSet,
+    /// `discard_kinds` counts `discard` (false before the first capture).
+    counted: bool,
+    discard_kinds: [u8; KINDS],
+    top: u8,
+    color: u8,
+    direction: i8,
+    players: u8,
+    /// Hand sizes, from the deciding seat on in the direction of play.
+    sizes: [u8; MAX_PLAYERS],
+    totals: [f32; MAX_PLAYERS],
+    draw_pile: u8,
+    pending: u32,
+    kind: u8,
+    /// The kind of the card the decision is about, or `u8::MAX`.
+    card: u8,
+    /// Whether a decision was captured (false: [`Features::write`] writes zeros).
+    some: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features::EMPTY
+    }
+}
+
+impl Features {
+    /// Nothing captured: writes zeros.
+    pub const EMPTY: Features = Features {
+        hand: CardSet::EMPTY,
+        discard: CardSet::EMPTY,
+        counted: false,
+        discard_kinds: [0; KINDS],
+        top: 0,
+        color: 0,
+        direction: 0,
+        players: 0,
+        sizes: [0; MAX_PLAYERS],
+        totals: [0.0; MAX_PLAYERS],
+        draw_pile: 0,
+        pending: 0,
+        kind: 0,
+        card: u8::MAX,
+        some: false,
+    };
+
+    /// Takes the features of `obs` for decision `kind` (about `card`).
+    /// Captures must come from games of one rule set (the discard counts
+    /// are carried over by difference).
+    pub fn capture(&mut self, obs: &Observation, kind: DecisionKind, card: Option<CardId>) {
+        let d = &obs.rules().deck;
+        let n = obs.players();
+        self.hand = obs.hand();
+        self.top = card_kind(d, obs.top()) as u8;
+        self.color = obs.color().index() as u8;
+        self.direction = obs.direction();
+        self.players = n as u8;
+        let all_totals = obs.totals();
+        for k in 0..n {
+            let seat = if k == 0 {
+                obs.seat()
+            } else {
+                obs.seat_after(k as u8)
+            } as usize;
+            self.sizes[k] = obs.hand_size(seat) as u8;
+            self.totals[k] = all_totals[seat] as f32 / 100.0;
+        }
+        self.draw_pile = obs.draw_pile_len() as u8;
+        self.pending = obs.pending_draw();
+        self.kind = kind as u8;
+        self.card = card.map_or(u8::MAX, |c| card_kind(d, c) as u8);
+        let now = obs.discard();
+        if self.counted && (self.discard ^ now).len() <= 8 {
+            for c in (now - self.discard).iter() {
+                self.discard_kinds[card_kind(d, c)] += 1;
+            }
+            for c in (self.discard - now).iter() {
+                self.discard_kinds[card_kind(d, c)] -= 1;
+            }
+        } else {
+            self.discard_kinds = [0; KINDS];
+            for c in now.iter() {
+                self.discard_kinds[card_kind(d, c)] += 1;
+            }
+        }
+        self.discard = now;
+        self.counted = true;
+        self.some = true;
+    }
+
+    /// Forgets the decision (the game is over): [`Features::write`] writes
+    /// zeros; the discard counts are kept for the next capture.
+    pub fn clear(&mut self) {
+        self.some = false;
+    }
+
+    /// Writes the features into `out` (at least [`OBS_LEN`] long; every
+    /// value is written): [`encode`]'s values for the captured decision,
+    /// zeros when none is captured. `deck` is the rule set's deck.
+    pub fn write(&self, deck: &Deck, out: &mut [f32]) {
+        let out = &mut out[..OBS_LEN];
+        out.fill(0.0);
+        if !self.some {
+            return;
+        }
+        let [hand, top, color, direction, players, sizes, discard, pile, pending, totals, decision, about] =
+            SECTIONS.map(|s| s.offset);
+        count_kinds(deck, self.hand, &mut out[hand..]);
+        out[top + self.top as usize] = 1.0;
+        out[color + self.color as usize] = 1.0;
+        out[direction] = self.direction as f32;
+        let n = self.players as usize;
+        out[players + n - 2] = 1.0;
+        for k in 0..n {
+            out[sizes + k] = self.sizes[k] as f32;
+            out[totals + k] = self.totals[k];
+        }
+        for (o, &k) in out[discard..discard + KINDS]
+            .iter_mut()
+            .zip(&self.discard_kinds)
+        {
+            *o = k as f32;
+        }
+        out[pile] = self.draw_pile as f32 / 10.0;
+        out[pending] = self.pending as f32;
+        out[decision + self.kind as usize] = 1.0;
+        if self.card != u8::MAX {
+            out[about + self.card as usize] = 1.0;
+        }
+    }
+}
+
 /// Every section but `discard` into `out`, whose other sections are zero.
 #[inline]
 fn write_features(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: &mut [f32]) {
@@ -475,6 +618,7 @@ pub fn encode_waiting(obs: &Observation, out: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::engine::rules::Rules;
+    use crate::engine::strategy::Strategy;
 
     #[test]
     fn kind_numbers_cover_every_kind_once() {
@@ -569,31 +713,31 @@ mod tests {
         }
     }
 
+    // Random plays (the engine's defaults for the other decisions); the
+    // engine's tests use no agent of the layer above.
+    struct Uniform;
+    impl Strategy for Uniform {
+        fn name(&self) -> &str {
+            "uniform"
+        }
+        fn choose_play(
+            &mut self,
+            _: &Observation,
+            playable: CardSet,
+            rng: &mut crate::engine::rng::Rng,
+        ) -> Option<CardId> {
+            use rand::Rng as _;
+            let n = playable.len();
+            (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+        }
+    }
+
     #[test]
     fn an_update_writes_what_encode_writes() {
         // A buffer updated through a round's turns, forward (the discard
         // pile grows by a card, or a reshuffle empties it) and backward (it
         // shrinks), holds what a fresh encode writes, for every seat.
         use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
-        use crate::engine::strategy::Strategy;
-        // Random plays (the engine's defaults for the other decisions); the
-        // engine's tests use no agent of the layer above.
-        struct Uniform;
-        impl Strategy for Uniform {
-            fn name(&self) -> &str {
-                "uniform"
-            }
-            fn choose_play(
-                &mut self,
-                _: &Observation,
-                playable: CardSet,
-                rng: &mut crate::engine::rng::Rng,
-            ) -> Option<CardId> {
-                use rand::Rng as _;
-                let n = playable.len();
-                (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
-            }
-        }
         let mut checked = 0;
         for name in crate::engine::rules::BUILTIN_NAMES {
             let r = Rules::builtin(name);
@@ -624,6 +768,60 @@ mod tests {
                     assert_eq!(buf.to_vec(), want.to_vec(), "{name} seed {seed} state {i}");
                     checked += 1;
                 }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    #[test]
+    fn captured_features_write_what_encode_writes() {
+        use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
+        // The same walk as above: every state forwards then backwards (the
+        // discard pile grows and shrinks), each seat, decisions with and
+        // without a card, against encode.
+        let mut checked = 0;
+        for name in crate::engine::rules::BUILTIN_NAMES {
+            let r = Rules::builtin(name);
+            for seed in 0..3 {
+                let mut g = Game::new(&r, 4, seed);
+                g.set_lazy_pile(true);
+                let mut seats: Vec<Box<dyn Strategy>> = (0..4)
+                    .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
+                    .collect();
+                let mut agents = Agents {
+                    seats: &mut seats,
+                    rng: crate::engine::rng::game_rngs(seed, 1).1,
+                };
+                g.start_match(None);
+                let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+                let mut states = vec![g.clone()];
+                while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
+                    states.push(g.clone());
+                    cur = next;
+                }
+                let mut f = Features::EMPTY;
+                let mut got = [7f32; OBS_LEN + 2];
+                f.write(&r.deck, &mut got);
+                assert!(got[..OBS_LEN].iter().all(|&x| x == 0.0), "nothing captured");
+                assert_eq!(got[OBS_LEN..], [7.0, 7.0], "nothing written past the end");
+                for (i, state) in states.iter().chain(states.iter().rev()).enumerate() {
+                    let obs = Observation::of(state, (i % 4) as u8);
+                    let (kind, card) = match i % 3 {
+                        0 => (DecisionKind::Play, None),
+                        1 => (DecisionKind::PlayDrawn, obs.hand().first()),
+                        _ => (DecisionKind::Challenge, None),
+                    };
+                    let mut want = [1f32; OBS_LEN];
+                    encode(&obs, kind, card, &mut want);
+                    f.capture(&obs, kind, card);
+                    let mut got = [3f32; OBS_LEN];
+                    f.write(&r.deck, &mut got);
+                    assert_eq!(got.to_vec(), want.to_vec(), "{name} seed {seed} state {i}");
+                    checked += 1;
+                }
+                f.clear();
+                f.write(&r.deck, &mut got);
+                assert!(got[..OBS_LEN].iter().all(|&x| x == 0.0), "cleared");
             }
         }
         assert!(checked > 500, "{checked}");

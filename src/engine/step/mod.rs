@@ -26,9 +26,9 @@ mod rlcard;
 
 use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
-    card_of_action, encode_waiting, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR,
-    ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
-    ACT_TARGET, ACT_UNO, OBS_LEN,
+    card_of_action, encode_waiting, ActionSet, Decision, DecisionKind, Features, ACT_CHALLENGE,
+    ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO,
+    ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, OBS_LEN,
 };
 use crate::engine::game::{
     Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
@@ -112,9 +112,9 @@ pub struct Stepper<'r, S: Strategy> {
     log: Vec<Entry>,
     phase: Phase,
     stop: Option<Stop>,
-    features: [f32; OBS_LEN],
-    /// The discard pile the `discard` section of `features` counts.
-    features_discard: Option<CardSet>,
+    /// The features of the decision in hand, kept small (written out on
+    /// demand: [`Stepper::write_features`]).
+    features: Features,
     start: RoundStart,
     rounds: Vec<RoundResult>,
     result: Option<MatchResult>,
@@ -143,8 +143,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             log: Vec::with_capacity(64),
             phase: Phase::Over,
             stop: None,
-            features: [0.0; OBS_LEN],
-            features_discard: None,
+            features: Features::EMPTY,
             start: RoundStart {
                 first_player: 0,
                 first_direction: 1,
@@ -221,8 +220,20 @@ impl<'r, S: Strategy> Stepper<'r, S> {
 
     /// The features of the deciding seat at the decision in hand (zeros when
     /// the game is over).
-    pub fn features(&self) -> &[f32; OBS_LEN] {
-        &self.features
+    pub fn features(&self) -> [f32; OBS_LEN] {
+        let mut out = [0.0; OBS_LEN];
+        self.write_features(&mut out);
+        out
+    }
+
+    /// Writes [`Stepper::features`] into `out` (at least [`OBS_LEN`] long),
+    /// with no copy in between (a batch writes each game's row).
+    pub fn write_features(&self, out: &mut [f32]) {
+        if self.stop.is_some() {
+            self.features.write(&self.game().rules().deck, out);
+        } else {
+            out[..OBS_LEN].fill(0.0);
+        }
     }
 
     /// The rounds finished so far.
@@ -258,7 +269,6 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
-            features_discard: &mut self.features_discard,
             inspect: Some(&mut call),
         };
         let mut agents = Agents {
@@ -288,7 +298,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// moment with the decision sections at zero ([`encode_waiting`]).
     pub fn seat_features(&mut self, seat: u8, out: &mut [f32]) {
         match self.stop {
-            Some(s) if s.decision.seat == seat => out[..OBS_LEN].copy_from_slice(&self.features),
+            Some(s) if s.decision.seat == seat => self.write_features(out),
             Some(_) => {
                 self.inspect(|obs| encode_waiting(&obs.of_seat(seat), out));
             }
@@ -417,7 +427,6 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 pos: 0,
                 stop: None,
                 features: &mut self.features,
-                features_discard: &mut self.features_discard,
                 inspect: None,
             };
             let mut agents = Agents {
@@ -474,7 +483,6 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
-            features_discard: &mut self.features_discard,
             inspect: None,
         };
         let mut agents = Agents {

@@ -2,7 +2,7 @@
 //! what was answered before, and the stop at the learner's first new decision.
 
 use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::encode::{encode_update, ActionSet, Decision, DecisionKind, OBS_LEN};
+use crate::engine::encode::{ActionSet, Decision, DecisionKind, Features};
 use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
 use crate::engine::strategy::{Strategy, Table};
@@ -44,9 +44,8 @@ pub(super) struct ReplayTable<'a, S: Strategy> {
     pub(super) log: &'a mut Vec<Entry>,
     pub(super) pos: usize,
     pub(super) stop: Option<Stop>,
-    pub(super) features: &'a mut [f32; OBS_LEN],
-    /// The discard pile `features` was written for (see [`encode_update`]).
-    pub(super) features_discard: &'a mut Option<CardSet>,
+    /// The features of the stop, taken there.
+    pub(super) features: &'a mut Features,
     /// Called with the deciding seat's observation at the stop
     /// ([`super::Stepper::inspect`]).
     pub(super) inspect: Option<&'a mut dyn FnMut(&Observation<'_>)>,
@@ -81,13 +80,7 @@ impl<S: Strategy> ReplayTable<'_, S> {
     /// Stops the pass at the learner's decision (the first one only).
     fn stop_at(&mut self, obs: &Observation, decision: Decision, card: Option<CardId>) {
         if self.stop.is_none() {
-            encode_update(
-                obs,
-                decision.kind,
-                card,
-                &mut self.features[..],
-                self.features_discard,
-            );
+            self.features.capture(obs, decision.kind, card);
             self.stop = Some(Stop {
                 decision,
                 legal: decision.legal(obs),

@@ -30,7 +30,7 @@ impl<S: Strategy> Stepper<'_, S> {
             } else {
                 None
             };
-            match follow_up(s.decision.kind, named, &self.features) {
+            match follow_up(s.decision.kind, named, &self.features()) {
                 Some(a) => self.step(a)?,
                 None => {
                     return Err(StepError::Unsupported(format!(
@@ -52,7 +52,7 @@ impl<S: Strategy> Stepper<'_, S> {
     /// RLCard's planes of the deciding seat ([`crate::engine::rlcard::OBS_LEN`]
     /// long, flat).
     pub fn rlcard_planes(&self, out: &mut [f32]) {
-        planes(&self.features, out);
+        planes(&self.features(), out);
     }
 
     /// Plays RLCard's action `a` and the decisions RLCard answers without
