@@ -35,6 +35,9 @@ struct Batch {
 struct Out<'a> {
     obs: &'a mut [f32],
     mask: &'a mut [i8],
+    /// The legal actions of each game in increasing order, then -1.
+    legal: &'a mut [i16],
+    legal_count: &'a mut [i64],
     seat: &'a mut [i64],
     kind: &'a mut [i64],
     rewards: &'a mut [f32],
@@ -65,16 +68,41 @@ impl Batch {
     /// Writes slot `i`'s decision in hand into the arrays.
     fn write(&self, i: usize, out: &mut Out) {
         let st = &self.games[i];
+        let before = out.legal_count[i].max(0) as usize;
+        let count;
         if self.rl {
             let o = rlcard::OBS_LEN;
             st.rlcard_planes(&mut out.obs[i * o..(i + 1) * o]);
             let m = rlcard::ACTIONS;
-            st.rlcard_mask(&mut out.mask[i * m..(i + 1) * m]);
+            let mask = &mut out.mask[i * m..(i + 1) * m];
+            st.rlcard_mask(mask);
+            let list = &mut out.legal[i * m..(i + 1) * m];
+            let mut k = 0;
+            for (a, &on) in mask.iter().enumerate() {
+                if on != 0 {
+                    list[k] = a as i16;
+                    k += 1;
+                }
+            }
+            count = k;
         } else {
-            out.obs[i * OBS_LEN..(i + 1) * OBS_LEN].copy_from_slice(&st.features()[..]);
-            st.legal()
-                .write_mask(&mut out.mask[i * ACTIONS..(i + 1) * ACTIONS]);
+            st.write_features(&mut out.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            let legal = st.legal();
+            legal.write_mask(&mut out.mask[i * ACTIONS..(i + 1) * ACTIONS]);
+            let list = &mut out.legal[i * ACTIONS..(i + 1) * ACTIONS];
+            let mut k = 0;
+            for a in legal.iter() {
+                list[k] = a as i16;
+                k += 1;
+            }
+            count = k;
         }
+        // Only the entries the last list used can hold a stale action.
+        let m = out.mask.len() / out.legal_count.len();
+        if before > count {
+            out.legal[i * m + count..i * m + before].fill(-1);
+        }
+        out.legal_count[i] = count as i64;
         let d = st.decision();
         out.seat[i] = d.map_or(-1, |d| d.seat as i64);
         out.kind[i] = d.map_or(-1, |d| d.kind as i64);
@@ -137,6 +165,8 @@ pub(crate) struct VecGames {
     /// `(n, OBS_LEN)`, or `(n, 4, 4, 15)` with RLCard's encoding.
     obs: Py<PyArrayDyn<f32>>,
     mask: Py<PyArray2<i8>>,
+    legal: Py<PyArray2<i16>>,
+    legal_count: Py<PyArray1<i64>>,
     seat: Py<PyArray1<i64>>,
     kind: Py<PyArray1<i64>>,
     rewards: Py<PyArray2<f32>>,
@@ -151,6 +181,8 @@ macro_rules! with_out {
     ($self:ident, $py:ident, |$out:ident| $body:expr) => {{
         let mut obs = $self.obs.bind($py).readwrite();
         let mut mask = $self.mask.bind($py).readwrite();
+        let mut legal = $self.legal.bind($py).readwrite();
+        let mut legal_count = $self.legal_count.bind($py).readwrite();
         let mut seat = $self.seat.bind($py).readwrite();
         let mut kind = $self.kind.bind($py).readwrite();
         let mut rewards = $self.rewards.bind($py).readwrite();
@@ -161,6 +193,8 @@ macro_rules! with_out {
         let mut $out = Out {
             obs: obs.as_slice_mut().map_err(slice_err)?,
             mask: mask.as_slice_mut().map_err(slice_err)?,
+            legal: legal.as_slice_mut().map_err(slice_err)?,
+            legal_count: legal_count.as_slice_mut().map_err(slice_err)?,
             seat: seat.as_slice_mut().map_err(slice_err)?,
             kind: kind.as_slice_mut().map_err(slice_err)?,
             rewards: rewards.as_slice_mut().map_err(slice_err)?,
@@ -231,6 +265,15 @@ impl VecGames {
             actions: vec![0; n],
             obs: PyArrayDyn::zeros(py, IxDyn(&obs_shape), false).unbind(),
             mask: PyArray2::zeros(py, [n, actions], false).unbind(),
+            legal: {
+                let a = PyArray2::<i16>::zeros(py, [n, actions], false);
+                a.readwrite()
+                    .as_slice_mut()
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
+                    .fill(-1);
+                a.unbind()
+            },
+            legal_count: PyArray1::zeros(py, [n], false).unbind(),
             seat: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
             kind: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
             rewards: PyArray2::zeros(py, [n, players], false).unbind(),
@@ -304,6 +347,14 @@ impl VecGames {
     #[getter]
     fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
         self.mask.bind(py).clone()
+    }
+    #[getter]
+    fn legal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i16>> {
+        self.legal.bind(py).clone()
+    }
+    #[getter]
+    fn legal_count<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.legal_count.bind(py).clone()
     }
     #[getter]
     fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {

@@ -43,6 +43,44 @@ def test_shapes_dtypes_and_arrays_rewritten_in_place(rng):
     assert np.array_equal(kinds.argmax(axis=1), v.kind)
 
 
+@pytest.mark.parametrize("encoding", ["unolab", "rlcard"])
+def test_legal_lists_the_mask_and_random_actions_pick_uniformly(rng, encoding):
+    players = 2 if encoding == "rlcard" else 4
+    v = unolab.VecEnv(48, players=players, seed=3, encoding=encoding)
+    width = v.mask.shape[1]
+    assert v.legal.shape == (48, width) and v.legal.dtype == np.int16
+    assert v.legal_count.shape == (48,) and v.legal_count.dtype == np.int64
+    counts = np.zeros(width, dtype=np.int64)
+    seen_many = 0
+    for _ in range(120):
+        for i in range(v.n):
+            want = np.flatnonzero(v.mask[i])
+            c = v.legal_count[i]
+            assert c == want.size >= 1
+            assert np.array_equal(v.legal[i, :c], want)
+            assert (v.legal[i, c:] == -1).all()
+        seen_many += int((v.legal_count > 2).sum())
+        acts = v.random_actions(rng)
+        assert v.mask[np.arange(v.n), acts].all()
+        v.step(acts)
+    assert seen_many > 0
+    # One game with a fixed legal set: the pick is uniform over it (a
+    # chi-square test at a fixed seed).
+    i = int(np.argmax(v.legal_count))
+    legal = v.legal[i, : v.legal_count[i]]
+    g = np.random.default_rng(11)
+    draws = np.array([v.random_actions(g)[i] for _ in range(4000)])
+    freq = np.array([(draws == a).sum() for a in legal])
+    assert freq.sum() == 4000
+    expected = 4000 / legal.size
+    chi2 = ((freq - expected) ** 2 / expected).sum()
+    # The 0.999 quantile of chi-square with legal.size - 1 degrees of
+    # freedom (Wilson-Hilferty), with z = 3.09.
+    df = legal.size - 1
+    q = df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3
+    assert df >= 2 and chi2 < q, (legal, freq, chi2, q)
+
+
 def test_slot_i_plays_game_i_plus_j_n_of_the_seed(rng):
     # The batch against single games of the core with the same actions: slot
     # i's first game is game i of the seed, its second game i + n.

@@ -156,6 +156,12 @@ class VecGames:
     def mask(self) -> npt.NDArray[np.int8]:
         """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): the legal actions of each game's decision."""
     @property
+    def legal(self) -> npt.NDArray[np.int16]:
+        """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): each game's legal actions in increasing order, then -1."""
+    @property
+    def legal_count(self) -> npt.NDArray[np.int64]:
+        """``(n,)``: how many legal actions each game has."""
+    @property
     def encoding(self) -> str:
         """``"unolab"`` or ``"rlcard"``."""
     @property

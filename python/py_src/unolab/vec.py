@@ -63,6 +63,11 @@ class VecEnv:
             (``(n, 4, 4, 15)``, RLCard's planes, with ``encoding="rlcard"``).
         mask: ``(n, ACTIONS)`` int8, its legal actions (``(n, 61)`` with
             ``encoding="rlcard"``).
+        legal: ``(n, ACTIONS)`` int16 (``(n, 61)`` with RLCard's encoding),
+            the same legal actions as lists: row ``i`` holds the actions of
+            ``mask[i]`` in increasing order, then -1.
+        legal_count: ``(n,)`` int64, how many legal actions each game has
+            (the used length of each row of ``legal``).
         seat: ``(n,)`` int64, the seat to act.
         kind: ``(n,)`` int64, the kind of decision (index into ``DECISION_KINDS``).
         rewards: ``(n, players)`` float32, what each seat earned in the last
@@ -119,13 +124,15 @@ class VecEnv:
         """``"unolab"`` or ``"rlcard"``: the arrays' and actions' encoding."""
         self.obs: np.ndarray = self._core.obs
         self.mask: np.ndarray = self._core.mask
+        self.legal: np.ndarray = self._core.legal
+        self.legal_count: np.ndarray = self._core.legal_count
         self.seat: np.ndarray = self._core.seat
         self.kind: np.ndarray = self._core.kind
         self.rewards: np.ndarray = self._core.rewards
         self.done: np.ndarray = self._core.done
         self.truncated: np.ndarray = self._core.truncated
         self.winner: np.ndarray = self._core.winner
-        self._row_starts = np.arange(self.n, dtype=np.int64) * self.mask.shape[1]
+        self._rows = np.arange(self.n, dtype=np.intp)
         self.reset(seed)
 
     def reset(self, seed: int = 0) -> None:
@@ -173,12 +180,9 @@ class VecEnv:
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (numpy only; for baselines and benchmarks).
 
-        The legal actions of all games are found at once (``flatnonzero`` of
-        the mask), then one is drawn per game: one random number per game,
-        not per action.
+        One random number ``u`` per game picks among its legal actions in
+        increasing order (``legal[i, :legal_count[i]]``): the ``k``-th, with
+        ``k = floor(u * legal_count[i])``.
         """
-        legal = np.flatnonzero(self.mask.view(np.bool_))
-        starts = np.searchsorted(legal, self._row_starts)
-        counts = np.diff(starts, append=legal.size)
-        pick = starts + (rng.random(self.n) * counts).astype(np.int64)
-        return legal[pick] - self._row_starts
+        pick = (rng.random(self.n) * self.legal_count).astype(np.intp)
+        return self.legal[self._rows, pick].astype(np.int64)
