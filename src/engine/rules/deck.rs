@@ -97,6 +97,10 @@ pub struct Deck {
     pub face_of: [u8; 128],
     /// Colour index of each card (4 for wilds).
     pub color_of: [u8; 128],
+    /// Kind number of each card, as `encode::kind_index` numbers kinds
+    /// (the same in every rule set): colour x 13 + face for a coloured
+    /// card, 52 + face - 13 for a wild.
+    pub kind_of: [u8; 128],
     /// Effect of each card.
     pub effect_of: [Effect; 128],
     /// Points of each card.
@@ -200,6 +204,7 @@ impl Deck {
             kinds: kinds.iter().map(|k| k.0).collect(),
             face_of: [0; 128],
             color_of: [4; 128],
+            kind_of: [0; 128],
             effect_of: [Effect::Number; 128],
             points_of: [0; 128],
             all: CardSet::first_n(kinds.len()),
@@ -226,6 +231,10 @@ impl Deck {
                 .unwrap_or(kind.face.default_points() as u32);
             deck.points_of[i] = pts.min(u16::MAX as u32) as u16;
             deck.face_mask[kind.face.index()].insert(id);
+            deck.kind_of[i] = match kind.color {
+                Some(c) => c.index() * 13 + kind.face.index(),
+                None => 52 + kind.face.index() - 13,
+            } as u8;
             match kind.color {
                 Some(c) => {
                     deck.color_of[i] = c.index() as u8;
