@@ -550,3 +550,68 @@ fn check_rlcard_agrees_with_step_rlcard() {
     }
     assert!(refused > 100);
 }
+
+#[test]
+fn a_lent_game_steps_as_the_steppers_own_copy() {
+    // Three steppers of a batch share one lent game (`step_on`); each plays,
+    // decision for decision, what a twin stepping on its own copy plays:
+    // the same decisions, legal sets, features, rewards and round results,
+    // in match mode under house rules with strategies at one seat, so that
+    // rounds end and restart on both paths.
+    let r = rules("classic", "stacking=cross,seven_o,jump_in", &["target=200"]);
+    let lineup = |k: usize| -> Vec<Seat> {
+        ["random", "color", "points"]
+            .iter()
+            .map(|s| StrategySpec::load(s).unwrap().instantiate())
+            .take(3)
+            .cycle()
+            .skip(k)
+            .take(3)
+            .collect()
+    };
+    let env = 0b101;
+    let make = |k| Stepper::new(&r, lineup(k), env, StepMode::Match, Reward::Points);
+    let mut own: Vec<_> = (0..3).map(make).collect();
+    let mut lent: Vec<_> = (0..3).map(make).collect();
+    let mut scratch = Game::new(&r, 3, 99);
+    let mut x = 0x2545f4914f6cdd1du64;
+    let mut steps = 0;
+    let mut rounds = 0;
+    for seed in 0..10u64 {
+        for k in 0..3 {
+            own[k].reset_game(seed, k as u64).unwrap();
+            lent[k].reset_game(seed, k as u64).unwrap();
+        }
+        loop {
+            let mut live = 0;
+            for k in 0..3 {
+                let (a, b) = (&mut own[k], &mut lent[k]);
+                assert_eq!(a.decision(), b.decision());
+                assert_eq!(a.legal(), b.legal());
+                assert_eq!(a.features().to_vec(), b.features().to_vec());
+                assert_eq!(a.take_rewards(), b.take_rewards());
+                assert_eq!(a.rounds(), b.rounds());
+                if a.is_over() {
+                    continue;
+                }
+                live += 1;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let legal: Vec<usize> = a.legal().iter().collect();
+                let act = legal[(x % legal.len() as u64) as usize];
+                a.step(act).unwrap();
+                b.step_on(act, &mut scratch).unwrap();
+                steps += 1;
+            }
+            if live == 0 {
+                break;
+            }
+        }
+        rounds += own.iter().map(|s| s.rounds().len()).sum::<usize>();
+    }
+    assert!(
+        steps > 5_000 && rounds > 30,
+        "{steps} steps, {rounds} rounds"
+    );
+}

@@ -190,7 +190,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         self.reward_due = [0.0; MAX_PLAYERS];
         self.stop = None;
         self.phase = Phase::Deal;
-        self.advance()
+        self.advance(None)
     }
 
     /// The game as of the start of the unit in play (for rendering).
@@ -335,7 +335,22 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             .ok_or_else(|| refused(&stop, action))?;
         self.log.push(Entry { answer, rng: None });
         self.stop = None;
-        self.advance()
+        self.advance(None)
+    }
+
+    /// [`Stepper::step`], playing on a game the caller lends (any game; it
+    /// is overwritten) instead of the stepper's own second copy. A batch
+    /// lends one game to all its steppers: the copy a pass plays on then
+    /// stays in the cache from one game to the next, where each stepper's
+    /// own copy is cold. The same results as [`Stepper::step`].
+    pub fn step_on(&mut self, action: usize, scratch: &mut Game<'r>) -> Result<(), StepError> {
+        let stop = self.stop.ok_or(StepError::Over)?;
+        let answer = self
+            .answer_of(&stop, action)
+            .ok_or_else(|| refused(&stop, action))?;
+        self.log.push(Entry { answer, rng: None });
+        self.stop = None;
+        self.advance(Some(scratch))
     }
 
     /// Whether [`Stepper::step`] would take `action` now: `Ok`, or the error
@@ -411,14 +426,22 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         }
     }
 
-    /// Plays units until the learner must decide or the game is over.
-    fn advance(&mut self) -> Result<(), StepError> {
+    /// Plays units until the learner must decide or the game is over, each
+    /// pass on the stepper's second copy or on the `lent` game (see
+    /// [`Stepper::step_on`]).
+    fn advance(&mut self, mut lent: Option<&mut Game<'r>>) -> Result<(), StepError> {
         loop {
             let unit = match self.phase {
                 Phase::Over => return Ok(()),
                 p => p,
             };
-            let scratch = fresh_scratch(&mut self.games, self.cur);
+            let scratch = match lent.as_deref_mut() {
+                Some(g) => {
+                    g.clone_from(&self.games[self.cur]);
+                    g
+                }
+                None => fresh_scratch(&mut self.games, self.cur),
+            };
             let mut table = ReplayTable {
                 seats: &mut self.seats,
                 env: self.env,
@@ -447,7 +470,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                             self.stop = Some(stop);
                             return Ok(());
                         }
-                        self.cur ^= 1;
+                        self.finish_unit(lent.as_deref());
                         self.agent_rng = rng;
                         self.log.clear();
                         self.finish_round(outcome, last)?;
@@ -461,9 +484,19 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 return Ok(());
             }
             self.agent_rng = agents.rng.clone();
-            self.cur ^= 1;
+            self.finish_unit(lent.as_deref());
             self.log.clear();
             self.phase = next;
+        }
+    }
+
+    /// The pass played its unit to the end: its copy becomes the game in
+    /// play (the stepper's own copy by a flip, a lent one by a copy back).
+    #[inline]
+    fn finish_unit(&mut self, lent: Option<&Game<'r>>) {
+        match lent {
+            Some(g) => self.games[self.cur].clone_from(g),
+            None => self.cur ^= 1,
         }
     }
 
