@@ -101,7 +101,7 @@ fn resolve(rules: &str, house: &[String], settings: &[String]) -> PyResult<&'sta
 /// A checked table: rules, the learner's seats, the strategy at every other
 /// seat, how a game is played and rewarded.
 pub(crate) struct Table {
-    rules: &'static Rules,
+    pub(crate) rules: &'static Rules,
     players: usize,
     pub(crate) env: u16,
     /// The strategy of each seat (`None` at the learner's seats).

@@ -12,14 +12,20 @@ use numpy::{
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::sync::Mutex;
-use unolab::engine::encode::{ACTIONS, OBS_LEN};
+use unolab::engine::encode::{ActionSet, ACTIONS, OBS_LEN};
 use unolab::engine::rlcard;
 use unolab::engine::step::{StepError, Stepper};
-use unolab::Seat;
+use unolab::{Game, Seat};
 
 /// The state of a batch, behind a Mutex (see [`Game`]).
 struct Batch {
     games: Vec<Stepper<'static, Seat>>,
+    /// The game every stepper's pass plays on (`Stepper::step_on`): one
+    /// copy, warm in the cache, instead of a cold one per game.
+    scratch: Game<'static>,
+    /// Each game's legal actions (engine encoding), side by side, so that
+    /// checking a batch's actions does not visit every stepper.
+    legal: Vec<ActionSet>,
     /// Games started in each slot since the last reset.
     started: Vec<u64>,
     seed: u64,
@@ -66,7 +72,7 @@ impl Batch {
     }
 
     /// Writes slot `i`'s decision in hand into the arrays.
-    fn write(&self, i: usize, out: &mut Out) {
+    fn write(&mut self, i: usize, out: &mut Out) {
         let st = &self.games[i];
         let before = out.legal_count[i].max(0) as usize;
         let count;
@@ -103,6 +109,7 @@ impl Batch {
             out.legal[i * m + count..i * m + before].fill(-1);
         }
         out.legal_count[i] = count as i64;
+        self.legal[i] = st.legal();
         let d = st.decision();
         out.seat[i] = d.map_or(-1, |d| d.seat as i64);
         out.kind[i] = d.map_or(-1, |d| d.kind as i64);
@@ -133,7 +140,7 @@ impl Batch {
                 // `VecGames::step` ran `check_rlcard` on every action.
                 st.step_rlcard_checked(action)?;
             } else {
-                st.step(action)?;
+                st.step_on(action, &mut self.scratch)?;
             }
             let r = st.take_rewards();
             out.rewards[i * players..(i + 1) * players].copy_from_slice(&r[..players]);
@@ -255,6 +262,8 @@ impl VecGames {
         Ok(VecGames {
             batch: Mutex::new(Batch {
                 games,
+                scratch: Game::new(t.rules, players, 0),
+                legal: vec![ActionSet::default(); n],
                 started: vec![0; n],
                 seed: 0,
                 skipped: 0,
@@ -327,7 +336,7 @@ impl VecGames {
                 )));
             }
             let a = a as usize;
-            if !st.legal().contains(a) {
+            if !batch.legal[i].contains(a) {
                 st.check(a)
                     .map_err(|e| value_error(format!("game {i}: {e}")))?;
             }
