@@ -228,10 +228,27 @@ impl Clone for Game<'_> {
             ledger,
         } = src;
         // Seats past both tables' sizes hold no cards in either game.
+        // Fixed-size blocks (a few vector moves each) rather than a copy of
+        // a length known only at run time (a call to memcpy).
         let seats = (*n).max(self.n) as usize;
-        self.hands[..seats].copy_from_slice(&hands[..seats]);
+        for (to, from) in self
+            .hands
+            .chunks_exact_mut(4)
+            .zip(hands.chunks_exact(4))
+            .take(seats.div_ceil(4))
+        {
+            to.copy_from_slice(from);
+        }
         let len = pile.len as usize;
-        self.pile.cards[..len].copy_from_slice(&pile.cards[..len]);
+        for (to, from) in self
+            .pile
+            .cards
+            .chunks_exact_mut(32)
+            .zip(pile.cards.chunks_exact(32))
+            .take(len.div_ceil(32))
+        {
+            to.copy_from_slice(from);
+        }
         self.pile.len = pile.len;
         self.ledger.copy_from(ledger);
         self.rules = rules;
