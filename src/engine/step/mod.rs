@@ -430,6 +430,9 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// pass on the stepper's second copy or on the `lent` game (see
     /// [`Stepper::step_on`]).
     fn advance(&mut self, mut lent: Option<&mut Game<'r>>) -> Result<(), StepError> {
+        // The lent game already holds the game in play (the last pass
+        // finished its unit on it and was copied back).
+        let mut synced = false;
         loop {
             let unit = match self.phase {
                 Phase::Over => return Ok(()),
@@ -437,11 +440,14 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             };
             let scratch = match lent.as_deref_mut() {
                 Some(g) => {
-                    g.clone_from(&self.games[self.cur]);
+                    if !synced {
+                        g.clone_from(&self.games[self.cur]);
+                    }
                     g
                 }
                 None => fresh_scratch(&mut self.games, self.cur),
             };
+            synced = false;
             let mut table = ReplayTable {
                 seats: &mut self.seats,
                 env: self.env,
@@ -485,6 +491,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             }
             self.agent_rng = agents.rng.clone();
             self.finish_unit(lent.as_deref());
+            synced = lent.is_some();
             self.log.clear();
             self.phase = next;
         }
