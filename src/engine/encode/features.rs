@@ -2,7 +2,7 @@
 //! decision and the moment they are written out (the stepper, the batched
 //! environment).
 
-use super::{card_kind, count_kinds, each_card, DecisionKind, KINDS, OBS_LEN, SECTIONS};
+use super::{card_kind, count_kinds, each_card, seat_at, DecisionKind, KINDS, OBS_LEN, SECTIONS};
 use crate::engine::cards::{CardId, CardSet};
 use crate::engine::game::{Observation, MAX_PLAYERS};
 use crate::engine::rules::Deck;
@@ -77,11 +77,7 @@ impl Features {
         self.players = n as u8;
         let all_totals = obs.totals();
         for k in 0..n {
-            let seat = if k == 0 {
-                obs.seat()
-            } else {
-                obs.seat_after(k as u8)
-            } as usize;
+            let seat = seat_at(obs, k);
             self.sizes[k] = obs.hand_size(seat) as u8;
             self.totals[k] = all_totals[seat] as f32 / 100.0;
         }

@@ -444,6 +444,18 @@ pub fn encode_update(
     *seen = Some(now);
 }
 
+/// The seat `k` places after the observer in the direction of play (`k =
+/// 0`: the observer), the order of the `hand_sizes` and `totals` sections.
+#[inline]
+fn seat_at(obs: &Observation, k: usize) -> usize {
+    let seat = if k == 0 {
+        obs.seat()
+    } else {
+        obs.seat_after(k as u8)
+    };
+    seat as usize
+}
+
 /// Every section but `discard` into `out`, whose other sections are zero.
 #[inline]
 fn write_features(obs: &Observation, kind: DecisionKind, card: Option<CardId>, out: &mut [f32]) {
@@ -458,11 +470,7 @@ fn write_features(obs: &Observation, kind: DecisionKind, card: Option<CardId>, o
     out[players + n - 2] = 1.0;
     let all_totals = obs.totals();
     for k in 0..n {
-        let seat = if k == 0 {
-            obs.seat()
-        } else {
-            obs.seat_after(k as u8)
-        } as usize;
+        let seat = seat_at(obs, k);
         out[sizes + k] = obs.hand_size(seat) as f32;
         out[totals + k] = all_totals[seat] as f32 / 100.0;
     }
@@ -602,32 +610,39 @@ mod tests {
         }
     }
 
+    /// The states of one round of random play (`Uniform` at every seat),
+    /// the deal's first, then one after each turn.
+    fn round_states(r: &Rules, players: usize, seed: u64) -> Vec<crate::engine::game::Game<'_>> {
+        use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
+        let mut g = Game::new(r, players, seed);
+        g.set_lazy_pile(true);
+        let mut seats: Vec<Box<dyn Strategy>> = (0..players)
+            .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
+            .collect();
+        let mut agents = Agents {
+            seats: &mut seats,
+            rng: crate::engine::rng::game_rngs(seed, 1).1,
+        };
+        g.start_match(None);
+        let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+        let mut states = vec![g.clone()];
+        while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
+            states.push(g.clone());
+            cur = next;
+        }
+        states
+    }
+
     #[test]
     fn an_update_writes_what_encode_writes() {
         // A buffer updated through a round's turns, forward (the discard
         // pile grows by a card, or a reshuffle empties it) and backward (it
         // shrinks), holds what a fresh encode writes, for every seat.
-        use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
         let mut checked = 0;
         for name in crate::engine::rules::BUILTIN_NAMES {
             let r = Rules::builtin(name);
             for seed in 0..4 {
-                let mut g = Game::new(&r, 3, seed);
-                g.set_lazy_pile(true);
-                let mut seats: Vec<Box<dyn Strategy>> = (0..3)
-                    .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
-                    .collect();
-                let mut agents = Agents {
-                    seats: &mut seats,
-                    rng: crate::engine::rng::game_rngs(seed, 1).1,
-                };
-                g.start_match(None);
-                let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
-                let mut states = vec![g.clone()];
-                while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
-                    states.push(g.clone());
-                    cur = next;
-                }
+                let states = round_states(&r, 3, seed);
                 let mut buf = [0f32; OBS_LEN];
                 let mut seen = None;
                 for (i, state) in states.iter().chain(states.iter().rev()).enumerate() {
@@ -645,7 +660,6 @@ mod tests {
 
     #[test]
     fn captured_features_write_what_encode_writes() {
-        use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
         // The same walk as above: every state forwards then backwards (the
         // discard pile grows and shrinks), each seat, decisions with and
         // without a card, against encode.
@@ -653,22 +667,7 @@ mod tests {
         for name in crate::engine::rules::BUILTIN_NAMES {
             let r = Rules::builtin(name);
             for seed in 0..3 {
-                let mut g = Game::new(&r, 4, seed);
-                g.set_lazy_pile(true);
-                let mut seats: Vec<Box<dyn Strategy>> = (0..4)
-                    .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
-                    .collect();
-                let mut agents = Agents {
-                    seats: &mut seats,
-                    rng: crate::engine::rng::game_rngs(seed, 1).1,
-                };
-                g.start_match(None);
-                let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
-                let mut states = vec![g.clone()];
-                while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
-                    states.push(g.clone());
-                    cur = next;
-                }
+                let states = round_states(&r, 4, seed);
                 let mut f = Features::EMPTY;
                 let mut got = [7f32; OBS_LEN + 2];
                 f.write(&r.deck, &mut got);

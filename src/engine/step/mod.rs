@@ -329,12 +329,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// Answers the decision in hand with `action` and plays on to the
     /// learner's next decision or the end of the game.
     pub fn step(&mut self, action: usize) -> Result<(), StepError> {
-        let stop = self.stop.ok_or(StepError::Over)?;
-        let answer = self
-            .answer_of(&stop, action)
-            .ok_or_else(|| refused(&stop, action))?;
-        self.log.push(Entry { answer, rng: None });
-        self.stop = None;
+        self.answer(action)?;
         self.advance(None)
     }
 
@@ -344,13 +339,19 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// stays in the cache from one game to the next, where each stepper's
     /// own copy is cold. The same results as [`Stepper::step`].
     pub fn step_on(&mut self, action: usize, scratch: &mut Game<'r>) -> Result<(), StepError> {
+        self.answer(action)?;
+        self.advance(Some(scratch))
+    }
+
+    /// Logs the answer to the decision in hand (the start of a step).
+    fn answer(&mut self, action: usize) -> Result<(), StepError> {
         let stop = self.stop.ok_or(StepError::Over)?;
         let answer = self
             .answer_of(&stop, action)
             .ok_or_else(|| refused(&stop, action))?;
         self.log.push(Entry { answer, rng: None });
         self.stop = None;
-        self.advance(Some(scratch))
+        Ok(())
     }
 
     /// Whether [`Stepper::step`] would take `action` now: `Ok`, or the error
