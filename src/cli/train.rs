@@ -18,6 +18,12 @@ pub struct TrainArgs {
     /// The first teacher: a strategy name or preset (e.g. tuned, pimc-400)
     #[arg(long, default_value = "tuned")]
     teacher: String,
+    /// Who plays the seats while the first teacher labels (default: the teacher itself)
+    #[arg(long)]
+    behaviour: Option<String>,
+    /// Stage 0 starts from these weights (a .safetensors file) instead of fresh ones
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
     /// Games (rounds) labelled by the first teacher
     #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
@@ -39,6 +45,9 @@ pub struct TrainArgs {
     /// Positions per mini-batch
     #[arg(long, default_value = "256", value_parser = parse_count, allow_hyphen_values = true)]
     batch: u64,
+    /// Fit the softmax of a searching teacher's action values at this temperature (e.g. 0.05), not its one action (0: its action)
+    #[arg(long, default_value = "0")]
+    soft: f64,
     /// AdamW learning rate
     #[arg(long, default_value = "0.002")]
     lr: f64,
@@ -100,6 +109,9 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             "name '{name}' must be non-empty, without commas, slashes or spaces"
         )));
     }
+    if !(a.soft >= 0.0 && a.soft.is_finite()) {
+        return Err(Fail(format!("--soft {} must be a number >= 0", a.soft)));
+    }
     if !(a.lr > 0.0 && a.lr.is_finite()) {
         return Err(Fail(format!("--lr {} must be a positive number", a.lr)));
     }
@@ -108,6 +120,18 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         players: list(&a.players, "players")?,
         teacher: StrategySpec::load(&a.teacher)?,
         games: a.games,
+        behaviour: a.behaviour.as_deref().map(StrategySpec::load).transpose()?,
+        init: match &a.init {
+            Some(p) => {
+                let bytes =
+                    std::fs::read(p).map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
+                Some(
+                    unolab::agents::net::NetWeights::from_safetensors(&bytes)
+                        .map_err(|e| Fail(format!("--init {}: {e}", p.display())))?,
+                )
+            }
+            None => None,
+        },
         iterations: a.iterations,
         search_sims: a.search_sims.min(1_000_000) as u32,
         search_games: a.search_games,
@@ -117,6 +141,7 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             batch: a.batch.min(1 << 20) as usize,
             lr: a.lr,
             seed: a.seed,
+            soft: a.soft,
             ..FitConfig::default()
         },
         eval_games: a.eval_games,

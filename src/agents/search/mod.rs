@@ -19,9 +19,14 @@ mod walk;
 
 use crate::agents::Seat;
 use crate::engine::cards::{CardId, CardSet, Color};
+use crate::engine::encode::{
+    action_of_card, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_KEEP, ACT_NO_CHALLENGE,
+    ACT_PLAY_DRAWN,
+};
 use crate::engine::game::{
     Agents, Game, Knowledge, Observation, Playout, ResumeAt, Rng, MAX_PLAYERS,
 };
+use crate::engine::rules::Deck;
 use crate::engine::rules::Scoring;
 use crate::engine::strategy::{Strategy, Tracking};
 use rand::{RngCore, SeedableRng};
@@ -49,6 +54,9 @@ pub struct SearchAgent {
     /// The rollout policy, for the decisions the search does not make.
     fallback: Seat,
     actions: Vec<Action>,
+    /// The mean reward of every root action of the last `pimc` (or
+    /// `oracle`) search without halving, for labelling ([`SearchAgent::action_values`]).
+    values: Vec<(Action, f64)>,
     /// Decisions searched (for benchmarks).
     searched: u64,
 }
@@ -92,6 +100,7 @@ impl SearchAgent {
             plan: Plan::default(),
             fallback,
             actions: Vec::with_capacity(256),
+            values: Vec::new(),
             searched: 0,
         }
     }
@@ -153,6 +162,7 @@ impl SearchAgent {
 
     /// Searches the decision at hand among `self.actions` and returns the action.
     fn search(&mut self, obs: &Observation, root: Root, rng: &mut Rng) -> Action {
+        self.values.clear();
         if self.actions.len() == 1 && !self.actions[0].asks_more(obs) {
             return self.actions[0];
         }
@@ -173,9 +183,77 @@ impl SearchAgent {
             }
         };
         self.searched += 1;
+        if matches!(kind, SearchKind::Pimc | SearchKind::Oracle) && !halving {
+            let sums = &self.sim.as_ref().unwrap().sums;
+            let n = iterations as f64;
+            self.values
+                .extend(actions.iter().zip(sums).map(|(&a, &s)| (a, s / n)));
+        }
         actions.clear();
         self.actions = actions;
         a
+    }
+}
+
+impl SearchAgent {
+    /// The values of the last decision this agent searched (`pimc` or
+    /// `oracle`, without halving), on the observation encoding's actions:
+    /// `out[a]` is the best mean reward of the joint actions that begin with
+    /// `a` (a play of a card of that kind with any colour or target), NaN
+    /// for an action not searched. False (and `out` untouched) when the
+    /// last decision was not searched.
+    pub fn action_values(&self, deck: &Deck, out: &mut [f32; ACTIONS]) -> bool {
+        if self.values.is_empty() {
+            return false;
+        }
+        out.fill(f32::NAN);
+        for &(a, v) in &self.values {
+            let i = match a.kind() {
+                k if k == Kind::Play as u32 || k == Kind::Answer as u32 => {
+                    action_of_card(deck, a.card())
+                }
+                k if k == Kind::Draw as u32 || k == Kind::TakeDraw as u32 => ACT_DRAW,
+                k if k == Kind::PlayDrawn as u32 => ACT_PLAY_DRAWN,
+                k if k == Kind::Keep as u32 => ACT_KEEP,
+                k if k == Kind::Challenge as u32 => ACT_CHALLENGE,
+                k if k == Kind::NoChallenge as u32 => ACT_NO_CHALLENGE,
+                k if k == Kind::Color as u32 => match a.color() {
+                    Some(c) => ACT_COLOR + c.index(),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let v = v as f32;
+            if out[i].is_nan() || v > out[i] {
+                out[i] = v;
+            }
+        }
+        true
+    }
+
+    /// The values of the colours named with `card` in the last search (a
+    /// wild played as a joint action), on the colour actions of the
+    /// encoding (`out[ACT_COLOR + c]`, the best over targets; the rest NaN).
+    /// False when no joint action of the last search played `card`.
+    pub fn color_values(&self, card: CardId, out: &mut [f32; ACTIONS]) -> bool {
+        out.fill(f32::NAN);
+        let mut any = false;
+        for &(a, v) in &self.values {
+            if a.card() != card
+                || !(a.is(Kind::Play) || a.is(Kind::PlayDrawn) || a.is(Kind::Answer))
+            {
+                continue;
+            }
+            if let Some(c) = a.color() {
+                let i = ACT_COLOR + c.index();
+                let v = v as f32;
+                if out[i].is_nan() || v > out[i] {
+                    out[i] = v;
+                }
+                any = true;
+            }
+        }
+        any
     }
 }
 

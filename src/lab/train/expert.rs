@@ -25,6 +25,13 @@ pub struct TrainConfig {
     pub teacher: StrategySpec,
     /// Games labelled by the first teacher.
     pub games: u64,
+    /// Who plays the seats while the first teacher labels (`None`: the
+    /// teacher itself). A teacher that only labels can be one no fair
+    /// player could be (the perfect-information `oracle`): the network
+    /// still sees only the observation.
+    pub behaviour: Option<StrategySpec>,
+    /// Stage 0 starts from these weights instead of fresh ones.
+    pub init: Option<NetWeights>,
     /// Expert iterations after the first fit.
     pub iterations: usize,
     /// `pimc` determinizations per action of the searching teacher.
@@ -118,12 +125,16 @@ pub fn train(
         }
         let t0 = std::time::Instant::now();
         let prev = stages.last().map(|s| s.weights.clone());
-        let (teacher, games) = match &prev {
-            None => (cfg.teacher.clone(), cfg.games),
+        let (teacher, games, behaviour) = match &prev {
+            None => (cfg.teacher.clone(), cfg.games, cfg.behaviour.as_ref()),
             Some(w) => {
                 let net = net_spec(&format!("{}-{}", cfg.name, k - 1), "", w.clone());
                 let name = format!("pimc-{}+{}", cfg.search_sims, net.name());
-                (search_with(&name, cfg.search_sims, &net), cfg.search_games)
+                (
+                    search_with(&name, cfg.search_sims, &net),
+                    cfg.search_games,
+                    None,
+                )
             }
         };
         let seed = label_seed(cfg.seed, k);
@@ -135,6 +146,7 @@ pub fn train(
                 &cfg.rules,
                 &cfg.players,
                 &teacher,
+                behaviour,
                 at..to,
                 seed,
                 stop,
@@ -150,7 +162,8 @@ pub fn train(
             break;
         }
         let labelled = data.len();
-        let before = match &prev {
+        let start = prev.as_ref().or(cfg.init.as_ref());
+        let before = match start {
             Some(w) => data.agreement(w),
             None => data.agreement(&super::fit::init(&cfg.fit.hidden, cfg.fit.seed)),
         };
@@ -164,7 +177,7 @@ pub fn train(
             seed: cfg.fit.seed ^ k as u64,
             ..cfg.fit.clone()
         };
-        let weights = fit(&train_on, prev.as_ref(), &fit_cfg, stop, &mut |epoch| {
+        let weights = fit(&train_on, start, &fit_cfg, stop, &mut |epoch| {
             progress(Progress::Fitting {
                 stage: k,
                 epoch,

@@ -27,6 +27,11 @@ pub struct FitConfig {
     pub lr: f64,
     pub weight_decay: f64,
     pub seed: u64,
+    /// Above 0, positions with the teacher's action values are fitted to
+    /// the softmax of those values divided by `soft` (a temperature, in
+    /// units of the reward) instead of the teacher's one action; positions
+    /// without values keep their one action.
+    pub soft: f64,
 }
 
 impl Default for FitConfig {
@@ -38,6 +43,7 @@ impl Default for FitConfig {
             lr: 2e-3,
             weight_decay: 1e-4,
             seed: 1,
+            soft: 0.0,
         }
     }
 }
@@ -74,6 +80,36 @@ pub fn init(hidden: &[usize], seed: u64) -> NetWeights {
 
 fn err(e: candle_core::Error) -> String {
     format!("candle: {e}")
+}
+
+/// Appends position `i`'s target distribution over the actions: the
+/// softmax of the teacher's values over the legal actions at temperature
+/// `tau` when every legal action has one, else all on the teacher's action.
+fn soft_target(data: &Dataset, i: usize, tau: f32, out: &mut Vec<f32>) {
+    let at = out.len();
+    out.resize(at + ACTIONS, 0.0);
+    let t = &mut out[at..];
+    let legal = data.legal[i];
+    let q = data.values(i).unwrap_or(&[]);
+    let valued = !q.is_empty() && (0..ACTIONS).all(|a| !legal.contains(a) || q[a].is_finite());
+    if !valued {
+        t[data.label[i] as usize] = 1.0;
+        return;
+    }
+    let top = (0..ACTIONS)
+        .filter(|&a| legal.contains(a))
+        .map(|a| q[a])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for a in 0..ACTIONS {
+        if legal.contains(a) {
+            t[a] = ((q[a] - top) / tau).exp();
+            sum += t[a];
+        }
+    }
+    for v in t.iter_mut() {
+        *v /= sum;
+    }
 }
 
 /// Fits weights to `data`, starting from `start` (or fresh weights of
@@ -115,6 +151,8 @@ pub fn fit(
     let mut order: Vec<usize> = (0..n).collect();
     let mut rng = Rng::seed_from_u64(mix64(cfg.seed ^ 0xF17_0000));
     let (mut xb, mut mb, mut yb) = (Vec::new(), Vec::new(), Vec::new());
+    let mut tb: Vec<f32> = Vec::new();
+    let soft = cfg.soft > 0.0 && !data.q.is_empty();
     'epochs: for epoch in 0..cfg.epochs {
         let frac = epoch as f64 / cfg.epochs.max(1) as f64;
         opt.set_learning_rate(cfg.lr * (1.0 - 0.9 * frac));
@@ -135,6 +173,9 @@ pub fn fit(
                 let legal = data.legal[i];
                 mb.extend((0..ACTIONS).map(|a| if legal.contains(a) { 0f32 } else { -1e9 }));
                 yb.push(data.label[i] as u32);
+                if soft {
+                    soft_target(data, i, cfg.soft as f32, &mut tb);
+                }
             }
             let b = chunk.len();
             let x = Tensor::from_slice(&xb, (b, OBS_LEN), &dev).map_err(err)?;
@@ -151,7 +192,17 @@ pub fn fit(
                 }
             }
             let logits = (h + mask).map_err(err)?;
-            let loss = candle_nn::loss::cross_entropy(&logits, &y).map_err(err)?;
+            let loss = if soft {
+                let t = Tensor::from_slice(&tb, (b, ACTIONS), &dev).map_err(err)?;
+                tb.clear();
+                let logp = candle_nn::ops::log_softmax(&logits, 1).map_err(err)?;
+                (t * logp)
+                    .and_then(|p| p.sum_all())
+                    .and_then(|p| p.affine(-1.0 / b as f64, 0.0))
+                    .map_err(err)?
+            } else {
+                candle_nn::loss::cross_entropy(&logits, &y).map_err(err)?
+            };
             opt.backward_step(&loss).map_err(err)?;
             sum += loss.to_scalar::<f32>().map_err(err)? as f64;
             batches += 1;
@@ -187,7 +238,15 @@ mod tests {
     fn data() -> Dataset {
         let rules = Rules::builtin("classic");
         let tuned = StrategySpec::load("tuned").unwrap();
-        super::super::label(&rules, &[2, 4], &tuned, 0..150, 5, &AtomicBool::new(false))
+        super::super::label(
+            &rules,
+            &[2, 4],
+            &tuned,
+            None,
+            0..150,
+            5,
+            &AtomicBool::new(false),
+        )
     }
 
     #[test]
@@ -257,5 +316,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn soft_targets_are_the_softmax_of_the_legal_values_or_the_label() {
+        use crate::engine::encode::ActionSet;
+        let mut legal = ActionSet::default();
+        legal.insert(3);
+        legal.insert(7);
+        let mut q = vec![f32::NAN; 2 * ACTIONS];
+        q[3] = 0.6;
+        q[7] = 0.5;
+        q[ACTIONS + 3] = 0.6; // position 1: action 7 has no value
+        let data = Dataset {
+            x: vec![0.0; 2 * OBS_LEN],
+            legal: vec![legal, legal],
+            label: vec![7, 7],
+            q,
+        };
+        let mut t = Vec::new();
+        soft_target(&data, 0, 0.1, &mut t);
+        soft_target(&data, 1, 0.1, &mut t);
+        let e = (-1.0f32).exp();
+        assert!((t[3] - 1.0 / (1.0 + e)).abs() < 1e-6);
+        assert!((t[7] - e / (1.0 + e)).abs() < 1e-6);
+        assert_eq!(t[..ACTIONS].iter().sum::<f32>(), 1.0);
+        assert_eq!(
+            t[ACTIONS + 7],
+            1.0,
+            "no value for a legal action: the label"
+        );
+        assert_eq!(t[ACTIONS..].iter().sum::<f32>(), 1.0);
     }
 }

@@ -22,13 +22,13 @@ use crate::agents::search::{SearchConfig, SearchKind, SearchParams};
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::encode::{
-    action_of_card, encode, ActionSet, Decision, DecisionKind, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW,
-    ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET,
-    ACT_UNO, OBS_LEN,
+    action_of_card, encode, ActionSet, Decision, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR,
+    ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
+    ACT_TARGET, ACT_UNO, OBS_LEN,
 };
 use crate::engine::game::{game_rngs, mix64, Agents, NoRecord, Observation, Rng};
 use crate::engine::rules::Rules;
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::{Strategy, Tracking};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +46,10 @@ pub struct Dataset {
     pub x: Vec<f32>,
     pub legal: Vec<ActionSet>,
     pub label: Vec<u8>,
+    /// The teacher's value of each action, `len() * ACTIONS` (NaN: none),
+    /// when the teacher is a search that gives them (`pimc`, `oracle`);
+    /// empty otherwise.
+    pub q: Vec<f32>,
 }
 
 impl Dataset {
@@ -58,10 +62,21 @@ impl Dataset {
     pub fn features(&self, i: usize) -> &[f32] {
         &self.x[i * OBS_LEN..(i + 1) * OBS_LEN]
     }
+    /// The teacher's action values of position `i` (NaN: none), if any.
+    pub fn values(&self, i: usize) -> Option<&[f32]> {
+        (!self.q.is_empty()).then(|| &self.q[i * ACTIONS..(i + 1) * ACTIONS])
+    }
     pub fn append(&mut self, mut other: Dataset) {
+        if self.q.is_empty() && !other.q.is_empty() {
+            self.q = vec![f32::NAN; self.len() * ACTIONS];
+        }
+        if other.q.is_empty() && !self.q.is_empty() {
+            other.q = vec![f32::NAN; other.len() * ACTIONS];
+        }
         self.x.append(&mut other.x);
         self.legal.append(&mut other.legal);
         self.label.append(&mut other.label);
+        self.q.append(&mut other.q);
     }
     /// The share of positions where the network picks the teacher's action
     /// (at temperature 0).
@@ -83,15 +98,71 @@ impl Dataset {
     }
 }
 
-/// A seat that plays as its teacher and records each decision with more
-/// than one legal action.
+/// A seat that records each decision with more than one legal action,
+/// labelled with its teacher's action, and plays as its teacher, or as
+/// `behaviour` when there is one (the teacher then only labels, and the
+/// game is the behaviour's: the teacher's colour and target are asked, and
+/// recorded, only after a play it agreed with).
 struct Labeler {
-    teacher: Seat,
+    teacher: Teacher,
+    behaviour: Option<Seat>,
+    /// Whether the behaviour's last play (or drawn-card or stack answer)
+    /// was the teacher's.
+    agree: bool,
+    /// The card of the teacher's last play, until its colour is asked.
+    played: Option<CardId>,
     data: Dataset,
 }
 
+/// The teacher of a labelling: any strategy, or a search kept as itself so
+/// that its action values can be read after each decision.
+enum Teacher {
+    Seat(Seat),
+    Search(Box<crate::agents::search::SearchAgent>),
+}
+
+impl Teacher {
+    fn of(spec: &StrategySpec) -> Teacher {
+        match spec {
+            StrategySpec::Search(c) => Teacher::Search(Box::new(
+                crate::agents::search::SearchAgent::new((**c).clone()),
+            )),
+            _ => Teacher::Seat(spec.instantiate()),
+        }
+    }
+    fn get(&mut self) -> &mut dyn Strategy {
+        match self {
+            Teacher::Seat(s) => s,
+            Teacher::Search(s) => &mut **s,
+        }
+    }
+    fn name(&self) -> &str {
+        match self {
+            Teacher::Seat(s) => s.name(),
+            Teacher::Search(s) => s.name(),
+        }
+    }
+}
+
+/// Which values of the teacher's last search label a decision.
+#[derive(Clone, Copy)]
+enum Values {
+    /// The decision's own search.
+    Searched,
+    /// The colours of the joint action that played this card.
+    ColorOf(CardId),
+    None,
+}
+
 impl Labeler {
-    fn record(&mut self, obs: &Observation, d: Decision, card: Option<CardId>, action: usize) {
+    fn record(
+        &mut self,
+        obs: &Observation,
+        d: Decision,
+        card: Option<CardId>,
+        action: usize,
+        values: Values,
+    ) {
         let legal = d.legal(obs);
         if legal.len() < 2 || !legal.contains(action) {
             return;
@@ -101,6 +172,20 @@ impl Labeler {
         encode(obs, d.kind, card, &mut self.data.x[at..]);
         self.data.legal.push(legal);
         self.data.label.push(action as u8);
+        if let Teacher::Search(s) = &self.teacher {
+            let mut q = [f32::NAN; ACTIONS];
+            let deck = &obs.rules().deck;
+            match values {
+                Values::Searched => {
+                    s.action_values(deck, &mut q);
+                }
+                Values::ColorOf(c) => {
+                    s.color_values(c, &mut q);
+                }
+                Values::None => {}
+            }
+            self.data.q.extend_from_slice(&q);
+        }
     }
 }
 
@@ -126,42 +211,85 @@ impl Strategy for Labeler {
         playable: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        let c = self.teacher.choose_play(obs, playable, rng);
+        let c = self.teacher.get().choose_play(obs, playable, rng);
         let d = decision(obs, DecisionKind::Play, playable, may_draw(obs, playable));
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
-        self.record(obs, d, None, a);
-        c
+        self.record(obs, d, None, a, Values::Searched);
+        self.played = c;
+        let played = match &mut self.behaviour {
+            Some(b) => b.choose_play(obs, playable, rng),
+            None => c,
+        };
+        self.agree = played == c;
+        played
     }
     fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        let yes = self.teacher.play_drawn(obs, card, rng);
+        let yes = self.teacher.get().play_drawn(obs, card, rng);
         let d = decision(obs, DecisionKind::PlayDrawn, CardSet::single(card), false);
         self.record(
             obs,
             d,
             Some(card),
             if yes { ACT_PLAY_DRAWN } else { ACT_KEEP },
+            Values::Searched,
         );
-        yes
+        self.played = yes.then_some(card);
+        let played = match &mut self.behaviour {
+            Some(b) => b.play_drawn(obs, card, rng),
+            None => yes,
+        };
+        self.agree = played == yes;
+        played
     }
     fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
-        let c = self.teacher.choose_color(obs, rng);
+        if !self.agree {
+            if let Some(b) = &mut self.behaviour {
+                return b.choose_color(obs, rng);
+            }
+        }
+        let c = self.teacher.get().choose_color(obs, rng);
         let d = decision(obs, DecisionKind::Color, CardSet::EMPTY, false);
-        self.record(obs, d, None, ACT_COLOR + c.index());
-        c
+        let values = match self.played.take() {
+            Some(card) => Values::ColorOf(card),
+            None if obs.turns() == 0 => Values::Searched,
+            None => Values::None,
+        };
+        self.record(obs, d, None, ACT_COLOR + c.index(), values);
+        match &mut self.behaviour {
+            Some(b) => b.choose_color(obs, rng),
+            None => c,
+        }
     }
     fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
-        let yes = self.teacher.call_uno(obs, rng);
+        let yes = self.teacher.get().call_uno(obs, rng);
         let d = decision(obs, DecisionKind::Uno, CardSet::EMPTY, false);
-        self.record(obs, d, None, if yes { ACT_UNO } else { ACT_NO_UNO });
-        yes
+        self.record(
+            obs,
+            d,
+            None,
+            if yes { ACT_UNO } else { ACT_NO_UNO },
+            Values::None,
+        );
+        match &mut self.behaviour {
+            Some(b) => b.call_uno(obs, rng),
+            None => yes,
+        }
     }
     fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
-        let t = self.teacher.choose_target(obs, rng);
+        if !self.agree {
+            if let Some(b) = &mut self.behaviour {
+                return b.choose_target(obs, rng);
+            }
+        }
+        let t = self.teacher.get().choose_target(obs, rng);
         if let Some(k) = (1..obs.players() as u8).find(|&k| obs.seat_after(k) == t) {
             let d = decision(obs, DecisionKind::Target, CardSet::EMPTY, false);
-            self.record(obs, d, None, ACT_TARGET + k as usize - 1);
+            self.record(obs, d, None, ACT_TARGET + k as usize - 1, Values::None);
         }
-        t
+        match &mut self.behaviour {
+            Some(b) => b.choose_target(obs, rng),
+            None => t,
+        }
     }
     fn answer_stack(
         &mut self,
@@ -169,30 +297,62 @@ impl Strategy for Labeler {
         answers: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
-        let c = self.teacher.answer_stack(obs, answers, rng);
+        let c = self.teacher.get().answer_stack(obs, answers, rng);
         let d = decision(obs, DecisionKind::Stack, answers, true);
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
-        self.record(obs, d, None, a);
-        c
+        self.record(obs, d, None, a, Values::Searched);
+        self.played = c;
+        let played = match &mut self.behaviour {
+            Some(b) => b.answer_stack(obs, answers, rng),
+            None => c,
+        };
+        self.agree = played == c;
+        played
     }
     fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
-        let yes = self.teacher.challenge(obs, rng);
+        let yes = self.teacher.get().challenge(obs, rng);
         let d = decision(obs, DecisionKind::Challenge, CardSet::EMPTY, false);
         let a = if yes { ACT_CHALLENGE } else { ACT_NO_CHALLENGE };
-        self.record(obs, d, None, a);
-        yes
+        self.record(obs, d, None, a, Values::Searched);
+        match &mut self.behaviour {
+            Some(b) => b.challenge(obs, rng),
+            None => yes,
+        }
     }
     fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        let yes = self.teacher.jump_in(obs, card, rng);
+        let yes = self.teacher.get().jump_in(obs, card, rng);
         let d = decision(obs, DecisionKind::JumpIn, CardSet::single(card), false);
-        self.record(obs, d, Some(card), if yes { ACT_JUMP } else { ACT_NO_JUMP });
-        yes
+        self.record(
+            obs,
+            d,
+            Some(card),
+            if yes { ACT_JUMP } else { ACT_NO_JUMP },
+            Values::None,
+        );
+        match &mut self.behaviour {
+            Some(b) => {
+                let jumped = b.jump_in(obs, card, rng);
+                self.agree = jumped == yes;
+                jumped
+            }
+            None => yes,
+        }
     }
     fn round_start(&mut self, obs: &Observation) {
-        self.teacher.round_start(obs)
+        self.agree = true;
+        self.teacher.get().round_start(obs);
+        if let Some(b) = &mut self.behaviour {
+            b.round_start(obs)
+        }
     }
     fn hears_notices(&self) -> bool {
         false
+    }
+    fn notes(&self) -> Tracking {
+        match &self.teacher {
+            Teacher::Seat(s) => s.notes(),
+            Teacher::Search(s) => s.notes(),
+        }
     }
 }
 
@@ -202,13 +362,15 @@ fn players_of(players: &[usize], i: u64) -> usize {
 }
 
 /// Plays the rounds `games` (game `i`: master seed `seed`, `players`
-/// cycled), every seat the teacher, and returns the positions in game order,
-/// seat after seat (so labelling a range in parts gives the same positions).
-/// A raised `stop` skips the games not yet begun.
+/// cycled), every seat the teacher (or `behaviour`, the teacher labelling
+/// only), and returns the positions in game order, seat after seat (so
+/// labelling a range in parts gives the same positions). A raised `stop`
+/// skips the games not yet begun.
 pub fn label(
     rules: &Rules,
     players: &[usize],
     teacher: &StrategySpec,
+    behaviour: Option<&StrategySpec>,
     games: Range<u64>,
     seed: u64,
     stop: &AtomicBool,
@@ -223,7 +385,10 @@ pub fn label(
             let mut game = new_game(rules, n);
             let mut seats: Vec<Labeler> = (0..n)
                 .map(|_| Labeler {
-                    teacher: teacher.instantiate(),
+                    teacher: Teacher::of(teacher),
+                    behaviour: behaviour.map(|b| b.instantiate()),
+                    agree: true,
+                    played: None,
                     data: Dataset::default(),
                 })
                 .collect();
@@ -341,7 +506,7 @@ mod tests {
         games: Range<u64>,
         stop: &AtomicBool,
     ) -> Dataset {
-        label(rules, &[2, 4], teacher, games, 9, stop)
+        label(rules, &[2, 4], teacher, None, games, 9, stop)
     }
 
     #[test]
@@ -354,7 +519,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| label(&rules, &[2, 4], &tuned, 0..40, 9, &stop))
+            pool.install(|| label(&rules, &[2, 4], &tuned, None, 0..40, 9, &stop))
         };
         let one = run(1);
         let three = run(3);
@@ -376,5 +541,86 @@ mod tests {
                 .count();
             assert_eq!(ones, 1);
         }
+    }
+
+    /// The decision kind of a position (the one-hot decision section).
+    fn kind_of(data: &Dataset, i: usize) -> usize {
+        let dec = crate::engine::encode::SECTIONS[10];
+        let f = &data.features(i)[dec.offset..dec.offset + dec.len];
+        f.iter().position(|&v| v == 1.0).unwrap()
+    }
+
+    #[test]
+    fn with_a_behaviour_the_behaviour_plays_and_the_teacher_only_labels() {
+        let rules = Rules::builtin("classic");
+        let tuned = StrategySpec::load("tuned").unwrap();
+        let first = StrategySpec::load("first").unwrap();
+        let stop = AtomicBool::new(false);
+        let own = label(&rules, &[2, 4], &tuned, None, 0..30, 9, &stop);
+        let taught = label(&rules, &[2, 4], &first, Some(&tuned), 0..30, 9, &stop);
+        // The same games as tuned's own: its play decisions, in order.
+        let plays = |d: &Dataset| -> Vec<usize> {
+            (0..d.len())
+                .filter(|&i| kind_of(d, i) == DecisionKind::Play as usize)
+                .collect()
+        };
+        let (a, b) = (plays(&own), plays(&taught));
+        assert!(a.len() > 300, "{} play decisions", a.len());
+        assert_eq!(a.len(), b.len());
+        let mut differ = 0;
+        for (&i, &j) in a.iter().zip(&b) {
+            assert_eq!(own.features(i), taught.features(j));
+            assert_eq!(own.legal[i], taught.legal[j]);
+            assert!(taught.legal[j].contains(taught.label[j] as usize));
+            differ += (own.label[i] != taught.label[j]) as usize;
+        }
+        // ... labelled by `first`, which often plays another card.
+        assert!(
+            differ * 10 > a.len(),
+            "{differ} of {} labels differ",
+            a.len()
+        );
+        // Colours are labelled only after a play the teacher agreed with.
+        let colours = |d: &Dataset| {
+            (0..d.len())
+                .filter(|&i| kind_of(d, i) == DecisionKind::Color as usize)
+                .count()
+        };
+        assert!(colours(&taught) < colours(&own));
+    }
+
+    #[test]
+    fn a_search_teacher_labels_with_its_values_and_its_action_is_the_best_valued() {
+        let rules = Rules::builtin("classic");
+        let color = StrategySpec::load("color").unwrap();
+        let pimc = search_with("pimc-4", 4, &color);
+        let stop = AtomicBool::new(false);
+        let data = label(&rules, &[2, 4], &pimc, None, 0..6, 3, &stop);
+        assert_eq!(data.q.len(), data.len() * ACTIONS);
+        let mut valued = 0;
+        for i in 0..data.len() {
+            let q = data.values(i).unwrap();
+            let legal = data.legal[i];
+            if !(0..ACTIONS).any(|a| legal.contains(a) && q[a].is_finite()) {
+                continue;
+            }
+            valued += 1;
+            // Every legal action was searched, and none that is not legal.
+            for (a, v) in q.iter().enumerate() {
+                assert_eq!(legal.contains(a), v.is_finite(), "position {i} action {a}");
+                assert!(!v.is_finite() || (0.0..=1.0).contains(v));
+            }
+            let best = (0..ACTIONS)
+                .filter(|&a| legal.contains(a))
+                .map(|a| q[a])
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(q[data.label[i] as usize], best, "position {i}");
+        }
+        assert!(valued * 2 > data.len(), "{valued} of {} valued", data.len());
+        // Without a search, no values.
+        let tuned = StrategySpec::load("tuned").unwrap();
+        assert!(label(&rules, &[2], &tuned, None, 0..2, 3, &stop)
+            .q
+            .is_empty());
     }
 }
