@@ -374,3 +374,34 @@ fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
     assert!(o.stdout.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shipped network beats `tuned` heads-up (10,000 rounds on a fixed
+/// seed, the lower end of the Wilson interval above 50%; it measured 55.4%
+/// on 200,000): guards the pairing of the weights with the observation
+/// encoding they were trained on (a change of the features that forgets the
+/// network shows here).
+#[test]
+fn the_shipped_net_beats_tuned_heads_up() {
+    let lineup = parse_list("net,tuned").unwrap();
+    let c = RunConfig::new(
+        rules("classic", &[]),
+        2,
+        &lineup,
+        10_000,
+        Mode::Round,
+        4247,
+        2,
+        false,
+    )
+    .unwrap();
+    let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
+    let net = s.strategies.iter().find(|x| x.name == "net").unwrap();
+    let (lo, hi) = unolab::sim::stats::wilson95(net.round_wins, s.games);
+    assert_eq!(s.games, 10_000);
+    assert!(
+        lo > 0.5,
+        "net won {} of {} [{lo:.4}, {hi:.4}]",
+        net.round_wins,
+        s.games
+    );
+}
