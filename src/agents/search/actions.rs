@@ -77,7 +77,7 @@ impl Action {
     pub(super) fn with(self, color: Option<Color>, target: Option<u8>) -> Action {
         Action::new(self.kind_of(), self.card(), color, target)
     }
-    fn kind_of(self) -> Kind {
+    pub(super) fn kind_of(self) -> Kind {
         KINDS[self.kind() as usize]
     }
     /// Whether playing this action's card asks a colour or a target that the

@@ -208,25 +208,20 @@ impl SearchAgent {
         }
         out.fill(f32::NAN);
         for &(a, v) in &self.values {
-            let i = match a.kind() {
-                k if k == Kind::Play as u32 || k == Kind::Answer as u32 => {
-                    action_of_card(deck, a.card())
-                }
-                k if k == Kind::Draw as u32 || k == Kind::TakeDraw as u32 => ACT_DRAW,
-                k if k == Kind::PlayDrawn as u32 => ACT_PLAY_DRAWN,
-                k if k == Kind::Keep as u32 => ACT_KEEP,
-                k if k == Kind::Challenge as u32 => ACT_CHALLENGE,
-                k if k == Kind::NoChallenge as u32 => ACT_NO_CHALLENGE,
-                k if k == Kind::Color as u32 => match a.color() {
+            let i = match a.kind_of() {
+                Kind::Play | Kind::Answer => action_of_card(deck, a.card()),
+                Kind::Draw | Kind::TakeDraw => ACT_DRAW,
+                Kind::PlayDrawn => ACT_PLAY_DRAWN,
+                Kind::Keep => ACT_KEEP,
+                Kind::Challenge => ACT_CHALLENGE,
+                Kind::NoChallenge => ACT_NO_CHALLENGE,
+                Kind::Color => match a.color() {
                     Some(c) => ACT_COLOR + c.index(),
                     None => continue,
                 },
-                _ => continue,
+                Kind::JumpIn | Kind::NoJump | Kind::Target => continue,
             };
-            let v = v as f32;
-            if out[i].is_nan() || v > out[i] {
-                out[i] = v;
-            }
+            keep_max(out, i, v);
         }
         true
     }
@@ -239,21 +234,21 @@ impl SearchAgent {
         out.fill(f32::NAN);
         let mut any = false;
         for &(a, v) in &self.values {
-            if a.card() != card
-                || !(a.is(Kind::Play) || a.is(Kind::PlayDrawn) || a.is(Kind::Answer))
-            {
-                continue;
-            }
-            if let Some(c) = a.color() {
-                let i = ACT_COLOR + c.index();
-                let v = v as f32;
-                if out[i].is_nan() || v > out[i] {
-                    out[i] = v;
-                }
+            let plays = matches!(a.kind_of(), Kind::Play | Kind::PlayDrawn | Kind::Answer);
+            if let (true, Some(c)) = (plays && a.card() == card, a.color()) {
+                keep_max(out, ACT_COLOR + c.index(), v);
                 any = true;
             }
         }
         any
+    }
+}
+
+/// `out[i]` becomes `v` if it is NaN (no value yet) or below `v`.
+fn keep_max(out: &mut [f32; ACTIONS], i: usize, v: f64) {
+    let v = v as f32;
+    if out[i].is_nan() || v > out[i] {
+        out[i] = v;
     }
 }
 

@@ -155,6 +155,37 @@ enum Values {
 }
 
 impl Labeler {
+    /// The answer played: the behaviour's (asked by `ask`), or the
+    /// teacher's `taught` when the teacher plays.
+    fn play<T>(&mut self, taught: T, ask: impl FnOnce(&mut Seat) -> T) -> T {
+        match &mut self.behaviour {
+            Some(b) => ask(b),
+            None => taught,
+        }
+    }
+
+    /// As [`Labeler::play`], noting whether the answer played is the
+    /// teacher's (its colour or target is asked only then).
+    fn play_noting<T: PartialEq + Copy>(
+        &mut self,
+        taught: T,
+        ask: impl FnOnce(&mut Seat) -> T,
+    ) -> T {
+        let played = self.play(taught, ask);
+        self.agree = played == taught;
+        played
+    }
+
+    /// The behaviour, when the teacher's last play was not the one played
+    /// (its colour and target then belong to the behaviour alone).
+    fn disagreeing(&mut self) -> Option<&mut Seat> {
+        if self.agree {
+            None
+        } else {
+            self.behaviour.as_mut()
+        }
+    }
+
     fn record(
         &mut self,
         obs: &Observation,
@@ -216,12 +247,7 @@ impl Strategy for Labeler {
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
         self.record(obs, d, None, a, Values::Searched);
         self.played = c;
-        let played = match &mut self.behaviour {
-            Some(b) => b.choose_play(obs, playable, rng),
-            None => c,
-        };
-        self.agree = played == c;
-        played
+        self.play_noting(c, |b| b.choose_play(obs, playable, rng))
     }
     fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
         let yes = self.teacher.get().play_drawn(obs, card, rng);
@@ -234,18 +260,11 @@ impl Strategy for Labeler {
             Values::Searched,
         );
         self.played = yes.then_some(card);
-        let played = match &mut self.behaviour {
-            Some(b) => b.play_drawn(obs, card, rng),
-            None => yes,
-        };
-        self.agree = played == yes;
-        played
+        self.play_noting(yes, |b| b.play_drawn(obs, card, rng))
     }
     fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
-        if !self.agree {
-            if let Some(b) = &mut self.behaviour {
-                return b.choose_color(obs, rng);
-            }
+        if let Some(b) = self.disagreeing() {
+            return b.choose_color(obs, rng);
         }
         let c = self.teacher.get().choose_color(obs, rng);
         let d = decision(obs, DecisionKind::Color, CardSet::EMPTY, false);
@@ -255,10 +274,7 @@ impl Strategy for Labeler {
             None => Values::None,
         };
         self.record(obs, d, None, ACT_COLOR + c.index(), values);
-        match &mut self.behaviour {
-            Some(b) => b.choose_color(obs, rng),
-            None => c,
-        }
+        self.play(c, |b| b.choose_color(obs, rng))
     }
     fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
         let yes = self.teacher.get().call_uno(obs, rng);
@@ -270,26 +286,18 @@ impl Strategy for Labeler {
             if yes { ACT_UNO } else { ACT_NO_UNO },
             Values::None,
         );
-        match &mut self.behaviour {
-            Some(b) => b.call_uno(obs, rng),
-            None => yes,
-        }
+        self.play(yes, |b| b.call_uno(obs, rng))
     }
     fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
-        if !self.agree {
-            if let Some(b) = &mut self.behaviour {
-                return b.choose_target(obs, rng);
-            }
+        if let Some(b) = self.disagreeing() {
+            return b.choose_target(obs, rng);
         }
         let t = self.teacher.get().choose_target(obs, rng);
         if let Some(k) = (1..obs.players() as u8).find(|&k| obs.seat_after(k) == t) {
             let d = decision(obs, DecisionKind::Target, CardSet::EMPTY, false);
             self.record(obs, d, None, ACT_TARGET + k as usize - 1, Values::None);
         }
-        match &mut self.behaviour {
-            Some(b) => b.choose_target(obs, rng),
-            None => t,
-        }
+        self.play(t, |b| b.choose_target(obs, rng))
     }
     fn answer_stack(
         &mut self,
@@ -302,22 +310,14 @@ impl Strategy for Labeler {
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
         self.record(obs, d, None, a, Values::Searched);
         self.played = c;
-        let played = match &mut self.behaviour {
-            Some(b) => b.answer_stack(obs, answers, rng),
-            None => c,
-        };
-        self.agree = played == c;
-        played
+        self.play_noting(c, |b| b.answer_stack(obs, answers, rng))
     }
     fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
         let yes = self.teacher.get().challenge(obs, rng);
         let d = decision(obs, DecisionKind::Challenge, CardSet::EMPTY, false);
         let a = if yes { ACT_CHALLENGE } else { ACT_NO_CHALLENGE };
         self.record(obs, d, None, a, Values::Searched);
-        match &mut self.behaviour {
-            Some(b) => b.challenge(obs, rng),
-            None => yes,
-        }
+        self.play(yes, |b| b.challenge(obs, rng))
     }
     fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
         let yes = self.teacher.get().jump_in(obs, card, rng);
@@ -329,14 +329,7 @@ impl Strategy for Labeler {
             if yes { ACT_JUMP } else { ACT_NO_JUMP },
             Values::None,
         );
-        match &mut self.behaviour {
-            Some(b) => {
-                let jumped = b.jump_in(obs, card, rng);
-                self.agree = jumped == yes;
-                jumped
-            }
-            None => yes,
-        }
+        self.play_noting(yes, |b| b.jump_in(obs, card, rng))
     }
     fn round_start(&mut self, obs: &Observation) {
         self.agree = true;
