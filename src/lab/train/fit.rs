@@ -168,6 +168,7 @@ pub fn fit(
             xb.clear();
             mb.clear();
             yb.clear();
+            tb.clear();
             for &i in chunk {
                 xb.extend_from_slice(data.features(i));
                 let legal = data.legal[i];
@@ -194,7 +195,6 @@ pub fn fit(
             let logits = (h + mask).map_err(err)?;
             let loss = if soft {
                 let t = Tensor::from_slice(&tb, (b, ACTIONS), &dev).map_err(err)?;
-                tb.clear();
                 let logp = candle_nn::ops::log_softmax(&logits, 1).map_err(err)?;
                 (t * logp)
                     .and_then(|p| p.sum_all())
