@@ -281,6 +281,45 @@ fn results_do_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn a_paired_ismcts_root_without_a_tree_plays_exactly_as_pimc() {
+    // `paired` tries every root action on the same determinizations and
+    // rollouts as `pimc`; with the tree cut below the root (`depth = 1`,
+    // opponents the policy) it must make the same decisions, ties included
+    // (the first listed action wins one, as in `pimc`).
+    let paired = StrategySpec::parse(
+        "name = \"p\"\nbase = \"ismcts\"\n[search]\niterations = 4\npaired = true\nopponents = \"policy\"\ndepth = 1\nrollout = \"color\"\n",
+        "test",
+    )
+    .unwrap();
+    let color = StrategySpec::load("color").unwrap();
+    for (players, house) in [(2, &[][..]), (3, &["seven_o=true", "stacking=cross"][..])] {
+        let stats = |agent: &StrategySpec| {
+            let specs = vec![agent.clone(), color.clone()];
+            let cfg = RunConfig::new(
+                rules("classic", house),
+                players,
+                &specs,
+                40,
+                Mode::Round,
+                31,
+                1,
+                false,
+            )
+            .unwrap();
+            let stop = AtomicBool::new(false);
+            let mut s = run(&cfg, &stop, &|_| {}).unwrap().stats;
+            s.strategies[0].name.clear();
+            s
+        };
+        let a = stats(&paired);
+        let b = stats(&search("pimc", 4));
+        assert_eq!(a.games, 40);
+        assert!(a.strategies[0].round_wins > 0);
+        assert_eq!(a, b, "{players} players, {house:?}");
+    }
+}
+
+#[test]
 fn shipped_search_presets_load_and_bad_ones_are_refused() {
     for name in ["pimc-100", "ismcts-1k"] {
         let s = StrategySpec::load(name).unwrap();
@@ -300,6 +339,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ),
         ("objective = \"money\"", "money"),
         ("depth = 3", "depth"),
+        ("widen = 4.0", "widen"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
@@ -310,6 +350,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
     }
     let other_bases = [
         ("ismcts", "[search]\nhalving = true", "halving"),
+        ("ismcts", "[search]\nwiden = -1.0", "widen"),
         ("heuristic", "[search]\niterations = 5", "[search]"),
         ("ismcts", "[params]\npoints_weight = 3.0", "[params]"),
     ];

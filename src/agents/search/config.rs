@@ -88,6 +88,12 @@ pub struct SearchParams {
     /// counted) an iteration walks in the tree before the rollout policy
     /// takes over (0: no limit).
     pub depth: u32,
+    /// `ismcts`: progressive widening (0: off). A node tries the rollout
+    /// policy's own choice first; any other action becomes a child only
+    /// while the node has fewer than `1 + floor(sqrt(visits / widen))`
+    /// children legal in the determinization at hand (UCB chooses among
+    /// those otherwise), so a rarely visited node follows the policy.
+    pub widen: f64,
 }
 
 impl Default for SearchParams {
@@ -106,6 +112,7 @@ impl Default for SearchParams {
             prior: 0.0,
             decompose: false,
             depth: 0,
+            widen: 0.0,
         }
     }
 }
@@ -178,9 +185,10 @@ impl SearchConfig {
                 || params.prior != d.prior
                 || params.decompose
                 || params.depth != 0
+                || params.widen != 0.0
             {
                 return Err(
-                    "per_action, paired, opponents, prior, decompose and depth apply to base = \"ismcts\" only"
+                    "per_action, paired, opponents, prior, decompose, depth and widen apply to base = \"ismcts\" only"
                         .into(),
                 );
             }
@@ -203,6 +211,12 @@ impl SearchConfig {
             return Err(format!(
                 "prior = {} must be a finite number >= 0",
                 params.prior
+            ));
+        }
+        if !params.widen.is_finite() || params.widen < 0.0 {
+            return Err(format!(
+                "widen = {} must be a finite number >= 0",
+                params.widen
             ));
         }
         let rollout = StrategySpec::load_with(&params.rollout, false)

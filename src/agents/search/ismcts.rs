@@ -18,7 +18,7 @@
 //! root action, and plays the best mean.
 
 use super::actions::Mode;
-use super::{Action, Objective, Root, Sim};
+use super::{Action, Objective, Root, SearchParams, Sim};
 use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
 use rand::RngCore;
 
@@ -50,20 +50,23 @@ pub(super) struct Tree {
     depth: u32,
     exploration: f64,
     prior: f64,
+    /// Progressive widening (0: off; see `SearchParams::widen`).
+    widen: f64,
     /// `paired`: the action the searcher takes at the root this iteration.
     force: Option<Action>,
 }
 
 impl Tree {
-    pub(super) fn with_capacity(iterations: usize, exploration: f64, prior: f64) -> Tree {
+    pub(super) fn with_capacity(iterations: usize, params: &SearchParams) -> Tree {
         Tree {
             nodes: Vec::with_capacity(iterations + 1),
             limit: iterations + 1,
             path: Vec::with_capacity(256),
             cur: 0,
             depth: 0,
-            exploration,
-            prior,
+            exploration: params.exploration,
+            prior: params.prior,
+            widen: params.widen,
             force: None,
         }
     }
@@ -99,6 +102,11 @@ impl Tree {
         self.depth
     }
 
+    /// Whether the next step is the root action a paired iteration forces.
+    pub(super) fn forcing(&self) -> bool {
+        self.force.is_some()
+    }
+
     /// One decision of `seat` among `actions` inside the tree: returns the
     /// action and whether it was a new node (the walk then leaves the tree).
     pub(super) fn step(
@@ -131,12 +139,26 @@ impl Tree {
             }
             child = node.next_sibling;
         }
-        if tried < n && self.nodes.len() < self.limit {
-            // Expand the rollout policy's choice if untried, else one untried
-            // action chosen uniformly.
-            let preferred = prefer
-                .and_then(|p| actions[..n].iter().position(|&a| a == p))
-                .filter(|&i| has[i / 64] & (1 << (i % 64)) == 0);
+        // Expand the rollout policy's choice if untried, else one untried
+        // action chosen uniformly (with widening, only while the node has
+        // fewer available children than its visits allow).
+        let preferred = prefer
+            .and_then(|p| actions[..n].iter().position(|&a| a == p))
+            .filter(|&i| has[i / 64] & (1 << (i % 64)) == 0);
+        let mut room = tried < n;
+        if self.widen > 0.0 && preferred.is_none() {
+            let visits = self.nodes[self.cur as usize].visits as f64;
+            let deviations = (visits / self.widen).sqrt() as usize;
+            if deviations == 0 {
+                // Too few visits to deviate: the policy's choice, a child
+                // already.
+                if let Some(p) = prefer.filter(|p| actions[..n].contains(p)) {
+                    return self.take(seat, p);
+                }
+            }
+            room = tried < n.min(1 + deviations);
+        }
+        if room && self.nodes.len() < self.limit {
             let mut k = if preferred.is_some() {
                 u32::MAX
             } else {
@@ -246,6 +268,8 @@ impl Tree {
     }
 
     fn backpropagate(&mut self, r: &[f64; MAX_PLAYERS]) {
+        // The root's visits count the iterations (widening reads them).
+        self.nodes[0].visits += 1;
         for &id in &self.path {
             let node = &mut self.nodes[id as usize];
             node.visits += 1;
@@ -261,6 +285,42 @@ impl Tree {
         let Some(id) = self.most_visited(0, |a| actions.contains(&a)) else {
             return actions[0];
         };
+        self.under(id)
+    }
+
+    /// `paired`: the root action with the best mean reward, the first listed
+    /// on a tie (as `pimc` chooses), with its sub-decisions as
+    /// [`Tree::best_root`] takes them.
+    fn best_paired(&self, actions: &[Action]) -> Action {
+        let mut best: Option<(usize, u32, f64)> = None;
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            let node = &self.nodes[child as usize];
+            if let Some(i) = actions.iter().position(|&a| a == node.action) {
+                let mean = if node.visits == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    node.reward / node.visits as f64
+                };
+                let better = match best {
+                    None => true,
+                    Some((j, _, m)) => mean > m || (mean == m && i < j),
+                };
+                if better {
+                    best = Some((i, child, mean));
+                }
+            }
+            child = node.next_sibling;
+        }
+        match best {
+            Some((_, id, _)) => self.under(id),
+            None => actions[0],
+        }
+    }
+
+    /// The root child `id`'s action, with the target and colour of a play
+    /// from the child visited most under it in a decomposed tree.
+    fn under(&self, id: u32) -> Action {
         let mut a = self.nodes[id as usize].action;
         let mut at = id;
         for _ in 0..2 {
@@ -321,7 +381,7 @@ pub(super) fn decide(
                 sim.table.tree.backpropagate(&r);
             }
         }
-        return sim.table.tree.best_root(actions);
+        return sim.table.tree.best_paired(actions);
     }
     let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
     sim.table.tree.reset(iterations);
@@ -332,4 +392,72 @@ pub(super) fn decide(
         sim.table.tree.backpropagate(&r);
     }
     sim.table.tree.best_root(actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::actions::Kind;
+    use super::*;
+    use rand::SeedableRng;
+
+    fn plays(n: u8) -> Vec<Action> {
+        (0..n)
+            .map(|c| Action::new(Kind::Play, c, None, None))
+            .collect()
+    }
+
+    /// Iterations of one decision of seat 0 at the root, every action legal,
+    /// the policy preferring the first; returns the actions walked and the
+    /// root's children after each iteration.
+    fn walk(widen: f64, iterations: usize) -> Vec<(Action, usize)> {
+        let params = SearchParams {
+            widen,
+            ..SearchParams::default()
+        };
+        let mut tree = Tree::with_capacity(iterations, &params);
+        tree.reset(iterations);
+        let mut rng = Rng::seed_from_u64(3);
+        let actions = plays(6);
+        let mut out = Vec::new();
+        for i in 0..iterations {
+            tree.begin();
+            let (a, _) = tree.step(0, &actions, Some(actions[0]), &mut rng);
+            // The policy's choice always loses, the others win: a search
+            // that is allowed to deviate does.
+            let mut r = [0.0; MAX_PLAYERS];
+            r[0] = if a == actions[0] { 0.0 } else { 1.0 };
+            tree.backpropagate(&r);
+            let mut children = 0;
+            let mut c = tree.nodes[0].first_child;
+            while c != NONE {
+                children += 1;
+                c = tree.nodes[c as usize].next_sibling;
+            }
+            assert_eq!(tree.nodes[0].visits as usize, i + 1);
+            out.push((a, children));
+        }
+        out
+    }
+
+    #[test]
+    fn widening_follows_the_policy_until_visits_allow_more_children() {
+        let first = plays(1)[0];
+        let w = walk(10.0, 200);
+        // Fewer than 10 visits: the policy's choice only, though it loses.
+        for (i, &(a, children)) in w.iter().enumerate().take(10) {
+            assert_eq!(a, first, "iteration {i}");
+            assert_eq!(children, 1, "iteration {i}");
+        }
+        // At v visits before the step, at most 1 + floor(sqrt(v / 10))
+        // children; the deviations, which win, are taken.
+        for (v, &(_, children)) in w.iter().enumerate() {
+            assert!(children <= 1 + (v as f64 / 10.0).sqrt() as usize, "v={v}");
+        }
+        assert_eq!(w[199].1, 5, "1 + floor(sqrt(199 / 10)) children");
+        let deviations = w.iter().filter(|&&(a, _)| a != first).count();
+        assert!(deviations > 150, "deviations taken: {deviations}");
+        // Without widening every action is tried in the first six iterations.
+        let w = walk(0.0, 6);
+        assert_eq!(w[5].1, 6);
+    }
 }

@@ -73,7 +73,7 @@ impl SimTable {
             decline_challenge: false,
             plan: [Plan::default(); MAX_PLAYERS],
             policy: (0..players).map(|_| cfg.rollout.instantiate()).collect(),
-            tree: Tree::with_capacity(budget, cfg.params.exploration, cfg.params.prior),
+            tree: Tree::with_capacity(budget, &cfg.params),
             actions: Vec::with_capacity(256),
             prefer: None,
             walkers,
@@ -107,6 +107,14 @@ impl SimTable {
             return true;
         }
         false
+    }
+
+    /// Whether the decision at hand asks the rollout policy's choice (a tree
+    /// step, not the root action a paired iteration forces: that step draws
+    /// nothing from the simulation's generator, as `pimc`'s forced action).
+    #[inline(always)]
+    fn prefers(&self) -> bool {
+        self.mode == Mode::Tree && !self.tree.forcing()
     }
 
     /// Whether the action lists are joint (a wild with its colour, a swap
@@ -196,7 +204,7 @@ impl Table for SimTable {
         self.plan[s as usize] = Plan::default();
         let joint = self.joint();
         play_actions(&mut self.actions, obs, playable, joint);
-        if self.mode == Mode::Tree && self.actions.len() > 1 {
+        if self.prefers() && self.actions.len() > 1 {
             let c = self.policy[s as usize].choose_play(obs, playable, rng);
             self.prefer_card(s, obs, Kind::Play, c, Kind::Draw, rng);
         }
@@ -212,7 +220,7 @@ impl Table for SimTable {
         self.plan[s as usize] = Plan::default();
         let joint = self.joint();
         drawn_actions(&mut self.actions, obs, card, joint);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let yes = self.policy[s as usize].play_drawn(obs, card, rng);
             self.prefer_card(
                 s,
@@ -236,7 +244,7 @@ impl Table for SimTable {
             return self.policy[s as usize].choose_color(obs, rng);
         }
         color_actions(&mut self.actions);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let c = self.policy[s as usize].choose_color(obs, rng);
             self.prefer = Some(Action::new(Kind::Color, 0, Some(c), None));
         }
@@ -257,7 +265,7 @@ impl Table for SimTable {
             return self.policy[s as usize].choose_target(obs, rng);
         }
         target_actions(&mut self.actions, obs);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let t = self.policy[s as usize].choose_target(obs, rng);
             self.prefer = Some(Action::new(Kind::Target, 0, None, Some(t)));
         }
@@ -276,7 +284,7 @@ impl Table for SimTable {
         self.plan[s as usize] = Plan::default();
         let joint = self.joint();
         answer_actions(&mut self.actions, obs, answers, joint);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let c = self.policy[s as usize].answer_stack(obs, answers, rng);
             self.prefer_card(s, obs, Kind::Answer, c, Kind::TakeDraw, rng);
         }
@@ -293,7 +301,7 @@ impl Table for SimTable {
             return self.policy[s as usize].challenge(obs, rng);
         }
         pair(&mut self.actions, Kind::Challenge, Kind::NoChallenge);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let yes = self.policy[s as usize].challenge(obs, rng);
             self.prefer = Some(Action::simple(if yes {
                 Kind::Challenge
@@ -310,7 +318,7 @@ impl Table for SimTable {
         self.plan[s as usize] = Plan::default();
         let joint = self.joint();
         jump_actions(&mut self.actions, obs, card, joint);
-        if self.mode == Mode::Tree {
+        if self.prefers() {
             let yes = self.policy[s as usize].jump_in(obs, card, rng);
             self.prefer_card(s, obs, Kind::JumpIn, yes.then_some(card), Kind::NoJump, rng);
         }
