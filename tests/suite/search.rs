@@ -320,6 +320,40 @@ fn a_paired_ismcts_root_without_a_tree_plays_exactly_as_pimc() {
 }
 
 #[test]
+fn the_guide_decides_what_a_widened_tree_follows() {
+    // With a widening no node's visits reach, the tree below the paired
+    // root follows its guide's choices: the rollout policy's by default,
+    // the same as naming that policy, and other games under another guide.
+    let preset = |guide: &str| {
+        StrategySpec::parse(
+            &format!("name = \"g\"\nbase = \"ismcts\"\n[search]\niterations = 3\npaired = true\nwiden = 1e9\nrollout = \"color\"\n{guide}"),
+            "test",
+        )
+        .unwrap()
+    };
+    let color = StrategySpec::load("color").unwrap();
+    let stats = |agent: StrategySpec| {
+        let specs = vec![agent, color.clone()];
+        let cfg = RunConfig::new(
+            rules("classic", &[]),
+            3,
+            &specs,
+            30,
+            Mode::Round,
+            41,
+            1,
+            false,
+        )
+        .unwrap();
+        let stop = AtomicBool::new(false);
+        run(&cfg, &stop, &|_| {}).unwrap().stats
+    };
+    let default = stats(preset(""));
+    assert_eq!(default, stats(preset("guide = \"color\"")));
+    assert_ne!(default, stats(preset("guide = \"first\"")));
+}
+
+#[test]
 fn shipped_search_presets_load_and_bad_ones_are_refused() {
     for name in ["pimc-100", "ismcts-1k"] {
         let s = StrategySpec::load(name).unwrap();
@@ -340,6 +374,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("objective = \"money\"", "money"),
         ("depth = 3", "depth"),
         ("widen = 4.0", "widen"),
+        ("guide = \"net\"", "guide"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
@@ -351,6 +386,12 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
     let other_bases = [
         ("ismcts", "[search]\nhalving = true", "halving"),
         ("ismcts", "[search]\nwiden = -1.0", "widen"),
+        ("ismcts", "[search]\nguide = \"nope\"", "nope"),
+        (
+            "ismcts",
+            "[search]\nguide = \"ext:python3 bots/simple.py\"",
+            "external program",
+        ),
         ("heuristic", "[search]\niterations = 5", "[search]"),
         ("ismcts", "[params]\npoints_weight = 3.0", "[params]"),
     ];

@@ -94,6 +94,11 @@ pub struct SearchParams {
     /// children legal in the determinization at hand (UCB chooses among
     /// those otherwise), so a rarely visited node follows the policy.
     pub widen: f64,
+    /// `ismcts`: the preset whose choice a tree node prefers (expanded first,
+    /// followed while widening allows nothing else, and the one `prior`
+    /// favours), where the rollout policy's is preferred by default (empty).
+    /// A network here guides the tree while cheap rollouts finish the round.
+    pub guide: String,
 }
 
 impl Default for SearchParams {
@@ -113,6 +118,7 @@ impl Default for SearchParams {
             decompose: false,
             depth: 0,
             widen: 0.0,
+            guide: String::new(),
         }
     }
 }
@@ -156,6 +162,8 @@ pub struct SearchConfig {
     pub params: SearchParams,
     /// The rollout policy, loaded.
     pub rollout: Box<StrategySpec>,
+    /// `ismcts`: the tree's guide, loaded (`None`: the rollout policy).
+    pub guide: Option<Box<StrategySpec>>,
 }
 
 impl SearchConfig {
@@ -186,9 +194,10 @@ impl SearchConfig {
                 || params.decompose
                 || params.depth != 0
                 || params.widen != 0.0
+                || !params.guide.is_empty()
             {
                 return Err(
-                    "per_action, paired, opponents, prior, decompose, depth and widen apply to base = \"ismcts\" only"
+                    "per_action, paired, opponents, prior, decompose, depth, widen and guide apply to base = \"ismcts\" only"
                         .into(),
                 );
             }
@@ -227,11 +236,25 @@ impl SearchConfig {
                 params.rollout
             ));
         }
+        let guide = if params.guide.is_empty() {
+            None
+        } else {
+            let g =
+                StrategySpec::load_with(&params.guide, false).map_err(|e| format!("guide: {e}"))?;
+            if matches!(g, StrategySpec::External { .. }) {
+                return Err(format!(
+                    "guide = '{}' is an external program; the guide must be a heuristic or network preset, random or first",
+                    params.guide
+                ));
+            }
+            Some(Box::new(g))
+        };
         Ok(SearchConfig {
             name: name.to_string(),
             kind,
             params,
             rollout: Box::new(rollout),
+            guide,
         })
     }
 }

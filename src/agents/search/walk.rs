@@ -51,6 +51,9 @@ pub(super) struct SimTable {
     plan: [Plan; MAX_PLAYERS],
     /// The rollout policy, one instance per seat.
     policy: Vec<Seat>,
+    /// `ismcts` with a `guide`: the preset whose choice the tree prefers,
+    /// one instance per seat (empty: the rollout policy's).
+    guide: Vec<Seat>,
     pub(super) tree: Tree,
     actions: Vec<Action>,
     /// The rollout policy's choice at the decision at hand (`ismcts` expands
@@ -73,6 +76,10 @@ impl SimTable {
             decline_challenge: false,
             plan: [Plan::default(); MAX_PLAYERS],
             policy: (0..players).map(|_| cfg.rollout.instantiate()).collect(),
+            guide: match &cfg.guide {
+                Some(g) => (0..players).map(|_| g.instantiate()).collect(),
+                None => Vec::new(),
+            },
             tree: Tree::with_capacity(budget, &cfg.params),
             actions: Vec::with_capacity(256),
             prefer: None,
@@ -117,6 +124,16 @@ impl SimTable {
         self.mode == Mode::Tree && !self.tree.forcing()
     }
 
+    /// The policy whose choice the tree prefers for `seat`.
+    #[inline(always)]
+    fn guide(&mut self, seat: u8) -> &mut Seat {
+        if self.guide.is_empty() {
+            &mut self.policy[seat as usize]
+        } else {
+            &mut self.guide[seat as usize]
+        }
+    }
+
     /// Whether the action lists are joint (a wild with its colour, a swap
     /// with its target): always but in a decomposed tree.
     fn joint(&self) -> bool {
@@ -142,9 +159,9 @@ impl SimTable {
         };
         let d = &obs.rules().deck;
         let same = d.identical(c);
-        let policy = &mut self.policy[seat as usize];
-        let col = d.color(c).is_none().then(|| policy.choose_color(obs, rng));
         let wants_target = self.actions.iter().any(|a| a.target().is_some());
+        let policy = self.guide(seat);
+        let col = d.color(c).is_none().then(|| policy.choose_color(obs, rng));
         let t = wants_target.then(|| policy.choose_target(obs, rng));
         self.prefer = self.actions.iter().copied().find(|a| {
             a.is(kind)
@@ -205,7 +222,7 @@ impl Table for SimTable {
         let joint = self.joint();
         play_actions(&mut self.actions, obs, playable, joint);
         if self.prefers() && self.actions.len() > 1 {
-            let c = self.policy[s as usize].choose_play(obs, playable, rng);
+            let c = self.guide(s).choose_play(obs, playable, rng);
             self.prefer_card(s, obs, Kind::Play, c, Kind::Draw, rng);
         }
         let a = self.decide(s, rng);
@@ -221,7 +238,7 @@ impl Table for SimTable {
         let joint = self.joint();
         drawn_actions(&mut self.actions, obs, card, joint);
         if self.prefers() {
-            let yes = self.policy[s as usize].play_drawn(obs, card, rng);
+            let yes = self.guide(s).play_drawn(obs, card, rng);
             self.prefer_card(
                 s,
                 obs,
@@ -245,7 +262,7 @@ impl Table for SimTable {
         }
         color_actions(&mut self.actions);
         if self.prefers() {
-            let c = self.policy[s as usize].choose_color(obs, rng);
+            let c = self.guide(s).choose_color(obs, rng);
             self.prefer = Some(Action::new(Kind::Color, 0, Some(c), None));
         }
         self.decide(s, rng).color().unwrap_or(Color::Red)
@@ -266,7 +283,7 @@ impl Table for SimTable {
         }
         target_actions(&mut self.actions, obs);
         if self.prefers() {
-            let t = self.policy[s as usize].choose_target(obs, rng);
+            let t = self.guide(s).choose_target(obs, rng);
             self.prefer = Some(Action::new(Kind::Target, 0, None, Some(t)));
         }
         self.decide(s, rng).target().unwrap_or(obs.seat_after(1))
@@ -285,7 +302,7 @@ impl Table for SimTable {
         let joint = self.joint();
         answer_actions(&mut self.actions, obs, answers, joint);
         if self.prefers() {
-            let c = self.policy[s as usize].answer_stack(obs, answers, rng);
+            let c = self.guide(s).answer_stack(obs, answers, rng);
             self.prefer_card(s, obs, Kind::Answer, c, Kind::TakeDraw, rng);
         }
         let a = self.decide(s, rng);
@@ -302,7 +319,7 @@ impl Table for SimTable {
         }
         pair(&mut self.actions, Kind::Challenge, Kind::NoChallenge);
         if self.prefers() {
-            let yes = self.policy[s as usize].challenge(obs, rng);
+            let yes = self.guide(s).challenge(obs, rng);
             self.prefer = Some(Action::simple(if yes {
                 Kind::Challenge
             } else {
@@ -319,7 +336,7 @@ impl Table for SimTable {
         let joint = self.joint();
         jump_actions(&mut self.actions, obs, card, joint);
         if self.prefers() {
-            let yes = self.policy[s as usize].jump_in(obs, card, rng);
+            let yes = self.guide(s).jump_in(obs, card, rng);
             self.prefer_card(s, obs, Kind::JumpIn, yes.then_some(card), Kind::NoJump, rng);
         }
         let a = self.decide(s, rng);
