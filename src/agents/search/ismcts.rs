@@ -15,7 +15,10 @@
 //! choice; `per_action` sets the budget to `iterations` per legal action;
 //! `paired` plays the root as `pimc` does (every legal action on the same
 //! determinizations: common random numbers), the tree growing below each
-//! root action, and plays the best mean.
+//! root action, and plays the best mean (the first listed on a tie, as
+//! `pimc`); `widen` is progressive widening (a node follows the preferred
+//! action until its visits allow others); `guide` names the policy whose
+//! choice is preferred (the rollout policy by default).
 
 use super::actions::Mode;
 use super::{Action, Objective, Root, SearchParams, Sim};
