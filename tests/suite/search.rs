@@ -280,6 +280,21 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(a.games, 24);
 }
 
+/// The statistics of `games` rounds (seed `seed`, one thread) with `agent`
+/// in the first seat and `color` in the others.
+fn one_against_color(
+    agent: StrategySpec,
+    rules: Rules,
+    players: usize,
+    games: u64,
+    seed: u64,
+) -> unolab::sim::RunStats {
+    let specs = vec![agent, StrategySpec::load("color").unwrap()];
+    let cfg = RunConfig::new(rules, players, &specs, games, Mode::Round, seed, 1, false).unwrap();
+    let stop = AtomicBool::new(false);
+    run(&cfg, &stop, &|_| {}).unwrap().stats
+}
+
 #[test]
 fn a_paired_ismcts_root_without_a_tree_plays_exactly_as_pimc() {
     // `paired` tries every root action on the same determinizations and
@@ -291,23 +306,9 @@ fn a_paired_ismcts_root_without_a_tree_plays_exactly_as_pimc() {
         "test",
     )
     .unwrap();
-    let color = StrategySpec::load("color").unwrap();
     for (players, house) in [(2, &[][..]), (3, &["seven_o=true", "stacking=cross"][..])] {
         let stats = |agent: &StrategySpec| {
-            let specs = vec![agent.clone(), color.clone()];
-            let cfg = RunConfig::new(
-                rules("classic", house),
-                players,
-                &specs,
-                40,
-                Mode::Round,
-                31,
-                1,
-                false,
-            )
-            .unwrap();
-            let stop = AtomicBool::new(false);
-            let mut s = run(&cfg, &stop, &|_| {}).unwrap().stats;
+            let mut s = one_against_color(agent.clone(), rules("classic", house), players, 40, 31);
             s.strategies[0].name.clear();
             s
         };
@@ -331,23 +332,7 @@ fn the_guide_decides_what_a_widened_tree_follows() {
         )
         .unwrap()
     };
-    let color = StrategySpec::load("color").unwrap();
-    let stats = |agent: StrategySpec| {
-        let specs = vec![agent, color.clone()];
-        let cfg = RunConfig::new(
-            rules("classic", &[]),
-            3,
-            &specs,
-            30,
-            Mode::Round,
-            41,
-            1,
-            false,
-        )
-        .unwrap();
-        let stop = AtomicBool::new(false);
-        run(&cfg, &stop, &|_| {}).unwrap().stats
-    };
+    let stats = |agent| one_against_color(agent, rules("classic", &[]), 3, 30, 41);
     let default = stats(preset(""));
     assert_eq!(default, stats(preset("guide = \"color\"")));
     assert_ne!(default, stats(preset("guide = \"first\"")));

@@ -228,26 +228,21 @@ impl SearchConfig {
                 params.widen
             ));
         }
-        let rollout = StrategySpec::load_with(&params.rollout, false)
-            .map_err(|e| format!("rollout policy: {e}"))?;
-        if matches!(rollout, StrategySpec::External { .. }) {
-            return Err(format!(
-                "rollout = '{}' is an external program; the rollout policy must be a heuristic preset, random or first",
-                params.rollout
-            ));
-        }
+        let rollout = policy(
+            "rollout",
+            &params.rollout,
+            "rollout policy",
+            "a heuristic preset, random or first",
+        )?;
         let guide = if params.guide.is_empty() {
             None
         } else {
-            let g =
-                StrategySpec::load_with(&params.guide, false).map_err(|e| format!("guide: {e}"))?;
-            if matches!(g, StrategySpec::External { .. }) {
-                return Err(format!(
-                    "guide = '{}' is an external program; the guide must be a heuristic or network preset, random or first",
-                    params.guide
-                ));
-            }
-            Some(Box::new(g))
+            Some(Box::new(policy(
+                "guide",
+                &params.guide,
+                "guide",
+                "a heuristic or network preset, random or first",
+            )?))
         };
         Ok(SearchConfig {
             name: name.to_string(),
@@ -257,4 +252,17 @@ impl SearchConfig {
             guide,
         })
     }
+}
+
+/// Loads the policy a search plays in its simulations (`key = name` of the
+/// `[search]` table, called `what` in errors): any strategy but a search
+/// preset or an external program (`must_be` says what it may be).
+fn policy(key: &str, name: &str, what: &str, must_be: &str) -> Result<StrategySpec, String> {
+    let spec = StrategySpec::load_with(name, false).map_err(|e| format!("{what}: {e}"))?;
+    if matches!(spec, StrategySpec::External { .. }) {
+        return Err(format!(
+            "{key} = '{name}' is an external program; the {what} must be {must_be}"
+        ));
+    }
+    Ok(spec)
 }
