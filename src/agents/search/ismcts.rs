@@ -130,6 +130,8 @@ impl Tree {
         }
         let mut has = [0u64; MAX_ACTIONS / 64];
         let mut tried = 0;
+        // The child of the preferred action, if it is one already.
+        let mut preferred_child = NONE;
         let mut child = self.nodes[self.cur as usize].first_child;
         while child != NONE {
             let node = &mut self.nodes[child as usize];
@@ -138,6 +140,9 @@ impl Tree {
                     has[i / 64] |= 1 << (i % 64);
                     node.avail += 1;
                     tried += 1;
+                    if Some(node.action) == prefer {
+                        preferred_child = child;
+                    }
                 }
             }
             child = node.next_sibling;
@@ -152,12 +157,12 @@ impl Tree {
         if self.widen > 0.0 && preferred.is_none() {
             let visits = self.nodes[self.cur as usize].visits as f64;
             let deviations = (visits / self.widen).sqrt() as usize;
-            if deviations == 0 {
-                // Too few visits to deviate: the policy's choice, a child
-                // already.
-                if let Some(p) = prefer.filter(|p| actions[..n].contains(p)) {
-                    return self.take(seat, p);
-                }
+            if deviations == 0 && preferred_child != NONE {
+                // Too few visits to deviate: the preferred action's child
+                // (its availability is counted above, once).
+                self.path.push(preferred_child);
+                self.cur = preferred_child;
+                return (self.nodes[preferred_child as usize].action, false);
             }
             room = tried < n.min(1 + deviations);
         }
@@ -439,6 +444,13 @@ mod tests {
             assert_eq!(tree.nodes[0].visits as usize, i + 1);
             out.push((a, children));
         }
+        // The policy's child, made at the first iteration and legal in
+        // every one, was available exactly once per iteration.
+        let mut c = tree.nodes[0].first_child;
+        while tree.nodes[c as usize].action != actions[0] {
+            c = tree.nodes[c as usize].next_sibling;
+        }
+        assert_eq!(tree.nodes[c as usize].avail as usize, iterations);
         out
     }
 
