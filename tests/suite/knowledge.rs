@@ -14,8 +14,10 @@ use crate::common;
 use crate::common::{deck_order, kind, rules, tokens};
 use rand::SeedableRng;
 use std::collections::VecDeque;
+use unolab::agents::search::OpponentModel;
 use unolab::agents::Seat;
-use unolab::engine::game::{Agents, Game, Knowledge, NoRecord, TurnEnd};
+use unolab::agents::StrategySpec;
+use unolab::engine::game::{Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
@@ -713,4 +715,158 @@ fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
             .count();
         assert!(two > 0 && two < N, "{two} of {N}");
     }
+}
+
+#[test]
+fn each_players_last_turn_is_public_for_a_table_that_asks() {
+    let r = rules("classic", &["hand_size=3"]);
+    let hands: &[&[&str]] = &[&["red-1", "red-2", "wild"], &["blue-4", "red-5", "green-6"]];
+    for ask in [false, true] {
+        let seat0 = moves().play("red-1").play("wild").color("blue");
+        let seat0 = seat0.tracking(if ask {
+            Tracking::Plays
+        } else {
+            Tracking::Evidence
+        });
+        let mut d = Drive::new(
+            &r,
+            1,
+            hands,
+            "red-9",
+            &["yellow-4", "yellow-7"],
+            vec![seat0, moves().draw()],
+            1,
+        );
+        let start = d.g.top();
+        let red1 = d.set(&["red-1"]).first().unwrap();
+        let wild = d.set(&["wild"]).first().unwrap();
+        d.turns(1);
+        if !ask {
+            assert_eq!(d.obs(1).last_turn(0), None, "nobody asked");
+            continue;
+        }
+        let played = LastTurn {
+            card: Some(red1),
+            named: None,
+            top: start,
+            color: Color::Red,
+            size: 3,
+            at: 0,
+        };
+        assert_eq!(d.obs(1).last_turn(0), Some(played));
+        assert_eq!(d.obs(0).last_turn(0), Some(played), "public");
+        // Seat 1 draws although it could play red-5.
+        d.turns(1);
+        let drew = LastTurn {
+            card: None,
+            named: None,
+            top: red1,
+            color: Color::Red,
+            size: 3,
+            at: 0,
+        };
+        assert_eq!(d.obs(0).last_turn(1), Some(drew));
+        assert_eq!(d.obs(0).cards_drawn_by(1), 1);
+        d.turns(1);
+        let wild_turn = LastTurn {
+            card: Some(wild),
+            named: Some(Color::Blue),
+            top: red1,
+            color: Color::Red,
+            size: 2,
+            at: 0,
+        };
+        assert_eq!(d.obs(1).last_turn(0), Some(wild_turn));
+    }
+}
+
+#[test]
+fn a_swap_forgets_the_last_turns_of_both_hands() {
+    let r = rules("classic", &["hand_size=3", "seven_o=true"]);
+    let hands: &[&[&str]] = &[
+        &["red-1", "red-7", "green-2"],
+        &["red-4", "blue-5", "green-6"],
+        &["red-3", "yellow-5", "yellow-6"],
+    ];
+    let seat0 = moves().play("red-1").play("red-7").target(1);
+    let mut d = Drive::new(
+        &r,
+        2,
+        hands,
+        "red-9",
+        &["yellow-4"],
+        vec![
+            seat0.tracking(Tracking::Plays),
+            moves().play("red-4"),
+            moves().play("red-3"),
+        ],
+        1,
+    );
+    d.turns(3);
+    for s in 0..3 {
+        assert!(d.obs(0).last_turn(s).is_some(), "seat {s} played");
+    }
+    // Seat 0 plays its 7 and swaps with seat 1.
+    d.turns(1);
+    let obs = d.obs(2);
+    assert_eq!(obs.last_turn(0), None);
+    assert_eq!(obs.last_turn(1), None);
+    assert!(obs.last_turn(2).is_some(), "seat 2's hand did not move");
+}
+
+#[test]
+fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
+    // Seat 1 drew on red-1 where it could have played. The `color`
+    // heuristic never draws with a playable card: a deal that gave seat 1
+    // a playable card then weighs `noise / (options)` at most, one that gave
+    // it none weighs 1.
+    let r = rules("classic", &["hand_size=3"]);
+    let hands: &[&[&str]] = &[&["red-1", "red-2", "wild"], &["blue-4", "red-5", "green-6"]];
+    let seat0 = moves().play("red-1").tracking(Tracking::Plays);
+    let mut d = Drive::new(
+        &r,
+        1,
+        hands,
+        "red-9",
+        &["yellow-4", "yellow-7"],
+        vec![seat0, moves().draw()],
+        1,
+    );
+    d.turns(2);
+    let obs = d.obs(0);
+    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+    let noise = 0.2;
+    let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, noise);
+    let mut rng = Rng::seed_from_u64(5);
+    let (mut none, mut two) = (0, 0);
+    for _ in 0..N {
+        let g = Game::determinize(&obs, &mut rng);
+        let w = model.weight(&obs, &g, &mut rng);
+        assert!(w > 0.0 && w <= 1.0, "{w}");
+        let playable = (g.hand(1) & accept).len();
+        if playable == 0 {
+            none += 1;
+            assert_eq!(w, 1.0, "the model draws without a playable card");
+        } else if playable >= 2 {
+            // At least one of them was held at the draw.
+            two += 1;
+            assert!(w <= noise / 2.0 + 1e-12, "{w} with {playable} playable");
+        }
+    }
+    assert!(none > 0 && two > 0, "{none} and {two} of {N}");
+    // The real hand of seat 1 is blue-4, red-5, green-6 and the drawn
+    // yellow-4: which of the four it drew is hidden, so a quarter of the
+    // time the trace back drops red-5 (a hand that could not play, weight
+    // 1), else it keeps it (the model would have played it).
+    let real = Game::reveal(&obs, &mut rng);
+    let mut dropped = 0;
+    for _ in 0..N {
+        let w = model.weight(&obs, &real, &mut rng);
+        if w == 1.0 {
+            dropped += 1;
+        } else {
+            assert!(w <= noise / 2.0 + 1e-12, "{w}");
+        }
+    }
+    assert!((N / 8..N / 2).contains(&dropped), "{dropped} of {N}");
 }

@@ -99,6 +99,17 @@ pub struct SearchParams {
     /// favours), where the rollout policy's is preferred by default (empty).
     /// A network here guides the tree while cheap rollouts finish the round.
     pub guide: String,
+    /// `pimc`: the opponent model (a preset: how the others are taken to
+    /// play; empty: none). Each candidate determinization is kept with the
+    /// chance the model gives to every other player's last turn (the card
+    /// it played and the colour it named, or its draw) with the hand the
+    /// determinization deals it (rejection sampling, at most 64 candidates
+    /// per determinization).
+    pub model: String,
+    /// `model`: the chance that a player's turn is not the model's but a
+    /// uniformly random legal one (the floor of a weight; 1: the model
+    /// says nothing).
+    pub model_noise: f64,
 }
 
 impl Default for SearchParams {
@@ -119,6 +130,8 @@ impl Default for SearchParams {
             depth: 0,
             widen: 0.0,
             guide: String::new(),
+            model: String::new(),
+            model_noise: 0.25,
         }
     }
 }
@@ -164,6 +177,8 @@ pub struct SearchConfig {
     pub rollout: Box<StrategySpec>,
     /// `ismcts`: the tree's guide, loaded (`None`: the rollout policy).
     pub guide: Option<Box<StrategySpec>>,
+    /// `pimc`: the opponent model, loaded (`None`: none).
+    pub model: Option<Box<StrategySpec>>,
 }
 
 impl SearchConfig {
@@ -201,6 +216,15 @@ impl SearchConfig {
                         .into(),
                 );
             }
+        }
+        if !params.model.is_empty() && kind != SearchKind::Pimc {
+            return Err("model applies to base = \"pimc\" only".into());
+        }
+        if !(params.model_noise > 0.0 && params.model_noise <= 1.0) {
+            return Err(format!(
+                "model_noise = {} must be above 0 and at most 1",
+                params.model_noise
+            ));
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
             return Err(
@@ -244,12 +268,23 @@ impl SearchConfig {
                 "a heuristic or network preset, random or first",
             )?))
         };
+        let model = if params.model.is_empty() {
+            None
+        } else {
+            Some(Box::new(policy(
+                "model",
+                &params.model,
+                "opponent model",
+                "a heuristic or network preset, random or first",
+            )?))
+        };
         Ok(SearchConfig {
             name: name.to_string(),
             kind,
             params,
             rollout: Box::new(rollout),
             guide,
+            model,
         })
     }
 }

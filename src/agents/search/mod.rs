@@ -12,6 +12,7 @@
 //! of the current simulation) and the rollout policy of every seat.
 
 mod actions;
+mod belief;
 mod config;
 mod ismcts;
 mod pimc;
@@ -29,9 +30,10 @@ use crate::engine::game::{
 use crate::engine::rules::Deck;
 use crate::engine::rules::Scoring;
 use crate::engine::strategy::{Strategy, Tracking};
-use rand::{RngCore, SeedableRng};
+use rand::{Rng as _, RngCore, SeedableRng};
 
 use actions::*;
+pub use belief::OpponentModel;
 pub use config::{Determinize, Objective, Opponents, SearchConfig, SearchKind, SearchParams};
 use walk::{Plan, SimTable};
 
@@ -89,7 +91,15 @@ struct Sim {
     alive: Vec<usize>,
     /// Simulations played.
     played: u64,
+    /// `pimc` with a `model`: the opponent model that accepts deals.
+    model: Option<belief::OpponentModel>,
+    /// Candidate deals the model looked at.
+    tries: u64,
 }
+
+/// The most candidate deals an opponent model looks at for one
+/// determinization.
+const MAX_TRIES: u32 = 64;
 
 impl SearchAgent {
     pub fn new(cfg: SearchConfig) -> SearchAgent {
@@ -149,6 +159,12 @@ impl SearchAgent {
                 sums: Vec::with_capacity(256),
                 alive: Vec::with_capacity(256),
                 played,
+                model: self
+                    .cfg
+                    .model
+                    .as_ref()
+                    .map(|m| belief::OpponentModel::new(m, players, p.model_noise)),
+                tries: 0,
             });
         }
         self.sim.as_mut().unwrap()
@@ -253,6 +269,31 @@ fn keep_max(out: &mut [f32; ACTIONS], i: usize, v: f64) {
 }
 
 impl Sim {
+    /// The seed of the next determinization: the next of `rng`; with an
+    /// opponent model, the first of up to [`MAX_TRIES`] candidates accepted
+    /// with the chance its weight gives (rejection sampling: accepted deals
+    /// follow the model's posterior, each counting once), else the last.
+    fn next_deal(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+        let Some(model) = self.model.as_mut() else {
+            return rng.next_u64();
+        };
+        let mut seed = 0;
+        for _ in 0..MAX_TRIES {
+            seed = rng.next_u64();
+            let mut det = Rng::seed_from_u64(seed);
+            let g = match (self.deal, &self.know) {
+                (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, &mut det),
+                _ => Game::determinize(obs, &mut det),
+            };
+            let w = model.weight(obs, &g, &mut det);
+            self.tries += 1;
+            if w >= 1.0 || rng.random::<f64>() < w {
+                break;
+            }
+        }
+        seed
+    }
+
     /// One simulation: a determinization from `det_seed`, the walk in `mode`,
     /// the round played on; the rewards of every seat.
     fn simulate(
@@ -321,6 +362,9 @@ impl Strategy for SearchAgent {
         false
     }
     fn notes(&self) -> Tracking {
+        if self.cfg.model.is_some() {
+            return Tracking::Plays;
+        }
         match self.cfg.params.determinize {
             Determinize::Informed if self.cfg.params.draw_evidence > 0.0 => Tracking::Evidence,
             Determinize::Informed => Tracking::Facts,

@@ -2,11 +2,12 @@
 //! same `iterations` determinizations (common random numbers: the same hidden
 //! cards and the same rollout generator for every action); the action with the
 //! best mean reward for the deciding seat wins (the first listed on a tie).
+//! With an opponent model (`model`), the determinizations are the deals it
+//! accepts (see `belief`).
 
 use super::actions::Mode;
 use super::{Action, Objective, Root, Sim};
 use crate::engine::game::{Observation, Rng};
-use rand::RngCore;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn decide(
@@ -26,7 +27,7 @@ pub(super) fn decide(
     sim.sums.clear();
     sim.sums.resize(actions.len(), 0.0);
     for _ in 0..iterations {
-        let seed = rng.next_u64();
+        let seed = sim.next_deal(obs, rng);
         for (j, &a) in actions.iter().enumerate() {
             let r = sim.simulate(obs, root, Mode::Forced(a), seed, objective);
             sim.sums[j] += r[me];
@@ -65,7 +66,7 @@ fn halve(
     for _ in 0..rounds {
         let per = (budget / (rounds * sim.alive.len())).max(1);
         for _ in 0..per {
-            let seed = rng.next_u64();
+            let seed = sim.next_deal(obs, rng);
             for i in 0..sim.alive.len() {
                 let j = sim.alive[i];
                 let r = sim.simulate(obs, root, Mode::Forced(actions[j]), seed, objective);

@@ -54,6 +54,7 @@ impl<'r> Game<'r> {
             let held = self.hands[q as usize & 15] & same;
             if let Some(card) = held.first() {
                 if agents.seats.jump_in(q, &self.obs(q), card, &mut agents.rng) {
+                    self.turn_unknown(q);
                     return Some((q, card));
                 }
             }

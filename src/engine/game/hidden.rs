@@ -4,7 +4,7 @@
 //! deal for the perfect-information reference agent, and the
 //! card-conservation invariant (for tests).
 
-use super::{below, Game, Notes, Observation, Rng, MAX_NOTES, MAX_PLAYERS};
+use super::{below, Game, LastTurn, Notes, Observation, Rng, MAX_NOTES, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet};
 use rand::{Rng as _, SeedableRng};
 
@@ -261,6 +261,23 @@ impl<'r> Game<'r> {
         for i in (1..len).rev() {
             let j = below(rng, i as u32 + 1) as usize;
             g.pile.cards.swap(i, j);
+        }
+        g
+    }
+
+    /// The table as `seat` saw it at its last turn `t` (an opponent model's
+    /// view, for weighing a determinization): this game with `seat` to move,
+    /// holding `hand`, on `t`'s top card and colour, nothing pending. The
+    /// rest (other hands' sizes, the discard pile) is as it is now: a
+    /// model that reads them sees the present.
+    pub fn before_turn(&self, seat: usize, hand: CardSet, t: &LastTurn) -> Game<'r> {
+        let mut g = self.clone();
+        g.hands[seat] = hand;
+        g.top = t.top;
+        g.pending = 0;
+        match g.rules.deck.color(t.top) {
+            Some(_) => g.set_colored_top(t.top, t.color),
+            None => g.set_color(t.color),
         }
         g
     }

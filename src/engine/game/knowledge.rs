@@ -26,9 +26,15 @@
 //!   least `hand size - cards drawn since` cards of the hand are ones it held
 //!   then (each draw adds one card). A note moves with its hand in swaps and
 //!   rotations (rebased on the new seat's draw counter).
+//! - **Last turns** (public, only for a table that asks: `Tracking::Plays`):
+//!   each seat's last turn decision, the card it played (and the colour it
+//!   named) or that it drew, with the top card and colour it answered, for an
+//!   opponent model that weighs determinizations by how likely it makes what
+//!   the player did. A swap, a rotation, a jump-in or an answer to a pending
+//!   draw forgets the seat's last turn (its hand changed in other ways).
 
 use super::{Game, Observation, MAX_PLAYERS};
-use crate::engine::cards::{CardSet, Color};
+use crate::engine::cards::{CardId, CardSet, Color};
 
 /// Most notes a game keeps at once (all seats together); when full, a note
 /// that no longer constrains anything is dropped, else the oldest.
@@ -45,6 +51,33 @@ pub(super) struct Note {
     soft: bool,
 }
 
+/// A seat's last turn decision, as the whole table saw it
+/// ([`Observation::last_turn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastTurn {
+    /// The card played from the hand (`None`: the player drew).
+    pub card: Option<CardId>,
+    /// The colour named for it (a wild).
+    pub named: Option<Color>,
+    /// The top card and the active colour the decision answered.
+    pub top: CardId,
+    pub color: Color,
+    /// The hand's size and the seat's draw counter at the decision.
+    pub size: u32,
+    pub at: u32,
+}
+
+impl LastTurn {
+    const NONE: LastTurn = LastTurn {
+        card: None,
+        named: None,
+        top: 0,
+        color: Color::Red,
+        size: 0,
+        at: 0,
+    };
+}
+
 /// The knowledge a game keeps (a field of [`Game`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Ledger {
@@ -54,6 +87,10 @@ pub(super) struct Ledger {
     dirty: bool,
     notes: [Note; MAX_NOTES],
     len: u8,
+    /// Each seat's last turn (`Tracking::Plays`), valid where `turned` has
+    /// the seat's bit.
+    last: [LastTurn; MAX_PLAYERS],
+    turned: u16,
 }
 
 impl Ledger {
@@ -67,6 +104,8 @@ impl Ledger {
             soft: false,
         }; MAX_NOTES],
         len: 0,
+        last: [LastTurn::NONE; MAX_PLAYERS],
+        turned: 0,
     };
 
     /// Forgets everything (a new deal).
@@ -77,6 +116,7 @@ impl Ledger {
             self.dirty = false;
         }
         self.len = 0;
+        self.turned = 0;
     }
 
     /// Makes this ledger mean what `src` means, copying only what `src`
@@ -92,6 +132,10 @@ impl Ledger {
         let len = src.len as usize;
         self.notes[..len].copy_from_slice(&src.notes[..len]);
         self.len = src.len;
+        self.turned = src.turned;
+        if src.turned != 0 {
+            self.last = src.last;
+        }
     }
 
     /// Forgets the known cards, keeps the public notes (a determinized copy:
@@ -182,6 +226,7 @@ impl<'r> Game<'r> {
     pub(super) fn swap_hands(&mut self, p: u8, t: u8) {
         let (pu, tu) = (p as usize, t as usize);
         self.hands.swap(pu, tu);
+        self.ledger.turned &= !(1 << pu | 1 << tu);
         self.ledger.tell(p, self.hands[tu]);
         self.ledger.tell(t, self.hands[pu]);
         let (dp, dt) = (self.drawn[pu], self.drawn[tu]);
@@ -201,6 +246,7 @@ impl<'r> Game<'r> {
     #[cold]
     pub(super) fn rotated_knowledge(&mut self) {
         let n = self.n;
+        self.ledger.turned = 0;
         let mut moved = [0u8; MAX_PLAYERS];
         for i in 0..n {
             let to = self.step(i, 1);
@@ -262,6 +308,50 @@ impl<'r> Game<'r> {
             soft,
         };
         l.len += 1;
+    }
+
+    /// `p` decided its turn (`Tracking::Plays`): `choice` among `playable`
+    /// (an illegal choice forgets its last turn).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_turn(
+        &mut self,
+        p: u8,
+        hand: CardSet,
+        choice: Option<CardId>,
+        playable: CardSet,
+    ) {
+        let s = p as usize & 15;
+        if choice.is_some_and(|c| !playable.contains(c)) {
+            self.ledger.turned &= !(1 << s);
+            return;
+        }
+        self.ledger.last[s] = LastTurn {
+            card: choice,
+            named: None,
+            top: self.top,
+            color: self.color,
+            size: hand.len(),
+            at: self.drawn[s],
+        };
+        self.ledger.turned |= 1 << s;
+    }
+
+    /// `p` named `color` for the wild `c` it played (`Tracking::Plays`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_named(&mut self, p: u8, c: CardId, color: Color) {
+        let t = &mut self.ledger.last[p as usize & 15];
+        if t.card == Some(c) {
+            t.named = Some(color);
+        }
+    }
+
+    /// `p` played out of its turn (a jump-in) or answered a pending draw:
+    /// its last turn no longer tells its hand.
+    #[inline]
+    pub(super) fn turn_unknown(&mut self, p: u8) {
+        self.ledger.turned &= !(1u16 << (p & 15));
     }
 
     /// `p` plays the card it has just drawn: that card is gone again, so
@@ -401,6 +491,15 @@ impl<'a> Observation<'a> {
             out.push_raw(excl, notes.min[i] as u32);
         }
         out
+    }
+
+    /// The last turn decision of `holder` (only at a table that asked for
+    /// them: `Tracking::Plays`), while its hand changed only by that play
+    /// and by draws since (`None` after a swap, a rotation, a jump-in or an
+    /// answer to a pending draw).
+    pub fn last_turn(&self, holder: usize) -> Option<LastTurn> {
+        let l = &self.g.ledger;
+        (l.turned >> holder & 1 != 0).then(|| l.last[holder])
     }
 
     /// Cards drawn by `holder` this round (every draw of one card counts:

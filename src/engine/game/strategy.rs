@@ -75,6 +75,10 @@ pub enum Tracking {
     /// Facts, and as soft evidence every draw for a turn where a play was
     /// allowed too (the player may have held no playable card).
     Evidence,
+    /// Evidence, and each seat's last turn decision (what it played, or that
+    /// it drew, on which top card: [`Observation::last_turn`]), for an
+    /// opponent model that weighs determinizations.
+    Plays,
 }
 
 /// A table of strategies indexed by seat: seat `i` is element `i`.

@@ -69,6 +69,7 @@ impl<'r> Game<'r> {
                 .answer_stack(p, &self.obs(p), answers, &mut agents.rng)
             {
                 if answers.contains(c) {
+                    self.turn_unknown(p);
                     self.turns += 1;
                     return self.play::<true, R, T>(p, c, false, agents, rec);
                 }
@@ -102,6 +103,9 @@ impl<'r> Game<'r> {
                 .seats
                 .choose_play(p, &self.obs(p), playable, &mut agents.rng)
         };
+        if H && self.tracking == Tracking::Plays {
+            self.note_turn(p, hand, choice, playable);
+        }
         match choice {
             Some(c) if playable.contains(c) => {
                 return self.play::<H, R, T>(p, c, false, agents, rec)
@@ -122,7 +126,7 @@ impl<'r> Game<'r> {
             if self.tracking != Tracking::Off {
                 self.note_forced_draw(p);
             }
-        } else if H && self.tracking == Tracking::Evidence {
+        } else if H && self.tracking >= Tracking::Evidence {
             // Drawing was allowed with a playable card too: a soft note.
             self.note_soft_draw(p);
         }
@@ -244,6 +248,9 @@ impl<'r> Game<'r> {
                 None => {
                     let col = agents.seats.choose_color(p, &self.obs(p), &mut agents.rng);
                     self.set_color(col);
+                    if H && self.tracking == Tracking::Plays {
+                        self.note_named(p, c, col);
+                    }
                 }
             }
             if effect == Effect::WildDraw4 {

@@ -470,6 +470,7 @@ pub fn search_with(name: &str, iterations: u32, rollout: &StrategySpec) -> Strat
         },
         rollout: Box::new(rollout.clone()),
         guide: None,
+        model: None,
     }))
 }
 
