@@ -777,6 +777,8 @@ fn each_players_last_turn_is_public_for_a_table_that_asks() {
             at: 0,
         };
         assert_eq!(d.obs(1).last_turn(0), Some(wild_turn));
+        assert_eq!(d.obs(1).last_turns(0), &[played, wild_turn], "oldest first");
+        assert_eq!(d.obs(1).last_turns(1), &[drew]);
     }
 }
 
@@ -836,7 +838,7 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     let obs = d.obs(0);
     let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
     let noise = 0.2;
-    let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, noise);
+    let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, noise, 1);
     let mut rng = Rng::seed_from_u64(5);
     let (mut none, mut two) = (0, 0);
     for _ in 0..N {

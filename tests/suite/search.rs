@@ -404,6 +404,8 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("model = \"pimc-100\"", "search agent"),
         ("model = \"color\"\nmodel_noise = 0.0", "model_noise"),
         ("model_noise = 1.5", "model_noise"),
+        ("model_turns = 0", "model_turns"),
+        ("model_turns = 5", "model_turns"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");

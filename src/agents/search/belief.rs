@@ -3,7 +3,7 @@
 //! to play) says how likely each player's last turn (the card it played and
 //! the colour it named, or its draw: [`Observation::last_turn`]) was with the
 //! hand the deal gives it at that turn. The deal's weight is the product of
-//! those chances over the other players. `pimc` keeps a candidate deal with
+//! those chances over the other players and their turns. `pimc` keeps a candidate deal with
 //! the chance its weight gives (rejection sampling), so the deals it plays
 //! follow the model's posterior and each counts once. Averaging every deal's
 //! rewards with its weight instead (importance weighting) was measured too:
@@ -15,15 +15,17 @@
 //! rules allow weighs nothing. The model's choice is one sample of it (a
 //! randomised model's chance is estimated, without bias, by that sample).
 //!
-//! The hand at that turn is the dealt hand less the cards drawn since (as many
-//! as the hand grew by, picked at random among the dealt ones: which ones
-//! were drawn is as hidden as the rest) plus the card played. The model sees
+//! With `model_turns = K`, each player's last K turns count (the newest
+//! first, at most [`MAX_TURNS`]). The hand at a turn is the hand after it
+//! (the dealt hand, for the newest) less the cards drawn since (as many as
+//! the hand grew by, picked at random among its cards: which ones were drawn
+//! is as hidden as the rest) plus the card played. The model sees
 //! that hand on the top card and colour of that turn; the rest of the table
 //! (other hands' sizes, the discard pile) is as it is now.
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::CardSet;
-use crate::engine::game::{below, Game, Observation, Rng};
+use crate::engine::game::{below, Game, LastTurn, Observation, Rng, MAX_TURNS};
 use crate::engine::strategy::Strategy;
 
 /// The least weight of a deal: one whose observed turn the rules did not
@@ -35,19 +37,24 @@ const FLOOR: f64 = 1e-9;
 pub struct OpponentModel {
     seats: Vec<Seat>,
     noise: f64,
+    /// How many of each player's last turns count.
+    turns: usize,
 }
 
 impl OpponentModel {
-    pub fn new(spec: &StrategySpec, players: usize, noise: f64) -> OpponentModel {
+    /// The model `spec` for a table of `players`, with `noise`, counting
+    /// each player's last `turns` turns (at most [`MAX_TURNS`]).
+    pub fn new(spec: &StrategySpec, players: usize, noise: f64, turns: usize) -> OpponentModel {
         OpponentModel {
             seats: (0..players).map(|_| spec.instantiate()).collect(),
             noise,
+            turns: turns.min(MAX_TURNS),
         }
     }
 
     /// The weight of the deal `g` (a determinization for `obs`'s seat): the
-    /// product over the other players with a known last turn of the chance
-    /// the model, with its noise, gives to that turn.
+    /// product over the other players' known last turns of the chance the
+    /// model, with its noise, gives to each.
     pub fn weight(&mut self, obs: &Observation, g: &Game, rng: &mut Rng) -> f64 {
         let me = obs.seat() as usize;
         let mut w = 1.0;
@@ -59,32 +66,51 @@ impl OpponentModel {
         w
     }
 
-    /// The chance of `h`'s last turn with the hand `g` deals it (1 when its
-    /// last turn is unknown or the deal cannot be traced back to it).
+    /// The chance of `h`'s last turns (at most `self.turns` of them, the
+    /// newest first) with the hand `g` deals it, traced back turn by turn;
+    /// 1 for the turns that cannot be traced back.
     fn likelihood(&mut self, obs: &Observation, g: &Game, h: usize, rng: &mut Rng) -> f64 {
-        let Some(t) = obs.last_turn(h) else {
-            return 1.0;
-        };
-        let now = g.hand(h);
-        let played = t.card.is_some() as u32;
-        let since = obs.cards_drawn_by(h).wrapping_sub(t.at);
-        let Some(extra) = (now.len() + played).checked_sub(t.size) else {
-            return 1.0;
-        };
-        if extra > since || extra > now.len() {
-            return 1.0;
-        }
-        let mut then = now;
-        for _ in 0..extra {
-            let k = below(rng, then.len());
-            if let Some(c) = then.nth(k) {
-                then.remove(c);
+        let turns = obs.last_turns(h);
+        let mut hand = g.hand(h);
+        let mut drawn = obs.cards_drawn_by(h);
+        let mut p = 1.0;
+        for t in turns.iter().rev().take(self.turns) {
+            // The hand at `t`: less the cards drawn since (as many as it
+            // grew by), plus the card played.
+            let played = t.card.is_some() as u32;
+            let since = drawn.wrapping_sub(t.at);
+            let Some(extra) = (hand.len() + played).checked_sub(t.size as u32) else {
+                break;
+            };
+            if extra > since || extra > hand.len() {
+                break;
             }
+            for _ in 0..extra {
+                let k = below(rng, hand.len());
+                if let Some(c) = hand.nth(k) {
+                    hand.remove(c);
+                }
+            }
+            if let Some(c) = t.card {
+                hand.insert(c);
+            }
+            p *= self.chance(obs, g, h, hand, t, rng);
+            drawn = t.at;
         }
-        if let Some(c) = t.card {
-            then.insert(c);
-        }
-        let past = g.before_turn(h, then, &t);
+        p
+    }
+
+    /// The chance that `h`, holding `then`, made the turn `t`.
+    fn chance(
+        &mut self,
+        obs: &Observation,
+        g: &Game,
+        h: usize,
+        then: CardSet,
+        t: &LastTurn,
+        rng: &mut Rng,
+    ) -> f64 {
+        let past = g.before_turn(h, then, t);
         let playable = past.playable(then);
         let s = obs.settings();
         let may_draw = playable.is_empty() || (!s.force_play && s.may_draw_when_playable);
@@ -103,7 +129,7 @@ impl OpponentModel {
         if let (Some(c), Some(named)) = (t.card, t.named) {
             uniform /= 4.0;
             if agree {
-                let after = g.before_turn(h, then - CardSet::single(c), &t);
+                let after = g.before_turn(h, then - CardSet::single(c), t);
                 agree = model.choose_color(&Observation::of(&after, h as u8), rng) == named;
             }
         }

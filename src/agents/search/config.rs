@@ -110,6 +110,9 @@ pub struct SearchParams {
     /// uniformly random legal one (the floor of a weight; 1: the model
     /// says nothing).
     pub model_noise: f64,
+    /// `model`: how many of each other player's last turns count (1 to 4;
+    /// see `MAX_TURNS`).
+    pub model_turns: u32,
 }
 
 impl Default for SearchParams {
@@ -132,6 +135,7 @@ impl Default for SearchParams {
             guide: String::new(),
             model: String::new(),
             model_noise: 0.25,
+            model_turns: 1,
         }
     }
 }
@@ -224,6 +228,13 @@ impl SearchConfig {
             return Err(format!(
                 "model_noise = {} must be above 0 and at most 1",
                 params.model_noise
+            ));
+        }
+        let most = crate::engine::game::MAX_TURNS as u32;
+        if !(1..=most).contains(&params.model_turns) {
+            return Err(format!(
+                "model_turns = {} must be between 1 and {most}",
+                params.model_turns
             ));
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {

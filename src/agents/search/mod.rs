@@ -159,11 +159,9 @@ impl SearchAgent {
                 sums: Vec::with_capacity(256),
                 alive: Vec::with_capacity(256),
                 played,
-                model: self
-                    .cfg
-                    .model
-                    .as_ref()
-                    .map(|m| belief::OpponentModel::new(m, players, p.model_noise)),
+                model: self.cfg.model.as_ref().map(|m| {
+                    belief::OpponentModel::new(m, players, p.model_noise, p.model_turns as usize)
+                }),
                 tries: 0,
             });
         }
@@ -272,14 +270,15 @@ impl Sim {
     /// The seed of the next determinization: the next of `rng`; with an
     /// opponent model, the first of up to [`MAX_TRIES`] candidates accepted
     /// with the chance its weight gives (rejection sampling: accepted deals
-    /// follow the model's posterior, each counting once), else the last.
+    /// follow the model's posterior, each counting once), else the one of
+    /// highest weight (the first on a tie).
     fn next_deal(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
         let Some(model) = self.model.as_mut() else {
             return rng.next_u64();
         };
-        let mut seed = 0;
+        let mut best = (0, -1.0);
         for _ in 0..MAX_TRIES {
-            seed = rng.next_u64();
+            let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
             let g = match (self.deal, &self.know) {
                 (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, &mut det),
@@ -288,10 +287,13 @@ impl Sim {
             let w = model.weight(obs, &g, &mut det);
             self.tries += 1;
             if w >= 1.0 || rng.random::<f64>() < w {
-                break;
+                return seed;
+            }
+            if w > best.1 {
+                best = (seed, w);
             }
         }
-        seed
+        best.0
     }
 
     /// One simulation: a determinization from `det_seed`, the walk in `mode`,

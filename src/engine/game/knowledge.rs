@@ -27,14 +27,18 @@
 //!   then (each draw adds one card). A note moves with its hand in swaps and
 //!   rotations (rebased on the new seat's draw counter).
 //! - **Last turns** (public, only for a table that asks: `Tracking::Plays`):
-//!   each seat's last turn decision, the card it played (and the colour it
-//!   named) or that it drew, with the top card and colour it answered, for an
-//!   opponent model that weighs determinizations by how likely it makes what
-//!   the player did. A swap, a rotation, a jump-in or an answer to a pending
-//!   draw forgets the seat's last turn (its hand changed in other ways).
+//!   each seat's last [`MAX_TURNS`] turn decisions, the card it played (and
+//!   the colour it named) or that it drew, with the top card and colour it
+//!   answered, for an opponent model that weighs determinizations by how
+//!   likely it makes what the player did. A swap, a rotation, a jump-in or an
+//!   answer to a pending draw forgets the seat's turns so far (its hand
+//!   changed in other ways).
 
 use super::{Game, Observation, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet, Color};
+
+/// Most turn decisions a game keeps per seat (`Tracking::Plays`).
+pub const MAX_TURNS: usize = 4;
 
 /// Most notes a game keeps at once (all seats together); when full, a note
 /// that no longer constrains anything is dropped, else the oldest.
@@ -63,7 +67,7 @@ pub struct LastTurn {
     pub top: CardId,
     pub color: Color,
     /// The hand's size and the seat's draw counter at the decision.
-    pub size: u32,
+    pub size: u8,
     pub at: u32,
 }
 
@@ -87,10 +91,10 @@ pub(super) struct Ledger {
     dirty: bool,
     notes: [Note; MAX_NOTES],
     len: u8,
-    /// Each seat's last turn (`Tracking::Plays`), valid where `turned` has
-    /// the seat's bit.
-    last: [LastTurn; MAX_PLAYERS],
-    turned: u16,
+    /// Each seat's last turns (`Tracking::Plays`), oldest first: the first
+    /// `turns[seat]` are valid.
+    last: [[LastTurn; MAX_TURNS]; MAX_PLAYERS],
+    turns: [u8; MAX_PLAYERS],
 }
 
 impl Ledger {
@@ -104,8 +108,8 @@ impl Ledger {
             soft: false,
         }; MAX_NOTES],
         len: 0,
-        last: [LastTurn::NONE; MAX_PLAYERS],
-        turned: 0,
+        last: [[LastTurn::NONE; MAX_TURNS]; MAX_PLAYERS],
+        turns: [0; MAX_PLAYERS],
     };
 
     /// Forgets everything (a new deal).
@@ -116,7 +120,7 @@ impl Ledger {
             self.dirty = false;
         }
         self.len = 0;
-        self.turned = 0;
+        self.turns = [0; MAX_PLAYERS];
     }
 
     /// Makes this ledger mean what `src` means, copying only what `src`
@@ -132,8 +136,8 @@ impl Ledger {
         let len = src.len as usize;
         self.notes[..len].copy_from_slice(&src.notes[..len]);
         self.len = src.len;
-        self.turned = src.turned;
-        if src.turned != 0 {
+        self.turns = src.turns;
+        if src.turns != [0; MAX_PLAYERS] {
             self.last = src.last;
         }
     }
@@ -226,7 +230,8 @@ impl<'r> Game<'r> {
     pub(super) fn swap_hands(&mut self, p: u8, t: u8) {
         let (pu, tu) = (p as usize, t as usize);
         self.hands.swap(pu, tu);
-        self.ledger.turned &= !(1 << pu | 1 << tu);
+        self.ledger.turns[pu] = 0;
+        self.ledger.turns[tu] = 0;
         self.ledger.tell(p, self.hands[tu]);
         self.ledger.tell(t, self.hands[pu]);
         let (dp, dt) = (self.drawn[pu], self.drawn[tu]);
@@ -246,7 +251,7 @@ impl<'r> Game<'r> {
     #[cold]
     pub(super) fn rotated_knowledge(&mut self) {
         let n = self.n;
-        self.ledger.turned = 0;
+        self.ledger.turns = [0; MAX_PLAYERS];
         let mut moved = [0u8; MAX_PLAYERS];
         for i in 0..n {
             let to = self.step(i, 1);
@@ -321,29 +326,36 @@ impl<'r> Game<'r> {
         choice: Option<CardId>,
         playable: CardSet,
     ) {
-        let s = p as usize & 15;
+        let s = p as usize % MAX_PLAYERS;
         if choice.is_some_and(|c| !playable.contains(c)) {
-            self.ledger.turned &= !(1 << s);
+            self.ledger.turns[s] = 0;
             return;
         }
-        self.ledger.last[s] = LastTurn {
+        let turn = LastTurn {
             card: choice,
             named: None,
             top: self.top,
             color: self.color,
-            size: hand.len(),
+            size: hand.len().min(255) as u8,
             at: self.drawn[s],
         };
-        self.ledger.turned |= 1 << s;
+        let (last, k) = (&mut self.ledger.last[s], &mut self.ledger.turns[s]);
+        if *k as usize == MAX_TURNS {
+            last.copy_within(1.., 0);
+            *k -= 1;
+        }
+        last[*k as usize] = turn;
+        *k += 1;
     }
 
     /// `p` named `color` for the wild `c` it played (`Tracking::Plays`).
     #[cold]
     #[inline(never)]
     pub(super) fn note_named(&mut self, p: u8, c: CardId, color: Color) {
-        let t = &mut self.ledger.last[p as usize & 15];
-        if t.card == Some(c) {
-            t.named = Some(color);
+        let s = p as usize % MAX_PLAYERS;
+        let k = self.ledger.turns[s] as usize;
+        if k > 0 && self.ledger.last[s][k - 1].card == Some(c) {
+            self.ledger.last[s][k - 1].named = Some(color);
         }
     }
 
@@ -351,7 +363,7 @@ impl<'r> Game<'r> {
     /// its last turn no longer tells its hand.
     #[inline]
     pub(super) fn turn_unknown(&mut self, p: u8) {
-        self.ledger.turned &= !(1u16 << (p & 15));
+        self.ledger.turns[p as usize % MAX_PLAYERS] = 0;
     }
 
     /// `p` plays the card it has just drawn: that card is gone again, so
@@ -498,8 +510,15 @@ impl<'a> Observation<'a> {
     /// and by draws since (`None` after a swap, a rotation, a jump-in or an
     /// answer to a pending draw).
     pub fn last_turn(&self, holder: usize) -> Option<LastTurn> {
+        self.last_turns(holder).last().copied()
+    }
+
+    /// The last turn decisions of `holder`, oldest first (at most
+    /// [`MAX_TURNS`]), as [`Observation::last_turn`]: those since its hand
+    /// last changed in another way than by its plays and draws.
+    pub fn last_turns(&self, holder: usize) -> &[LastTurn] {
         let l = &self.g.ledger;
-        (l.turned >> holder & 1 != 0).then(|| l.last[holder])
+        &l.last[holder][..l.turns[holder] as usize]
     }
 
     /// Cards drawn by `holder` this round (every draw of one card counts:

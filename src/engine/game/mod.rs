@@ -48,7 +48,7 @@ pub use events::{
     RoundResult,
 };
 pub use hidden::Knowledge;
-pub use knowledge::{Constraints, LastTurn, Notes, MAX_NOTES};
+pub use knowledge::{Constraints, LastTurn, Notes, MAX_NOTES, MAX_TURNS};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
