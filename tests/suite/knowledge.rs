@@ -842,8 +842,10 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     let mut rng = Rng::seed_from_u64(5);
     let (mut none, mut two) = (0, 0);
     for _ in 0..N {
-        let g = Game::determinize(&obs, &mut rng);
-        let w = model.weight(&obs, &g, &mut rng);
+        let mut g = Game::determinize(&obs, &mut rng);
+        let dealt = g.hand(1);
+        let w = model.weight(&obs, &mut g, &mut rng);
+        assert_eq!(g.hand(1), dealt, "the hand is put back");
         assert!(w > 0.0 && w <= 1.0, "{w}");
         let playable = (g.hand(1) & accept).len();
         if playable == 0 {
@@ -863,7 +865,7 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     let real = Game::reveal(&obs, &mut rng);
     let mut dropped = 0;
     for _ in 0..N {
-        let w = model.weight(&obs, &real, &mut rng);
+        let w = model.weight(&obs, &mut real.clone(), &mut rng);
         if w == 1.0 {
             dropped += 1;
         } else {

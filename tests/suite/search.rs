@@ -341,41 +341,43 @@ fn the_guide_decides_what_a_widened_tree_follows() {
 
 #[test]
 fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
-    // `pimc` with a model asks the game for every seat's last turn, and its
-    // games are its own (the weights change decisions) and the same on one
-    // thread or two.
-    let preset = |model: &str| {
-        StrategySpec::parse(
-            &format!("name = \"m\"\nbase = \"pimc\"\n[search]\niterations = 6\nrollout = \"color\"\n{model}"),
+    // A search with a model asks the game for every seat's last turns, and
+    // its games are its own (the deals it keeps change decisions) and the
+    // same on one thread or two.
+    for base in ["pimc", "ismcts"] {
+        let preset = |model: &str| {
+            StrategySpec::parse(
+            &format!("name = \"m\"\nbase = \"{base}\"\n[search]\niterations = 6\nrollout = \"color\"\n{model}"),
             "test",
         )
         .unwrap()
-    };
-    let with = preset("model = \"color\"\nmodel_noise = 0.1");
-    assert_eq!(with.instantiate().notes(), Tracking::Plays);
-    assert_eq!(preset("").instantiate().notes(), Tracking::Off);
-    let stats = |agent: &StrategySpec, threads: usize| {
-        let specs = vec![agent.clone(), StrategySpec::load("color").unwrap()];
-        let cfg = RunConfig::new(
-            rules("classic", &[]),
-            3,
-            &specs,
-            40,
-            Mode::Round,
-            57,
-            threads,
-            false,
-        )
-        .unwrap();
-        let stop = AtomicBool::new(false);
-        let mut s = run(&cfg, &stop, &|_| {}).unwrap().stats;
-        s.strategies[0].name.clear();
-        s
-    };
-    let one = stats(&with, 1);
-    assert_eq!(one.games, 40);
-    assert_eq!(one, stats(&with, 2));
-    assert_ne!(one, stats(&preset(""), 1));
+        };
+        let with = preset("model = \"color\"\nmodel_noise = 0.1\nmodel_turns = 3");
+        assert_eq!(with.instantiate().notes(), Tracking::Plays);
+        assert_eq!(preset("").instantiate().notes(), Tracking::Off);
+        let stats = |agent: &StrategySpec, threads: usize| {
+            let specs = vec![agent.clone(), StrategySpec::load("color").unwrap()];
+            let cfg = RunConfig::new(
+                rules("classic", &[]),
+                3,
+                &specs,
+                40,
+                Mode::Round,
+                57,
+                threads,
+                false,
+            )
+            .unwrap();
+            let stop = AtomicBool::new(false);
+            let mut s = run(&cfg, &stop, &|_| {}).unwrap().stats;
+            s.strategies[0].name.clear();
+            s
+        };
+        let one = stats(&with, 1);
+        assert_eq!(one.games, 40);
+        assert_eq!(one, stats(&with, 2), "{base}");
+        assert_ne!(one, stats(&preset(""), 1), "{base}");
+    }
 }
 
 #[test]
@@ -405,7 +407,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("model = \"color\"\nmodel_noise = 0.0", "model_noise"),
         ("model_noise = 1.5", "model_noise"),
         ("model_turns = 0", "model_turns"),
-        ("model_turns = 5", "model_turns"),
+        ("model_turns = 9", "model_turns"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
@@ -416,7 +418,6 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
     }
     let other_bases = [
         ("ismcts", "[search]\nhalving = true", "halving"),
-        ("ismcts", "[search]\nmodel = \"color\"", "model"),
         ("oracle", "[search]\nmodel = \"color\"", "model"),
         ("ismcts", "[search]\nwiden = -1.0", "widen"),
         ("ismcts", "[search]\nguide = \"nope\"", "nope"),

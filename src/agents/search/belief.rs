@@ -55,7 +55,10 @@ impl OpponentModel {
     /// The weight of the deal `g` (a determinization for `obs`'s seat): the
     /// product over the other players' known last turns of the chance the
     /// model, with its noise, gives to each.
-    pub fn weight(&mut self, obs: &Observation, g: &Game, rng: &mut Rng) -> f64 {
+    /// `g` is the view the model is shown: each player's hand is put back
+    /// once its turns are weighed, the top card and colour are not (`g` is
+    /// left for no other use).
+    pub fn weight(&mut self, obs: &Observation, g: &mut Game, rng: &mut Rng) -> f64 {
         let me = obs.seat() as usize;
         let mut w = 1.0;
         for h in 0..obs.players() {
@@ -69,9 +72,10 @@ impl OpponentModel {
     /// The chance of `h`'s last turns (at most `self.turns` of them, the
     /// newest first) with the hand `g` deals it, traced back turn by turn;
     /// 1 for the turns that cannot be traced back.
-    fn likelihood(&mut self, obs: &Observation, g: &Game, h: usize, rng: &mut Rng) -> f64 {
+    fn likelihood(&mut self, obs: &Observation, g: &mut Game, h: usize, rng: &mut Rng) -> f64 {
         let turns = obs.last_turns(h);
-        let mut hand = g.hand(h);
+        let dealt = g.hand(h);
+        let mut hand = dealt;
         let mut drawn = obs.cards_drawn_by(h);
         let mut p = 1.0;
         for t in turns.iter().rev().take(self.turns) {
@@ -97,6 +101,9 @@ impl OpponentModel {
             p *= self.chance(obs, g, h, hand, t, rng);
             drawn = t.at;
         }
+        if let Some(t) = turns.last() {
+            g.rewind_to(h, dealt, t);
+        }
         p
     }
 
@@ -104,14 +111,14 @@ impl OpponentModel {
     fn chance(
         &mut self,
         obs: &Observation,
-        g: &Game,
+        g: &mut Game,
         h: usize,
         then: CardSet,
         t: &LastTurn,
         rng: &mut Rng,
     ) -> f64 {
-        let past = g.before_turn(h, then, t);
-        let playable = past.playable(then);
+        g.rewind_to(h, then, t);
+        let playable = g.playable(then);
         let s = obs.settings();
         let may_draw = playable.is_empty() || (!s.force_play && s.may_draw_when_playable);
         if t.card.is_none() && !may_draw {
@@ -122,15 +129,15 @@ impl OpponentModel {
         let choice = if playable.is_empty() {
             None
         } else {
-            model.choose_play(&Observation::of(&past, h as u8), playable, rng)
+            model.choose_play(&Observation::of(g, h as u8), playable, rng)
         };
         let mut agree = choice == t.card;
         let mut uniform = 1.0 / options;
         if let (Some(c), Some(named)) = (t.card, t.named) {
             uniform /= 4.0;
             if agree {
-                let after = g.before_turn(h, then - CardSet::single(c), t);
-                agree = model.choose_color(&Observation::of(&after, h as u8), rng) == named;
+                g.rewind_to(h, then - CardSet::single(c), t);
+                agree = model.choose_color(&Observation::of(g, h as u8), rng) == named;
             }
         }
         let p = (1.0 - self.noise) * agree as u8 as f64 + self.noise * uniform;

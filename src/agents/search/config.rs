@@ -99,7 +99,7 @@ pub struct SearchParams {
     /// favours), where the rollout policy's is preferred by default (empty).
     /// A network here guides the tree while cheap rollouts finish the round.
     pub guide: String,
-    /// `pimc`: the opponent model (a preset: how the others are taken to
+    /// The opponent model (a preset: how the others are taken to
     /// play; empty: none). Each candidate determinization is kept with the
     /// chance the model gives to every other player's last turn (the card
     /// it played and the colour it named, or its draw) with the hand the
@@ -110,7 +110,7 @@ pub struct SearchParams {
     /// uniformly random legal one (the floor of a weight; 1: the model
     /// says nothing).
     pub model_noise: f64,
-    /// `model`: how many of each other player's last turns count (1 to 4;
+    /// `model`: how many of each other player's last turns count (1 to 8;
     /// see `MAX_TURNS`).
     pub model_turns: u32,
 }
@@ -181,7 +181,7 @@ pub struct SearchConfig {
     pub rollout: Box<StrategySpec>,
     /// `ismcts`: the tree's guide, loaded (`None`: the rollout policy).
     pub guide: Option<Box<StrategySpec>>,
-    /// `pimc`: the opponent model, loaded (`None`: none).
+    /// The opponent model, loaded (`None`: none).
     pub model: Option<Box<StrategySpec>>,
 }
 
@@ -221,8 +221,8 @@ impl SearchConfig {
                 );
             }
         }
-        if !params.model.is_empty() && kind != SearchKind::Pimc {
-            return Err("model applies to base = \"pimc\" only".into());
+        if !params.model.is_empty() && kind == SearchKind::Oracle {
+            return Err("model does not apply to base = \"oracle\" (it sees every hand)".into());
         }
         if !(params.model_noise > 0.0 && params.model_noise <= 1.0) {
             return Err(format!(

@@ -23,7 +23,6 @@
 use super::actions::Mode;
 use super::{Action, Objective, Root, SearchParams, Sim};
 use crate::engine::game::{below, Observation, Rng, MAX_PLAYERS};
-use rand::RngCore;
 
 const NONE: u32 = u32::MAX;
 
@@ -381,7 +380,7 @@ pub(super) fn decide(
         // numbers, as pimc), the tree growing below each.
         sim.table.tree.reset(iterations as usize * actions.len());
         for _ in 0..iterations {
-            let seed = rng.next_u64();
+            let seed = sim.next_deal(obs, rng);
             for &a in actions {
                 sim.table.tree.begin();
                 sim.table.tree.force = Some(a);
@@ -394,7 +393,7 @@ pub(super) fn decide(
     let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
     sim.table.tree.reset(iterations);
     for _ in 0..iterations {
-        let seed = rng.next_u64();
+        let seed = sim.next_deal(obs, rng);
         sim.table.tree.begin();
         let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
         sim.table.tree.backpropagate(&r);

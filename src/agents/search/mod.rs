@@ -280,11 +280,11 @@ impl Sim {
         for _ in 0..MAX_TRIES {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
-            let g = match (self.deal, &self.know) {
+            let mut g = match (self.deal, &self.know) {
                 (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, &mut det),
                 _ => Game::determinize(obs, &mut det),
             };
-            let w = model.weight(obs, &g, &mut det);
+            let w = model.weight(obs, &mut g, &mut det);
             self.tries += 1;
             if w >= 1.0 || rng.random::<f64>() < w {
                 return seed;

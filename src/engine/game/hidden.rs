@@ -265,21 +265,19 @@ impl<'r> Game<'r> {
         g
     }
 
-    /// The table as `seat` saw it at its last turn `t` (an opponent model's
-    /// view, for weighing a determinization): this game with `seat` to move,
-    /// holding `hand`, on `t`'s top card and colour, nothing pending. The
-    /// rest (other hands' sizes, the discard pile) is as it is now: a
-    /// model that reads them sees the present.
-    pub fn before_turn(&self, seat: usize, hand: CardSet, t: &LastTurn) -> Game<'r> {
-        let mut g = self.clone();
-        g.hands[seat] = hand;
-        g.top = t.top;
-        g.pending = 0;
-        match g.rules.deck.color(t.top) {
-            Some(_) => g.set_colored_top(t.top, t.color),
-            None => g.set_color(t.color),
+    /// Turns this game (a determinization, played no further) into the
+    /// table as `seat` saw it at its turn `t` (an opponent model's view, for
+    /// weighing the deal): `seat` holding `hand`, on `t`'s top card and
+    /// colour, nothing pending. The rest (other hands, the discard pile) is
+    /// as it is: a model that reads them sees the present.
+    pub fn rewind_to(&mut self, seat: usize, hand: CardSet, t: &LastTurn) {
+        self.hands[seat] = hand;
+        self.top = t.top;
+        self.pending = 0;
+        match self.rules.deck.color(t.top) {
+            Some(_) => self.set_colored_top(t.top, t.color),
+            None => self.set_color(t.color),
         }
-        g
     }
 
     /// A Wild Draw Four is pending and may be challenged.

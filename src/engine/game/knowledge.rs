@@ -38,7 +38,7 @@ use super::{Game, Observation, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet, Color};
 
 /// Most turn decisions a game keeps per seat (`Tracking::Plays`).
-pub const MAX_TURNS: usize = 4;
+pub const MAX_TURNS: usize = 8;
 
 /// Most notes a game keeps at once (all seats together); when full, a note
 /// that no longer constrains anything is dropped, else the oldest.
