@@ -717,10 +717,25 @@ fn a_draw_where_a_play_was_allowed_is_a_soft_note_for_a_table_that_asks() {
     }
 }
 
+/// Two players, 3 cards each, red-9 turned: seat 0 (red-1, red-2, a wild)
+/// moves first as `seat0` says; seat 1 (blue-4, red-5, green-6) draws
+/// yellow-4 at its first turn although it could play red-5.
+fn seat_1_draws_with_a_playable_card(r: &Rules, seat0: Moves) -> Drive<'_> {
+    let hands: &[&[&str]] = &[&["red-1", "red-2", "wild"], &["blue-4", "red-5", "green-6"]];
+    Drive::new(
+        r,
+        1,
+        hands,
+        "red-9",
+        &["yellow-4", "yellow-7"],
+        vec![seat0, moves().draw()],
+        1,
+    )
+}
+
 #[test]
 fn each_players_last_turn_is_public_for_a_table_that_asks() {
     let r = rules("classic", &["hand_size=3"]);
-    let hands: &[&[&str]] = &[&["red-1", "red-2", "wild"], &["blue-4", "red-5", "green-6"]];
     for ask in [false, true] {
         let seat0 = moves().play("red-1").play("wild").color("blue");
         let seat0 = seat0.tracking(if ask {
@@ -728,15 +743,7 @@ fn each_players_last_turn_is_public_for_a_table_that_asks() {
         } else {
             Tracking::Evidence
         });
-        let mut d = Drive::new(
-            &r,
-            1,
-            hands,
-            "red-9",
-            &["yellow-4", "yellow-7"],
-            vec![seat0, moves().draw()],
-            1,
-        );
+        let mut d = seat_1_draws_with_a_playable_card(&r, seat0);
         let start = d.g.top();
         let red1 = d.set(&["red-1"]).first().unwrap();
         let wild = d.set(&["wild"]).first().unwrap();
@@ -823,17 +830,8 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     // a playable card then weighs `noise / (options)` at most, one that gave
     // it none weighs 1.
     let r = rules("classic", &["hand_size=3"]);
-    let hands: &[&[&str]] = &[&["red-1", "red-2", "wild"], &["blue-4", "red-5", "green-6"]];
     let seat0 = moves().play("red-1").tracking(Tracking::Plays);
-    let mut d = Drive::new(
-        &r,
-        1,
-        hands,
-        "red-9",
-        &["yellow-4", "yellow-7"],
-        vec![seat0, moves().draw()],
-        1,
-    );
+    let mut d = seat_1_draws_with_a_playable_card(&r, seat0);
     d.turns(2);
     let obs = d.obs(0);
     let accept = d.g.rules().deck.accept_on[d.g.top() as usize];

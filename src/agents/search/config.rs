@@ -269,26 +269,8 @@ impl SearchConfig {
             "rollout policy",
             "a heuristic preset, random or first",
         )?;
-        let guide = if params.guide.is_empty() {
-            None
-        } else {
-            Some(Box::new(policy(
-                "guide",
-                &params.guide,
-                "guide",
-                "a heuristic or network preset, random or first",
-            )?))
-        };
-        let model = if params.model.is_empty() {
-            None
-        } else {
-            Some(Box::new(policy(
-                "model",
-                &params.model,
-                "opponent model",
-                "a heuristic or network preset, random or first",
-            )?))
-        };
+        let guide = optional_policy("guide", &params.guide, "guide")?;
+        let model = optional_policy("model", &params.model, "opponent model")?;
         Ok(SearchConfig {
             name: name.to_string(),
             kind,
@@ -298,6 +280,16 @@ impl SearchConfig {
             model,
         })
     }
+}
+
+/// As [`policy`] for a key that may be empty (`None`) and may name a
+/// network preset too.
+fn optional_policy(key: &str, name: &str, what: &str) -> Result<Option<Box<StrategySpec>>, String> {
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let must_be = "a heuristic or network preset, random or first";
+    policy(key, name, what, must_be).map(|p| Some(Box::new(p)))
 }
 
 /// Loads the policy a search plays in its simulations (`key = name` of the
