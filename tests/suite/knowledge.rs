@@ -784,8 +784,12 @@ fn each_players_last_turn_is_public_for_a_table_that_asks() {
             at: 0,
         };
         assert_eq!(d.obs(1).last_turn(0), Some(wild_turn));
-        assert_eq!(d.obs(1).last_turns(0), &[played, wild_turn], "oldest first");
-        assert_eq!(d.obs(1).last_turns(1), &[drew]);
+        assert_eq!(
+            &*d.obs(1).last_turns(0),
+            &[played, wild_turn],
+            "oldest first"
+        );
+        assert_eq!(&*d.obs(1).last_turns(1), &[drew]);
     }
 }
 

@@ -27,7 +27,8 @@
 //!   then (each draw adds one card). A note moves with its hand in swaps and
 //!   rotations (rebased on the new seat's draw counter).
 //! - **Last turns** (public, only for a table that asks: `Tracking::Plays`):
-//!   each seat's last [`MAX_TURNS`] turn decisions, the card it played (and
+//!   each seat's last turn decisions (those among the table's last
+//!   [`TURN_LOG`] turns, at most [`MAX_TURNS`] of a seat), the card it played (and
 //!   the colour it named) or that it drew, with the top card and colour it
 //!   answered, for an opponent model that weighs determinizations by how
 //!   likely it makes what the player did. A swap, a rotation, a jump-in or an
@@ -39,6 +40,67 @@ use crate::engine::cards::{CardId, CardSet, Color};
 
 /// Most turn decisions a game keeps per seat (`Tracking::Plays`).
 pub const MAX_TURNS: usize = 8;
+
+/// Turn decisions a game keeps in all (`Tracking::Plays`): a ring of the
+/// table's last turns, 8 bytes each, so that a game (copied on every
+/// simulation of a search) grows by 256 bytes only.
+pub const TURN_LOG: usize = 32;
+
+/// No card, no colour, no seat in a [`Logged`] turn.
+const NIL: u8 = u8::MAX;
+
+/// A turn in the ring: [`LastTurn`] packed, the draw counter's low 16 bits.
+#[derive(Clone, Copy, Debug)]
+struct Logged {
+    seat: u8,
+    card: u8,
+    named: u8,
+    top: u8,
+    color: u8,
+    size: u8,
+    at: u16,
+}
+
+impl Logged {
+    const NONE: Logged = Logged {
+        seat: NIL,
+        card: NIL,
+        named: NIL,
+        top: 0,
+        color: 0,
+        size: 0,
+        at: 0,
+    };
+
+    /// The turn, its draw counter completed from the seat's counter now
+    /// (`drawn`; exact while fewer than 65,536 cards were drawn since).
+    fn unpack(&self, drawn: u32) -> LastTurn {
+        let since = (drawn as u16).wrapping_sub(self.at) as u32;
+        LastTurn {
+            card: (self.card != NIL).then_some(self.card),
+            named: (self.named != NIL).then(|| Color::ALL[self.named as usize & 3]),
+            top: self.top,
+            color: Color::ALL[self.color as usize & 3],
+            size: self.size,
+            at: drawn.wrapping_sub(since),
+        }
+    }
+}
+
+/// What [`Observation::last_turns`] gives: a seat's last turns, oldest
+/// first (a slice through `Deref`).
+#[derive(Clone, Copy, Debug)]
+pub struct Turns {
+    list: [LastTurn; MAX_TURNS],
+    len: usize,
+}
+
+impl std::ops::Deref for Turns {
+    type Target = [LastTurn];
+    fn deref(&self) -> &[LastTurn] {
+        &self.list[..self.len]
+    }
+}
 
 /// Most notes a game keeps at once (all seats together); when full, a note
 /// that no longer constrains anything is dropped, else the oldest.
@@ -80,6 +142,18 @@ impl LastTurn {
         size: 0,
         at: 0,
     };
+
+    fn pack(&self, seat: u8) -> Logged {
+        Logged {
+            seat,
+            card: self.card.unwrap_or(NIL),
+            named: self.named.map_or(NIL, |c| c.index() as u8),
+            top: self.top,
+            color: self.color.index() as u8,
+            size: self.size,
+            at: self.at as u16,
+        }
+    }
 }
 
 /// The knowledge a game keeps (a field of [`Game`]).
@@ -91,10 +165,12 @@ pub(super) struct Ledger {
     dirty: bool,
     notes: [Note; MAX_NOTES],
     len: u8,
-    /// Each seat's last turns (`Tracking::Plays`), oldest first: the first
-    /// `turns[seat]` are valid.
-    last: [[LastTurn; MAX_TURNS]; MAX_PLAYERS],
-    turns: [u8; MAX_PLAYERS],
+    /// The table's last turns (`Tracking::Plays`), a ring: `log[next - 1]`
+    /// the newest; a forgotten turn has no seat.
+    log: [Logged; TURN_LOG],
+    next: u8,
+    /// Whether the log holds any turn.
+    logged: bool,
 }
 
 impl Ledger {
@@ -108,8 +184,9 @@ impl Ledger {
             soft: false,
         }; MAX_NOTES],
         len: 0,
-        last: [[LastTurn::NONE; MAX_TURNS]; MAX_PLAYERS],
-        turns: [0; MAX_PLAYERS],
+        log: [Logged::NONE; TURN_LOG],
+        next: 0,
+        logged: false,
     };
 
     /// Forgets everything (a new deal).
@@ -120,7 +197,9 @@ impl Ledger {
             self.dirty = false;
         }
         self.len = 0;
-        self.turns = [0; MAX_PLAYERS];
+        if self.logged {
+            self.forget_turns(|_| true);
+        }
     }
 
     /// Makes this ledger mean what `src` means, copying only what `src`
@@ -136,9 +215,10 @@ impl Ledger {
         let len = src.len as usize;
         self.notes[..len].copy_from_slice(&src.notes[..len]);
         self.len = src.len;
-        self.turns = src.turns;
-        if src.turns != [0; MAX_PLAYERS] {
-            self.last = src.last;
+        if src.logged || self.logged {
+            self.log = src.log;
+            self.next = src.next;
+            self.logged = src.logged;
         }
     }
 
@@ -150,6 +230,16 @@ impl Ledger {
             self.known_by = [0; 128];
             self.dirty = false;
         }
+    }
+
+    /// Forgets the turns of the seats `which` says.
+    fn forget_turns(&mut self, which: impl Fn(u8) -> bool) {
+        for t in &mut self.log {
+            if t.seat != NIL && which(t.seat) {
+                t.seat = NIL;
+            }
+        }
+        self.logged = self.log.iter().any(|t| t.seat != NIL);
     }
 
     fn tell(&mut self, seat: u8, cards: CardSet) {
@@ -230,8 +320,9 @@ impl<'r> Game<'r> {
     pub(super) fn swap_hands(&mut self, p: u8, t: u8) {
         let (pu, tu) = (p as usize, t as usize);
         self.hands.swap(pu, tu);
-        self.ledger.turns[pu] = 0;
-        self.ledger.turns[tu] = 0;
+        if self.ledger.logged {
+            self.ledger.forget_turns(|s| s == p || s == t);
+        }
         self.ledger.tell(p, self.hands[tu]);
         self.ledger.tell(t, self.hands[pu]);
         let (dp, dt) = (self.drawn[pu], self.drawn[tu]);
@@ -251,7 +342,9 @@ impl<'r> Game<'r> {
     #[cold]
     pub(super) fn rotated_knowledge(&mut self) {
         let n = self.n;
-        self.ledger.turns = [0; MAX_PLAYERS];
+        if self.ledger.logged {
+            self.ledger.forget_turns(|_| true);
+        }
         let mut moved = [0u8; MAX_PLAYERS];
         for i in 0..n {
             let to = self.step(i, 1);
@@ -326,9 +419,8 @@ impl<'r> Game<'r> {
         choice: Option<CardId>,
         playable: CardSet,
     ) {
-        let s = p as usize % MAX_PLAYERS;
         if choice.is_some_and(|c| !playable.contains(c)) {
-            self.ledger.turns[s] = 0;
+            self.turn_unknown(p);
             return;
         }
         let turn = LastTurn {
@@ -337,25 +429,22 @@ impl<'r> Game<'r> {
             top: self.top,
             color: self.color,
             size: hand.len().min(255) as u8,
-            at: self.drawn[s],
+            at: self.drawn[p as usize & 15],
         };
-        let (last, k) = (&mut self.ledger.last[s], &mut self.ledger.turns[s]);
-        if *k as usize == MAX_TURNS {
-            last.copy_within(1.., 0);
-            *k -= 1;
-        }
-        last[*k as usize] = turn;
-        *k += 1;
+        let l = &mut self.ledger;
+        l.log[l.next as usize % TURN_LOG] = turn.pack(p);
+        l.next = ((l.next as usize + 1) % TURN_LOG) as u8;
+        l.logged = true;
     }
 
     /// `p` named `color` for the wild `c` it played (`Tracking::Plays`).
     #[cold]
     #[inline(never)]
     pub(super) fn note_named(&mut self, p: u8, c: CardId, color: Color) {
-        let s = p as usize % MAX_PLAYERS;
-        let k = self.ledger.turns[s] as usize;
-        if k > 0 && self.ledger.last[s][k - 1].card == Some(c) {
-            self.ledger.last[s][k - 1].named = Some(color);
+        let l = &mut self.ledger;
+        let newest = &mut l.log[(l.next as usize + TURN_LOG - 1) % TURN_LOG];
+        if newest.seat == p && newest.card == c {
+            newest.named = color.index() as u8;
         }
     }
 
@@ -363,7 +452,9 @@ impl<'r> Game<'r> {
     /// its last turn no longer tells its hand.
     #[inline]
     pub(super) fn turn_unknown(&mut self, p: u8) {
-        self.ledger.turns[p as usize % MAX_PLAYERS] = 0;
+        if self.ledger.logged {
+            self.ledger.forget_turns(|s| s == p);
+        }
     }
 
     /// `p` plays the card it has just drawn: that card is gone again, so
@@ -516,9 +607,31 @@ impl<'a> Observation<'a> {
     /// The last turn decisions of `holder`, oldest first (at most
     /// [`MAX_TURNS`]), as [`Observation::last_turn`]: those since its hand
     /// last changed in another way than by its plays and draws.
-    pub fn last_turns(&self, holder: usize) -> &[LastTurn] {
+    pub fn last_turns(&self, holder: usize) -> Turns {
         let l = &self.g.ledger;
-        &l.last[holder][..l.turns[holder] as usize]
+        let mut out = Turns {
+            list: [LastTurn::NONE; MAX_TURNS],
+            len: 0,
+        };
+        if !l.logged {
+            return out;
+        }
+        let drawn = self.g.drawn[holder];
+        // Newest first into the end of the list, then moved to its start.
+        let mut k = MAX_TURNS;
+        for i in 1..=TURN_LOG {
+            let t = &l.log[(l.next as usize + TURN_LOG - i) % TURN_LOG];
+            if t.seat as usize == holder {
+                k -= 1;
+                out.list[k] = t.unpack(drawn);
+                if k == 0 {
+                    break;
+                }
+            }
+        }
+        out.len = MAX_TURNS - k;
+        out.list.copy_within(k.., 0);
+        out
     }
 
     /// Cards drawn by `holder` this round (every draw of one card counts:

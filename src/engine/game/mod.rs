@@ -48,7 +48,7 @@ pub use events::{
     RoundResult,
 };
 pub use hidden::Knowledge;
-pub use knowledge::{Constraints, LastTurn, Notes, MAX_NOTES, MAX_TURNS};
+pub use knowledge::{Constraints, LastTurn, Notes, Turns, MAX_NOTES, MAX_TURNS, TURN_LOG};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
 pub use round::{MatchEnd, RoundStart, TurnEnd};
