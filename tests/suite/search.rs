@@ -408,6 +408,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("model_noise = 1.5", "model_noise"),
         ("model_turns = 0", "model_turns"),
         ("model_turns = 9", "model_turns"),
+        ("model_tries = 0", "model_tries"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");

@@ -103,8 +103,8 @@ pub struct SearchParams {
     /// play; empty: none). Each candidate determinization is kept with the
     /// chance the model gives to every other player's last turn (the card
     /// it played and the colour it named, or its draw) with the hand the
-    /// determinization deals it (rejection sampling, at most 64 candidates
-    /// per determinization).
+    /// determinization deals it (rejection sampling, at most `model_tries`
+    /// candidates per determinization).
     pub model: String,
     /// `model`: the chance that a player's turn is not the model's but a
     /// uniformly random legal one (the floor of a weight; 1: the model
@@ -113,6 +113,9 @@ pub struct SearchParams {
     /// `model`: how many of each other player's last turns count (1 to 8;
     /// see `MAX_TURNS`).
     pub model_turns: u32,
+    /// `model`: the most candidate deals looked at for one determinization
+    /// (the heaviest is played when none is kept).
+    pub model_tries: u32,
 }
 
 impl Default for SearchParams {
@@ -136,6 +139,7 @@ impl Default for SearchParams {
             model: String::new(),
             model_noise: 0.25,
             model_turns: 1,
+            model_tries: 64,
         }
     }
 }
@@ -235,6 +239,12 @@ impl SearchConfig {
             return Err(format!(
                 "model_turns = {} must be between 1 and {most}",
                 params.model_turns
+            ));
+        }
+        if !(1..=4096).contains(&params.model_tries) {
+            return Err(format!(
+                "model_tries = {} must be between 1 and 4096",
+                params.model_tries
             ));
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {

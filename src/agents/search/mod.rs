@@ -95,11 +95,9 @@ struct Sim {
     model: Option<belief::OpponentModel>,
     /// Candidate deals the model looked at.
     tries: u64,
+    /// The most candidates per determinization (`model_tries`).
+    tries_per_deal: u32,
 }
-
-/// The most candidate deals an opponent model looks at for one
-/// determinization.
-const MAX_TRIES: u32 = 64;
 
 impl SearchAgent {
     pub fn new(cfg: SearchConfig) -> SearchAgent {
@@ -163,6 +161,7 @@ impl SearchAgent {
                     belief::OpponentModel::new(m, players, p.model_noise, p.model_turns as usize)
                 }),
                 tries: 0,
+                tries_per_deal: p.model_tries,
             });
         }
         self.sim.as_mut().unwrap()
@@ -268,7 +267,7 @@ fn keep_max(out: &mut [f32; ACTIONS], i: usize, v: f64) {
 
 impl Sim {
     /// The seed of the next determinization: the next of `rng`; with an
-    /// opponent model, the first of up to [`MAX_TRIES`] candidates accepted
+    /// opponent model, the first of up to `model_tries` candidates accepted
     /// with the chance its weight gives (rejection sampling: accepted deals
     /// follow the model's posterior, each counting once), else the one of
     /// highest weight (the first on a tie).
@@ -277,7 +276,7 @@ impl Sim {
             return rng.next_u64();
         };
         let mut best = (0, -1.0);
-        for _ in 0..MAX_TRIES {
+        for _ in 0..self.tries_per_deal {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
             let mut g = match (self.deal, &self.know) {
