@@ -14,11 +14,13 @@ use crate::common;
 use crate::common::{deck_order, kind, rules, tokens};
 use rand::SeedableRng;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use unolab::agents::search::OpponentModel;
 use unolab::agents::Seat;
 use unolab::agents::StrategySpec;
-use unolab::engine::game::{Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd};
+use unolab::engine::game::{Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd, MAX_TURNS};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
+use unolab::sim::{run, Mode, RunConfig};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
 /// What a seat does, decision by decision. A play is asked of it only when
@@ -875,4 +877,83 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
         }
     }
     assert!((N / 8..N / 2).contains(&dropped), "{dropped} of {N}");
+}
+
+/// How many seats' kept turns `TurnChecker` checked.
+static CHECKED: AtomicUsize = AtomicUsize::new(0);
+
+/// Plays the first playable card and, at each of its turns, checks the
+/// turns kept for the other seats against what it can see: at most
+/// `MAX_TURNS`, oldest first, and a hand that changed since the newest only
+/// by draws (less the drawn card, when it was played at once).
+struct TurnChecker;
+
+impl Strategy for TurnChecker {
+    fn name(&self) -> &str {
+        "checker"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, _: &mut Rng) -> Option<CardId> {
+        for h in 0..obs.players() {
+            if h == obs.seat() as usize {
+                continue;
+            }
+            let turns = obs.last_turns(h);
+            assert!(turns.len() <= MAX_TURNS);
+            assert!(turns.windows(2).all(|w| w[0].at <= w[1].at), "{turns:?}");
+            if let Some(t) = turns.last() {
+                let since = obs.cards_drawn_by(h) - t.at;
+                let bound = t.size as u32 + since - t.card.is_some() as u32;
+                let now = obs.hand_size(h) as u32;
+                assert!(
+                    now == bound || now + 1 == bound,
+                    "seat {h}: {now} cards, {t:?}, {since} drawn since"
+                );
+                CHECKED.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        playable.first()
+    }
+    fn notes(&self) -> Tracking {
+        Tracking::Plays
+    }
+}
+
+#[test]
+fn kept_turns_agree_with_the_hands_over_many_random_rounds() {
+    let tables: [(&str, &[&str], usize); 5] = [
+        ("classic", &[], 2),
+        (
+            "classic",
+            &["stacking=cross", "jump_in=true", "seven_o=true"],
+            4,
+        ),
+        ("h2o", &[], 3),
+        ("cars3", &[], 4),
+        ("lilo-stitch", &["draw_to_match=true"], 3),
+    ];
+    for (set, house, players) in tables {
+        let checker = StrategySpec::custom("checker", "rust", || Box::new(TurnChecker)).unwrap();
+        let mut specs = vec![
+            checker,
+            StrategySpec::load("color").unwrap(),
+            StrategySpec::load("random").unwrap(),
+        ];
+        specs.truncate(players);
+        let before = CHECKED.load(Ordering::Relaxed);
+        let cfg = RunConfig::new(
+            rules(set, house),
+            players,
+            &specs,
+            150,
+            Mode::Round,
+            17,
+            1,
+            false,
+        )
+        .unwrap();
+        let out = run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
+        assert_eq!(out.stats.games, 150);
+        let checked = CHECKED.load(Ordering::Relaxed) - before;
+        assert!(checked > 500, "{set} {house:?}: {checked} checks");
+    }
 }
