@@ -290,8 +290,30 @@ fn one_against_color(
     games: u64,
     seed: u64,
 ) -> unolab::sim::RunStats {
+    one_against_color_on(agent, rules, players, games, seed, 1)
+}
+
+/// [`one_against_color`] on `threads` worker threads.
+fn one_against_color_on(
+    agent: StrategySpec,
+    rules: Rules,
+    players: usize,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> unolab::sim::RunStats {
     let specs = vec![agent, StrategySpec::load("color").unwrap()];
-    let cfg = RunConfig::new(rules, players, &specs, games, Mode::Round, seed, 1, false).unwrap();
+    let cfg = RunConfig::new(
+        rules,
+        players,
+        &specs,
+        games,
+        Mode::Round,
+        seed,
+        threads,
+        false,
+    )
+    .unwrap();
     let stop = AtomicBool::new(false);
     run(&cfg, &stop, &|_| {}).unwrap().stats
 }
@@ -356,20 +378,8 @@ fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
         assert_eq!(with.instantiate().notes(), Tracking::Plays);
         assert_eq!(preset("").instantiate().notes(), Tracking::Off);
         let stats = |agent: &StrategySpec, threads: usize| {
-            let specs = vec![agent.clone(), StrategySpec::load("color").unwrap()];
-            let cfg = RunConfig::new(
-                rules("classic", &[]),
-                3,
-                &specs,
-                40,
-                Mode::Round,
-                57,
-                threads,
-                false,
-            )
-            .unwrap();
-            let stop = AtomicBool::new(false);
-            let mut s = run(&cfg, &stop, &|_| {}).unwrap().stats;
+            let mut s =
+                one_against_color_on(agent.clone(), rules("classic", &[]), 3, 40, 57, threads);
             s.strategies[0].name.clear();
             s
         };

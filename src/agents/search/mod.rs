@@ -93,8 +93,6 @@ struct Sim {
     played: u64,
     /// `pimc` with a `model`: the opponent model that accepts deals.
     model: Option<belief::OpponentModel>,
-    /// Candidate deals the model looked at.
-    tries: u64,
     /// The most candidates per determinization (`model_tries`).
     tries_per_deal: u32,
 }
@@ -160,7 +158,6 @@ impl SearchAgent {
                 model: self.cfg.model.as_ref().map(|m| {
                     belief::OpponentModel::new(m, players, p.model_noise, p.model_turns as usize)
                 }),
-                tries: 0,
                 tries_per_deal: p.model_tries,
             });
         }
@@ -279,12 +276,8 @@ impl Sim {
         for _ in 0..self.tries_per_deal {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
-            let mut g = match (self.deal, &self.know) {
-                (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, &mut det),
-                _ => Game::determinize(obs, &mut det),
-            };
+            let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
             let w = model.weight(obs, &mut g, &mut det);
-            self.tries += 1;
             if w >= 1.0 || rng.random::<f64>() < w {
                 return seed;
             }
@@ -307,11 +300,7 @@ impl Sim {
     ) -> [f64; MAX_PLAYERS] {
         self.played += 1;
         let mut det = Rng::seed_from_u64(det_seed);
-        let mut g = match (self.deal, &self.know) {
-            (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, &mut det),
-            (Deal::Reveal, _) => Game::reveal(obs, &mut det),
-            _ => Game::determinize(obs, &mut det),
-        };
+        let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
         // An ordered draw pile (the determinization shuffled it): the same
         // cards come in the same order whatever the action tried, so actions
         // are compared on common random numbers.
@@ -323,6 +312,16 @@ impl Sim {
         };
         let out = g.resume_round(obs.seat(), root.at, &mut agents);
         rewards(&g, &out, objective)
+    }
+}
+
+/// The hidden cards dealt as a search deals them (`know`: what it knows,
+/// for `Deal::Informed`).
+fn deal<'r>(how: Deal, know: Option<&Knowledge>, obs: &Observation<'r>, det: &mut Rng) -> Game<'r> {
+    match (how, know) {
+        (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, det),
+        (Deal::Reveal, _) => Game::reveal(obs, det),
+        _ => Game::determinize(obs, det),
     }
 }
 
