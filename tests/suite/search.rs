@@ -362,6 +362,42 @@ fn the_guide_decides_what_a_widened_tree_follows() {
 }
 
 #[test]
+fn the_own_rollout_policy_plays_the_searchers_seat_in_simulations() {
+    // Naming the rollout policy as the searcher's own changes nothing;
+    // another own policy changes the simulations, so the decisions; and the
+    // same own policy with other rollouts for the other seats is another
+    // search again (the own policy does not play them).
+    for base in ["pimc", "ismcts"] {
+        let preset = |rollout: &str, own: &str| {
+            StrategySpec::parse(
+                &format!("name = \"o\"\nbase = \"{base}\"\n[search]\niterations = 5\nrollout = \"{rollout}\"\n{own}"),
+                "test",
+            )
+            .unwrap()
+        };
+        let stats = |agent: StrategySpec| {
+            let mut s = one_against_color(agent, rules("classic", &["seven_o=true"]), 3, 40, 63);
+            s.strategies[0].name.clear();
+            s
+        };
+        let plain = stats(preset("color", ""));
+        assert_eq!(plain.games, 40);
+        assert_eq!(
+            plain,
+            stats(preset("color", "own_rollout = \"color\"")),
+            "{base}"
+        );
+        let own_first = stats(preset("color", "own_rollout = \"first\""));
+        assert_ne!(plain, own_first, "{base}");
+        assert_ne!(
+            own_first,
+            stats(preset("first", "own_rollout = \"first\"")),
+            "{base}"
+        );
+    }
+}
+
+#[test]
 fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
     // A search with a model asks the game for every seat's last turns, and
     // its games are its own (the deals it keeps change decisions) and the
@@ -412,6 +448,12 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("depth = 3", "depth"),
         ("widen = 4.0", "widen"),
         ("guide = \"net\"", "guide"),
+        ("own_rollout = \"nope\"", "nope"),
+        ("own_rollout = \"pimc-100\"", "search agent"),
+        (
+            "own_rollout = \"ext:python3 bots/simple.py\"",
+            "external program",
+        ),
         ("model = \"nope\"", "nope"),
         ("model = \"pimc-100\"", "search agent"),
         ("model = \"color\"\nmodel_noise = 0.0", "model_noise"),

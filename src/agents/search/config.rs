@@ -50,9 +50,16 @@ pub struct SearchParams {
     pub iterations: u32,
     /// `ismcts`: the UCB exploration constant.
     pub exploration: f64,
-    /// The preset that plays every seat in rollouts (`heuristic`, `random`,
+    /// The preset that plays every seat in rollouts, or every other seat
+    /// with `own_rollout` (`heuristic`, `random`,
     /// `first` or a heuristic preset; not a search preset).
     pub rollout: String,
+    /// The preset that plays the searcher's own seat in rollouts, where the
+    /// others play `rollout` (empty: `rollout` too). A stronger policy here
+    /// (a network) makes an action's value that of playing it and then
+    /// playing well, while the other seats keep the cheap policy that
+    /// stands for how they play.
+    pub own_rollout: String,
     /// What a simulation is worth: `win` or `points`.
     pub objective: Objective,
     /// `pimc`: spend the same budget (`iterations` x the legal actions) by
@@ -124,6 +131,7 @@ impl Default for SearchParams {
             iterations: 100,
             exploration: 0.7,
             rollout: "color".into(),
+            own_rollout: String::new(),
             objective: Objective::Win,
             halving: false,
             determinize: Determinize::Uniform,
@@ -183,6 +191,8 @@ pub struct SearchConfig {
     pub params: SearchParams,
     /// The rollout policy, loaded.
     pub rollout: Box<StrategySpec>,
+    /// The searcher's own rollout policy, loaded (`None`: `rollout`).
+    pub own_rollout: Option<Box<StrategySpec>>,
     /// `ismcts`: the tree's guide, loaded (`None`: the rollout policy).
     pub guide: Option<Box<StrategySpec>>,
     /// The opponent model, loaded (`None`: none).
@@ -279,6 +289,8 @@ impl SearchConfig {
             "rollout policy",
             "a heuristic preset, random or first",
         )?;
+        let own_rollout =
+            optional_policy("own_rollout", &params.own_rollout, "own rollout policy")?;
         let guide = optional_policy("guide", &params.guide, "guide")?;
         let model = optional_policy("model", &params.model, "opponent model")?;
         Ok(SearchConfig {
@@ -286,6 +298,7 @@ impl SearchConfig {
             kind,
             params,
             rollout: Box::new(rollout),
+            own_rollout,
             guide,
             model,
         })

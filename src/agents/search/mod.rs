@@ -53,7 +53,8 @@ pub struct SearchAgent {
     sim: Option<Sim>,
     /// The plan of the joint action just returned (colour, target).
     plan: Plan,
-    /// The rollout policy, for the decisions the search does not make.
+    /// The rollout policy of the agent's own seat, for the decisions the
+    /// search does not make.
     fallback: Seat,
     actions: Vec<Action>,
     /// The mean reward of every root action of the last `pimc` (or
@@ -99,7 +100,11 @@ struct Sim {
 
 impl SearchAgent {
     pub fn new(cfg: SearchConfig) -> SearchAgent {
-        let fallback = cfg.rollout.instantiate();
+        let fallback = cfg
+            .own_rollout
+            .as_ref()
+            .unwrap_or(&cfg.rollout)
+            .instantiate();
         SearchAgent {
             cfg,
             sim: None,
@@ -143,7 +148,7 @@ impl SearchAgent {
             self.sim = Some(Sim {
                 me,
                 players,
-                table: SimTable::new(&self.cfg, players, budget, walkers),
+                table: SimTable::new(&self.cfg, players, me, budget, walkers),
                 deal: match (self.cfg.kind, p.determinize) {
                     (SearchKind::Oracle, _) => Deal::Reveal,
                     (_, Determinize::Uniform) => Deal::Uniform,

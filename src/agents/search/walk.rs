@@ -49,7 +49,8 @@ pub(super) struct SimTable {
     /// turn asks the challenge again, and it is declined again.
     pub(super) decline_challenge: bool,
     plan: [Plan; MAX_PLAYERS],
-    /// The rollout policy, one instance per seat.
+    /// The rollout policy, one instance per seat (the searcher's seat plays
+    /// `own_rollout` when there is one).
     policy: Vec<Seat>,
     /// `ismcts` with a `guide`: the preset whose choice the tree prefers,
     /// one instance per seat (empty: the rollout policy's).
@@ -70,12 +71,23 @@ pub(super) struct SimTable {
 }
 
 impl SimTable {
-    pub(super) fn new(cfg: &SearchConfig, players: usize, budget: usize, walkers: u16) -> Self {
+    pub(super) fn new(
+        cfg: &SearchConfig,
+        players: usize,
+        me: u8,
+        budget: usize,
+        walkers: u16,
+    ) -> Self {
         SimTable {
             mode: Mode::Rollout,
             decline_challenge: false,
             plan: [Plan::default(); MAX_PLAYERS],
-            policy: (0..players).map(|_| cfg.rollout.instantiate()).collect(),
+            policy: (0..players)
+                .map(|s| match &cfg.own_rollout {
+                    Some(own) if s == me as usize => own.instantiate(),
+                    _ => cfg.rollout.instantiate(),
+                })
+                .collect(),
             guide: match &cfg.guide {
                 Some(g) => (0..players).map(|_| g.instantiate()).collect(),
                 None => Vec::new(),

@@ -469,6 +469,7 @@ pub fn search_with(name: &str, iterations: u32, rollout: &StrategySpec) -> Strat
             ..SearchParams::default()
         },
         rollout: Box::new(rollout.clone()),
+        own_rollout: None,
         guide: None,
         model: None,
     }))
