@@ -435,6 +435,18 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         assert_eq!(s.instantiate().name(), name);
     }
     assert!(parse_list("pimc-100,color").is_ok());
+    // The presets the docs and experiments use by path load too.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/presets");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let s = StrategySpec::load(path.to_str().unwrap());
+            assert!(s.is_ok(), "{}: {:?}", path.display(), s.err());
+            files += 1;
+        }
+    }
+    assert!(files >= 6, "{files} presets");
     let bad = [
         ("iterations = 0", "iterations"),
         ("exploration = -1.0", "exploration"),
