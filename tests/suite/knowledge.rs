@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use unolab::agents::search::OpponentModel;
 use unolab::agents::Seat;
 use unolab::agents::StrategySpec;
-use unolab::engine::game::{Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd, MAX_TURNS};
+use unolab::engine::game::{
+    Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd, MAX_PLAYERS, MAX_TURNS,
+};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
 use unolab::sim::{run, Mode, RunConfig};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
@@ -656,6 +658,54 @@ fn without_knowledge_the_informed_deal_is_the_uniform_one() {
             x.draw_pile().collect::<Vec<_>>(),
             y.draw_pile().collect::<Vec<_>>()
         );
+    }
+}
+
+#[test]
+fn dealing_the_hands_first_builds_the_same_hands_and_deals_them_uniformly() {
+    // `Game::deal_hands` (a search weighing candidate hands) and
+    // `Game::determinize_by_hands` (the game built for the one kept) deal the
+    // same hands from the same generator state; the game keeps the
+    // observer's view; and over many deals every unseen card is in each
+    // other hand about as often as uniform dealing puts it there.
+    let r = rules("classic", &[]);
+    let mut g = Game::new(&r, 3, 5);
+    g.start_match(Some(0));
+    let mut seats: Vec<Seat> = (0..3).map(|_| Seat::custom(Follow(moves()))).collect();
+    let mut agents = Agents {
+        seats: &mut seats,
+        rng: Rng::seed_from_u64(1),
+    };
+    g.begin_round(&mut agents, &mut NoRecord);
+    let obs = Observation::of(&g, 1);
+    let unseen = r.deck.all - obs.hand() - obs.discard();
+    let n = 4000u64;
+    let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+    let mut count = vec![[0u32; 3]; 128];
+    for seed in 0..n {
+        let mut a = Rng::seed_from_u64(seed);
+        let mut b = a.clone();
+        Game::deal_hands(&obs, &mut a, &mut hands);
+        let x = Game::determinize_by_hands(&obs, &mut b);
+        check_deal(&obs, &x);
+        assert_eq!(&hands[..3], x.hands(), "seed {seed}");
+        for s in [0, 2] {
+            for c in x.hand(s).iter() {
+                count[c as usize][s] += 1;
+            }
+        }
+    }
+    for c in unseen.iter() {
+        for s in [0, 2] {
+            let p = obs.hand_size(s) as f64 / unseen.len() as f64;
+            let mean = n as f64 * p;
+            let sd = (n as f64 * p * (1.0 - p)).sqrt();
+            let got = count[c as usize][s] as f64;
+            assert!(
+                (got - mean).abs() < 5.0 * sd,
+                "card {c} in hand {s}: {got} times, {mean:.0} expected"
+            );
+        }
     }
 }
 

@@ -423,6 +423,17 @@ fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
         assert_eq!(one.games, 40);
         assert_eq!(one, stats(&with, 2), "{base}");
         assert_ne!(one, stats(&preset(""), 1), "{base}");
+        // Candidates dealt hands first: other deals, the same on any
+        // thread count.
+        let hands = preset("model = \"color\"\nmodel_turns = 3\nmodel_sampler = \"hands\"");
+        let one = stats(&hands, 1);
+        assert_eq!(one.games, 40);
+        assert_eq!(one, stats(&hands, 2), "{base}");
+        assert_ne!(
+            one,
+            stats(&preset("model = \"color\"\nmodel_turns = 3"), 1),
+            "{base}"
+        );
     }
 }
 
@@ -473,6 +484,12 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("model_turns = 0", "model_turns"),
         ("model_turns = 9", "model_turns"),
         ("model_tries = 0", "model_tries"),
+        ("model_sampler = \"hands\"", "model_sampler"),
+        (
+            "model = \"color\"\nmodel_sampler = \"hands\"\ndeterminize = \"informed\"",
+            "model_sampler",
+        ),
+        ("model = \"color\"\nmodel_sampler = \"cards\"", "cards"),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");

@@ -29,6 +29,20 @@ pub enum Determinize {
     Informed,
 }
 
+/// How a search with an opponent model makes its candidate deals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sampler {
+    /// Each candidate is a whole determinization (every unseen card
+    /// shuffled, the game copied), as a simulation deals.
+    Deal,
+    /// Each candidate is only the other players' hands (a partial shuffle
+    /// into one game kept for weighing); the whole determinization is built
+    /// for the candidate kept. The same distribution, other deals than
+    /// `deal` for the same seed. Needs `determinize = "uniform"`.
+    Hands,
+}
+
 /// Who decides the other seats' decisions inside an `ismcts` tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -123,6 +137,9 @@ pub struct SearchParams {
     /// `model`: the most candidate deals looked at for one determinization
     /// (the heaviest is played when none is kept).
     pub model_tries: u32,
+    /// `model`: how candidate deals are made: `deal` (whole
+    /// determinizations) or `hands` (the hands first, cheaper).
+    pub model_sampler: Sampler,
 }
 
 impl Default for SearchParams {
@@ -148,6 +165,7 @@ impl Default for SearchParams {
             model_noise: 0.25,
             model_turns: 1,
             model_tries: 64,
+            model_sampler: Sampler::Deal,
         }
     }
 }
@@ -256,6 +274,13 @@ impl SearchConfig {
                 "model_tries = {} must be between 1 and 4096",
                 params.model_tries
             ));
+        }
+        if params.model_sampler == Sampler::Hands
+            && (params.model.is_empty() || params.determinize != Determinize::Uniform)
+        {
+            return Err(
+                "model_sampler = \"hands\" needs a model and determinize = \"uniform\"".into(),
+            );
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
             return Err(

@@ -34,7 +34,9 @@ use rand::{Rng as _, RngCore, SeedableRng};
 
 use actions::*;
 pub use belief::OpponentModel;
-pub use config::{Determinize, Objective, Opponents, SearchConfig, SearchKind, SearchParams};
+pub use config::{
+    Determinize, Objective, Opponents, Sampler, SearchConfig, SearchKind, SearchParams,
+};
 use walk::{Plan, SimTable};
 
 // ----- the agent -------------------------------------------------------------
@@ -71,6 +73,8 @@ enum Deal {
     Informed,
     /// The true deal (`oracle`).
     Reveal,
+    /// Uniformly at random, the hands dealt first (`model_sampler = "hands"`).
+    Hands,
 }
 
 /// The simulated table and what the searches keep between simulations.
@@ -151,6 +155,7 @@ impl SearchAgent {
                 table: SimTable::new(&self.cfg, players, me, budget, walkers),
                 deal: match (self.cfg.kind, p.determinize) {
                     (SearchKind::Oracle, _) => Deal::Reveal,
+                    (_, Determinize::Uniform) if p.model_sampler == Sampler::Hands => Deal::Hands,
                     (_, Determinize::Uniform) => Deal::Uniform,
                     (_, Determinize::Informed) => Deal::Informed,
                 },
@@ -278,6 +283,27 @@ impl Sim {
             return rng.next_u64();
         };
         let mut best = (0, -1.0);
+        if self.deal == Deal::Hands {
+            // One game to weigh every candidate's hands in (what else it
+            // holds the model does not see: each turn weighed sets the top
+            // card and colour it answered).
+            let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
+            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+            for _ in 0..self.tries_per_deal {
+                let seed = rng.next_u64();
+                let mut det = Rng::seed_from_u64(seed);
+                Game::deal_hands(obs, &mut det, &mut hands);
+                g.set_hands(&hands);
+                let w = model.weight(obs, &mut g, &mut det);
+                if w >= 1.0 || rng.random::<f64>() < w {
+                    return seed;
+                }
+                if w > best.1 {
+                    best = (seed, w);
+                }
+            }
+            return best.0;
+        }
         for _ in 0..self.tries_per_deal {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
@@ -326,6 +352,7 @@ fn deal<'r>(how: Deal, know: Option<&Knowledge>, obs: &Observation<'r>, det: &mu
     match (how, know) {
         (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, det),
         (Deal::Reveal, _) => Game::reveal(obs, det),
+        (Deal::Hands, _) => Game::determinize_by_hands(obs, det),
         _ => Game::determinize(obs, det),
     }
 }
