@@ -635,10 +635,10 @@ fn known_cards_played_and_reshuffled_are_no_longer_placed() {
     assert!(returned > 0, "no seed drew red-1 back into seat 1's hand");
 }
 
-#[test]
-fn without_knowledge_the_informed_deal_is_the_uniform_one() {
-    let r = rules("classic", &[]);
-    let mut g = Game::new(&r, 3, 5);
+/// A classic round of three players (match seed 5, seat 0 deals), dealt
+/// and waiting for its first turn.
+fn dealt_round_of_three(r: &Rules) -> Game<'_> {
+    let mut g = Game::new(r, 3, 5);
     g.start_match(Some(0));
     let mut seats: Vec<Seat> = (0..3).map(|_| Seat::custom(Follow(moves()))).collect();
     let mut agents = Agents {
@@ -646,6 +646,13 @@ fn without_knowledge_the_informed_deal_is_the_uniform_one() {
         rng: Rng::seed_from_u64(1),
     };
     g.begin_round(&mut agents, &mut NoRecord);
+    g
+}
+
+#[test]
+fn without_knowledge_the_informed_deal_is_the_uniform_one() {
+    let r = rules("classic", &[]);
+    let g = dealt_round_of_three(&r);
     let obs = Observation::of(&g, 1);
     let know = Knowledge::of(&obs);
     assert!(know.is_empty());
@@ -669,14 +676,7 @@ fn dealing_the_hands_first_builds_the_same_hands_and_deals_them_uniformly() {
     // observer's view; and over many deals every unseen card is in each
     // other hand about as often as uniform dealing puts it there.
     let r = rules("classic", &[]);
-    let mut g = Game::new(&r, 3, 5);
-    g.start_match(Some(0));
-    let mut seats: Vec<Seat> = (0..3).map(|_| Seat::custom(Follow(moves()))).collect();
-    let mut agents = Agents {
-        seats: &mut seats,
-        rng: Rng::seed_from_u64(1),
-    };
-    g.begin_round(&mut agents, &mut NoRecord);
+    let g = dealt_round_of_three(&r);
     let obs = Observation::of(&g, 1);
     let unseen = r.deck.all - obs.hand() - obs.discard();
     let n = 4000u64;

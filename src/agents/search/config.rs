@@ -36,9 +36,9 @@ pub enum Sampler {
     /// Each candidate is a whole determinization (every unseen card
     /// shuffled, the game copied), as a simulation deals.
     Deal,
-    /// Each candidate is only the other players' hands (a partial shuffle
-    /// into one game kept for weighing); the whole determinization is built
-    /// for the candidate kept. The same distribution, other deals than
+    /// Each candidate is only the other players' hands (dealt card by card,
+    /// weighed in one game kept for the purpose); the whole determinization
+    /// is built for the candidate kept. The same distribution, other deals than
     /// `deal` for the same seed. Needs `determinize = "uniform"`.
     Hands,
 }

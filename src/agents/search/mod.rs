@@ -283,32 +283,27 @@ impl Sim {
             return rng.next_u64();
         };
         let mut best = (0, -1.0);
-        if self.deal == Deal::Hands {
-            // One game to weigh every candidate's hands in (what else it
-            // holds the model does not see: each turn weighed sets the top
-            // card and colour it answered).
-            let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
-            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-            for _ in 0..self.tries_per_deal {
-                let seed = rng.next_u64();
-                let mut det = Rng::seed_from_u64(seed);
-                Game::deal_hands(obs, &mut det, &mut hands);
-                g.set_hands(&hands);
-                let w = model.weight(obs, &mut g, &mut det);
-                if w >= 1.0 || rng.random::<f64>() < w {
-                    return seed;
-                }
-                if w > best.1 {
-                    best = (seed, w);
-                }
-            }
-            return best.0;
-        }
+        // `hands`: one game to weigh every candidate's hands in (what else
+        // it holds the model does not see: each turn weighed sets the top
+        // card and colour it answered).
+        let mut weigh = (self.deal == Deal::Hands).then(|| {
+            let g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
+            (g, [CardSet::EMPTY; MAX_PLAYERS])
+        });
         for _ in 0..self.tries_per_deal {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
-            let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
-            let w = model.weight(obs, &mut g, &mut det);
+            let w = match &mut weigh {
+                Some((g, hands)) => {
+                    Game::deal_hands(obs, &mut det, hands);
+                    g.set_hands(hands);
+                    model.weight(obs, g, &mut det)
+                }
+                None => {
+                    let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
+                    model.weight(obs, &mut g, &mut det)
+                }
+            };
             if w >= 1.0 || rng.random::<f64>() < w {
                 return seed;
             }

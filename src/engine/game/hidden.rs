@@ -120,14 +120,37 @@ impl<'r> Game<'r> {
     }
 
     /// The other players' hands of a uniformly random determinization for
-    /// `obs`, dealt first (a partial shuffle of the unseen cards: only as
-    /// many draws as the hands hold), into `hands` (the observer's own entry
-    /// is its hand). [`Game::determinize_by_hands`] from the same generator
-    /// state deals the same hands and then the draw pile, so a search can
-    /// weigh many candidate hands and build the game only for the one it
-    /// keeps.
-    pub fn deal_hands(obs: &Observation<'r>, rng: &mut Rng, hands: &mut [CardSet; MAX_PLAYERS]) {
-        pick_hands(obs, rng, hands);
+    /// `obs`, dealt first, card by card from the unseen cards in seat order
+    /// (each a uniformly random one of those left: one draw per card), into
+    /// `hands` (the observer's own entry is its hand); returns the unseen
+    /// cards left (the draw pile's). [`Game::determinize_by_hands`] from the
+    /// same generator state deals the same hands and then the draw pile, so
+    /// a search can weigh many candidate hands and build the game only for
+    /// the one it keeps.
+    pub fn deal_hands(
+        obs: &Observation<'r>,
+        rng: &mut Rng,
+        hands: &mut [CardSet; MAX_PLAYERS],
+    ) -> CardSet {
+        let src = obs.g;
+        let me = obs.seat as usize;
+        let mut left = src.rules.deck.all - src.discard - src.hands[me];
+        for seat in 0..src.n as usize {
+            if seat == me {
+                hands[seat] = src.hands[me];
+                continue;
+            }
+            let mut h = CardSet::EMPTY;
+            for _ in 0..src.hands[seat].len() {
+                let k = below(rng, left.len());
+                if let Some(c) = left.nth_small(k) {
+                    left.remove(c);
+                    h.insert(c);
+                }
+            }
+            hands[seat] = h;
+        }
+        left
     }
 
     /// Puts `hands` in every seat (a determinization's view for weighing
@@ -145,7 +168,7 @@ impl<'r> Game<'r> {
     pub fn determinize_by_hands(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
         let src = obs.g;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        let left = pick_hands(obs, rng, &mut hands);
+        let left = Game::deal_hands(obs, rng, &mut hands);
         let mut g = Game::hidden_copy(obs, rng);
         g.set_hands(&hands);
         let mut pool = [0 as CardId; 128];
@@ -363,32 +386,6 @@ impl<'r> Game<'r> {
 
 /// Writes the cards of `set` into `out` in a uniformly random order; returns
 /// how many.
-/// The other players' hands of a uniformly random determinization for
-/// `obs`, dealt card by card from the unseen cards in seat order (each a
-/// uniformly random one of those left); `hands[me]` is the observer's hand.
-/// Returns the unseen cards left (the draw pile's).
-fn pick_hands(obs: &Observation, rng: &mut Rng, hands: &mut [CardSet; MAX_PLAYERS]) -> CardSet {
-    let src = obs.g;
-    let me = obs.seat as usize;
-    let mut left = src.rules.deck.all - src.discard - src.hands[me];
-    for seat in 0..src.n as usize {
-        if seat == me {
-            hands[seat] = src.hands[me];
-            continue;
-        }
-        let mut h = CardSet::EMPTY;
-        for _ in 0..src.hands[seat].len() {
-            let k = below(rng, left.len());
-            if let Some(c) = left.nth_small(k) {
-                left.remove(c);
-                h.insert(c);
-            }
-        }
-        hands[seat] = h;
-    }
-    left
-}
-
 fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
     let mut len = 0;
     for c in set.iter() {
