@@ -15,7 +15,7 @@ use crate::common::{deck_order, kind, rules, tokens};
 use rand::SeedableRng;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use unolab::agents::search::OpponentModel;
+use unolab::agents::search::{HandChain, OpponentModel};
 use unolab::agents::Seat;
 use unolab::agents::StrategySpec;
 use unolab::engine::game::{
@@ -927,6 +927,74 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
         }
     }
     assert!((N / 8..N / 2).contains(&dropped), "{dropped} of {N}");
+}
+
+#[test]
+fn the_model_chain_samples_the_models_posterior() {
+    // The same table as above: seat 1 drew on red-1 where it could have
+    // played. The chain over its hand (`model_sampler = "chain"`) must visit
+    // hands as often as the model's posterior weighs them: the share of
+    // states in which seat 1 holds no card playable on red-1 is compared
+    // with the posterior's, estimated by weighing uniform deals
+    // (self-normalised importance sampling). A chain that ignored the
+    // weights would visit them as often as uniform deals do, far from it.
+    let r = rules("classic", &["hand_size=3"]);
+    let seat0 = moves().play("red-1").tracking(Tracking::Plays);
+    let mut d = seat_1_draws_with_a_playable_card(&r, seat0);
+    d.turns(2);
+    let obs = d.obs(0);
+    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+    let unseen = d.g.rules().deck.all - obs.discard() - obs.hand();
+    let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, 0.2, 1);
+    let mut rng = Rng::seed_from_u64(11);
+    let deals = 20_000;
+    let (mut prior, mut weight, mut weight_none) = (0usize, 0.0, 0.0);
+    for _ in 0..deals {
+        let mut g = Game::determinize(&obs, &mut rng);
+        let none = (g.hand(1) & accept).is_empty();
+        let w = model.weight(&obs, &mut g, &mut rng);
+        prior += none as usize;
+        weight += w;
+        weight_none += if none { w } else { 0.0 };
+    }
+    let prior = prior as f64 / deals as f64;
+    let posterior = weight_none / weight;
+    let mut g = Game::determinize(&obs, &mut rng);
+    let mut chain = HandChain::start(&mut model, &obs, &mut g, &mut rng);
+    let (steps, mut none) = (20_000, 0usize);
+    for _ in 0..steps {
+        chain.run(&mut model, &obs, &mut g, 1, &mut rng);
+        let hands = chain.hands();
+        assert_eq!(hands[0], obs.hand(), "the observer's own hand");
+        assert_eq!(
+            hands[1].len() as usize,
+            obs.hand_size(1),
+            "the size of seat 1's hand"
+        );
+        assert!(
+            (hands[1] - unseen).is_empty(),
+            "only unseen cards are dealt"
+        );
+        none += (hands[1] & accept).is_empty() as usize;
+    }
+    let chain_share = none as f64 / steps as f64;
+    assert!(
+        (posterior - prior).abs() > 0.2,
+        "the test tells the two apart: prior {prior:.3}, posterior {posterior:.3}"
+    );
+    assert!(
+        (chain_share - posterior).abs() < 0.05,
+        "chain {chain_share:.3}, posterior {posterior:.3}, uniform {prior:.3}"
+    );
+    // The determinization built on the chain's hands deals them and puts
+    // every other unseen card in the draw pile.
+    let g = Game::determinize_with_hands(&obs, chain.hands(), &mut rng);
+    assert_eq!(g.hand(1), chain.hands()[1]);
+    assert_eq!(g.hand(0), obs.hand());
+    assert_eq!(
+        g.hand(1).len() as usize + g.draw_pile_len(),
+        unseen.len() as usize
+    );
 }
 
 /// How many seats' kept turns `TurnChecker` checked.

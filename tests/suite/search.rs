@@ -434,6 +434,15 @@ fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
             stats(&preset("model = \"color\"\nmodel_turns = 3"), 1),
             "{base}"
         );
+        // The Markov chain over hands: its own games, the same on any
+        // thread count.
+        let chain = preset(
+            "model = \"color\"\nmodel_turns = 3\nmodel_tries = 8\nmodel_sampler = \"chain\"",
+        );
+        let one = stats(&chain, 1);
+        assert_eq!(one.games, 40);
+        assert_eq!(one, stats(&chain, 2), "{base}");
+        assert_ne!(one, stats(&hands, 1), "{base}");
     }
 }
 
@@ -487,6 +496,11 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("model_sampler = \"hands\"", "model_sampler"),
         (
             "model = \"color\"\nmodel_sampler = \"hands\"\ndeterminize = \"informed\"",
+            "model_sampler",
+        ),
+        ("model_sampler = \"chain\"", "model_sampler"),
+        (
+            "model = \"color\"\nmodel_sampler = \"chain\"\ndeterminize = \"informed\"",
             "model_sampler",
         ),
         ("model = \"color\"\nmodel_sampler = \"cards\"", "cards"),

@@ -25,8 +25,9 @@
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::CardSet;
-use crate::engine::game::{below, Game, LastTurn, Observation, Rng, MAX_TURNS};
+use crate::engine::game::{below, Game, LastTurn, Observation, Rng, MAX_PLAYERS, MAX_TURNS};
 use crate::engine::strategy::Strategy;
+use rand::Rng as _;
 
 /// The least weight of a deal: one whose observed turn the rules did not
 /// allow (a draw with a playable card under `force_play`) weighs this, so
@@ -72,7 +73,13 @@ impl OpponentModel {
     /// The chance of `h`'s last turns (at most `self.turns` of them, the
     /// newest first) with the hand `g` deals it, traced back turn by turn;
     /// 1 for the turns that cannot be traced back.
-    fn likelihood(&mut self, obs: &Observation, g: &mut Game, h: usize, rng: &mut Rng) -> f64 {
+    pub(super) fn likelihood(
+        &mut self,
+        obs: &Observation,
+        g: &mut Game,
+        h: usize,
+        rng: &mut Rng,
+    ) -> f64 {
         let turns = obs.last_turns(h);
         let dealt = g.hand(h);
         let mut hand = dealt;
@@ -142,5 +149,101 @@ impl OpponentModel {
         }
         let p = (1.0 - self.noise) * agree as u8 as f64 + self.noise * uniform;
         p.max(FLOOR)
+    }
+}
+
+/// A Markov chain over the other players' hands whose stationary
+/// distribution is the model's posterior (`model_sampler = "chain"`,
+/// Metropolis-Hastings). A step picks another player `p` and a card of its
+/// hand at random, and an unseen card outside that hand at random (in
+/// another hand or the draw pile), and swaps them: a symmetric proposal,
+/// since every hand keeps its size (the reverse swap has the same chance).
+/// The swap is kept with the chance min(1, w' / w), where only the changed
+/// hands are weighed again (the other players' factors cancel). The
+/// likelihood of the current state is kept, not weighed again: where the
+/// weighing draws at random (the cards drawn since a turn, a randomised
+/// model) it is an unbiased estimate, and the chain is pseudo-marginal,
+/// with the same stationary distribution.
+#[derive(Clone, Copy, Debug)]
+pub struct HandChain {
+    hands: [CardSet; MAX_PLAYERS],
+    likelihood: [f64; MAX_PLAYERS],
+}
+
+impl HandChain {
+    /// A chain at a uniformly random deal for `obs` ([`Game::deal_hands`]),
+    /// weighed in `g` (a determinization for `obs`; its hands are
+    /// overwritten).
+    pub fn start(
+        model: &mut OpponentModel,
+        obs: &Observation,
+        g: &mut Game,
+        rng: &mut Rng,
+    ) -> HandChain {
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        Game::deal_hands(obs, rng, &mut hands);
+        g.set_hands(&hands);
+        let me = obs.seat() as usize;
+        let mut likelihood = [1.0; MAX_PLAYERS];
+        for (h, l) in likelihood.iter_mut().enumerate().take(obs.players()) {
+            if h != me {
+                *l = model.likelihood(obs, g, h, rng);
+            }
+        }
+        HandChain { hands, likelihood }
+    }
+
+    /// Every seat's hand in the current state (the observer's own entry is
+    /// its hand).
+    pub fn hands(&self) -> &[CardSet; MAX_PLAYERS] {
+        &self.hands
+    }
+
+    /// Runs `steps` steps on, weighing in `g` (a determinization for `obs`;
+    /// its hands are overwritten).
+    pub fn run(
+        &mut self,
+        model: &mut OpponentModel,
+        obs: &Observation,
+        g: &mut Game,
+        steps: u32,
+        rng: &mut Rng,
+    ) {
+        let me = obs.seat() as usize;
+        let n = obs.players();
+        let unseen = obs.rules().deck.all - obs.discard() - obs.hand();
+        for _ in 0..steps {
+            let k = rng.random_range(0..n - 1);
+            let p = if k >= me { k + 1 } else { k };
+            let hand = self.hands[p];
+            let outside = unseen - hand;
+            if hand.is_empty() || outside.is_empty() {
+                continue;
+            }
+            let (Some(c), Some(d)) = (
+                hand.nth_small(below(rng, hand.len())),
+                outside.nth_small(below(rng, outside.len())),
+            ) else {
+                continue;
+            };
+            let q = (0..n).find(|&q| q != me && q != p && self.hands[q].contains(d));
+            let mut next = *self;
+            next.hands[p].remove(c);
+            next.hands[p].insert(d);
+            if let Some(q) = q {
+                next.hands[q].remove(d);
+                next.hands[q].insert(c);
+            }
+            g.set_hands(&next.hands);
+            next.likelihood[p] = model.likelihood(obs, g, p, rng);
+            let mut ratio = next.likelihood[p] / self.likelihood[p];
+            if let Some(q) = q {
+                next.likelihood[q] = model.likelihood(obs, g, q, rng);
+                ratio *= next.likelihood[q] / self.likelihood[q];
+            }
+            if ratio >= 1.0 || rng.random::<f64>() < ratio {
+                *self = next;
+            }
+        }
     }
 }

@@ -41,6 +41,14 @@ pub enum Sampler {
     /// is built for the candidate kept. The same distribution, other deals than
     /// `deal` for the same seed. Needs `determinize = "uniform"`.
     Hands,
+    /// A Markov chain over the other players' hands (Metropolis-Hastings):
+    /// each of `model_tries` steps swaps a random card of a random other
+    /// player with a random unseen card outside that hand (another hand's
+    /// or the draw pile's), kept with the chance min(1, weight ratio); the
+    /// chain starts from a uniform deal at each decision and runs on from
+    /// one determinization to the next. Only the players whose hands
+    /// changed are weighed again. Needs `determinize = "uniform"`.
+    Chain,
 }
 
 /// Who decides the other seats' decisions inside an `ismcts` tree.
@@ -275,12 +283,16 @@ impl SearchConfig {
                 params.model_tries
             ));
         }
-        if params.model_sampler == Sampler::Hands
+        if params.model_sampler != Sampler::Deal
             && (params.model.is_empty() || params.determinize != Determinize::Uniform)
         {
-            return Err(
-                "model_sampler = \"hands\" needs a model and determinize = \"uniform\"".into(),
-            );
+            let name = match params.model_sampler {
+                Sampler::Chain => "chain",
+                _ => "hands",
+            };
+            return Err(format!(
+                "model_sampler = \"{name}\" needs a model and determinize = \"uniform\""
+            ));
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
             return Err(

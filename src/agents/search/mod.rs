@@ -33,7 +33,7 @@ use crate::engine::strategy::{Strategy, Tracking};
 use rand::{Rng as _, RngCore, SeedableRng};
 
 use actions::*;
-pub use belief::OpponentModel;
+pub use belief::{HandChain, OpponentModel};
 pub use config::{
     Determinize, Objective, Opponents, Sampler, SearchConfig, SearchKind, SearchParams,
 };
@@ -75,6 +75,8 @@ enum Deal {
     Reveal,
     /// Uniformly at random, the hands dealt first (`model_sampler = "hands"`).
     Hands,
+    /// The hands of the model's Markov chain (`model_sampler = "chain"`).
+    Chain,
 }
 
 /// The simulated table and what the searches keep between simulations.
@@ -98,8 +100,12 @@ struct Sim {
     played: u64,
     /// `pimc` with a `model`: the opponent model that accepts deals.
     model: Option<belief::OpponentModel>,
-    /// The most candidates per determinization (`model_tries`).
+    /// The most candidates per determinization (`model_tries`; the chain's
+    /// steps per determinization).
     tries_per_deal: u32,
+    /// `Deal::Chain`: the chain's state (`None` until the decision's first
+    /// determinization).
+    chain: Option<belief::HandChain>,
 }
 
 impl SearchAgent {
@@ -156,6 +162,7 @@ impl SearchAgent {
                 deal: match (self.cfg.kind, p.determinize) {
                     (SearchKind::Oracle, _) => Deal::Reveal,
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Hands => Deal::Hands,
+                    (_, Determinize::Uniform) if p.model_sampler == Sampler::Chain => Deal::Chain,
                     (_, Determinize::Uniform) => Deal::Uniform,
                     (_, Determinize::Informed) => Deal::Informed,
                 },
@@ -169,6 +176,7 @@ impl SearchAgent {
                     belief::OpponentModel::new(m, players, p.model_noise, p.model_turns as usize)
                 }),
                 tries_per_deal: p.model_tries,
+                chain: None,
             });
         }
         self.sim.as_mut().unwrap()
@@ -194,6 +202,7 @@ impl SearchAgent {
         let evidence = self.cfg.params.draw_evidence;
         let sim = self.sim(obs.players(), obs.seat());
         sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::weighing_draws(obs, evidence));
+        sim.chain = None;
         let a = match kind {
             SearchKind::Pimc | SearchKind::Oracle => pimc::decide(
                 sim, obs, root, &actions, iterations, objective, halving, rng,
@@ -279,6 +288,9 @@ impl Sim {
     /// follow the model's posterior, each counting once), else the one of
     /// highest weight (the first on a tie).
     fn next_deal(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+        if self.deal == Deal::Chain {
+            return self.chain_step(obs, rng);
+        }
         let Some(model) = self.model.as_mut() else {
             return rng.next_u64();
         };
@@ -314,6 +326,20 @@ impl Sim {
         best.0
     }
 
+    /// `Deal::Chain`: runs the model's chain `model_tries` steps on (from a
+    /// uniform deal at the decision's first determinization) and returns
+    /// the seed of the rest of the determinization (the draw pile, the
+    /// rollouts).
+    fn chain_step(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+        let model = self.model.as_mut().expect("the chain sampler has a model");
+        let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
+        let chain = self
+            .chain
+            .get_or_insert_with(|| belief::HandChain::start(model, obs, &mut g, rng));
+        chain.run(model, obs, &mut g, self.tries_per_deal, rng);
+        rng.next_u64()
+    }
+
     /// One simulation: a determinization from `det_seed`, the walk in `mode`,
     /// the round played on; the rewards of every seat.
     fn simulate(
@@ -326,7 +352,10 @@ impl Sim {
     ) -> [f64; MAX_PLAYERS] {
         self.played += 1;
         let mut det = Rng::seed_from_u64(det_seed);
-        let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
+        let mut g = match (self.deal, &self.chain) {
+            (Deal::Chain, Some(c)) => Game::determinize_with_hands(obs, c.hands(), &mut det),
+            _ => deal(self.deal, self.know.as_ref(), obs, &mut det),
+        };
         // An ordered draw pile (the determinization shuffled it): the same
         // cards come in the same order whatever the action tried, so actions
         // are compared on common random numbers.

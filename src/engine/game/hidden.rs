@@ -166,11 +166,31 @@ impl<'r> Game<'r> {
     /// [`Game::deal_hands`] deals from the same generator state, then the
     /// rest of the unseen cards shuffled into the draw pile.
     pub fn determinize_by_hands(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
-        let src = obs.g;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        let left = Game::deal_hands(obs, rng, &mut hands);
+        Game::deal_hands(obs, rng, &mut hands);
+        Game::determinize_with_hands(obs, &hands, rng)
+    }
+
+    /// The determinization for `obs` whose hands are `hands` (the
+    /// observer's own entry its hand, every other hand of its true size, no
+    /// card seen by the observer in any), the rest of the unseen cards
+    /// shuffled into the draw pile. From a generator state after
+    /// [`Game::deal_hands`] it builds what [`Game::determinize_by_hands`]
+    /// builds.
+    pub fn determinize_with_hands(
+        obs: &Observation<'r>,
+        hands: &[CardSet; MAX_PLAYERS],
+        rng: &mut Rng,
+    ) -> Game<'r> {
+        let src = obs.g;
+        let n = src.n as usize;
+        let mut left = src.rules.deck.all - src.discard;
+        for (seat, h) in hands[..n].iter().enumerate() {
+            debug_assert_eq!(h.len(), src.hands[seat].len());
+            left -= *h;
+        }
         let mut g = Game::hidden_copy(obs, rng);
-        g.set_hands(&hands);
+        g.set_hands(hands);
         let mut pool = [0 as CardId; 128];
         let len = shuffled(left, &mut pool, rng);
         g.pile.cards[..len].copy_from_slice(&pool[..len]);
