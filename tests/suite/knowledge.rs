@@ -785,6 +785,16 @@ fn seat_1_draws_with_a_playable_card(r: &Rules, seat0: Moves) -> Drive<'_> {
     )
 }
 
+/// Seat 0 plays red-1 (asking for every seat's last turns) and seat 1 draws
+/// where it could have played; also the cards playable on red-1.
+fn seat_1_drew_on_red_1(r: &Rules) -> (Drive<'_>, CardSet) {
+    let seat0 = moves().play("red-1").tracking(Tracking::Plays);
+    let mut d = seat_1_draws_with_a_playable_card(r, seat0);
+    d.turns(2);
+    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+    (d, accept)
+}
+
 #[test]
 fn each_players_last_turn_is_public_for_a_table_that_asks() {
     let r = rules("classic", &["hand_size=3"]);
@@ -886,11 +896,8 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     // a playable card then weighs `noise / (options)` at most, one that gave
     // it none weighs 1.
     let r = rules("classic", &["hand_size=3"]);
-    let seat0 = moves().play("red-1").tracking(Tracking::Plays);
-    let mut d = seat_1_draws_with_a_playable_card(&r, seat0);
-    d.turns(2);
+    let (d, accept) = seat_1_drew_on_red_1(&r);
     let obs = d.obs(0);
-    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
     let noise = 0.2;
     let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, noise, 1);
     let mut rng = Rng::seed_from_u64(5);
@@ -939,11 +946,8 @@ fn the_model_chain_samples_the_models_posterior() {
     // (self-normalised importance sampling). A chain that ignored the
     // weights would visit them as often as uniform deals do, far from it.
     let r = rules("classic", &["hand_size=3"]);
-    let seat0 = moves().play("red-1").tracking(Tracking::Plays);
-    let mut d = seat_1_draws_with_a_playable_card(&r, seat0);
-    d.turns(2);
+    let (d, accept) = seat_1_drew_on_red_1(&r);
     let obs = d.obs(0);
-    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
     let unseen = d.g.rules().deck.all - obs.discard() - obs.hand();
     let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, 0.2, 1);
     let mut rng = Rng::seed_from_u64(11);
