@@ -27,7 +27,7 @@ pub struct TrainArgs {
     /// Games (rounds) labelled by the first teacher
     #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
-    /// Expert iterations: pimc with the latest network as rollout policy labels again
+    /// Expert iterations: a search with the latest network as rollout policy labels again
     #[arg(long, default_value = "0")]
     iterations: usize,
     /// Determinizations per action of the searching teacher
@@ -36,6 +36,12 @@ pub struct TrainArgs {
     /// Games labelled by the searching teacher at each iteration
     #[arg(long, default_value = "200", value_parser = parse_count, allow_hyphen_values = true)]
     search_games: u64,
+    /// The searching teacher of the iterations: a pimc or oracle preset; the latest network plays its own seat in the simulations and every seat of the labelled games (default: pimc with --search-sims, the network in every seat)
+    #[arg(long, value_name = "PRESET")]
+    search: Option<String>,
+    /// Each iteration fits fresh weights on every position so far, the first teacher's included (default: continue from the latest weights on the search-labelled positions)
+    #[arg(long)]
+    refit: bool,
     /// Hidden layer sizes, comma separated
     #[arg(long, default_value = "128")]
     hidden: String,
@@ -135,6 +141,8 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         iterations: a.iterations,
         search_sims: a.search_sims.min(1_000_000) as u32,
         search_games: a.search_games,
+        search: a.search.as_deref().map(StrategySpec::load).transpose()?,
+        refit: a.refit,
         fit: FitConfig {
             hidden: list(&a.hidden, "hidden")?,
             epochs: a.epochs.min(10_000) as usize,

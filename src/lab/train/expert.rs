@@ -1,13 +1,21 @@
 //! Expert iteration (feature `train`): a first teacher labels self-play
 //! positions and the network is fitted to them; then, at each iteration,
-//! `pimc` with the latest network as its rollout policy labels new positions
-//! and the network is fitted again (from its weights, on every search-labelled
-//! position so far). Each stage's network is measured against a reference
-//! strategy on evaluation seeds ([`super::EVAL_SALT`]).
+//! a search with the latest network as its rollout policy labels new
+//! positions and the network is fitted again. By default the search is
+//! `pimc` with the network in every simulated seat, playing its own games,
+//! and the fit continues from the network's weights on every
+//! search-labelled position so far. With a search preset
+//! ([`TrainConfig::search`]) the network plays the searcher's own seat in
+//! the simulations and every seat of the labelled games, and the search
+//! only labels; with [`TrainConfig::refit`] each iteration fits fresh
+//! weights on every position so far, the first teacher's included. Each
+//! stage's network is measured against a reference strategy on evaluation
+//! seeds ([`super::EVAL_SALT`]).
 
 use super::fit::{fit, Epoch, FitConfig};
 use super::{head_to_head, label, label_seed, net_spec, search_with, Dataset, EVAL_SALT};
 use crate::agents::net::NetWeights;
+use crate::agents::search::SearchKind;
 use crate::agents::StrategySpec;
 use crate::engine::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,6 +46,17 @@ pub struct TrainConfig {
     pub search_sims: u32,
     /// Games labelled by the searching teacher at each iteration.
     pub search_games: u64,
+    /// The searching teacher of the iterations, when not the default
+    /// (`pimc` with `search_sims` and the network in every seat): a `pimc`
+    /// or `oracle` preset whose own seat the latest network plays in the
+    /// simulations (its `own_rollout`; the other seats keep its rollout
+    /// policy). The latest network plays the labelled games and the search
+    /// only labels them, so an `oracle` can teach.
+    pub search: Option<StrategySpec>,
+    /// Each iteration fits fresh weights on every position labelled so
+    /// far, the first teacher's included (default: it continues from the
+    /// latest weights on the search-labelled positions).
+    pub refit: bool,
     pub fit: FitConfig,
     /// Rounds against `opponent` at each player count, after each stage.
     pub eval_games: u64,
@@ -57,6 +76,17 @@ impl TrainConfig {
         }
         if self.iterations > 0 && (self.search_games == 0 || self.search_sims == 0) {
             return Err("expert iterations need search games and simulations above 0".into());
+        }
+        if let Some(s) = &self.search {
+            match s {
+                StrategySpec::Search(c) if c.kind != SearchKind::Ismcts => {}
+                _ => {
+                    return Err(format!(
+                        "the searching teacher '{}' must be a pimc or oracle preset",
+                        s.name()
+                    ))
+                }
+            }
         }
         if self.fit.hidden.is_empty() || self.fit.hidden.iter().any(|&h| h == 0 || h > 4096) {
             return Err("hidden layer sizes must be from 1 to 4096".into());
@@ -119,6 +149,8 @@ pub fn train(
     cfg.validate()?;
     let mut stages: Vec<Stage> = Vec::new();
     let mut searched = Dataset::default();
+    // Every position so far (only kept for `refit`).
+    let mut everything = Dataset::default();
     for k in 0..=cfg.iterations {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -126,15 +158,20 @@ pub fn train(
         let t0 = std::time::Instant::now();
         let prev = stages.last().map(|s| s.weights.clone());
         let (teacher, games, behaviour) = match &prev {
-            None => (cfg.teacher.clone(), cfg.games, cfg.behaviour.as_ref()),
+            None => (cfg.teacher.clone(), cfg.games, cfg.behaviour.clone()),
             Some(w) => {
                 let net = net_spec(&format!("{}-{}", cfg.name, k - 1), "", w.clone());
-                let name = format!("pimc-{}+{}", cfg.search_sims, net.name());
-                (
-                    search_with(&name, cfg.search_sims, &net),
-                    cfg.search_games,
-                    None,
-                )
+                match &cfg.search {
+                    None => {
+                        let name = format!("pimc-{}+{}", cfg.search_sims, net.name());
+                        (
+                            search_with(&name, cfg.search_sims, &net),
+                            cfg.search_games,
+                            None,
+                        )
+                    }
+                    Some(s) => (own_rollout(s, &net), cfg.search_games, Some(net)),
+                }
             }
         };
         let seed = label_seed(cfg.seed, k);
@@ -146,7 +183,7 @@ pub fn train(
                 &cfg.rules,
                 &cfg.players,
                 &teacher,
-                behaviour,
+                behaviour.as_ref(),
                 at..to,
                 seed,
                 stop,
@@ -167,11 +204,14 @@ pub fn train(
             Some(w) => data.agreement(w),
             None => data.agreement(&super::fit::init(&cfg.fit.hidden, cfg.fit.seed)),
         };
-        let train_on = if k == 0 {
-            data
+        let (train_on, start) = if cfg.refit {
+            everything.append(data);
+            (everything.clone(), if k == 0 { start } else { None })
+        } else if k == 0 {
+            (data, start)
         } else {
             searched.append(data);
-            searched.clone()
+            (searched.clone(), start)
         };
         let fit_cfg = FitConfig {
             seed: cfg.fit.seed ^ k as u64,
@@ -187,7 +227,7 @@ pub fn train(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let agreement = if k == 0 {
+        let agreement = if labelled == train_on.len() {
             train_on.agreement(&weights)
         } else {
             // The positions this stage labelled: the tail of the set.
@@ -242,4 +282,104 @@ pub fn train(
         stages.push(stage);
     }
     Ok(stages)
+}
+
+/// The search preset `search` with `net` in its own seat's simulations.
+fn own_rollout(search: &StrategySpec, net: &StrategySpec) -> StrategySpec {
+    let StrategySpec::Search(c) = search else {
+        return search.clone(); // not reached: `validate` wants a search
+    };
+    let mut c = (**c).clone();
+    c.name = format!("{}+{}", c.name, net.name());
+    c.params.own_rollout = net.name().to_string();
+    c.own_rollout = Some(Box::new(net.clone()));
+    StrategySpec::Search(Box::new(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oracle(iterations: u32) -> StrategySpec {
+        let StrategySpec::Search(mut c) = search_with(
+            &format!("oracle-{iterations}"),
+            iterations,
+            &StrategySpec::load("tuned").unwrap(),
+        ) else {
+            unreachable!()
+        };
+        c.kind = SearchKind::Oracle;
+        StrategySpec::Search(c)
+    }
+
+    fn config(search: Option<StrategySpec>, refit: bool) -> TrainConfig {
+        TrainConfig {
+            rules: Rules::builtin("classic"),
+            players: vec![2, 3],
+            teacher: StrategySpec::load("tuned").unwrap(),
+            games: 6,
+            behaviour: None,
+            init: None,
+            iterations: 1,
+            search_sims: 2,
+            search_games: 4,
+            search,
+            refit,
+            fit: FitConfig {
+                hidden: vec![8],
+                epochs: 1,
+                batch: 64,
+                seed: 5,
+                ..FitConfig::default()
+            },
+            eval_games: 2,
+            opponent: StrategySpec::load("first").unwrap(),
+            seed: 5,
+            name: "t".into(),
+        }
+    }
+
+    #[test]
+    fn the_searching_teacher_must_be_pimc_or_oracle() {
+        assert!(config(Some(oracle(2)), false).validate().is_ok());
+        let tuned = StrategySpec::load("tuned").unwrap();
+        let err = config(Some(tuned), false).validate().unwrap_err();
+        assert!(err.contains("'tuned' must be a pimc or oracle"), "{err}");
+        let mut ismcts = oracle(2);
+        if let StrategySpec::Search(c) = &mut ismcts {
+            c.kind = SearchKind::Ismcts;
+        }
+        assert!(config(Some(ismcts), false).validate().is_err());
+    }
+
+    #[test]
+    fn a_search_preset_teaches_with_the_network_in_its_own_seat_and_refit_takes_every_position() {
+        let stop = AtomicBool::new(false);
+        let run = |search, refit| train(&config(search, refit), &stop, &mut |_| {}).unwrap();
+        let plain = run(None, false);
+        assert_eq!(plain[1].teacher, "pimc-2+t-0");
+        // Continued on the search-labelled positions only.
+        assert_eq!(plain[1].fitted, plain[1].labelled);
+        let own = run(Some(oracle(2)), true);
+        assert_eq!(own[1].teacher, "oracle-2+t-0");
+        // The same first stage; the iteration fits both stages' positions.
+        assert_eq!(own[0].weights, plain[0].weights);
+        assert_eq!(own[1].fitted, own[0].labelled + own[1].labelled);
+        // The network plays the labelled games, not the oracle: the
+        // positions differ from those of the oracle's own games.
+        let net = net_spec("t-0", "", own[0].weights.clone());
+        let games = |network_plays: bool| {
+            label(
+                &Rules::builtin("classic"),
+                &[2, 3],
+                &own_rollout(&oracle(2), &net),
+                network_plays.then_some(&net),
+                0..4,
+                label_seed(5, 1),
+                &stop,
+            )
+        };
+        assert_eq!(games(true).len(), own[1].labelled);
+        assert_ne!(games(false).x, games(true).x);
+    }
 }
