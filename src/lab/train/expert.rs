@@ -315,24 +315,26 @@ mod tests {
     fn config(search: Option<StrategySpec>, refit: bool) -> TrainConfig {
         TrainConfig {
             rules: Rules::builtin("classic"),
-            players: vec![2, 3],
+            players: vec![2],
             teacher: StrategySpec::load("tuned").unwrap(),
             games: 6,
             behaviour: None,
             init: None,
             iterations: 1,
-            search_sims: 2,
-            search_games: 4,
+            search_sims: 1,
+            search_games: 2,
             search,
             refit,
             fit: FitConfig {
                 hidden: vec![8],
-                epochs: 1,
+                // Enough to play a normal game: a network fitted for one
+                // epoch plays rounds of thousands of turns.
+                epochs: 30,
                 batch: 64,
                 seed: 5,
                 ..FitConfig::default()
             },
-            eval_games: 2,
+            eval_games: 1,
             opponent: StrategySpec::load("first").unwrap(),
             seed: 5,
             name: "t".into(),
@@ -357,11 +359,11 @@ mod tests {
         let stop = AtomicBool::new(false);
         let run = |search, refit| train(&config(search, refit), &stop, &mut |_| {}).unwrap();
         let plain = run(None, false);
-        assert_eq!(plain[1].teacher, "pimc-2+t-0");
+        assert_eq!(plain[1].teacher, "pimc-1+t-0");
         // Continued on the search-labelled positions only.
         assert_eq!(plain[1].fitted, plain[1].labelled);
-        let own = run(Some(oracle(2)), true);
-        assert_eq!(own[1].teacher, "oracle-2+t-0");
+        let own = run(Some(oracle(1)), true);
+        assert_eq!(own[1].teacher, "oracle-1+t-0");
         // The same first stage; the iteration fits both stages' positions.
         assert_eq!(own[0].weights, plain[0].weights);
         assert_eq!(own[1].fitted, own[0].labelled + own[1].labelled);
@@ -371,10 +373,10 @@ mod tests {
         let games = |network_plays: bool| {
             label(
                 &Rules::builtin("classic"),
-                &[2, 3],
-                &own_rollout(&oracle(2), &net),
+                &[2],
+                &own_rollout(&oracle(1), &net),
                 network_plays.then_some(&net),
-                0..4,
+                0..2,
                 label_seed(5, 1),
                 &stop,
             )
