@@ -148,29 +148,26 @@ pub fn train(
 ) -> Result<Vec<Stage>, String> {
     cfg.validate()?;
     let mut stages: Vec<Stage> = Vec::new();
-    let mut searched = Dataset::default();
-    // Every position so far (only kept for `refit`).
-    let mut everything = Dataset::default();
+    // The positions fitted on: every one so far with `refit`, else the
+    // stage's own at stage 0 and the search-labelled ones after it.
+    let mut pool = Dataset::default();
     for k in 0..=cfg.iterations {
         if stop.load(Ordering::Relaxed) {
             break;
         }
         let t0 = std::time::Instant::now();
         let prev = stages.last().map(|s| s.weights.clone());
-        let (teacher, games, behaviour) = match &prev {
-            None => (cfg.teacher.clone(), cfg.games, cfg.behaviour.clone()),
+        let games = if k == 0 { cfg.games } else { cfg.search_games };
+        let (teacher, behaviour) = match &prev {
+            None => (cfg.teacher.clone(), cfg.behaviour.clone()),
             Some(w) => {
                 let net = net_spec(&format!("{}-{}", cfg.name, k - 1), "", w.clone());
                 match &cfg.search {
                     None => {
                         let name = format!("pimc-{}+{}", cfg.search_sims, net.name());
-                        (
-                            search_with(&name, cfg.search_sims, &net),
-                            cfg.search_games,
-                            None,
-                        )
+                        (search_with(&name, cfg.search_sims, &net), None)
                     }
-                    Some(s) => (own_rollout(s, &net), cfg.search_games, Some(net)),
+                    Some(s) => (own_rollout(s, &net), Some(net)),
                 }
             }
         };
@@ -204,20 +201,17 @@ pub fn train(
             Some(w) => data.agreement(w),
             None => data.agreement(&super::fit::init(&cfg.fit.hidden, cfg.fit.seed)),
         };
-        let (train_on, start) = if cfg.refit {
-            everything.append(data);
-            (everything.clone(), if k == 0 { start } else { None })
-        } else if k == 0 {
-            (data, start)
-        } else {
-            searched.append(data);
-            (searched.clone(), start)
-        };
+        if k == 1 && !cfg.refit {
+            pool = Dataset::default();
+        }
+        pool.append(data);
+        let train_on = &pool;
+        let start = if cfg.refit && k > 0 { None } else { start };
         let fit_cfg = FitConfig {
             seed: cfg.fit.seed ^ k as u64,
             ..cfg.fit.clone()
         };
-        let weights = fit(&train_on, start, &fit_cfg, stop, &mut |epoch| {
+        let weights = fit(train_on, start, &fit_cfg, stop, &mut |epoch| {
             progress(Progress::Fitting {
                 stage: k,
                 epoch,
