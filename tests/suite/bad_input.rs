@@ -4,7 +4,7 @@
 //! file whose numbers cannot be; each now gets one clear line on stderr and
 //! exit status 2 before any work, or runs as it should.
 
-use crate::common::{self, unolab};
+use crate::common::{self, unolab, TempDir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -28,10 +28,8 @@ fn refusal(o: &Output) -> String {
     e
 }
 
-fn tempdir(tag: &str) -> PathBuf {
-    let d = common::tempdir("bad", tag);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tempdir(tag: &str) -> TempDir {
+    common::tempdir_created("bad", tag)
 }
 
 fn s(p: &Path) -> &str {

@@ -1,10 +1,9 @@
 //! The real `unolab` binary: run --json / --out, trace, rules, bad input.
 
-use crate::common::{self, stderr, stdout, terminated_after, unolab};
+use crate::common::{self, stderr, stdout, terminated_after, unolab, TempDir};
 use serde_json::Value;
-use std::path::PathBuf;
 
-fn tempdir(tag: &str) -> PathBuf {
+fn tempdir(tag: &str) -> TempDir {
     common::tempdir("cli", tag)
 }
 
@@ -134,7 +133,6 @@ fn run_out_writes_three_files() {
     assert!(m["command"].as_array().unwrap().len() > 3);
     assert_eq!(m["rule_set"]["settings"]["target"], 500);
     assert!(m["version"].is_string() && m["elapsed_s"].is_number() && m["threads"].is_number());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -178,7 +176,6 @@ fn trace_is_byte_identical_and_well_formed() {
     assert!(o.status.success());
     assert!(o.stdout.is_empty());
     assert_eq!(std::fs::read(&file).unwrap(), a.stdout);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -234,7 +231,6 @@ fn rules_show_read_back_plays_the_same_games() {
         let tb = unolab(&["trace", "--rules", file.to_str().unwrap(), "--seed", "3"]);
         assert_eq!(ta.stdout, tb.stdout, "{name}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Bad input: one line on stderr, exit code 2, nothing on stdout, no panic.
@@ -345,7 +341,6 @@ fn an_unwritable_out_is_refused_before_any_game() {
         );
     }
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -373,7 +368,6 @@ fn sigterm_keeps_finished_work() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(m["partial"], true);
     assert_eq!(m["games_completed"].as_u64(), Some(games));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -418,7 +412,6 @@ fn quantiles_past_4096_are_exact_and_values_numeric() {
         "values past 4096 kept"
     );
     assert!(rows > 100);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -490,7 +483,6 @@ fn labels_settings_and_per_seat_rates() {
         let i = head.iter().position(|h| *h == col).unwrap();
         assert_eq!(row[i], "", "{col} must be empty in round mode");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -596,7 +588,6 @@ fn manifest_records_strategies_as_data_and_a_preset_keeps_its_name() {
     assert!(m["started_utc"].as_str().unwrap().ends_with('Z'));
     assert!(m["version"].is_string());
     assert!(m.get("git_commit").is_some());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -646,7 +637,6 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
         &["run", "--strategies", strat.to_str().unwrap()],
         "forget_uno",
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -678,7 +668,6 @@ fn long_strategy_names_keep_the_columns_and_short_flags_work() {
     }
     assert!(text.contains("a-very-long-strategy-name-indeed"));
     assert!(text.contains("3 players, 400 rounds"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

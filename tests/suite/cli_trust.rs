@@ -3,11 +3,11 @@
 //! what A and B are and how a challenger does, precision per metric, and the
 //! smaller things a user tripped on.
 
-use crate::common::{self, read, stderr, stdout, terminated_after, unolab};
+use crate::common::{self, read, stderr, stdout, terminated_after, unolab, TempDir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn tempdir(tag: &str) -> PathBuf {
+fn tempdir(tag: &str) -> TempDir {
     common::tempdir("trust", tag)
 }
 
@@ -110,7 +110,6 @@ fn compare_says_what_a_and_b_are_and_how_the_challenger_does() {
         "{}",
         stdout(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -219,7 +218,6 @@ fn precision_per_metric_and_a_target_not_reached_is_said() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -253,7 +251,6 @@ fn check_lists_the_arms_and_seeds_take_the_whole_u64_range() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -296,7 +293,6 @@ fn an_experiment_never_replaces_saved_work_without_force() {
     let o = unolab(&["experiment", "run", g, "-q", "--force", "-o", o_]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(read(&out.join("report.md")).starts_with("# other"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -322,7 +318,6 @@ fn a_failed_experiment_names_its_arm_and_leaves_no_folder() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("arm 'the-bot'"), "{}", stderr(&o));
     assert!(!dir.join("new").exists(), "an empty --out folder was left");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -402,7 +397,6 @@ fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
     for file in ["arms.csv", "comparisons.csv", "distributions.csv"] {
         assert_eq!(read(&out.join(file)), read(&whole.join(file)), "{file}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -458,7 +452,6 @@ fn base_errors_are_the_bases_and_name_the_wrong_setting() {
         stderr(&o)
     );
     assert!(!stderr(&o).contains("uno_penalty"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -624,7 +617,6 @@ fn partial_results_are_marked_in_every_file() {
         .lines()
         .skip(1)
         .all(|l| l.ends_with(",false")));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -659,5 +651,4 @@ fn file_outputs_create_missing_folders_alike() {
     let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1012,11 +1012,44 @@ pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A folder of one test in the temporary directory, removed with all it holds
+/// when the guard is dropped: at the end of the test, whether it passes or
+/// fails (a panic unwinds through the drop). Bind it to a named variable
+/// (`let dir = ...`), never to `_`, so that it lives until the test ends.
+pub struct TempDir(std::path::PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for TempDir {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh (removed, not created) folder `unolab-{group}-{tag}-{pid}` in the
-/// temporary directory: `group` keeps the test files' folders apart.
-pub fn tempdir(group: &str, tag: &str) -> std::path::PathBuf {
+/// temporary directory, removed again when the returned guard is dropped:
+/// `group` keeps the test files' folders apart.
+pub fn tempdir(group: &str, tag: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("unolab-{group}-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    TempDir(d)
+}
+
+/// [`tempdir`], created (empty).
+pub fn tempdir_created(group: &str, tag: &str) -> TempDir {
+    let d = tempdir(group, tag);
+    std::fs::create_dir_all(&d).unwrap();
     d
 }
 

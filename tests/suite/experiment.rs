@@ -421,9 +421,7 @@ fn duplicate_run_plays_each_deal_once_per_rotation() {
 
 #[test]
 fn cli_writes_every_file_and_refuses_bad_files() {
-    let dir = std::env::temp_dir().join(format!("unolab-exp-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("exp", "cli");
     let file = dir.join("t.toml");
     std::fs::write(&file, GOOD).unwrap();
     let out = dir.join("out");
@@ -537,7 +535,6 @@ fn cli_writes_every_file_and_refuses_bad_files() {
     assert!(c
         .iter()
         .any(|r| r["metric"] == "turns_per_round" && r["ci95"][0].is_number()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const UNTESTED: &str = r#"name = "u"
@@ -624,9 +621,7 @@ fn differences_without_variance_have_no_test_and_stay_out_of_holm() {
 
     // The report states that count, marks the rows without a test, and the
     // differences plot keeps the arm whose differences are all zero.
-    let dir = std::env::temp_dir().join(format!("unolab-untested-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("exp", "untested");
     let file = dir.join("u.toml");
     std::fs::write(&file, UNTESTED).unwrap();
     let out = dir.join("out");
@@ -659,7 +654,6 @@ fn differences_without_variance_have_no_test_and_stay_out_of_holm() {
         svg.lines().any(|l| l.trim() == "same"),
         "the arm with zero differences keeps its row"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

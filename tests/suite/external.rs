@@ -2,8 +2,9 @@
 //! bot in real games, the exchange itself, every fault with its outcome, and no
 //! program left running after a run, an error or a Ctrl-C.
 
+use crate::common::{self, TempDir};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -21,30 +22,9 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A scratch folder for one test, removed when the test passes (kept for a
-/// look when it fails).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn tempdir(tag: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("unolab-ext-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
+/// A scratch folder for one test, created empty, removed when the test ends.
+fn tempdir(tag: &str) -> TempDir {
+    common::tempdir_created("ext", tag)
 }
 
 /// The faulty test bot with a mode, the decision it misbehaves at, a pid file
@@ -588,7 +568,7 @@ fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
     );
 }
 
-fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, Scratch, Duration) {
+fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, TempDir, Duration) {
     let dir = tempdir(mode);
     let spec = format!("{},random", faulty("bad", mode, n, &dir));
     let mut args = vec![
@@ -711,7 +691,7 @@ fn a_program_that_writes_bytes_that_are_not_utf8_stops_the_run() {
 
 #[test]
 fn a_program_of_another_protocol_version_is_refused() {
-    let (o, _, _) = fault_run("version", 1, &[]);
+    let (o, _dir, _) = fault_run("version", 1, &[]);
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(

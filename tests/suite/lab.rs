@@ -1,6 +1,6 @@
 //! The lab: tuning, ratings and tournaments (library and CLI).
 
-use crate::common::unolab;
+use crate::common::{self, unolab, TempDir};
 use rand::{Rng as _, SeedableRng};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -236,8 +236,7 @@ fn cli_refuses_bad_input() {
 
 #[test]
 fn cli_tournament_writes_its_files() {
-    let dir = std::env::temp_dir().join(format!("unolab-lab-tour-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::tempdir("lab", "tour");
     let o = unolab(&[
         "tournament",
         "--strategies",
@@ -278,7 +277,6 @@ fn cli_tournament_writes_its_files() {
     assert!(std::fs::read_to_string(dir.join("ratings.svg"))
         .unwrap()
         .contains("<svg"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Plays with the base heuristic and, at every decision, asks variants with
@@ -381,10 +379,14 @@ fn heuristic_attacks_a_low_next_player_and_holds_draw_cards() {
 }
 
 /// A ladder file in a fresh folder: the field, reference and ceiling given.
-fn ladder_file(tag: &str, field: &str, reference: &str, ceiling: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("unolab-ladder-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// Returns the folder's guard (keep it while the folder is used) and the file.
+fn ladder_file(
+    tag: &str,
+    field: &str,
+    reference: &str,
+    ceiling: &str,
+) -> (TempDir, std::path::PathBuf) {
+    let dir = common::tempdir_created("ladder", tag);
     let f = dir.join("ladder.toml");
     std::fs::write(
         &f,
@@ -393,14 +395,14 @@ fn ladder_file(tag: &str, field: &str, reference: &str, ceiling: &str) -> std::p
         ),
     )
     .unwrap();
-    f
+    (dir, f)
 }
 
 #[test]
 fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
     // `random` as the reference and `color` as the ceiling: a gap at every
     // table size even in 120 rounds (`first` and `color` can tie there).
-    let f = ladder_file("ok", "\"random\", \"first\", \"color\"", "random", "color");
+    let (_dir, f) = ladder_file("ok", "\"random\", \"first\", \"color\"", "random", "color");
     let out = f.parent().unwrap().join("out");
     let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args([
@@ -478,7 +480,7 @@ fn ladder_refuses_a_reference_outside_the_field_and_the_oracle_unless_allowed() 
             "allow_oracle = true",
         ),
     ] {
-        let f = ladder_file(tag, field, reference, ceiling);
+        let (_dir, f) = ladder_file(tag, field, reference, ceiling);
         let out = f.parent().unwrap().join("out");
         let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
             .args([

@@ -63,8 +63,7 @@ fn regex_lite(s: &str) -> Vec<(usize, String, bool)> {
 
 #[test]
 fn a_whole_match_through_a_terminal_with_illegal_input_refused() {
-    let dir = std::env::temp_dir().join(format!("unolab-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("play", "match");
     let trace = dir.join("match.jsonl");
     let trace_s = trace.to_str().unwrap().to_string();
     let mut p = spawn(
@@ -170,7 +169,6 @@ fn a_whole_match_through_a_terminal_with_illegal_input_refused() {
     assert!(lines.iter().all(|l| l["type"] != "illegal"));
     let rounds = lines.iter().filter(|l| l["type"] == "round_end").count();
     assert!(screen.matches("== Round ").count() == rounds && rounds >= 1);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -100,8 +100,7 @@ fn win_counts_add_up_to_the_rounds() {
 fn rotation_removes_the_seat_advantage_from_strategy_counts() {
     // Two copies of the same strategy under two names cannot differ by more
     // than chance when seats rotate: both hold every seat equally often.
-    let dir = std::env::temp_dir().join(format!("unolab-rot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("runner", "rot");
     let twin = dir.join("twin.toml");
     std::fs::write(&twin, "name = \"twin\"\nbase = \"heuristic\"\n").unwrap();
     let list = format!("points,{}", twin.display());
@@ -114,7 +113,6 @@ fn rotation_removes_the_seat_advantage_from_strategy_counts() {
     // the share is 50% up to noise (4000 rounds: sd about 0.8%).
     let share = a / (a + b);
     assert!((share - 0.5).abs() < 0.04, "share {share}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -455,8 +453,7 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
     // every deal (no variance, nothing to cover): with twins only seats and
     // positions are checked. points against color checks the strategies
     // too.
-    let dir = std::env::temp_dir().join(format!("unolab-cover-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("runner", "cover");
     let twin = dir.join("twin.toml");
     std::fs::write(&twin, "name = \"twin\"\nbase = \"heuristic\"\n").unwrap();
     let twins = format!("points,{}", twin.display());
@@ -623,6 +620,5 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -538,8 +538,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
 
 #[test]
 fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
-    let dir = std::env::temp_dir().join(format!("unolab-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::tempdir_created("search", "presets");
     let good = dir.join("tiny.toml");
     std::fs::write(
         &good,
@@ -584,7 +583,6 @@ fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("search agent"), "{err}");
     assert!(o.stdout.is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The shipped network beats `tuned` heads-up (10,000 rounds on a fixed

@@ -2,9 +2,9 @@
 //! one run's results, in any order; bad merges are refused naming the files;
 //! an interrupted shard leaves a valid partial state and resumes.
 
-use crate::common::{self, read, unolab, unolab_env};
+use crate::common::{self, read, unolab, unolab_env, TempDir};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn ok(o: Output) -> Output {
@@ -29,7 +29,7 @@ fn err(o: &Output) -> String {
     e
 }
 
-fn tempdir(tag: &str) -> PathBuf {
+fn tempdir(tag: &str) -> TempDir {
     common::tempdir("shard", tag)
 }
 
@@ -105,7 +105,6 @@ fn check_merge_equals_run(args: &[&str], n: u64, tag: &str) {
     let b: Value =
         serde_json::from_slice(&ok(unolab(&["merge", s(&sh), "--json"])).stdout).unwrap();
     assert_eq!(strip(a, &TIMINGS), strip(b, &TIMINGS));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -225,7 +224,6 @@ fn merge_order_does_not_matter() {
             assert_eq!(read(&o.join(f)), read(&outs[0].join(f)), "{f}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -313,7 +311,6 @@ fn bad_merges_are_refused_naming_the_files() {
     assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
     assert_eq!(m["shards"]["merged"], serde_json::json!([0, 2]));
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing or unfinished shards of 3: 1"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -386,7 +383,6 @@ fn shard_arguments_and_slurm_variables() {
         s(&dir),
     ]));
     assert!(String::from_utf8_lossy(&o.stdout).contains("already finished"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Resumes the interrupted shard of `args(a)`, plays the same shard whole
@@ -500,7 +496,6 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
         String::from_utf8_lossy(&o.stdout)
     );
     assert_eq!(ra["done"], serde_json::json!([[0, 1200000]]));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Spawns `args`, waits until `file` exists (the first checkpoint), then
@@ -589,7 +584,6 @@ fn sigkill_keeps_the_last_checkpoint_which_resumes() {
         "-1",
     ]));
     assert!(e.contains("not a valid checkpoint interval"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ----- experiments --------------------------------------------------------------
@@ -705,7 +699,6 @@ fn check_experiment_merge(file: &str, extra: &[&str], n: u64, tag: &str) {
         without_lines(&read(&other.join("report.md")), &["Produced by"]),
         without_lines(&report, &["Produced by"])
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -744,7 +737,6 @@ house = ["stacking=cross"]
     )
     .unwrap();
     check_experiment_merge(s(&file), &["--batch", "7"], 4, "expdup");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -860,7 +852,6 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
         e.contains("is a shard of an experiment but") && e.contains("is a shard of a run"),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An experiment shard interrupted by SIGTERM keeps every game it finished
@@ -938,7 +929,6 @@ fn sigterm_leaves_a_partial_experiment_shard_that_resumes() {
         String::from_utf8_lossy(&o.stdout)
     );
     assert_eq!(ra["games_done"], 600_000);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An experiment shard (or run) killed without warning keeps the state of its
@@ -991,5 +981,4 @@ fn sigkill_keeps_the_last_experiment_checkpoint_which_resumes() {
         "x",
     ]));
     assert!(e.contains("not a valid checkpoint interval"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
