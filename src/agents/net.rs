@@ -355,6 +355,22 @@ impl NetStrategy {
         self.decisions
     }
 
+    /// The network's logits for a decision of `kind` (`card`: the drawn or
+    /// jump-in card) whose legal actions are `legal` (only those entries are
+    /// computed). Allocates nothing.
+    pub fn logits_for(
+        &mut self,
+        obs: &Observation,
+        kind: DecisionKind,
+        card: Option<CardId>,
+        legal: ActionSet,
+    ) -> &[f32; ACTIONS] {
+        encode_update(obs, kind, card, &mut self.x, &mut self.seen);
+        self.weights
+            .logits(&self.x, legal, &mut self.hidden, &mut self.logits);
+        &self.logits
+    }
+
     /// The action for decision `d` (its legal set has at least one action).
     fn act(
         &mut self,

@@ -507,6 +507,15 @@ impl StrategySpec {
         }
     }
 
+    /// The network of a network preset (renamed or not); `None` otherwise.
+    pub fn net(&self) -> Option<&Arc<net::NetSpec>> {
+        match self {
+            StrategySpec::Net(n) => Some(n),
+            StrategySpec::Renamed { inner, .. } => inner.net(),
+            _ => None,
+        }
+    }
+
     /// A fresh instance.
     pub fn instantiate(&self) -> Seat {
         match self {

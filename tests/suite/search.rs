@@ -446,6 +446,118 @@ fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
     }
 }
 
+/// Plays the wrapped search agent and ranks each of its play decisions
+/// among the legal actions by the shipped network's logits: counts the
+/// decisions whose action is not among the network's `k` best (ties go to
+/// the earlier action, as `prune` breaks them), and those with more than
+/// `k` legal actions.
+struct RankedByNet {
+    search: Seat,
+    net: unolab::agents::net::NetStrategy,
+    k: usize,
+    counts: Arc<Mutex<(u32, u32)>>,
+}
+
+impl Strategy for RankedByNet {
+    fn name(&self) -> &str {
+        "ranked"
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        use unolab::engine::encode::{action_of_card, Decision, DecisionKind, ACT_DRAW};
+        let c = self.search.choose_play(obs, playable, rng);
+        let d = Decision {
+            seat: obs.seat(),
+            kind: DecisionKind::Play,
+            cards: playable,
+            may_draw: unolab::agents::net::may_draw(obs, playable),
+        };
+        let legal = d.legal(obs);
+        let logits = self.net.logits_for(obs, DecisionKind::Play, None, legal);
+        let chosen = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
+        assert!(legal.contains(chosen));
+        let better = legal
+            .iter()
+            .filter(|&a| logits[a] > logits[chosen] || (logits[a] == logits[chosen] && a < chosen))
+            .count();
+        let mut n = self.counts.lock().unwrap();
+        n.0 += u32::from(better >= self.k);
+        n.1 += u32::from(legal.len() > self.k);
+        c
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        self.search.choose_color(obs, rng)
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        self.search.choose_target(obs, rng)
+    }
+}
+
+#[test]
+fn prune_searches_only_the_networks_best_actions() {
+    // With `prune = k` and the network as `guide`, every play a `pimc`
+    // agent makes is among the network's k best legal actions; without
+    // `prune` the same search often plays outside them (so the check can
+    // fail), and pruning bites (decisions with more than k actions).
+    let net = StrategySpec::load("net").unwrap();
+    let net = net.net().unwrap().clone();
+    let preset = |extra: &str| {
+        StrategySpec::parse(
+            &format!("name = \"p\"\nbase = \"pimc\"\n[search]\niterations = 8\nrollout = \"color\"\n{extra}"),
+            "test",
+        )
+        .unwrap()
+    };
+    let outside = |spec: StrategySpec, k: usize| {
+        let counts = Arc::new(Mutex::new((0u32, 0u32)));
+        let rules = Rules::builtin("classic");
+        for game in 0..30u64 {
+            let mut seats: Vec<Seat> = vec![Seat::custom(RankedByNet {
+                search: spec.instantiate(),
+                net: unolab::agents::net::NetStrategy::new(&net),
+                k,
+                counts: counts.clone(),
+            })];
+            for _ in 1..3 {
+                seats.push(StrategySpec::load("color").unwrap().instantiate());
+            }
+            let (t, a) = game_rngs(71, game);
+            let mut g = Game::with_rng(&rules, 3, t);
+            g.start_match(None);
+            g.play_round(
+                &mut Agents {
+                    seats: &mut seats,
+                    rng: a,
+                },
+                &mut NoRecord,
+            )
+            .unwrap();
+        }
+        let n = *counts.lock().unwrap();
+        n
+    };
+    for k in [1, 2] {
+        let (out, bites) = outside(preset(&format!("guide = \"net\"\nprune = {k}")), k);
+        assert_eq!(
+            out, 0,
+            "prune = {k}: {out} plays outside the network's {k} best"
+        );
+        assert!(
+            bites > 20,
+            "prune = {k}: only {bites} decisions had more than {k} actions"
+        );
+        let (out, _) = outside(preset(""), k);
+        assert!(
+            out > 5,
+            "without prune, {out} plays outside the network's {k} best"
+        );
+    }
+}
+
 #[test]
 fn shipped_search_presets_load_and_bad_ones_are_refused() {
     for name in ["pimc-100", "ismcts-1k"] {
@@ -480,6 +592,8 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ("depth = 3", "depth"),
         ("widen = 4.0", "widen"),
         ("guide = \"net\"", "guide"),
+        ("prune = 2", "prune needs a guide"),
+        ("guide = \"color\"\nprune = 2", "network preset"),
         ("own_rollout = \"nope\"", "nope"),
         ("own_rollout = \"pimc-100\"", "search agent"),
         (

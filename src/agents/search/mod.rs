@@ -18,11 +18,12 @@ mod ismcts;
 mod pimc;
 mod walk;
 
+use crate::agents::net::NetStrategy;
 use crate::agents::Seat;
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::encode::{
-    action_of_card, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_KEEP, ACT_NO_CHALLENGE,
-    ACT_PLAY_DRAWN,
+    action_of_card, ActionSet, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_KEEP,
+    ACT_NO_CHALLENGE, ACT_PLAY_DRAWN,
 };
 use crate::engine::game::{
     Agents, Game, Knowledge, Observation, Playout, ResumeAt, Rng, MAX_PLAYERS,
@@ -64,6 +65,8 @@ pub struct SearchAgent {
     values: Vec<(Action, f64)>,
     /// Decisions searched (for benchmarks).
     searched: u64,
+    /// `prune`: the network that ranks the root's actions.
+    prior: Option<NetStrategy>,
 }
 
 /// How a simulation deals the hidden cards.
@@ -110,6 +113,8 @@ struct Sim {
 
 impl SearchAgent {
     pub fn new(cfg: SearchConfig) -> SearchAgent {
+        let cfg_guide_net = cfg.guide.as_ref().and_then(|g| g.net()).cloned();
+        let prune = cfg.params.prune > 0;
         let fallback = cfg
             .own_rollout
             .as_ref()
@@ -123,6 +128,10 @@ impl SearchAgent {
             actions: Vec::with_capacity(256),
             values: Vec::new(),
             searched: 0,
+            prior: match (&cfg_guide_net, prune) {
+                (Some(n), true) => Some(NetStrategy::new(n)),
+                _ => None,
+            },
         }
     }
 
@@ -199,6 +208,9 @@ impl SearchAgent {
         let halving = self.cfg.params.halving;
         let kind = self.cfg.kind;
         let mut actions = std::mem::take(&mut self.actions);
+        if let Some(net) = self.prior.as_mut() {
+            prune(net, obs, root, &mut actions, self.cfg.params.prune as usize);
+        }
         let evidence = self.cfg.params.draw_evidence;
         let sim = self.sim(obs.players(), obs.seat());
         sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::weighing_draws(obs, evidence));
@@ -237,20 +249,9 @@ impl SearchAgent {
         }
         out.fill(f32::NAN);
         for &(a, v) in &self.values {
-            let i = match a.kind_of() {
-                Kind::Play | Kind::Answer => action_of_card(deck, a.card()),
-                Kind::Draw | Kind::TakeDraw => ACT_DRAW,
-                Kind::PlayDrawn => ACT_PLAY_DRAWN,
-                Kind::Keep => ACT_KEEP,
-                Kind::Challenge => ACT_CHALLENGE,
-                Kind::NoChallenge => ACT_NO_CHALLENGE,
-                Kind::Color => match a.color() {
-                    Some(c) => ACT_COLOR + c.index(),
-                    None => continue,
-                },
-                Kind::JumpIn | Kind::NoJump | Kind::Target => continue,
-            };
-            keep_max(out, i, v);
+            if let Some(i) = encoding_action(deck, a) {
+                keep_max(out, i, v);
+            }
         }
         true
     }
@@ -271,6 +272,65 @@ impl SearchAgent {
         }
         any
     }
+}
+
+/// The observation encoding's action that a root action begins with (a play
+/// of a card of that kind, whatever its colour or target); `None` for the
+/// actions a search root does not weigh (jump-ins, targets alone).
+fn encoding_action(deck: &Deck, a: Action) -> Option<usize> {
+    Some(match a.kind_of() {
+        Kind::Play | Kind::Answer => action_of_card(deck, a.card()),
+        Kind::Draw | Kind::TakeDraw => ACT_DRAW,
+        Kind::PlayDrawn => ACT_PLAY_DRAWN,
+        Kind::Keep => ACT_KEEP,
+        Kind::Challenge => ACT_CHALLENGE,
+        Kind::NoChallenge => ACT_NO_CHALLENGE,
+        Kind::Color => ACT_COLOR + a.color()?.index(),
+        Kind::JumpIn | Kind::NoJump | Kind::Target => return None,
+    })
+}
+
+/// `prune`: keeps the root actions whose encoding action is among the `keep`
+/// that `net` rates highest of the root's (the earlier on a tie); the others
+/// are dropped, in place, the order kept. Actions without an encoding action
+/// stay. Allocates nothing.
+fn prune(
+    net: &mut NetStrategy,
+    obs: &Observation,
+    root: Root,
+    actions: &mut Vec<Action>,
+    keep: usize,
+) {
+    let deck = &obs.rules().deck;
+    let mut legal = ActionSet::EMPTY;
+    for &a in actions.iter() {
+        if let Some(i) = encoding_action(deck, a) {
+            legal.insert(i);
+        }
+    }
+    if legal.len() <= keep {
+        return;
+    }
+    let (kind, card) = match root.at {
+        ResumeAt::Play => (DecisionKind::Play, None),
+        ResumeAt::Drawn(c) => (DecisionKind::PlayDrawn, Some(c)),
+        ResumeAt::StartColor => (DecisionKind::Color, None),
+        ResumeAt::Pending if legal.contains(ACT_CHALLENGE) => (DecisionKind::Challenge, None),
+        ResumeAt::Pending => (DecisionKind::Stack, None),
+    };
+    let logits = net.logits_for(obs, kind, card, legal);
+    // The `keep` best: drop the worst until `keep` remain.
+    let mut kept = legal;
+    while kept.len() > keep {
+        let mut worst = usize::MAX;
+        for i in kept.iter() {
+            if worst == usize::MAX || logits[i] <= logits[worst] {
+                worst = i;
+            }
+        }
+        kept.0 &= !(1u128 << worst);
+    }
+    actions.retain(|&a| encoding_action(deck, a).is_none_or(|i| kept.contains(i)));
 }
 
 /// `out[i]` becomes `v` if it is NaN (no value yet) or below `v`.

@@ -13,7 +13,7 @@
 
 use super::actions::*;
 use super::ismcts::Tree;
-use super::SearchConfig;
+use super::{SearchConfig, SearchKind};
 use crate::agents::Seat;
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::game::{MatchResult, Observation, Rng, RoundResult, MAX_PLAYERS};
@@ -88,9 +88,12 @@ impl SimTable {
                     _ => cfg.rollout.instantiate(),
                 })
                 .collect(),
+            // Only a tree prefers (`pimc`'s `guide` ranks its root: `prune`).
             guide: match &cfg.guide {
-                Some(g) => (0..players).map(|_| g.instantiate()).collect(),
-                None => Vec::new(),
+                Some(g) if cfg.kind == SearchKind::Ismcts => {
+                    (0..players).map(|_| g.instantiate()).collect()
+                }
+                _ => Vec::new(),
             },
             tree: Tree::with_capacity(budget, &cfg.params),
             actions: Vec::with_capacity(256),
