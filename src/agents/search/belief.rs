@@ -25,7 +25,7 @@
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::CardSet;
-use crate::engine::game::{below, Game, LastTurn, Observation, Rng, MAX_PLAYERS, MAX_TURNS};
+use crate::engine::game::{below, Game, LastTurn, Observation, Rng, Turns, MAX_PLAYERS, MAX_TURNS};
 use crate::engine::strategy::Strategy;
 use rand::Rng as _;
 
@@ -80,7 +80,19 @@ impl OpponentModel {
         h: usize,
         rng: &mut Rng,
     ) -> f64 {
-        let turns = obs.last_turns(h);
+        self.likelihood_of(obs, g, h, &obs.last_turns(h), rng)
+    }
+
+    /// [`OpponentModel::likelihood`] with `h`'s last turns given
+    /// (`obs.last_turns(h)`, read once per decision by the chain).
+    fn likelihood_of(
+        &mut self,
+        obs: &Observation,
+        g: &mut Game,
+        h: usize,
+        turns: &Turns,
+        rng: &mut Rng,
+    ) -> f64 {
         let dealt = g.hand(h);
         let mut hand = dealt;
         let mut drawn = obs.cards_drawn_by(h);
@@ -164,10 +176,15 @@ impl OpponentModel {
 /// weighing draws at random (the cards drawn since a turn, a randomised
 /// model) it is an unbiased estimate, and the chain is pseudo-marginal,
 /// with the same stationary distribution.
+///
+/// The other players' last turns are read from the observation once, when
+/// the chain starts (the chain lives for one decision), not at every step.
 #[derive(Clone, Copy, Debug)]
 pub struct HandChain {
     hands: [CardSet; MAX_PLAYERS],
     likelihood: [f64; MAX_PLAYERS],
+    /// Each seat's last turns ([`Observation::last_turns`]) at the decision.
+    turns: [Turns; MAX_PLAYERS],
 }
 
 impl HandChain {
@@ -184,13 +201,19 @@ impl HandChain {
         Game::deal_hands(obs, rng, &mut hands);
         g.set_hands(&hands);
         let me = obs.seat() as usize;
+        let mut turns = [Turns::EMPTY; MAX_PLAYERS];
         let mut likelihood = [1.0; MAX_PLAYERS];
-        for (h, l) in likelihood.iter_mut().enumerate().take(obs.players()) {
+        for h in 0..obs.players() {
             if h != me {
-                *l = model.likelihood(obs, g, h, rng);
+                turns[h] = obs.last_turns(h);
+                likelihood[h] = model.likelihood_of(obs, g, h, &turns[h], rng);
             }
         }
-        HandChain { hands, likelihood }
+        HandChain {
+            hands,
+            likelihood,
+            turns,
+        }
     }
 
     /// Every seat's hand in the current state (the observer's own entry is
@@ -199,8 +222,8 @@ impl HandChain {
         &self.hands
     }
 
-    /// Runs `steps` steps on, weighing in `g` (a determinization for `obs`;
-    /// its hands are overwritten).
+    /// Runs `steps` steps on, weighing in `g` (a determinization for `obs`,
+    /// the one the chain started for; its hands are overwritten).
     pub fn run(
         &mut self,
         model: &mut OpponentModel,
@@ -227,22 +250,32 @@ impl HandChain {
                 continue;
             };
             let q = (0..n).find(|&q| q != me && q != p && self.hands[q].contains(d));
-            let mut next = *self;
-            next.hands[p].remove(c);
-            next.hands[p].insert(d);
+            // The proposal in place; undone if it is not kept.
+            let (hand_q, like_p) = (q.map(|q| self.hands[q]), self.likelihood[p]);
+            self.hands[p].remove(c);
+            self.hands[p].insert(d);
             if let Some(q) = q {
-                next.hands[q].remove(d);
-                next.hands[q].insert(c);
+                self.hands[q].remove(d);
+                self.hands[q].insert(c);
             }
-            g.set_hands(&next.hands);
-            next.likelihood[p] = model.likelihood(obs, g, p, rng);
-            let mut ratio = next.likelihood[p] / self.likelihood[p];
+            g.set_hands(&self.hands);
+            let next_p = model.likelihood_of(obs, g, p, &self.turns[p], rng);
+            let mut ratio = next_p / like_p;
+            let mut next_q = 0.0;
             if let Some(q) = q {
-                next.likelihood[q] = model.likelihood(obs, g, q, rng);
-                ratio *= next.likelihood[q] / self.likelihood[q];
+                next_q = model.likelihood_of(obs, g, q, &self.turns[q], rng);
+                ratio *= next_q / self.likelihood[q];
             }
             if ratio >= 1.0 || rng.random::<f64>() < ratio {
-                *self = next;
+                self.likelihood[p] = next_p;
+                if let Some(q) = q {
+                    self.likelihood[q] = next_q;
+                }
+            } else {
+                self.hands[p] = hand;
+                if let (Some(q), Some(h)) = (q, hand_q) {
+                    self.hands[q] = h;
+                }
             }
         }
     }

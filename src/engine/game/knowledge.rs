@@ -95,6 +95,14 @@ pub struct Turns {
     len: usize,
 }
 
+impl Turns {
+    /// No turn.
+    pub const EMPTY: Turns = Turns {
+        list: [LastTurn::NONE; MAX_TURNS],
+        len: 0,
+    };
+}
+
 impl std::ops::Deref for Turns {
     type Target = [LastTurn];
     fn deref(&self) -> &[LastTurn] {
@@ -609,10 +617,7 @@ impl<'a> Observation<'a> {
     /// last changed in another way than by its plays and draws.
     pub fn last_turns(&self, holder: usize) -> Turns {
         let l = &self.g.ledger;
-        let mut out = Turns {
-            list: [LastTurn::NONE; MAX_TURNS],
-            len: 0,
-        };
+        let mut out = Turns::EMPTY;
         if !l.logged {
             return out;
         }
