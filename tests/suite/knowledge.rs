@@ -1079,3 +1079,101 @@ fn kept_turns_agree_with_the_hands_over_many_random_rounds() {
         assert!(checked > 500, "{set} {house:?}: {checked} checks");
     }
 }
+
+static CHAIN_STEPS: AtomicUsize = AtomicUsize::new(0);
+static CHAIN_SWAPS: AtomicUsize = AtomicUsize::new(0);
+
+/// Plays the first playable card and, at each of its turns, runs the model's
+/// chain step by step and checks every state: the observer's own hand, the
+/// other hands of their true sizes, disjoint and made of unseen cards only,
+/// and each step either refused (nothing moved) or one swap (one hand gave a
+/// card and took another, from another hand or the draw pile).
+struct ChainChecker;
+
+impl Strategy for ChainChecker {
+    fn name(&self) -> &str {
+        "chain-checker"
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let n = obs.players();
+        let me = obs.seat() as usize;
+        let unseen = obs.rules().deck.all - obs.discard() - obs.hand();
+        let spec = StrategySpec::load("color").unwrap();
+        let mut model = OpponentModel::new(&spec, n, 0.25, 6);
+        let mut g = Game::determinize(obs, rng);
+        let mut chain = HandChain::start(&mut model, obs, &mut g, rng);
+        let mut before = *chain.hands();
+        for _ in 0..40 {
+            chain.run(&mut model, obs, &mut g, 1, rng);
+            let hands = *chain.hands();
+            assert_eq!(hands[me], obs.hand(), "the observer's own hand");
+            let mut seen = CardSet::EMPTY;
+            for h in (0..n).filter(|&h| h != me) {
+                assert_eq!(hands[h].len() as usize, obs.hand_size(h), "seat {h}'s size");
+                assert!(
+                    (hands[h] - unseen).is_empty(),
+                    "seat {h}: a card not unseen"
+                );
+                assert!((hands[h] & seen).is_empty(), "seat {h} shares a card");
+                seen |= hands[h];
+            }
+            let changed: Vec<usize> = (0..n).filter(|&h| hands[h] != before[h]).collect();
+            assert!(changed.len() <= 2, "one step changed {changed:?}");
+            for &h in &changed {
+                assert_eq!((hands[h] - before[h]).len(), 1, "seat {h} took one card");
+                assert_eq!((before[h] - hands[h]).len(), 1, "seat {h} gave one card");
+            }
+            if let [p, q] = changed[..] {
+                assert_eq!(hands[p] - before[p], before[q] - hands[q], "a swap");
+                CHAIN_SWAPS.fetch_add(1, Ordering::Relaxed);
+            }
+            CHAIN_STEPS.fetch_add(1, Ordering::Relaxed);
+            before = hands;
+        }
+        playable.first()
+    }
+    fn notes(&self) -> Tracking {
+        Tracking::Plays
+    }
+}
+
+#[test]
+fn the_model_chain_keeps_every_hand_whole_at_larger_tables() {
+    // At 3 and 4 players a step may swap a card between two other hands;
+    // a refused swap must put both back.
+    for (set, players) in [("classic", 4), ("cars3", 3)] {
+        let checker =
+            StrategySpec::custom("chain-checker", "rust", || Box::new(ChainChecker)).unwrap();
+        let mut specs = vec![checker];
+        specs.extend((1..players).map(|_| StrategySpec::load("color").unwrap()));
+        let (steps, swaps) = (
+            CHAIN_STEPS.load(Ordering::Relaxed),
+            CHAIN_SWAPS.load(Ordering::Relaxed),
+        );
+        let cfg = RunConfig::new(
+            rules(set, &[]),
+            players,
+            &specs,
+            6,
+            Mode::Round,
+            23,
+            1,
+            false,
+        )
+        .unwrap();
+        let out = run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
+        assert_eq!(out.stats.games, 6);
+        let steps = CHAIN_STEPS.load(Ordering::Relaxed) - steps;
+        let swaps = CHAIN_SWAPS.load(Ordering::Relaxed) - swaps;
+        assert!(steps > 1_000, "{set}: {steps} steps");
+        assert!(
+            swaps > 20,
+            "{set}: {swaps} swaps between two hands in {steps} steps"
+        );
+    }
+}
