@@ -130,17 +130,16 @@ impl Strategy for Heuristic {
             return None;
         }
         // A wild keeps the colour it names.
+        let keeps = |named: Color| (hand & d.color_mask[named.index()]).len() as f64;
         if p.attack_weight != 0.0 || p.save_draws != 0.0 || p.discard_color_weight != 0.0 {
             let named = p.named_color(obs);
-            let wild_keep = (hand & d.color_mask[named.index()]).len() as f64;
-            return extended_choice(p, obs, playable, named, wild_keep);
+            return extended_choice(p, obs, playable, named, keeps(named));
         }
         // The colour a wild would name matters only when a wild is playable.
         let wild_keep = if (playable & d.wild).is_empty() {
             0.0
         } else {
-            let named = p.named_color(obs);
-            (hand & d.color_mask[named.index()]).len() as f64
+            keeps(p.named_color(obs))
         };
         // The scoring of the hand-written presets: points and colour kept.
         let mut best = None;

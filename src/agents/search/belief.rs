@@ -179,7 +179,7 @@ impl OpponentModel {
 ///
 /// The other players' last turns are read from the observation once, when
 /// the chain starts (the chain lives for one decision), not at every step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct HandChain {
     hands: [CardSet; MAX_PLAYERS],
     likelihood: [f64; MAX_PLAYERS],
@@ -251,7 +251,7 @@ impl HandChain {
             };
             let q = (0..n).find(|&q| q != me && q != p && self.hands[q].contains(d));
             // The proposal in place; undone if it is not kept.
-            let (hand_q, like_p) = (q.map(|q| self.hands[q]), self.likelihood[p]);
+            let other = q.map(|q| (q, self.hands[q]));
             self.hands[p].remove(c);
             self.hands[p].insert(d);
             if let Some(q) = q {
@@ -260,20 +260,19 @@ impl HandChain {
             }
             g.set_hands(&self.hands);
             let next_p = model.likelihood_of(obs, g, p, &self.turns[p], rng);
-            let mut ratio = next_p / like_p;
-            let mut next_q = 0.0;
-            if let Some(q) = q {
-                next_q = model.likelihood_of(obs, g, q, &self.turns[q], rng);
-                ratio *= next_q / self.likelihood[q];
+            let mut ratio = next_p / self.likelihood[p];
+            let next_q = q.map(|q| model.likelihood_of(obs, g, q, &self.turns[q], rng));
+            if let (Some(q), Some(l)) = (q, next_q) {
+                ratio *= l / self.likelihood[q];
             }
             if ratio >= 1.0 || rng.random::<f64>() < ratio {
                 self.likelihood[p] = next_p;
-                if let Some(q) = q {
-                    self.likelihood[q] = next_q;
+                if let (Some(q), Some(l)) = (q, next_q) {
+                    self.likelihood[q] = l;
                 }
             } else {
                 self.hands[p] = hand;
-                if let (Some(q), Some(h)) = (q, hand_q) {
+                if let Some((q, h)) = other {
                     self.hands[q] = h;
                 }
             }

@@ -113,8 +113,10 @@ struct Sim {
 
 impl SearchAgent {
     pub fn new(cfg: SearchConfig) -> SearchAgent {
-        let cfg_guide_net = cfg.guide.as_ref().and_then(|g| g.net()).cloned();
-        let prune = cfg.params.prune > 0;
+        let prior = (cfg.params.prune > 0)
+            .then(|| cfg.guide.as_ref().and_then(|g| g.net()))
+            .flatten()
+            .map(|n| NetStrategy::new(n));
         let fallback = cfg
             .own_rollout
             .as_ref()
@@ -128,10 +130,7 @@ impl SearchAgent {
             actions: Vec::with_capacity(256),
             values: Vec::new(),
             searched: 0,
-            prior: match (&cfg_guide_net, prune) {
-                (Some(n), true) => Some(NetStrategy::new(n)),
-                _ => None,
-            },
+            prior,
         }
     }
 
@@ -328,7 +327,7 @@ fn prune(
                 worst = i;
             }
         }
-        kept.0 &= !(1u128 << worst);
+        kept.remove(worst);
     }
     actions.retain(|&a| encoding_action(deck, a).is_none_or(|i| kept.contains(i)));
 }

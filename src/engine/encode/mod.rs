@@ -172,6 +172,10 @@ impl ActionSet {
         self.0 |= 1u128 << a;
     }
     #[inline]
+    pub fn remove(&mut self, a: usize) {
+        self.0 &= !(1u128 << a);
+    }
+    #[inline]
     pub fn contains(self, a: usize) -> bool {
         a < ACTIONS && self.0 >> a & 1 == 1
     }
