@@ -15,7 +15,7 @@ use crate::common::{deck_order, kind, rules, tokens};
 use rand::SeedableRng;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use unolab::agents::search::{HandChain, OpponentModel};
+use unolab::agents::search::{HandChain, OpponentModel, TableTurns};
 use unolab::agents::Seat;
 use unolab::agents::StrategySpec;
 use unolab::engine::game::{
@@ -900,12 +900,13 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     let obs = d.obs(0);
     let noise = 0.2;
     let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, noise, 1);
+    let turns = TableTurns::read(&obs);
     let mut rng = Rng::seed_from_u64(5);
     let (mut none, mut two) = (0, 0);
     for _ in 0..N {
         let mut g = Game::determinize(&obs, &mut rng);
         let dealt = g.hand(1);
-        let w = model.weight(&obs, &mut g, &mut rng);
+        let w = model.weight(&obs, &turns, &mut g, &mut rng);
         assert_eq!(g.hand(1), dealt, "the hand is put back");
         assert!(w > 0.0 && w <= 1.0, "{w}");
         let playable = (g.hand(1) & accept).len();
@@ -926,7 +927,7 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     let real = Game::reveal(&obs, &mut rng);
     let mut dropped = 0;
     for _ in 0..N {
-        let w = model.weight(&obs, &mut real.clone(), &mut rng);
+        let w = model.weight(&obs, &turns, &mut real.clone(), &mut rng);
         if w == 1.0 {
             dropped += 1;
         } else {
@@ -950,13 +951,14 @@ fn the_model_chain_samples_the_models_posterior() {
     let obs = d.obs(0);
     let unseen = d.g.rules().deck.all - obs.discard() - obs.hand();
     let mut model = OpponentModel::new(&StrategySpec::load("color").unwrap(), 2, 0.2, 1);
+    let turns = TableTurns::read(&obs);
     let mut rng = Rng::seed_from_u64(11);
     let deals = 20_000;
     let (mut prior, mut weight, mut weight_none) = (0usize, 0.0, 0.0);
     for _ in 0..deals {
         let mut g = Game::determinize(&obs, &mut rng);
         let none = (g.hand(1) & accept).is_empty();
-        let w = model.weight(&obs, &mut g, &mut rng);
+        let w = model.weight(&obs, &turns, &mut g, &mut rng);
         prior += none as usize;
         weight += w;
         weight_none += if none { w } else { 0.0 };
@@ -964,10 +966,10 @@ fn the_model_chain_samples_the_models_posterior() {
     let prior = prior as f64 / deals as f64;
     let posterior = weight_none / weight;
     let mut g = Game::determinize(&obs, &mut rng);
-    let mut chain = HandChain::start(&mut model, &obs, &mut g, &mut rng);
+    let mut chain = HandChain::start(&mut model, &obs, &turns, &mut g, &mut rng);
     let (steps, mut none) = (20_000, 0usize);
     for _ in 0..steps {
-        chain.run(&mut model, &obs, &mut g, 1, &mut rng);
+        chain.run(&mut model, &obs, &turns, &mut g, 1, &mut rng);
         let hands = chain.hands();
         assert_eq!(hands[0], obs.hand(), "the observer's own hand");
         assert_eq!(
@@ -1105,11 +1107,22 @@ impl Strategy for ChainChecker {
         let unseen = obs.rules().deck.all - obs.discard() - obs.hand();
         let spec = StrategySpec::load("color").unwrap();
         let mut model = OpponentModel::new(&spec, n, 0.25, 6);
+        let turns = TableTurns::read(obs);
+        // What the model weighs: every other seat's last turns, none of the
+        // observer's own.
+        for h in 0..n {
+            let want = if h == me {
+                Vec::new()
+            } else {
+                obs.last_turns(h).to_vec()
+            };
+            assert_eq!(&**turns.of(h), &want[..], "seat {h}'s turns");
+        }
         let mut g = Game::determinize(obs, rng);
-        let mut chain = HandChain::start(&mut model, obs, &mut g, rng);
+        let mut chain = HandChain::start(&mut model, obs, &turns, &mut g, rng);
         let mut before = *chain.hands();
         for _ in 0..40 {
-            chain.run(&mut model, obs, &mut g, 1, rng);
+            chain.run(&mut model, obs, &turns, &mut g, 1, rng);
             let hands = *chain.hands();
             assert_eq!(hands[me], obs.hand(), "the observer's own hand");
             let mut seen = CardSet::EMPTY;

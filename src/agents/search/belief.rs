@@ -34,6 +34,46 @@ use rand::Rng as _;
 /// that a decision whose every deal is impossible still compares actions.
 const FLOOR: f64 = 1e-9;
 
+/// Every other player's last turns ([`Observation::last_turns`]) at one
+/// decision, read once for it: the model weighs many deals per decision
+/// against the same turns.
+#[derive(Clone, Debug)]
+pub struct TableTurns {
+    turns: [Turns; MAX_PLAYERS],
+}
+
+impl TableTurns {
+    /// No turns (before a decision's are read).
+    pub const EMPTY: TableTurns = TableTurns {
+        turns: [Turns::EMPTY; MAX_PLAYERS],
+    };
+
+    /// The last turns of every player but `obs`'s seat (whose own entry is
+    /// empty).
+    pub fn read(obs: &Observation) -> TableTurns {
+        let mut t = TableTurns::EMPTY;
+        t.read_into(obs);
+        t
+    }
+
+    /// [`TableTurns::read`] in place.
+    pub fn read_into(&mut self, obs: &Observation) {
+        let me = obs.seat() as usize;
+        for h in 0..MAX_PLAYERS {
+            self.turns[h] = if h != me && h < obs.players() {
+                obs.last_turns(h)
+            } else {
+                Turns::EMPTY
+            };
+        }
+    }
+
+    /// Seat `h`'s last turns.
+    pub fn of(&self, h: usize) -> &Turns {
+        &self.turns[h]
+    }
+}
+
 /// The opponent model of a search agent, one instance per seat.
 pub struct OpponentModel {
     seats: Vec<Seat>,
@@ -54,38 +94,32 @@ impl OpponentModel {
     }
 
     /// The weight of the deal `g` (a determinization for `obs`'s seat): the
-    /// product over the other players' known last turns of the chance the
-    /// model, with its noise, gives to each.
+    /// product over the other players' known last turns (`turns`, read
+    /// from `obs`) of the chance the model, with its noise, gives to each.
     /// `g` is the view the model is shown: each player's hand is put back
     /// once its turns are weighed, the top card and colour are not (`g` is
     /// left for no other use).
-    pub fn weight(&mut self, obs: &Observation, g: &mut Game, rng: &mut Rng) -> f64 {
+    pub fn weight(
+        &mut self,
+        obs: &Observation,
+        turns: &TableTurns,
+        g: &mut Game,
+        rng: &mut Rng,
+    ) -> f64 {
         let me = obs.seat() as usize;
         let mut w = 1.0;
         for h in 0..obs.players() {
             if h != me {
-                w *= self.likelihood(obs, g, h, rng);
+                w *= self.likelihood(obs, g, h, turns.of(h), rng);
             }
         }
         w
     }
 
-    /// The chance of `h`'s last turns (at most `self.turns` of them, the
-    /// newest first) with the hand `g` deals it, traced back turn by turn;
-    /// 1 for the turns that cannot be traced back.
-    pub(super) fn likelihood(
-        &mut self,
-        obs: &Observation,
-        g: &mut Game,
-        h: usize,
-        rng: &mut Rng,
-    ) -> f64 {
-        self.likelihood_of(obs, g, h, &obs.last_turns(h), rng)
-    }
-
-    /// [`OpponentModel::likelihood`] with `h`'s last turns given
-    /// (`obs.last_turns(h)`, read once per decision by the chain).
-    fn likelihood_of(
+    /// The chance of `h`'s last turns `turns` (at most `self.turns` of
+    /// them, the newest first) with the hand `g` deals it, traced back turn
+    /// by turn; 1 for the turns that cannot be traced back.
+    fn likelihood(
         &mut self,
         obs: &Observation,
         g: &mut Game,
@@ -177,14 +211,12 @@ impl OpponentModel {
 /// model) it is an unbiased estimate, and the chain is pseudo-marginal,
 /// with the same stationary distribution.
 ///
-/// The other players' last turns are read from the observation once, when
-/// the chain starts (the chain lives for one decision), not at every step.
+/// The chain lives for one decision; the other players' last turns it
+/// weighs are read once for that decision ([`TableTurns`]).
 #[derive(Clone, Debug)]
 pub struct HandChain {
     hands: [CardSet; MAX_PLAYERS],
     likelihood: [f64; MAX_PLAYERS],
-    /// Each seat's last turns ([`Observation::last_turns`]) at the decision.
-    turns: [Turns; MAX_PLAYERS],
 }
 
 impl HandChain {
@@ -194,6 +226,7 @@ impl HandChain {
     pub fn start(
         model: &mut OpponentModel,
         obs: &Observation,
+        turns: &TableTurns,
         g: &mut Game,
         rng: &mut Rng,
     ) -> HandChain {
@@ -201,19 +234,13 @@ impl HandChain {
         Game::deal_hands(obs, rng, &mut hands);
         g.set_hands(&hands);
         let me = obs.seat() as usize;
-        let mut turns = [Turns::EMPTY; MAX_PLAYERS];
         let mut likelihood = [1.0; MAX_PLAYERS];
         for h in 0..obs.players() {
             if h != me {
-                turns[h] = obs.last_turns(h);
-                likelihood[h] = model.likelihood_of(obs, g, h, &turns[h], rng);
+                likelihood[h] = model.likelihood(obs, g, h, turns.of(h), rng);
             }
         }
-        HandChain {
-            hands,
-            likelihood,
-            turns,
-        }
+        HandChain { hands, likelihood }
     }
 
     /// Every seat's hand in the current state (the observer's own entry is
@@ -223,11 +250,13 @@ impl HandChain {
     }
 
     /// Runs `steps` steps on, weighing in `g` (a determinization for `obs`,
-    /// the one the chain started for; its hands are overwritten).
+    /// the one the chain started for; its hands are overwritten) with the
+    /// turns the chain started with.
     pub fn run(
         &mut self,
         model: &mut OpponentModel,
         obs: &Observation,
+        turns: &TableTurns,
         g: &mut Game,
         steps: u32,
         rng: &mut Rng,
@@ -259,9 +288,9 @@ impl HandChain {
                 self.hands[q].insert(c);
             }
             g.set_hands(&self.hands);
-            let next_p = model.likelihood_of(obs, g, p, &self.turns[p], rng);
+            let next_p = model.likelihood(obs, g, p, turns.of(p), rng);
             let mut ratio = next_p / self.likelihood[p];
-            let next_q = q.map(|q| model.likelihood_of(obs, g, q, &self.turns[q], rng));
+            let next_q = q.map(|q| model.likelihood(obs, g, q, turns.of(q), rng));
             if let (Some(q), Some(l)) = (q, next_q) {
                 ratio *= l / self.likelihood[q];
             }

@@ -34,7 +34,7 @@ use crate::engine::strategy::{Strategy, Tracking};
 use rand::{Rng as _, RngCore, SeedableRng};
 
 use actions::*;
-pub use belief::{HandChain, OpponentModel};
+pub use belief::{HandChain, OpponentModel, TableTurns};
 pub use config::{
     Determinize, Objective, Opponents, Sampler, SearchConfig, SearchKind, SearchParams,
 };
@@ -109,6 +109,9 @@ struct Sim {
     /// `Deal::Chain`: the chain's state (`None` until the decision's first
     /// determinization).
     chain: Option<belief::HandChain>,
+    /// With a `model`: the other players' last turns at the decision at
+    /// hand, read once for it.
+    turns: belief::TableTurns,
 }
 
 impl SearchAgent {
@@ -185,6 +188,7 @@ impl SearchAgent {
                 }),
                 tries_per_deal: p.model_tries,
                 chain: None,
+                turns: belief::TableTurns::EMPTY,
             });
         }
         self.sim.as_mut().unwrap()
@@ -214,6 +218,9 @@ impl SearchAgent {
         let sim = self.sim(obs.players(), obs.seat());
         sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::weighing_draws(obs, evidence));
         sim.chain = None;
+        if sim.model.is_some() {
+            sim.turns.read_into(obs);
+        }
         let a = match kind {
             SearchKind::Pimc | SearchKind::Oracle => pimc::decide(
                 sim, obs, root, &actions, iterations, objective, halving, rng,
@@ -368,11 +375,11 @@ impl Sim {
                 Some((g, hands)) => {
                     Game::deal_hands(obs, &mut det, hands);
                     g.set_hands(hands);
-                    model.weight(obs, g, &mut det)
+                    model.weight(obs, &self.turns, g, &mut det)
                 }
                 None => {
                     let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
-                    model.weight(obs, &mut g, &mut det)
+                    model.weight(obs, &self.turns, &mut g, &mut det)
                 }
             };
             if w >= 1.0 || rng.random::<f64>() < w {
@@ -394,8 +401,8 @@ impl Sim {
         let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
         let chain = self
             .chain
-            .get_or_insert_with(|| belief::HandChain::start(model, obs, &mut g, rng));
-        chain.run(model, obs, &mut g, self.tries_per_deal, rng);
+            .get_or_insert_with(|| belief::HandChain::start(model, obs, &self.turns, &mut g, rng));
+        chain.run(model, obs, &self.turns, &mut g, self.tries_per_deal, rng);
         rng.next_u64()
     }
 
