@@ -699,6 +699,41 @@ fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
     assert!(o.stdout.is_empty());
 }
 
+/// Plays 10,000 classic rounds of `lineup` at `players` seats from `seed`
+/// (2 threads) and returns the round wins of the strategy called `name`,
+/// the rounds played and the Wilson 95% interval of its share.
+fn round_wins_of(lineup: &str, players: usize, seed: u64, name: &str) -> (u64, u64, f64, f64) {
+    let lineup = parse_list(lineup).unwrap();
+    let c = RunConfig::new(
+        rules("classic", &[]),
+        players,
+        &lineup,
+        10_000,
+        Mode::Round,
+        seed,
+        2,
+        false,
+    )
+    .unwrap();
+    let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
+    let wins = s
+        .strategies
+        .iter()
+        .find(|x| x.name == name)
+        .unwrap()
+        .round_wins;
+    let (lo, hi) = unolab::sim::stats::wilson95(wins, s.games);
+    (wins, s.games, lo, hi)
+}
+
+/// The path of the experiment preset `name` (`experiments/presets/`).
+fn experiment_preset(name: &str) -> String {
+    format!(
+        "{}/experiments/presets/{name}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
 /// The shipped network beats `tuned` heads-up (10,000 rounds on a fixed
 /// seed, the lower end of the Wilson interval above 50%; it measured 55.4%
 /// on 200,000): guards the pairing of the weights with the observation
@@ -706,28 +741,9 @@ fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
 /// network shows here).
 #[test]
 fn the_shipped_net_beats_tuned_heads_up() {
-    let lineup = parse_list("net,tuned").unwrap();
-    let c = RunConfig::new(
-        rules("classic", &[]),
-        2,
-        &lineup,
-        10_000,
-        Mode::Round,
-        4247,
-        2,
-        false,
-    )
-    .unwrap();
-    let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
-    let net = s.strategies.iter().find(|x| x.name == "net").unwrap();
-    let (lo, hi) = unolab::sim::stats::wilson95(net.round_wins, s.games);
-    assert_eq!(s.games, 10_000);
-    assert!(
-        lo > 0.5,
-        "net won {} of {} [{lo:.4}, {hi:.4}]",
-        net.round_wins,
-        s.games
-    );
+    let (wins, games, lo, hi) = round_wins_of("net,tuned", 2, 4247, "net");
+    assert_eq!(games, 10_000);
+    assert!(lo > 0.5, "net won {wins} of {games} [{lo:.4}, {hi:.4}]");
 }
 
 /// The 4-player network (`experiments/presets/net-4p.toml`) beats three
@@ -738,32 +754,10 @@ fn the_shipped_net_beats_tuned_heads_up() {
 /// guards the weights' pairing with the observation encoding, as above.
 #[test]
 fn the_four_player_net_beats_three_color() {
-    let preset = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/experiments/presets/net-4p.toml"
-    );
-    let lineup = parse_list(&format!("{preset},color,color,color")).unwrap();
-    let c = RunConfig::new(
-        rules("classic", &[]),
-        4,
-        &lineup,
-        10_000,
-        Mode::Round,
-        4251,
-        2,
-        false,
-    )
-    .unwrap();
-    let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
-    let net = s.strategies.iter().find(|x| x.name == "net-4p").unwrap();
-    let (lo, hi) = unolab::sim::stats::wilson95(net.round_wins, s.games);
-    assert_eq!(s.games, 10_000);
-    assert!(
-        lo > 0.26,
-        "net-4p won {} of {} [{lo:.4}, {hi:.4}]",
-        net.round_wins,
-        s.games
-    );
+    let lineup = format!("{},color,color,color", experiment_preset("net-4p"));
+    let (wins, games, lo, hi) = round_wins_of(&lineup, 4, 4251, "net-4p");
+    assert_eq!(games, 10_000);
+    assert!(lo > 0.26, "net-4p won {wins} of {games} [{lo:.4}, {hi:.4}]");
 }
 
 /// The heads-up network (`experiments/presets/net-2p.toml`) beats `color`
@@ -774,30 +768,11 @@ fn the_four_player_net_beats_three_color() {
 /// fails (54.63% [53.65%, 55.60%]).
 #[test]
 fn the_heads_up_net_beats_color() {
-    let preset = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/experiments/presets/net-2p.toml"
-    );
-    let lineup = parse_list(&format!("{preset},color")).unwrap();
-    let c = RunConfig::new(
-        rules("classic", &[]),
-        2,
-        &lineup,
-        10_000,
-        Mode::Round,
-        4252,
-        2,
-        false,
-    )
-    .unwrap();
-    let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
-    let net = s.strategies.iter().find(|x| x.name == "net-2p").unwrap();
-    let (lo, hi) = unolab::sim::stats::wilson95(net.round_wins, s.games);
-    assert_eq!(s.games, 10_000);
+    let lineup = format!("{},color", experiment_preset("net-2p"));
+    let (wins, games, lo, hi) = round_wins_of(&lineup, 2, 4252, "net-2p");
+    assert_eq!(games, 10_000);
     assert!(
         lo > 0.552,
-        "net-2p won {} of {} [{lo:.4}, {hi:.4}]",
-        net.round_wins,
-        s.games
+        "net-2p won {wins} of {games} [{lo:.4}, {hi:.4}]"
     );
 }

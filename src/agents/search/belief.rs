@@ -221,8 +221,8 @@ pub struct HandChain {
 
 impl HandChain {
     /// A chain at a uniformly random deal for `obs` ([`Game::deal_hands`]),
-    /// weighed in `g` (a determinization for `obs`; its hands are
-    /// overwritten).
+    /// weighed against `turns` (read from `obs`) in `g` (a determinization
+    /// for `obs`; its hands are overwritten).
     pub fn start(
         model: &mut OpponentModel,
         obs: &Observation,
