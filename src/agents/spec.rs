@@ -126,7 +126,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 12] = [
+const PRESETS: [(&str, &str); 13] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -137,6 +137,7 @@ const PRESETS: [(&str, &str); 12] = [
     ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
     ("tuned", include_str!("../../strategies/tuned.toml")),
     ("net", include_str!("../../strategies/net.toml")),
+    ("net-all", include_str!("../../strategies/net-all.toml")),
     (
         "pimc-net-100",
         include_str!("../../strategies/pimc-net-100.toml"),
@@ -150,10 +151,16 @@ const PRESETS: [(&str, &str); 12] = [
 /// The network weights of the shipped presets, embedded in the binary: a
 /// preset's `weights` file is read beside the preset file, else found here
 /// by its name.
-const NET_WEIGHTS: [(&str, &[u8]); 1] = [(
-    "net.safetensors",
-    include_bytes!("../../strategies/net.safetensors"),
-)];
+const NET_WEIGHTS: [(&str, &[u8]); 2] = [
+    (
+        "net.safetensors",
+        include_bytes!("../../strategies/net.safetensors"),
+    ),
+    (
+        "net-all.safetensors",
+        include_bytes!("../../strategies/net-all.safetensors"),
+    ),
+];
 
 /// The weights file `weights` of a preset read from `origin` (a path, or the
 /// name of a shipped preset): the file beside the preset, else a shipped one.
