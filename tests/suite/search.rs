@@ -699,21 +699,18 @@ fn search_presets_work_in_run_and_trace_and_bad_ones_exit_2() {
     assert!(o.stdout.is_empty());
 }
 
-/// Plays 10,000 classic rounds of `lineup` at `players` seats from `seed`
-/// (2 threads) and returns the round wins of the strategy called `name`,
-/// the rounds played and the Wilson 95% interval of its share.
-fn round_wins_of(lineup: &str, players: usize, seed: u64, name: &str) -> (u64, u64, f64, f64) {
-    round_wins_under(&[], lineup, players, seed, name)
-}
-
-/// [`round_wins_of`] with classic's `settings` changed (e.g. `seven_o=true`).
-fn round_wins_under(
+/// Plays 10,000 classic rounds of `lineup` (classic's `settings` changed,
+/// e.g. `seven_o=true`) at `players` seats from `seed` (2 threads) and
+/// asserts that the Wilson 95% interval of the round wins of the strategy
+/// called `name` has its lower end above `floor`.
+fn assert_round_wins_above(
     settings: &[&str],
     lineup: &str,
     players: usize,
     seed: u64,
     name: &str,
-) -> (u64, u64, f64, f64) {
+    floor: f64,
+) {
     let lineup = parse_list(lineup).unwrap();
     let c = RunConfig::new(
         rules("classic", settings),
@@ -734,7 +731,12 @@ fn round_wins_under(
         .unwrap()
         .round_wins;
     let (lo, hi) = unolab::sim::stats::wilson95(wins, s.games);
-    (wins, s.games, lo, hi)
+    assert_eq!(s.games, 10_000);
+    assert!(
+        lo > floor,
+        "{players} players: {name} won {wins} of {} [{lo:.4}, {hi:.4}], not above {floor}",
+        s.games
+    );
 }
 
 /// The path of the experiment preset `name` (`experiments/presets/`).
@@ -752,9 +754,7 @@ fn experiment_preset(name: &str) -> String {
 /// network shows here).
 #[test]
 fn the_shipped_net_beats_tuned_heads_up() {
-    let (wins, games, lo, hi) = round_wins_of("net,tuned", 2, 4247, "net");
-    assert_eq!(games, 10_000);
-    assert!(lo > 0.5, "net won {wins} of {games} [{lo:.4}, {hi:.4}]");
+    assert_round_wins_above(&[], "net,tuned", 2, 4247, "net", 0.5);
 }
 
 /// The 4-player network (`experiments/presets/net-4p.toml`) beats three
@@ -766,9 +766,7 @@ fn the_shipped_net_beats_tuned_heads_up() {
 #[test]
 fn the_four_player_net_beats_three_color() {
     let lineup = format!("{},color,color,color", experiment_preset("net-4p"));
-    let (wins, games, lo, hi) = round_wins_of(&lineup, 4, 4251, "net-4p");
-    assert_eq!(games, 10_000);
-    assert!(lo > 0.26, "net-4p won {wins} of {games} [{lo:.4}, {hi:.4}]");
+    assert_round_wins_above(&[], &lineup, 4, 4251, "net-4p", 0.26);
 }
 
 /// The shipped network for every table size, `net-all`, beats `color` at 2,
@@ -784,12 +782,7 @@ fn the_four_player_net_beats_three_color() {
 fn the_network_for_every_table_size_beats_color_at_each() {
     for (players, seed, floor) in [(2, 4253, 0.552), (3, 4254, 0.35), (4, 4255, 0.26)] {
         let lineup = format!("net-all{}", ",color".repeat(players - 1));
-        let (wins, games, lo, hi) = round_wins_of(&lineup, players, seed, "net-all");
-        assert_eq!(games, 10_000);
-        assert!(
-            lo > floor,
-            "{players} players: net-all won {wins} of {games} [{lo:.4}, {hi:.4}], not above {floor}"
-        );
+        assert_round_wins_above(&[], &lineup, players, seed, "net-all", floor);
     }
 }
 
@@ -803,13 +796,7 @@ fn the_network_for_every_table_size_beats_color_at_each() {
 #[test]
 fn the_seven_o_net_beats_three_color_under_seven_o() {
     let lineup = format!("{},color,color,color", experiment_preset("net-seven-o"));
-    let (wins, games, lo, hi) =
-        round_wins_under(&["seven_o=true"], &lineup, 4, 4256, "net-seven-o");
-    assert_eq!(games, 10_000);
-    assert!(
-        lo > 0.28,
-        "net-seven-o won {wins} of {games} [{lo:.4}, {hi:.4}]"
-    );
+    assert_round_wins_above(&["seven_o=true"], &lineup, 4, 4256, "net-seven-o", 0.28);
 }
 
 /// The heads-up network (`experiments/presets/net-2p.toml`) beats `color`
@@ -821,10 +808,5 @@ fn the_seven_o_net_beats_three_color_under_seven_o() {
 #[test]
 fn the_heads_up_net_beats_color() {
     let lineup = format!("{},color", experiment_preset("net-2p"));
-    let (wins, games, lo, hi) = round_wins_of(&lineup, 2, 4252, "net-2p");
-    assert_eq!(games, 10_000);
-    assert!(
-        lo > 0.552,
-        "net-2p won {wins} of {games} [{lo:.4}, {hi:.4}]"
-    );
+    assert_round_wins_above(&[], &lineup, 2, 4252, "net-2p", 0.552);
 }
