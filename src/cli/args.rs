@@ -87,6 +87,33 @@ pub fn parse_batch(s: &str) -> Result<u64, String> {
     parse_positive(s, "batch size (games per batch)")
 }
 
+/// A positive integer no larger than `max`; the error names `what` and the range.
+fn parse_up_to(s: &str, what: &str, max: u64) -> Result<u64, String> {
+    match s.replace('_', "").parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a valid {what} (valid: 1 to {max})")),
+    }
+}
+
+/// `train --search-sims`.
+pub fn parse_sims(s: &str) -> Result<u64, String> {
+    parse_up_to(
+        s,
+        "simulation count (determinizations per action)",
+        1_000_000,
+    )
+}
+
+/// `train --epochs`.
+pub fn parse_epochs(s: &str) -> Result<u64, String> {
+    parse_up_to(s, "epoch count", 10_000)
+}
+
+/// `train --batch`.
+pub fn parse_batch_size(s: &str) -> Result<u64, String> {
+    parse_up_to(s, "batch size (positions per mini-batch)", 1 << 20)
+}
+
 /// Seconds between saves of a resumable state (`--checkpoint`): a number from
 /// 0 (save at every unit of work) to one day.
 pub fn parse_checkpoint(s: &str) -> Result<f64, String> {

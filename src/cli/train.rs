@@ -3,7 +3,9 @@
 //! ([`unolab::lab::train`], feature `train`); this file parses, prints the
 //! progress and the table, and writes the weights and presets.
 
-use super::args::{parse_count, parse_seed, parse_threads, RuleArgs};
+use super::args::{
+    parse_batch_size, parse_count, parse_epochs, parse_seed, parse_sims, parse_threads, RuleArgs,
+};
 use super::term::Fail;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,8 +32,8 @@ pub struct TrainArgs {
     /// Expert iterations: a search with the latest network as rollout policy labels again
     #[arg(long, default_value = "0")]
     iterations: usize,
-    /// Determinizations per action of the searching teacher
-    #[arg(long, default_value = "100", value_parser = parse_count, allow_hyphen_values = true)]
+    /// Determinizations per action of the searching teacher (at most 1,000,000)
+    #[arg(long, default_value = "100", value_parser = parse_sims, allow_hyphen_values = true)]
     search_sims: u64,
     /// Games labelled by the searching teacher at each iteration
     #[arg(long, default_value = "200", value_parser = parse_count, allow_hyphen_values = true)]
@@ -45,17 +47,17 @@ pub struct TrainArgs {
     /// Hidden layer sizes, comma separated
     #[arg(long, default_value = "128")]
     hidden: String,
-    /// Passes over the positions at each fit
-    #[arg(long, default_value = "8", value_parser = parse_count, allow_hyphen_values = true)]
+    /// Passes over the positions at each fit (at most 10,000)
+    #[arg(long, default_value = "8", value_parser = parse_epochs, allow_hyphen_values = true)]
     epochs: u64,
-    /// Positions per mini-batch
-    #[arg(long, default_value = "256", value_parser = parse_count, allow_hyphen_values = true)]
+    /// Positions per mini-batch (at most 1,048,576)
+    #[arg(long, default_value = "256", value_parser = parse_batch_size, allow_hyphen_values = true)]
     batch: u64,
     /// Fit the softmax of a searching teacher's action values at this temperature (e.g. 0.05), not its one action (0: its action)
-    #[arg(long, default_value = "0")]
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
     soft: f64,
     /// AdamW learning rate
-    #[arg(long, default_value = "0.002")]
+    #[arg(long, default_value = "0.002", allow_hyphen_values = true)]
     lr: f64,
     /// Rounds against --opponent at each player count after each stage
     #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
@@ -139,14 +141,14 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             None => None,
         },
         iterations: a.iterations,
-        search_sims: a.search_sims.min(1_000_000) as u32,
+        search_sims: a.search_sims as u32,
         search_games: a.search_games,
         search: a.search.as_deref().map(StrategySpec::load).transpose()?,
         refit: a.refit,
         fit: FitConfig {
             hidden: list(&a.hidden, "hidden")?,
-            epochs: a.epochs.min(10_000) as usize,
-            batch: a.batch.min(1 << 20) as usize,
+            epochs: a.epochs as usize,
+            batch: a.batch as usize,
             lr: a.lr,
             seed: a.seed,
             soft: a.soft,
