@@ -401,15 +401,27 @@ fn train_numbers_out_of_range_are_named_and_refused_not_clamped() {
     for (args, says) in [
         (&["--batch", "0"][..], "not a valid batch size"),
         (&["--batch", "2000000"], "valid: 1 to 1048576"),
-        (&["--epochs", "20000"], "not a valid epoch count (valid: 1 to 10000)"),
-        (&["--search-sims", "2000000"], "not a valid simulation count"),
+        (
+            &["--epochs", "20000"],
+            "not a valid epoch count (valid: 1 to 10000)",
+        ),
+        (
+            &["--search-sims", "2000000"],
+            "not a valid simulation count",
+        ),
     ] {
         let mut all = vec!["train", "--out", "unused-train-out"];
         all.extend_from_slice(args);
         let e = refusal(&unolab(&all));
         assert!(e.contains(says), "{args:?}: {e}");
     }
-    let e = refusal(&unolab(&["train", "--out", "unused-train-out", "--lr", "-1"]));
+    let e = refusal(&unolab(&[
+        "train",
+        "--out",
+        "unused-train-out",
+        "--lr",
+        "-1",
+    ]));
     assert!(!e.contains("unexpected argument"), "{e}");
     assert!(!Path::new("unused-train-out").exists());
 }

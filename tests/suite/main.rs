@@ -16,6 +16,7 @@ mod cli_trust;
 mod experiment;
 mod external;
 mod golden;
+mod intervals;
 mod invariants;
 mod knowledge;
 mod lab;

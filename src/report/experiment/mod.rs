@@ -10,7 +10,7 @@ use super::write_files_atomically;
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, paired_difference, ratio_estimate, ArmState, Difference, Estimate,
+    games_of, holm, metric_estimate, paired_difference, ArmState, Difference, Estimate,
     LockstepState, Stop, Untested,
 };
 use crate::sim::stats::Histogram;
@@ -52,7 +52,7 @@ pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     let mut v = Vec::new();
     for a in &st.arms {
         for m in &a.metrics {
-            if let Some(est) = ratio_estimate(&m.sums, st.clusters) {
+            if let Some(est) = metric_estimate(&m.key.name, &m.sums, st.clusters) {
                 v.push(ArmRow {
                     arm: a.label.clone(),
                     metric: m.key.name.clone(),
@@ -122,8 +122,8 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
-                    arm_est: ratio_estimate(&ma.sums, st.clusters),
-                    base_est: ratio_estimate(&mb.sums, st.clusters),
+                    arm_est: metric_estimate(metric, &ma.sums, st.clusters),
+                    base_est: metric_estimate(metric, &mb.sums, st.clusters),
                     d,
                     p_holm: f64::NAN,
                 });

@@ -3,6 +3,8 @@
 //! adjustment of a family of p-values.
 
 use super::block::{CrossSums, RatioSums};
+use super::layout::is_share;
+use crate::sim::stats::share_floor_ss;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// A ratio estimate with its 95% interval.
@@ -107,6 +109,50 @@ pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
         se,
         n: s.x,
     })
+}
+
+/// [`ratio_estimate`] of a share (each cluster's `y` at most its `x`: won
+/// rounds of rounds, blocked rounds of rounds): the squared residuals get
+/// the floor of [`share_floor_ss`] (two won and two lost single trials),
+/// so that a few clusters that agree do not give an interval of width
+/// zero, and the interval is clamped to `[0, 1]`.
+pub fn share_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
+    if s.x == 0 {
+        return None;
+    }
+    let r = s.y as f64 / s.x as f64;
+    let n = clusters as f64;
+    let se = if clusters >= 2 {
+        let xbar = s.x as f64 / n;
+        ((resid_ss(s, r) + share_floor_ss(r)) / (n * (n - 1.0))).sqrt() / xbar
+    } else {
+        f64::NAN
+    };
+    let h = t95(clusters.saturating_sub(1)) * se;
+    let (lo, hi) = if h.is_finite() {
+        ((r - h).max(0.0), (r + h).min(1.0))
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    Some(Estimate {
+        value: r,
+        lo,
+        hi,
+        se,
+        n: s.x,
+    })
+}
+
+/// The estimate of metric `metric` (one of [`METRIC_NAMES`]): a share's
+/// ([`share_estimate`]) or any other ratio's ([`ratio_estimate`]).
+///
+/// [`METRIC_NAMES`]: super::METRIC_NAMES
+pub fn metric_estimate(metric: &str, s: &RatioSums, clusters: u64) -> Option<Estimate> {
+    if is_share(metric) {
+        share_estimate(s, clusters)
+    } else {
+        ratio_estimate(s, clusters)
+    }
 }
 
 /// Whether the ratio `Σy/Σx` is the same in every cluster: `Σ(Σx·y −

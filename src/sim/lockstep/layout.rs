@@ -45,6 +45,22 @@ pub const METRIC_NAMES: [&str; 12] = [
     "position_win_rate",
 ];
 
+/// Whether metric `name` is a share (between 0 and 1 in every cluster: won
+/// rounds of rounds held, blocked rounds of rounds), whose interval is a
+/// share's (`estimate::share_estimate`). `first_mover_advantage` is a
+/// share less the fair one, and can be negative: not one.
+pub fn is_share(name: &str) -> bool {
+    matches!(
+        name,
+        "blocked_rate"
+            | "truncated_rate"
+            | "first_mover_win_rate"
+            | "win_rate"
+            | "match_win_rate"
+            | "position_win_rate"
+    )
+}
+
 /// How many of [`METRIC_NAMES`] every arm has once.
 const ARM_METRICS: usize = 9;
 

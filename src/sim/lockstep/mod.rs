@@ -36,10 +36,10 @@ mod state;
 
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{
-    constant_ratio, equal_per_cluster, holm, paired_difference, ratio_estimate, t95, Difference,
-    Estimate, Untested,
+    constant_ratio, equal_per_cluster, holm, metric_estimate, paired_difference, ratio_estimate,
+    share_estimate, t95, Difference, Estimate, Untested,
 };
-pub use layout::{Layout, MetricKey, METRIC_NAMES};
+pub use layout::{is_share, Layout, MetricKey, METRIC_NAMES};
 pub use run::{
     at_batch_boundary, half_widths, precise_enough, precision_checks, run_lockstep, PrecisionCheck,
     Stop, STEP_SECS,

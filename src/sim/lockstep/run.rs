@@ -4,7 +4,7 @@
 //! precision rule (at batch boundaries) or an interrupt.
 
 use super::block::{Block, BLOCK};
-use super::estimate::{paired_difference, ratio_estimate};
+use super::estimate::{metric_estimate, paired_difference};
 use super::layout::Layout;
 use super::state::{LockstepState, MetricState};
 use super::{check, LockstepConfig};
@@ -181,7 +181,7 @@ pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<Precisi
         for a in &st.arms {
             for m in &a.metrics {
                 if let Some(target) = cfg.precision_target(&m.key.name) {
-                    if let Some(e) = ratio_estimate(&m.sums, st.clusters) {
+                    if let Some(e) = metric_estimate(&m.key.name, &m.sums, st.clusters) {
                         v.push(PrecisionCheck {
                             what: format!("{}:{} of {}", m.key.name, m.key.group, a.label),
                             half_width: (e.hi - e.lo) / 2.0,
