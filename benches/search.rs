@@ -104,6 +104,7 @@ fn search(c: &mut Criterion) {
         "pimc-net-100",
         "pimc-400",
         "pimc-1k",
+        "pimc-1k-belief",
         "ismcts-1k",
         "oracle-400",
     ] {

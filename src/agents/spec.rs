@@ -126,7 +126,7 @@ pub enum StrategyError {
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
-const PRESETS: [(&str, &str); 13] = [
+const PRESETS: [(&str, &str); 14] = [
     ("points", include_str!("../../strategies/points.toml")),
     ("color", include_str!("../../strategies/color.toml")),
     ("cautious", include_str!("../../strategies/cautious.toml")),
@@ -134,6 +134,10 @@ const PRESETS: [(&str, &str); 13] = [
     ("pimc-100", include_str!("../../strategies/pimc-100.toml")),
     ("pimc-400", include_str!("../../strategies/pimc-400.toml")),
     ("pimc-1k", include_str!("../../strategies/pimc-1k.toml")),
+    (
+        "pimc-1k-belief",
+        include_str!("../../strategies/pimc-1k-belief.toml"),
+    ),
     ("ismcts-1k", include_str!("../../strategies/ismcts-1k.toml")),
     ("tuned", include_str!("../../strategies/tuned.toml")),
     ("net", include_str!("../../strategies/net.toml")),

@@ -747,6 +747,28 @@ fn experiment_preset(name: &str) -> String {
     )
 }
 
+/// The shipped `pimc-1k-belief` is the search measured as
+/// `experiments/presets/pimc-1k-chain16.toml` (docs/agents.md quotes that
+/// preset's figures for it): the same kind, parameters, rollout policy and
+/// opponent model; only the name and description differ.
+#[test]
+fn the_shipped_belief_search_is_the_measured_chain16_preset() {
+    let (StrategySpec::Search(shipped), StrategySpec::Search(measured)) = (
+        StrategySpec::load("pimc-1k-belief").unwrap(),
+        StrategySpec::load(&experiment_preset("pimc-1k-chain16")).unwrap(),
+    ) else {
+        panic!("both are search presets");
+    };
+    assert_eq!(shipped.name, "pimc-1k-belief");
+    assert_eq!(shipped.kind, measured.kind);
+    assert_eq!(shipped.params, measured.params);
+    assert_eq!(shipped.rollout, measured.rollout);
+    assert_eq!(shipped.own_rollout, measured.own_rollout);
+    assert_eq!(shipped.guide, measured.guide);
+    assert_eq!(shipped.model, measured.model);
+    assert_eq!(shipped.params.model_tries, 16);
+}
+
 /// The shipped network beats `tuned` heads-up (10,000 rounds on a fixed
 /// seed, the lower end of the Wilson interval above 50%; it measured 55.4%
 /// on 200,000): guards the pairing of the weights with the observation
