@@ -2,7 +2,7 @@
 //! a field rated at each table size, and its decisions per second per core).
 
 use super::args::{cores, parse_count, parse_threads};
-use super::scaffold::Session;
+use super::scaffold::{claim_out_dir, Session};
 use super::term::{interrupted, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +25,10 @@ pub struct LadderArgs {
     /// Worker threads (default: all cores); the ratings do not depend on it
     #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
+    /// Replace the earlier results in the output folder (the shipped
+    /// results/ladder among them)
+    #[arg(long)]
+    force: bool,
     /// No progress bar
     #[arg(short, long)]
     quiet: bool,
@@ -69,6 +73,12 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
+    // Earlier results (the shipped ones in results/ladder) are not replaced
+    // without --force, and the folder must be writable before the first game.
+    claim_out_dir(&out, a.force, "")?;
+    for p in &cfg.players {
+        claim_out_dir(&out.join(format!("{p}p")), a.force, "")?;
+    }
     let total = cfg.games * cfg.players.len() as u64;
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", 0);
     let games = cfg.games;

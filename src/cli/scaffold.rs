@@ -257,6 +257,8 @@ pub const RESULT_FILES: &[&str] = &[
     "ratings.csv",
     "head_to_head.csv",
     "ratings.svg",
+    "ladder.csv",
+    "ladder.svg",
 ];
 
 /// The files of [`RESULT_FILES`] that `dir` holds.

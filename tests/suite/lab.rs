@@ -460,6 +460,33 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
     }
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("unolab ladder"), "{report}");
+    // Run again into the same folder: the earlier ladder is not replaced
+    // without --force (it was, silently), and nothing is written.
+    let again = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args([
+                "ladder",
+                f.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(["-q", "--games", "30"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = again(&[]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("--force") && e.lines().count() == 1, "{e}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("ladder.csv")).unwrap(),
+        csv
+    );
+    let o = again(&["--force"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("30 games"), "{report}");
 }
 
 #[test]
