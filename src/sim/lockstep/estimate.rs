@@ -90,25 +90,7 @@ fn resid_ss(s: &RatioSums, r: f64) -> f64 {
 /// method: `se² = Σ(y − R x)² / (n (n − 1) x̄²)`, Student's t with `n − 1` df.
 /// `None` when `Σx = 0`.
 pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
-    if s.x == 0 {
-        return None;
-    }
-    let r = s.y as f64 / s.x as f64;
-    let n = clusters as f64;
-    let se = if clusters >= 2 {
-        let xbar = s.x as f64 / n;
-        (resid_ss(s, r) / (n * (n - 1.0))).sqrt() / xbar
-    } else {
-        f64::NAN
-    };
-    let h = t95(clusters.saturating_sub(1)) * se;
-    Some(Estimate {
-        value: r,
-        lo: r - h,
-        hi: r + h,
-        se,
-        n: s.x,
-    })
+    delta_estimate(s, clusters, false)
 }
 
 /// [`ratio_estimate`] of a share (each cluster's `y` at most its `x`: won
@@ -117,6 +99,11 @@ pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
 /// so that a few clusters that agree do not give an interval of width
 /// zero, and the interval is clamped to `[0, 1]`.
 pub fn share_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
+    delta_estimate(s, clusters, true)
+}
+
+/// [`ratio_estimate`], or with `share` [`share_estimate`].
+fn delta_estimate(s: &RatioSums, clusters: u64, share: bool) -> Option<Estimate> {
     if s.x == 0 {
         return None;
     }
@@ -124,15 +111,16 @@ pub fn share_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
     let n = clusters as f64;
     let se = if clusters >= 2 {
         let xbar = s.x as f64 / n;
-        ((resid_ss(s, r) + share_floor_ss(r)) / (n * (n - 1.0))).sqrt() / xbar
+        let floor = if share { share_floor_ss(r) } else { 0.0 };
+        ((resid_ss(s, r) + floor) / (n * (n - 1.0))).sqrt() / xbar
     } else {
         f64::NAN
     };
     let h = t95(clusters.saturating_sub(1)) * se;
-    let (lo, hi) = if h.is_finite() {
+    let (lo, hi) = if share && h.is_finite() {
         ((r - h).max(0.0), (r + h).min(1.0))
     } else {
-        (f64::NAN, f64::NAN)
+        (r - h, r + h)
     };
     Some(Estimate {
         value: r,
