@@ -127,7 +127,10 @@ impl LadderReport<'_> {
     /// `report.md`: the question, one table per table size, the plot, the command.
     pub fn markdown(&self, command: &str) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-        let mut s = format!("# {}\n\n{}\n\n", self.cfg.name, self.description.trim());
+        let mut s = format!("# {}\n\n", self.cfg.name);
+        if !self.description.trim().is_empty() {
+            s.push_str(&format!("{}\n\n", self.description.trim()));
+        }
         s.push_str(&format!(
             "Rules `{}`, {} games per table size, seed {}; speed: self-play on one thread, {} s per agent and table size. {}\n\n",
             self.cfg.rules.name,

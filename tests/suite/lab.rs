@@ -460,6 +460,8 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
     }
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("unolab ladder"), "{report}");
+    // A file without a description: no empty paragraph under the title.
+    assert!(report.starts_with("# l\n\nRules `classic`"), "{report}");
     // Run again into the same folder: the earlier ladder is not replaced
     // without --force (it was, silently), and nothing is written.
     let again = |extra: &[&str]| {
