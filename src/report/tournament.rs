@@ -142,6 +142,7 @@ impl TournamentReport<'_> {
             );
         }
         t += "\nhead-to-head: how often the row beat the column (of the rounds both sat in and one of them won)\n";
+        let (mut widest, mut fewest) = (0.0f64, u64::MAX);
         t += &format!("{:<w$}", "");
         for r in &rows {
             t += &format!("  {:>9}", truncate(r.name, 9));
@@ -155,12 +156,24 @@ impl TournamentReport<'_> {
                 let cell = if ia == ib {
                     "-".to_string()
                 } else {
-                    res.head_to_head(ia, ib)
-                        .map_or("n/a".to_string(), |(s, _, _)| pct(s))
+                    match res.head_to_head(ia, ib) {
+                        Some((s, (lo, hi), n)) => {
+                            widest = widest.max((hi - lo) / 2.0);
+                            fewest = fewest.min(n);
+                            pct(s)
+                        }
+                        None => "n/a".to_string(),
+                    }
                 };
                 t += &format!("  {cell:>9}");
             }
             t += "\n";
+        }
+        if fewest < u64::MAX {
+            t += &format!(
+                "each cell is an estimate: its 95% interval is in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
+                100.0 * widest
+            );
         }
         t
     }

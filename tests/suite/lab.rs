@@ -279,6 +279,42 @@ fn cli_tournament_writes_its_files() {
         .contains("<svg"));
 }
 
+#[test]
+fn the_head_to_head_table_says_how_precise_its_cells_are() {
+    // The text's head-to-head matrix printed shares without a word on their
+    // precision; its last line now gives the widest 95% interval and the
+    // fewest decided rounds of a pair, as head_to_head.csv has them.
+    let dir = common::tempdir("lab", "h2h");
+    let o = unolab(&[
+        "tournament",
+        "--strategies",
+        "random,points,color",
+        "--players",
+        "2",
+        "--games",
+        "900",
+        "--threads",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let csv = std::fs::read_to_string(dir.join("head_to_head.csv")).unwrap();
+    let (mut widest, mut fewest) = (0.0f64, u64::MAX);
+    for line in csv.lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        let (lo, hi): (f64, f64) = (c[6].parse().unwrap(), c[7].parse().unwrap());
+        widest = widest.max((hi - lo) / 2.0);
+        fewest = fewest.min(c[3].parse().unwrap());
+    }
+    let expect = format!(
+        "the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})",
+        100.0 * widest
+    );
+    assert!(text.contains(&expect), "{expect}\n{text}");
+}
+
 /// Plays with the base heuristic and, at every decision, asks variants with
 /// the new parameters what they would do on the same observation.
 struct Probe {
