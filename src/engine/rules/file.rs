@@ -145,6 +145,18 @@ impl RuleSetFile {
                 "stacking needs a mode: stacking=same or stacking=cross".into(),
             ));
         }
+        if !item.contains('=') {
+            // A bare name turns a yes/no rule on; any other rule needs its value.
+            let now = match toml::Value::try_from(&self.settings) {
+                Ok(toml::Value::Table(mut t)) => t.remove(key),
+                _ => None,
+            };
+            if let Some(d) = now.filter(|d| !d.is_bool()) {
+                return Err(RulesError::Invalid(format!(
+                    "house rule '{key}' needs a value: --house {key}=VALUE (in this rule set it is {d})"
+                )));
+            }
+        }
         self.apply_setting(key, value)
     }
 

@@ -229,7 +229,19 @@ mod tests {
                 "'max_turns' is a setting, not a house rule: give it as --set max_turns=VALUE"
             ),
             "{e}"
-        );
+        ); // A bare numeric or named house rule was read as `true`: "invalid
+           // type: boolean `true`, expected u32".
+        for (rule, default) in [
+            ("uno_penalty", "2"),
+            ("hand_size", "5"),
+            ("custom_effect", "\"extra_turn\""),
+        ] {
+            let e = f.apply_house(rule).unwrap_err().to_string();
+            let want = format!("house rule '{rule}' needs a value: --house {rule}=VALUE (in this rule set it is {default})");
+            assert!(e.contains(&want), "{e}");
+        }
+        f.apply_house("uno_penalty=4").unwrap();
+        assert_eq!(f.settings.uno_penalty, 4);
     }
 
     #[test]
