@@ -106,6 +106,8 @@ def test_compare_equals_the_cli(cli):
     assert strip(dict(py)) == strip(c)
     py2 = unolab.compare("random", players=3, b_seat="0=color", games=500, seed=2)
     assert strip(dict(py2)) == strip(c)
+    py3 = unolab.compare("random", players=3, b_seat={0: "color"}, games=500, seed=2)
+    assert strip(dict(py3)) == strip(c)
 
 
 def test_experiment_file_and_dict_equal_the_cli(cli, tmp_path):
@@ -233,6 +235,11 @@ def test_bad_values_are_value_errors():
         unolab.compare("random", games=10)
     with pytest.raises(ValueError, match="b-seat"):
         unolab.compare("random", players=3, b_seat="7=color", games=10)
+    # A dict of seats was unpacked as a pair: "not enough values to unpack".
+    with pytest.raises(TypeError, match="changes one seat"):
+        unolab.compare("random", players=3, b_seat={0: "color", 1: "points"}, games=10)
+    with pytest.raises(TypeError, match="changes one seat"):
+        unolab.compare("random", players=3, b_seat=0, games=10)
     with pytest.raises(ValueError, match="invalid name"):
         unolab.experiment({"name": "bad name", "base": {}, "arm": [{"label": "a"}, {"label": "b"}]})
 

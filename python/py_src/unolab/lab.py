@@ -287,7 +287,7 @@ def compare(
     b_settings: SettingsArg = None,
     b_house: House = None,
     b_strategies: Optional[Strategies] = None,
-    b_seat: Union[str, tuple, None] = None,
+    b_seat: Union[str, tuple, dict, None] = None,
     games: int = 10_000,
     seed: int = 1,
     duplicate: Optional[bool] = None,
@@ -300,8 +300,9 @@ def compare(
     """A/B: configuration A and B (A with the ``b_*`` changes) played on the
     same seeds, differences with intervals: ``unolab compare --json``.
 
-    ``b_seat`` changes one seat of B's line-up: ``"K=STRATEGY"`` or
-    ``(K, strategy)`` (seat K from 0, the strategy a name or an object).
+    ``b_seat`` changes one seat of B's line-up: ``"K=STRATEGY"``,
+    ``(K, strategy)`` or ``{K: strategy}`` (seat K from 0, the strategy a
+    name or an object).
     """
     seat = None
     if b_seat is not None:
@@ -317,6 +318,14 @@ def compare(
                 ) from None
             seat = (k_int, name.strip())
         else:
+            if isinstance(b_seat, dict) and len(b_seat) == 1:
+                # {K: strategy}: the mapping a caller reaches for first.
+                b_seat = next(iter(b_seat.items()))
+            if not isinstance(b_seat, (tuple, list)) or len(b_seat) != 2:
+                raise TypeError(
+                    "b_seat changes one seat of B's line-up: give 'K=STRATEGY', "
+                    f"(K, strategy) or {{K: strategy}}, not {b_seat!r}"
+                )
             k, s = b_seat
             seat = (_int("seat", k), s)
         if seat[0] < 0:
