@@ -64,12 +64,7 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
 
 /// A positive integer (`_` allowed as a separator); the error names `what`.
 fn parse_positive(s: &str, what: &str) -> Result<u64, String> {
-    match s.replace('_', "").parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!(
-            "'{s}' is not a valid {what} (valid: a positive integer)"
-        )),
-    }
+    parse_up_to(s, what, None)
 }
 
 /// `tune --generations`.
@@ -87,11 +82,15 @@ pub fn parse_batch(s: &str) -> Result<u64, String> {
     parse_positive(s, "batch size (games per batch)")
 }
 
-/// A positive integer no larger than `max`; the error names `what` and the range.
-fn parse_up_to(s: &str, what: &str, max: u64) -> Result<u64, String> {
+/// A positive integer (`_` allowed as a separator), no larger than `max` if
+/// given; the error names `what` and the valid range.
+fn parse_up_to(s: &str, what: &str, max: Option<u64>) -> Result<u64, String> {
     match s.replace('_', "").parse::<u64>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("'{s}' is not a valid {what} (valid: 1 to {max})")),
+        Ok(n) if n > 0 && max.is_none_or(|m| n <= m) => Ok(n),
+        _ => Err(match max {
+            Some(m) => format!("'{s}' is not a valid {what} (valid: 1 to {m})"),
+            None => format!("'{s}' is not a valid {what} (valid: a positive integer)"),
+        }),
     }
 }
 
@@ -100,18 +99,18 @@ pub fn parse_sims(s: &str) -> Result<u64, String> {
     parse_up_to(
         s,
         "simulation count (determinizations per action)",
-        1_000_000,
+        Some(1_000_000),
     )
 }
 
 /// `train --epochs`.
 pub fn parse_epochs(s: &str) -> Result<u64, String> {
-    parse_up_to(s, "epoch count", 10_000)
+    parse_up_to(s, "epoch count", Some(10_000))
 }
 
 /// `train --batch`.
 pub fn parse_batch_size(s: &str) -> Result<u64, String> {
-    parse_up_to(s, "batch size (positions per mini-batch)", 1 << 20)
+    parse_up_to(s, "batch size (positions per mini-batch)", Some(1 << 20))
 }
 
 /// Seconds between saves of a resumable state (`--checkpoint`): a number from

@@ -2,7 +2,7 @@
 
 use crate::common::{self, unolab, TempDir};
 use rand::{Rng as _, SeedableRng};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::lab::ratings::{fit, Results};
 use unolab::lab::tournament::{self, lineup, TournamentConfig};
@@ -234,24 +234,32 @@ fn cli_refuses_bad_input() {
     // does: tests/suite/cli_trust.rs, file_outputs_create_missing_folders_alike.)
 }
 
-#[test]
-fn cli_tournament_writes_its_files() {
-    let dir = common::tempdir("lab", "tour");
-    let o = unolab(&[
+/// `unolab tournament` of `random,points,color` on one thread, writing its
+/// files to `dir`; `extra` arguments after. Asserts success.
+fn tournament_into(dir: &std::path::Path, players: &str, games: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
         "tournament",
         "--strategies",
         "random,points,color",
         "--players",
-        "3",
+        players,
         "--games",
-        "3000",
+        games,
         "--threads",
         "1",
-        "--json",
         "--out",
         dir.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let o = unolab(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+#[test]
+fn cli_tournament_writes_its_files() {
+    let dir = common::tempdir("lab", "tour");
+    let o = tournament_into(&dir, "3", "3000", &["--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["games"], 3000);
     assert_eq!(v["strategies"].as_array().unwrap().len(), 3);
@@ -285,20 +293,7 @@ fn the_head_to_head_table_says_how_precise_its_cells_are() {
     // precision; its last line now gives the widest 95% interval and the
     // fewest decided rounds of a pair, as head_to_head.csv has them.
     let dir = common::tempdir("lab", "h2h");
-    let o = unolab(&[
-        "tournament",
-        "--strategies",
-        "random,points,color",
-        "--players",
-        "2",
-        "--games",
-        "900",
-        "--threads",
-        "1",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tournament_into(&dir, "2", "900", &[]);
     let text = String::from_utf8_lossy(&o.stdout);
     let csv = std::fs::read_to_string(dir.join("head_to_head.csv")).unwrap();
     let (mut widest, mut fewest) = (0.0f64, u64::MAX);

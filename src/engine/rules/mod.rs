@@ -229,8 +229,9 @@ mod tests {
                 "'max_turns' is a setting, not a house rule: give it as --set max_turns=VALUE"
             ),
             "{e}"
-        ); // A bare numeric or named house rule was read as `true`: "invalid
-           // type: boolean `true`, expected u32".
+        );
+        // A bare numeric or named house rule was read as `true`: "invalid
+        // type: boolean `true`, expected u32".
         for (rule, default) in [
             ("uno_penalty", "2"),
             ("hand_size", "5"),
