@@ -132,12 +132,12 @@ impl LadderReport<'_> {
             s.push_str(&format!("{}\n\n", self.description.trim()));
         }
         s.push_str(&format!(
-            "Rules `{}`, {} games per table size, seed {}; speed: self-play on one thread, {} s per agent and table size. {}\n\n",
+            "Rules `{}`, {} games per table size, seed {}; speed: self-play on one thread, {} s per agent and table size.{}\n\n",
             self.cfg.rules.name,
             self.cfg.games,
             self.cfg.seed,
             self.cfg.speed_seconds,
-            if self.outcome.partial { "**Partial: interrupted.**" } else { "" }
+            if self.outcome.partial { " **Partial: interrupted.**" } else { "" }
         ));
         let refn = self.cfg.entrants[self.cfg.reference].name();
         let ceil = self.cfg.ceiling.map(|c| self.cfg.entrants[c].name());

@@ -493,6 +493,8 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
     assert!(report.contains("unolab ladder"), "{report}");
     // A file without a description: no empty paragraph under the title.
     assert!(report.starts_with("# l\n\nRules `classic`"), "{report}");
+    // No line ends in a space (the settings line did when not partial).
+    assert!(!report.lines().any(|l| l.ends_with(' ')), "{report}");
     // Run again into the same folder: the earlier ladder is not replaced
     // without --force (it was, silently), and nothing is written.
     let again = |extra: &[&str]| {
