@@ -153,7 +153,7 @@ impl RuleSetFile {
             };
             if let Some(d) = now.filter(|d| !d.is_bool()) {
                 return Err(RulesError::Invalid(format!(
-                    "house rule '{key}' needs a value: --house {key}=VALUE (in this rule set it is {d})"
+                    "house rule '{key}' needs a value: {key}=VALUE (in this rule set it is {d})"
                 )));
             }
         }

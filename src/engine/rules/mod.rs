@@ -238,7 +238,7 @@ mod tests {
             ("custom_effect", "\"extra_turn\""),
         ] {
             let e = f.apply_house(rule).unwrap_err().to_string();
-            let want = format!("house rule '{rule}' needs a value: --house {rule}=VALUE (in this rule set it is {default})");
+            let want = format!("house rule '{rule}' needs a value: {rule}=VALUE (in this rule set it is {default})");
             assert!(e.contains(&want), "{e}");
         }
         f.apply_house("uno_penalty=4").unwrap();
