@@ -5,7 +5,7 @@
 use super::term::Fail;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What `run`, `tournament`, `tune`, `experiment run` (and `compare`) and the
@@ -76,16 +76,33 @@ impl Session {
 
 /// A flag set by Ctrl-C, SIGTERM or SIGHUP (what batch schedulers send at a
 /// time limit): long work stops after the unit in progress and keeps what it
-/// finished. A second signal exits at once with code 130.
+/// finished. A second signal exits at once with code 130, keeping nothing,
+/// but only one that comes a second or more after the first: `timeout -s INT` and a terminal's
+/// Ctrl-C can deliver one interrupt twice (to the process and to its
+/// group), and that pair must not throw the finished work away.
 fn interrupt_flag() -> &'static AtomicBool {
     static STOP: AtomicBool = AtomicBool::new(false);
+    static FIRST_MS: AtomicU64 = AtomicU64::new(0);
     static INSTALL: std::sync::Once = std::sync::Once::new();
+    fn now_ms() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
     INSTALL.call_once(|| {
         let _ = ctrlc::set_handler(|| {
             if STOP.swap(true, Ordering::SeqCst) {
+                if now_ms().saturating_sub(FIRST_MS.load(Ordering::SeqCst)) < 1000 {
+                    return;
+                }
                 unolab::agents::external::end_all();
                 std::process::exit(130);
             }
+            FIRST_MS.store(now_ms(), Ordering::SeqCst);
+            // The first signal: the run ends after the games in progress.
+            eprintln!(
+                "\nstopping after the games in progress, keeping what is finished (interrupt again to quit at once, keeping nothing)"
+            );
         });
     });
     &STOP

@@ -59,7 +59,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         games: a.games,
         seed: a.seed,
         threads,
-        chunk: 1024,
+        chunk: unolab::lab::options::chunk_for(&field, 1024),
         allow_oracle: a.allow_oracle,
     };
     cfg.validate()?;

@@ -85,7 +85,9 @@ impl LadderConfig {
             games: self.games,
             seed: self.seed,
             threads: self.threads,
-            chunk: 64,
+            // The field holds search agents: small units keep an
+            // interrupt prompt (the unit changes no result).
+            chunk: 4,
             allow_oracle: self.allow_oracle,
         }
     }

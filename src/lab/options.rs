@@ -82,11 +82,15 @@ impl RunOptions {
 }
 
 /// Games per unit of work for a line-up: `fast` for strategies of this
-/// process's own speed; small units when a program (thousands of decisions a
-/// second) or an embedding program's strategy (a Python object) sits at the
-/// table, so that an interrupt and the progress stay prompt.
+/// process's own speed; small units when a search agent (hundreds of
+/// decisions a second: one deal per unit), a program (thousands) or an
+/// embedding program's strategy (a Python object) sits at the table, so that
+/// an interrupt and the progress stay prompt. The unit changes no result,
+/// only when a run can stop.
 pub fn chunk_for(lineup: &[StrategySpec], fast: u64) -> u64 {
-    if lineup.iter().any(|s| s.is_external()) {
+    if lineup.iter().any(|s| matches!(s, StrategySpec::Search(_))) {
+        1
+    } else if lineup.iter().any(|s| s.is_external()) {
         16
     } else if lineup.iter().any(|s| matches!(s, StrategySpec::Custom(_))) {
         64.min(fast)

@@ -3,7 +3,9 @@
 //! what A and B are and how a challenger does, precision per metric, and the
 //! smaller things a user tripped on.
 
-use crate::common::{self, read, stderr, stdout, terminated_after, unolab, TempDir};
+use crate::common::{
+    self, read, signalled_after, stderr, stdout, terminated_after, unolab, TempDir,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -651,4 +653,44 @@ fn file_outputs_create_missing_folders_alike() {
     let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_interrupt_stops_a_search_run_within_a_deal_and_a_doubled_signal_keeps_the_work() {
+    // Two things lost an interrupted search run: the runner handed out work
+    // in units of 1,024 games, so a run of 400 searched games could not be
+    // stopped at all; and `timeout -s INT` delivers the interrupt twice (to
+    // the process and to its group), which counted as "quit at once,
+    // keeping nothing".
+    let dir = tempdir("search-int");
+    let out = dir.join("out");
+    let o = signalled_after(
+        &[
+            "run",
+            "-p",
+            "2",
+            "-s",
+            "pimc-1k,color",
+            "-g",
+            "400",
+            "-j",
+            "2",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        2000,
+        &["-INT", "-INT"],
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{e}");
+    assert!(e.contains("stopping after the games in progress"), "{e}");
+    assert!(e.contains("interrupted: "), "{e}");
+    let m: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+    assert_eq!(m["partial"], true, "{m}");
+    let csv = read(&out.join("summary.csv"));
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",true")), "{csv}");
+    assert_eq!(m["games_requested"], 400, "{m}");
+    let played = m["games_completed"].as_u64().unwrap();
+    assert!(played > 0 && played < 400, "{m}");
 }

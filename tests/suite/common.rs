@@ -1061,6 +1061,13 @@ pub fn read(p: &std::path::Path) -> String {
 /// Starts `unolab` with `args` (stdout and stderr captured), sends it
 /// SIGTERM after `ms` milliseconds and returns what it wrote and its status.
 pub fn terminated_after(args: &[&str], ms: u64) -> std::process::Output {
+    signalled_after(args, ms, &["-TERM"])
+}
+
+/// Starts `unolab` with `args` (stdout and stderr captured), sends it the
+/// `signals` (`kill` options such as `-INT`) one right after the other
+/// after `ms` milliseconds and returns what it wrote and its status.
+pub fn signalled_after(args: &[&str], ms: u64, signals: &[&str]) -> std::process::Output {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -1068,10 +1075,12 @@ pub fn terminated_after(args: &[&str], ms: u64) -> std::process::Output {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(ms));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    for sig in signals {
+        let killed = std::process::Command::new("kill")
+            .args([*sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
     child.wait_with_output().unwrap()
 }
