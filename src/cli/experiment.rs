@@ -51,10 +51,14 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
     match action {
         ExperimentAction::Check { file } => {
             let exp = load(&file)?;
+            // What a run would refuse before its first game, refused here.
+            unolab::sim::lockstep::check(&exp.lockstep(1))?;
+            let arms = exp.run.arms.len();
             print_out(&format!(
-                "{}: {} arms, {} games per arm, seed {}{}: valid\n",
+                "{}: {} arm{}, {} games per arm, seed {}{}: valid\n",
                 file,
-                exp.run.arms.len(),
+                arms,
+                if arms == 1 { "" } else { "s" },
                 exp.run.max_clusters,
                 exp.run.seed,
                 if exp.run.duplicate { ", duplicate" } else { "" }

@@ -718,3 +718,61 @@ fn experiment_files_name_the_seating() {
     );
     has(&errors(&t), 11, "duplicate play rotates the seats");
 }
+
+#[test]
+fn a_precision_on_what_no_arm_measures_or_without_a_precision_is_refused() {
+    use unolab::sim::lockstep::check;
+    // A limit for a precision rule, in a file without one: ignored before.
+    let t = GOOD.replace("batch = 200", "batch = 200\nmax_games = 5000");
+    has(&errors(&t), 14, "max_games is the limit of a run with a precision");
+    let t = GOOD.replace("batch = 200", "batch = 200\nprecision = 0.5\nmax_games = 5000");
+    assert!(parse(&t, "x.toml").is_ok());
+    // The precision's metrics without a precision: refused by the run's
+    // check (a --precision X may still bring one).
+    let t = GOOD.replace("batch = 200", "batch = 200\nmetrics = [\"win_rate\"]");
+    let mut e = parse(&t, "x.toml").unwrap();
+    let err = check(&e.lockstep(1)).unwrap_err().to_string();
+    assert!(
+        err.contains("the metrics of a precision are named (win_rate), but no precision is given"),
+        "{err}"
+    );
+    e.run.precision = Some(0.01);
+    check(&e.lockstep(1)).unwrap();
+    // A metric only matches measure, in a run of rounds: it was "reached"
+    // without an interval ever looked at.
+    let mut e = parse(GOOD, "x.toml").unwrap();
+    e.run.precision_targets = vec![("match_win_rate".into(), 0.01)];
+    let err = check(&e.lockstep(1)).unwrap_err().to_string();
+    assert!(
+        err.contains("'match_win_rate', which only matches measure"),
+        "{err}"
+    );
+    e.run.precision_targets = vec![];
+    e.run.precision = Some(0.01);
+    e.run.precision_metrics = vec!["rounds_per_match".into()];
+    assert!(check(&e.lockstep(1)).is_err());
+    // Two targets for one metric: only the first was used.
+    e.run.precision = None;
+    e.run.precision_metrics = vec![];
+    e.run.precision_targets = vec![("win_rate".into(), 0.01), ("win_rate".into(), 0.02)];
+    let err = check(&e.lockstep(1)).unwrap_err().to_string();
+    assert!(err.contains("metric 'win_rate' has two precision targets"), "{err}");
+    // From the command line: one line, exit 2, before any game.
+    let o = unolab(&[
+        "compare",
+        "-s",
+        "points,color",
+        "--b-house",
+        "seven_o",
+        "--precision",
+        "match_win_rate=0.2",
+        "-g",
+        "300",
+        "-q",
+    ]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("only matches measure"), "{e}");
+    assert!(o.stdout.is_empty());
+}

@@ -371,6 +371,17 @@ pub fn parse_with(
             );
         }
     }
+    // A limit for a precision rule, given without one, was ignored.
+    // (`metrics` without a precision is checked with the run's options:
+    // `--precision X` may bring the precision.)
+    if stop.precision.is_none() && stop.precision_per_metric.is_none() {
+        if let Some(m) = &stop.max_games {
+            errs.at(
+                m.span(),
+                "[stop] max_games is the limit of a run with a precision rule, and [stop] has none (give precision or precision_per_metric, or set games instead)",
+            );
+        }
+    }
 
     // Arms as written, then the grid's product.
     let base_rules = b

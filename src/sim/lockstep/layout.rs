@@ -45,6 +45,9 @@ pub const METRIC_NAMES: [&str; 12] = [
     "position_win_rate",
 ];
 
+/// The metrics only matches measure (in round mode no arm has them).
+pub const MATCH_ONLY_METRICS: [&str; 2] = ["rounds_per_match", "match_win_rate"];
+
 /// Whether metric `name` is a share (between 0 and 1 in every cluster: won
 /// rounds of rounds held, blocked rounds of rounds), whose interval is a
 /// share's (`estimate::share_estimate`). `first_mover_advantage` is a

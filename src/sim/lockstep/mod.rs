@@ -39,7 +39,7 @@ pub use estimate::{
     constant_ratio, equal_per_cluster, holm, metric_estimate, paired_difference, ratio_estimate,
     share_estimate, t95, Difference, Estimate, Untested,
 };
-pub use layout::{is_share, Layout, MetricKey, METRIC_NAMES};
+pub use layout::{is_share, Layout, MetricKey, MATCH_ONLY_METRICS, METRIC_NAMES};
 pub use run::{
     at_batch_boundary, half_widths, precise_enough, precision_checks, run_lockstep, PrecisionCheck,
     Stop, STEP_SECS,
@@ -163,6 +163,35 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
             "unknown metric '{m}' in the precision (valid: {})",
             METRIC_NAMES.join(", ")
         ));
+    }
+    if cfg.precision.is_none() && !cfg.precision_metrics.is_empty() {
+        return bad(format!(
+            "the metrics of a precision are named ({}), but no precision is given (--precision X, or [stop] precision = X)",
+            cfg.precision_metrics.join(", ")
+        ));
+    }
+    for (i, (m, _)) in cfg.precision_targets.iter().enumerate() {
+        if cfg.precision_targets[..i].iter().any(|(n, _)| n == m) {
+            return bad(format!(
+                "metric '{m}' has two precision targets; give it one"
+            ));
+        }
+    }
+    // A precision on what no arm measures would be "reached" without an
+    // interval ever being looked at.
+    if !cfg.arms.iter().any(|a| a.cfg.mode == crate::sim::runner::Mode::Match) {
+        let asked = cfg
+            .precision_targets
+            .iter()
+            .map(|(m, _)| m)
+            .chain(cfg.precision_metrics.iter().filter(|_| cfg.precision.is_some()));
+        for m in asked {
+            if MATCH_ONLY_METRICS.contains(&m.as_str()) {
+                return bad(format!(
+                    "the precision asks for '{m}', which only matches measure, and this run plays rounds (--mode match, or mode = \"match\")"
+                ));
+            }
+        }
     }
     if cfg.duplicate {
         if let Some(a) = cfg
