@@ -102,12 +102,19 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
             if let Some(mut d) = paired_difference(&ma.sums, &mb.sums, &p.sums, st.clusters) {
                 let (metric, group) = (&ma.key.name, &ma.key.group);
                 let players = (arm.stats.players, base.stats.players);
-                if d.untested == Some(Untested::NoVariance)
-                    && d.diff == 0.0
+                if c.same_config && d.untested == Some(Untested::SameInEveryDeal) {
+                    d.untested = Some(Untested::Identical);
+                    (d.lo, d.hi) = (0.0, 0.0);
+                }
+                if matches!(
+                    d.untested,
+                    Some(Untested::NoVariance | Untested::SameInEveryDeal)
+                ) && d.diff == 0.0
                     && identity(arm, metric, group)
                     && identity(base, metric, group)
                 {
                     d.untested = Some(Untested::Identical);
+                    (d.lo, d.hi) = (0.0, 0.0);
                 }
                 if d.untested.is_none() {
                     if let Some(m) = same_test_as(metric, group, players) {
@@ -449,11 +456,17 @@ impl ExperimentReport<'_> {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);
             let k = if pct { 100.0 } else { 1.0 };
+            // No interval (the same in every deal played): a point.
+            let (lo, hi) = if r.d.lo.is_finite() {
+                (r.d.lo, r.d.hi)
+            } else {
+                (r.d.diff, r.d.diff)
+            };
             let row = Row {
                 label: r.arm.clone(),
                 value: k * r.d.diff,
-                lo: k * r.d.lo,
-                hi: k * r.d.hi,
+                lo: k * lo,
+                hi: k * hi,
             };
             let tested = r.d.untested.is_none();
             match panels.iter_mut().find(|(key, _, _)| *key == t) {

@@ -138,6 +138,7 @@ impl ExperimentReport<'_> {
                 let p = |x: f64| match c.d.untested {
                     _ if x.is_finite() => format!("{x:.4}"),
                     Some(Untested::Identical) => "identical".into(),
+                    Some(Untested::SameInEveryDeal) => "same deals".into(),
                     Some(Untested::NoVariance) => "no var.".into(),
                     Some(Untested::SameAs(_)) => "same test".into(),
                     None => "-".into(),
@@ -150,7 +151,11 @@ impl ExperimentReport<'_> {
                     fmt(&c.metric, c.base_value),
                     fmt(&c.metric, c.arm_value),
                     fmt(&c.metric, c.d.diff),
-                    format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi)),
+                    if c.d.lo.is_finite() {
+                        format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi))
+                    } else {
+                        "-".into()
+                    },
                     p(c.d.p),
                     if c.p_holm.is_finite() {
                         format!("{:.4}", c.p_holm)
@@ -429,7 +434,7 @@ impl ExperimentReport<'_> {
                 "Holm's adjustment over the {m} tested comparisons{}",
                 if untested > 0 {
                     format!(
-                        " (the other {untested} have no test: identical by construction, no variance, or the same test as another metric)"
+                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, or the same test as another metric)"
                     )
                 } else {
                     String::new()

@@ -38,11 +38,16 @@ pub struct Difference {
 /// Why a difference gets no p-value (and stays out of Holm's family).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Untested {
-    /// The two arms' values are equal in every cluster, by construction:
-    /// the arms play the same games, or the metric is an identity (the round
-    /// wins per seat held of a strategy at every seat are the won rounds /
-    /// players).
+    /// The two arms' values are equal in every cluster by construction:
+    /// the metric is an identity (the round wins per seat held of a
+    /// strategy at every seat are the won rounds / players).
     Identical,
+    /// The two arms' values were equal in every cluster played, while the
+    /// metric varies: no difference was seen, which does not show there is
+    /// none (a rare event that tells the arms apart may not have come up,
+    /// e.g. a turn limit no round reached). No interval: zero width would
+    /// claim more than the data say.
+    SameInEveryDeal,
     /// The difference is the same in every cluster (each arm's value never
     /// varies, e.g. no blocked round in either arm): its standard error is
     /// zero, or below floating-point rounding of the sums.
@@ -56,6 +61,7 @@ impl Untested {
     pub fn label(self) -> String {
         match self {
             Untested::Identical => "identical by construction".into(),
+            Untested::SameInEveryDeal => "the same in every deal played".into(),
             Untested::NoVariance => "no variance".into(),
             Untested::SameAs(m) => format!("same test as {m}"),
         }
@@ -171,9 +177,10 @@ pub fn equal_per_cluster(a: &RatioSums, b: &RatioSums, c: &CrossSums) -> bool {
 ///
 /// A difference whose `Σz²` is zero, or below the floating-point rounding of
 /// the sums it is computed from, has no variance and no test: no p-value,
-/// a zero-width interval, and `untested` says why ([`Untested::Identical`]
-/// when the arms are equal in every cluster while the metric varies,
-/// [`Untested::NoVariance`] otherwise).
+/// a zero-width interval, and `untested` says why
+/// ([`Untested::SameInEveryDeal`], with no interval, when the arms are equal
+/// in every cluster while the metric varies, [`Untested::NoVariance`]
+/// otherwise).
 pub fn paired_difference(
     a: &RatioSums,
     b: &RatioSums,
@@ -220,11 +227,17 @@ pub fn paired_difference(
     // test, so no p-value, and the comparison stays out of Holm's family.
     let untested = (se == 0.0).then(|| {
         if equal_per_cluster(a, b, c) && !(constant_ratio(a) && constant_ratio(b)) {
-            Untested::Identical
+            Untested::SameInEveryDeal
         } else {
             Untested::NoVariance
         }
     });
+    // Equal in every deal played is not a difference known to be zero.
+    let h = if untested == Some(Untested::SameInEveryDeal) {
+        f64::NAN
+    } else {
+        h
+    };
     let p = if se > 0.0 {
         t_p_value(diff / se, df)
     } else {

@@ -179,12 +179,16 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
     }
     // A precision on what no arm measures would be "reached" without an
     // interval ever being looked at.
-    if !cfg.arms.iter().any(|a| a.cfg.mode == crate::sim::runner::Mode::Match) {
-        let asked = cfg
-            .precision_targets
-            .iter()
-            .map(|(m, _)| m)
-            .chain(cfg.precision_metrics.iter().filter(|_| cfg.precision.is_some()));
+    if !cfg
+        .arms
+        .iter()
+        .any(|a| a.cfg.mode == crate::sim::runner::Mode::Match)
+    {
+        let asked = cfg.precision_targets.iter().map(|(m, _)| m).chain(
+            cfg.precision_metrics
+                .iter()
+                .filter(|_| cfg.precision.is_some()),
+        );
         for m in asked {
             if MATCH_ONLY_METRICS.contains(&m.as_str()) {
                 return bad(format!(

@@ -200,6 +200,11 @@ pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<Precisi
                 };
                 let b = &st.arms[c.baseline].metrics[p.base_metric];
                 if let Some(d) = paired_difference(&a.sums, &b.sums, &p.sums, st.clusters) {
+                    // Equal in every deal so far: no interval to narrow (it
+                    // had a zero width before, always "precise").
+                    if d.untested == Some(super::estimate::Untested::SameInEveryDeal) {
+                        continue;
+                    }
                     v.push(PrecisionCheck {
                         what: format!(
                             "{}:{} of {} against {}",

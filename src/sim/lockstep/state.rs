@@ -49,6 +49,10 @@ pub struct ComparisonState {
     pub arm: usize,
     pub baseline: usize,
     pub pairs: Vec<PairState>,
+    /// The arm is the baseline's configuration (rule set, settings, table,
+    /// line-up, mode, seating): its differences are zero by construction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub same_config: bool,
 }
 
 /// The exact state of a lockstep run at a batch boundary: versioned and
@@ -110,10 +114,21 @@ impl LockstepState {
                     })
                     .filter(|p| lb.applies(p.base_metric))
                     .collect();
+                let (ca, cb) = (&cfg.arms[a].cfg, &cfg.arms[b].cfg);
+                let same_config = ca.rules.file.to_toml() == cb.rules.file.to_toml()
+                    && ca.players == cb.players
+                    && ca.mode == cb.mode
+                    && ca.seating == cb.seating
+                    && ca
+                        .lineup
+                        .iter()
+                        .map(|s| s.name())
+                        .eq(cb.lineup.iter().map(|s| s.name()));
                 comparisons.push(ComparisonState {
                     arm: a,
                     baseline: b,
                     pairs,
+                    same_config,
                 });
             }
         }
