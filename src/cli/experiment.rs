@@ -114,6 +114,14 @@ pub fn drive(
     every: f64,
 ) -> Result<ExitCode, Fail> {
     apply_overrides(&mut exp, c)?;
+    // One game (or deal) per arm gives no interval at all: every one was NaN.
+    if exp.run.max_clusters < 2 {
+        return Err(Fail(format!(
+            "{} {} per arm gives no interval; give at least 2 (--games 2)",
+            exp.run.max_clusters,
+            if exp.run.duplicate { "deal" } else { "game" }
+        )));
+    }
     let threads = c.threads.unwrap_or_else(cores);
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg)?;
@@ -125,7 +133,21 @@ pub fn drive(
                 "--resume needs --out DIR (where the state was saved)".into(),
             ))
         }
-        (Some(dir), true) => resume_state(dir, &exp, &cfg)?,
+        (Some(dir), true) => {
+            let st = resume_state(dir, &exp, &cfg)?;
+            // A limit below what was played would be written beside more
+            // games than it allows.
+            if st.clusters > cfg.max_clusters {
+                return Err(Fail(format!(
+                    "the saved run has {} {} per arm, more than the limit of {}; resume with a limit of at least {} (--games), or start over with --force",
+                    st.clusters,
+                    if exp.run.duplicate { "deals" } else { "games" },
+                    cfg.max_clusters,
+                    st.clusters
+                )));
+            }
+            st
+        }
         (Some(dir), false) => {
             // Saved work is not replaced without --force.
             if !c.force {
@@ -184,10 +206,16 @@ pub fn drive(
     print_result(json, || report.to_json(), || report.to_text())?;
     if how == Stop::Interrupted {
         return Ok(interrupted(&format!(
-            "{} of {} {} per arm kept; continue with --resume",
+            "{} of {} {} per arm {}",
             state.clusters,
             total,
-            if exp.run.duplicate { "deals" } else { "games" }
+            if exp.run.duplicate { "deals" } else { "games" },
+            // Without --out nothing was saved to resume from.
+            if out.is_some() {
+                "kept; continue with --resume"
+            } else {
+                "played (printed above; nothing saved to resume: give --out DIR to keep a run)"
+            }
         )));
     }
     Ok(ExitCode::SUCCESS)

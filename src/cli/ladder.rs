@@ -55,6 +55,12 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         Some(c) => Some(find(c, "ceiling")?),
         None => None,
     };
+    if ceiling == Some(reference) {
+        return Err(Fail(format!(
+            "ceiling = '{}' is the reference: the share of the way from one to the other would be 0 / 0 (name another ceiling, or none)",
+            file.reference
+        )));
+    }
     let cfg = LadderConfig {
         name: file.name.clone(),
         rules,
@@ -108,9 +114,31 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         out.display()
     );
     if outcome.partial {
-        return Ok(interrupted(
-            "interrupted; the results written are marked partial",
-        ));
+        // How far each table size got (the sizes after the interrupted one
+        // were not played).
+        let done: Vec<String> = outcome
+            .rungs
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} of {} games at {} players",
+                    r.outcome.results.games, cfg.games, r.players
+                )
+            })
+            .collect();
+        let skipped: Vec<String> = cfg.players[outcome.rungs.len()..]
+            .iter()
+            .map(|p| format!("{p}"))
+            .collect();
+        return Ok(interrupted(&format!(
+            "{}{}; the results written are marked partial",
+            done.join(", "),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" (not played: {} players)", skipped.join(", "))
+            }
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }

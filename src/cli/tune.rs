@@ -55,11 +55,17 @@ pub struct TuneArgs {
     /// No progress lines (one per generation on stderr)
     #[arg(short, long)]
     quiet: bool,
+    /// Let a perfect-information reference agent (base = "oracle") be an opponent
+    #[arg(long)]
+    allow_oracle: bool,
 }
 
 pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     let rules = load_rules(&a.rules)?;
     let field = strategy::parse_list(&a.field)?;
+    // A preset tuned against a player that sees every hand is tuned for no
+    // fair table: refused unless asked for, as tournaments refuse it.
+    strategy::check_fair(&field, a.allow_oracle).map_err(Fail)?;
     let start = StrategySpec::load(&a.start)?;
     let name = match (&a.name, &a.out) {
         (Some(n), _) => n.clone(),

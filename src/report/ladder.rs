@@ -137,7 +137,28 @@ impl LadderReport<'_> {
             self.cfg.games,
             self.cfg.seed,
             self.cfg.speed_seconds,
-            if self.outcome.partial { " **Partial: interrupted.**" } else { "" }
+            if self.outcome.partial {
+                let played: Vec<String> = self
+                    .cfg
+                    .players
+                    .iter()
+                    .map(|&p| {
+                        let games = self
+                            .outcome
+                            .rungs
+                            .iter()
+                            .find(|r| r.players == p)
+                            .map_or(0, |r| r.outcome.results.games);
+                        format!("{games} at {p} players")
+                    })
+                    .collect();
+                format!(
+                    " **Partial: interrupted** (games played: {}).",
+                    played.join(", ")
+                )
+            } else {
+                String::new()
+            }
         ));
         let refn = self.cfg.entrants[self.cfg.reference].name();
         let ceil = self.cfg.ceiling.map(|c| self.cfg.entrants[c].name());
@@ -184,7 +205,14 @@ impl LadderReport<'_> {
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is approximate (delta method, the three ratings' intervals treated as independent). Each tournament's ratings, head-to-head \
-             table and plot are in its folder (`2p/`, `4p/`, ...).\n\nRegenerate: `{command}`\n"
+             table and plot are in its folder ({folders}).\n\nRegenerate: `{command}`\n",
+            folders = self
+                .outcome
+                .rungs
+                .iter()
+                .map(|r| format!("`{}p/`", r.players))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         s
     }

@@ -425,3 +425,91 @@ fn train_numbers_out_of_range_are_named_and_refused_not_clamped() {
     assert!(!e.contains("unexpected argument"), "{e}");
     assert!(!Path::new("unused-train-out").exists());
 }
+
+#[test]
+fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
+    let dir = tempdir("probe2");
+    // A trace of a match with no end ran 1,000 rounds to the cap; run and
+    // play refused it.
+    let e = refusal(&unolab(&["trace", "--set", "target=0"]));
+    assert!(e.contains("a match needs an end"), "{e}");
+    // One game per arm: every interval was NaN.
+    let e = refusal(&unolab(&[
+        "compare",
+        "-g",
+        "1",
+        "-s",
+        "points,color",
+        "-p",
+        "2",
+        "--b-house",
+        "seven_o",
+    ]));
+    assert!(e.contains("1 game per arm gives no interval"), "{e}");
+    // Tuning against a player that sees every hand: tournaments refuse it.
+    let e = refusal(&unolab(&[
+        "tune",
+        "--field",
+        "oracle-400",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "-g",
+        "10",
+    ]));
+    assert!(
+        e.contains("sees every hand") && e.contains("--allow-oracle"),
+        "{e}"
+    );
+    // A ladder whose ceiling is its reference: every share was 0 / 0.
+    let lad = dir.join("l.toml");
+    std::fs::write(
+        &lad,
+        "name = \"l\"\nrules = \"classic\"\nplayers = [2]\ngames = 20\nseed = 1\n\
+         field = [\"random\", \"points\"]\nreference = \"points\"\nceiling = \"points\"\n",
+    )
+    .unwrap();
+    let out = dir.join("lout");
+    let e = refusal(&unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
+    assert!(e.contains("is the reference"), "{e}");
+    assert!(!out.exists());
+    // An arm label with a '|' broke the rows of report.md.
+    let f = dir.join("bar.toml");
+    std::fs::write(
+        &f,
+        "name = \"bar\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 20\n\
+         [[arm]]\nlabel = \"a|b\"\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&f)]));
+    assert!(e.contains("bar.toml:7:") && e.contains("'|'"), "{e}");
+    // Resuming a finished run with a lower limit wrote a manifest with more
+    // games than its limit.
+    let f = dir.join("res.toml");
+    std::fs::write(
+        &f,
+        "name = \"res\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 40\n\
+         [[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let out = dir.join("rout");
+    ok(unolab(&["experiment", "run", s(&f), "-q", "-o", s(&out)]));
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    let e = refusal(&unolab(&[
+        "experiment",
+        "run",
+        s(&f),
+        "-q",
+        "-o",
+        s(&out),
+        "--resume",
+        "-g",
+        "20",
+    ]));
+    assert!(e.contains("more than the limit of 20"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("manifest.json")).unwrap(),
+        manifest
+    );
+}

@@ -542,6 +542,14 @@ pub fn parse_with(
     for (i, (label, rules, set, house, players, strategies, seating)) in raws.iter().enumerate() {
         if label.0.trim().is_empty() {
             errs.at(label.1.clone(), "an arm needs a non-empty label");
+        } else if label.0.contains(['|', '\n', '\r']) {
+            errs.at(
+                label.1.clone(),
+                format!(
+                    "arm label {:?} holds a '|' or a line break, which would break the rows of report.md",
+                    label.0
+                ),
+            );
         } else if raws[..i].iter().any(|r| r.0 .0 == label.0) {
             errs.at(
                 label.1.clone(),

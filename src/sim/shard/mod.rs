@@ -93,6 +93,19 @@ impl Shard {
         let count =
             get("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| missing("SLURM_ARRAY_TASK_COUNT"))?;
         let min = get("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        // `--array=4,7` or `--array=0-10:2`: the tasks' ids are not
+        // min..min+count, so shards would be missed or played twice; every
+        // task refuses before it plays, not only the one out of range.
+        let max = get("SLURM_ARRAY_TASK_MAX")?;
+        let step = get("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1);
+        if step != 1 || max.is_some_and(|max| max.checked_sub(min) != Some(count.saturating_sub(1)))
+        {
+            return Err(format!(
+                "--shard slurm: the job array is not contiguous (min {min}, max {}, step {step}, {count} tasks); use --array={min}-{}",
+                max.map_or("unset".into(), |m| m.to_string()),
+                min + count.saturating_sub(1)
+            ));
+        }
         if id < min || id - min >= count {
             return Err(format!(
                 "--shard slurm: task {id} of an array starting at {min} with {count} tasks is not in 0..{count} after subtracting the start (use a contiguous array such as --array={min}-{})",
@@ -520,6 +533,34 @@ mod tests {
         ]))
         .unwrap_err();
         assert!(e.contains("contiguous"), "{e}");
+        // --array=4,7: task 4 is in range, but the array is not contiguous
+        // (it played shard 0 of 2, and task 7 refused). --array=0-6:2 too.
+        let e = Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "4"),
+            ("SLURM_ARRAY_TASK_MAX", "7"),
+        ]))
+        .unwrap_err();
+        assert!(e.contains("not contiguous"), "{e}");
+        let e = Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "6"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+        ]))
+        .unwrap_err();
+        assert!(e.contains("not contiguous"), "{e}");
+        let s = Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_MAX", "6"),
+            ("SLURM_ARRAY_TASK_STEP", "1"),
+        ]))
+        .unwrap();
+        assert_eq!(s, Shard { index: 2, count: 4 });
         assert_eq!(
             Shard::new(3, 16).unwrap().file_name(),
             "shard-0003-of-0016.json"
