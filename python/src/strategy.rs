@@ -56,7 +56,7 @@ pub struct Observation {
     active: Color,
     direction: i8,
     players: u8,
-    hand_sizes: [u8; MAX_PLAYERS],
+    hand_sizes: [u32; MAX_PLAYERS],
     draw_pile: u32,
     discard: CardSet,
     totals: [i64; MAX_PLAYERS],
@@ -75,10 +75,10 @@ pub struct Tokens {
 impl Observation {
     fn of(obs: &CoreObs, tokens: Arc<Tokens>) -> Observation {
         let n = obs.players();
-        let mut hand_sizes = [0u8; MAX_PLAYERS];
+        let mut hand_sizes = [0u32; MAX_PLAYERS];
         let mut totals = [0i64; MAX_PLAYERS];
         for (s, h) in hand_sizes.iter_mut().enumerate().take(n) {
-            *h = obs.hand_size(s).min(255) as u8;
+            *h = obs.hand_size(s) as u32;
         }
         for (t, v) in totals.iter_mut().zip(obs.totals()) {
             *t = *v;
@@ -195,9 +195,10 @@ impl Observation {
     fn players(&self) -> u8 {
         self.players
     }
-    /// The number of cards of every seat.
+    /// The number of cards of every seat: a list of ints (a `Vec<u8>`
+    /// would reach Python as `bytes`).
     #[getter]
-    fn hand_sizes(&self) -> Vec<u8> {
+    fn hand_sizes(&self) -> Vec<u32> {
         self.hand_sizes[..self.players as usize].to_vec()
     }
     /// The number of cards in the draw pile.

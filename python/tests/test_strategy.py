@@ -4,6 +4,7 @@ tournament; the same decisions as the protocol; errors raised again."""
 from __future__ import annotations
 
 import importlib.util
+import json
 
 import pytest
 
@@ -190,3 +191,20 @@ def test_notices_are_heard():
     unolab.run([Listen(), "random"], players=2, games=30, threads=1, fixed_seats=True)
     assert len(ends) == 30
     assert {"round", "outcome", "winner", "points", "turns"} <= set(ends[0])
+
+
+def test_hand_sizes_are_lists_of_ints_and_the_observation_is_json():
+    seen = []
+
+    class Watch(unolab.Strategy):
+        def play(self, obs, legal):
+            seen.append((obs.hand_sizes, obs.to_dict(), obs.rlcard_raw()))
+            return legal[0]
+
+    unolab.run([Watch(), "random"], players=3, games=5, threads=1)
+    assert seen
+    for sizes, d, raw in seen:
+        # Vec<u8> reached Python as bytes.
+        for v in (sizes, d["hand_sizes"], raw["num_cards"]):
+            assert type(v) is list and all(type(x) is int for x in v) and len(v) == 3
+        assert json.loads(json.dumps(d)) == d
