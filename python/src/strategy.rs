@@ -695,6 +695,36 @@ fn name_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(ty.name()?.to_string())
 }
 
+/// Checks that `obj` (a strategy object or class) has a callable `play` and
+/// that every other decision method it has is callable: a `TypeError`
+/// naming the attribute otherwise (a method left out gets the default; an
+/// attribute of that name that cannot be called is a mistake, not a default).
+fn check_methods(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    for m in METHODS {
+        match obj.getattr_opt(m)? {
+            Some(f) if f.is_callable() => {}
+            Some(f) => {
+                let got = f.repr().map(|r| r.to_string()).unwrap_or_default();
+                let what = if m == "play" {
+                    "a Python strategy needs a play(obs, legal) method".to_string()
+                } else {
+                    "define it as a method, or leave it out for the default".to_string()
+                };
+                return Err(PyTypeError::new_err(format!(
+                    "strategy '{name}': its '{m}' attribute is not callable (got {got}): {what} (see docs/python.md)"
+                )));
+            }
+            None if m == "play" => {
+                return Err(PyTypeError::new_err(format!(
+                    "strategy '{name}': a Python strategy needs a play(obs, legal) method (see docs/python.md)"
+                )));
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
 /// A strategy spec for a Python object (an instance, shared by every seat it
 /// takes, or a class, instantiated once per seat and worker). Exceptions its
 /// methods raise go to `errors`.
@@ -713,11 +743,7 @@ pub fn spec(
     } else {
         obj.clone()
     };
-    if !probe.hasattr("play")? {
-        return Err(PyTypeError::new_err(format!(
-            "strategy '{name}': a Python strategy needs a play(obs, legal) method (see docs/python.md)"
-        )));
-    }
+    check_methods(&probe, &name)?;
     let obj: Py<PyAny> = obj.clone().unbind();
     let make_name = name.clone();
     unolab::StrategySpec::custom(&name, "python", move || {
@@ -741,13 +767,22 @@ pub fn spec(
             };
             let mut methods: [Option<Py<PyAny>>; 10] = Default::default();
             if let Some(inst) = &inst {
-                for (i, m) in METHODS.iter().enumerate() {
-                    methods[i] = inst
-                        .getattr_opt(*m)
-                        .ok()
-                        .flatten()
-                        .filter(|f| f.is_callable())
-                        .map(|f| f.unbind());
+                // The instance again: `__init__` may have set what the
+                // class did not have (a `play` that is not callable is a
+                // fault of the seat, never a seat played by the default).
+                match check_methods(inst, &make_name) {
+                    Ok(()) => {
+                        for (i, m) in METHODS.iter().enumerate() {
+                            methods[i] = inst.getattr_opt(*m).ok().flatten().map(|f| f.unbind());
+                        }
+                    }
+                    Err(e) => {
+                        fault = Some(format!("is not a strategy: {}", e.value(py)));
+                        let mut slot = errors.lock().unwrap_or_else(|p| p.into_inner());
+                        if slot.is_none() {
+                            *slot = Some(e);
+                        }
+                    }
                 }
             }
             Box::new(PyStrategy {

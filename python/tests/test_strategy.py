@@ -208,3 +208,39 @@ def test_hand_sizes_are_lists_of_ints_and_the_observation_is_json():
         for v in (sizes, d["hand_sizes"], raw["num_cards"]):
             assert type(v) is list and all(type(x) is int for x in v) and len(v) == 3
         assert json.loads(json.dumps(d)) == d
+
+
+@pytest.mark.parametrize("value", [None, 5, "play"])
+def test_a_play_attribute_that_is_not_callable_is_a_type_error(value):
+    # Such a seat used to be played by the default (the first playable card).
+    class P:
+        play = value
+
+    with pytest.raises(TypeError, match="'play' attribute is not callable"):
+        unolab.run([P(), "random"], players=2, games=50)
+    with pytest.raises(TypeError, match="'play' attribute is not callable"):
+        unolab.run([P, "random"], players=2, games=50)
+    with pytest.raises(TypeError, match="play"):
+        unolab.strategy.check(P())
+
+
+def test_a_play_set_to_a_non_callable_by_init_is_a_type_error():
+    class Late(unolab.Strategy):
+        def __init__(self):
+            self.play = None
+
+    # The class passes the check (its play is a method); each instance is
+    # checked when it is made, and the run raises instead of playing a default.
+    with pytest.raises(TypeError, match="'play' attribute is not callable"):
+        unolab.run([Late, "random"], players=2, games=20, threads=1)
+
+
+def test_another_decision_method_that_is_not_callable_is_a_type_error():
+    class RedAlways(unolab.Strategy):
+        color = "red"  # meant as a method: not silently replaced by the default
+
+        def play(self, obs, legal):
+            return legal[0]
+
+    with pytest.raises(TypeError, match="'color' attribute is not callable"):
+        unolab.run([RedAlways(), "random"], players=2, games=20)

@@ -325,7 +325,7 @@ def catalog() -> list[tuple[str, str, str, list[tuple[str, str]]]]:
     """The built-in strategies: (name, base, description, parameters)."""
 
 def check_strategy(obj: Any) -> str:
-    """The name a Python strategy object is reported under (TypeError without ``play``)."""
+    """The name a Python strategy object is reported under (TypeError without a callable ``play``)."""
 
 RLCARD_ACTIONS: int
 """RLCard's actions (61)."""

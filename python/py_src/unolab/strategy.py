@@ -59,5 +59,6 @@ class Strategy:
 
 def check(strategy: Any) -> str:
     """The name a strategy object will be reported under; raises
-    ``TypeError`` when it has no ``play`` method."""
+    ``TypeError`` when it has no callable ``play``, or a decision method
+    (``color``, ``uno``, ...) that is not callable."""
     return _core.check_strategy(strategy)
