@@ -192,6 +192,14 @@ fn threads_of(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
+/// The most threads a call takes (8 per core) and this machine's cores, as
+/// [`threads_of`] checks them: the Python side checks a thread count before
+/// it reaches an unsigned integer.
+#[pyfunction]
+pub fn thread_limit() -> (usize, usize) {
+    (8 * cores(), cores())
+}
+
 fn check_players(players: usize) -> PyResult<()> {
     if (2..=10).contains(&players) {
         Ok(())

@@ -603,6 +603,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(lab::json_to_toml, m)?,
         wrap_pyfunction!(lab::catalog, m)?,
         wrap_pyfunction!(lab::check_strategy, m)?,
+        wrap_pyfunction!(lab::thread_limit, m)?,
     ] {
         m.add_function(f)?;
     }

@@ -283,3 +283,47 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
     assert r.partial and 0 < r["games"] < 1_000_000
     manifest = json.loads((tmp_path / "partial" / "manifest.json").read_text())
     assert manifest.get("partial") is True or '"partial": true' in json.dumps(manifest)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(duplicate="false"), TypeError, "duplicate is True or False, got 'false'"),
+        (dict(fixed_seats="no"), TypeError, "fixed_seats is True or False"),
+        (dict(fixed_seats=1), TypeError, "fixed_seats is True or False"),
+        (dict(players=2.5), TypeError, "player count is an integer"),
+        (dict(players=-1), ValueError, r"'-1' is not a valid player count \(valid: 2 to 10\)"),
+        (dict(players=2**64), ValueError, r"is not a valid player count \(valid: 2 to 10\)"),
+        (dict(games=-5), ValueError, r"'-5' is not a valid game count \(valid: a positive integer"),
+        (dict(games=2**64), ValueError, r"is not a valid game count \(valid: a positive integer, 1 to 2\*\*64 - 1\)"),
+        (dict(games=10.0), TypeError, "game count is an integer"),
+        (dict(threads=2.0), TypeError, "thread count is an integer"),
+        (dict(threads=2**70), ValueError, r"is not a valid thread count \(valid: 1 to \d+, 8 per core"),
+        (dict(house={"stacking": "same"}), TypeError, "a comma list .* or a list of items"),
+    ],
+)
+def test_wrong_types_and_out_of_range_values_are_refused_not_coerced(kwargs, error, message):
+    kwargs.setdefault("games", 10)
+    with pytest.raises(error, match=message):
+        unolab.run(**kwargs)
+
+
+def test_thread_counts_out_of_range_say_the_same_range():
+    messages = []
+    for threads in (-1, 0, 10_000):
+        with pytest.raises(ValueError) as e:
+            unolab.run(games=10, threads=threads)
+        messages.append(str(e.value).split(" is not")[1])
+    assert len(set(messages)) == 1 and "valid: 1 to" in messages[0]
+
+
+def test_compare_and_experiment_options_are_checked():
+    with pytest.raises(TypeError, match="duplicate is True or False"):
+        unolab.compare("random", players=2, b_seat="0=color", games=10, duplicate="yes")
+    with pytest.raises(TypeError, match="precision is a number"):
+        unolab.compare("random", players=2, b_seat="0=color", games=10, precision="0.5")
+    for seat in ((-1, "color"), (2**70, "color"), "-1=color"):
+        with pytest.raises(ValueError, match=r"b-seat: '.*' is not a seat \(valid: 0 to 1\)"):
+            unolab.compare("random", players=2, b_seat=seat, games=10)
+    with pytest.raises(TypeError, match="duplicate is True or False"):
+        unolab.experiment("missing/experiment.toml", duplicate=1)

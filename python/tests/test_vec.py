@@ -233,3 +233,34 @@ def test_render_of_a_game():
 def test_bad_input(kwargs, error, message):
     with pytest.raises(error, match=message):
         unolab.VecEnv(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(n=2.7), TypeError, "n \\(the number of games\\) is an integer, got 2.7"),
+        (dict(n=-1), ValueError, r"-1 games is not a batch size \(valid: 1 to 16777216\)"),
+        (dict(n=2**64), ValueError, r"games is not a batch size \(valid: 1 to 16777216\)"),
+        (dict(n=2, players=-1), ValueError, r"-1 players is not supported \(valid: 2 to 10\)"),
+        (dict(n=2, players=2.5), TypeError, "players is an integer"),
+        (dict(n=2, learners=[0.5], strategies=["random"]), TypeError, "a learner seat is an integer"),
+        (dict(n=2, learners=[-1], strategies=["random"]), ValueError, r"seat -1 is not a seat .*\(valid: 0 to 1\)"),
+        (dict(n=2, learners="0", strategies=["random"]), TypeError, "learners is a list of seats"),
+        (dict(n=2, ask_forced="False"), TypeError, "ask_forced is True or False"),
+        (dict(n=2, seed=1.5), TypeError, "a seed is an integer"),
+    ],
+)
+def test_wrong_types_and_huge_values_are_refused_not_coerced(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        unolab.VecEnv(**kwargs)
+
+
+def test_render_checks_the_game_number():
+    v = unolab.VecEnv(4, players=2, seed=1)
+    with pytest.raises(ValueError, match=r"game -1 is not in the batch \(valid: 0 to 3\)"):
+        v.render(-1)
+    with pytest.raises(ValueError, match="is not in the batch"):
+        v.render(2**64)
+    with pytest.raises(TypeError, match="an integer"):
+        v.render(1.5)
+    assert v.render(np.int64(3)) == v.render(3)

@@ -327,6 +327,9 @@ def catalog() -> list[tuple[str, str, str, list[tuple[str, str]]]]:
 def check_strategy(obj: Any) -> str:
     """The name a Python strategy object is reported under (TypeError without a callable ``play``)."""
 
+def thread_limit() -> tuple[int, int]:
+    """The most threads a lab call takes (8 per core) and this machine's cores."""
+
 RLCARD_ACTIONS: int
 """RLCard's actions (61)."""
 

@@ -1,15 +1,28 @@
-"""Arguments shared by every environment: rule set, house rules, settings.
+"""Arguments shared by every environment: rule set, house rules, settings,
+and the strict checks of plain arguments (integers, booleans, seats).
 
 The core takes house rules and settings as ``"key=value"`` strings (the same
 items as ``unolab run --house ... --set ...``); these helpers turn the Python
 forms (a comma list or a list of items; a dict or a list of ``"k=v"``) into
 them. Checking the names and values is the core's job: a bad one raises
 ``ValueError`` with the core's message.
+
+Integers and booleans are checked here, before the core sees them: an
+integer is an ``int`` or anything with ``__index__`` (numpy's integers), not
+a ``bool`` nor a ``float`` (``TypeError``), and one out of range is a
+``ValueError`` with the range (never the ``OverflowError`` of a conversion);
+a boolean is ``True`` or ``False`` (or numpy's ``bool_``), never a string or
+a number read as one.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence, Union
+import operator
+from typing import Any, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
 
 House = Union[str, Sequence[str], None]
 """House rules: ``"stacking=same,seven_o"``, or a list of such items."""
@@ -18,12 +31,70 @@ SettingsArg = Union[Mapping[str, object], Sequence[str], None]
 """Settings: ``{"hand_size": 5}``, or a list of ``"key=value"`` strings."""
 
 
+def bool_of(name: str, v: Any) -> bool:
+    """``v`` checked to be a boolean (``True``, ``False`` or numpy's ``bool_``)."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    raise TypeError(f"{name} is True or False, got {v!r}")
+
+
+def int_of(name: str, v: Any) -> int:
+    """``v`` checked to be an integer (``int`` or ``__index__``, not ``bool``)."""
+    if isinstance(v, (bool, np.bool_)) or not hasattr(type(v), "__index__"):
+        raise TypeError(f"{name} is an integer, got {v!r}")
+    return operator.index(v)
+
+
+def players_of(players: Any) -> int:
+    """A player count checked as the core checks it (2 to ``MAX_PLAYERS``)."""
+    n = int_of("players", players)
+    if not 2 <= n <= _core.MAX_PLAYERS:
+        raise ValueError(f"{n} players is not supported (valid: 2 to {_core.MAX_PLAYERS})")
+    return n
+
+
+def seat_of(seat: Any, players: int, name: str = "seat") -> int:
+    """A seat of a ``players``-player table (0 to ``players - 1``)."""
+    s = int_of(name, seat)
+    if not 0 <= s < players:
+        raise ValueError(
+            f"seat {s} is not a seat of a {players}-player table (valid: 0 to {players - 1})"
+        )
+    return s
+
+
+def action_of(action: Any, n_actions: int, rlcard: bool = False) -> int:
+    """An action number checked to be an integer from 0 to ``n_actions - 1``
+    (the core's messages; it then checks that the action is legal)."""
+    if type(action) is not int:
+        if isinstance(action, (bool, np.bool_)) or not hasattr(type(action), "__index__"):
+            raise TypeError(f"an action is an integer, got {action!r}")
+        action = operator.index(action)
+    if not 0 <= action < n_actions:
+        what = "an RLCard action" if rlcard else "an action"
+        raise ValueError(f"action {action} is not {what} (valid: 0 to {n_actions - 1})")
+    return action
+
+
+def _iterable(v: Any) -> bool:
+    try:
+        iter(v)
+    except TypeError:
+        return False
+    return True
+
+
 def house_items(house: House) -> list[str]:
     """House rules as a list of comma lists (``None`` gives none)."""
     if house is None:
         return []
     if isinstance(house, str):
         return [house]
+    if isinstance(house, Mapping) or not _iterable(house):
+        raise TypeError(
+            "house rules are a comma list ('stacking=same,seven_o') or a list of "
+            f"items (['stacking=same', 'seven_o']), got {house!r}"
+        )
     items = list(house)
     for item in items:
         if not isinstance(item, str):
@@ -47,6 +118,11 @@ def setting_items(settings: SettingsArg) -> list[str]:
         return [f"{k}={_value(v)}" for k, v in settings.items()]
     if isinstance(settings, str):
         return [settings]
+    if not _iterable(settings):
+        raise TypeError(
+            "settings are a dict ({'hand_size': 5}) or a list of 'key=value' "
+            f"strings (['hand_size=5']), got {settings!r}"
+        )
     items = list(settings)
     for item in items:
         if not isinstance(item, str):
@@ -60,6 +136,8 @@ def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
         return []
     if isinstance(strategies, str):
         return [s.strip() for s in strategies.split(",") if s.strip()]
+    if isinstance(strategies, Mapping) or not _iterable(strategies):
+        raise TypeError(f"strategies are a comma list or a list of names, got {strategies!r}")
     items = list(strategies)
     for item in items:
         if not isinstance(item, str):

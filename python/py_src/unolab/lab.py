@@ -21,12 +21,13 @@ written to ``out`` when given), as the command line keeps it.
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import sys
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _core
-from ._options import House, SettingsArg, house_items, seed_of, setting_items
+from ._options import House, SettingsArg, bool_of, house_items, int_of, seed_of, setting_items
 
 StrategyArg = Union[str, Any]
 """A strategy: a name, or a Python object (or class) with a ``play`` method."""
@@ -151,20 +152,36 @@ def _strategies(s: Strategies, what: str = "strategies") -> list:
     return [s]
 
 
-def _int(name: str, v: Any, lo: int = 0) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) and not hasattr(v, "__index__"):
-        raise TypeError(f"{name} is an integer, got {v!r}")
-    v = int(v)
-    if v < lo:
-        raise ValueError(f"'{v}' is not a valid {name} (valid: an integer from {lo})")
-    return v
+_U64 = 2**64
+"""Counts (games, batch) are unsigned 64-bit integers in the core."""
 
 
 def _count(name: str, v: Any) -> int:
-    v = _int(name, v, 0)
-    if v <= 0:
-        raise ValueError(f"'{v}' is not a valid {name} (valid: a positive integer)")
+    v = int_of(name, v)
+    if not 1 <= v < _U64:
+        raise ValueError(f"'{v}' is not a valid {name} (valid: a positive integer, 1 to 2**64 - 1)")
     return v
+
+
+def _players(players: Any) -> int:
+    """A player count as the command line checks it (2 to 10)."""
+    n = int_of("player count", players)
+    if not 2 <= n <= _core.MAX_PLAYERS:
+        raise ValueError(f"'{n}' is not a valid player count (valid: 2 to {_core.MAX_PLAYERS})")
+    return n
+
+
+def _bool(name: str, v: Any) -> Optional[bool]:
+    """An optional boolean override (``None``: the file's or the default)."""
+    return None if v is None else bool_of(name, v)
+
+
+def _precision(precision: Any) -> Optional[float]:
+    if precision is None:
+        return None
+    if isinstance(precision, bool) or not isinstance(precision, numbers.Real):
+        raise TypeError(f"precision is a number, got {precision!r}")
+    return float(precision)
 
 
 def _seed(seed: Any) -> int:
@@ -173,7 +190,17 @@ def _seed(seed: Any) -> int:
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
-    return None if threads is None else _int("thread count", threads, 0)
+    """A thread count as the command line checks it: 1 to 8 per core."""
+    if threads is None:
+        return None
+    n = int_of("thread count", threads)
+    most, cores = _core.thread_limit()
+    if not 1 <= n <= most:
+        raise ValueError(
+            f"'{n}' is not a valid thread count "
+            f"(valid: 1 to {most}, 8 per core on this machine's {cores} cores)"
+        )
+    return n
 
 
 def _path(p: PathArg) -> Optional[str]:
@@ -231,14 +258,14 @@ def run(
         rules,
         setting_items(settings),
         house_items(house),
-        _int("player count", players),
+        _players(players),
         _strategies(strategies),
         _count("game count", games),
         mode,
         _seed(seed),
         _threads(threads),
-        bool(fixed_seats),
-        bool(duplicate),
+        bool_of("fixed_seats", fixed_seats),
+        bool_of("duplicate", duplicate),
         _path(out),
         _progress(progress, "games"),
     )
@@ -264,7 +291,7 @@ def tournament(
         rules,
         setting_items(settings),
         house_items(house),
-        _int("player count", players),
+        _players(players),
         _strategies(strategies),
         _count("game count", games),
         _seed(seed),
@@ -304,6 +331,7 @@ def compare(
     ``(K, strategy)`` or ``{K: strategy}`` (seat K from 0, the strategy a
     name or an object).
     """
+    players = _players(players)
     seat = None
     if b_seat is not None:
         if isinstance(b_seat, str):
@@ -314,7 +342,7 @@ def compare(
                 k_int = int(k.strip())
             except ValueError:
                 raise ValueError(
-                    f"--b-seat: '{k.strip()}' is not a seat (valid: 0 to {int(players) - 1})"
+                    f"--b-seat: '{k.strip()}' is not a seat (valid: 0 to {players - 1})"
                 ) from None
             seat = (k_int, name.strip())
         else:
@@ -327,14 +355,14 @@ def compare(
                     f"(K, strategy) or {{K: strategy}}, not {b_seat!r}"
                 )
             k, s = b_seat
-            seat = (_int("seat", k), s)
-        if seat[0] < 0:
-            raise ValueError(f"--b-seat: '{seat[0]}' is not a seat (valid: 0 to {int(players) - 1})")
+            seat = (int_of("seat", k), s)
+        if not 0 <= seat[0] < players:
+            raise ValueError(f"--b-seat: '{seat[0]}' is not a seat (valid: 0 to {players - 1})")
     text, interrupted = _core.compare(
         rules,
         setting_items(settings),
         house_items(house),
-        _int("player count", players),
+        players,
         _strategies(strategies),
         mode,
         b_rules,
@@ -344,8 +372,8 @@ def compare(
         seat,
         _count("game count", games),
         _seed(seed),
-        duplicate,
-        None if precision is None else float(precision),
+        _bool("duplicate", duplicate),
+        _precision(precision),
         None if batch is None else _count("batch", batch),
         _threads(threads),
         _path(out),
@@ -389,8 +417,8 @@ def experiment(
         custom,
         None if games is None else _count("game count", games),
         seed_of(seed),
-        duplicate,
-        None if precision is None else float(precision),
+        _bool("duplicate", duplicate),
+        _precision(precision),
         None if batch is None else _count("batch", batch),
         _threads(threads),
         _path(out),
@@ -415,7 +443,7 @@ def trace(
         rules,
         setting_items(settings),
         house_items(house),
-        _int("player count", players),
+        _players(players),
         _strategies(strategies),
         _seed(seed),
     )

@@ -25,7 +25,21 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._options import House, SettingsArg, house_items, seed_of, setting_items, strategy_list
+from ._options import (
+    House,
+    SettingsArg,
+    bool_of,
+    house_items,
+    int_of,
+    players_of,
+    seat_of,
+    seed_of,
+    setting_items,
+    strategy_list,
+)
+
+MAX_BATCH = 1 << 24
+"""The most games in a batch."""
 
 
 class VecEnv:
@@ -80,7 +94,10 @@ class VecEnv:
 
     Raises:
         ValueError: a bad rule set, house rule, setting, strategy, seat,
-            player count, batch size or option (the core's message).
+            player count, batch size or option (the core's message);
+            ``illegal="sanction"`` under rules with ``strict = true``.
+        TypeError: an argument of the wrong type (``n``, ``players`` or a
+            learner seat not an integer, ``ask_forced`` not a bool, ...).
         FileNotFoundError: a rule or preset file that does not exist.
     """
 
@@ -97,21 +114,30 @@ class VecEnv:
         reward: str = "win",
         illegal: str = "raise",
         ask_forced: bool = True,
-        seed: int = 0,
+        seed: Optional[int] = 0,
         encoding: str = "unolab",
     ) -> None:
+        n = int_of("n (the number of games)", n)
+        if not 1 <= n <= MAX_BATCH:
+            raise ValueError(f"{n} games is not a batch size (valid: 1 to {MAX_BATCH})")
+        players = players_of(players)
+        if learners is not None:
+            if isinstance(learners, str) or not hasattr(learners, "__iter__"):
+                raise TypeError(f"learners is a list of seats, got {learners!r}")
+            learners = [seat_of(s, players, "a learner seat") for s in learners]
+        seed = seed_of(seed)
         self._core = _core.VecGames(
-            int(n),
+            n,
             rules,
             house_items(house),
             setting_items(settings),
-            int(players),
-            None if learners is None else [int(s) for s in learners],
+            players,
+            learners,
             strategy_list(strategies),
             mode,
             reward,
             illegal,
-            bool(ask_forced),
+            bool_of("ask_forced", ask_forced),
             encoding,
         )
         self.n: int = self._core.n
@@ -175,7 +201,10 @@ class VecEnv:
 
     def render(self, i: int = 0) -> str:
         """Game ``i``'s table as the seat to act sees it, and its legal actions."""
-        return self._core.render(int(i))
+        i = int_of("the game number", i)
+        if not 0 <= i < self.n:
+            raise ValueError(f"game {i} is not in the batch (valid: 0 to {self.n - 1})")
+        return self._core.render(i)
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (numpy only; for baselines and benchmarks).
