@@ -154,6 +154,13 @@ pub(crate) fn table(
     };
     let rules = resolve(rules, &house, &settings)?;
     rules.check_players(players).map_err(rules_error)?;
+    if sanction && rules.settings.strict {
+        // Under strict = true the engine stops with an error on an illegal
+        // action instead of sanctioning it: the two cannot both hold.
+        return Err(value_error(
+            "illegal=\"sanction\" contradicts the rules' strict = true (an illegal action is an error there, not sanctioned): use illegal=\"raise\", or strict = false",
+        ));
+    }
     let st = &rules.settings;
     if mode == StepMode::Match && st.target == 0 && st.rounds == 0 && !st.quick {
         return Err(value_error(

@@ -72,3 +72,73 @@ def test_stepping_a_finished_game_raises():
 def test_bad_input(kwargs, error, message):
     with pytest.raises(error, match=message):
         unolab.UnoEnv(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(seat=1.9), TypeError, "seat is an integer, got 1.9"),
+        (dict(seat=True), TypeError, "seat is an integer"),
+        (dict(seat=-1), ValueError, r"seat -1 is not a seat of a 2-player table \(valid: 0 to 1\)"),
+        (dict(seat=2**64), ValueError, r"is not a seat of a 2-player table \(valid: 0 to 1\)"),
+        (dict(players=2.5), TypeError, "players is an integer, got 2.5"),
+        (dict(players=-1), ValueError, r"-1 players is not supported \(valid: 2 to 10\)"),
+        (dict(ask_forced="no"), TypeError, "ask_forced is True or False"),
+        (dict(strategies={"random": 1}), TypeError, "strategies are a comma list or a list of names"),
+    ],
+)
+def test_wrong_types_and_out_of_range_values_are_refused_not_coerced(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        unolab.UnoEnv(**kwargs)
+
+
+def test_calls_before_reset_are_refused():
+    # step used to say "the game is over" and action_masks() gave all False.
+    env = unolab.UnoEnv(players=2, render_mode="ansi")
+    for name, call in (("step", lambda: env.step(0)), ("action_masks", env.action_masks),
+                       ("render", env.render)):
+        with pytest.raises(RuntimeError, match=rf"reset\(\) needs to be called before {name}\(\)"):
+            call()
+    env.reset(seed=1)
+    assert env.action_masks().any()
+    assert "decides" in env.render()
+
+
+@pytest.mark.parametrize(
+    "action, error, message",
+    [
+        (35.9, TypeError, "an action is an integer, got 35.9"),
+        ("59", TypeError, "an action is an integer"),
+        (2**70, ValueError, r"is not an action \(valid: 0 to 80\)"),
+    ],
+)
+def test_a_step_takes_an_integer_action_only(action, error, message):
+    env = unolab.UnoEnv(players=2)
+    env.reset(seed=1)
+    with pytest.raises(error, match=message):
+        env.step(action)
+    env.step(np.int64(np.flatnonzero(env.action_masks())[0]))  # numpy integers are integers
+
+
+class _FailingGame:
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def step(self, action):
+        raise RuntimeError("a strategy failed (test)")
+
+
+def test_a_step_that_stopped_on_an_error_asks_for_a_reset():
+    env = unolab.UnoEnv(players=2)
+    env.reset(seed=1)
+    env._game = _FailingGame(env._game)
+    with pytest.raises(RuntimeError, match="a strategy failed"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env._game = env._game._game
+    with pytest.raises(RuntimeError, match=r"stopped on an error .*reset\(\) needs to be called before step\(\)"):
+        env.step(0)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))

@@ -227,3 +227,114 @@ def test_settings_as_a_list_of_items_and_house_rules_as_a_list():
     # Dealt 5 each; before the first decision only a start card can add cards.
     sizes = env.observe("player_0")["observation"][unolab.section("hand_sizes")][:2]
     assert sizes.min() == 5
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(players=2.5), TypeError, "players is an integer, got 2.5"),
+        (dict(players=True), TypeError, "players is an integer"),
+        (dict(players="2"), TypeError, "players is an integer"),
+        (dict(players=-1), ValueError, r"-1 players is not supported \(valid: 2 to 10\)"),
+        (dict(players=2**64), ValueError, r"players is not supported \(valid: 2 to 10\)"),
+        (dict(ask_forced="False"), TypeError, "ask_forced is True or False"),
+        (dict(ask_forced=0), TypeError, "ask_forced is True or False"),
+        (dict(house={"stacking": "same"}), TypeError, "a comma list .* or a list of items"),
+        (dict(settings=5), TypeError, "settings are a dict"),
+    ],
+)
+def test_wrong_types_and_huge_values_are_refused_not_coerced(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        raw_env(**kwargs)
+
+
+def test_numpy_integers_and_bools_are_accepted():
+    env = raw_env(players=np.int64(3), ask_forced=np.bool_(True))
+    env.reset(seed=np.uint64(4))
+    obs, *_ = env.last()
+    env.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.game.players == 3
+
+
+@pytest.mark.parametrize(
+    "action, error, message",
+    [
+        (35.9, TypeError, "an action is an integer, got 35.9"),
+        ("59", TypeError, "an action is an integer"),
+        (True, TypeError, "an action is an integer"),
+        (2**70, ValueError, r"is not an action \(valid: 0 to 80\)"),
+        (-1, ValueError, r"action -1 is not an action \(valid: 0 to 80\)"),
+    ],
+)
+def test_a_step_takes_an_integer_action_only(action, error, message):
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    before = env.observe(env.agent_selection)
+    with pytest.raises(error, match=message):
+        env.step(action)
+    after = env.observe(env.agent_selection)
+    assert np.array_equal(before["observation"], after["observation"])
+    rl = raw_env(players=2, encoding="rlcard")
+    rl.reset(seed=1)
+    with pytest.raises(error, match=message.replace("an action", "an RLCard action").replace("80", "60")
+                       if error is ValueError else message):
+        rl.step(action)
+
+
+def test_sanction_under_strict_rules_is_refused():
+    # strict = true makes an illegal action an error of the engine: it
+    # cannot also be sanctioned (the game used to be left stuck mid-step).
+    for make in (raw_env, unolab.UnoEnv):
+        with pytest.raises(ValueError, match="contradicts the rules' strict = true"):
+            make(settings={"strict": True}, illegal="sanction")
+    with pytest.raises(ValueError, match="contradicts the rules' strict = true"):
+        unolab.VecEnv(2, settings=["strict=true"], illegal="sanction")
+    raw_env(settings={"strict": True})  # with illegal="raise" it is fine
+
+
+class _FailingGame:
+    """A core game whose step stops on an error of the engine."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def step(self, action):
+        raise RuntimeError("the engine stopped (test)")
+
+    step_rlcard = step
+
+
+def test_an_engine_error_mid_step_ends_the_agent_loop():
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    env._game = _FailingGame(env._game)
+    it = iter(env.agent_iter())
+    next(it)
+    obs, *_ = env.last()
+    with pytest.raises(RuntimeError, match="the engine stopped"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    # The loop ends instead of offering the stuck agent again and again.
+    with pytest.raises(StopIteration):
+        next(it)
+    for call in (lambda: env.step(0), lambda: env.last(), lambda: env.agent_iter()):
+        with pytest.raises(RuntimeError, match=r"stopped on an error .*reset\(\) needs to be called"):
+            call()
+    env._game = env._game._game
+    env.reset(seed=1)
+    play_random(env, np.random.default_rng(0))
+
+
+def test_render_before_reset_and_calls_after_the_end_are_refused(rng):
+    env = raw_env(players=2, render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before render\(\)"):
+        env.render()
+    env.reset(seed=1)
+    assert "decides" in env.render()
+    play_random(env, rng)
+    assert not env.agents
+    for call in (lambda: env.last(), lambda: env.step(None)):
+        with pytest.raises(RuntimeError, match="every agent is done: reset"):
+            call()

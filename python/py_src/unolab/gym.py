@@ -21,7 +21,18 @@ import gymnasium
 import numpy as np
 
 from . import _core
-from ._options import House, SettingsArg, house_items, seed_of, setting_items, strategy_list
+from ._options import (
+    House,
+    SettingsArg,
+    action_of,
+    bool_of,
+    house_items,
+    players_of,
+    seat_of,
+    seed_of,
+    setting_items,
+    strategy_list,
+)
 from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
@@ -54,7 +65,10 @@ class UnoEnv(gymnasium.Env):
 
     Raises:
         ValueError: a bad rule set, house rule, setting, strategy name,
-            player count, seat or option (the core's one-line message).
+            player count, seat or option (the core's one-line message);
+            ``illegal="sanction"`` under rules with ``strict = true``.
+        TypeError: an argument of the wrong type (``players`` or ``seat``
+            not an integer, ``ask_forced`` not a bool, ...).
         FileNotFoundError: a rule or preset file that does not exist.
     """
 
@@ -84,20 +98,26 @@ class UnoEnv(gymnasium.Env):
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
         self.render_mode = render_mode
+        players = players_of(players)
+        seat = seat_of(seat, players)
         self._game = _core.Game(
             rules,
             house_items(house),
             setting_items(settings),
-            int(players),
-            [int(seat)],
+            players,
+            [seat],
             strategy_list(strategies),
             mode,
             reward,
             illegal,
-            bool(ask_forced),
+            bool_of("ask_forced", ask_forced),
         )
-        self.seat: int = int(seat)
+        self.seat: int = seat
         """The learner's seat."""
+        # False before the first reset, and after a reset or step that
+        # stopped on an error (a strategy that failed): reset() first.
+        self._started = False
+        self._failed: Optional[str] = None
         if self._rl:
             self._n_actions = RLCARD_ACTIONS
             self.observation_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
@@ -141,13 +161,17 @@ class UnoEnv(gymnasium.Env):
         first decision (possible only with tiny hands) is skipped for the
         next game of the same seed.
         """
-        super().reset(seed=seed_of(seed))
+        seed = seed_of(seed)
+        super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+        self._started = False
+        self._failed = None
         index = 0
         self._reset_game(game_seed, index)
         while self._game.is_over:
             index += 1
             self._reset_game(game_seed, index)
+        self._started = True
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
@@ -165,14 +189,24 @@ class UnoEnv(gymnasium.Env):
         (``max_turns``).
 
         Raises:
+            TypeError: the action is not an integer.
             ValueError: the action is outside the mask (see ``illegal``);
                 nothing changes.
-            RuntimeError: stepping a game that is over.
+            RuntimeError: a step before ``reset``, stepping a game that is
+                over, or after a step that stopped on an error (a strategy
+                that failed): ``reset`` first.
         """
-        if self._rl:
-            self._game.step_rlcard(int(action))
-        else:
-            self._game.step(int(action))
+        self._check_started("step")
+        try:
+            if self._rl:
+                self._game.step_rlcard(action_of(action, RLCARD_ACTIONS, rlcard=True))
+            else:
+                self._game.step(action_of(action, ACTIONS))
+        except RuntimeError as e:
+            if not self._game.is_over:
+                # Stopped mid-step (not "the game is over"): it cannot go on.
+                self._failed = str(e)
+            raise
         reward = float(self._game.take_rewards()[self.seat])
         over = self._game.is_over
         truncated = over and self._game.truncated
@@ -180,8 +214,21 @@ class UnoEnv(gymnasium.Env):
             self.render()
         return self._obs(), reward, over and not truncated, truncated, self._info()
 
+    def _check_started(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"reset() needs to be called before {what}()")
+        if self._failed is not None:
+            raise RuntimeError(
+                f"the game stopped on an error ({self._failed}): "
+                f"reset() needs to be called before {what}()"
+            )
+
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``)."""
+        """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``).
+
+        All ``False`` once the game is over; ``RuntimeError`` before ``reset``.
+        """
+        self._check_started("action_masks")
         if self._game.is_over:
             return np.zeros(self._n_actions, dtype=bool)
         return self._mask().astype(bool)
@@ -192,7 +239,11 @@ class UnoEnv(gymnasium.Env):
         return self._game.kind
 
     def render(self) -> Optional[str]:
-        """The table as the learner sees it and its legal actions (or the end of the game)."""
+        """The table as the learner sees it and its legal actions (or the end of the game).
+
+        ``RuntimeError`` before ``reset``.
+        """
+        self._check_started("render")
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
             return None

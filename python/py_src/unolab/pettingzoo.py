@@ -24,7 +24,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
 from . import _core
-from ._options import House, SettingsArg, house_items, seed_of, setting_items
+from ._options import (
+    House,
+    SettingsArg,
+    action_of,
+    bool_of,
+    house_items,
+    players_of,
+    seed_of,
+    setting_items,
+)
 from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
@@ -63,7 +72,11 @@ class raw_env(AECEnv):
 
     Raises:
         ValueError: a bad rule set name, house rule, setting, player count or
-            option (the core's one-line message).
+            option (the core's one-line message); ``illegal="sanction"``
+            under rules with ``strict = true`` (which make an illegal action
+            an error, not a sanction).
+        TypeError: an argument of the wrong type (``players`` not an
+            integer, ``ask_forced`` not a bool, ...).
         FileNotFoundError: a rule file that does not exist.
     """
 
@@ -98,13 +111,13 @@ class raw_env(AECEnv):
             rules,
             house_items(house),
             setting_items(settings),
-            int(players),
+            players_of(players),
             None,
             [],
             mode,
             reward,
             illegal,
-            bool(ask_forced),
+            bool_of("ask_forced", ask_forced),
         )
         self.possible_agents = [f"player_{i}" for i in range(self._game.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -128,12 +141,28 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self._no_mask = np.zeros(n_actions, dtype=np.int8)
         self._started = False
+        # The engine's message when a step stopped on an error (the game
+        # cannot go on: every agent is removed until the next reset).
+        self._failed: Optional[str] = None
         # True while some seat holds a non-zero reward in self.rewards.
         self._paid = False
 
     def _check_started(self, what: str) -> None:
         if not self._started:
             raise RuntimeError(f"reset() needs to be called before {what}()")
+        if self._failed is not None:
+            raise RuntimeError(
+                f"the game stopped on an error ({self._failed}): "
+                f"reset() needs to be called before {what}()"
+            )
+
+    def _check_agents(self, what: str) -> None:
+        """``what`` needs an agent still in the game."""
+        self._check_started(what)
+        if not self.agents:
+            raise RuntimeError(
+                f"the game is over and every agent is done: reset() needs to be called before {what}()"
+            )
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same object for every call)."""
@@ -162,6 +191,8 @@ class raw_env(AECEnv):
             game_seed = seed
         else:
             game_seed = int(self._seeds.integers(0, 2**63))
+        self._started = False
+        self._failed = None
         self._game.reset(game_seed)
         if self._rl:
             self._game.rlcard_settle()
@@ -208,10 +239,15 @@ class raw_env(AECEnv):
         """Answers the decision in hand with ``action`` (``None`` for an agent whose game is over).
 
         Raises:
+            TypeError: the action is not an integer (nor ``None``).
             ValueError: the action is outside the mask (with ``illegal="raise"``,
                 or for a decision the sanction does not cover); nothing changes.
+            RuntimeError: a step before ``reset``, after every agent is done,
+                or after a step that stopped on an error of the engine (the
+                game cannot go on: every agent is removed, so ``agent_iter``
+                ends, and ``reset`` starts a new game).
         """
-        self._check_started("step")
+        self._check_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -219,10 +255,16 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act: None is an action only once the game is over")
         game = self._game
-        if self._rl:
-            game.step_rlcard(int(action))
-        else:
-            game.step(int(action))
+        try:
+            if self._rl:
+                game.step_rlcard(action_of(action, RLCARD_ACTIONS, rlcard=True))
+            else:
+                game.step(action_of(action, ACTIONS))
+        except RuntimeError as e:
+            # The engine stopped mid-step: the game cannot be trusted to go on.
+            self._failed = str(e)
+            self.agents = []
+            raise
         self._cumulative_rewards[agent] = 0.0
         rewards = game.take_rewards()
         # Rewards come at the end of a game (or of a round): most steps pay
@@ -243,7 +285,7 @@ class raw_env(AECEnv):
 
     def last(self, observe: bool = True):
         """The acting agent's observation, cumulative reward, termination, truncation and info."""
-        self._check_started("last")
+        self._check_agents("last")
         return super().last(observe)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
@@ -255,8 +297,9 @@ class raw_env(AECEnv):
         """The table as the seat to act sees it and its legal actions (or the end of the game).
 
         ``"human"`` prints it, ``"ansi"`` returns it; without a render mode
-        it warns and returns ``None``.
+        it warns and returns ``None``. Before ``reset``: ``RuntimeError``.
         """
+        self._check_started("render")
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
             return None
