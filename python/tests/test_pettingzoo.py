@@ -338,3 +338,17 @@ def test_render_before_reset_and_calls_after_the_end_are_refused(rng):
     for call in (lambda: env.last(), lambda: env.step(None)):
         with pytest.raises(RuntimeError, match="every agent is done: reset"):
             call()
+
+
+def test_the_submodules_are_reachable_from_the_package_alone():
+    import subprocess
+    import sys
+
+    code = (
+        "import unolab\n"
+        "assert 'pettingzoo' in dir(unolab) and 'gym' in dir(unolab)\n"
+        "e = unolab.pettingzoo.env(players=2)\n"
+        "assert isinstance(e, unolab.pettingzoo.raw_env)\n"
+        "assert unolab.gym.UnoEnv is unolab.UnoEnv\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -75,6 +75,11 @@ def env(**kwargs: Any):
     return make(**kwargs)
 
 
+_LAZY_MODULES = ("gym", "pettingzoo")
+"""Submodules loaded on first use (``unolab.pettingzoo.env(...)`` works
+after ``import unolab`` alone)."""
+
+
 def __getattr__(name: str) -> Any:
     # The Gymnasium class loads on first use (gymnasium is imported anyway
     # for the registration below; pettingzoo only when asked for).
@@ -82,7 +87,15 @@ def __getattr__(name: str) -> Any:
         from .gym import UnoEnv
 
         return UnoEnv
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'unolab' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_LAZY_MODULES))
 
 
 def _register() -> None:
