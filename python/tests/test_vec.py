@@ -264,3 +264,20 @@ def test_render_checks_the_game_number():
     with pytest.raises(TypeError, match="an integer"):
         v.render(1.5)
     assert v.render(np.int64(3)) == v.render(3)
+
+
+def test_a_reset_without_a_seed_draws_a_new_master_seed():
+    v = unolab.VecEnv(4, players=2, seed=7)
+    first = v.obs.copy()
+    v.reset()
+    # It used to restart master seed 0 every time, replaying the same games.
+    drawn = int(np.random.default_rng(7).integers(0, 2**63))
+    assert v.seed == drawn
+    v.reset()
+    assert v.seed not in (0, 7, drawn)
+    again = unolab.VecEnv(4, players=2, seed=7)
+    again.reset()
+    assert again.seed == drawn  # reproducible from the last seeded reset
+    v.reset(7)
+    assert v.seed == 7 and np.array_equal(v.obs, first)
+    assert unolab.VecEnv(2, seed=None).seed != unolab.VecEnv(2, seed=None).seed

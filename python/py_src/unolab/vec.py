@@ -64,7 +64,8 @@ class VecEnv:
         reward: ``"win"`` or ``"points"`` (as in ``unolab.env``).
         illegal: ``"raise"`` or ``"sanction"`` (as in ``unolab.env``).
         ask_forced: ask also when drawing is the only legal action.
-        seed: the master seed of the first ``reset`` (done here).
+        seed: the master seed of the first ``reset`` (done here); ``None``
+            draws one, as ``reset()`` without a seed does.
         encoding: ``"unolab"`` (the engine's features and 81 actions) or
             ``"rlcard"`` (RLCard's planes and 61 actions, as in
             ``unolab.env``: the wild's colour is the action's, UNO is
@@ -159,14 +160,26 @@ class VecEnv:
         self.truncated: np.ndarray = self._core.truncated
         self.winner: np.ndarray = self._core.winner
         self._rows = np.arange(self.n, dtype=np.intp)
+        self._seeds = np.random.default_rng()
         self.reset(seed)
 
-    def reset(self, seed: int = 0) -> None:
-        """Starts game ``i`` of master seed ``seed`` in every slot ``i``."""
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Starts game ``i`` of master seed ``seed`` in every slot ``i``.
+
+        Without a seed the master seed is drawn from a generator seeded by
+        the last seeded reset (at first, from the operating system), as the
+        AEC environment's ``reset()`` draws: a seedless reset starts new
+        games, never the last reset's again. ``self.seed`` holds the master
+        seed used.
+        """
         s = seed_of(seed)
-        self.seed: int = 0 if s is None else s
+        if s is None:
+            s = int(self._seeds.integers(0, 2**63))
+        else:
+            self._seeds = np.random.default_rng(s)
+        self.seed: int = s
         """The master seed of the last reset."""
-        self._core.reset(self.seed)
+        self._core.reset(s)
 
     def step(self, actions: np.ndarray) -> None:
         """Answers every game's decision in hand (``actions[i]`` for game ``i``).
