@@ -466,6 +466,25 @@ pub fn experiment(
         exp_file::parse_with(&text, source, &specs)
     };
     let exp = parsed.map_err(|errs| value_error(errs.join("\n")))?;
+    // A Python strategy the experiment never seats is a mistake (a name
+    // misspelt in the file or in `strategies`), not something to ignore.
+    let unused: Vec<String> = specs
+        .iter()
+        .map(|s| s.name())
+        .filter(|n| {
+            !exp.run
+                .arms
+                .iter()
+                .any(|a| a.cfg.lineup.iter().any(|s| s.name() == *n))
+        })
+        .map(|n| format!("'{n}'"))
+        .collect();
+    if !unused.is_empty() {
+        return Err(value_error(format!(
+            "strategies: {} given but not used by the experiment (its line-ups name the strategies it seats); remove it or use it in the file",
+            unused.join(", ")
+        )));
+    }
     let overrides = Overrides {
         games,
         seed,

@@ -327,3 +327,18 @@ def test_compare_and_experiment_options_are_checked():
             unolab.compare("random", players=2, b_seat=seat, games=10)
     with pytest.raises(TypeError, match="duplicate is True or False"):
         unolab.experiment("missing/experiment.toml", duplicate=1)
+
+
+def test_an_experiment_refuses_python_strategies_it_does_not_seat():
+    class Mine(unolab.Strategy):
+        def play(self, obs, legal):
+            return legal[0]
+
+    exp = {
+        "name": "py-unused",
+        "base": {"players": 2, "strategies": "random", "games": 20},
+        "arm": [{"label": "random"}, {"label": "mine", "strategies": "mine,random"}],
+    }
+    with pytest.raises(ValueError, match="'unused' given but not used by the experiment"):
+        unolab.experiment(exp, strategies={"mine": Mine(), "unused": Mine()})
+    assert len(unolab.experiment(exp, strategies={"mine": Mine()})["arms"]) >= 2

@@ -399,7 +399,8 @@ def experiment(
     as nested dicts), played paired: ``unolab experiment run`` as a dict.
 
     ``strategies`` maps names the experiment uses to Python strategy
-    objects. ``games``, ``seed``, ``duplicate``, ``precision`` and ``batch``
+    objects (a name the experiment does not seat is a ``ValueError``).
+    ``games``, ``seed``, ``duplicate``, ``precision`` and ``batch``
     override the file's, as the command line options do. Results are
     written to ``out`` only when it is given.
     """
@@ -407,8 +408,14 @@ def experiment(
         text, is_text = _core.json_to_toml(json.dumps(source)), True
     else:
         text, is_text = os.fspath(source), False
-    custom = [(str(k), v) for k, v in (strategies or {}).items()]
+    if strategies is not None and not isinstance(strategies, Mapping):
+        raise TypeError(
+            f"strategies maps the names the experiment uses to Python strategy objects, got {strategies!r}"
+        )
+    custom = list((strategies or {}).items())
     for name, obj in custom:
+        if not isinstance(name, str):
+            raise TypeError(f"strategies: a name the experiment uses is a string, got {name!r}")
         if isinstance(obj, str):
             raise TypeError(f"strategies['{name}'] is a Python strategy object, not a name")
     text_out, interrupted = _core.experiment(
