@@ -342,3 +342,16 @@ def test_an_experiment_refuses_python_strategies_it_does_not_seat():
     with pytest.raises(ValueError, match="'unused' given but not used by the experiment"):
         unolab.experiment(exp, strategies={"mine": Mine(), "unused": Mine()})
     assert len(unolab.experiment(exp, strategies={"mine": Mine()})["arms"]) >= 2
+
+
+def test_the_tournament_tables_are_the_ones_its_docstring_names():
+    pytest.importorskip("pandas")
+    import re
+
+    doc = unolab.TournamentResult.__doc__
+    named = re.findall(r'table="(\w+)"', doc)
+    assert named and "ratings" not in named
+    t = unolab.tournament("random,color", players=2, games=100)
+    assert t.to_pandas().equals(t.to_pandas(named[0]))  # the first one named is the default
+    for table in named:
+        assert len(t.to_pandas(table)) > 0

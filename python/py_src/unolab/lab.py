@@ -100,8 +100,8 @@ class RunResult(Result):
 
 class TournamentResult(Result):
     """The result of :func:`tournament` (``unolab tournament --json``).
-    ``to_pandas()``: one row per entrant (``table="ratings"``), or
-    ``table="head_to_head"`` when present."""
+    ``to_pandas()``: one row per entrant (``table="strategies"``, the
+    default), or one per pair of entrants (``table="head_to_head"``)."""
 
     kind = "tournament"
 
