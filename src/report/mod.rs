@@ -317,6 +317,13 @@ impl<'a> Report<'a> {
                     .join(", ")
             }
         );
+        if cfg.rules.differs_from_builtin_cards() {
+            let _ = writeln!(
+                o,
+                "cards: a rule-set file named {0} whose deck or points are not the built-in {0}'s",
+                cfg.rules.name
+            );
+        }
         for line in seating_lines(cfg) {
             let _ = writeln!(o, "{line}");
         }
@@ -619,6 +626,7 @@ impl<'a> Report<'a> {
             "rules": cfg.rules.name,
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
             "changed_settings": cfg.rules.changed_settings().into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+            "cards_differ_from_builtin": cfg.rules.differs_from_builtin_cards(),
             "players": cfg.players,
             "lineup": cfg.lineup.iter().map(|s| s.to_json()).collect::<Vec<_>>(),
             "games_requested": cfg.games,

@@ -709,3 +709,30 @@ fn help_texts_name_only_files_of_the_repository() {
         );
     }
 }
+
+#[test]
+fn a_rule_set_file_named_after_a_built_in_with_other_cards_says_so_in_the_header() {
+    // `rules show classic` edited to 14 wilds printed "rules classic ...
+    // settings: the defaults of classic", the header of real classic.
+    let dir = common::tempdir_created("cli", "cards14");
+    let shown = unolab(&["rules", "show", "classic"]);
+    assert!(shown.status.success());
+    let text = stdout(&shown).replace("count = 4", "count = 14");
+    let f = dir.join("c14.toml");
+    std::fs::write(&f, &text).unwrap();
+    let run = |rules: &str| {
+        let o = unolab(&["run", "-r", rules, "-p", "2", "-g", "20", "-q"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let edited = run(f.to_str().unwrap());
+    assert!(
+        edited.contains("cards: a rule-set file named classic whose deck or points are not the built-in classic's"),
+        "{edited}"
+    );
+    assert!(!run("classic").contains("cards:"));
+    // The file as shown, unedited, is classic: no line.
+    let same = dir.join("same.toml");
+    std::fs::write(&same, stdout(&shown)).unwrap();
+    assert!(!run(same.to_str().unwrap()).contains("cards:"));
+}
