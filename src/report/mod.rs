@@ -10,6 +10,7 @@ pub mod tournament;
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;
+use crate::sim::clusters::Moments;
 use crate::sim::seating::CYCLE_LIMIT;
 use crate::sim::stats::Histogram;
 use crate::sim::{Mode, RunConfig, RunStats, Seating};
@@ -221,6 +222,13 @@ impl<'a> Report<'a> {
             })
             .collect();
         let t = st.turns.summary();
+        let cl = st.clusters.as_ref();
+        let mean_ci = |h: &Histogram, m: Option<&Moments>| {
+            per_round_mean_ci95(cfg, st, h, m)
+                .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]))
+        };
+        let mut cards_json = summary_json(&st.cards_drawn);
+        cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
         let changed: serde_json::Map<String, Value> = cfg
             .rules
             .changed_settings()
@@ -259,8 +267,8 @@ impl<'a> Report<'a> {
             "seats": seats,
             "first_player": positions,
             "first_player_counted": "steps from the first mover in the direction of play at the first turn",
-            "turns": {"mean": round6(t.mean), "sd": round6(t.sd), "p5": t.p5, "p25": t.p25, "p50": t.p50, "p75": t.p75, "p95": t.p95, "max": t.max},
-            "cards_drawn": summary_json(&st.cards_drawn),
+            "turns": {"mean": round6(t.mean), "mean_ci95": mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())), "sd": round6(t.sd), "p5": t.p5, "p25": t.p25, "p50": t.p50, "p75": t.p75, "p95": t.p95, "max": t.max},
+            "cards_drawn": cards_json,
             "rounds_per_match": if matches { summary_json(&st.rounds_per_match) } else { Value::Null },
             "won": st.won,
             "blocked": st.blocked,
@@ -433,9 +441,30 @@ impl<'a> Report<'a> {
                 s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
             )
         };
+        // The two means of every round, with their intervals.
+        let with_ci = |name: &str, h: &Histogram, m: Option<&Moments>| {
+            let s = h.summary();
+            let ci = per_round_mean_ci95(cfg, st, h, m).map_or(
+                " (no interval: the clusters' sums were not kept)".to_string(),
+                |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"),
+            );
+            format!(
+                "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
+                s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
+            )
+        };
+        let cl = st.clusters.as_ref();
         o.push('\n');
-        o.push_str(&line("turns per round", &st.turns));
-        o.push_str(&line("cards drawn per round", &st.cards_drawn));
+        o.push_str(&with_ci(
+            "turns per round",
+            &st.turns,
+            cl.and_then(|c| c.turns.as_ref()),
+        ));
+        o.push_str(&with_ci(
+            "cards drawn per round",
+            &st.cards_drawn,
+            cl.and_then(|c| c.cards_drawn.as_ref()),
+        ));
         for s in &st.strategies {
             o.push_str(&line(
                 &format!("{} ({})", self.points_label(), s.name),
@@ -700,4 +729,45 @@ mod tests {
         // 2026-11-30 21:55:00 UTC = 1796075700.
         assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
     }
+}
+
+/// The 95% interval of the mean per round of `h` (turns, cards drawn): over
+/// independent rounds (plain round mode) the mean's t-interval; over
+/// clusters (duplicate play, matches) the delta-method interval of the
+/// ratio of the clusters' sums (`m`: their `Σy²` and `Σxy`, the rounds the
+/// `x`), Student's t with clusters - 1 degrees of freedom. `None` with
+/// fewer than two rounds or clusters, or clusters without the sums.
+pub fn per_round_mean_ci95(
+    cfg: &RunConfig,
+    st: &RunStats,
+    h: &Histogram,
+    m: Option<&Moments>,
+) -> Option<(f64, f64)> {
+    let n = h.count();
+    if n < 2 {
+        return None;
+    }
+    let mean = h.mean();
+    let se = match &st.clusters {
+        None if cfg.mode == Mode::Round && !cfg.duplicate => h.sd() / (n as f64).sqrt(),
+        None => return None,
+        Some(c) => {
+            let m = m?;
+            let g = c.clusters;
+            if g < 2 || st.rounds == 0 {
+                return None;
+            }
+            let gf = g as f64;
+            let (y, x, xx) = (h.sum() as f64, st.rounds as f64, c.rounds_sq as f64);
+            let r = y / x;
+            let ss = (m.yy as f64 - 2.0 * r * m.xy as f64 + r * r * xx).max(0.0);
+            (ss / (gf * (gf - 1.0))).sqrt() / (x / gf)
+        }
+    };
+    let df = match &st.clusters {
+        Some(c) => c.clusters - 1,
+        None => n - 1,
+    };
+    let h95 = crate::sim::lockstep::t95(df) * se;
+    Some((mean - h95, mean + h95))
 }

@@ -226,6 +226,20 @@ fn merge_clusters_checked(a: &mut Option<ClusterSums>, b: &Option<ClusterSums>) 
                     add128(&mut p.xy, q.xy)?;
                 }
             }
+            // The per-round means' sums: absent from earlier versions'
+            // states, and then absent from the merge.
+            for (xs, ys) in [
+                (&mut x.turns, &y.turns),
+                (&mut x.cards_drawn, &y.cards_drawn),
+            ] {
+                match (xs.as_mut(), ys) {
+                    (Some(p), Some(q)) => {
+                        add128(&mut p.yy, q.yy)?;
+                        add128(&mut p.xy, q.xy)?;
+                    }
+                    _ => *xs = None,
+                }
+            }
         }
         // Statistics without cluster sums make the whole unclustered.
         (Some(_), None) => *a = None,

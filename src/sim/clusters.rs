@@ -62,6 +62,13 @@ pub struct ClusterSums {
     /// and match wins over its matches.
     pub strategy_rounds: Vec<Moments>,
     pub strategy_matches: Vec<Moments>,
+    /// The cluster's turns, and its cards drawn, over its rounds (for the
+    /// intervals of the mean turns and cards drawn per round). `None` in
+    /// the states of earlier versions, which did not keep them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<Moments>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards_drawn: Option<Moments>,
 }
 
 impl ClusterSums {
@@ -76,6 +83,8 @@ impl ClusterSums {
             positions: vec![Moments::default(); players],
             strategy_rounds: vec![Moments::default(); strategies],
             strategy_matches: vec![Moments::default(); strategies],
+            turns: Some(Moments::default()),
+            cards_drawn: Some(Moments::default()),
         }
     }
 
@@ -93,6 +102,15 @@ impl ClusterSums {
         ] {
             for (x, y) in a.iter_mut().zip(b) {
                 x.merge(y);
+            }
+        }
+        for (a, b) in [
+            (&mut self.turns, &o.turns),
+            (&mut self.cards_drawn, &o.cards_drawn),
+        ] {
+            match (a.as_mut(), b) {
+                (Some(x), Some(y)) => x.merge(y),
+                _ => *a = None,
             }
         }
     }

@@ -590,7 +590,8 @@ fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
 
 /// Adds the cluster that began when the run's counts were `start` (from
 /// [`cluster_counts`]) and ends now to `st`'s cluster sums (`now` is scratch space).
-fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>) {
+/// `turns` and `cards` are the cluster's turns and cards drawn.
+fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>, turns: u64, cards: u64) {
     let (n, k) = (st.seats.len(), st.strategies.len());
     cluster_counts(st, now);
     let d = |i: usize| now[i] - start[i];
@@ -599,6 +600,12 @@ fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>) {
         return;
     };
     c.clusters += 1;
+    if let Some(m) = c.turns.as_mut() {
+        m.add(turns, rounds);
+    }
+    if let Some(m) = c.cards_drawn.as_mut() {
+        m.add(cards, rounds);
+    }
     c.rounds_sq += rounds as u128 * rounds as u128;
     c.won_sq += won as u128 * won as u128;
     c.matches_sq += matches as u128 * matches as u128;
@@ -647,12 +654,15 @@ pub(crate) fn play_range(
         stats.clusters = None;
     }
     let clustered = stats.clusters.is_some();
+    // The open cluster's turns and cards drawn.
+    let (mut turns, mut cards) = (0u64, 0u64);
     for i in range {
         // With duplicate play the rotation is the game's place in its deal.
         let opens = clustered && (!cfg.duplicate || r == 0);
         let closes = clustered && (!cfg.duplicate || r + 1 == cfg.players);
         if opens {
             cluster_counts(stats, &mut w.cluster_start);
+            (turns, cards) = (0, 0);
         }
         let deal = if cfg.duplicate {
             i / cfg.players as u64
@@ -672,11 +682,16 @@ pub(crate) fn play_range(
         let res = match cfg.mode {
             Mode::Round => {
                 game.start_match(None);
-                game.play_round(&mut agents, &mut NoRecord)
-                    .map(|res| stats.add_round(&res, map, penalty))
+                game.play_round(&mut agents, &mut NoRecord).map(|res| {
+                    turns += res.turns as u64;
+                    cards += res.cards_drawn as u64;
+                    stats.add_round(&res, map, penalty)
+                })
             }
             Mode::Match => game
                 .play_match(&mut agents, &mut NoRecord, |res| {
+                    turns += res.turns as u64;
+                    cards += res.cards_drawn as u64;
                     stats.add_round(res, map, penalty)
                 })
                 .map(|m| stats.add_match(&m, map)),
@@ -690,7 +705,7 @@ pub(crate) fn play_range(
         }
         stats.games += 1;
         if closes {
-            close_cluster(stats, &w.cluster_start, &mut w.cluster_now);
+            close_cluster(stats, &w.cluster_start, &mut w.cluster_now, turns, cards);
         }
         // The next game's rotation: (i + 1) mod period, without a division.
         r += 1;

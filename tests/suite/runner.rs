@@ -622,3 +622,63 @@ fn run_intervals_cover_95_percent_in_plain_duplicate_and_match_mode() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn the_mean_turns_and_cards_per_round_have_intervals_that_cover_95_percent() {
+    use unolab::report::per_round_mean_ci95;
+    // The run's text printed these two means without an interval. Each run's
+    // interval is checked against the mean of the other runs pooled (its
+    // truth, up to their own noise), in the three designs: independent
+    // rounds, deals replayed per rotation, rounds of a match.
+    const SEEDS: u64 = 200;
+    let cases = [
+        ("plain", Mode::Round, false, 300),
+        ("duplicate", Mode::Round, true, 4 * 60),
+        ("match", Mode::Match, false, 25),
+    ];
+    let mut failures = Vec::new();
+    for (label, mode, duplicate, games) in cases {
+        let mut cfg = config("classic", 4, "points,color,random,cautious", games, mode, 1);
+        cfg.duplicate = duplicate;
+        let runs: Vec<RunStats> = (0..SEEDS)
+            .map(|s| {
+                cfg.seed = 20_000 + s;
+                run_all(&cfg)
+            })
+            .collect();
+        let pool = |f: &dyn Fn(&RunStats) -> u128| runs.iter().map(f).sum::<u128>();
+        let (turns, cards, rounds) = (
+            pool(&|r| r.turns.sum()),
+            pool(&|r| r.cards_drawn.sum()),
+            pool(&|r| r.rounds as u128),
+        );
+        let mut hits = 0u64;
+        for r in &runs {
+            let cl = r.clusters.as_ref();
+            for (h, m, total) in [
+                (&r.turns, cl.and_then(|c| c.turns.as_ref()), turns),
+                (
+                    &r.cards_drawn,
+                    cl.and_then(|c| c.cards_drawn.as_ref()),
+                    cards,
+                ),
+            ] {
+                let (lo, hi) = per_round_mean_ci95(&cfg, r, h, m).expect("an interval");
+                assert!(lo < h.mean() && h.mean() < hi, "{label}: {lo} {hi}");
+                let truth = (total - h.sum()) as f64 / (rounds - r.rounds as u128) as f64;
+                hits += (lo <= truth && truth <= hi) as u64;
+            }
+        }
+        let total = 2 * SEEDS;
+        let cover = hits as f64 / total as f64;
+        // The 99.9% band of a binomial(total, 0.95) proportion.
+        let half = 3.29 * (0.95 * 0.05 / total as f64).sqrt();
+        if (cover - 0.95).abs() > half {
+            failures.push(format!("{label}: {cover:.3} of {total}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "coverage outside the band: {failures:?}"
+    );
+}
