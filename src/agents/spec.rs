@@ -287,6 +287,32 @@ impl StrategySpec {
         origin: &str,
         allow_search: bool,
     ) -> Result<StrategySpec, StrategyError> {
+        // A [params] table under a base that has none is named as such
+        // before the fields are read: `[params] iterations = 100` under base
+        // "pimc" was "unknown field `iterations`, expected one of
+        // `points_weight`, ...", the heuristic's.
+        if let Ok(t) = toml::from_str::<toml::Table>(text) {
+            let base = t.get("base").and_then(|b| b.as_str());
+            let has_params = t
+                .get("params")
+                .and_then(|p| p.as_table())
+                .is_some_and(|p| !p.is_empty());
+            if let (Some(base), true) = (base, has_params) {
+                if base != "heuristic" {
+                    let instead = match base {
+                        "net" => "it takes a [net] table",
+                        b if search::SearchKind::parse(b).is_some() => "it takes a [search] table",
+                        _ => "only base = \"heuristic\" has parameters",
+                    };
+                    return Err(StrategyError::Invalid(
+                        origin.into(),
+                        format!(
+                            "base '{base}' takes no [params] table ({instead}): remove it, or use base = \"heuristic\""
+                        ),
+                    ));
+                }
+            }
+        }
         let f: PresetFile = toml::from_str(text).map_err(|e| {
             StrategyError::Malformed(
                 origin.into(),
@@ -741,6 +767,10 @@ mod tests {
             ("random", "points_weight = 3.0"),
             ("first", "forget_uno = 0.0"),
             ("pimc", "forget_uno = 0.0"),
+            // A search parameter in [params]: it was the heuristic's
+            // "unknown field `iterations`", which never named [search].
+            ("pimc", "iterations = 0"),
+            ("net", "temperature = 1.0"),
         ] {
             let e = StrategySpec::parse(
                 &format!("name = \"x\"\nbase = \"{base}\"\n[params]\n{params}\n"),

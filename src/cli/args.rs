@@ -9,7 +9,7 @@ use unolab::sim::shard::Shard;
 
 #[derive(clap::Args, Clone)]
 pub struct RuleArgs {
-    /// Rule set: classic, h2o, lilo-stitch, cars3, or a path to a .toml file
+    /// Rule set: classic, h2o, lilo-stitch, cars3, rlcard (RLCard's UNO rules; it does not set the player count: add --players 2 to play it as RLCard does), or a path to a .toml file
     #[arg(short, long, default_value = "classic")]
     pub rules: String,
     /// Override a setting: --set key=value (repeatable)
@@ -72,9 +72,16 @@ pub fn parse_generations(s: &str) -> Result<u64, String> {
     parse_positive(s, "generation count")
 }
 
-/// `tune --population`.
+/// `tune --population`: 4 (the least the search works with) to 2^20.
 pub fn parse_population(s: &str) -> Result<u64, String> {
-    parse_positive(s, "population (candidates per generation)")
+    const WHAT: &str = "population (candidates per generation)";
+    match parse_up_to(s, WHAT, Some(1 << 20)) {
+        Ok(n) if n >= 4 => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a valid {WHAT} (valid: 4 to {})",
+            1 << 20
+        )),
+    }
 }
 
 /// `--batch`.

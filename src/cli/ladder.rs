@@ -39,6 +39,14 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
     let file: LadderFile = toml::from_str(&text)
         .map_err(|e| Fail(format!("{}: {}", a.file.display(), e.message())))?;
+    // The file's own numbers are named as its keys (the tournament's check
+    // speaks of --games).
+    if a.games.is_none() && file.games == 0 {
+        return Err(Fail(format!(
+            "{}: games = 0: a ladder plays at least 1 game per table size",
+            a.file.display()
+        )));
+    }
     let rules = Rules::build(RuleSetFile::resolve(&file.rules, &[], &[])?)?;
     let mut entrants = Vec::with_capacity(file.field.len());
     for name in &file.field {

@@ -31,8 +31,14 @@ fn table(entries: &[agents::CatalogEntry]) -> String {
         ));
         if !e.params.is_empty() {
             let p: Vec<String> = e.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            // The table of a preset file that sets them.
+            let table = match e.base.as_str() {
+                "pimc" | "ismcts" | "oracle" => "[search]",
+                "net" => "[net]",
+                _ => "[params]",
+            };
             out.push_str(&format!(
-                "{:<wn$}  {:<wb$}  params: {}\n",
+                "{:<wn$}  {:<wb$}  {table}: {}\n",
                 "",
                 "",
                 p.join(", ")
@@ -40,7 +46,7 @@ fn table(entries: &[agents::CatalogEntry]) -> String {
         }
     }
     out.push_str(
-        "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters; see docs/agents.md.\n",
+        "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters in the table each line names; see docs/agents.md.\n",
     );
     out
 }

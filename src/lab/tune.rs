@@ -191,9 +191,10 @@ impl TuneConfig {
         }
         if self.field.len() > self.players - 1 {
             return bad(format!(
-                "{} field strategies for {} other seats (give at most players - 1; the field is cycled to fill the seats)",
+                "{} field strategies for {} other seat{} (give at most players - 1; the field is cycled to fill the seats)",
                 self.field.len(),
-                self.players - 1
+                self.players - 1,
+                if self.players == 2 { "" } else { "s" }
             ));
         }
         if self.generations == 0 {

@@ -291,10 +291,15 @@ impl<'a> Report<'a> {
         let ci = |e: Estimate| format!("[{}, {}]", pct(e.lo), pct(e.hi));
         let mut o = String::new();
         let unit = if matches { "matches" } else { "rounds" };
+        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         let played = if matches {
-            format!("{} matches ({} rounds)", st.games, st.rounds)
+            format!(
+                "{} ({})",
+                n(st.games, "match", "matches"),
+                n(st.rounds, "round", "rounds")
+            )
         } else {
-            format!("{} rounds", st.games)
+            n(st.games, "round", "rounds")
         };
         let _ = writeln!(
             o,

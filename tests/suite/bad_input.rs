@@ -474,6 +474,21 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     let e = refusal(&unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
     assert!(e.contains("is the reference"), "{e}");
     assert!(!out.exists());
+    // A population below the least the search takes said "a positive
+    // integer", then refused 1 ("at least 4").
+    let e = refusal(&unolab(&["tune", "--population", "1"]));
+    assert!(e.contains("(valid: 4 to 1048576)"), "{e}");
+    // games = 0 in a ladder file was "--games must be at least 1".
+    let lad0 = dir.join("l0.toml");
+    std::fs::write(
+        &lad0,
+        std::fs::read_to_string(&lad)
+            .unwrap()
+            .replace("games = 20", "games = 0"),
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["ladder", s(&lad0), "--out", s(&out), "-q"]));
+    assert!(e.contains("games = 0") && !e.contains("--games"), "{e}");
     // An arm label with a '|' broke the rows of report.md.
     let f = dir.join("bar.toml");
     std::fs::write(

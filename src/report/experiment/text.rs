@@ -71,14 +71,16 @@ impl ExperimentReport<'_> {
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "{}: {} arms, {} {} per arm{}, seed {}, {:.1} s",
+            "{}: {} arm{}, {} {} per arm{}, seed {}, {:.1} s",
             r.exp.name,
             r.exp.run.arms.len(),
+            if r.exp.run.arms.len() == 1 { "" } else { "s" },
             r.state.clusters,
-            if r.exp.run.duplicate {
-                "deals"
-            } else {
-                "games"
+            match (r.exp.run.duplicate, r.state.clusters == 1) {
+                (true, true) => "deal",
+                (true, false) => "deals",
+                (false, true) => "game",
+                (false, false) => "games",
             },
             match r.stop {
                 Stop::Precision => " (precision reached)".to_string(),
