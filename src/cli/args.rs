@@ -165,7 +165,8 @@ pub fn parse_shard(spec: &str) -> Result<Shard, Fail> {
 /// Options shared by `experiment run` and `compare`.
 #[derive(clap::Args, Clone)]
 pub struct CommonArgs {
-    /// Games per arm (deals per arm with --duplicate); with --precision, the limit
+    /// Games per arm (deals per arm with --duplicate; default: the experiment
+    /// file's, 10000 for compare); with --precision, the limit
     #[arg(short, long, value_parser = parse_count, allow_hyphen_values = true)]
     pub games: Option<u64>,
     /// Master seed (an unsigned 64-bit integer)
@@ -175,13 +176,13 @@ pub struct CommonArgs {
     #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
     /// Play each deal once per seat rotation of the line-up (duplicate);
-    /// --duplicate=false turns it off for a file that asks for it
+    /// --duplicate=false turns it off for an experiment file that asks for it
     #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub duplicate: Option<bool>,
     /// Stop when every 95% interval is narrower than plus or minus X; or
     /// METRIC=X for one metric's intervals (in its unit: 0.005 is half a
     /// point of a rate, 0.5 half a point per round), repeatable or comma
-    /// separated; given, it replaces the file's precision
+    /// separated; given, it replaces an experiment file's precision
     #[arg(long, value_name = "X|METRIC=X", value_parser = parse_precision, value_delimiter = ',', allow_hyphen_values = true)]
     pub precision: Vec<(Option<String>, f64)>,
     /// Games per batch: the precision rule is looked at every batch
@@ -191,7 +192,8 @@ pub struct CommonArgs {
     /// line-up, all of them in turn; the default), rotate or fixed
     #[arg(long, value_name = "HOW", value_parser = ["mixed", "rotate", "fixed"])]
     pub seating: Option<String>,
-    /// Output folder (experiment run: default results/<name>)
+    /// Output folder (experiment run: default results/<name>; compare:
+    /// none, nothing is written without it)
     #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Continue an interrupted run from the state saved in the output folder
@@ -199,7 +201,7 @@ pub struct CommonArgs {
     pub resume: bool,
     /// Start over in an output folder that holds saved work (an interrupted
     /// or finished run, or other results), replacing it; refused without it.
-    /// With --shard: start that shard over
+    /// With --shard (experiment run): start that shard over
     #[arg(long)]
     pub force: bool,
     /// No progress bar

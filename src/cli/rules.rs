@@ -11,9 +11,14 @@ pub enum RulesAction {
     List,
     /// Print a rule set as a complete TOML file (every setting written out)
     Show {
+        /// A built-in rule set (classic, h2o, lilo-stitch, cars3, rlcard) or a
+        /// rule-set file
         name: String,
+        /// Change a setting in what is printed (repeatable)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
+        /// Turn on house rules in what is printed (comma separated, e.g.
+        /// stacking=same,seven_o)
         #[arg(long, value_name = "RULES")]
         house: Vec<String>,
     },
