@@ -133,9 +133,23 @@ impl ExperimentReport<'_> {
         } else {
             let _ = writeln!(
                 o,
-                "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9} {:>9}",
-                "arm", "metric", "baseline", "arm", "diff", "95% CI", "p", "Holm p"
+                "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
+                "arm",
+                "metric",
+                "baseline [95% CI]",
+                "arm [95% CI]",
+                "diff",
+                "95% CI",
+                "p",
+                "Holm p"
             );
+            // Each side's value with its own interval (report.md's too).
+            let valued = |m: &str, e: Option<Estimate>, x: f64| match e {
+                Some(e) if e.lo.is_finite() => {
+                    format!("{} [{}, {}]", fmt(m, e.value), fmt(m, e.lo), fmt(m, e.hi))
+                }
+                _ => fmt(m, x),
+            };
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
                 let p = |x: f64| match c.d.untested {
                     _ if x.is_finite() => format!("{x:.4}"),
@@ -147,11 +161,11 @@ impl ExperimentReport<'_> {
                 };
                 let _ = writeln!(
                     o,
-                    "{:<28} {:<34} {:>10} {:>10} {:>10}  {:<24} {:>9} {:>9}",
+                    "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
                     c.arm,
                     format!("{}:{}", c.metric, c.group),
-                    fmt(&c.metric, c.base_value),
-                    fmt(&c.metric, c.arm_value),
+                    valued(&c.metric, c.base_est, c.base_value),
+                    valued(&c.metric, c.arm_est, c.arm_value),
                     fmt(&c.metric, c.d.diff),
                     if c.d.lo.is_finite() {
                         format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi))
@@ -164,6 +178,16 @@ impl ExperimentReport<'_> {
                     } else {
                         "-".into()
                     }
+                );
+            }
+            let positions = comps
+                .iter()
+                .filter(|c| c.metric == "position_win_rate")
+                .count();
+            if positions > 0 {
+                let _ = writeln!(
+                    o,
+                    "({positions} comparisons of position_win_rate are not shown here; they are in report.md and --json, and count in Holm's family when tested)"
                 );
             }
             for line in self.challengers() {

@@ -200,9 +200,9 @@ pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<Precisi
                 };
                 let b = &st.arms[c.baseline].metrics[p.base_metric];
                 if let Some(d) = paired_difference(&a.sums, &b.sums, &p.sums, st.clusters) {
-                    // Equal in every deal so far: no interval to narrow (it
-                    // had a zero width before, always "precise").
-                    if d.untested == Some(super::estimate::Untested::SameInEveryDeal) {
+                    // No variation in the deals so far: no interval to
+                    // narrow (it had a zero width before, always "precise").
+                    if d.untested.is_some() {
                         continue;
                     }
                     v.push(PrecisionCheck {
