@@ -136,9 +136,20 @@ pub fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
+            // The subcommand's own help lists its options; the top-level
+            // help does not.
+            let sub = std::env::args()
+                .skip(1)
+                .find(|a| !a.starts_with('-'))
+                .filter(|a| {
+                    <Cli as clap::CommandFactory>::command()
+                        .get_subcommands()
+                        .any(|c| c.get_name() == a)
+                });
             eprintln!(
-                "{} (see unolab --help)",
-                one_line_error(&e.render().to_string())
+                "{} (see unolab {}--help)",
+                one_line_error(&e.render().to_string()),
+                sub.map(|s| format!("{s} ")).unwrap_or_default()
             );
             return ExitCode::from(2);
         }

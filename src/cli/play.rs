@@ -634,8 +634,13 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         Err(e) if e.fault && e.seat == me => {
             remove_created(&created);
             println!(
-                "\nYou left the table in round {}; no trace was written.",
-                e.round
+                "\nYou left the table in round {}{}.",
+                e.round,
+                if a.trace.is_some() {
+                    "; no trace was written"
+                } else {
+                    ""
+                }
             );
             return Ok(ExitCode::SUCCESS);
         }

@@ -118,6 +118,15 @@ pub fn run(
     // Signals from here on stop the work and keep what finished.
     let session = Session::begin(None)?;
     let dir = shard_dir(out)?;
+    // More shards than deals (games) leaves some with nothing to play.
+    let clusters = cfg.games / cfg.games_per_cluster();
+    if shard.count > clusters {
+        return Err(Fail(format!(
+            "--shard {shard}: {} shards of {clusters} {} leave some without any (give at most {clusters} shards)",
+            shard.count,
+            if cfg.duplicate { "deals" } else { "games" }
+        )));
+    }
     if json {
         return Err(Fail(
             "--json does not apply to a shard; merge the shards: unolab merge DIR --json".into(),
@@ -211,6 +220,15 @@ pub fn run_experiment(
     }
     let threads = c.threads.unwrap_or_else(cores);
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
+    if shard.count > exp.run.max_clusters {
+        return Err(Fail(format!(
+            "--shard {shard}: {} shards of {} {} per arm leave some without any (give at most {} shards)",
+            shard.count,
+            exp.run.max_clusters,
+            if exp.run.duplicate { "deals" } else { "games" },
+            exp.run.max_clusters
+        )));
+    }
     let (path, mut state) = open_state(
         &dir,
         shard,

@@ -489,6 +489,27 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     .unwrap();
     let e = refusal(&unolab(&["ladder", s(&lad0), "--out", s(&out), "-q"]));
     assert!(e.contains("games = 0") && !e.contains("--games"), "{e}");
+    // More shards than games: shard 0/200 of 100 games said "games 0..0
+    // already finished (0 games)".
+    let e = refusal(&unolab(&[
+        "run",
+        "--shard",
+        "0/200",
+        "-g",
+        "100",
+        "-o",
+        s(&out),
+    ]));
+    assert!(e.contains("give at most 100 shards"), "{e}");
+    // A clap error names the subcommand's help, which lists its options.
+    let e = refusal(&unolab(&["run", "--bogus"]));
+    assert!(e.ends_with("(see unolab run --help)\n"), "{e}");
+    // A setting's value out of its type's range, in words, not Rust's.
+    let e = refusal(&unolab(&["run", "--set", "hand_size=-1"]));
+    assert!(
+        e.contains("expected a whole number") && !e.contains("u32"),
+        "{e}"
+    );
     // An arm label with a '|' broke the rows of report.md.
     let f = dir.join("bar.toml");
     std::fs::write(

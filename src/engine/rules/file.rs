@@ -180,9 +180,23 @@ impl RuleSetFile {
         self.settings = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| {
+                // serde's words for Rust's types, said as a user reads them.
+                let mut why = one_line(e.message());
+                for (rust, plain) in [
+                    ("expected u8", "expected a whole number from 0 to 255"),
+                    ("expected u16", "expected a whole number from 0 to 65535"),
+                    (
+                        "expected u32",
+                        "expected a whole number from 0 to 4294967295",
+                    ),
+                    ("expected u64", "expected a whole number, 0 or more"),
+                    ("expected f64", "expected a number"),
+                    ("expected f32", "expected a number"),
+                ] {
+                    why = why.replace(rust, plain);
+                }
                 RulesError::Invalid(format!(
-                    "invalid value '{value}' for setting '{key}': {}",
-                    one_line(e.message())
+                    "invalid value '{value}' for setting '{key}': {why}"
                 ))
             })?;
         Ok(())
