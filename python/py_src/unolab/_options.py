@@ -155,3 +155,16 @@ def seed_of(seed: Optional[int]) -> Optional[int]:
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed {seed} is not an unsigned 64-bit integer (valid: 0 to 2**64 - 1)")
     return seed
+
+
+def check_started(started: bool, failed: Optional[str], what: str) -> None:
+    """An environment's call ``what`` needs a game: ``reset()`` first, and
+    again after a step that stopped on an engine error (``failed``, its
+    message)."""
+    if not started:
+        raise RuntimeError(f"reset() needs to be called before {what}()")
+    if failed is not None:
+        raise RuntimeError(
+            f"the game stopped on an error ({failed}): "
+            f"reset() needs to be called before {what}()"
+        )

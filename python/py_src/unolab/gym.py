@@ -26,6 +26,7 @@ from ._options import (
     SettingsArg,
     action_of,
     bool_of,
+    check_started,
     house_items,
     players_of,
     seat_of,
@@ -215,13 +216,7 @@ class UnoEnv(gymnasium.Env):
         return self._obs(), reward, over and not truncated, truncated, self._info()
 
     def _check_started(self, what: str) -> None:
-        if not self._started:
-            raise RuntimeError(f"reset() needs to be called before {what}()")
-        if self._failed is not None:
-            raise RuntimeError(
-                f"the game stopped on an error ({self._failed}): "
-                f"reset() needs to be called before {what}()"
-            )
+        check_started(self._started, self._failed, what)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``).

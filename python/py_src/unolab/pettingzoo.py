@@ -29,6 +29,7 @@ from ._options import (
     SettingsArg,
     action_of,
     bool_of,
+    check_started,
     house_items,
     players_of,
     seed_of,
@@ -148,13 +149,7 @@ class raw_env(AECEnv):
         self._paid = False
 
     def _check_started(self, what: str) -> None:
-        if not self._started:
-            raise RuntimeError(f"reset() needs to be called before {what}()")
-        if self._failed is not None:
-            raise RuntimeError(
-                f"the game stopped on an error ({self._failed}): "
-                f"reset() needs to be called before {what}()"
-            )
+        check_started(self._started, self._failed, what)
 
     def _check_agents(self, what: str) -> None:
         """``what`` needs an agent still in the game."""
