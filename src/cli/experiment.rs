@@ -134,7 +134,16 @@ pub fn drive(
             ))
         }
         (Some(dir), true) => {
-            let st = resume_state(dir, &exp, &cfg)?;
+            let mut st = resume_state(dir, &exp, &cfg)?;
+            // What the configuration says of its arms (states of earlier
+            // versions do not hold it).
+            for (c, fresh) in st
+                .comparisons
+                .iter_mut()
+                .zip(LockstepState::new(&cfg).comparisons)
+            {
+                c.same_config = fresh.same_config;
+            }
             // A limit below what was played would be written beside more
             // games than it allows.
             if st.clusters > cfg.max_clusters {
