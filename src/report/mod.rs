@@ -722,20 +722,6 @@ pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<()
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::utc_timestamp;
-
-    #[test]
-    fn utc_timestamps() {
-        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
-        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
-        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
-        // 2026-11-30 21:55:00 UTC = 1796075700.
-        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
-    }
-}
-
 /// The 95% interval of the mean per round of `h` (turns, cards drawn): over
 /// independent rounds (plain round mode) the mean's t-interval; over
 /// clusters (duplicate play, matches) the delta-method interval of the
@@ -775,4 +761,18 @@ pub fn per_round_mean_ci95(
     };
     let h95 = crate::sim::lockstep::t95(df) * se;
     Some((mean - h95, mean + h95))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_timestamp;
+
+    #[test]
+    fn utc_timestamps() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 12:34:56 UTC = 951827696 (a leap day).
+        assert_eq!(utc_timestamp(951_827_696), "2000-02-29T12:34:56Z");
+        // 2026-11-30 21:55:00 UTC = 1796075700.
+        assert_eq!(utc_timestamp(1_796_075_700), "2026-11-30T21:55:00Z");
+    }
 }
