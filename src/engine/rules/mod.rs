@@ -73,18 +73,18 @@ impl Rules {
     }
 
     /// Whether this rule set is named after a built-in but is not its deck
-    /// or scoring (a file that `rules show NAME` wrote and then edited):
-    /// everything but the settings is compared. `false` for a name that is
-    /// not a built-in's. Headers say so, since the name alone would not.
+    /// or scoring (a file that `rules show NAME` wrote and then edited): the
+    /// deck (in order: the order numbers the cards) and the point overrides
+    /// are compared, not the description. `false` for a name that is not a
+    /// built-in's. Headers say so, since the name alone would not.
     pub fn differs_from_builtin_cards(&self) -> bool {
         let Some(base) =
             builtin_text(&self.name).and_then(|t| RuleSetFile::parse(t, &self.name).ok())
         else {
             return false;
         };
-        let mut mine = self.file.clone();
-        mine.settings = base.settings.clone();
-        mine.to_toml() != base.to_toml()
+        self.file.points != base.points
+            || serde_json::to_value(&self.file.deck).ok() != serde_json::to_value(&base.deck).ok()
     }
 
     /// Loads a built-in rule set or a file.
