@@ -449,10 +449,27 @@ impl<'a> Report<'a> {
         // The two means of every round, with their intervals.
         let with_ci = |name: &str, h: &Histogram, m: Option<&Moments>| {
             let s = h.summary();
-            let ci = per_round_mean_ci95(cfg, st, h, m).map_or(
-                " (no interval: the clusters' sums were not kept)".to_string(),
-                |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"),
-            );
+            // Why there is none: too few independent units, or a state of
+            // an earlier version that did not keep the clusters' sums.
+            let units = match &st.clusters {
+                Some(c) => c.clusters,
+                None => h.count(),
+            };
+            let why = if units < 2 {
+                let unit = match (&st.clusters, cfg.duplicate) {
+                    (None, _) => "round",
+                    (Some(_), true) => "deal",
+                    (Some(_), false) => "match",
+                };
+                format!(
+                    " (no interval from {units} {unit}{})",
+                    if units == 1 { "" } else { "s" }
+                )
+            } else {
+                " (no interval: the clusters' sums were not kept)".to_string()
+            };
+            let ci = per_round_mean_ci95(cfg, st, h, m)
+                .map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
             format!(
                 "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
                 s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max

@@ -739,3 +739,26 @@ fn a_rule_set_file_named_after_a_built_in_with_other_cards_says_so_in_the_header
     std::fs::write(&same, described).unwrap();
     assert!(!run(same.to_str().unwrap()).contains("cards:"));
 }
+
+#[test]
+fn one_round_or_match_says_why_its_mean_has_no_interval() {
+    // It said "the clusters' sums were not kept", which was not the reason.
+    for (args, why) in [
+        (&["-g", "1"][..], "(no interval from 1 round)"),
+        (
+            &["-g", "1", "-m", "match"][..],
+            "(no interval from 1 match)",
+        ),
+    ] {
+        let mut a = vec!["run", "-p", "3", "-s", "points,color", "-q"];
+        a.extend(args);
+        let o = unolab(&a);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("turns per round: ") && l.contains(why)),
+            "{out}"
+        );
+    }
+}
