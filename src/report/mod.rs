@@ -751,33 +751,39 @@ pub fn per_round_mean_ci95(
     h: &Histogram,
     m: Option<&Moments>,
 ) -> Option<(f64, f64)> {
-    let n = h.count();
-    if n < 2 {
-        return None;
-    }
-    let mean = h.mean();
-    let se = match &st.clusters {
-        None if cfg.mode == Mode::Round && !cfg.duplicate => h.sd() / (n as f64).sqrt(),
+    use crate::sim::lockstep::{ratio_estimate, RatioSums};
+    // Both designs are the experiments' ratio of sums: a round of plain
+    // round mode is a cluster of x = 1 round.
+    let (sums, clusters) = match &st.clusters {
+        None if cfg.mode == Mode::Round && !cfg.duplicate => (
+            RatioSums {
+                y: h.sum() as i128,
+                x: h.count() as i128,
+                yy: h.sum_sq() as i128,
+                xx: h.count() as i128,
+                xy: h.sum() as i128,
+            },
+            h.count(),
+        ),
         None => return None,
         Some(c) => {
             let m = m?;
-            let g = c.clusters;
-            if g < 2 || st.rounds == 0 {
-                return None;
-            }
-            let gf = g as f64;
-            let (y, x, xx) = (h.sum() as f64, st.rounds as f64, c.rounds_sq as f64);
-            let r = y / x;
-            let ss = (m.yy as f64 - 2.0 * r * m.xy as f64 + r * r * xx).max(0.0);
-            (ss / (gf * (gf - 1.0))).sqrt() / (x / gf)
+            (
+                RatioSums {
+                    y: h.sum() as i128,
+                    x: st.rounds as i128,
+                    yy: m.yy as i128,
+                    xx: c.rounds_sq as i128,
+                    xy: m.xy as i128,
+                },
+                c.clusters,
+            )
         }
     };
-    let df = match &st.clusters {
-        Some(c) => c.clusters - 1,
-        None => n - 1,
-    };
-    let h95 = crate::sim::lockstep::t95(df) * se;
-    Some((mean - h95, mean + h95))
+    if clusters < 2 {
+        return None;
+    }
+    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
 }
 
 #[cfg(test)]
