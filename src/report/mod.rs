@@ -752,8 +752,7 @@ pub fn per_round_mean_ci95(
     m: Option<&Moments>,
 ) -> Option<(f64, f64)> {
     use crate::sim::lockstep::{ratio_estimate, RatioSums};
-    // Both designs are the experiments' ratio of sums: a round of plain
-    // round mode is a cluster of x = 1 round.
+    // The experiments' ratio of sums; a plain round is a cluster of 1 round.
     let (sums, clusters) = match &st.clusters {
         None if cfg.mode == Mode::Round && !cfg.duplicate => (
             RatioSums {
