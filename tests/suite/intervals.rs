@@ -116,7 +116,7 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
         xx: 16,
         xy: 8,
     };
-    let e = metric_estimate("win_rate", &split, 4).unwrap();
+    let e = metric_estimate("win_rate", &split, 4, 1).unwrap();
     assert!(e.lo < 0.25 && e.hi > 0.75, "[{}, {}]", e.lo, e.hi);
     assert!(e.lo >= 0.0 && e.hi <= 1.0, "[{}, {}]", e.lo, e.hi);
     // Deals won 2, 0, 0, 1 of 2: the plain t interval reached below 0.
@@ -129,7 +129,7 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
     };
     let plain = unolab::sim::lockstep::ratio_estimate(&spread, 4).unwrap();
     assert!(plain.lo < 0.0, "{}", plain.lo);
-    let e = metric_estimate("win_rate", &spread, 4).unwrap();
+    let e = metric_estimate("win_rate", &spread, 4, 1).unwrap();
     assert_eq!(e.lo, 0.0);
     assert!(e.hi <= 1.0 && e.hi > plain.hi.min(1.0) - 1e-12, "{}", e.hi);
     // A metric that is not a share keeps the plain ratio interval: 4 deals
@@ -141,7 +141,7 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
         xx: 16,
         xy: 40 + 48 + 40 + 48,
     };
-    let e = metric_estimate("turns_per_round", &turns, 4).unwrap();
+    let e = metric_estimate("turns_per_round", &turns, 4, 1).unwrap();
     assert_eq!(e.value, 11.0);
     assert!(
         e.lo > 1.0 && e.hi < 21.0 && e.hi - e.lo > 0.0,
@@ -151,6 +151,69 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
     );
     let plain = unolab::sim::lockstep::ratio_estimate(&turns, 4).unwrap();
     assert_eq!((e.lo, e.hi), (plain.lo, plain.hi));
+}
+
+#[test]
+fn a_strategy_at_every_seat_gets_a_share_interval_no_higher_than_one_over_players() {
+    // 400 four-player rounds of one strategy at every seat, none blocked:
+    // each round adds y = 1 win over x = 4 seat-rounds, so it wins exactly
+    // 1/4 per seat held. The interval was [24.86%, 25.14%]: above what can be.
+    let every = RatioSums {
+        y: 400,
+        x: 1600,
+        yy: 400,
+        xx: 400 * 16,
+        xy: 400 * 4,
+    };
+    let e = metric_estimate("win_rate", &every, 400, 4).unwrap();
+    assert_eq!(e.value, 0.25);
+    assert_eq!(e.hi, 0.25, "[{}, {}]", e.lo, e.hi);
+    assert!(e.lo < 0.25 && e.lo > 0.24, "[{}, {}]", e.lo, e.hi);
+    // A strategy at two seats: its share of rounds r·2 sets the floor, and
+    // the interval stays within [0, 1/2]. 30 rounds, won at one of its two
+    // seats in 28 of them.
+    let two = RatioSums {
+        y: 28,
+        x: 60,
+        yy: 28,
+        xx: 30 * 4,
+        xy: 28 * 2,
+    };
+    let e = metric_estimate("win_rate", &two, 30, 2).unwrap();
+    assert!(e.hi <= 0.5 && e.lo < e.value, "[{}, {}]", e.lo, e.hi);
+    // The experiment's own table: the baseline's `points` at every seat.
+    let dir = crate::common::tempdir("intervals", "every");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let file = dir.join("every.toml");
+    std::fs::write(
+        &file,
+        "name = \"every\"\nbaseline = \"a\"\n[base]\nrules = \"classic\"\nplayers = 4\n\
+         games = 400\nseed = 5\n[[arm]]\nlabel = \"a\"\nstrategies = \"points\"\n\
+         [[arm]]\nlabel = \"b\"\nstrategies = \"points,color,color,color\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = crate::common::unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let arms = crate::common::read(&out.join("arms.csv"));
+    let row: Vec<&str> = arms
+        .lines()
+        .find(|l| l.starts_with("a,win_rate,points,"))
+        .unwrap_or_else(|| panic!("no win_rate of points in arm a:\n{arms}"))
+        .split(',')
+        .collect();
+    let (value, hi): (f64, f64) = (row[3].parse().unwrap(), row[5].parse().unwrap());
+    assert_eq!(value, 0.25, "{row:?}");
+    assert!(hi <= 0.25, "{row:?}");
 }
 
 #[test]

@@ -10,8 +10,8 @@ use super::write_files_atomically;
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, metric_estimate, paired_difference, ArmState, Difference, Estimate,
-    LockstepState, Stop, Untested,
+    games_of, holm, paired_difference, ArmState, Difference, Estimate, LockstepState, Stop,
+    Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -51,8 +51,8 @@ pub struct ComparisonRow {
 pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     let mut v = Vec::new();
     for a in &st.arms {
-        for m in &a.metrics {
-            if let Some(est) = metric_estimate(&m.key.name, &m.sums, st.clusters) {
+        for (i, m) in a.metrics.iter().enumerate() {
+            if let Some(est) = a.estimate(i, st.clusters) {
                 v.push(ArmRow {
                     arm: a.label.clone(),
                     metric: m.key.name.clone(),
@@ -129,8 +129,8 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
-                    arm_est: metric_estimate(metric, &ma.sums, st.clusters),
-                    base_est: metric_estimate(metric, &mb.sums, st.clusters),
+                    arm_est: arm.estimate(p.arm_metric, st.clusters),
+                    base_est: base.estimate(p.base_metric, st.clusters),
                     d,
                     p_holm: f64::NAN,
                 });

@@ -96,20 +96,24 @@ fn resid_ss(s: &RatioSums, r: f64) -> f64 {
 /// method: `se² = Σ(y − R x)² / (n (n − 1) x̄²)`, Student's t with `n − 1` df.
 /// `None` when `Σx = 0`.
 pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
-    delta_estimate(s, clusters, false)
+    delta_estimate(s, clusters, None)
 }
 
-/// [`ratio_estimate`] of a share (each cluster's `y` at most its `x`: won
-/// rounds of rounds, blocked rounds of rounds): the squared residuals get
-/// the floor of [`share_floor_ss`] (two won and two lost single trials),
-/// so that a few clusters that agree do not give an interval of width
-/// zero, and the interval is clamped to `[0, 1]`.
-pub fn share_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
-    delta_estimate(s, clusters, true)
+/// [`ratio_estimate`] of a share held by `held` of each trial's parts
+/// (each cluster's `y` at most its `x / held`: won rounds of the `held`
+/// seat-rounds a strategy has in each round, blocked rounds of rounds with
+/// `held` = 1). The share of trials `held · y / x` is at most 1: the squared
+/// residuals get the floor of [`share_floor_ss`] of it (two won and two
+/// lost single trials), so that a few clusters that agree do not give an
+/// interval of width zero, and the interval is clamped to `[0, 1 / held]`.
+/// A strategy at every seat of a round without blocked rounds wins exactly
+/// `1 / players` per seat held, and the interval's upper end is that.
+pub fn share_estimate(s: &RatioSums, clusters: u64, held: u64) -> Option<Estimate> {
+    delta_estimate(s, clusters, Some(held.max(1) as f64))
 }
 
-/// [`ratio_estimate`], or with `share` [`share_estimate`].
-fn delta_estimate(s: &RatioSums, clusters: u64, share: bool) -> Option<Estimate> {
+/// [`ratio_estimate`], or with `Some(held)` [`share_estimate`].
+fn delta_estimate(s: &RatioSums, clusters: u64, held: Option<f64>) -> Option<Estimate> {
     if s.x == 0 {
         return None;
     }
@@ -117,16 +121,17 @@ fn delta_estimate(s: &RatioSums, clusters: u64, share: bool) -> Option<Estimate>
     let n = clusters as f64;
     let se = if clusters >= 2 {
         let xbar = s.x as f64 / n;
-        let floor = if share { share_floor_ss(r) } else { 0.0 };
+        // The residuals y − r·x are those of the share of trials (r·held of
+        // x / held trials), so its floor is the one to add.
+        let floor = held.map_or(0.0, |k| share_floor_ss(r * k));
         ((resid_ss(s, r) + floor) / (n * (n - 1.0))).sqrt() / xbar
     } else {
         f64::NAN
     };
     let h = t95(clusters.saturating_sub(1)) * se;
-    let (lo, hi) = if share && h.is_finite() {
-        ((r - h).max(0.0), (r + h).min(1.0))
-    } else {
-        (r - h, r + h)
+    let (lo, hi) = match held {
+        Some(k) if h.is_finite() => ((r - h).max(0.0), (r + h).min(1.0 / k)),
+        _ => (r - h, r + h),
     };
     Some(Estimate {
         value: r,
@@ -138,12 +143,14 @@ fn delta_estimate(s: &RatioSums, clusters: u64, share: bool) -> Option<Estimate>
 }
 
 /// The estimate of metric `metric` (one of [`METRIC_NAMES`]): a share's
-/// ([`share_estimate`]) or any other ratio's ([`ratio_estimate`]).
+/// ([`share_estimate`], `held` parts of each trial: the seats a strategy
+/// holds for `win_rate` and `match_win_rate`, 1 otherwise) or any other
+/// ratio's ([`ratio_estimate`]).
 ///
 /// [`METRIC_NAMES`]: super::METRIC_NAMES
-pub fn metric_estimate(metric: &str, s: &RatioSums, clusters: u64) -> Option<Estimate> {
+pub fn metric_estimate(metric: &str, s: &RatioSums, clusters: u64, held: u64) -> Option<Estimate> {
     if is_share(metric) {
-        share_estimate(s, clusters)
+        share_estimate(s, clusters, held)
     } else {
         ratio_estimate(s, clusters)
     }

@@ -4,7 +4,7 @@
 //! precision rule (at batch boundaries) or an interrupt.
 
 use super::block::{Block, BLOCK};
-use super::estimate::{metric_estimate, paired_difference};
+use super::estimate::paired_difference;
 use super::layout::Layout;
 use super::state::{LockstepState, MetricState};
 use super::{check, LockstepConfig};
@@ -179,9 +179,9 @@ pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<Precisi
     let mut v = Vec::new();
     if st.comparisons.is_empty() {
         for a in &st.arms {
-            for m in &a.metrics {
+            for (i, m) in a.metrics.iter().enumerate() {
                 if let Some(target) = cfg.precision_target(&m.key.name) {
-                    if let Some(e) = metric_estimate(&m.key.name, &m.sums, st.clusters) {
+                    if let Some(e) = a.estimate(i, st.clusters) {
                         v.push(PrecisionCheck {
                             what: format!("{}:{} of {}", m.key.name, m.key.group, a.label),
                             half_width: (e.hi - e.lo) / 2.0,

@@ -2,6 +2,7 @@
 //! merged by adding every sum.
 
 use super::block::{CrossSums, RatioSums};
+use super::estimate::{metric_estimate, Estimate};
 use super::layout::{Layout, MetricKey};
 use super::LockstepConfig;
 use crate::sim::runner::RunStats;
@@ -32,6 +33,25 @@ pub struct ArmState {
     pub seating: Option<Seating>,
     pub stats: RunStats,
     pub metrics: Vec<MetricState>,
+}
+
+impl ArmState {
+    /// The estimate of metric `m` of this arm over `clusters` clusters
+    /// ([`metric_estimate`]): a strategy's `win_rate` and `match_win_rate`
+    /// are shares of the seats it holds in each game, at most `1 / seats`.
+    pub fn estimate(&self, m: usize, clusters: u64) -> Option<Estimate> {
+        let key = &self.metrics[m].key;
+        let held = match key.name.as_str() {
+            "win_rate" | "match_win_rate" => self
+                .stats
+                .strategies
+                .iter()
+                .find(|s| s.name == key.group)
+                .map_or(1, |s| s.seats as u64),
+            _ => 1,
+        };
+        metric_estimate(&key.name, &self.metrics[m].sums, clusters, held)
+    }
 }
 
 /// A metric of an arm paired with the same metric of the baseline.
