@@ -549,3 +549,56 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
         manifest
     );
 }
+
+#[test]
+fn an_experiment_file_names_the_key_and_line_of_what_is_wrong_in_one_line() {
+    let dir = tempdir("keys");
+    let check = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        refusal(&unolab(&["experiment", "check", s(&f)]))
+    };
+    // An empty value of a grid's line-ups gave two lines (its empty label,
+    // then the empty strategy).
+    let e = check(
+        "empty.toml",
+        "name = \"g\"\n[base]\nplayers = 2\ngames = 10\nstrategies = \"color\"\n\
+         [grid]\nstrategies = [\"\", \"points\"]\n",
+    );
+    assert!(
+        e.contains("empty.toml:7:") && e.contains("unknown strategy ''"),
+        "{e}"
+    );
+    // A value of the wrong type did not name its key, and said "i64".
+    let e = check(
+        "type.toml",
+        "name = \"g\"\n[base]\nplayers = \"four\"\ngames = 10\nstrategies = \"color\"\n",
+    );
+    assert!(
+        e.contains("type.toml:3: players: ") && e.contains("expected a whole number"),
+        "{e}"
+    );
+    assert!(!e.contains("i64"), "{e}");
+    // An arm's hand size that does not fit the deck was reported at the
+    // base's line, not at the arm's own setting.
+    let e = check(
+        "hand.toml",
+        "name = \"g\"\n[base]\nplayers = 2\ngames = 10\nstrategies = \"color\"\n\n\
+         [[arm]]\nlabel = \"x\"\nset = [\"hand_size=200\"]\n",
+    );
+    assert!(
+        e.contains("hand.toml:9: arm 'x': ") && e.contains("hand size"),
+        "{e}"
+    );
+    // An empty `set` of a grid is the base's settings, labelled "none".
+    let f = dir.join("none.toml");
+    std::fs::write(
+        &f,
+        "name = \"g\"\n[base]\nplayers = 2\ngames = 10\nstrategies = \"color,points\"\n\
+         [grid]\nset = [\"\", \"stacking=cross\"]\n",
+    )
+    .unwrap();
+    let o = ok(unolab(&["experiment", "check", s(&f)]));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("none"), "{text}");
+}

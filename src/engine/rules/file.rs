@@ -180,21 +180,7 @@ impl RuleSetFile {
         self.settings = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| {
-                // serde's words for Rust's types, said as a user reads them.
-                let mut why = one_line(e.message());
-                for (rust, plain) in [
-                    ("expected u8", "expected a whole number from 0 to 255"),
-                    ("expected u16", "expected a whole number from 0 to 65535"),
-                    (
-                        "expected u32",
-                        "expected a whole number from 0 to 4294967295",
-                    ),
-                    ("expected u64", "expected a whole number, 0 or more"),
-                    ("expected f64", "expected a number"),
-                    ("expected f32", "expected a number"),
-                ] {
-                    why = why.replace(rust, plain);
-                }
+                let why = plain_toml_message(e.message());
                 RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': {why}"
                 ))
@@ -205,4 +191,28 @@ impl RuleSetFile {
 
 pub(super) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A TOML or serde message on one line, with serde's words for Rust's
+/// types said as a user reads them ("expected u32" is "expected a whole
+/// number from 0 to 4294967295").
+pub fn plain_toml_message(message: &str) -> String {
+    let mut why = one_line(message);
+    for (rust, plain) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u64", "expected a whole number, 0 or more"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        why = why.replace(rust, plain);
+    }
+    why
 }

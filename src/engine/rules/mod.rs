@@ -15,7 +15,7 @@ mod file;
 mod settings;
 
 pub use deck::{Deck, Effect};
-pub use file::{DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES};
+pub use file::{plain_toml_message, DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES};
 pub use settings::{
     CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,
 };

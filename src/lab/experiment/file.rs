@@ -3,7 +3,7 @@
 
 use super::{ArmSpec, Experiment, MAX_GRID_ARMS};
 use crate::agents::{self, StrategySpec};
-use crate::engine::rules::{RuleSetFile, Rules};
+use crate::engine::rules::{plain_toml_message, RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig, DEFAULT_BATCH, METRIC_NAMES};
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::seating::{Seating, SEATING_NAMES};
@@ -122,8 +122,13 @@ impl Errors<'_> {
             self.list[i] = plain;
             return;
         }
-        self.list
-            .push(format!("{}:{l}: arm '{label}': {msg}", self.origin));
+        if label.is_empty() {
+            // A grid arm of empty values: its own error names them.
+            self.list.push(plain);
+        } else {
+            self.list
+                .push(format!("{}:{l}: arm '{label}': {msg}", self.origin));
+        }
     }
 }
 
@@ -134,8 +139,20 @@ pub fn load(path: &str) -> Result<Experiment, Vec<String>> {
     parse(&text, path)
 }
 
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+/// The key of a `key = value` line whose value starts at byte `at` of
+/// `text`: a TOML error's span is the value, and its message ("invalid
+/// type: string \"four\", expected i64") does not name the key.
+fn key_before(text: &str, at: usize) -> Option<&str> {
+    let line = text.get(..at)?.rsplit('\n').next()?;
+    let key = line
+        .strip_suffix('=')
+        .or_else(|| line.trim_end().strip_suffix('='))?;
+    let key = key.trim();
+    (!key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
+    .then_some(key)
 }
 
 /// One arm before it is resolved, each value with where it was written:
@@ -242,11 +259,14 @@ pub fn parse_with(
     let f: File = match toml::from_str(text) {
         Ok(f) => f,
         Err(e) => {
-            let msg = one_line(e.message());
+            let msg = plain_toml_message(e.message());
             let msg = if msg.starts_with("unknown field") {
                 format!("{msg} (see experiments/README.md)")
             } else {
-                msg
+                match e.span().and_then(|s| key_before(text, s.start)) {
+                    Some(key) => format!("{key}: {msg}"),
+                    None => msg,
+                }
             };
             match e.span() {
                 Some(s) => errs.at(s, msg),
@@ -433,6 +453,8 @@ pub fn parse_with(
             seating_of(&mut errs, &a.seating, &a.fixed_seats, base_seating.clone()),
         ));
     }
+    // Arms written as [[arm]] tables; the grid's follow.
+    let written = raws.len();
     if let Some(g) = &f.grid {
         let made = [
             g.rules.as_ref().map(Vec::len),
@@ -471,7 +493,11 @@ pub fn parse_with(
                     .filter(|x| !x.trim().is_empty())
                     .map(|x| (x.trim().to_string(), s.span())),
             );
-            s.get_ref().clone()
+            if s.get_ref().trim().is_empty() {
+                "none".into()
+            } else {
+                s.get_ref().clone()
+            }
         });
         combos = cross(combos, &g.house, |c, h| {
             c.3.push((h.get_ref().clone(), h.span()));
@@ -541,7 +567,11 @@ pub fn parse_with(
     let mut arms = Vec::new();
     for (i, (label, rules, set, house, players, strategies, seating)) in raws.iter().enumerate() {
         if label.0.trim().is_empty() {
-            errs.at(label.1.clone(), "an arm needs a non-empty label");
+            // A grid's label is its values: an empty one is an empty rule
+            // set or line-up, which their own checks below name.
+            if i < written {
+                errs.at(label.1.clone(), "an arm needs a non-empty label");
+            }
         } else if label.0.contains(['|', '\n', '\r']) {
             errs.at(
                 label.1.clone(),
@@ -603,6 +633,16 @@ pub fn parse_with(
                 None
             }
         };
+        // A rule set that does not build, or does not fit the table, is most
+        // likely the arm's own settings: the first `set` or `house` (holding
+        // `what`) that the arm adds to its base's, else `fallback`.
+        let own = |fallback: &std::ops::Range<usize>, what: &str| {
+            set.iter()
+                .chain(house)
+                .find(|(v, sp)| v.contains(what) && !base_items.contains(sp))
+                .map_or(fallback, |(_, sp)| sp)
+                .clone()
+        };
         let built = file.and_then(|fl| match Rules::build(fl) {
             Ok(r) => Some(r),
             Err(e) if base_build_error.as_deref() == Some(e.to_string().as_str()) => {
@@ -610,7 +650,7 @@ pub fn parse_with(
                 None
             }
             Err(e) => {
-                errs.arm(rules.1.clone(), &label.0, e);
+                errs.arm(own(&rules.1, ""), &label.0, e);
                 None
             }
         });
@@ -630,7 +670,7 @@ pub fn parse_with(
                         cfg,
                     });
                 }
-                Err(e) => errs.arm(players.1.clone(), &label.0, e),
+                Err(e) => errs.arm(own(&players.1, "hand_size"), &label.0, e),
             }
         }
         specs.push(ArmSpec {
