@@ -125,7 +125,8 @@ fn drive<T: Send>(
                         stop.store(true, Ordering::SeqCst);
                     }
                     let d = done.load(Ordering::Relaxed);
-                    if let (Some(cb), true) = (&progress, d != last) {
+                    // A callback that raised is not called again.
+                    if let (Some(cb), true, true) = (&progress, d != last, raised.is_none()) {
                         last = d;
                         if let Err(e) = cb.call1(py, (d, total)) {
                             if raised.is_none() {

@@ -494,6 +494,13 @@ impl Game {
         PyArray1::from_slice(py, &planes).reshape(rlcard::SHAPE)
     }
 
+    /// Refuses the RLCard encoding for a rule set that asks a decision
+    /// RLCard has no action for (stacking, a challenge, a swap target,
+    /// jump-in): `ValueError` naming them, before any game.
+    fn rlcard_check(&self) -> PyResult<()> {
+        rlcard::check_rules(self.rules).map_err(value_error)
+    }
+
     /// RLCard encoding: the mask of RLCard's 61 actions.
     fn rlcard_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         let mut m = [0i8; rlcard::ACTIONS];

@@ -252,6 +252,9 @@ impl VecGames {
             rules, house, settings, players, learners, strategies, mode, reward, illegal,
             ask_forced,
         )?;
+        if rl {
+            rlcard::check_rules(t.rules).map_err(value_error)?;
+        }
         let games = (0..n).map(|_| t.stepper()).collect();
         let (obs_shape, actions) = if rl {
             let [p, c, k] = rlcard::SHAPE;

@@ -258,6 +258,27 @@ def test_progress_is_called_only_when_asked(capsys):
     assert "300/300 games" in capsys.readouterr().err
 
 
+def test_a_progress_callable_that_raises_stops_the_run_and_is_not_called_again():
+    """The callable's exception ends the run (after the games in progress)
+    and reaches the caller; the callable is not called again while those
+    games finish, nor at the end."""
+
+    class Slow(unolab.Strategy):
+        def play(self, obs, legal):
+            time.sleep(0.0005)
+            return legal[0]
+
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        raise RuntimeError("the callback gave up")
+
+    with pytest.raises(RuntimeError, match="the callback gave up"):
+        unolab.run([Slow(), "random"], players=2, games=100_000, threads=1, progress=progress)
+    assert len(calls) == 1, calls
+
+
 def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
     import _thread
 

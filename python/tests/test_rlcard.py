@@ -76,12 +76,40 @@ def test_pettingzoo_api_test_passes_with_the_rlcard_encoding():
     api_test(unolab.env(rules="rlcard", encoding="rlcard"), num_cycles=200)
 
 
-def test_a_decision_rlcard_lacks_raises_and_bad_options_are_refused(rng):
+@pytest.mark.parametrize(
+    "rules, house, what",
+    [
+        ("classic", "stacking=same", "stacking"),
+        ("classic", "stacking=cross", "stacking"),
+        ("classic", "bluff_challenge", "a challenge"),
+        ("classic", "seven_o", "a swap target"),
+        ("classic", "jump_in", "jump-in"),
+        ("cars3", "", "a swap target"),
+    ],
+)
+def test_a_rule_set_asking_a_decision_rlcard_lacks_is_refused_at_construction(rules, house, what):
+    """RLCard has no action for stacking, a challenge, a swap target or a
+    jump-in: a rule set that asks one is refused when the environment is
+    made, naming it, not in the middle of a game."""
+    msg = f"the RLCard encoding has no action for {what}.*rule set '{rules}'"
+    with pytest.raises(ValueError, match=msg):
+        unolab.env(rules=rules, house=house, encoding="rlcard", players=2)
+    with pytest.raises(ValueError, match=msg):
+        unolab.UnoEnv(rules=rules, house=house, encoding="rlcard")
+    with pytest.raises(ValueError, match=msg):
+        unolab.VecEnv(4, rules=rules, house=house, encoding="rlcard")
+    # The same rule set is fine with unolab's own encoding.
+    unolab.env(rules=rules, house=house, players=2).reset(seed=1)
+
+
+def test_bad_options_are_refused_and_rule_sets_rlcard_can_play_are_accepted(rng):
     with pytest.raises(ValueError, match="encoding"):
         unolab.env(encoding="tensor")
-    env = unolab.env(rules="classic", house="stacking=same", encoding="rlcard", players=2)
-    with pytest.raises(ValueError, match="RLCard encoding has no action for the stack decision"):
-        for seed in range(200):
+    # Classic, H2O and Lilo & Stitch ask nothing RLCard lacks under their
+    # defaults (no stacking, no challenge, no swap card, no jump-in).
+    for rules in ["classic", "h2o", "lilo-stitch"]:
+        env = unolab.env(rules=rules, encoding="rlcard", players=2)
+        for seed in range(20):
             env.reset(seed=seed)
             play_random(env, rng)
 
@@ -298,8 +326,6 @@ def test_the_rlcard_batch_gives_the_same_arrays_twice():
     assert not all(np.array_equal(x, y) for x, y in zip(a, c))
 
 
-def test_a_decision_rlcard_lacks_raises_in_the_batch(rng):
-    v = unolab.VecEnv(64, house="stacking=same", encoding="rlcard", seed=1)
-    with pytest.raises(ValueError, match="RLCard encoding has no action for the stack decision"):
-        for _ in range(2000):
-            v.step(v.random_actions(rng))
+def test_a_decision_rlcard_lacks_is_refused_by_the_batch_before_any_game():
+    with pytest.raises(ValueError, match="the RLCard encoding has no action for stacking"):
+        unolab.VecEnv(64, house="stacking=same", encoding="rlcard", seed=1)

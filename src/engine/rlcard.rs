@@ -19,14 +19,62 @@
 //! wild: naming that colour); action 60 draws. The decisions RLCard does not
 //! have are answered as RLCard does: the colour of a wild is the action's,
 //! UNO is always called, a playable drawn card is played (a wild drawn names
-//! the colour held most). A rule set that asks anything else (stacking,
-//! challenge, a swap target, jump-in) has no RLCard encoding.
+//! the colour held most). A rule set that can ask anything else (stacking,
+//! challenge, a swap target, jump-in) has no RLCard encoding:
+//! [`check_rules`] refuses it before any game, and the stepper stops with
+//! [`crate::engine::step::StepError::Unsupported`] should one arise.
 
 use crate::engine::cards::Color;
 use crate::engine::encode::{
     kind_of_index, ActionSet, DecisionKind, ACT_COLOR, ACT_DRAW, ACT_PLAY, ACT_PLAY_DRAWN, ACT_UNO,
     KINDS, SECTIONS,
 };
+use crate::engine::rules::{Effect, Rules, Stacking};
+
+/// The decisions rule set `rules` can ask that RLCard's actions cannot
+/// answer (RLCard's rules have none of them), in words: empty when the
+/// RLCard encoding can play every game of it. The engine asks them under
+/// these conditions only: a pending draw answered with a draw card
+/// (stacking on, a deck with draw cards), a Wild Draw Four challenged
+/// (`bluff_challenge`, a deck with one), a swap target (a swap card, or a 7
+/// under `seven_o`), a jump-in (`jump_in`).
+pub fn missing_decisions(rules: &Rules) -> Vec<&'static str> {
+    let (d, s) = (&rules.deck, &rules.settings);
+    let mut v = Vec::new();
+    if s.stacking != Stacking::Off && !(d.wd4 | d.draw2).is_empty() {
+        v.push("stacking");
+    }
+    if s.bluff_challenge && !d.wd4.is_empty() {
+        v.push("a challenge");
+    }
+    let cards = 0..d.size.min(128);
+    let swap = cards.clone().any(|c| d.effect_of[c] == Effect::Swap);
+    let seven = s.seven_o
+        && cards
+            .into_iter()
+            .any(|c| d.face_of[c] == 7 && d.effect_of[c] == Effect::Number);
+    if swap || seven {
+        v.push("a swap target");
+    }
+    if s.jump_in {
+        v.push("jump-in");
+    }
+    v
+}
+
+/// [`missing_decisions`] as the refusal of the RLCard encoding for `rules`:
+/// `Err` with one line naming them.
+pub fn check_rules(rules: &Rules) -> Result<(), String> {
+    let missing = missing_decisions(rules);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the RLCard encoding has no action for {} (rule set '{}' asks for it; RLCard's rules do not): use encoding=\"unolab\"",
+        missing.join(", "),
+        rules.name
+    ))
+}
 
 /// RLCard's observation shape: planes, colours, traits.
 pub const SHAPE: [usize; 3] = [4, 4, 15];

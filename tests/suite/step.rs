@@ -615,3 +615,73 @@ fn a_lent_game_steps_as_the_steppers_own_copy() {
         "{steps} steps, {rounds} rounds"
     );
 }
+
+/// `rlcard::missing_decisions` names exactly what the RLCard encoding
+/// cannot play: under every built-in rule set and the house rules that ask
+/// more (stacking, challenges, seven-o, jump-in), at 2 and 4 players, games
+/// of random RLCard actions never stop on a decision RLCard lacks when it
+/// names none, and do stop on one when it names some (the Python
+/// environments refuse those rule sets at construction by it).
+#[test]
+fn the_rlcard_encodings_missing_decisions_are_those_the_games_ask() {
+    use unolab::engine::rlcard;
+    let mut refused = 0;
+    for name in ["classic", "rlcard", "h2o", "lilo-stitch", "cars3"] {
+        for house in [
+            "",
+            "stacking=same",
+            "stacking=cross",
+            "bluff_challenge",
+            "seven_o",
+            "jump_in",
+        ] {
+            let mut f = RuleSetFile::load(name).unwrap();
+            if !house.is_empty() {
+                f.apply_house(house).unwrap();
+            }
+            let r = Rules::build(f).unwrap();
+            let missing = rlcard::missing_decisions(&r);
+            assert_eq!(rlcard::check_rules(&r).is_ok(), missing.is_empty());
+            for players in [2usize, 4] {
+                let seats = (0..players)
+                    .map(|_| StrategySpec::load("random").unwrap().instantiate())
+                    .collect();
+                let learners = (1u16 << players) - 1;
+                let mut st = Stepper::new(&r, seats, learners, StepMode::Round, Reward::Win);
+                let mut stopped = None;
+                'games: for seed in 0..60 {
+                    st.reset(seed).unwrap();
+                    let mut res = st.rlcard_settle();
+                    let mut turn = 0u64;
+                    loop {
+                        if let Err(e) = res {
+                            stopped = Some(e);
+                            break 'games;
+                        }
+                        if st.decision().is_none() {
+                            break;
+                        }
+                        let mut m = [0i8; rlcard::ACTIONS];
+                        st.rlcard_mask(&mut m);
+                        let legal: Vec<usize> =
+                            (0..rlcard::ACTIONS).filter(|&a| m[a] == 1).collect();
+                        turn += 1;
+                        let a =
+                            legal[(seed as usize * 7919 + turn as usize * 104_729) % legal.len()];
+                        res = st.step_rlcard(a);
+                    }
+                }
+                let what = format!("{name} {house:?} at {players} players (missing: {missing:?})");
+                match stopped {
+                    None => assert!(missing.is_empty(), "{what}: no game asked any"),
+                    Some(StepError::Unsupported(m)) => {
+                        assert!(!missing.is_empty(), "{what}: a game asked: {m}");
+                        refused += 1;
+                    }
+                    Some(e) => panic!("{what}: {e}"),
+                }
+            }
+        }
+    }
+    assert!(refused >= 10, "{refused}");
+}

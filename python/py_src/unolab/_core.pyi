@@ -124,6 +124,8 @@ class Game:
         """RLCard encoding: plays RLCard's action (0..60) and what follows it."""
     def rlcard_observation(self, seat: Optional[int] = None) -> npt.NDArray[np.float32]:
         """RLCard encoding: the (4, 4, 15) planes of ``seat`` (default: the seat to act)."""
+    def rlcard_check(self) -> None:
+        """ValueError when the rule set asks a decision RLCard has no action for."""
     def rlcard_mask(self) -> npt.NDArray[np.int8]:
         """RLCard encoding: the mask of RLCard's 61 actions."""
 

@@ -120,6 +120,7 @@ class UnoEnv(gymnasium.Env):
         self._started = False
         self._failed: Optional[str] = None
         if self._rl:
+            self._game.rlcard_check()
             self._n_actions = RLCARD_ACTIONS
             self.observation_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
         else:

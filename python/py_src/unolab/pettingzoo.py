@@ -123,6 +123,7 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self._game.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         if self._rl:
+            self._game.rlcard_check()
             n_actions = RLCARD_ACTIONS
             obs_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
         else:
