@@ -6,7 +6,7 @@
 
 use super::{rate, round6};
 use crate::sim::clusters::Moments;
-use crate::sim::stats::{ratio_ci95, wilson95};
+use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats};
 use serde_json::{json, Value};
 
@@ -147,4 +147,118 @@ pub fn seat_match_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
         }
         _ => Estimate::wilson(w, st.games),
     }
+}
+
+/// The 95% interval of the mean per round of `h` (turns, cards drawn): over
+/// independent rounds (plain round mode) the mean's t-interval; over
+/// clusters (duplicate play, matches) the delta-method interval of the
+/// ratio of the clusters' sums (`m`: their `Σy²` and `Σxy`, the rounds the
+/// `x`), Student's t with clusters - 1 degrees of freedom. `None` with
+/// fewer than two rounds or clusters, or clusters without the sums.
+pub fn per_round_mean_ci95(
+    cfg: &RunConfig,
+    st: &RunStats,
+    h: &Histogram,
+    m: Option<&Moments>,
+) -> Option<(f64, f64)> {
+    use crate::sim::lockstep::{ratio_estimate, RatioSums};
+    // The experiments' ratio of sums; a plain round is a cluster of 1 round.
+    let (sums, clusters) = match &st.clusters {
+        None if cfg.mode == Mode::Round && !cfg.duplicate => (
+            RatioSums {
+                y: h.sum() as i128,
+                x: h.count() as i128,
+                yy: h.sum_sq() as i128,
+                xx: h.count() as i128,
+                xy: h.sum() as i128,
+            },
+            h.count(),
+        ),
+        None => return None,
+        Some(c) => {
+            let m = m?;
+            (
+                RatioSums {
+                    y: h.sum() as i128,
+                    x: st.rounds as i128,
+                    yy: m.yy as i128,
+                    xx: c.rounds_sq as i128,
+                    xy: m.xy as i128,
+                },
+                c.clusters,
+            )
+        }
+    };
+    if clusters < 2 {
+        return None;
+    }
+    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
+}
+
+/// The 95% interval of strategy `k`'s points per value of `round_points`:
+/// the points of a round it won (winner scoring), or the penalty points of
+/// one of its seats in a won round (penalty scoring). Over independent
+/// rounds (plain round mode), the mean's t-interval when each round gives
+/// at most one value, else the ratio over rounds (its seats' penalty sum
+/// over its seats); over clusters (duplicate play, matches), the ratio of
+/// the clusters' sums, Student's t with clusters - 1 degrees of freedom.
+/// `None` with fewer than two rounds or clusters, or without the sums (a
+/// state of an earlier version).
+pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64)> {
+    use crate::engine::rules::Scoring;
+    use crate::sim::lockstep::{ratio_estimate, RatioSums};
+    let s = &st.strategies[k];
+    let h = &s.round_points;
+    let (n, sum) = (h.count() as i128, h.sum() as i128);
+    let penalty = cfg.rules.settings.scoring == Scoring::Penalty;
+    let seats = s.seats as i128;
+    let (sums, clusters) = match &st.clusters {
+        None if cfg.mode == Mode::Round && !cfg.duplicate => {
+            if !penalty || s.seats == 1 {
+                // One value per round at most: the rounds that gave one.
+                let yy = h.sum_sq() as i128;
+                let sums = RatioSums {
+                    y: sum,
+                    x: n,
+                    yy,
+                    xx: n,
+                    xy: sum,
+                };
+                (sums, h.count())
+            } else {
+                // A won round gives `seats` values: its cluster.
+                let yy = s.penalty_round_sq? as i128;
+                let xx = seats * seats * st.won as i128;
+                let sums = RatioSums {
+                    y: sum,
+                    x: n,
+                    yy,
+                    xx,
+                    xy: seats * sum,
+                };
+                (sums, st.won)
+            }
+        }
+        None => return None,
+        Some(c) => {
+            let m = c.strategy_points.as_ref()?.get(k)?;
+            let xx = if penalty {
+                seats * seats * c.won_sq as i128
+            } else {
+                c.strategy_rounds[k].yy as i128
+            };
+            let sums = RatioSums {
+                y: sum,
+                x: n,
+                yy: m.yy as i128,
+                xx,
+                xy: m.xy as i128,
+            };
+            (sums, c.clusters)
+        }
+    };
+    if clusters < 2 {
+        return None;
+    }
+    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
 }

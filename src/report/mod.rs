@@ -33,7 +33,7 @@ pub struct Report<'a> {
 pub const GIT_COMMIT: Option<&str> = option_env!("UNOLAB_GIT_COMMIT");
 
 /// The columns of `summary.csv`, in order (documented in `results/README.md`).
-pub const SUMMARY_COLUMNS: [&str; 26] = [
+pub const SUMMARY_COLUMNS: [&str; 28] = [
     "kind",
     "name",
     "seats",
@@ -56,6 +56,8 @@ pub const SUMMARY_COLUMNS: [&str; 26] = [
     "match_ci95_high",
     "points_kind",
     "points_mean",
+    "points_ci95_low",
+    "points_ci95_high",
     "points_sd",
     "points_p50",
     "illegal",
@@ -188,6 +190,8 @@ impl<'a> Report<'a> {
                     "match_win_ci95": or_null(m_share_ci),
                     "points_label": self.points_label(),
                     "points_mean": round6(s.round_points.mean()),
+                    "points_mean_ci95": points_ci95(cfg, st, k)
+                        .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)])),
                     "round_points": summary_json(&s.round_points),
                     "match_points": or_null(summary_json(&s.match_points)),
                     "illegal": s.illegal,
@@ -361,7 +365,7 @@ impl<'a> Report<'a> {
         };
         let _ = writeln!(
             o,
-            "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9} {:>7}",
+            "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9}  {:<16} {:>7}",
             "strategy",
             "seats",
             "round wins",
@@ -373,6 +377,7 @@ impl<'a> Report<'a> {
                 String::new()
             },
             pts,
+            "95% CI",
             "illegal"
         );
         for (k, s) in st.strategies.iter().enumerate() {
@@ -380,7 +385,7 @@ impl<'a> Report<'a> {
             let m = match_win_per_seat(cfg, st, k);
             let _ = writeln!(
                 o,
-                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1} {:>7}",
+                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1}  {:<16} {:>7}",
                 s.name,
                 s.seats,
                 s.round_wins,
@@ -392,6 +397,8 @@ impl<'a> Report<'a> {
                     String::new()
                 },
                 s.round_points.mean(),
+                points_ci95(cfg, st, k)
+                    .map_or("-".into(), |(lo, hi)| format!("[{lo:.1}, {hi:.1}]")),
                 s.illegal
             );
         }
@@ -447,7 +454,7 @@ impl<'a> Report<'a> {
             )
         };
         // The two means of every round, with their intervals.
-        let with_ci = |name: &str, h: &Histogram, m: Option<&Moments>| {
+        let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>| {
             let s = h.summary();
             // Why there is none: too few independent units, or a state of
             // an earlier version that did not keep the clusters' sums.
@@ -468,8 +475,7 @@ impl<'a> Report<'a> {
             } else {
                 " (no interval: the clusters' sums were not kept)".to_string()
             };
-            let ci = per_round_mean_ci95(cfg, st, h, m)
-                .map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
+            let ci = ci.map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
             format!(
                 "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
                 s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
@@ -477,20 +483,22 @@ impl<'a> Report<'a> {
         };
         let cl = st.clusters.as_ref();
         o.push('\n');
+        let mean_ci = |h: &Histogram, m: Option<&Moments>| per_round_mean_ci95(cfg, st, h, m);
         o.push_str(&with_ci(
             "turns per round",
             &st.turns,
-            cl.and_then(|c| c.turns.as_ref()),
+            mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())),
         ));
         o.push_str(&with_ci(
             "cards drawn per round",
             &st.cards_drawn,
-            cl.and_then(|c| c.cards_drawn.as_ref()),
+            mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref())),
         ));
-        for s in &st.strategies {
-            o.push_str(&line(
+        for (k, s) in st.strategies.iter().enumerate() {
+            o.push_str(&with_ci(
                 &format!("{} ({})", self.points_label(), s.name),
                 &s.round_points,
+                points_ci95(cfg, st, k),
             ));
             if matches {
                 let what = if self.penalty() {
@@ -565,9 +573,13 @@ impl<'a> Report<'a> {
                 Some(match_win_per_seat(cfg, st, k)),
                 strategy_match_share(cfg, st, k),
             ));
+            let (plo, phi) = points_ci95(cfg, st, k)
+                .map_or((String::new(), String::new()), |(lo, hi)| (f(lo), f(hi)));
             row.extend([
                 self.points_label().replace(' ', "_"),
                 f(sum.mean),
+                plo,
+                phi,
                 f(sum.sd),
                 sum.p50.to_string(),
                 s.illegal.to_string(),
@@ -590,7 +602,7 @@ impl<'a> Report<'a> {
             row.push(fair.clone());
             row.extend(e3(r));
             row.extend(match_cols(s.match_wins, None, seat_match_win(cfg, st, i)));
-            row.extend(vec![String::new(); 5]);
+            row.extend(vec![String::new(); 7]);
             // Every row says whether the run was cut short (an interrupt, a
             // partial merge), as the manifest does.
             row.push(partial.to_string());
@@ -608,7 +620,7 @@ impl<'a> Report<'a> {
             row.extend(none());
             row.push(String::new());
             row.extend(e3(r));
-            row.extend(vec![String::new(); 8 + 5]);
+            row.extend(vec![String::new(); 8 + 7]);
             // Every row says whether the run was cut short (an interrupt, a
             // partial merge), as the manifest does.
             row.push(partial.to_string());
@@ -737,52 +749,6 @@ pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<()
             .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))?;
     }
     Ok(())
-}
-
-/// The 95% interval of the mean per round of `h` (turns, cards drawn): over
-/// independent rounds (plain round mode) the mean's t-interval; over
-/// clusters (duplicate play, matches) the delta-method interval of the
-/// ratio of the clusters' sums (`m`: their `Σy²` and `Σxy`, the rounds the
-/// `x`), Student's t with clusters - 1 degrees of freedom. `None` with
-/// fewer than two rounds or clusters, or clusters without the sums.
-pub fn per_round_mean_ci95(
-    cfg: &RunConfig,
-    st: &RunStats,
-    h: &Histogram,
-    m: Option<&Moments>,
-) -> Option<(f64, f64)> {
-    use crate::sim::lockstep::{ratio_estimate, RatioSums};
-    // The experiments' ratio of sums; a plain round is a cluster of 1 round.
-    let (sums, clusters) = match &st.clusters {
-        None if cfg.mode == Mode::Round && !cfg.duplicate => (
-            RatioSums {
-                y: h.sum() as i128,
-                x: h.count() as i128,
-                yy: h.sum_sq() as i128,
-                xx: h.count() as i128,
-                xy: h.sum() as i128,
-            },
-            h.count(),
-        ),
-        None => return None,
-        Some(c) => {
-            let m = m?;
-            (
-                RatioSums {
-                    y: h.sum() as i128,
-                    x: st.rounds as i128,
-                    yy: m.yy as i128,
-                    xx: c.rounds_sq as i128,
-                    xy: m.xy as i128,
-                },
-                c.clusters,
-            )
-        }
-    };
-    if clusters < 2 {
-        return None;
-    }
-    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
 }
 
 #[cfg(test)]

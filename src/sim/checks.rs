@@ -83,6 +83,9 @@ impl RunStats {
                             c.positions.len(),
                             c.strategy_rounds.len(),
                             c.strategy_matches.len(),
+                            c.strategy_points
+                                .as_ref()
+                                .map_or(c.strategy_rounds.len(), Vec::len),
                         ]
                     };
                     lens(a) == lens(b)
@@ -168,7 +171,10 @@ impl RunStats {
         self.same_shape(o) && merged_or_unchanged(self, |t| t.merge_checked(o))
     }
 
-    fn merge_checked(&mut self, o: &RunStats) -> Option<()> {
+    /// Every count of `o` added to `self`, checked; `None` when a sum does
+    /// not fit or a histogram's cap differs (`self` then partly merged:
+    /// [`RunStats::try_merge`] works on a copy).
+    pub(crate) fn merge_checked(&mut self, o: &RunStats) -> Option<()> {
         add(&mut self.games, o.games)?;
         add(&mut self.rounds, o.rounds)?;
         add(&mut self.won, o.won)?;
@@ -176,12 +182,18 @@ impl RunStats {
         add(&mut self.truncated, o.truncated)?;
         add(&mut self.tied_matches, o.tied_matches)?;
         add(&mut self.no_winner_matches, o.no_winner_matches)?;
+        add(&mut self.capped_matches, o.capped_matches)?;
+        add(&mut self.capped_without_winner, o.capped_without_winner)?;
         add(&mut self.uno_penalties, o.uno_penalties)?;
         add(&mut self.illegal, o.illegal)?;
         for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {
             add(&mut a.round_wins, b.round_wins)?;
             add(&mut a.match_wins, b.match_wins)?;
             add(&mut a.illegal, b.illegal)?;
+            match (a.penalty_round_sq.as_mut(), b.penalty_round_sq) {
+                (Some(p), Some(q)) => add128(p, q)?,
+                _ => a.penalty_round_sq = None,
+            }
             (a.round_points.try_merge(&b.round_points)
                 && a.match_points.try_merge(&b.match_points))
             .then_some(())?;
@@ -206,7 +218,10 @@ impl RunStats {
 
 /// As [`ClusterSums::merge`] with checked arithmetic; `None` when a sum
 /// would not fit or the shapes differ.
-fn merge_clusters_checked(a: &mut Option<ClusterSums>, b: &Option<ClusterSums>) -> Option<()> {
+pub(crate) fn merge_clusters_checked(
+    a: &mut Option<ClusterSums>,
+    b: &Option<ClusterSums>,
+) -> Option<()> {
     match (a.as_mut(), b) {
         (Some(x), Some(y)) => {
             add(&mut x.clusters, y.clusters)?;
@@ -239,6 +254,16 @@ fn merge_clusters_checked(a: &mut Option<ClusterSums>, b: &Option<ClusterSums>) 
                     }
                     _ => *xs = None,
                 }
+            }
+            match (x.strategy_points.as_mut(), &y.strategy_points) {
+                (Some(ps), Some(qs)) => {
+                    (ps.len() == qs.len()).then_some(())?;
+                    for (p, q) in ps.iter_mut().zip(qs) {
+                        add128(&mut p.yy, q.yy)?;
+                        add128(&mut p.xy, q.xy)?;
+                    }
+                }
+                _ => x.strategy_points = None,
             }
         }
         // Statistics without cluster sums make the whole unclustered.
@@ -388,6 +413,85 @@ mod tests {
         let mut c = st.clone();
         assert!(!c.try_merge(&other));
         assert_eq!(c, st);
+    }
+
+    /// Every count a merge should add is added: statistics whose every
+    /// number is made non-zero, merged with themselves, have every number
+    /// doubled but the shape's (players, a strategy's seats, a histogram's
+    /// values). A field left out of the merge fails here.
+    #[test]
+    fn a_merge_adds_every_count() {
+        use serde_json::Value;
+        fn bump(v: &mut Value, key: &str) {
+            match v {
+                Value::Object(m) => m.iter_mut().for_each(|(k, x)| bump(x, k)),
+                Value::Array(a) => a.iter_mut().for_each(|x| bump(x, key)),
+                Value::Number(n) if !matches!(key, "players" | "seats") => {
+                    *v = Value::from(n.as_u64().unwrap() + 1)
+                }
+                _ => {}
+            }
+        }
+        fn doubled(a: &Value, m: &Value, key: &str) {
+            match (a, m) {
+                (Value::Object(x), Value::Object(y)) => {
+                    assert_eq!(x.len(), y.len(), "{key}: {x:?} vs {y:?}");
+                    for (k, v) in x {
+                        doubled(v, &y[k], k);
+                    }
+                }
+                (Value::Array(x), Value::Array(y)) => {
+                    assert_eq!(x.len(), y.len(), "{key}");
+                    x.iter().zip(y).for_each(|(p, q)| doubled(p, q, key));
+                }
+                (Value::Number(p), Value::Number(q)) => {
+                    let (p, q) = (p.as_u64().unwrap(), q.as_u64().unwrap());
+                    let want = if matches!(key, "players" | "seats") {
+                        p
+                    } else {
+                        2 * p
+                    };
+                    assert_eq!(q, want, "{key}");
+                }
+                _ => assert_eq!(a, m, "{key}"),
+            }
+        }
+        let file = crate::engine::rules::RuleSetFile::resolve(
+            "classic",
+            &["scoring=penalty".to_string()],
+            &[],
+        )
+        .unwrap();
+        let penalty = Rules::build(file).unwrap();
+        for (mode, duplicate, rules) in [
+            (Mode::Match, false, Rules::builtin("classic")),
+            (Mode::Round, true, penalty.clone()),
+            (Mode::Round, false, penalty),
+        ] {
+            let lineup = [
+                StrategySpec::load("points").unwrap(),
+                StrategySpec::load("random").unwrap(),
+            ];
+            let mut cfg = RunConfig::new(rules, 3, &lineup, 12, mode, 7, 1, false).unwrap();
+            cfg.duplicate = duplicate;
+            let clustered = RunStats::new(&cfg).clusters.is_some();
+            assert_eq!(clustered, duplicate || mode == Mode::Match);
+            let st = crate::sim::runner::run(&cfg, &AtomicBool::new(false), &|_| {})
+                .unwrap()
+                .stats;
+            // Histograms serialize their counts by value: every count and
+            // sum made non-zero, the values kept.
+            let mut v = serde_json::to_value(&st).unwrap();
+            bump(&mut v, "");
+            let x: RunStats = serde_json::from_value(v).unwrap();
+            let mut m = x.clone();
+            m.merge(&x);
+            doubled(
+                &serde_json::to_value(&x).unwrap(),
+                &serde_json::to_value(&m).unwrap(),
+                "",
+            );
+        }
     }
 
     #[test]

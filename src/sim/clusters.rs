@@ -16,8 +16,9 @@
 //!
 //! A cluster's values are the differences of the run's counts at its end and
 //! at its start (the runner takes them, `sim::runner`), so nothing is added
-//! per round; plain round mode (one round per independent game) keeps no
-//! cluster sums at all.
+//! per round but each strategy's points, which the runner adds up while a
+//! cluster is open; plain round mode (one round per independent game)
+//! keeps no cluster sums at all.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,11 +34,6 @@ impl Moments {
     pub(crate) fn add(&mut self, y: u64, x: u64) {
         self.yy += y as u128 * y as u128;
         self.xy += y as u128 * x as u128;
-    }
-
-    fn merge(&mut self, o: &Moments) {
-        self.yy += o.yy;
-        self.xy += o.xy;
     }
 }
 
@@ -69,6 +65,13 @@ pub struct ClusterSums {
     pub turns: Option<Moments>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cards_drawn: Option<Moments>,
+    /// Each strategy's points (`round_points`: of the rounds it won, or
+    /// under penalty scoring each of its seats' penalty in each won round)
+    /// over the number of those values in the cluster, for the interval of
+    /// its points per round won (per seat). `None` in the states of
+    /// earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy_points: Option<Vec<Moments>>,
 }
 
 impl ClusterSums {
@@ -85,33 +88,7 @@ impl ClusterSums {
             strategy_matches: vec![Moments::default(); strategies],
             turns: Some(Moments::default()),
             cards_drawn: Some(Moments::default()),
-        }
-    }
-
-    pub fn merge(&mut self, o: &ClusterSums) {
-        self.clusters += o.clusters;
-        self.rounds_sq += o.rounds_sq;
-        self.won_sq += o.won_sq;
-        self.matches_sq += o.matches_sq;
-        for (a, b) in [
-            (&mut self.seat_rounds, &o.seat_rounds),
-            (&mut self.seat_matches, &o.seat_matches),
-            (&mut self.positions, &o.positions),
-            (&mut self.strategy_rounds, &o.strategy_rounds),
-            (&mut self.strategy_matches, &o.strategy_matches),
-        ] {
-            for (x, y) in a.iter_mut().zip(b) {
-                x.merge(y);
-            }
-        }
-        for (a, b) in [
-            (&mut self.turns, &o.turns),
-            (&mut self.cards_drawn, &o.cards_drawn),
-        ] {
-            match (a.as_mut(), b) {
-                (Some(x), Some(y)) => x.merge(y),
-                _ => *a = None,
-            }
+            strategy_points: Some(vec![Moments::default(); strategies]),
         }
     }
 }

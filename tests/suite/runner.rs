@@ -319,6 +319,9 @@ fn by_name(mut st: RunStats) -> RunStats {
             .iter()
             .map(|&k| c.strategy_matches[k].clone())
             .collect();
+        if let Some(p) = c.strategy_points.as_mut() {
+            *p = order.iter().map(|&k| p[k].clone()).collect();
+        }
     }
     st
 }
@@ -677,6 +680,120 @@ fn the_mean_turns_and_cards_per_round_have_intervals_that_cover_95_percent() {
             failures.push(format!("{label}: {cover:.3} of {total}"));
         }
     }
+    assert!(
+        failures.is_empty(),
+        "coverage outside the band: {failures:?}"
+    );
+}
+
+/// The points per round won of each strategy (under penalty scoring, the
+/// penalty points per seat per won round) printed without an interval.
+/// Each run's interval of each strategy is checked against the mean of the
+/// other runs pooled, in the designs of the turns' test and under penalty
+/// scoring with a strategy holding two seats (its seats' values in a round
+/// are one cluster). `UNOLAB_COVERAGE_RUNS` sets the runs per design (200).
+#[test]
+fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
+    use unolab::report::points_ci95;
+    let runs_per: u64 = std::env::var("UNOLAB_COVERAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let penalty = || {
+        let f = RuleSetFile::resolve("classic", &["scoring=penalty".to_string()], &[]).unwrap();
+        Rules::build(f).unwrap()
+    };
+    let winner = "points,color,random,cautious";
+    let cases = [
+        (
+            "plain",
+            Rules::load("classic").unwrap(),
+            winner,
+            Mode::Round,
+            false,
+            300,
+        ),
+        (
+            "duplicate",
+            Rules::load("classic").unwrap(),
+            winner,
+            Mode::Round,
+            true,
+            4 * 60,
+        ),
+        (
+            "match",
+            Rules::load("classic").unwrap(),
+            winner,
+            Mode::Match,
+            false,
+            25,
+        ),
+        (
+            "penalty plain",
+            penalty(),
+            "random,random,color,points",
+            Mode::Round,
+            false,
+            100,
+        ),
+        (
+            "penalty duplicate",
+            penalty(),
+            "random,random,color,points",
+            Mode::Round,
+            true,
+            4 * 20,
+        ),
+    ];
+    let mut failures = Vec::new();
+    let mut report = Vec::new();
+    for (label, rules, lineup, mode, duplicate, games) in cases {
+        let mut cfg = RunConfig::new(
+            rules,
+            4,
+            &parse_list(lineup).unwrap(),
+            games,
+            mode,
+            42,
+            1,
+            false,
+        )
+        .unwrap();
+        cfg.duplicate = duplicate;
+        let runs: Vec<RunStats> = (0..runs_per)
+            .map(|s| {
+                cfg.seed = 30_000 + s;
+                run_all(&cfg)
+            })
+            .collect();
+        let k_max = runs[0].strategies.len();
+        let (mut hits, mut total) = (0u64, 0u64);
+        for k in 0..k_max {
+            let sum = |r: &RunStats| r.strategies[k].round_points.sum();
+            let count = |r: &RunStats| r.strategies[k].round_points.count() as u128;
+            let (all_sum, all_count) = (
+                runs.iter().map(sum).sum::<u128>(),
+                runs.iter().map(count).sum::<u128>(),
+            );
+            for r in &runs {
+                let h = &r.strategies[k].round_points;
+                let (lo, hi) = points_ci95(&cfg, r, k).expect("an interval");
+                assert!(lo < h.mean() && h.mean() < hi, "{label} {k}: {lo} {hi}");
+                let truth = (all_sum - sum(r)) as f64 / (all_count - count(r)) as f64;
+                hits += (lo <= truth && truth <= hi) as u64;
+                total += 1;
+            }
+        }
+        let cover = hits as f64 / total as f64;
+        report.push(format!("{label}: {cover:.3} of {total}"));
+        // The 99.9% band of a binomial(total, 0.95) proportion.
+        let half = 3.29 * (0.95 * 0.05 / total as f64).sqrt();
+        if (cover - 0.95).abs() > half {
+            failures.push(format!("{label}: {cover:.3} of {total}"));
+        }
+    }
+    eprintln!("points coverage: {report:?}");
     assert!(
         failures.is_empty(),
         "coverage outside the band: {failures:?}"

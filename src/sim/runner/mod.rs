@@ -6,12 +6,17 @@
 //! any number of threads. Memory does not grow with the number of games: each
 //! worker thread keeps one [`RunStats`] and they are merged at the end.
 
+mod open_cluster;
+
 use crate::agents::{Seat, StrategySpec};
-use crate::engine::game::{game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult};
+use crate::engine::game::{
+    game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult, MAX_PLAYERS,
+};
 use crate::engine::rules::Rules;
 use crate::sim::clusters::ClusterSums;
 use crate::sim::seating::{Arrangements, Seating};
 use crate::sim::stats::Histogram;
+use open_cluster::{close_cluster, cluster_counts, OpenCluster};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -241,6 +246,12 @@ pub struct StrategyStats {
     pub round_points: Histogram,
     /// Match totals of each of its seats.
     pub match_points: Histogram,
+    /// Penalty scoring: `Σ y²` over won rounds of `y`, the penalty points
+    /// of all its seats in the round (the interval of its points per seat
+    /// when it holds several). `None` under winner scoring and in the
+    /// states of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty_round_sq: Option<u128>,
 }
 
 /// Statistics of one seat.
@@ -318,6 +329,9 @@ impl RunStats {
                     illegal: 0,
                     round_points: Histogram::new(POINTS_CAP),
                     match_points: Histogram::new(POINTS_CAP),
+                    penalty_round_sq: (cfg.rules.settings.scoring
+                        == crate::engine::rules::Scoring::Penalty)
+                        .then_some(0),
                 })
                 .collect(),
             seats: vec![
@@ -376,10 +390,16 @@ impl RunStats {
             Outcome::Truncated => self.truncated += 1,
         }
         if penalty_scoring && r.outcome == Outcome::Won {
+            let mut per = [0u64; MAX_PLAYERS];
             for (seat, &p) in r.points[..n].iter().enumerate() {
-                self.strategies[strat_of_seat[seat]]
-                    .round_points
-                    .add(p as u64);
+                let k = strat_of_seat[seat];
+                self.strategies[k].round_points.add(p as u64);
+                per[k] += p as u64;
+            }
+            for (s, &y) in self.strategies.iter_mut().zip(&per) {
+                if let Some(q) = s.penalty_round_sq.as_mut() {
+                    *q += y as u128 * y as u128;
+                }
             }
         }
     }
@@ -406,44 +426,17 @@ impl RunStats {
         }
     }
 
-    /// Adds everything of `o` (same configuration).
+    /// Adds everything of `o` (same configuration): the checked merge of
+    /// [`RunStats::try_merge`] (`sim::checks`), the one place that lists
+    /// what a merge adds.
+    ///
+    /// # Panics
+    /// If a count would not fit (statistics of a single run never come
+    /// near) or the shapes differ; statistics read from files are merged
+    /// with [`RunStats::try_merge`].
     pub fn merge(&mut self, o: &RunStats) {
-        self.games += o.games;
-        self.rounds += o.rounds;
-        self.won += o.won;
-        self.blocked += o.blocked;
-        self.truncated += o.truncated;
-        self.tied_matches += o.tied_matches;
-        self.no_winner_matches += o.no_winner_matches;
-        self.capped_matches += o.capped_matches;
-        self.capped_without_winner += o.capped_without_winner;
-        self.uno_penalties += o.uno_penalties;
-        self.illegal += o.illegal;
-        for (a, b) in self.strategies.iter_mut().zip(&o.strategies) {
-            a.round_wins += b.round_wins;
-            a.match_wins += b.match_wins;
-            a.illegal += b.illegal;
-            a.round_points.merge(&b.round_points);
-            a.match_points.merge(&b.match_points);
-        }
-        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
-            a.round_wins += b.round_wins;
-            a.match_wins += b.match_wins;
-        }
-        for (a, b) in self.position_wins.iter_mut().zip(&o.position_wins) {
-            *a += *b;
-        }
-        self.turns.merge(&o.turns);
-        self.cards_drawn.merge(&o.cards_drawn);
-        self.uno_penalties_per_round
-            .merge(&o.uno_penalties_per_round);
-        self.rounds_per_match.merge(&o.rounds_per_match);
-        match (&mut self.clusters, &o.clusters) {
-            (Some(a), Some(b)) => a.merge(b),
-            // Statistics without cluster sums (of an earlier version) make
-            // the whole unclustered.
-            (Some(_), None) => self.clusters = None,
-            (None, _) => {}
+        if self.merge_checked(o).is_none() {
+            panic!("RunStats::merge: the shapes differ or a count overflowed");
         }
     }
 }
@@ -573,57 +566,6 @@ impl Worker {
     }
 }
 
-/// The counts of a run a cluster's values are differences of, in a fixed
-/// order: rounds, won rounds, games (matches), then each seat's round and
-/// match wins, each position's wins, each strategy's round and match wins.
-/// `out` is reused from cluster to cluster (no allocation once it has grown).
-#[inline]
-fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
-    out.clear();
-    out.extend([st.rounds, st.won, st.games]);
-    out.extend(st.seats.iter().map(|s| s.round_wins));
-    out.extend(st.seats.iter().map(|s| s.match_wins));
-    out.extend(st.position_wins.iter().copied());
-    out.extend(st.strategies.iter().map(|s| s.round_wins));
-    out.extend(st.strategies.iter().map(|s| s.match_wins));
-}
-
-/// Adds the cluster that began when the run's counts were `start` (from
-/// [`cluster_counts`]) and ends now to `st`'s cluster sums (`now` is scratch space).
-/// `turns` and `cards` are the cluster's turns and cards drawn.
-fn close_cluster(st: &mut RunStats, start: &[u64], now: &mut Vec<u64>, turns: u64, cards: u64) {
-    let (n, k) = (st.seats.len(), st.strategies.len());
-    cluster_counts(st, now);
-    let d = |i: usize| now[i] - start[i];
-    let (rounds, won, matches) = (d(0), d(1), d(2));
-    let Some(c) = st.clusters.as_mut() else {
-        return;
-    };
-    c.clusters += 1;
-    if let Some(m) = c.turns.as_mut() {
-        m.add(turns, rounds);
-    }
-    if let Some(m) = c.cards_drawn.as_mut() {
-        m.add(cards, rounds);
-    }
-    c.rounds_sq += rounds as u128 * rounds as u128;
-    c.won_sq += won as u128 * won as u128;
-    c.matches_sq += matches as u128 * matches as u128;
-    let mut at = 3;
-    for (family, x, len) in [
-        (&mut c.seat_rounds, rounds, n),
-        (&mut c.seat_matches, matches, n),
-        (&mut c.positions, won, n),
-        (&mut c.strategy_rounds, rounds, k),
-        (&mut c.strategy_matches, matches, k),
-    ] {
-        for m in family.iter_mut().take(len) {
-            m.add(d(at), x);
-            at += 1;
-        }
-    }
-}
-
 /// Plays games `range` into `stats`.
 pub fn play_games(
     cfg: &RunConfig,
@@ -654,15 +596,14 @@ pub(crate) fn play_range(
         stats.clusters = None;
     }
     let clustered = stats.clusters.is_some();
-    // The open cluster's turns and cards drawn.
-    let (mut turns, mut cards) = (0u64, 0u64);
+    let mut open = OpenCluster::default();
     for i in range {
         // With duplicate play the rotation is the game's place in its deal.
         let opens = clustered && (!cfg.duplicate || r == 0);
         let closes = clustered && (!cfg.duplicate || r + 1 == cfg.players);
         if opens {
             cluster_counts(stats, &mut w.cluster_start);
-            (turns, cards) = (0, 0);
+            open = OpenCluster::default();
         }
         let deal = if cfg.duplicate {
             i / cfg.players as u64
@@ -683,15 +624,13 @@ pub(crate) fn play_range(
             Mode::Round => {
                 game.start_match(None);
                 game.play_round(&mut agents, &mut NoRecord).map(|res| {
-                    turns += res.turns as u64;
-                    cards += res.cards_drawn as u64;
+                    open.add(&res, map, penalty, clustered);
                     stats.add_round(&res, map, penalty)
                 })
             }
             Mode::Match => game
                 .play_match(&mut agents, &mut NoRecord, |res| {
-                    turns += res.turns as u64;
-                    cards += res.cards_drawn as u64;
+                    open.add(res, map, penalty, clustered);
                     stats.add_round(res, map, penalty)
                 })
                 .map(|m| stats.add_match(&m, map)),
@@ -705,7 +644,7 @@ pub(crate) fn play_range(
         }
         stats.games += 1;
         if closes {
-            close_cluster(stats, &w.cluster_start, &mut w.cluster_now, turns, cards);
+            close_cluster(stats, &w.cluster_start, &mut w.cluster_now, &open, penalty);
         }
         // The next game's rotation: (i + 1) mod period, without a division.
         r += 1;
