@@ -151,6 +151,7 @@ impl RunStats {
         match cfg.mode {
             Mode::Round => {
                 ok(r == g && matches == 0 && match_points == 0 && seat_match_wins == 0)?;
+                ok(self.capped_matches == 0)?;
                 ok(self.tied_matches == 0 && self.no_winner_matches == 0)?;
             }
             Mode::Match => {
@@ -159,7 +160,10 @@ impl RunStats {
                 let mut ends = seat_match_wins;
                 add(&mut ends, self.tied_matches)?;
                 add(&mut ends, self.no_winner_matches)?;
-                ok(ends == g)?;
+                // A match stopped by max_rounds with a shared lead has no
+                // winner and is counted apart from the ties.
+                add(&mut ends, self.capped_without_winner)?;
+                ok(ends == g && self.capped_without_winner <= self.capped_matches)?;
             }
         }
         Some(())

@@ -147,6 +147,39 @@ fn match_mode_shards_merge_to_the_single_run() {
     );
 }
 
+/// Matches stopped by `max_rounds`, some with a shared lead: a shard with
+/// one of those was refused as "its statistics do not add up" (the check
+/// did not count them among the matches' ends), and the checked merge
+/// dropped the stopped matches' counts.
+#[test]
+fn match_mode_shards_with_matches_stopped_by_max_rounds_merge_to_the_single_run() {
+    let args = [
+        "run",
+        "-m",
+        "match",
+        "-g",
+        "200",
+        "--seed",
+        "5",
+        "-p",
+        "3",
+        "-s",
+        "points,color,random",
+        "--set",
+        "max_rounds=3",
+    ];
+    let mut one = args.to_vec();
+    one.extend(["--json", "-q"]);
+    let v: Value = serde_json::from_slice(&ok(unolab(&one)).stdout).unwrap();
+    assert!(
+        v["max_rounds_matches"].as_u64().unwrap() > 0,
+        "{}",
+        v["max_rounds_matches"]
+    );
+    assert!(v["max_rounds_without_winner"].as_u64().unwrap() > 0);
+    check_merge_equals_run(&args, 2, "capped");
+}
+
 #[test]
 fn duplicate_play_shards_merge_to_the_single_run() {
     check_merge_equals_run(
