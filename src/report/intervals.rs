@@ -192,7 +192,8 @@ pub fn per_round_mean_ci95(
     if clusters < 2 {
         return None;
     }
-    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
+    // A mean of counts is at least 0: a lower end below (a few rounds) is 0.
+    ratio_estimate(&sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
 }
 
 /// The 95% interval of strategy `k`'s points per value of `round_points`:
@@ -260,5 +261,6 @@ pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64
     if clusters < 2 {
         return None;
     }
-    ratio_estimate(&sums, clusters).map(|e| (e.lo, e.hi))
+    // A mean of counts is at least 0: a lower end below (a few rounds) is 0.
+    ratio_estimate(&sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
 }

@@ -253,3 +253,55 @@ fn compare_on_four_deals_gives_no_impossible_or_empty_interval() {
         assert!(0.0 <= lo && lo < hi && hi <= 100.0, "{line}");
     }
 }
+
+/// A few deals gave intervals past what can be: a mean of counts (turns,
+/// points) with a lower end below 0, a difference of two shares past
+/// ±100%. Every arm interval of `compare --json` on 3 games starts at 0 or
+/// above, every share difference stays in [-1, 1], and `run` prints no
+/// negative lower end for its means.
+#[test]
+fn a_few_games_give_no_negative_mean_and_no_share_difference_past_one() {
+    let o = crate::common::unolab(&[
+        "compare",
+        "-p",
+        "2",
+        "-s",
+        "points,random",
+        "--b-seat",
+        "1=color",
+        "-g",
+        "3",
+        "-q",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ci = |x: &serde_json::Value| (x[0].as_f64().unwrap(), x[1].as_f64().unwrap());
+    let arms = v["arms"].as_array().unwrap();
+    assert!(arms.len() > 10);
+    for a in arms {
+        let (lo, hi) = ci(&a["ci95"]);
+        if a["metric"] != "first_mover_advantage" {
+            assert!(0.0 <= lo && lo <= hi, "{a}");
+        }
+    }
+    let shares = [
+        "win_rate",
+        "blocked_rate",
+        "first_mover_win_rate",
+        "position_win_rate",
+    ];
+    let mut seen = 0;
+    for c in v["comparisons"].as_array().unwrap() {
+        if shares.contains(&c["metric"].as_str().unwrap()) && c["ci95"].is_array() {
+            let (lo, hi) = ci(&c["ci95"]);
+            assert!(-1.0 <= lo && hi <= 1.0, "{c}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0);
+    let o = crate::common::unolab(&["run", "-p", "2", "-s", "points,random", "-g", "2", "-q"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("turns per round: mean"), "{out}");
+    assert!(!out.contains("[-"), "{out}");
+}

@@ -10,8 +10,8 @@ use super::write_files_atomically;
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, paired_difference, ArmState, Difference, Estimate, LockstepState, Stop,
-    Untested,
+    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepState,
+    Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -47,12 +47,23 @@ pub struct ComparisonRow {
     pub p_holm: f64,
 }
 
+/// An arm's estimate as reports show it: every metric but
+/// `first_mover_advantage` (a share less the fair one) is a mean of counts,
+/// at least 0, so a lower end below 0 (a few deals) is shown as 0. The
+/// precision rule looks at the estimates as computed.
+fn shown(metric: &str, mut e: Estimate) -> Estimate {
+    if metric != "first_mover_advantage" {
+        e.lo = e.lo.max(0.0);
+    }
+    e
+}
+
 /// Every arm metric that has data.
 pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     let mut v = Vec::new();
     for a in &st.arms {
         for (i, m) in a.metrics.iter().enumerate() {
-            if let Some(est) = a.estimate(i, st.clusters) {
+            if let Some(est) = a.estimate(i, st.clusters).map(|e| shown(&m.key.name, e)) {
                 v.push(ArmRow {
                     arm: a.label.clone(),
                     metric: m.key.name.clone(),
@@ -116,6 +127,11 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     d.untested = Some(Untested::Identical);
                     (d.lo, d.hi) = (0.0, 0.0);
                 }
+                // A difference of two shares lies in [-1, 1] (a few deals
+                // give a normal interval past that).
+                if is_share(metric) || metric == "first_mover_advantage" {
+                    (d.lo, d.hi) = (d.lo.max(-1.0), d.hi.min(1.0));
+                }
                 if d.untested.is_none() {
                     if let Some(m) = same_test_as(metric, group, players) {
                         d.untested = Some(Untested::SameAs(m));
@@ -129,8 +145,12 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
-                    arm_est: arm.estimate(p.arm_metric, st.clusters),
-                    base_est: base.estimate(p.base_metric, st.clusters),
+                    arm_est: arm
+                        .estimate(p.arm_metric, st.clusters)
+                        .map(|e| shown(metric, e)),
+                    base_est: base
+                        .estimate(p.base_metric, st.clusters)
+                        .map(|e| shown(metric, e)),
                     d,
                     p_holm: f64::NAN,
                 });
