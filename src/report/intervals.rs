@@ -264,3 +264,56 @@ pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64
     // A mean of counts is at least 0: a lower end below (a few rounds) is 0.
     ratio_estimate(&sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
 }
+
+/// The 95% interval of strategy `k`'s points (under penalty scoring,
+/// penalty points) per seat per match: the ratio of the clusters' sums (a
+/// match, or with duplicate play a deal's matches; a total per seat the
+/// strategy holds in each), Student's t with clusters - 1 degrees of
+/// freedom, lower end at least 0. `None` outside match mode, with fewer
+/// than two clusters, or without the sums (a state of an earlier version).
+pub fn match_points_ci95(st: &RunStats, k: usize) -> Option<(f64, f64)> {
+    use crate::sim::lockstep::{ratio_estimate, RatioSums};
+    let c = st.clusters.as_ref()?;
+    let m = c.strategy_match_points.as_ref()?.get(k)?;
+    let s = &st.strategies[k];
+    let h = &s.match_points;
+    let seats = s.seats as i128;
+    let sums = RatioSums {
+        y: h.sum() as i128,
+        x: h.count() as i128,
+        yy: m.yy as i128,
+        xx: seats * seats * c.matches_sq as i128,
+        xy: m.xy as i128,
+    };
+    if c.clusters < 2 || h.count() == 0 {
+        return None;
+    }
+    ratio_estimate(&sums, c.clusters).map(|e| (e.lo.max(0.0), e.hi))
+}
+
+/// The 95% interval of the rounds per match: the ratio of the clusters'
+/// sums (rounds over matches per match, or per deal with duplicate play,
+/// whose every deal is `players` matches), from the sums the runner keeps
+/// for the win rates. `None` outside match mode or with fewer than two
+/// clusters.
+pub fn rounds_per_match_ci95(cfg: &RunConfig, st: &RunStats) -> Option<(f64, f64)> {
+    use crate::sim::lockstep::{ratio_estimate, RatioSums};
+    let c = st.clusters.as_ref()?;
+    if cfg.mode != Mode::Match || c.clusters < 2 {
+        return None;
+    }
+    // Every cluster holds the same number of matches.
+    let per = if cfg.duplicate {
+        cfg.players as i128
+    } else {
+        1
+    };
+    let sums = RatioSums {
+        y: st.rounds as i128,
+        x: st.games as i128,
+        yy: c.rounds_sq as i128,
+        xx: c.matches_sq as i128,
+        xy: per * st.rounds as i128,
+    };
+    ratio_estimate(&sums, c.clusters).map(|e| (e.lo.max(0.0), e.hi))
+}

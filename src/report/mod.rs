@@ -194,6 +194,10 @@ impl<'a> Report<'a> {
                         .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)])),
                     "round_points": summary_json(&s.round_points),
                     "match_points": or_null(summary_json(&s.match_points)),
+                    "match_points_mean_ci95": or_null(
+                        match_points_ci95(st, k)
+                            .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)])),
+                    ),
                     "illegal": s.illegal,
                 })
             })
@@ -273,7 +277,14 @@ impl<'a> Report<'a> {
             "first_player_counted": "steps from the first mover in the direction of play at the first turn",
             "turns": {"mean": round6(t.mean), "mean_ci95": mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())), "sd": round6(t.sd), "p5": t.p5, "p25": t.p25, "p50": t.p50, "p75": t.p75, "p95": t.p95, "max": t.max},
             "cards_drawn": cards_json,
-            "rounds_per_match": if matches { summary_json(&st.rounds_per_match) } else { Value::Null },
+            "rounds_per_match": if matches {
+                let mut v = summary_json(&st.rounds_per_match);
+                v["mean_ci95"] = rounds_per_match_ci95(cfg, st)
+                    .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]));
+                v
+            } else {
+                Value::Null
+            },
             "won": st.won,
             "blocked": st.blocked,
             "truncated": st.truncated,
@@ -446,14 +457,7 @@ impl<'a> Report<'a> {
             let e = position_win(cfg, st, i);
             let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
         }
-        let line = |name: &str, h: &Histogram| {
-            let s = h.summary();
-            format!(
-                "{name}: mean {:.2}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
-                s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
-            )
-        };
-        // The two means of every round, with their intervals.
+        // Every mean with its interval.
         let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>| {
             let s = h.summary();
             // Why there is none: too few independent units, or a state of
@@ -506,11 +510,19 @@ impl<'a> Report<'a> {
                 } else {
                     "points per seat per match"
                 };
-                o.push_str(&line(&format!("{what} ({})", s.name), &s.match_points));
+                o.push_str(&with_ci(
+                    &format!("{what} ({})", s.name),
+                    &s.match_points,
+                    match_points_ci95(st, k),
+                ));
             }
         }
         if matches {
-            o.push_str(&line("rounds per match", &st.rounds_per_match));
+            o.push_str(&with_ci(
+                "rounds per match",
+                &st.rounds_per_match,
+                rounds_per_match_ci95(cfg, st),
+            ));
             let _ = writeln!(
                 o,
                 "tied matches (best total shared): {}, matches without a winner (quick play, round blocked or truncated): {}",

@@ -86,6 +86,9 @@ impl RunStats {
                             c.strategy_points
                                 .as_ref()
                                 .map_or(c.strategy_rounds.len(), Vec::len),
+                            c.strategy_match_points
+                                .as_ref()
+                                .map_or(c.strategy_rounds.len(), Vec::len),
                         ]
                     };
                     lens(a) == lens(b)
@@ -259,15 +262,20 @@ pub(crate) fn merge_clusters_checked(
                     _ => *xs = None,
                 }
             }
-            match (x.strategy_points.as_mut(), &y.strategy_points) {
-                (Some(ps), Some(qs)) => {
-                    (ps.len() == qs.len()).then_some(())?;
-                    for (p, q) in ps.iter_mut().zip(qs) {
-                        add128(&mut p.yy, q.yy)?;
-                        add128(&mut p.xy, q.xy)?;
+            for (xs, ys) in [
+                (&mut x.strategy_points, &y.strategy_points),
+                (&mut x.strategy_match_points, &y.strategy_match_points),
+            ] {
+                match (xs.as_mut(), ys) {
+                    (Some(ps), Some(qs)) => {
+                        (ps.len() == qs.len()).then_some(())?;
+                        for (p, q) in ps.iter_mut().zip(qs) {
+                            add128(&mut p.yy, q.yy)?;
+                            add128(&mut p.xy, q.xy)?;
+                        }
                     }
+                    _ => *xs = None,
                 }
-                _ => x.strategy_points = None,
             }
         }
         // Statistics without cluster sums make the whole unclustered.

@@ -16,8 +16,8 @@
 //!
 //! A cluster's values are the differences of the run's counts at its end and
 //! at its start (the runner takes them, `sim::runner`), so nothing is added
-//! per round but each strategy's points, which the runner adds up while a
-//! cluster is open; plain round mode (one round per independent game)
+//! per round but each strategy's points and match totals, which the runner
+//! adds up while a cluster is open; plain round mode (one round per independent game)
 //! keeps no cluster sums at all.
 
 use serde::{Deserialize, Serialize};
@@ -72,6 +72,12 @@ pub struct ClusterSums {
     /// earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strategy_points: Option<Vec<Moments>>,
+    /// Each strategy's match totals (`match_points`: one per seat it holds
+    /// in each match) over their number in the cluster, for the interval
+    /// of its points per seat per match. `None` in the states of earlier
+    /// versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy_match_points: Option<Vec<Moments>>,
 }
 
 impl ClusterSums {
@@ -89,6 +95,7 @@ impl ClusterSums {
             turns: Some(Moments::default()),
             cards_drawn: Some(Moments::default()),
             strategy_points: Some(vec![Moments::default(); strategies]),
+            strategy_match_points: Some(vec![Moments::default(); strategies]),
         }
     }
 }

@@ -319,8 +319,10 @@ fn by_name(mut st: RunStats) -> RunStats {
             .iter()
             .map(|&k| c.strategy_matches[k].clone())
             .collect();
-        if let Some(p) = c.strategy_points.as_mut() {
-            *p = order.iter().map(|&k| p[k].clone()).collect();
+        for v in [&mut c.strategy_points, &mut c.strategy_match_points] {
+            if let Some(p) = v.as_mut() {
+                *p = order.iter().map(|&k| p[k].clone()).collect();
+            }
         }
     }
     st
@@ -794,6 +796,88 @@ fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
         }
     }
     eprintln!("points coverage: {report:?}");
+    assert!(
+        failures.is_empty(),
+        "coverage outside the band: {failures:?}"
+    );
+}
+
+/// The points per seat per match of each strategy and the rounds per match
+/// printed without an interval. In match mode, with one seat per
+/// strategy, with a strategy at two seats (its totals in a match are one
+/// cluster) and with duplicate play (a deal's matches are one), each run's
+/// intervals are checked against the pooled mean of the other runs.
+/// `UNOLAB_COVERAGE_RUNS` sets the runs per design (200).
+#[test]
+fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() {
+    use unolab::report::{match_points_ci95, rounds_per_match_ci95};
+    let runs_per: u64 = std::env::var("UNOLAB_COVERAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let cases = [
+        ("one seat each", "points,color,random,cautious", false, 25),
+        ("two seats", "random,random,color,points", false, 25),
+        ("duplicate", "points,color,random,cautious", true, 4 * 8),
+    ];
+    let mut failures = Vec::new();
+    let mut report = Vec::new();
+    for (label, lineup, duplicate, games) in cases {
+        let mut cfg = config("classic", 4, lineup, games, Mode::Match, 1);
+        cfg.duplicate = duplicate;
+        let runs: Vec<RunStats> = (0..runs_per)
+            .map(|s| {
+                cfg.seed = 40_000 + s;
+                run_all(&cfg)
+            })
+            .collect();
+        let band = |hits: u64, total: u64| {
+            let cover = hits as f64 / total as f64;
+            // The 99.9% band of a binomial(total, 0.95) proportion.
+            let ok = (cover - 0.95).abs() <= 3.29 * (0.95 * 0.05 / total as f64).sqrt();
+            (cover, ok)
+        };
+        // Each strategy's points per seat per match.
+        let (mut hits, mut total) = (0u64, 0u64);
+        for k in 0..runs[0].strategies.len() {
+            let sum = |r: &RunStats| r.strategies[k].match_points.sum();
+            let count = |r: &RunStats| r.strategies[k].match_points.count() as u128;
+            let all_sum: u128 = runs.iter().map(sum).sum();
+            let all_count: u128 = runs.iter().map(count).sum();
+            for r in &runs {
+                let (lo, hi) = match_points_ci95(r, k).expect("an interval");
+                let mean = r.strategies[k].match_points.mean();
+                assert!(lo < mean && mean < hi, "{label} {k}: {lo} {hi}");
+                let truth = (all_sum - sum(r)) as f64 / (all_count - count(r)) as f64;
+                hits += (lo <= truth && truth <= hi) as u64;
+                total += 1;
+            }
+        }
+        let (cover, ok) = band(hits, total);
+        report.push(format!(
+            "{label}, points per seat per match: {cover:.3} of {total}"
+        ));
+        if !ok {
+            failures.push(report.last().unwrap().clone());
+        }
+        // The rounds per match.
+        let all_rounds: u64 = runs.iter().map(|r| r.rounds).sum();
+        let all_matches: u64 = runs.iter().map(|r| r.games).sum();
+        let mut hits = 0u64;
+        for r in &runs {
+            let (lo, hi) = rounds_per_match_ci95(&cfg, r).expect("an interval");
+            let truth = (all_rounds - r.rounds) as f64 / (all_matches - r.games) as f64;
+            hits += (lo <= truth && truth <= hi) as u64;
+        }
+        let (cover, ok) = band(hits, runs_per);
+        report.push(format!(
+            "{label}, rounds per match: {cover:.3} of {runs_per}"
+        ));
+        if !ok {
+            failures.push(report.last().unwrap().clone());
+        }
+    }
+    eprintln!("match coverage: {report:?}");
     assert!(
         failures.is_empty(),
         "coverage outside the band: {failures:?}"

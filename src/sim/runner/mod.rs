@@ -633,7 +633,10 @@ pub(crate) fn play_range(
                     open.add(res, map, penalty, clustered);
                     stats.add_round(res, map, penalty)
                 })
-                .map(|m| stats.add_match(&m, map)),
+                .map(|m| {
+                    open.add_match(&m, map);
+                    stats.add_match(&m, map)
+                }),
         };
         if let Err(error) = res {
             return Err(RunError::Illegal {

@@ -4,7 +4,7 @@
 //! [`crate::sim::clusters`]).
 
 use super::RunStats;
-use crate::engine::game::{Outcome, RoundResult, MAX_PLAYERS};
+use crate::engine::game::{MatchResult, Outcome, RoundResult, MAX_PLAYERS};
 
 /// The counts of a run a cluster's values are differences of, in a fixed
 /// order: rounds, won rounds, games (matches), then each seat's round and
@@ -21,12 +21,14 @@ pub(super) fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
     out.extend(st.strategies.iter().map(|s| s.match_wins));
 }
 
-/// The open cluster's turns, cards drawn and each strategy's points.
+/// The open cluster's turns, cards drawn, and each strategy's points and
+/// match totals.
 #[derive(Default)]
 pub(super) struct OpenCluster {
     turns: u64,
     cards: u64,
     points: [u64; MAX_PLAYERS],
+    match_points: [u64; MAX_PLAYERS],
 }
 
 impl OpenCluster {
@@ -53,6 +55,14 @@ impl OpenCluster {
         } else {
             let w = r.winner.unwrap_or(0) as usize;
             self.points[strat_of_seat[w]] += r.points[w] as u64;
+        }
+    }
+
+    /// Adds match `m`'s totals to each strategy's (as
+    /// [`RunStats::add_match`] adds them to `match_points`).
+    pub(super) fn add_match(&mut self, m: &MatchResult, strat_of_seat: &[usize]) {
+        for (seat, &k) in strat_of_seat.iter().enumerate() {
+            self.match_points[k] += m.totals[seat].max(0) as u64;
         }
     }
 }
@@ -95,6 +105,12 @@ pub(super) fn close_cluster(
                 d(first_strategy_round_wins + j)
             };
             m.add(open.points[j], x);
+        }
+    }
+    // A match total per seat it holds in each match.
+    if let Some(ps) = c.strategy_match_points.as_mut() {
+        for (j, (m, s)) in ps.iter_mut().zip(&st.strategies).enumerate() {
+            m.add(open.match_points[j], s.seats as u64 * matches);
         }
     }
     let mut at = 3;
