@@ -458,26 +458,25 @@ impl<'a> Report<'a> {
             let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
         }
         // Every mean with its interval.
-        let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>| {
+        // `plain`: the independent units of a run without clusters, and
+        // their name ("round", "won round").
+        let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>, plain: (u64, &str)| {
             let s = h.summary();
             // Why there is none: too few independent units, or a state of
-            // an earlier version that did not keep the clusters' sums.
-            let units = match &st.clusters {
-                Some(c) => c.clusters,
-                None => h.count(),
+            // an earlier version that did not keep the sums it needs.
+            let (units, unit) = match (&st.clusters, cfg.duplicate) {
+                (None, _) => plain,
+                (Some(c), true) => (c.clusters, "deal"),
+                (Some(c), false) => (c.clusters, "match"),
             };
             let why = if units < 2 {
-                let unit = match (&st.clusters, cfg.duplicate) {
-                    (None, _) => "round",
-                    (Some(_), true) => "deal",
-                    (Some(_), false) => "match",
-                };
                 format!(
                     " (no interval from {units} {unit}{})",
                     if units == 1 { "" } else { "s" }
                 )
             } else {
-                " (no interval: the clusters' sums were not kept)".to_string()
+                " (no interval: the state of an earlier version, without the sums it needs)"
+                    .to_string()
             };
             let ci = ci.map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
             format!(
@@ -492,17 +491,25 @@ impl<'a> Report<'a> {
             "turns per round",
             &st.turns,
             mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())),
+            (st.rounds, "round"),
         ));
         o.push_str(&with_ci(
             "cards drawn per round",
             &st.cards_drawn,
             mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref())),
+            (st.rounds, "round"),
         ));
         for (k, s) in st.strategies.iter().enumerate() {
             o.push_str(&with_ci(
                 &format!("{} ({})", self.points_label(), s.name),
                 &s.round_points,
                 points_ci95(cfg, st, k),
+                // The rounds that gave it values: those it won, or under
+                // penalty scoring every won round.
+                (
+                    if self.penalty() { st.won } else { s.round_wins },
+                    "won round",
+                ),
             ));
             if matches {
                 let what = if self.penalty() {
@@ -514,6 +521,7 @@ impl<'a> Report<'a> {
                     &format!("{what} ({})", s.name),
                     &s.match_points,
                     match_points_ci95(st, k),
+                    (st.games, "match"),
                 ));
             }
         }
@@ -522,6 +530,7 @@ impl<'a> Report<'a> {
                 "rounds per match",
                 &st.rounds_per_match,
                 rounds_per_match_ci95(cfg, st),
+                (st.games, "match"),
             ));
             let _ = writeln!(
                 o,

@@ -760,5 +760,21 @@ fn one_round_or_match_says_why_its_mean_has_no_interval() {
                 .any(|l| l.starts_with("turns per round: ") && l.contains(why)),
             "{out}"
         );
+        // A strategy's points per round won count its won rounds (of one
+        // round, 1 or 0), not the rounds or the clusters' sums.
+        if args.len() == 2 {
+            let points: Vec<&str> = out
+                .lines()
+                .filter(|l| l.starts_with("points per round won ("))
+                .collect();
+            assert_eq!(points.len(), 2, "{out}");
+            assert!(
+                points
+                    .iter()
+                    .all(|l| l.contains("(no interval from 1 won round)")
+                        || l.contains("(no interval from 0 won rounds)")),
+                "{out}"
+            );
+        }
     }
 }
