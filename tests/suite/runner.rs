@@ -688,6 +688,24 @@ fn the_mean_turns_and_cards_per_round_have_intervals_that_cover_95_percent() {
     );
 }
 
+/// The runs per design of the coverage tests: `UNOLAB_COVERAGE_RUNS`, or 200.
+fn coverage_runs() -> u64 {
+    std::env::var("UNOLAB_COVERAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+/// The share of `total` intervals that covered, and whether it lies in the
+/// 99.9% band of a binomial(total, 0.95) proportion.
+fn in_band(hits: u64, total: u64) -> (f64, bool) {
+    let cover = hits as f64 / total as f64;
+    (
+        cover,
+        (cover - 0.95).abs() <= 3.29 * (0.95 * 0.05 / total as f64).sqrt(),
+    )
+}
+
 /// The points per round won of each strategy (under penalty scoring, the
 /// penalty points per seat per won round) printed without an interval.
 /// Each run's interval of each strategy is checked against the mean of the
@@ -697,10 +715,7 @@ fn the_mean_turns_and_cards_per_round_have_intervals_that_cover_95_percent() {
 #[test]
 fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
     use unolab::report::points_ci95;
-    let runs_per: u64 = std::env::var("UNOLAB_COVERAGE_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+    let runs_per = coverage_runs();
     let penalty = || {
         let f = RuleSetFile::resolve("classic", &["scoring=penalty".to_string()], &[]).unwrap();
         Rules::build(f).unwrap()
@@ -787,11 +802,9 @@ fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
                 total += 1;
             }
         }
-        let cover = hits as f64 / total as f64;
+        let (cover, ok) = in_band(hits, total);
         report.push(format!("{label}: {cover:.3} of {total}"));
-        // The 99.9% band of a binomial(total, 0.95) proportion.
-        let half = 3.29 * (0.95 * 0.05 / total as f64).sqrt();
-        if (cover - 0.95).abs() > half {
+        if !ok {
             failures.push(format!("{label}: {cover:.3} of {total}"));
         }
     }
@@ -811,10 +824,7 @@ fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
 #[test]
 fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() {
     use unolab::report::{match_points_ci95, rounds_per_match_ci95};
-    let runs_per: u64 = std::env::var("UNOLAB_COVERAGE_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+    let runs_per = coverage_runs();
     let cases = [
         ("one seat each", "points,color,random,cautious", false, 25),
         ("two seats", "random,random,color,points", false, 25),
@@ -831,12 +841,6 @@ fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() 
                 run_all(&cfg)
             })
             .collect();
-        let band = |hits: u64, total: u64| {
-            let cover = hits as f64 / total as f64;
-            // The 99.9% band of a binomial(total, 0.95) proportion.
-            let ok = (cover - 0.95).abs() <= 3.29 * (0.95 * 0.05 / total as f64).sqrt();
-            (cover, ok)
-        };
         // Each strategy's points per seat per match.
         let (mut hits, mut total) = (0u64, 0u64);
         for k in 0..runs[0].strategies.len() {
@@ -853,7 +857,7 @@ fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() 
                 total += 1;
             }
         }
-        let (cover, ok) = band(hits, total);
+        let (cover, ok) = in_band(hits, total);
         report.push(format!(
             "{label}, points per seat per match: {cover:.3} of {total}"
         ));
@@ -869,7 +873,7 @@ fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() 
             let truth = (all_rounds - r.rounds) as f64 / (all_matches - r.games) as f64;
             hits += (lo <= truth && truth <= hi) as u64;
         }
-        let (cover, ok) = band(hits, runs_per);
+        let (cover, ok) = in_band(hits, runs_per);
         report.push(format!(
             "{label}, rounds per match: {cover:.3} of {runs_per}"
         ));
