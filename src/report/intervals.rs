@@ -5,7 +5,9 @@
 //! play, by match for the rounds of a match.
 
 use super::{rate, round6};
+use crate::engine::rules::Scoring;
 use crate::sim::clusters::Moments;
+use crate::sim::lockstep::{ratio_estimate, RatioSums};
 use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats};
 use serde_json::{json, Value};
@@ -149,92 +151,87 @@ pub fn seat_match_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
     }
 }
 
+/// The interval of a mean of counts, the ratio of sums `sums` over
+/// `clusters` independent clusters (the experiments' delta method, Student's
+/// t with clusters - 1 degrees of freedom), its lower end at least 0 (a few
+/// units can give a normal interval below it). `None` with fewer than two
+/// clusters or no observation.
+fn counts_mean_ci95(sums: &RatioSums, clusters: u64) -> Option<(f64, f64)> {
+    if clusters < 2 {
+        return None;
+    }
+    ratio_estimate(sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
+}
+
+/// The sums of `h`'s values taken as independent, each a cluster of one
+/// (their mean's interval is then the t-interval), and their number.
+fn independent(h: &Histogram) -> (RatioSums, u64) {
+    let (n, sum) = (h.count() as i128, h.sum() as i128);
+    let sums = RatioSums {
+        y: sum,
+        x: n,
+        yy: h.sum_sq() as i128,
+        xx: n,
+        xy: sum,
+    };
+    (sums, h.count())
+}
+
 /// The 95% interval of the mean per round of `h` (turns, cards drawn): over
 /// independent rounds (plain round mode) the mean's t-interval; over
-/// clusters (duplicate play, matches) the delta-method interval of the
-/// ratio of the clusters' sums (`m`: their `Σy²` and `Σxy`, the rounds the
-/// `x`), Student's t with clusters - 1 degrees of freedom. `None` with
-/// fewer than two rounds or clusters, or clusters without the sums.
+/// clusters (duplicate play, matches) the ratio of the clusters' sums (`m`:
+/// their `Σy²` and `Σxy`, the rounds the `x`). `None` with fewer than two
+/// rounds or clusters, or clusters without the sums.
 pub fn per_round_mean_ci95(
     cfg: &RunConfig,
     st: &RunStats,
     h: &Histogram,
     m: Option<&Moments>,
 ) -> Option<(f64, f64)> {
-    use crate::sim::lockstep::{ratio_estimate, RatioSums};
-    // The experiments' ratio of sums; a plain round is a cluster of 1 round.
     let (sums, clusters) = match &st.clusters {
-        None if cfg.mode == Mode::Round && !cfg.duplicate => (
-            RatioSums {
-                y: h.sum() as i128,
-                x: h.count() as i128,
-                yy: h.sum_sq() as i128,
-                xx: h.count() as i128,
-                xy: h.sum() as i128,
-            },
-            h.count(),
-        ),
+        None if cfg.mode == Mode::Round && !cfg.duplicate => independent(h),
         None => return None,
         Some(c) => {
             let m = m?;
-            (
-                RatioSums {
-                    y: h.sum() as i128,
-                    x: st.rounds as i128,
-                    yy: m.yy as i128,
-                    xx: c.rounds_sq as i128,
-                    xy: m.xy as i128,
-                },
-                c.clusters,
-            )
+            let sums = RatioSums {
+                y: h.sum() as i128,
+                x: st.rounds as i128,
+                yy: m.yy as i128,
+                xx: c.rounds_sq as i128,
+                xy: m.xy as i128,
+            };
+            (sums, c.clusters)
         }
     };
-    if clusters < 2 {
-        return None;
-    }
-    // A mean of counts is at least 0: a lower end below (a few rounds) is 0.
-    ratio_estimate(&sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
+    counts_mean_ci95(&sums, clusters)
 }
 
 /// The 95% interval of strategy `k`'s points per value of `round_points`:
 /// the points of a round it won (winner scoring), or the penalty points of
 /// one of its seats in a won round (penalty scoring). Over independent
 /// rounds (plain round mode), the mean's t-interval when each round gives
-/// at most one value, else the ratio over rounds (its seats' penalty sum
-/// over its seats); over clusters (duplicate play, matches), the ratio of
-/// the clusters' sums, Student's t with clusters - 1 degrees of freedom.
-/// `None` with fewer than two rounds or clusters, or without the sums (a
-/// state of an earlier version).
+/// at most one value, else the ratio over won rounds (its seats' penalty
+/// sum over its seats); over clusters (duplicate play, matches), the ratio
+/// of the clusters' sums. `None` with fewer than two rounds or clusters, or
+/// without the sums (a state of an earlier version).
 pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64)> {
-    use crate::engine::rules::Scoring;
-    use crate::sim::lockstep::{ratio_estimate, RatioSums};
     let s = &st.strategies[k];
     let h = &s.round_points;
-    let (n, sum) = (h.count() as i128, h.sum() as i128);
     let penalty = cfg.rules.settings.scoring == Scoring::Penalty;
     let seats = s.seats as i128;
     let (sums, clusters) = match &st.clusters {
         None if cfg.mode == Mode::Round && !cfg.duplicate => {
             if !penalty || s.seats == 1 {
-                // One value per round at most: the rounds that gave one.
-                let yy = h.sum_sq() as i128;
-                let sums = RatioSums {
-                    y: sum,
-                    x: n,
-                    yy,
-                    xx: n,
-                    xy: sum,
-                };
-                (sums, h.count())
+                // One value per round at most.
+                independent(h)
             } else {
                 // A won round gives `seats` values: its cluster.
-                let yy = s.penalty_round_sq? as i128;
-                let xx = seats * seats * st.won as i128;
+                let (x, sum) = (h.count() as i128, h.sum() as i128);
                 let sums = RatioSums {
                     y: sum,
-                    x: n,
-                    yy,
-                    xx,
+                    x,
+                    yy: s.penalty_round_sq? as i128,
+                    xx: seats * seats * st.won as i128,
                     xy: seats * sum,
                 };
                 (sums, st.won)
@@ -249,8 +246,8 @@ pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64
                 c.strategy_rounds[k].yy as i128
             };
             let sums = RatioSums {
-                y: sum,
-                x: n,
+                y: h.sum() as i128,
+                x: h.count() as i128,
                 yy: m.yy as i128,
                 xx,
                 xy: m.xy as i128,
@@ -258,37 +255,27 @@ pub fn points_ci95(cfg: &RunConfig, st: &RunStats, k: usize) -> Option<(f64, f64
             (sums, c.clusters)
         }
     };
-    if clusters < 2 {
-        return None;
-    }
-    // A mean of counts is at least 0: a lower end below (a few rounds) is 0.
-    ratio_estimate(&sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
+    counts_mean_ci95(&sums, clusters)
 }
 
 /// The 95% interval of strategy `k`'s points (under penalty scoring,
 /// penalty points) per seat per match: the ratio of the clusters' sums (a
 /// match, or with duplicate play a deal's matches; a total per seat the
-/// strategy holds in each), Student's t with clusters - 1 degrees of
-/// freedom, lower end at least 0. `None` outside match mode, with fewer
-/// than two clusters, or without the sums (a state of an earlier version).
+/// strategy holds in each). `None` outside match mode, with fewer than two
+/// clusters, or without the sums (a state of an earlier version).
 pub fn match_points_ci95(st: &RunStats, k: usize) -> Option<(f64, f64)> {
-    use crate::sim::lockstep::{ratio_estimate, RatioSums};
     let c = st.clusters.as_ref()?;
     let m = c.strategy_match_points.as_ref()?.get(k)?;
     let s = &st.strategies[k];
-    let h = &s.match_points;
     let seats = s.seats as i128;
     let sums = RatioSums {
-        y: h.sum() as i128,
-        x: h.count() as i128,
+        y: s.match_points.sum() as i128,
+        x: s.match_points.count() as i128,
         yy: m.yy as i128,
         xx: seats * seats * c.matches_sq as i128,
         xy: m.xy as i128,
     };
-    if c.clusters < 2 || h.count() == 0 {
-        return None;
-    }
-    ratio_estimate(&sums, c.clusters).map(|e| (e.lo.max(0.0), e.hi))
+    counts_mean_ci95(&sums, c.clusters)
 }
 
 /// The 95% interval of the rounds per match: the ratio of the clusters'
@@ -297,9 +284,8 @@ pub fn match_points_ci95(st: &RunStats, k: usize) -> Option<(f64, f64)> {
 /// for the win rates. `None` outside match mode or with fewer than two
 /// clusters.
 pub fn rounds_per_match_ci95(cfg: &RunConfig, st: &RunStats) -> Option<(f64, f64)> {
-    use crate::sim::lockstep::{ratio_estimate, RatioSums};
     let c = st.clusters.as_ref()?;
-    if cfg.mode != Mode::Match || c.clusters < 2 {
+    if cfg.mode != Mode::Match {
         return None;
     }
     // Every cluster holds the same number of matches.
@@ -315,5 +301,5 @@ pub fn rounds_per_match_ci95(cfg: &RunConfig, st: &RunStats) -> Option<(f64, f64
         xx: c.matches_sq as i128,
         xy: per * st.rounds as i128,
     };
-    ratio_estimate(&sums, c.clusters).map(|e| (e.lo.max(0.0), e.hi))
+    counts_mean_ci95(&sums, c.clusters)
 }

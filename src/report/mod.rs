@@ -94,6 +94,11 @@ fn rate(k: u64, n: u64) -> f64 {
     }
 }
 
+/// An interval as JSON: `[lo, hi]` rounded to 6 decimals, or null.
+fn ci_json(ci: Option<(f64, f64)>) -> Value {
+    ci.map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]))
+}
+
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -190,14 +195,10 @@ impl<'a> Report<'a> {
                     "match_win_ci95": or_null(m_share_ci),
                     "points_label": self.points_label(),
                     "points_mean": round6(s.round_points.mean()),
-                    "points_mean_ci95": points_ci95(cfg, st, k)
-                        .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)])),
+                    "points_mean_ci95": ci_json(points_ci95(cfg, st, k)),
                     "round_points": summary_json(&s.round_points),
                     "match_points": or_null(summary_json(&s.match_points)),
-                    "match_points_mean_ci95": or_null(
-                        match_points_ci95(st, k)
-                            .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)])),
-                    ),
+                    "match_points_mean_ci95": or_null(ci_json(match_points_ci95(st, k))),
                     "illegal": s.illegal,
                 })
             })
@@ -231,10 +232,8 @@ impl<'a> Report<'a> {
             .collect();
         let t = st.turns.summary();
         let cl = st.clusters.as_ref();
-        let mean_ci = |h: &Histogram, m: Option<&Moments>| {
-            per_round_mean_ci95(cfg, st, h, m)
-                .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]))
-        };
+        let mean_ci =
+            |h: &Histogram, m: Option<&Moments>| ci_json(per_round_mean_ci95(cfg, st, h, m));
         let mut cards_json = summary_json(&st.cards_drawn);
         cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
         let changed: serde_json::Map<String, Value> = cfg
@@ -279,8 +278,7 @@ impl<'a> Report<'a> {
             "cards_drawn": cards_json,
             "rounds_per_match": if matches {
                 let mut v = summary_json(&st.rounds_per_match);
-                v["mean_ci95"] = rounds_per_match_ci95(cfg, st)
-                    .map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]));
+                v["mean_ci95"] = ci_json(rounds_per_match_ci95(cfg, st));
                 v
             } else {
                 Value::Null

@@ -371,11 +371,7 @@ impl RunStats {
                 self.won += 1;
                 let w = r.winner.unwrap_or(0) as usize;
                 self.seats[w].round_wins += 1;
-                let st = &mut self.strategies[strat_of_seat[w]];
-                st.round_wins += 1;
-                if !penalty_scoring {
-                    st.round_points.add(r.points[w] as u64);
-                }
+                self.strategies[strat_of_seat[w]].round_wins += 1;
                 // Steps from the first mover to the winner in the direction of
                 // play at the first turn.
                 let f = r.first_player as usize;
@@ -389,13 +385,17 @@ impl RunStats {
             Outcome::Blocked => self.blocked += 1,
             Outcome::Truncated => self.truncated += 1,
         }
-        if penalty_scoring && r.outcome == Outcome::Won {
+        if !penalty_scoring {
+            round_point_values(r, strat_of_seat, false, |k, p| {
+                self.strategies[k].round_points.add(p)
+            });
+        } else if r.outcome == Outcome::Won {
+            // Each strategy's penalty over its seats, for `penalty_round_sq`.
             let mut per = [0u64; MAX_PLAYERS];
-            for (seat, &p) in r.points[..n].iter().enumerate() {
-                let k = strat_of_seat[seat];
-                self.strategies[k].round_points.add(p as u64);
-                per[k] += p as u64;
-            }
+            round_point_values(r, strat_of_seat, true, |k, p| {
+                self.strategies[k].round_points.add(p);
+                per[k] += p;
+            });
             for (s, &y) in self.strategies.iter_mut().zip(&per) {
                 if let Some(q) = s.penalty_round_sq.as_mut() {
                     *q += y as u128 * y as u128;
@@ -563,6 +563,31 @@ impl Worker {
             }
         }
         0
+    }
+}
+
+/// The values round `r` gives the strategies' `round_points`, as
+/// `f(strategy, points)`: under winner scoring the winner's points, to the
+/// winner's strategy; under penalty scoring each seat's penalty, to its
+/// strategy; none from a round without a winner. The one definition the
+/// run's statistics and the open cluster's sums both use.
+#[inline]
+fn round_point_values(
+    r: &RoundResult,
+    strat_of_seat: &[usize],
+    penalty: bool,
+    mut f: impl FnMut(usize, u64),
+) {
+    if r.outcome != Outcome::Won {
+        return;
+    }
+    if penalty {
+        for (seat, &k) in strat_of_seat.iter().enumerate() {
+            f(k, r.points[seat] as u64);
+        }
+    } else {
+        let w = r.winner.unwrap_or(0) as usize;
+        f(strat_of_seat[w], r.points[w] as u64);
     }
 }
 

@@ -3,8 +3,8 @@
 //! cards drawn and each strategy's points) and its sums when it closes (see
 //! [`crate::sim::clusters`]).
 
-use super::RunStats;
-use crate::engine::game::{MatchResult, Outcome, RoundResult, MAX_PLAYERS};
+use super::{round_point_values, RunStats};
+use crate::engine::game::{MatchResult, RoundResult, MAX_PLAYERS};
 
 /// The counts of a run a cluster's values are differences of, in a fixed
 /// order: rounds, won rounds, games (matches), then each seat's round and
@@ -21,6 +21,13 @@ pub(super) fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
     out.extend(st.strategies.iter().map(|s| s.match_wins));
 }
 
+/// Where [`cluster_counts`] puts the first strategy's round wins, with `seats`
+/// seats: after rounds, won rounds, games, and each seat's round wins, match
+/// wins and position wins.
+fn strategy_round_wins_at(seats: usize) -> usize {
+    3 + 3 * seats
+}
+
 /// The open cluster's turns, cards drawn, and each strategy's points and
 /// match totals.
 #[derive(Default)]
@@ -32,9 +39,9 @@ pub(super) struct OpenCluster {
 }
 
 impl OpenCluster {
-    /// Adds round `r`: its turns and cards drawn, and (`clustered`) the
-    /// values it gives each strategy's `round_points` (see
-    /// [`RunStats::add_round`]), by strategy index.
+    /// Adds round `r` when the run keeps clusters (`clustered`): its turns,
+    /// cards drawn and the values it gives each strategy's `round_points`
+    /// ([`round_point_values`]), by strategy index.
     #[inline]
     pub(super) fn add(
         &mut self,
@@ -43,19 +50,13 @@ impl OpenCluster {
         penalty: bool,
         clustered: bool,
     ) {
-        self.turns += r.turns as u64;
-        self.cards += r.cards_drawn as u64;
-        if !clustered || r.outcome != Outcome::Won {
+        // Nothing of it is read outside a cluster.
+        if !clustered {
             return;
         }
-        if penalty {
-            for (seat, &k) in strat_of_seat.iter().enumerate() {
-                self.points[k] += r.points[seat] as u64;
-            }
-        } else {
-            let w = r.winner.unwrap_or(0) as usize;
-            self.points[strat_of_seat[w]] += r.points[w] as u64;
-        }
+        self.turns += r.turns as u64;
+        self.cards += r.cards_drawn as u64;
+        round_point_values(r, strat_of_seat, penalty, |k, p| self.points[k] += p);
     }
 
     /// Adds match `m`'s totals to each strategy's (as
@@ -96,7 +97,7 @@ pub(super) fn close_cluster(
     c.matches_sq += matches as u128 * matches as u128;
     // The values behind a strategy's points: a value per round it won, or
     // under penalty scoring one per seat it holds in each won round.
-    let first_strategy_round_wins = 3 + 3 * n;
+    let first_strategy_round_wins = strategy_round_wins_at(n);
     if let Some(ps) = c.strategy_points.as_mut() {
         for (j, (m, s)) in ps.iter_mut().zip(&st.strategies).enumerate() {
             let x = if penalty {
