@@ -9,7 +9,7 @@ use std::hint::black_box;
 use unolab::agents::StrategySpec;
 use unolab::engine::game::{game_rngs, Agents, Game, NoRecord};
 use unolab::engine::rules::Rules;
-use unolab::sim::{play_games, Mode, RunConfig, RunStats};
+use unolab::sim::{play_games, RunConfig, RunStats};
 
 const GAMES: u64 = 10_000;
 
@@ -28,17 +28,11 @@ fn runner(c: &mut Criterion) {
         if house.is_empty() {
             f = unolab::RuleSetFile::load(rules).unwrap();
         }
-        let cfg = RunConfig::new(
-            Rules::build(f).unwrap(),
-            4,
-            &[StrategySpec::Random],
-            GAMES,
-            Mode::Round,
-            7,
-            1,
-            false,
-        )
-        .unwrap();
+        let cfg = RunConfig::builder(Rules::build(f).unwrap(), 4, &[StrategySpec::Random])
+            .games(GAMES)
+            .seed(7)
+            .build()
+            .unwrap();
         let name = if house.is_empty() {
             format!("{rules}_4p_random_rounds")
         } else {

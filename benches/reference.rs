@@ -19,7 +19,7 @@ use std::time::Instant;
 use unolab::agents::StrategySpec;
 use unolab::engine::game::below;
 use unolab::engine::rules::Rules;
-use unolab::sim::{play_games, Mode, RunConfig, RunStats};
+use unolab::sim::{play_games, RunConfig, RunStats};
 use unolab::Rng;
 
 #[path = "compare/paired.rs"]
@@ -247,17 +247,11 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(300);
     let d = deck();
-    let cfg = RunConfig::new(
-        Rules::builtin("classic"),
-        4,
-        &[StrategySpec::Random],
-        GAMES,
-        Mode::Round,
-        7,
-        1,
-        false,
-    )
-    .unwrap();
+    let cfg = RunConfig::builder(Rules::builtin("classic"), 4, &[StrategySpec::Random])
+        .games(GAMES)
+        .seed(7)
+        .build()
+        .unwrap();
     let mut round = 0u64;
     paired::run(
         samples,

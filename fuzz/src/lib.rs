@@ -129,7 +129,11 @@ pub fn rules(data: &[u8]) {
             // What `run --rules FILE` sets up before its first game.
             let l = &lineup[..lineup.len().min(players)];
             for mode in [Mode::Round, Mode::Match] {
-                if let Ok(cfg) = RunConfig::new(rules.clone(), players, l, 1, mode, 1, 1, false) {
+                if let Ok(cfg) = RunConfig::builder(rules.clone(), players, l)
+                    .mode(mode)
+                    .seed(1)
+                    .build()
+                {
                     let _ = RunStats::new(&cfg);
                 }
             }
@@ -164,17 +168,11 @@ pub fn strategy(data: &[u8]) {
     let rules = Rules::builtin("classic");
     for spec in specs {
         let _ = (spec.name(), spec.base(), spec.params_json());
-        let cfg = RunConfig::new(
-            rules.clone(),
-            2,
-            std::slice::from_ref(&spec),
-            10,
-            Mode::Round,
-            1,
-            1,
-            false,
-        )
-        .expect("a strategy that loads makes a run");
+        let cfg = RunConfig::builder(rules.clone(), 2, std::slice::from_ref(&spec))
+            .games(10)
+            .seed(1)
+            .build()
+            .expect("a strategy that loads makes a run");
         let saved = unolab::sim::shard::RunSpec::of(&cfg);
         let again = saved
             .to_config(1)

@@ -6,6 +6,7 @@ use crate::agents;
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
+use crate::sim::seating::Seating;
 
 /// Resolves one arm (rules, settings, house rules, line-up); a
 /// perfect-information reference in the line-up only if `allow_oracle`.
@@ -33,7 +34,14 @@ pub fn resolve_arm_with(
     let lineup = agents::parse_list_with(&spec.strategies, custom)
         .map_err(|e| format!("{}: {e}", spec.label))?;
     agents::check_fair(&lineup, allow_oracle).map_err(|e| format!("{}: {e}", spec.label))?;
-    let cfg = RunConfig::new(rules, spec.players, &lineup, 1, mode, 0, 1, fixed_seats)
+    let cfg = RunConfig::builder(rules, spec.players, &lineup)
+        .mode(mode)
+        .seating(if fixed_seats {
+            Seating::Fixed
+        } else {
+            Seating::Mixed
+        })
+        .build()
         .map_err(|e| format!("{}: {e}", spec.label))?;
     Ok(Arm {
         label: spec.label.clone(),

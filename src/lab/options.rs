@@ -64,19 +64,15 @@ impl RunOptions {
             ));
         }
         let games = self.total_games()?;
-        let mut cfg = RunConfig::new(
-            self.rules,
-            self.players,
-            &self.strategies,
-            games,
-            self.mode,
-            self.seed,
-            self.threads,
-            false,
-        )?;
-        cfg.seating = seating;
+        let mut cfg = RunConfig::builder(self.rules, self.players, &self.strategies)
+            .games(games)
+            .mode(self.mode)
+            .seed(self.seed)
+            .threads(self.threads)
+            .seating(seating)
+            .duplicate(self.duplicate)
+            .build()?;
         cfg.chunk = chunk_for(&self.strategies, 1024);
-        cfg.duplicate = self.duplicate;
         Ok(cfg)
     }
 }

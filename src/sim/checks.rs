@@ -364,17 +364,12 @@ mod tests {
             StrategySpec::load("points").unwrap(),
             StrategySpec::load("random").unwrap(),
         ];
-        let cfg = RunConfig::new(
-            Rules::builtin("classic"),
-            players,
-            &lineup,
-            games,
-            mode,
-            9,
-            1,
-            false,
-        )
-        .unwrap();
+        let cfg = RunConfig::builder(Rules::builtin("classic"), players, &lineup)
+            .games(games)
+            .mode(mode)
+            .seed(9)
+            .build()
+            .unwrap();
         let out = crate::sim::runner::run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
         (cfg, out.stats)
     }
@@ -484,8 +479,13 @@ mod tests {
                 StrategySpec::load("points").unwrap(),
                 StrategySpec::load("random").unwrap(),
             ];
-            let mut cfg = RunConfig::new(rules, 3, &lineup, 12, mode, 7, 1, false).unwrap();
-            cfg.duplicate = duplicate;
+            let cfg = RunConfig::builder(rules, 3, &lineup)
+                .games(12)
+                .mode(mode)
+                .seed(7)
+                .duplicate(duplicate)
+                .build()
+                .unwrap();
             let clustered = RunStats::new(&cfg).clusters.is_some();
             assert_eq!(clustered, duplicate || mode == Mode::Match);
             let st = crate::sim::runner::run(&cfg, &AtomicBool::new(false), &|_| {})

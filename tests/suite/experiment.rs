@@ -10,7 +10,7 @@ use unolab::report::experiment::{arm_rows, comparison_rows};
 use unolab::sim::lockstep::{
     paired_difference, ratio_estimate, run_lockstep, LockstepConfig, LockstepState, Stop,
 };
-use unolab::sim::{self, Mode, RunConfig};
+use unolab::sim::{self, RunConfig};
 use unolab::Rules;
 
 const GOOD: &str = r#"name = "t"
@@ -401,7 +401,12 @@ fn duplicate_run_plays_each_deal_once_per_rotation() {
     // by each line-up rotation.
     let rules = Rules::builtin("classic");
     let lineup = parse_list("points,random").unwrap();
-    let mut c = RunConfig::new(rules, 2, &lineup, 4000, Mode::Round, 3, 2, false).unwrap();
+    let mut c = RunConfig::builder(rules, 2, &lineup)
+        .games(4000)
+        .seed(3)
+        .threads(2)
+        .build()
+        .unwrap();
     c.duplicate = true;
     let d = sim::run(&c, &AtomicBool::new(false), &|_| {})
         .unwrap()

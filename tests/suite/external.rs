@@ -987,22 +987,21 @@ fn a_ctrl_c_once_or_twice_ends_every_program_and_its_helpers() {
 fn the_library_reaps_its_programs_and_ends_their_helpers() {
     use unolab::agents::parse_list;
     use unolab::engine::rules::Rules;
-    use unolab::sim::{run, Mode, RunConfig};
+    use unolab::sim::{run, RunConfig};
     let dir = tempdir("helper-lib");
     let spec = format!(
         "ext:python3 tests/bots/faulty.py ok+helper 1 {},random",
         dir.join("pids").display()
     );
-    let cfg = RunConfig::new(
+    let cfg = RunConfig::builder(
         Rules::load("classic").unwrap(),
         4,
         &parse_list(&spec).unwrap(),
-        16,
-        Mode::Round,
-        7,
-        2,
-        false,
     )
+    .games(16)
+    .seed(7)
+    .threads(2)
+    .build()
     .unwrap();
     // In a thread, so that a hang fails the test.
     let (tx, rx) = std::sync::mpsc::channel();

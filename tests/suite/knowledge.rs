@@ -22,7 +22,7 @@ use unolab::engine::game::{
     Agents, Game, Knowledge, LastTurn, NoRecord, TurnEnd, MAX_PLAYERS, MAX_TURNS,
 };
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color, Tracking};
-use unolab::sim::{run, Mode, RunConfig};
+use unolab::sim::{run, RunConfig};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
 /// What a seat does, decision by decision. A play is asked of it only when
@@ -1064,17 +1064,11 @@ fn kept_turns_agree_with_the_hands_over_many_random_rounds() {
         ];
         specs.truncate(players);
         let before = CHECKED.load(Ordering::Relaxed);
-        let cfg = RunConfig::new(
-            rules(set, house),
-            players,
-            &specs,
-            150,
-            Mode::Round,
-            17,
-            1,
-            false,
-        )
-        .unwrap();
+        let cfg = RunConfig::builder(rules(set, house), players, &specs)
+            .games(150)
+            .seed(17)
+            .build()
+            .unwrap();
         let out = run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(out.stats.games, 150);
         let checked = CHECKED.load(Ordering::Relaxed) - before;
@@ -1168,17 +1162,11 @@ fn the_model_chain_keeps_every_hand_whole_at_larger_tables() {
             CHAIN_STEPS.load(Ordering::Relaxed),
             CHAIN_SWAPS.load(Ordering::Relaxed),
         );
-        let cfg = RunConfig::new(
-            rules(set, &[]),
-            players,
-            &specs,
-            6,
-            Mode::Round,
-            23,
-            1,
-            false,
-        )
-        .unwrap();
+        let cfg = RunConfig::builder(rules(set, &[]), players, &specs)
+            .games(6)
+            .seed(23)
+            .build()
+            .unwrap();
         let out = run(&cfg, &AtomicBool::new(false), &|_| {}).unwrap();
         assert_eq!(out.stats.games, 6);
         let steps = CHAIN_STEPS.load(Ordering::Relaxed) - steps;

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use unolab::agents::parse_list;
 use unolab::engine::rules::{RuleSetFile, Rules};
-use unolab::sim::{play_games, run, Mode, RunConfig, RunStats};
+use unolab::sim::{play_games, run, Mode, RunConfig, RunStats, Seating};
 
 fn config(
     rules: &str,
@@ -13,16 +13,16 @@ fn config(
     mode: Mode,
     threads: usize,
 ) -> RunConfig {
-    RunConfig::new(
+    RunConfig::builder(
         Rules::load(rules).unwrap(),
         players,
         &parse_list(strategies).unwrap(),
-        games,
-        mode,
-        42,
-        threads,
-        false,
     )
+    .games(games)
+    .mode(mode)
+    .seed(42)
+    .threads(threads)
+    .build()
     .unwrap()
 }
 
@@ -120,53 +120,60 @@ fn bad_configurations_are_refused() {
     let rules = Rules::load("classic").unwrap();
     let specs = parse_list("random").unwrap();
     let err = |r: Result<RunConfig, unolab::sim::RunError>| r.unwrap_err().to_string();
-    assert!(err(RunConfig::new(
-        rules.clone(),
-        11,
-        &specs,
-        10,
-        Mode::Round,
-        1,
-        1,
-        false
-    ))
+    assert!(err(RunConfig::builder(rules.clone(), 11, &specs)
+        .games(10)
+        .seed(1)
+        .build())
     .contains("2 to 10"));
-    assert!(err(RunConfig::new(
-        rules.clone(),
-        4,
-        &specs,
-        0,
-        Mode::Round,
-        1,
-        1,
-        false
-    ))
+    assert!(err(RunConfig::builder(rules.clone(), 4, &specs)
+        .games(0)
+        .seed(1)
+        .build())
     .contains("games"));
     let five = parse_list("random,random,random,random,random").unwrap();
-    assert!(err(RunConfig::new(
-        rules.clone(),
-        4,
-        &five,
-        10,
-        Mode::Round,
-        1,
-        1,
-        false
-    ))
+    assert!(err(RunConfig::builder(rules.clone(), 4, &five)
+        .games(10)
+        .seed(1)
+        .build())
     .contains("5 strategies"));
     let endless =
         Rules::build(RuleSetFile::resolve("classic", &["target=0".into()], &[]).unwrap()).unwrap();
-    assert!(err(RunConfig::new(
-        endless,
-        4,
-        &specs,
-        10,
-        Mode::Match,
-        1,
-        1,
-        false
-    ))
+    assert!(err(RunConfig::builder(endless, 4, &specs)
+        .games(10)
+        .mode(Mode::Match)
+        .seed(1)
+        .build())
     .contains("needs an end"));
+    // Duplicate play rotates each deal's seats, so it cannot keep them fixed;
+    // rotation or mixed seating is its own.
+    let duplicate = |seating| {
+        RunConfig::builder(rules.clone(), 4, &specs)
+            .games(8)
+            .seating(seating)
+            .duplicate(true)
+            .build()
+    };
+    assert!(err(duplicate(Seating::Fixed)).contains("duplicate play rotates the seats"));
+    for seating in [Seating::Rotate, Seating::Mixed] {
+        let cfg = duplicate(seating).unwrap();
+        assert!(cfg.duplicate && cfg.seating == seating && cfg.games_per_cluster() == 4);
+    }
+    // What the builder is not given keeps its documented default.
+    let cfg = RunConfig::builder(rules.clone(), 3, &specs)
+        .build()
+        .unwrap();
+    assert_eq!(
+        (
+            cfg.games,
+            cfg.mode,
+            cfg.seed,
+            cfg.threads,
+            cfg.seating,
+            cfg.duplicate
+        ),
+        (1, Mode::Round, 0, 1, Seating::Mixed, false)
+    );
+    assert_eq!(cfg.lineup.len(), 3, "the line-up is cycled to the seats");
 }
 
 #[test]
@@ -267,28 +274,22 @@ fn a_custom_strategy_of_the_embedding_program_plays_like_the_built_in() {
     let lineup =
         |first: unolab::StrategySpec| vec![first, parse_list("random").unwrap()[0].clone()];
     for threads in [1, 2] {
-        let builtin = RunConfig::new(
+        let builtin = RunConfig::builder(
             rules.clone(),
             3,
             &lineup(parse_list("first").unwrap()[0].clone()),
-            3000,
-            Mode::Round,
-            5,
-            threads,
-            false,
         )
+        .games(3000)
+        .seed(5)
+        .threads(threads)
+        .build()
         .unwrap();
-        let custom = RunConfig::new(
-            rules.clone(),
-            3,
-            &lineup(mine.clone()),
-            3000,
-            Mode::Round,
-            5,
-            threads,
-            false,
-        )
-        .unwrap();
+        let custom = RunConfig::builder(rules.clone(), 3, &lineup(mine.clone()))
+            .games(3000)
+            .seed(5)
+            .threads(threads)
+            .build()
+            .unwrap();
         let a = run_all(&builtin);
         let b = run_all(&custom);
         // Everything but the first strategy's name is the same.
@@ -330,7 +331,6 @@ fn by_name(mut st: RunStats) -> RunStats {
 
 #[test]
 fn mixed_seating_gives_every_typing_of_a_line_up_the_same_results() {
-    use unolab::sim::Seating;
     // Two typings of the same line-up (the same strategies on the same
     // number of seats) play the same games: the same strategy at each seat
     // of game i, so the same counts, by strategy, seat and position. Cycled
@@ -388,7 +388,6 @@ fn mixed_seating_gives_every_typing_of_a_line_up_the_same_results() {
 #[test]
 fn each_seating_seats_game_i_as_documented() {
     use unolab::sim::seating::Arrangements;
-    use unolab::sim::Seating;
     // Game i of each seating plays exactly as a fixed-seat game of the line-up
     // it documents: the line-up rotated by i (rotate), arrangement i of the
     // line-up (mixed), and with duplicate play rotation i mod 4 of deal
@@ -766,17 +765,12 @@ fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
     let mut failures = Vec::new();
     let mut report = Vec::new();
     for (label, rules, lineup, mode, duplicate, games) in cases {
-        let mut cfg = RunConfig::new(
-            rules,
-            4,
-            &parse_list(lineup).unwrap(),
-            games,
-            mode,
-            42,
-            1,
-            false,
-        )
-        .unwrap();
+        let mut cfg = RunConfig::builder(rules, 4, &parse_list(lineup).unwrap())
+            .games(games)
+            .mode(mode)
+            .seed(42)
+            .build()
+            .unwrap();
         cfg.duplicate = duplicate;
         let runs: Vec<RunStats> = (0..runs_per)
             .map(|s| {

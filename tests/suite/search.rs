@@ -9,7 +9,7 @@ use unolab::agents::{parse_list, Seat, StrategySpec};
 use unolab::engine::game::{game_rngs, Agents, Game, NoRecord, Observation};
 use unolab::engine::rules::RuleSetFile;
 use unolab::engine::strategy::Tracking;
-use unolab::sim::{run, Mode, RunConfig};
+use unolab::sim::{run, RunConfig};
 use unolab::{CardId, CardSet, Color, Rng, Rules, Strategy};
 
 /// A search preset with a small budget.
@@ -259,17 +259,11 @@ fn results_do_not_depend_on_the_thread_count() {
         search("ismcts", 40),
         StrategySpec::load("color").unwrap(),
     ];
-    let cfg1 = RunConfig::new(
-        rules("classic", &[]),
-        4,
-        &specs,
-        24,
-        Mode::Round,
-        9,
-        1,
-        false,
-    )
-    .unwrap();
+    let cfg1 = RunConfig::builder(rules("classic", &[]), 4, &specs)
+        .games(24)
+        .seed(9)
+        .build()
+        .unwrap();
     let mut cfg1 = cfg1;
     cfg1.chunk = 5;
     let mut cfg2 = cfg1.clone();
@@ -303,17 +297,12 @@ fn one_against_color_on(
     threads: usize,
 ) -> unolab::sim::RunStats {
     let specs = vec![agent, StrategySpec::load("color").unwrap()];
-    let cfg = RunConfig::new(
-        rules,
-        players,
-        &specs,
-        games,
-        Mode::Round,
-        seed,
-        threads,
-        false,
-    )
-    .unwrap();
+    let cfg = RunConfig::builder(rules, players, &specs)
+        .games(games)
+        .seed(seed)
+        .threads(threads)
+        .build()
+        .unwrap();
     let stop = AtomicBool::new(false);
     run(&cfg, &stop, &|_| {}).unwrap().stats
 }
@@ -712,17 +701,12 @@ fn assert_round_wins_above(
     floor: f64,
 ) {
     let lineup = parse_list(lineup).unwrap();
-    let c = RunConfig::new(
-        rules("classic", settings),
-        players,
-        &lineup,
-        10_000,
-        Mode::Round,
-        seed,
-        2,
-        false,
-    )
-    .unwrap();
+    let c = RunConfig::builder(rules("classic", settings), players, &lineup)
+        .games(10_000)
+        .seed(seed)
+        .threads(2)
+        .build()
+        .unwrap();
     let s = run(&c, &AtomicBool::new(false), &|_| {}).unwrap().stats;
     let wins = s
         .strategies

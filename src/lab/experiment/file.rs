@@ -655,9 +655,13 @@ pub fn parse_with(
             }
         });
         if let (Some(r), Some(l), true) = (built, lineup, (2..=10).contains(&p)) {
-            match RunConfig::new(r, p as usize, &l, 1, mode, seed, 1, false) {
-                Ok(mut cfg) => {
-                    cfg.seating = seating.0;
+            match RunConfig::builder(r, p as usize, &l)
+                .mode(mode)
+                .seed(seed)
+                .seating(seating.0)
+                .build()
+            {
+                Ok(cfg) => {
                     if duplicate && seating.0 == Seating::Fixed {
                         errs.arm(
                             seating.1.clone(),

@@ -6,216 +6,21 @@
 //! any number of threads. Memory does not grow with the number of games: each
 //! worker thread keeps one [`RunStats`] and they are merged at the end.
 
+mod config;
 mod open_cluster;
+
+pub use config::{Mode, RunBuilder, RunConfig, RunError};
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{
     game_rngs, Agents, Game, MatchResult, NoRecord, Outcome, RoundResult, MAX_PLAYERS,
 };
-use crate::engine::rules::Rules;
 use crate::sim::clusters::ClusterSums;
 use crate::sim::seating::{Arrangements, Seating};
 use crate::sim::stats::Histogram;
 use open_cluster::{close_cluster, cluster_counts, OpenCluster};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-
-/// One round per game, or whole matches. In files (shard states,
-/// experiment specs) it is its name, `round` or `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Round,
-    Match,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Round => "round",
-            Mode::Match => "match",
-        }
-    }
-
-    /// The mode of a name (`round` or `match`).
-    pub fn parse(name: &str) -> Option<Mode> {
-        match name {
-            "round" => Some(Mode::Round),
-            "match" => Some(Mode::Match),
-            _ => None,
-        }
-    }
-}
-
-/// Everything a run needs, validated by [`RunConfig::new`].
-#[derive(Clone, Debug)]
-pub struct RunConfig {
-    pub rules: Rules,
-    pub players: usize,
-    /// The strategy at each seat of the line-up (already cycled to `players`).
-    pub lineup: Vec<StrategySpec>,
-    pub games: u64,
-    pub mode: Mode,
-    pub seed: u64,
-    pub threads: usize,
-    /// How the line-up is seated game after game ([`Seating`]; the default
-    /// is [`Seating::Mixed`]).
-    pub seating: Seating,
-    /// Games per unit of work (progress and interruption granularity).
-    pub chunk: u64,
-    /// Duplicate play: games come in groups of `players` that share one deal
-    /// (the seeds of game `i / players`), each at another rotation of the
-    /// deal's seating (the line-up itself with [`Seating::Rotate`], deal
-    /// `i / players`'s arrangement with [`Seating::Mixed`]).
-    pub duplicate: bool,
-}
-
-/// Errors of a run.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum RunError {
-    #[error("{0}")]
-    Invalid(String),
-    #[error("{error} (seed {seed}, game {game})")]
-    Illegal {
-        error: crate::engine::game::IllegalActionError,
-        seed: u64,
-        game: u64,
-    },
-    /// The failure of one arm of a lockstep run (`sim::lockstep`).
-    #[error("arm '{arm}': {error}")]
-    InArm { arm: String, error: Box<RunError> },
-}
-
-impl RunError {
-    /// The game that failed, if a game did.
-    pub fn game(&self) -> Option<u64> {
-        match self {
-            RunError::Invalid(_) => None,
-            RunError::Illegal { game, .. } => Some(*game),
-            RunError::InArm { error, .. } => error.game(),
-        }
-    }
-}
-
-impl RunConfig {
-    /// Validates and cycles the line-up to the number of players. The seats
-    /// are [`Seating::Fixed`] with `fixed_seats`, else the default
-    /// [`Seating::Mixed`] (set [`RunConfig::seating`] for another).
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        rules: Rules,
-        players: usize,
-        strategies: &[StrategySpec],
-        games: u64,
-        mode: Mode,
-        seed: u64,
-        threads: usize,
-        fixed_seats: bool,
-    ) -> Result<RunConfig, RunError> {
-        rules
-            .check_players(players)
-            .map_err(|e| RunError::Invalid(e.to_string()))?;
-        if strategies.is_empty() {
-            return Err(RunError::Invalid("no strategies given".into()));
-        }
-        if strategies.len() > players {
-            return Err(RunError::Invalid(format!(
-                "{} strategies for {players} players (give at most one per seat; the list is cycled to fill the seats)",
-                strategies.len()
-            )));
-        }
-        if games == 0 {
-            return Err(RunError::Invalid("--games must be at least 1".into()));
-        }
-        if threads == 0 {
-            return Err(RunError::Invalid("--threads must be at least 1".into()));
-        }
-        let s = &rules.settings;
-        if mode == Mode::Match && s.target == 0 && s.rounds == 0 && !s.quick {
-            return Err(RunError::Invalid(
-                "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
-            ));
-        }
-        let lineup: Vec<StrategySpec> = (0..players)
-            .map(|i| strategies[i % strategies.len()].clone())
-            .collect();
-        for a in &lineup {
-            for b in &lineup {
-                if a.name() == b.name() && a != b {
-                    return Err(RunError::Invalid(format!(
-                        "two different strategies are named '{}'; rename one",
-                        a.name()
-                    )));
-                }
-            }
-        }
-        Ok(RunConfig {
-            rules,
-            players,
-            lineup,
-            games,
-            mode,
-            seed,
-            threads,
-            seating: if fixed_seats {
-                Seating::Fixed
-            } else {
-                Seating::Mixed
-            },
-            chunk: 1024,
-            duplicate: false,
-        })
-    }
-
-    /// The distinct strategies of the line-up, in order of first appearance.
-    pub fn strategy_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        for s in &self.lineup {
-            if !v.iter().any(|n| n == s.name()) {
-                v.push(s.name().to_string());
-            }
-        }
-        v
-    }
-
-    /// The number of distinct arrangements of the line-up (see
-    /// [`crate::sim::seating`]).
-    pub fn arrangement_count(&self) -> u64 {
-        let names = self.strategy_names();
-        let mult: Vec<usize> = names
-            .iter()
-            .map(|n| self.lineup.iter().filter(|s| s.name() == n).count())
-            .collect();
-        crate::sim::seating::arrangement_count(&mult)
-    }
-
-    /// Games per cluster: the games that share a deal with duplicate play
-    /// (`players`), else 1.
-    pub fn games_per_cluster(&self) -> u64 {
-        if self.duplicate {
-            self.players as u64
-        } else {
-            1
-        }
-    }
-
-    /// Games per unit of work: [`RunConfig::chunk`] rounded up to whole
-    /// clusters, so that no deal is split between two units.
-    pub fn chunk_games(&self) -> u64 {
-        let per = self.games_per_cluster();
-        self.chunk.max(1).div_ceil(per) * per
-    }
-
-    /// The period of the rotation index the runner steps from game to game:
-    /// `players` when games rotate (rotation, or a deal's rotations with
-    /// duplicate play), else 1.
-    pub(crate) fn rotation_period(&self) -> usize {
-        match (self.seating, self.duplicate) {
-            (Seating::Rotate, _) | (Seating::Mixed, true) => self.players,
-            _ => 1,
-        }
-    }
-}
 
 /// Largest value kept exactly by the point histograms.
 pub const POINTS_CAP: usize = 4096;

@@ -100,20 +100,15 @@ impl RunSpec {
             .iter()
             .map(strategy_from_json)
             .collect::<Result<Vec<_>, String>>()?;
-        let mut cfg = RunConfig::new(
-            rules,
-            self.players,
-            &lineup,
-            self.games,
-            self.mode,
-            self.seed,
-            threads,
-            self.fixed_seats,
-        )
-        .map_err(|e| e.to_string())?;
-        cfg.duplicate = self.duplicate;
-        cfg.seating = self.seating;
-        Ok(cfg)
+        RunConfig::builder(rules, self.players, &lineup)
+            .games(self.games)
+            .mode(self.mode)
+            .seed(self.seed)
+            .threads(threads)
+            .seating(self.seating)
+            .duplicate(self.duplicate)
+            .build()
+            .map_err(|e| e.to_string())
     }
 
     /// The names of the top-level fields in which `self` and `o` differ.
