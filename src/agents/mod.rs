@@ -9,13 +9,15 @@
 //! - [`net`]: the network policy (`base = "net"`);
 //! - [`external`]: a program in any language over JSON Lines;
 //! - [`seat`]: the runner's seat type, with static dispatch of the built-ins;
-//! - [`spec`]: strategies by name, preset files and line-ups.
+//! - [`preset`]: the strategy preset file and its checks;
+//! - [`spec`]: strategies by name (preset files, built-ins) and line-ups.
 
 pub mod builtin;
 pub mod external;
 pub mod heuristic;
 pub mod human;
 pub mod net;
+pub mod preset;
 pub mod search;
 pub mod seat;
 pub mod spec;
