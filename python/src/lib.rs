@@ -9,6 +9,7 @@
 //! out of range).
 
 mod lab;
+mod observation;
 mod strategy;
 mod vec;
 
