@@ -1,0 +1,265 @@
+//! The readable summary of a run ([`Report::to_text`]): the table per
+//! strategy, seat and position, then the detailed lines of every mean with
+//! its interval.
+
+use super::*;
+
+impl Report<'_> {
+    /// The readable summary table.
+    pub fn to_text(&self) -> String {
+        let st = self.stats;
+        let cfg = self.cfg;
+        let matches = cfg.mode == Mode::Match;
+        let pct = |x: f64| format!("{:.2}%", 100.0 * x);
+        let ci = |e: Estimate| format!("[{}, {}]", pct(e.lo), pct(e.hi));
+        let mut o = String::new();
+        let unit = if matches { "matches" } else { "rounds" };
+        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        let played = if matches {
+            format!(
+                "{} ({})",
+                n(st.games, "match", "matches"),
+                n(st.rounds, "round", "rounds")
+            )
+        } else {
+            n(st.games, "round", "rounds")
+        };
+        let _ = writeln!(
+            o,
+            "unolab run: rules {}, {} players, {}{}, seed {}, {} thread{}",
+            cfg.rules.name,
+            cfg.players,
+            played,
+            if self.partial {
+                format!(" PARTIAL: {} of {} requested", st.games, cfg.games)
+            } else {
+                String::new()
+            },
+            cfg.seed,
+            cfg.threads,
+            if cfg.threads == 1 { "" } else { "s" }
+        );
+        let changed = cfg.rules.changed_settings();
+        let _ = writeln!(
+            o,
+            "settings: {}",
+            if changed.is_empty() {
+                format!("the defaults of {}", cfg.rules.name)
+            } else {
+                changed
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+        if cfg.rules.differs_from_builtin_cards() {
+            let _ = writeln!(
+                o,
+                "cards: a rule-set file named {0} whose deck or points are not the built-in {0}'s",
+                cfg.rules.name
+            );
+        }
+        for line in seating_lines(cfg) {
+            let _ = writeln!(o, "{line}");
+        }
+        let _ = writeln!(o, "95% intervals: {}", intervals_label(cfg, st));
+        let _ = writeln!(
+            o,
+            "elapsed {:.3} s, {:.0} {unit}/s\n",
+            self.elapsed_s,
+            self.games_per_second(),
+        );
+        let wn = st
+            .strategies
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let pts = if self.penalty() {
+            "pen/seat"
+        } else {
+            "pts/won"
+        };
+        let _ = writeln!(
+            o,
+            "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9}  {:<16} {:>7}",
+            "strategy",
+            "seats",
+            "round wins",
+            "per seat",
+            "95% CI",
+            if matches {
+                format!("{:>10} {:>9}  {:<18}", "match wins", "per seat", "95% CI")
+            } else {
+                String::new()
+            },
+            pts,
+            "95% CI",
+            "illegal"
+        );
+        for (k, s) in st.strategies.iter().enumerate() {
+            let r = round_win_per_seat(cfg, st, k);
+            let m = match_win_per_seat(cfg, st, k);
+            let _ = writeln!(
+                o,
+                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1}  {:<16} {:>7}",
+                s.name,
+                s.seats,
+                s.round_wins,
+                pct(r.rate),
+                ci(r),
+                if matches {
+                    format!("{:>10} {:>9}  {:<18}", s.match_wins, pct(m.rate), ci(m))
+                } else {
+                    String::new()
+                },
+                s.round_points.mean(),
+                points_ci95(cfg, st, k)
+                    .map_or("-".into(), |(lo, hi)| format!("[{lo:.1}, {hi:.1}]")),
+                s.illegal
+            );
+        }
+        let _ = writeln!(
+            o,
+            "fair share per seat: {} (1/{} players). \"per seat\" is wins / (games x seats held).",
+            pct(1.0 / cfg.players as f64),
+            cfg.players
+        );
+        let _ = writeln!(
+            o,
+            "\n{:<6} {:>10} {:>8}  {:<18}{}",
+            "seat",
+            "round wins",
+            "share",
+            "95% CI",
+            if matches {
+                format!("{:>10} {:>8}  95% CI", "match wins", "share")
+            } else {
+                String::new()
+            }
+        );
+        for (i, s) in st.seats.iter().enumerate() {
+            let r = seat_round_win(cfg, st, i);
+            let m = seat_match_win(cfg, st, i);
+            let _ = writeln!(
+                o,
+                "{:<6} {:>10} {:>8}  {:<18}{}",
+                i,
+                s.round_wins,
+                pct(r.rate),
+                ci(r),
+                if matches {
+                    format!("{:>10} {:>8}  {}", s.match_wins, pct(m.rate), ci(m))
+                } else {
+                    String::new()
+                }
+            );
+        }
+        let _ = writeln!(
+            o,
+            "\nwins by position in order of play from the first mover (share of won rounds):"
+        );
+        for i in 0..st.position_wins.len() {
+            let e = position_win(cfg, st, i);
+            let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
+        }
+        // Every mean with its interval.
+        // `plain`: the independent units of a run without clusters, and
+        // their name ("round", "won round").
+        let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>, plain: (u64, &str)| {
+            let s = h.summary();
+            // Why there is none: too few independent units, or a state of
+            // an earlier version that did not keep the sums it needs.
+            let (units, unit) = match (&st.clusters, cfg.duplicate) {
+                (None, _) => plain,
+                (Some(c), true) => (c.clusters, "deal"),
+                (Some(c), false) => (c.clusters, "match"),
+            };
+            let why = if units < 2 {
+                format!(
+                    " (no interval from {units} {unit}{})",
+                    if units == 1 { "" } else { "s" }
+                )
+            } else {
+                " (no interval: the state of an earlier version, without the sums it needs)"
+                    .to_string()
+            };
+            let ci = ci.map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
+            format!(
+                "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
+                s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
+            )
+        };
+        let cl = st.clusters.as_ref();
+        o.push('\n');
+        let mean_ci = |h: &Histogram, m: Option<&Moments>| per_round_mean_ci95(cfg, st, h, m);
+        o.push_str(&with_ci(
+            "turns per round",
+            &st.turns,
+            mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())),
+            (st.rounds, "round"),
+        ));
+        o.push_str(&with_ci(
+            "cards drawn per round",
+            &st.cards_drawn,
+            mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref())),
+            (st.rounds, "round"),
+        ));
+        for (k, s) in st.strategies.iter().enumerate() {
+            o.push_str(&with_ci(
+                &format!("{} ({})", self.points_label(), s.name),
+                &s.round_points,
+                points_ci95(cfg, st, k),
+                // The rounds that gave it values: those it won, or under
+                // penalty scoring every won round.
+                (
+                    if self.penalty() { st.won } else { s.round_wins },
+                    "won round",
+                ),
+            ));
+            if matches {
+                let what = if self.penalty() {
+                    "penalty points per seat per match"
+                } else {
+                    "points per seat per match"
+                };
+                o.push_str(&with_ci(
+                    &format!("{what} ({})", s.name),
+                    &s.match_points,
+                    match_points_ci95(st, k),
+                    (st.games, "match"),
+                ));
+            }
+        }
+        if matches {
+            o.push_str(&with_ci(
+                "rounds per match",
+                &st.rounds_per_match,
+                rounds_per_match_ci95(cfg, st),
+                (st.games, "match"),
+            ));
+            let _ = writeln!(
+                o,
+                "tied matches (best total shared): {}, matches without a winner (quick play, round blocked or truncated): {}",
+                st.tied_matches, st.no_winner_matches
+            );
+            if st.capped_matches > 0 {
+                let _ = writeln!(
+                    o,
+                    "matches stopped by max_rounds = {} before the target or round count: {} (their winner is the leader at the stop; {} without a single leader, not counted as ties)",
+                    self.cfg.rules.settings.max_rounds,
+                    st.capped_matches,
+                    st.capped_without_winner
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "blocked rounds: {}, truncated rounds: {}, UNO penalties: {}, illegal actions: {}",
+            st.blocked, st.truncated, st.uno_penalties, st.illegal
+        );
+        o.lines().map(|l| l.trim_end().to_string() + "\n").collect()
+    }
+}
