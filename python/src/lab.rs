@@ -226,13 +226,13 @@ fn prepare_out(out: &Option<PathBuf>) -> PyResult<()> {
     let Some(dir) = out else { return Ok(()) };
     if dir.exists() && !dir.is_dir() {
         return Err(value_error(format!(
-            "--out {} exists and is not a directory",
+            "out={} exists and is not a directory",
             dir.display()
         )));
     }
     std::fs::create_dir_all(dir).map_err(|e| {
         PyOSError::new_err(format!(
-            "--out {}: cannot create the directory: {e}",
+            "out={}: cannot create the directory: {e}",
             dir.display()
         ))
     })
@@ -314,7 +314,7 @@ pub fn run(
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -326,6 +326,7 @@ pub fn tournament(
     games: u64,
     seed: u64,
     threads: Option<usize>,
+    allow_oracle: bool,
     out: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
@@ -343,7 +344,7 @@ pub fn tournament(
         seed,
         threads: threads_of(threads)?,
         chunk: unolab::lab::options::chunk_for(&field, 1024),
-        allow_oracle: false,
+        allow_oracle,
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     prepare_out(&out)?;
@@ -508,7 +509,7 @@ pub fn experiment(
 
 /// `unolab compare`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, precision, batch, threads, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, precision, batch, threads, allow_oracle, out, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -529,6 +530,7 @@ pub fn compare(
     precision: Option<f64>,
     batch: Option<u64>,
     threads: Option<usize>,
+    allow_oracle: bool,
     out: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
@@ -555,7 +557,7 @@ pub fn compare(
         b_seat,
         games,
         seed,
-        allow_oracle: false,
+        allow_oracle,
     };
     let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
     let overrides = Overrides {

@@ -32,8 +32,64 @@ use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
 
 // ----- errors ----------------------------------------------------------------
 
+/// A `ValueError` with the core's message, its command-line flags named as
+/// this package's keyword arguments ([`keyword_names`]).
 pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(msg.into())
+    PyValueError::new_err(keyword_names(&msg.into()))
+}
+
+/// The core's messages are shared with the command line and name its flags
+/// (`--b-seat`, `--duplicate`, `--allow-oracle`); from Python they name the
+/// keyword arguments that set the same thing (`b_seat`, `duplicate=True`,
+/// `allow_oracle=True`). A flag followed by a number takes it as its value
+/// (`--games 5` reads `games=5`).
+pub(crate) fn keyword_names(msg: &str) -> String {
+    // Phrases whose keyword is not the flag's name, or which need a value.
+    const PHRASES: &[(&str, &str)] = &[
+        ("--seating fixed", "fixed_seats=True"),
+        ("--mode match", "mode=\"match\""),
+        ("--allow-oracle", "allow_oracle=True"),
+        ("--duplicate", "duplicate=True"),
+        ("--b-* options", "b_* arguments"),
+        ("--precision X", "precision=X"),
+        ("--b-set", "b_settings"),
+        ("--set", "settings"),
+    ];
+    if !msg.contains("--") {
+        return msg.to_string();
+    }
+    let mut s = msg.to_string();
+    for (flag, keyword) in PHRASES {
+        s = s.replace(flag, keyword);
+    }
+    // Every other flag: its name with underscores.
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s.as_str();
+    while let Some(i) = rest.find("--") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(after.len());
+        if len == 0 {
+            out.push_str("--");
+            rest = after;
+            continue;
+        }
+        out.push_str(&after[..len].replace('-', "_"));
+        rest = &after[len..];
+        let digits = rest
+            .strip_prefix(' ')
+            .map(|r| r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len()))
+            .unwrap_or(0);
+        if digits > 0 {
+            out.push('=');
+            out.push_str(&rest[1..1 + digits]);
+            rest = &rest[1 + digits..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A missing file is a `FileNotFoundError`, another unreadable one an

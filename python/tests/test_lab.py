@@ -233,7 +233,7 @@ def test_bad_values_are_value_errors():
         unolab.experiment("missing/experiment.toml")
     with pytest.raises(ValueError, match="the same"):
         unolab.compare("random", games=10)
-    with pytest.raises(ValueError, match="b-seat"):
+    with pytest.raises(ValueError, match="b_seat"):
         unolab.compare("random", players=3, b_seat="7=color", games=10)
     # A dict of seats was unpacked as a pair: "not enough values to unpack".
     with pytest.raises(TypeError, match="changes one seat"):
@@ -242,6 +242,60 @@ def test_bad_values_are_value_errors():
         unolab.compare("random", players=3, b_seat=0, games=10)
     with pytest.raises(ValueError, match="invalid name"):
         unolab.experiment({"name": "bad name", "base": {}, "arm": [{"label": "a"}, {"label": "b"}]})
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: unolab.run("color,random", players=2, games=10, duplicate=True, fixed_seats=True),
+         "duplicate=True rotates the seats; it cannot have fixed_seats=True"),
+        (lambda: unolab.compare("random", players=3, b_seat="7=color", games=10),
+         "b_seat: '7' is not a seat (valid: 0 to 2)"),
+        (lambda: unolab.compare("random", players=3, b_seat=(7, "color"), games=10),
+         "b_seat: '7' is not a seat (valid: 0 to 2)"),
+        (lambda: unolab.compare("random", players=3, b_seat="color", games=10),
+         "b_seat expects 'K=STRATEGY', got 'color'"),
+        (lambda: unolab.compare("random", games=10),
+         "a strategy with the b_* arguments"),
+        (lambda: unolab.compare("random", players=2, b_seat=(0, "color"), games=10, precision=-1),
+         "precision must be a positive number"),
+        (lambda: unolab.tournament(["oracle-400", "color"], players=2, games=4),
+         "allow it explicitly with allow_oracle=True"),
+        (lambda: unolab.compare("color", players=2, b_seat=(0, "oracle-400"), games=4),
+         "allow it explicitly (allow_oracle=True;"),
+    ],
+)
+def test_messages_name_the_keyword_arguments_not_the_command_lines_flags(call, message):
+    """The core's messages name the command line's flags (--b-seat,
+    --allow-oracle); from Python they name the keyword that does the same."""
+    with pytest.raises(ValueError) as e:
+        call()
+    assert message in str(e.value)
+    assert "--" not in str(e.value)
+
+
+def test_an_output_path_that_is_a_file_names_out(tmp_path):
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    with pytest.raises(ValueError) as e:
+        unolab.run("random", players=2, games=10, out=f)
+    assert str(e.value) == f"out={f} exists and is not a directory"
+
+
+def test_the_oracle_plays_in_a_tournament_and_a_comparison_when_allowed_as_on_the_cli(cli):
+    """Refused unless asked for by name: allow_oracle=True is --allow-oracle."""
+    py = unolab.tournament("oracle-400,color", players=2, games=20, seed=4, allow_oracle=True)
+    c = cli_json(cli, "tournament", "--strategies", "oracle-400,color", "--players", "2",
+                 "--games", "20", "--seed", "4", "--allow-oracle", "--quiet")
+    assert strip(dict(py)) == strip(c)
+    assert "oracle-400" in json.dumps(py)
+    py = unolab.compare("color", players=2, b_seat=(0, "oracle-400"), games=10, seed=4,
+                        allow_oracle=True)
+    c = cli_json(cli, "compare", "--strategies", "color", "--players", "2", "--b-seat",
+                 "0=oracle-400", "--games", "10", "--seed", "4", "--allow-oracle", "--quiet")
+    assert strip(dict(py)) == strip(c)
+    with pytest.raises(TypeError):
+        unolab.tournament("oracle-400,color", players=2, games=4, allow_oracle="yes")
 
 
 # ----- progress and Ctrl-C ---------------------------------------------------
@@ -344,7 +398,7 @@ def test_compare_and_experiment_options_are_checked():
     with pytest.raises(TypeError, match="precision is a number"):
         unolab.compare("random", players=2, b_seat="0=color", games=10, precision="0.5")
     for seat in ((-1, "color"), (2**70, "color"), "-1=color"):
-        with pytest.raises(ValueError, match=r"b-seat: '.*' is not a seat \(valid: 0 to 1\)"):
+        with pytest.raises(ValueError, match=r"^b_seat: '.*' is not a seat \(valid: 0 to 1\)"):
             unolab.compare("random", players=2, b_seat=seat, games=10)
     with pytest.raises(TypeError, match="duplicate is True or False"):
         unolab.experiment("missing/experiment.toml", duplicate=1)

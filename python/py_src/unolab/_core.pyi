@@ -284,7 +284,7 @@ def run(
 
 def tournament(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
-    games: int, seed: int, threads: Optional[int], out: Optional[str],
+    games: int, seed: int, threads: Optional[int], allow_oracle: bool, out: Optional[str],
     progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
@@ -294,7 +294,8 @@ def compare(
     mode: str, b_rules: Optional[str], b_set: list[str], b_house: list[str],
     b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: int,
     seed: int, duplicate: Optional[bool], precision: Optional[float], batch: Optional[int],
-    threads: Optional[int], out: Optional[str], progress: Optional[Callable[[int, int], Any]],
+    threads: Optional[int], allow_oracle: bool, out: Optional[str],
+    progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab compare``: the JSON of ``--json``, and whether it was interrupted."""
 

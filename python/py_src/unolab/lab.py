@@ -282,11 +282,15 @@ def tournament(
     settings: SettingsArg = None,
     seed: int = 1,
     threads: Optional[int] = None,
+    allow_oracle: bool = False,
     out: PathArg = None,
     progress: Progress = None,
 ) -> TournamentResult:
     """Line-ups drawn from a field of strategies, ratings with intervals and
-    head-to-head: ``unolab tournament --json`` as a dict."""
+    head-to-head: ``unolab tournament --json`` as a dict.
+
+    ``allow_oracle=True`` lets the field hold a perfect-information reference
+    (``base = "oracle"``, e.g. ``oracle-400``), as ``--allow-oracle`` does."""
     text, interrupted = _core.tournament(
         rules,
         setting_items(settings),
@@ -296,6 +300,7 @@ def tournament(
         _count("game count", games),
         _seed(seed),
         _threads(threads),
+        bool_of("allow_oracle", allow_oracle),
         _path(out),
         _progress(progress, "games"),
     )
@@ -321,6 +326,7 @@ def compare(
     precision: Optional[float] = None,
     batch: Optional[int] = None,
     threads: Optional[int] = None,
+    allow_oracle: bool = False,
     out: PathArg = None,
     progress: Progress = None,
 ) -> ExperimentResult:
@@ -329,7 +335,8 @@ def compare(
 
     ``b_seat`` changes one seat of B's line-up: ``"K=STRATEGY"``,
     ``(K, strategy)`` or ``{K: strategy}`` (seat K from 0, the strategy a
-    name or an object).
+    name or an object). ``allow_oracle=True`` lets a line-up seat a
+    perfect-information reference (``base = "oracle"``), as ``--allow-oracle``.
     """
     players = _players(players)
     seat = None
@@ -337,12 +344,12 @@ def compare(
         if isinstance(b_seat, str):
             k, sep, name = b_seat.partition("=")
             if not sep:
-                raise ValueError(f"--b-seat expects K=STRATEGY, got '{b_seat}'")
+                raise ValueError(f"b_seat expects 'K=STRATEGY', got '{b_seat}'")
             try:
                 k_int = int(k.strip())
             except ValueError:
                 raise ValueError(
-                    f"--b-seat: '{k.strip()}' is not a seat (valid: 0 to {players - 1})"
+                    f"b_seat: '{k.strip()}' is not a seat (valid: 0 to {players - 1})"
                 ) from None
             seat = (k_int, name.strip())
         else:
@@ -357,7 +364,7 @@ def compare(
             k, s = b_seat
             seat = (int_of("seat", k), s)
         if not 0 <= seat[0] < players:
-            raise ValueError(f"--b-seat: '{seat[0]}' is not a seat (valid: 0 to {players - 1})")
+            raise ValueError(f"b_seat: '{seat[0]}' is not a seat (valid: 0 to {players - 1})")
     text, interrupted = _core.compare(
         rules,
         setting_items(settings),
@@ -376,6 +383,7 @@ def compare(
         _precision(precision),
         None if batch is None else _count("batch", batch),
         _threads(threads),
+        bool_of("allow_oracle", allow_oracle),
         _path(out),
         _progress(progress, "games per arm"),
     )
