@@ -282,6 +282,21 @@ def test_an_output_path_that_is_a_file_names_out(tmp_path):
     assert str(e.value) == f"out={f} exists and is not a directory"
 
 
+def test_a_trace_out_creates_its_folders_and_a_bad_one_names_out(tmp_path):
+    path = tmp_path / "new" / "folder" / "t.jsonl"
+    events = unolab.trace("color,random", players=2, seed=4, out=path)
+    assert [json.loads(line) for line in path.read_text().splitlines()] == events
+    with pytest.raises(ValueError, match=r"^out=.* is a directory, not a file path$"):
+        unolab.trace("color,random", players=2, seed=4, out=tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(OSError) as e:
+        unolab.trace("color,random", players=2, seed=4, out=blocker / "t.jsonl")
+    assert str(e.value).startswith(f"out={blocker / 't.jsonl'}: cannot write the file: ")
+    assert ".tmp" not in str(e.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "new"]
+
+
 def test_the_oracle_plays_in_a_tournament_and_a_comparison_when_allowed_as_on_the_cli(cli):
     """Refused unless asked for by name: allow_oracle=True is --allow-oracle."""
     py = unolab.tournament("oracle-400,color", players=2, games=20, seed=4, allow_oracle=True)

@@ -453,7 +453,12 @@ def trace(
     out: PathArg = None,
 ) -> list[dict]:
     """One whole match as events (docs/trace.md): ``unolab trace``, each
-    JSON line as a dict. ``out`` also writes the JSON Lines to that file."""
+    JSON line as a dict. ``out`` also writes the JSON Lines to that file
+    (missing folders are created, as by ``--out``; an existing file is
+    replaced)."""
+    path = None if out is None else os.fspath(out)
+    if path is not None and os.path.isdir(path):
+        raise ValueError(f"out={path} is a directory, not a file path")
     text = _core.trace(
         rules,
         setting_items(settings),
@@ -462,13 +467,26 @@ def trace(
         _strategies(strategies),
         _seed(seed),
     )
-    if out is not None:
-        path = os.fspath(out)
-        tmp = f"{path}.tmp{os.getpid()}"
+    if path is not None:
+        _write_whole(path, text)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` whole or not at all (a temporary file
+    beside it, then renamed); an error names ``out`` and the caller's path."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise type(e)(f"out={path}: cannot write the file: {e.strerror or e}") from None
 
 
 def rules(
