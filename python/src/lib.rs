@@ -42,7 +42,8 @@ pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
 /// (`--b-seat`, `--duplicate`, `--allow-oracle`); from Python they name the
 /// keyword arguments that set the same thing (`b_seat`, `duplicate=True`,
 /// `allow_oracle=True`). A flag followed by a number takes it as its value
-/// (`--games 5` reads `games=5`).
+/// (`--games 5` reads `games=5`). Only a `--` that starts a word is a flag:
+/// a file name such as `my--rules.toml` in a message is left as it is.
 pub(crate) fn keyword_names(msg: &str) -> String {
     // Phrases whose keyword is not the flag's name, or which need a value.
     const PHRASES: &[(&str, &str)] = &[
@@ -55,25 +56,31 @@ pub(crate) fn keyword_names(msg: &str) -> String {
         ("--b-set", "b_settings"),
         ("--set", "settings"),
     ];
-    if !msg.contains("--") {
-        return msg.to_string();
-    }
-    let mut s = msg.to_string();
-    for (flag, keyword) in PHRASES {
-        s = s.replace(flag, keyword);
-    }
-    // Every other flag: its name with underscores.
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s.as_str();
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
     while let Some(i) = rest.find("--") {
         out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
+        let starts_word = out
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || "-_./\\".contains(c)));
+        let at = &rest[i..];
+        let after = &at[2..];
         let len = after
             .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
             .unwrap_or(after.len());
-        if len == 0 {
+        if !starts_word || len == 0 {
             out.push_str("--");
             rest = after;
+            continue;
+        }
+        let phrase = PHRASES.iter().find(|(flag, _)| {
+            at.starts_with(flag)
+                && !at[flag.len()..].starts_with(|c: char| c.is_ascii_lowercase() || c == '-')
+        });
+        if let Some((flag, keyword)) = phrase {
+            out.push_str(keyword);
+            rest = &at[flag.len()..];
             continue;
         }
         out.push_str(&after[..len].replace('-', "_"));

@@ -274,6 +274,14 @@ def test_messages_name_the_keyword_arguments_not_the_command_lines_flags(call, m
     assert "--" not in str(e.value)
 
 
+def test_a_double_dash_inside_a_file_name_is_not_taken_for_a_flag(tmp_path):
+    bad = tmp_path / "my--set--rules.toml"
+    bad.write_text("this is not = = toml")
+    with pytest.raises(ValueError) as e:
+        unolab.run("random", players=2, games=10, rules=str(bad))
+    assert "my--set--rules.toml" in str(e.value)
+
+
 def test_an_output_path_that_is_a_file_names_out(tmp_path):
     f = tmp_path / "a-file"
     f.write_text("x")
