@@ -44,7 +44,7 @@ pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
 /// `allow_oracle=True`). A flag followed by a number takes it as its value
 /// (`--games 5` reads `games=5`). Only a `--` that starts a word is a flag:
 /// a file name such as `my--rules.toml` in a message is left as it is.
-pub(crate) fn keyword_names(msg: &str) -> String {
+fn keyword_names(msg: &str) -> String {
     // Phrases whose keyword is not the flag's name, or which need a value.
     const PHRASES: &[(&str, &str)] = &[
         ("--seating fixed", "fixed_seats=True"),

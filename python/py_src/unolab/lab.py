@@ -339,6 +339,10 @@ def compare(
     perfect-information reference (``base = "oracle"``), as ``--allow-oracle``.
     """
     players = _players(players)
+
+    def not_a_seat(k: object) -> ValueError:
+        return ValueError(f"b_seat: '{k}' is not a seat (valid: 0 to {players - 1})")
+
     seat = None
     if b_seat is not None:
         if isinstance(b_seat, str):
@@ -348,9 +352,7 @@ def compare(
             try:
                 k_int = int(k.strip())
             except ValueError:
-                raise ValueError(
-                    f"b_seat: '{k.strip()}' is not a seat (valid: 0 to {players - 1})"
-                ) from None
+                raise not_a_seat(k.strip()) from None
             seat = (k_int, name.strip())
         else:
             if isinstance(b_seat, dict) and len(b_seat) == 1:
@@ -364,7 +366,7 @@ def compare(
             k, s = b_seat
             seat = (int_of("seat", k), s)
         if not 0 <= seat[0] < players:
-            raise ValueError(f"b_seat: '{seat[0]}' is not a seat (valid: 0 to {players - 1})")
+            raise not_a_seat(seat[0])
     text, interrupted = _core.compare(
         rules,
         setting_items(settings),
