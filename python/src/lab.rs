@@ -573,9 +573,12 @@ pub fn compare(
     )
 }
 
-/// `unolab trace`: one whole match as JSON Lines.
+/// `unolab trace`: one whole match as JSON Lines, also written whole to
+/// `out` when given (missing folders are created, an existing file is
+/// replaced; the caller has refused a directory).
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, seed))]
+#[pyo3(signature = (rules, set, house, players, strategies, seed, out=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn trace(
     rules: &str,
     set: Vec<String>,
@@ -583,6 +586,7 @@ pub fn trace(
     players: usize,
     strategies: Vec<Bound<'_, PyAny>>,
     seed: u64,
+    out: Option<PathBuf>,
 ) -> PyResult<String> {
     check_players(players)?;
     let rules = load_rules(rules, &set, &house)?;
@@ -594,6 +598,9 @@ pub fn trace(
     let mut buf = Vec::new();
     unolab::engine::trace::write_trace(&rules, &mut seats, seed, &mut buf)
         .map_err(|e| customs.run_error(e.to_string()))?;
+    if let Some(path) = out {
+        unolab::report::write_file_atomically(&path, &buf).map_err(PyOSError::new_err)?;
+    }
     String::from_utf8(buf).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 

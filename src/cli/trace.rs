@@ -59,21 +59,8 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
     match out {
         None => print_bytes(&buf)?,
         Some(path) => {
-            let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-            let dir = dir
-                .map(|d| d.to_path_buf())
-                .unwrap_or_else(|| PathBuf::from("."));
             // prepare_out_file has checked that the path names a file.
-            let name = path
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            unolab::report::write_files_atomically(
-                &dir,
-                &[(name.as_str(), String::from_utf8_lossy(&buf).into_owned())],
-            )
-            .map_err(|e| {
+            unolab::report::write_file_atomically(&path, &buf).map_err(|e| {
                 remove_created(&created);
                 Fail(e)
             })?;

@@ -284,11 +284,5 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
 
 #[cfg(feature = "train")]
 fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fail> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Fail(format!("cannot write {}: {e}", path.display()))
-        })
+    unolab::report::write_file_atomically(path, bytes).map_err(Fail)
 }

@@ -127,14 +127,10 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     let command = command_line(&command);
     let text = tune::preset_file(&cfg, &outcome, &command);
     if let Some(p) = &a.out {
-        let tmp = p.with_extension("toml.tmp");
-        std::fs::write(&tmp, &text)
-            .and_then(|_| std::fs::rename(&tmp, p))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                remove_created(&created);
-                Fail(format!("cannot write {}: {e}", p.display()))
-            })?;
+        unolab::report::write_file_atomically(p, text.as_bytes()).map_err(|e| {
+            remove_created(&created);
+            Fail(e)
+        })?;
         eprintln!("wrote {}", p.display());
     }
     print_out(&text)?;

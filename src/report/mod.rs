@@ -2,12 +2,14 @@
 //! manifest. Everything is returned as text or written to files; nothing prints.
 
 pub mod experiment;
+mod files;
 mod intervals;
 pub mod ladder;
 pub mod plots;
 mod text;
 pub mod tournament;
 
+pub use files::{write_file_atomically, write_files_atomically};
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;
@@ -488,29 +490,6 @@ impl<'a> Report<'a> {
         ];
         write_files_atomically(dir, &files)
     }
-}
-
-/// Writes each `(name, text)` into `dir` through a temporary file and a rename.
-pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
-    let mut temps = Vec::new();
-    for (name, text) in files {
-        let tmp = dir.join(format!(".{name}.tmp"));
-        if let Err(e) = std::fs::write(&tmp, text) {
-            for t in &temps {
-                let _ = std::fs::remove_file(t);
-            }
-            let _ = std::fs::remove_file(&tmp);
-            return Err(format!("cannot write {}: {e}", tmp.display()));
-        }
-        temps.push(tmp);
-    }
-    for ((name, _), tmp) in files.iter().zip(&temps) {
-        std::fs::rename(tmp, dir.join(name))
-            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -468,27 +468,9 @@ def trace(
         _players(players),
         _strategies(strategies),
         _seed(seed),
+        path,
     )
-    if path is not None:
-        _write_whole(path, text)
     return [json.loads(line) for line in text.splitlines() if line.strip()]
-
-
-def _write_whole(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` whole or not at all (a temporary file
-    beside it, then renamed); an error names ``out`` and the caller's path."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        folder = os.path.dirname(path)
-        if folder:
-            os.makedirs(folder, exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise type(e)(f"out={path}: cannot write the file: {e.strerror or e}") from None
 
 
 def rules(

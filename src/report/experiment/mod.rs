@@ -633,7 +633,7 @@ pub fn state_path(out: &Path) -> PathBuf {
     out.join("state.json")
 }
 
-/// Writes the state to `path` through a temporary file and a rename, with
+/// Writes the state to `path` whole or not at all, with
 /// the experiment it belongs to (`spec`, the key `experiment`), so that
 /// `--resume` can refuse another experiment's state.
 pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Result<(), String> {
@@ -645,12 +645,7 @@ pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Res
         Some(rest) => format!("{{\"experiment\":{spec},{rest}"),
         None => return Err("the state is not a JSON object".into()),
     };
-    let tmp = path.with_extension("json.tmp");
-    if let Some(d) = path.parent() {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    super::write_file_atomically(path, text.as_bytes())
 }
 
 /// Reads a saved state, with the experiment it records (`None` in a state

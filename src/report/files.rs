@@ -1,0 +1,165 @@
+//! Files written whole or not at all: each goes to a hidden temporary file
+//! beside its target, then is renamed over it. An error names the target the
+//! caller asked for (never the temporary file) and leaves no temporary file
+//! behind.
+
+use std::path::{Path, PathBuf};
+
+/// The temporary file beside `target`: hidden, and unique to this process.
+fn temporary(target: &Path) -> PathBuf {
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Creates `dir` with its parents; an error names `target`, the file that
+/// was to be written there.
+fn create_folder(dir: &Path, target: &Path) -> Result<(), String> {
+    if dir.as_os_str().is_empty() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot write {}: cannot create the folder {}: {e}",
+            target.display(),
+            dir.display()
+        )
+    })
+}
+
+/// Writes `bytes` to `path` whole or not at all, creating missing folders.
+/// An existing file is replaced.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        create_folder(dir, path)?;
+    }
+    let tmp = temporary(path);
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", path.display())
+        })
+}
+
+/// Writes each `(name, text)` into `dir` (created if missing): every file
+/// is written to its temporary file first, and only when all of them are
+/// are they renamed into place, so a file that cannot be written (or whose
+/// name is taken by a folder) replaces none of them.
+pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<(), String> {
+    let targets: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    if let Some(first) = targets.first() {
+        create_folder(dir, first)?;
+    }
+    if let Some(t) = targets.iter().find(|t| t.is_dir()) {
+        return Err(format!("cannot write {}: it is a folder", t.display()));
+    }
+    let temps: Vec<PathBuf> = targets.iter().map(|t| temporary(t)).collect();
+    let remove_from = |k: usize| {
+        for t in &temps[k..] {
+            let _ = std::fs::remove_file(t);
+        }
+    };
+    for (k, (_, text)) in files.iter().enumerate() {
+        if let Err(e) = std::fs::write(&temps[k], text) {
+            remove_from(0);
+            return Err(format!("cannot write {}: {e}", targets[k].display()));
+        }
+    }
+    for (k, (tmp, target)) in temps.iter().zip(&targets).enumerate() {
+        if let Err(e) = std::fs::rename(tmp, target) {
+            remove_from(k);
+            return Err(format!("cannot write {}: {e}", target.display()));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("unolab-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_file_is_written_in_new_folders_and_replaced() {
+        let d = scratch("one");
+        let p = d.join("a/b/out.txt");
+        write_file_atomically(&p, b"first").unwrap();
+        write_file_atomically(&p, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "second");
+        assert_eq!(entries(&d.join("a/b")), ["out.txt"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_names_the_target_and_leaves_nothing() {
+        let d = scratch("fail");
+        // The target is a directory: the rename fails after the temporary
+        // file was written.
+        let p = d.join("taken");
+        std::fs::create_dir_all(p.join("inside")).unwrap();
+        let e = write_file_atomically(&p, b"x").unwrap_err();
+        assert!(
+            e.starts_with(&format!("cannot write {}: ", p.display())),
+            "{e}"
+        );
+        assert!(!e.contains(".tmp"), "{e}");
+        assert_eq!(entries(&d), ["taken"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_is_named_with_the_target() {
+        let d = scratch("folder");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("a-file"), "x").unwrap();
+        let p = d.join("a-file/sub/out.txt");
+        let e = write_file_atomically(&p, b"x").unwrap_err();
+        let want = format!(
+            "cannot write {}: cannot create the folder {}: ",
+            p.display(),
+            d.join("a-file/sub").display()
+        );
+        assert!(e.starts_with(&want), "{e}");
+        assert_eq!(entries(&d), ["a-file"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_set_is_renamed_into_place_only_when_every_file_is_written() {
+        let d = scratch("set");
+        std::fs::create_dir_all(d.join("b.txt/inside")).unwrap();
+        std::fs::write(d.join("a.txt"), "old").unwrap();
+        // b.txt is a folder: nothing is replaced, and no temporary file is
+        // left behind.
+        let files = [
+            ("a.txt", "new".to_string()),
+            ("b.txt", "b".into()),
+            ("c.txt", "c".into()),
+        ];
+        let e = write_files_atomically(&d, &files).unwrap_err();
+        assert!(
+            e.starts_with(&format!("cannot write {}: ", d.join("b.txt").display())),
+            "{e}"
+        );
+        assert_eq!(entries(&d), ["a.txt", "b.txt"]);
+        assert_eq!(std::fs::read_to_string(d.join("a.txt")).unwrap(), "old");
+        let ok = [("x.txt", "1".to_string()), ("y.txt", "2".into())];
+        write_files_atomically(&d.join("new"), &ok).unwrap();
+        assert_eq!(entries(&d.join("new")), ["x.txt", "y.txt"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
