@@ -61,8 +61,13 @@ enum Command {
         #[command(subcommand)]
         action: Option<rules::RulesAction>,
     },
-    /// List the built-in strategies
-    Strategies,
+    /// List the built-in strategies and presets with their parameters
+    Strategies {
+        /// Print every parameter of a search preset, not only those it sets
+        /// away from the defaults
+        #[arg(long)]
+        all: bool,
+    },
     /// Merge the state files of `run --shard` or `experiment run --shard` into one result
     Merge(shard::MergeArgs),
     /// Print a shell completion script: unolab completions bash > ~/.local/share/bash-completion/completions/unolab
@@ -170,7 +175,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Experiment { action } => experiment::exec(action),
         Command::Compare(a) => compare::exec(a),
         Command::Rules { action } => rules::exec(action),
-        Command::Strategies => strategies::exec(),
+        Command::Strategies { all } => strategies::exec(all),
         Command::Merge(a) => shard::merge(a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

@@ -3,14 +3,34 @@
 use super::term::{print_out, Fail};
 use std::process::ExitCode;
 use unolab::agents;
+use unolab::agents::search::SearchParams;
 
-pub fn exec() -> Result<ExitCode, Fail> {
-    print_out(&table(&agents::catalog()))?;
+pub fn exec(all: bool) -> Result<ExitCode, Fail> {
+    print_out(&table(&agents::catalog(), all))?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Name, base and description on one line, then the parameters indented.
-fn table(entries: &[agents::CatalogEntry]) -> String {
+/// The `[search]` parameters shown even at their defaults: what a search
+/// is made of.
+const ALWAYS: [&str; 2] = ["iterations", "rollout"];
+
+/// The `[search]` parameters at their defaults, `key = value` as the
+/// catalog writes them.
+fn search_defaults() -> Vec<(String, String)> {
+    match serde_json::to_value(SearchParams::default()) {
+        Ok(serde_json::Value::Object(m)) => {
+            m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Name, base and description on one line, then the parameters indented:
+/// of a search preset its budget, its rollout policy and the parameters
+/// away from the defaults, unless `all` (a
+/// heuristic's weights and a network's file are always shown whole).
+fn table(entries: &[agents::CatalogEntry], all: bool) -> String {
+    let defaults = search_defaults();
     let wn = entries
         .iter()
         .map(|e| e.name.len())
@@ -30,10 +50,18 @@ fn table(entries: &[agents::CatalogEntry]) -> String {
             e.name, e.base, e.description
         ));
         if !e.params.is_empty() {
-            let p: Vec<String> = e.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let search = matches!(e.base.as_str(), "pimc" | "ismcts" | "oracle");
+            let p: Vec<String> = e
+                .params
+                .iter()
+                .filter(|&kv| {
+                    all || !search || ALWAYS.contains(&kv.0.as_str()) || !defaults.contains(kv)
+                })
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             // The table of a preset file that sets them.
             let table = match e.base.as_str() {
-                "pimc" | "ismcts" | "oracle" => "[search]",
+                _ if search => "[search]",
                 "net" => "[net]",
                 _ => "[params]",
             };
@@ -48,5 +76,10 @@ fn table(entries: &[agents::CatalogEntry]) -> String {
     out.push_str(
         "\nA preset file (`--strategies path/to/mine.toml`) sets these parameters in the table each line names; see docs/agents.md.\n",
     );
+    if !all {
+        out.push_str(
+            "A search preset's other [search] parameters are at their defaults: `unolab strategies --all` prints them all.\n",
+        );
+    }
     out
 }

@@ -600,6 +600,23 @@ fn strategies_is_a_table_and_completions_print() {
         "no Rust debug output: {text}"
     );
     assert!(text.contains("points_weight=1.0"));
+    // A search preset: its budget, its rollout policy and what it sets away
+    // from the defaults; --all adds the rest.
+    let belief = |t: &str| {
+        let lines: Vec<&str> = t.lines().collect();
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with("pimc-1k-belief "))
+            .expect("pimc-1k-belief is listed");
+        lines[i + 1].trim().to_string()
+    };
+    assert_eq!(
+        belief(&text),
+        "[search]: iterations=1000, rollout=\"color\", model=\"color\", model_turns=6, model_tries=16, model_sampler=\"chain\""
+    );
+    let all = stdout(&unolab(&["strategies", "--all"]));
+    assert!(belief(&all).contains("widen=0.0, guide=\"\", prune=0, model=\"color\""));
+    assert!(all.lines().count() == text.lines().count() - 1, "{all}");
     let o = unolab(&["completions", "bash"]);
     assert!(o.status.success());
     assert!(stdout(&o).contains("unolab"));
