@@ -97,8 +97,11 @@ impl TournamentReport<'_> {
             res.no_winner
         );
         t += &format!(
-            "p(avg table): chance to win a round against {} opponents of average strength; fair share {}\n\n",
-            cfg.players - 1,
+            "p(avg table): chance to win a round against {} of average strength; fair share {}\n\n",
+            match cfg.players - 1 {
+                1 => "1 opponent".to_string(),
+                n => format!("{n} opponents"),
+            },
             pct(self.fair_share())
         );
         let rows = self.rows();

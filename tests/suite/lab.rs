@@ -295,6 +295,10 @@ fn the_head_to_head_table_says_how_precise_its_cells_are() {
     let dir = common::tempdir("lab", "h2h");
     let o = tournament_into(&dir, "2", "900", &[]);
     let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("chance to win a round against 1 opponent of average strength"),
+        "{text}"
+    );
     let csv = std::fs::read_to_string(dir.join("head_to_head.csv")).unwrap();
     let (mut widest, mut fewest) = (0.0f64, u64::MAX);
     for line in csv.lines().skip(1) {
