@@ -381,10 +381,12 @@ pub(super) fn decide(
         sim.table.tree.reset(iterations as usize * actions.len());
         for _ in 0..iterations {
             let seed = sim.next_deal(obs, rng);
+            let (dealt, agents_seed) = sim.dealt(obs, seed);
             for &a in actions {
                 sim.table.tree.begin();
                 sim.table.tree.force = Some(a);
-                let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
+                let mut g = dealt.clone();
+                let r = sim.play_out(obs, root, Mode::Tree, &mut g, agents_seed, objective);
                 sim.table.tree.backpropagate(&r);
             }
         }

@@ -416,7 +416,16 @@ impl Sim {
         det_seed: u64,
         objective: Objective,
     ) -> [f64; MAX_PLAYERS] {
-        self.played += 1;
+        let (mut g, agents_seed) = self.dealt(obs, det_seed);
+        self.play_out(obs, root, mode, &mut g, agents_seed, objective)
+    }
+
+    /// The determinization of `det_seed`, ready to be played on, and the
+    /// seed of the simulated seats' generator: what [`Sim::simulate`] deals
+    /// before it plays. Several actions tried on the same determinization
+    /// can each play a copy of it ([`Sim::play_out`]) instead of dealing it
+    /// again: the same game, for a copy of the struct instead of a shuffle.
+    fn dealt<'r>(&self, obs: &Observation<'r>, det_seed: u64) -> (Game<'r>, u64) {
         let mut det = Rng::seed_from_u64(det_seed);
         let mut g = match (self.deal, &self.chain) {
             (Deal::Chain, Some(c)) => Game::determinize_with_hands(obs, c.hands(), &mut det),
@@ -426,13 +435,28 @@ impl Sim {
         // cards come in the same order whatever the action tried, so actions
         // are compared on common random numbers.
         g.set_lazy_pile(false);
+        (g, det.next_u64())
+    }
+
+    /// Plays the round on in `g` (from [`Sim::dealt`]) with the walk in
+    /// `mode`; the rewards of every seat.
+    fn play_out(
+        &mut self,
+        obs: &Observation,
+        root: Root,
+        mode: Mode,
+        g: &mut Game,
+        agents_seed: u64,
+        objective: Objective,
+    ) -> [f64; MAX_PLAYERS] {
+        self.played += 1;
         self.table.begin(mode, root.decline_challenge);
         let mut agents = Agents {
             seats: &mut self.table,
-            rng: Rng::seed_from_u64(det.next_u64()),
+            rng: Rng::seed_from_u64(agents_seed),
         };
         let out = g.resume_round(obs.seat(), root.at, &mut agents);
-        rewards(&g, &out, objective)
+        rewards(g, &out, objective)
     }
 }
 

@@ -28,8 +28,11 @@ pub(super) fn decide(
     sim.sums.resize(actions.len(), 0.0);
     for _ in 0..iterations {
         let seed = sim.next_deal(obs, rng);
+        // Dealt once, played by every action on a copy.
+        let (dealt, agents_seed) = sim.dealt(obs, seed);
         for (j, &a) in actions.iter().enumerate() {
-            let r = sim.simulate(obs, root, Mode::Forced(a), seed, objective);
+            let mut g = dealt.clone();
+            let r = sim.play_out(obs, root, Mode::Forced(a), &mut g, agents_seed, objective);
             sim.sums[j] += r[me];
         }
     }
@@ -67,9 +70,12 @@ fn halve(
         let per = (budget / (rounds * sim.alive.len())).max(1);
         for _ in 0..per {
             let seed = sim.next_deal(obs, rng);
+            let (dealt, agents_seed) = sim.dealt(obs, seed);
             for i in 0..sim.alive.len() {
                 let j = sim.alive[i];
-                let r = sim.simulate(obs, root, Mode::Forced(actions[j]), seed, objective);
+                let mut g = dealt.clone();
+                let mode = Mode::Forced(actions[j]);
+                let r = sim.play_out(obs, root, mode, &mut g, agents_seed, objective);
                 sim.sums[j] += r[me];
             }
         }
