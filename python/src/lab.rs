@@ -575,7 +575,7 @@ pub fn compare(
 
 /// `unolab trace`: one whole match as JSON Lines, also written whole to
 /// `out` when given (missing folders are created, an existing file is
-/// replaced; the caller has refused a directory).
+/// replaced, a directory is refused before the match is played).
 #[pyfunction]
 #[pyo3(signature = (rules, set, house, players, strategies, seed, out=None))]
 #[allow(clippy::too_many_arguments)]
@@ -589,6 +589,12 @@ pub fn trace(
     out: Option<PathBuf>,
 ) -> PyResult<String> {
     check_players(players)?;
+    if let Some(path) = out.as_ref().filter(|p| p.is_dir()) {
+        return Err(value_error(format!(
+            "out={} is a directory, not a file path",
+            path.display()
+        )));
+    }
     let rules = load_rules(rules, &set, &house)?;
     let mut customs = Customs::default();
     let names = customs.names(&strategies)?;

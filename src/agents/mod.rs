@@ -26,6 +26,6 @@ pub use builtin::{FirstStrategy, RandomStrategy};
 pub use heuristic::{Heuristic, HeuristicParams};
 pub use seat::Seat;
 pub use spec::{
-    builtin_names, catalog, check_fair, lineup_seats, parse_list, parse_list_with, CatalogEntry,
-    CustomSpec, PresetFile, StrategyError, StrategySpec,
+    builtin_names, catalog, check_fair, lineup_seats, parse_list, parse_list_with, search_defaults,
+    CatalogEntry, CustomSpec, PresetFile, StrategyError, StrategySpec,
 };

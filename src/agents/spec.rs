@@ -186,15 +186,10 @@ pub fn catalog() -> Vec<CatalogEntry> {
         let Ok(f) = toml::from_str::<PresetFile>(text) else {
             continue;
         };
-        let params = match match (&f.search, &f.net) {
-            (Some(p), _) => serde_json::to_value(p),
-            (_, Some(n)) => serde_json::to_value(n),
-            _ => serde_json::to_value(&f.params),
-        } {
-            Ok(serde_json::Value::Object(m)) => {
-                m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
-            }
-            _ => vec![],
+        let params = match (&f.search, &f.net) {
+            (Some(p), _) => key_values(p),
+            (_, Some(n)) => key_values(n),
+            _ => key_values(&f.params),
         };
         v.push(CatalogEntry {
             name: name.to_string(),
@@ -204,6 +199,23 @@ pub fn catalog() -> Vec<CatalogEntry> {
         });
     }
     v
+}
+
+/// `key = value` for each field of a parameter table, as the catalogue
+/// lists them.
+fn key_values(table: &impl serde::Serialize) -> Vec<(String, String)> {
+    match serde_json::to_value(table) {
+        Ok(serde_json::Value::Object(m)) => {
+            m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// The `[search]` parameters at their defaults, as [`catalog`] lists a
+/// search preset's.
+pub fn search_defaults() -> Vec<(String, String)> {
+    key_values(&super::search::SearchParams::default())
 }
 
 /// Every built-in strategy name.

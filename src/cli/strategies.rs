@@ -3,7 +3,7 @@
 use super::term::{print_out, Fail};
 use std::process::ExitCode;
 use unolab::agents;
-use unolab::agents::search::SearchParams;
+use unolab::agents::search::SearchKind;
 
 pub fn exec(all: bool) -> Result<ExitCode, Fail> {
     print_out(&table(&agents::catalog(), all))?;
@@ -14,23 +14,12 @@ pub fn exec(all: bool) -> Result<ExitCode, Fail> {
 /// is made of.
 const ALWAYS: [&str; 2] = ["iterations", "rollout"];
 
-/// The `[search]` parameters at their defaults, `key = value` as the
-/// catalog writes them.
-fn search_defaults() -> Vec<(String, String)> {
-    match serde_json::to_value(SearchParams::default()) {
-        Ok(serde_json::Value::Object(m)) => {
-            m.into_iter().map(|(k, v)| (k, v.to_string())).collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// Name, base and description on one line, then the parameters indented:
 /// of a search preset its budget, its rollout policy and the parameters
-/// away from the defaults, unless `all` (a
-/// heuristic's weights and a network's file are always shown whole).
+/// away from the defaults, unless `all` (a heuristic's weights and a
+/// network's file are always shown whole).
 fn table(entries: &[agents::CatalogEntry], all: bool) -> String {
-    let defaults = search_defaults();
+    let defaults = agents::search_defaults();
     let wn = entries
         .iter()
         .map(|e| e.name.len())
@@ -50,7 +39,7 @@ fn table(entries: &[agents::CatalogEntry], all: bool) -> String {
             e.name, e.base, e.description
         ));
         if !e.params.is_empty() {
-            let search = matches!(e.base.as_str(), "pimc" | "ismcts" | "oracle");
+            let search = SearchKind::parse(&e.base).is_some();
             let p: Vec<String> = e
                 .params
                 .iter()

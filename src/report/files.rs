@@ -26,26 +26,24 @@ fn create_folder(dir: &Path, target: &Path) -> Result<(), String> {
     })
 }
 
-/// Writes `bytes` to `path` whole or not at all, creating missing folders.
-/// An existing file is replaced.
+/// Writes `bytes` to `path` whole or not at all, creating missing folders
+/// ([`write_files_atomically`] with one file). An existing file is replaced.
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        create_folder(dir, path)?;
-    }
-    let tmp = temporary(path);
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("cannot write {}: {e}", path.display())
-        })
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("cannot write {}: not a file name", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    write_files_atomically(dir, &[(&*name.to_string_lossy(), bytes)])
 }
 
-/// Writes each `(name, text)` into `dir` (created if missing): every file
-/// is written to its temporary file first, and only when all of them are
-/// are they renamed into place, so a file that cannot be written (or whose
-/// name is taken by a folder) replaces none of them.
-pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<(), String> {
+/// Writes each `(name, contents)` into `dir` (created if missing): every
+/// file is written to its temporary file first, and only when all of them
+/// are are they renamed into place, so a file that cannot be written (or
+/// whose name is taken by a folder) replaces none of them.
+pub fn write_files_atomically<T: AsRef<[u8]>>(
+    dir: &Path,
+    files: &[(&str, T)],
+) -> Result<(), String> {
     let targets: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
     if let Some(first) = targets.first() {
         create_folder(dir, first)?;
@@ -59,8 +57,8 @@ pub fn write_files_atomically(dir: &Path, files: &[(&str, String)]) -> Result<()
             let _ = std::fs::remove_file(t);
         }
     };
-    for (k, (_, text)) in files.iter().enumerate() {
-        if let Err(e) = std::fs::write(&temps[k], text) {
+    for (k, (_, contents)) in files.iter().enumerate() {
+        if let Err(e) = std::fs::write(&temps[k], contents) {
             remove_from(0);
             return Err(format!("cannot write {}: {e}", targets[k].display()));
         }
@@ -107,8 +105,7 @@ mod tests {
     #[test]
     fn a_failed_write_names_the_target_and_leaves_nothing() {
         let d = scratch("fail");
-        // The target is a directory: the rename fails after the temporary
-        // file was written.
+        // The target is a directory: refused before anything is written.
         let p = d.join("taken");
         std::fs::create_dir_all(p.join("inside")).unwrap();
         let e = write_file_atomically(&p, b"x").unwrap_err();
@@ -135,6 +132,25 @@ mod tests {
         );
         assert!(e.starts_with(&want), "{e}");
         assert_eq!(entries(&d), ["a-file"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_temporary_file_that_cannot_be_written_leaves_no_other_behind() {
+        let d = scratch("temp");
+        // A folder where b.txt's temporary file would go: a.txt's temporary
+        // file is written first and must be removed again.
+        let blocked = temporary(&d.join("b.txt"));
+        std::fs::create_dir_all(blocked.join("inside")).unwrap();
+        let files = [("a.txt", "a".to_string()), ("b.txt", "b".into())];
+        let e = write_files_atomically(&d, &files).unwrap_err();
+        assert!(
+            e.starts_with(&format!("cannot write {}: ", d.join("b.txt").display())),
+            "{e}"
+        );
+        assert!(!e.contains(".tmp"), "{e}");
+        let blocked_name = blocked.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(entries(&d), [blocked_name]);
         std::fs::remove_dir_all(&d).unwrap();
     }
 

@@ -308,9 +308,10 @@ def experiment(
     """``unolab experiment run``: the JSON of the results, and whether it was interrupted."""
 
 def trace(
-    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any], seed: int
+    rules: str, set: list[str], house: list[str], players: int, strategies: list[Any], seed: int,
+    out: Optional[str] = None,
 ) -> str:
-    """``unolab trace``: one whole match as JSON Lines."""
+    """``unolab trace``: one whole match as JSON Lines, also written whole to ``out``."""
 
 def rules_list() -> list[tuple[str, int, str]]:
     """The built-in rule sets: (name, cards, description)."""

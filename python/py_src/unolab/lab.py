@@ -458,9 +458,6 @@ def trace(
     JSON line as a dict. ``out`` also writes the JSON Lines to that file
     (missing folders are created, as by ``--out``; an existing file is
     replaced)."""
-    path = None if out is None else os.fspath(out)
-    if path is not None and os.path.isdir(path):
-        raise ValueError(f"out={path} is a directory, not a file path")
     text = _core.trace(
         rules,
         setting_items(settings),
@@ -468,7 +465,7 @@ def trace(
         _players(players),
         _strategies(strategies),
         _seed(seed),
-        path,
+        _path(out),
     )
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
