@@ -11,7 +11,9 @@
 //!   exact, mergeable statistics;
 //! - [`lab`]: experiment files and comparisons, tuning by simulation,
 //!   tournaments and their ratings;
-//! - [`report`]: text tables, JSON, CSV, manifests and charts.
+//! - [`report`]: text tables, JSON, CSV, manifests and charts;
+//! - [`flags`], beside them: the command line's flags that the library's
+//!   messages name, for front-ends that name their options otherwise.
 //!
 //! The library never prints and never reads arguments; the `unolab` binary
 //! (`src/main.rs`, `src/cli/`) does.
@@ -20,6 +22,7 @@
 
 pub mod agents;
 pub mod engine;
+pub mod flags;
 pub mod lab;
 pub mod report;
 pub mod sim;

@@ -42,8 +42,13 @@ pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
 /// (`--b-seat`, `--duplicate`, `--allow-oracle`); from Python they name the
 /// keyword arguments that set the same thing (`b_seat`, `duplicate=True`,
 /// `allow_oracle=True`). A flag followed by a number takes it as its value
-/// (`--games 5` reads `games=5`). Only a `--` that starts a word is a flag:
-/// a file name such as `my--rules.toml` in a message is left as it is.
+/// (`--games 5` reads `games=5`).
+///
+/// Only the flags the core's messages name are translated
+/// ([`unolab::flags::MESSAGE_FLAGS`], which a test of the core keeps
+/// complete), and only where one starts a word outside a quoted value: the
+/// user's own text that a message quotes (`unknown strategy 'foo --bar'`) or
+/// a file name (`my--rules.toml`) is left as it is.
 fn keyword_names(msg: &str) -> String {
     // Phrases whose keyword is not the flag's name, or which need a value.
     const PHRASES: &[(&str, &str)] = &[
@@ -53,49 +58,56 @@ fn keyword_names(msg: &str) -> String {
         ("--duplicate", "duplicate=True"),
         ("--b-* options", "b_* arguments"),
         ("--precision X", "precision=X"),
-        ("--b-set", "b_settings"),
         ("--set", "settings"),
     ];
+    let word = |c: char| c.is_alphanumeric() || "-_./\\".contains(c);
     let mut out = String::with_capacity(msg.len());
-    let mut rest = msg;
-    while let Some(i) = rest.find("--") {
-        out.push_str(&rest[..i]);
-        let starts_word = out
-            .chars()
-            .last()
-            .is_none_or(|c| !(c.is_alphanumeric() || "-_./\\".contains(c)));
-        let at = &rest[i..];
-        let after = &at[2..];
-        let len = after
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
-            .unwrap_or(after.len());
-        if !starts_word || len == 0 {
-            out.push_str("--");
-            rest = after;
-            continue;
+    let mut i = 0;
+    while let Some(c) = msg[i..].chars().next() {
+        let at = &msg[i..];
+        let prev = msg[..i].chars().last();
+        // A quoted value ('...', the quote opening a word and closing one) is
+        // the user's text: copied as it is.
+        if c == '\'' && prev.is_none_or(|p| !p.is_alphanumeric()) {
+            let close = at[1..]
+                .match_indices('\'')
+                .map(|(k, _)| k + 1)
+                .find(|&k| !at[k + 1..].starts_with(|n: char| n.is_alphanumeric()));
+            if let Some(k) = close {
+                out.push_str(&at[..=k]);
+                i += k + 1;
+                continue;
+            }
         }
-        let phrase = PHRASES.iter().find(|(flag, _)| {
-            at.starts_with(flag)
-                && !at[flag.len()..].starts_with(|c: char| c.is_ascii_lowercase() || c == '-')
-        });
-        if let Some((flag, keyword)) = phrase {
-            out.push_str(keyword);
-            rest = &at[flag.len()..];
-            continue;
+        if at.starts_with("--") && prev.is_none_or(|p| !word(p)) {
+            let ends = |flag: &str| {
+                at.starts_with(flag)
+                    && !at[flag.len()..].starts_with(|n: char| n.is_ascii_lowercase() || n == '-')
+            };
+            if let Some((flag, keyword)) = PHRASES.iter().find(|(flag, _)| ends(flag)) {
+                out.push_str(keyword);
+                i += flag.len();
+                continue;
+            }
+            if let Some(flag) = unolab::flags::message_flag(at) {
+                out.push_str(&flag[2..].replace('-', "_"));
+                i += flag.len();
+                let rest = &msg[i..];
+                let digits = rest
+                    .strip_prefix(' ')
+                    .map(|r| r.find(|d: char| !d.is_ascii_digit()).unwrap_or(r.len()))
+                    .unwrap_or(0);
+                if digits > 0 {
+                    out.push('=');
+                    out.push_str(&rest[1..1 + digits]);
+                    i += 1 + digits;
+                }
+                continue;
+            }
         }
-        out.push_str(&after[..len].replace('-', "_"));
-        rest = &after[len..];
-        let digits = rest
-            .strip_prefix(' ')
-            .map(|r| r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len()))
-            .unwrap_or(0);
-        if digits > 0 {
-            out.push('=');
-            out.push_str(&rest[1..1 + digits]);
-            rest = &rest[1 + digits..];
-        }
+        out.push(c);
+        i += c.len_utf8();
     }
-    out.push_str(rest);
     out
 }
 

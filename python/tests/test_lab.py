@@ -282,6 +282,23 @@ def test_a_double_dash_inside_a_file_name_is_not_taken_for_a_flag(tmp_path):
     assert "my--set--rules.toml" in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "call, quoted",
+    [
+        (lambda: unolab.run(["foo --bar", "random"], players=2, games=10), "'foo --bar'"),
+        (lambda: unolab.run(["x --games 5", "random"], players=2, games=10), "'x --games 5'"),
+        (lambda: unolab.run("random", players=2, games=10, settings={"--x": "1"}), "'--x'"),
+        (lambda: unolab.run("random", players=2, games=10, house=["--seating"]), "'--seating'"),
+    ],
+)
+def test_the_users_own_text_in_a_message_is_quoted_as_given(call, quoted):
+    """A message quotes what the user gave; a -- in it is not a flag to
+    translate (it read 'foo bar', 'x games=5' and 'x' before)."""
+    with pytest.raises(ValueError) as e:
+        call()
+    assert quoted in str(e.value)
+
+
 def test_an_output_path_that_is_a_file_names_out(tmp_path):
     f = tmp_path / "a-file"
     f.write_text("x")
