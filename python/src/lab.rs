@@ -26,7 +26,7 @@ use unolab::report::experiment::ExperimentReport;
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
-use unolab::sim::{self, Mode};
+use unolab::sim::{self, Mode, Seating};
 
 // ----- strategies given as names or Python objects ----------------------------
 
@@ -168,6 +168,19 @@ fn mode_of(mode: &str) -> PyResult<Mode> {
     })
 }
 
+/// `seating=`: who sits where (`None`: the default, mixed).
+fn seating_of(seating: Option<&str>) -> PyResult<Option<Seating>> {
+    seating
+        .map(|s| {
+            Seating::parse(s).ok_or_else(|| {
+                value_error(format!(
+                    "invalid value '{s}' for seating (valid: mixed, rotate, fixed)"
+                ))
+            })
+        })
+        .transpose()
+}
+
 fn load_rules(rules: &str, set: &[String], house: &[String]) -> PyResult<Rules> {
     let file = RuleSetFile::resolve(rules, set, house).map_err(rules_error)?;
     Rules::build(file).map_err(rules_error)
@@ -250,7 +263,7 @@ fn command(what: &str) -> Vec<String> {
 
 /// `unolab run`: returns the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, fixed_seats, duplicate, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, seating, fixed_seats, duplicate, out, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -263,6 +276,7 @@ pub fn run(
     mode: &str,
     seed: u64,
     threads: Option<usize>,
+    seating: Option<&str>,
     fixed_seats: bool,
     duplicate: bool,
     out: Option<PathBuf>,
@@ -270,6 +284,12 @@ pub fn run(
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     check_count(games)?;
+    if let (Some(s), true) = (seating, fixed_seats) {
+        return Err(value_error(format!(
+            "fixed_seats=True cannot be given with seating='{s}' (fixed_seats=True is seating='fixed'): give one of them"
+        )));
+    }
+    let seating = seating_of(seating)?.unwrap_or_default();
     let rules = load_rules(rules, &set, &house)?;
     let mut customs = Customs::default();
     let names = customs.names(&strategies)?;
@@ -283,7 +303,7 @@ pub fn run(
         mode,
         seed,
         threads: threads_of(threads)?,
-        seating: Default::default(),
+        seating,
         fixed_seats,
         duplicate,
     }
@@ -421,7 +441,7 @@ fn play_experiment(
 /// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
 /// maps the names the file uses to Python strategies.
 #[pyfunction]
-#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, precision, batch, threads, out, progress))]
+#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn experiment(
     py: Python<'_>,
@@ -431,12 +451,14 @@ pub fn experiment(
     games: Option<u64>,
     seed: Option<u64>,
     duplicate: Option<bool>,
+    seating: Option<&str>,
     precision: Option<f64>,
     batch: Option<u64>,
     threads: Option<usize>,
     out: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
+    let seating = seating_of(seating)?;
     if let Some(g) = games {
         check_count(g)?;
     }
@@ -491,7 +513,7 @@ pub fn experiment(
         games,
         seed,
         duplicate,
-        seating: None,
+        seating,
         precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };
@@ -509,7 +531,7 @@ pub fn experiment(
 
 /// `unolab compare`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, precision, batch, threads, allow_oracle, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -527,6 +549,7 @@ pub fn compare(
     games: u64,
     seed: u64,
     duplicate: Option<bool>,
+    seating: Option<&str>,
     precision: Option<f64>,
     batch: Option<u64>,
     threads: Option<usize>,
@@ -536,6 +559,7 @@ pub fn compare(
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     check_count(games)?;
+    let seating = seating_of(seating)?;
     let mut customs = Customs::default();
     let strategies = customs.names(&strategies)?;
     let b_strategies = b_strategies.map(|v| customs.names(&v)).transpose()?;
@@ -564,7 +588,7 @@ pub fn compare(
         games: None,
         seed: None,
         duplicate,
-        seating: None,
+        seating,
         precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
         batch,
     };

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -84,6 +85,63 @@ def test_run_in_match_mode_with_duplicate_equals_the_cli(cli):
     c = cli_json(cli, "run", "-s", "color,random", "-p", "2", "-g", "40", "-m", "match",
                  "--duplicate", "-r", "h2o", "--seed", "3", "--set", "target=200", "-q")
     assert strip(dict(py)) == strip(c)
+
+
+@pytest.mark.parametrize("how", ["rotate", "fixed", "mixed"])
+def test_run_with_a_seating_equals_the_cli(cli, how):
+    py = unolab.run("color,random,points", players=3, games=600, seed=8, seating=how)
+    c = cli_json(cli, "run", "-s", "color,random,points", "-p", "3", "-g", "600",
+                 "--seed", "8", "--seating", how, "-q")
+    assert strip(dict(py)) == strip(c)
+    assert py["seating"] == how
+
+
+def test_a_seating_changes_the_games():
+    """rotate and mixed seat a line-up of three distinct strategies
+    differently, so the same seed plays other games."""
+    a = unolab.run("color,random,points", players=3, games=600, seed=8, seating="rotate")
+    b = unolab.run("color,random,points", players=3, games=600, seed=8)
+    assert strip(dict(a)) != strip(dict(b))
+    assert strip(dict(b)) == strip(dict(unolab.run("color,random,points", players=3, games=600,
+                                                   seed=8, seating="mixed")))
+
+
+def test_compare_and_experiment_take_a_seating_as_the_cli_does(cli, tmp_path):
+    py = unolab.compare("color,random", players=2, b_seat=(0, "points"), games=300, seed=4,
+                        seating="rotate")
+    c = cli_json(cli, "compare", "--strategies", "color,random", "--players", "2",
+                 "--b-seat", "0=points", "--games", "300", "--seed", "4", "--seating", "rotate",
+                 "--quiet")
+    assert strip(dict(py)) == strip(c)
+    f = tmp_path / "e.toml"
+    f.write_text(
+        'name = "seat"\n[base]\nplayers = 2\nstrategies = "color,random"\ngames = 300\n'
+        'seed = 4\n[[arm]]\nlabel = "a"\n[[arm]]\nlabel = "b"\nhouse = ["stacking=same"]\n'
+    )
+    py_e = unolab.experiment(f, seating="fixed")
+    assert [a["seating"] for a in py_e["manifest"]["arms"]] == ["fixed", "fixed"]
+    out = tmp_path / "cli"
+    subprocess.run([str(cli), "experiment", "run", str(f), "--seating", "fixed", "--out",
+                    str(out), "--quiet"], check=True, capture_output=True)
+    rows = {(r["arm"], r["metric"], r["group"]): float(r["value"])
+            for r in csv.DictReader((out / "arms.csv").open())}
+    assert len(rows) == len(py_e["arms"]) > 0
+    for a in py_e["arms"]:
+        assert rows[(a["arm"], a["metric"], a["group"])] == pytest.approx(a["value"], abs=1e-6)
+    mixed = unolab.experiment(f)
+    assert [a["value"] for a in mixed["arms"]] != [a["value"] for a in py_e["arms"]]
+
+
+def test_a_bad_seating_is_refused_before_anything_runs():
+    with pytest.raises(ValueError, match=r"invalid value 'sideways' for seating \(valid: mixed, rotate, fixed\)"):
+        unolab.run("random", players=2, games=10, seating="sideways")
+    with pytest.raises(ValueError, match="fixed_seats=True cannot be given with seating='rotate'"):
+        unolab.run("random", players=2, games=10, seating="rotate", fixed_seats=True)
+    with pytest.raises(TypeError, match="seating is 'mixed', 'rotate' or 'fixed'"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, seating=1)
+    with pytest.raises(ValueError, match="invalid value 'x' for seating"):
+        unolab.experiment({"name": "e", "base": {"players": 2}, "arm": [{"label": "a"},
+                          {"label": "b", "house": ["stacking=same"]}]}, seating="x")
 
 
 def test_the_thread_count_does_not_change_the_numbers():

@@ -277,7 +277,8 @@ class Observation:
 
 def run(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
-    games: int, mode: str, seed: int, threads: Optional[int], fixed_seats: bool,
+    games: int, mode: str, seed: int, threads: Optional[int], seating: Optional[str],
+    fixed_seats: bool,
     duplicate: bool, out: Optional[str], progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab run``: the JSON of ``--json``, and whether Ctrl-C interrupted it."""
@@ -293,7 +294,8 @@ def compare(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     mode: str, b_rules: Optional[str], b_set: list[str], b_house: list[str],
     b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: int,
-    seed: int, duplicate: Optional[bool], precision: Optional[float], batch: Optional[int],
+    seed: int, duplicate: Optional[bool], seating: Optional[str], precision: Optional[float],
+    batch: Optional[int],
     threads: Optional[int], allow_oracle: bool, out: Optional[str],
     progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
@@ -301,7 +303,8 @@ def compare(
 
 def experiment(
     source: str, is_text: bool, custom: list[tuple[str, Any]], games: Optional[int],
-    seed: Optional[int], duplicate: Optional[bool], precision: Optional[float],
+    seed: Optional[int], duplicate: Optional[bool], seating: Optional[str],
+    precision: Optional[float],
     batch: Optional[int], threads: Optional[int], out: Optional[str],
     progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:

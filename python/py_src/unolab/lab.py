@@ -176,6 +176,14 @@ def _bool(name: str, v: Any) -> Optional[bool]:
     return None if v is None else bool_of(name, v)
 
 
+def _seating(seating: Any) -> Optional[str]:
+    """Who sits where: "mixed", "rotate" or "fixed" (``None``: the default
+    or the file's); the core checks the name."""
+    if seating is not None and not isinstance(seating, str):
+        raise TypeError(f"seating is 'mixed', 'rotate' or 'fixed', got {seating!r}")
+    return seating
+
+
 def _precision(precision: Any) -> Optional[float]:
     if precision is None:
         return None
@@ -242,6 +250,7 @@ def run(
     mode: str = "round",
     seed: int = 1,
     threads: Optional[int] = None,
+    seating: Optional[str] = None,
     fixed_seats: bool = False,
     duplicate: bool = False,
     out: PathArg = None,
@@ -253,6 +262,9 @@ def run(
     per seat (cycled to fill the seats). ``settings`` are ``--set`` items
     (a dict or ``"key=value"`` strings), ``house`` the ``--house`` items.
     ``out`` writes summary.csv, distributions.csv and manifest.json there.
+    ``seating`` is ``--seating``: ``"mixed"`` (the default: every game an
+    arrangement of the line-up), ``"rotate"`` (the line-up rotated one seat
+    per game) or ``"fixed"`` (``fixed_seats=True`` is the same).
     """
     text, interrupted = _core.run(
         rules,
@@ -264,6 +276,7 @@ def run(
         mode,
         _seed(seed),
         _threads(threads),
+        _seating(seating),
         bool_of("fixed_seats", fixed_seats),
         bool_of("duplicate", duplicate),
         _path(out),
@@ -323,6 +336,7 @@ def compare(
     games: int = 10_000,
     seed: int = 1,
     duplicate: Optional[bool] = None,
+    seating: Optional[str] = None,
     precision: Optional[float] = None,
     batch: Optional[int] = None,
     threads: Optional[int] = None,
@@ -337,6 +351,7 @@ def compare(
     ``(K, strategy)`` or ``{K: strategy}`` (seat K from 0, the strategy a
     name or an object). ``allow_oracle=True`` lets a line-up seat a
     perfect-information reference (``base = "oracle"``), as ``--allow-oracle``.
+    ``seating`` (``"mixed"``, ``"rotate"`` or ``"fixed"``) seats both arms.
     """
     players = _players(players)
 
@@ -382,6 +397,7 @@ def compare(
         _count("game count", games),
         _seed(seed),
         _bool("duplicate", duplicate),
+        _seating(seating),
         _precision(precision),
         None if batch is None else _count("batch", batch),
         _threads(threads),
@@ -399,6 +415,7 @@ def experiment(
     games: Optional[int] = None,
     seed: Optional[int] = None,
     duplicate: Optional[bool] = None,
+    seating: Optional[str] = None,
     precision: Optional[float] = None,
     batch: Optional[int] = None,
     threads: Optional[int] = None,
@@ -410,8 +427,8 @@ def experiment(
 
     ``strategies`` maps names the experiment uses to Python strategy
     objects (a name the experiment does not seat is a ``ValueError``).
-    ``games``, ``seed``, ``duplicate``, ``precision`` and ``batch``
-    override the file's, as the command line options do. Results are
+    ``games``, ``seed``, ``duplicate``, ``seating``, ``precision`` and
+    ``batch`` override the file's, as the command line options do. Results are
     written to ``out`` only when it is given.
     """
     if isinstance(source, Mapping):
@@ -435,6 +452,7 @@ def experiment(
         None if games is None else _count("game count", games),
         seed_of(seed),
         _bool("duplicate", duplicate),
+        _seating(seating),
         _precision(precision),
         None if batch is None else _count("batch", batch),
         _threads(threads),
