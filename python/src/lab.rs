@@ -168,6 +168,26 @@ fn mode_of(mode: &str) -> PyResult<Mode> {
     })
 }
 
+/// `precision=`: one half-width for every metric (`None` as the metric) or
+/// one per metric, the metric names checked as `--precision METRIC=X` checks
+/// them.
+fn precision_of(
+    precision: Option<Vec<(Option<String>, f64)>>,
+) -> PyResult<Vec<(Option<String>, f64)>> {
+    let items = precision.unwrap_or_default();
+    for (m, _) in &items {
+        if let Some(m) = m.as_deref() {
+            if !unolab::sim::lockstep::METRIC_NAMES.contains(&m) {
+                return Err(value_error(format!(
+                    "precision: unknown metric '{m}' (valid: {})",
+                    unolab::sim::lockstep::METRIC_NAMES.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(items)
+}
+
 /// `seating=`: who sits where (`None`: the default, mixed).
 fn seating_of(seating: Option<&str>) -> PyResult<Option<Seating>> {
     seating
@@ -452,23 +472,23 @@ pub fn experiment(
     seed: Option<u64>,
     duplicate: Option<bool>,
     seating: Option<&str>,
-    precision: Option<f64>,
+    precision: Option<Vec<(Option<String>, f64)>>,
     batch: Option<u64>,
     threads: Option<usize>,
     out: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     let seating = seating_of(seating)?;
+    let precision = precision_of(precision)?;
     if let Some(g) = games {
         check_count(g)?;
     }
     if let Some(b) = batch {
         check_count(b)?;
     }
-    if precision.is_some_and(|p| !(p > 0.0 && p.is_finite())) {
+    if let Some((_, p)) = precision.iter().find(|(_, p)| !(*p > 0.0 && p.is_finite())) {
         return Err(value_error(format!(
-            "'{}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)",
-            precision.unwrap_or_default()
+            "'{p}' is not a valid precision (valid: a positive number, the half-width of the 95% intervals)"
         )));
     }
     let mut customs = Customs::default();
@@ -514,7 +534,7 @@ pub fn experiment(
         seed,
         duplicate,
         seating,
-        precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
+        precision,
         batch,
     };
     play_experiment(
@@ -550,7 +570,7 @@ pub fn compare(
     seed: u64,
     duplicate: Option<bool>,
     seating: Option<&str>,
-    precision: Option<f64>,
+    precision: Option<Vec<(Option<String>, f64)>>,
     batch: Option<u64>,
     threads: Option<usize>,
     allow_oracle: bool,
@@ -560,6 +580,7 @@ pub fn compare(
     check_players(players)?;
     check_count(games)?;
     let seating = seating_of(seating)?;
+    let precision = precision_of(precision)?;
     let mut customs = Customs::default();
     let strategies = customs.names(&strategies)?;
     let b_strategies = b_strategies.map(|v| customs.names(&v)).transpose()?;
@@ -589,7 +610,7 @@ pub fn compare(
         seed: None,
         duplicate,
         seating,
-        precision: precision.map(|p| vec![(None, p)]).unwrap_or_default(),
+        precision,
         batch,
     };
     play_experiment(

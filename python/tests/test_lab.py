@@ -132,6 +132,38 @@ def test_compare_and_experiment_take_a_seating_as_the_cli_does(cli, tmp_path):
     assert [a["value"] for a in mixed["arms"]] != [a["value"] for a in py_e["arms"]]
 
 
+def test_a_precision_per_metric_equals_the_clis_metric_form(cli):
+    py = unolab.compare("random", players=2, b_seat=(0, "color"), games=20000, seed=3,
+                        precision={"win_rate": 0.02})
+    c = cli_json(cli, "compare", "--strategies", "random", "--players", "2", "--b-seat",
+                 "0=color", "--games", "20000", "--seed", "3", "--precision", "win_rate=0.02",
+                 "--quiet")
+    assert strip(dict(py)) == strip(c)
+    assert py["manifest"]["stopped_by"] == "precision"
+    assert py["manifest"]["precision_targets"] == [["win_rate", 0.02]]
+    assert py["manifest"]["games_limit"] == 20000 > py["manifest"]["clusters"]
+    both = unolab.compare("random", players=2, b_seat=(0, "color"), games=20000, seed=3,
+                          precision={None: 0.5, "win_rate": 0.02})
+    c2 = cli_json(cli, "compare", "--strategies", "random", "--players", "2", "--b-seat",
+                  "0=color", "--games", "20000", "--seed", "3", "--precision", "0.5",
+                  "--precision", "win_rate=0.02", "--quiet")
+    assert strip(dict(both)) == strip(c2)
+
+
+def test_a_bad_precision_is_refused_before_anything_runs():
+    with pytest.raises(ValueError, match=r"precision: unknown metric 'win_rat' \(valid: "):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10,
+                       precision={"win_rat": 0.01})
+    with pytest.raises(ValueError, match="precision is an empty dict"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, precision={})
+    with pytest.raises(TypeError, match="precision: a metric is a name"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, precision={1: 0.1})
+    with pytest.raises(ValueError, match="'-0.5' is not a valid precision"):
+        unolab.experiment({"name": "e", "base": {"players": 2}, "arm": [{"label": "a"},
+                          {"label": "b", "house": ["stacking=same"]}]},
+                          precision={"win_rate": -0.5})
+
+
 def test_a_bad_seating_is_refused_before_anything_runs():
     with pytest.raises(ValueError, match=r"invalid value 'sideways' for seating \(valid: mixed, rotate, fixed\)"):
         unolab.run("random", players=2, games=10, seating="sideways")

@@ -184,12 +184,28 @@ def _seating(seating: Any) -> Optional[str]:
     return seating
 
 
-def _precision(precision: Any) -> Optional[float]:
+def _precision(precision: Any) -> Optional[list]:
+    """``--precision``: a number (every metric's half-width) or a dict
+    ``{metric: number}`` (``METRIC=X``, one per metric; ``None`` as a key is
+    the bare number); the core checks the metric names and the values."""
     if precision is None:
         return None
-    if isinstance(precision, bool) or not isinstance(precision, numbers.Real):
-        raise TypeError(f"precision is a number, got {precision!r}")
-    return float(precision)
+
+    def number(v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f"precision is a number or a dict {{metric: number}}, got {precision!r}")
+        return float(v)
+
+    if isinstance(precision, Mapping):
+        if not precision:
+            raise ValueError("precision is an empty dict: give a number, or {metric: number}")
+        items = []
+        for k, v in precision.items():
+            if k is not None and not isinstance(k, str):
+                raise TypeError(f"precision: a metric is a name, got {k!r}")
+            items.append((k, number(v)))
+        return items
+    return [(None, number(precision))]
 
 
 def _seed(seed: Any) -> int:
@@ -337,7 +353,7 @@ def compare(
     seed: int = 1,
     duplicate: Optional[bool] = None,
     seating: Optional[str] = None,
-    precision: Optional[float] = None,
+    precision: Union[float, Mapping[Optional[str], float], None] = None,
     batch: Optional[int] = None,
     threads: Optional[int] = None,
     allow_oracle: bool = False,
@@ -352,6 +368,8 @@ def compare(
     name or an object). ``allow_oracle=True`` lets a line-up seat a
     perfect-information reference (``base = "oracle"``), as ``--allow-oracle``.
     ``seating`` (``"mixed"``, ``"rotate"`` or ``"fixed"``) seats both arms.
+    ``precision`` stops once every 95% interval is that narrow: a number
+    for every metric, or ``{metric: number}`` as ``--precision METRIC=X``.
     """
     players = _players(players)
 
@@ -416,7 +434,7 @@ def experiment(
     seed: Optional[int] = None,
     duplicate: Optional[bool] = None,
     seating: Optional[str] = None,
-    precision: Optional[float] = None,
+    precision: Union[float, Mapping[Optional[str], float], None] = None,
     batch: Optional[int] = None,
     threads: Optional[int] = None,
     out: PathArg = None,
