@@ -22,7 +22,7 @@ use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
-use unolab::report::experiment::ExperimentReport;
+use unolab::report::experiment::{resume_state, save_state, state_path, ExperimentReport};
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
@@ -99,6 +99,10 @@ impl Customs {
 /// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
 /// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
 /// returned and whether it was interrupted.
+/// How often a long experiment's state is saved to `out` while it plays
+/// (the command line's default `--checkpoint`).
+const SAVE_SECS: f64 = 10.0;
+
 fn drive<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
@@ -421,22 +425,48 @@ fn play_experiment(
     progress: Option<Py<PyAny>>,
     customs: &Customs,
     what: &str,
+    resume: bool,
 ) -> PyResult<(String, bool)> {
     overrides.apply(&mut exp).map_err(value_error)?;
     let threads = threads_of(threads)?;
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg).map_err(|e| value_error(e.to_string()))?;
+    let state = match (&out, resume) {
+        (None, true) => {
+            return Err(value_error(
+                "resume=True needs out=DIR (where the state was saved)",
+            ))
+        }
+        (Some(dir), true) => resume_state(dir, &exp, &cfg).map_err(value_error)?,
+        _ => LockstepState::new(&cfg),
+    };
     prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.max_clusters;
-    let state = Mutex::new(LockstepState::new(&cfg));
+    // With `out`, the state is saved as the command line saves it (every
+    // few seconds of play and at the end, interrupted or not), so that a
+    // run can be continued with `resume=True` or `--resume`.
+    let spath = out.as_deref().map(state_path);
+    let spec = exp.spec();
+    let state = Mutex::new(state);
     let (how, interrupted) = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
-        run_lockstep(&cfg, &mut st, stop, p, &mut |_| Ok(()))
+        let mut last_save = Instant::now();
+        let mut save = |st: &LockstepState| match &spath {
+            Some(path) if last_save.elapsed().as_secs_f64() >= SAVE_SECS => {
+                last_save = Instant::now();
+                save_state(st, &spec, path)
+            }
+            _ => Ok(()),
+        };
+        run_lockstep(&cfg, &mut st, stop, p, &mut save)
     })?;
     let how = how.map_err(|e| customs.run_error(e.to_string()))?;
     let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(path) = &spath {
+        save_state(&state, &spec, path).map_err(PyOSError::new_err)?;
+    }
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -461,7 +491,7 @@ fn play_experiment(
 /// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
 /// maps the names the file uses to Python strategies.
 #[pyfunction]
-#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, progress))]
+#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, resume, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn experiment(
     py: Python<'_>,
@@ -476,6 +506,7 @@ pub fn experiment(
     batch: Option<u64>,
     threads: Option<usize>,
     out: Option<PathBuf>,
+    resume: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     let seating = seating_of(seating)?;
@@ -546,12 +577,13 @@ pub fn experiment(
         progress,
         &customs,
         "experiment",
+        resume,
     )
 }
 
 /// `unolab compare`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, resume, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -575,6 +607,7 @@ pub fn compare(
     threads: Option<usize>,
     allow_oracle: bool,
     out: Option<PathBuf>,
+    resume: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
@@ -614,7 +647,7 @@ pub fn compare(
         batch,
     };
     play_experiment(
-        py, exp, overrides, threads, out, progress, &customs, "compare",
+        py, exp, overrides, threads, out, progress, &customs, "compare", resume,
     )
 }
 

@@ -59,6 +59,9 @@ fn keyword_names(msg: &str) -> String {
         ("--b-* options", "b_* arguments"),
         ("--precision X", "precision=X"),
         ("--set", "settings"),
+        ("--resume", "resume=True"),
+        // Without resume=True an experiment's out= is played anew.
+        ("--force", "resume=False"),
     ];
     let word = |c: char| c.is_alphanumeric() || "-_./\\".contains(c);
     let mut out = String::with_capacity(msg.len());

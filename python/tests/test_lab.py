@@ -164,6 +164,47 @@ def test_a_bad_precision_is_refused_before_anything_runs():
                           precision={"win_rate": -0.5})
 
 
+def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
+    """With out=, the state is saved; resume=True plays on from it, to the
+    same numbers as one run, and the command line's --resume takes it too."""
+    args = dict(players=2, b_seat=(0, "color"), seed=12, threads=2)
+    straight = unolab.compare("random", games=900, **args)
+    d = tmp_path / "run"
+    first = unolab.compare("random", games=300, out=d, **args)
+    assert first["manifest"]["clusters"] == 300 and (d / "state.json").exists()
+    more = unolab.compare("random", games=600, out=d, resume=True, **args)
+    assert more["manifest"]["clusters"] == 600
+    # The command line continues the state Python saved.
+    c = cli_json(cli, "compare", "--strategies", "random", "--players", "2", "--b-seat",
+                 "0=color", "--seed", "12", "--games", "900", "--out", str(d), "--resume",
+                 "--quiet")
+    assert c["manifest"]["clusters"] == 900
+    assert strip(c["arms"]) == strip(straight["arms"])
+    assert strip(c["comparisons"]) == strip(straight["comparisons"])
+    again = unolab.compare("random", games=900, out=d, resume=True, **args)
+    assert strip(again["arms"]) == strip(straight["arms"])
+
+
+def test_resume_is_refused_where_it_cannot_continue(tmp_path):
+    with pytest.raises(ValueError, match=r"^resume=True needs out=DIR"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, resume=True)
+    d = tmp_path / "run"
+    unolab.compare("random", players=2, b_seat=(0, "color"), games=300, seed=1, out=d)
+    with pytest.raises(ValueError) as e:
+        unolab.compare("random", players=2, b_seat=(0, "points"), games=300, seed=1, out=d,
+                       resume=True)
+    msg = str(e.value)
+    assert "resume=True continues the same experiment only" in msg
+    assert "or resume=False to start over" in msg and "--" not in msg
+    with pytest.raises(ValueError, match=r"more than the limit of 100; resume with a limit of "
+                                         r"at least 300 \(games\), or start over with resume=False"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=100, seed=1, out=d,
+                       resume=True)
+    with pytest.raises(ValueError, match="cannot read the saved state"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, out=tmp_path / "new",
+                       resume=True)
+
+
 def test_a_bad_seating_is_refused_before_anything_runs():
     with pytest.raises(ValueError, match=r"invalid value 'sideways' for seating \(valid: mixed, rotate, fixed\)"):
         unolab.run("random", players=2, games=10, seating="sideways")

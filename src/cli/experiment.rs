@@ -8,10 +8,11 @@ use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use unolab::lab::experiment::ExperimentSpec;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
-use unolab::report::experiment::{load_state, save_state, state_path, ExperimentReport};
+use unolab::report::experiment::{
+    load_state, resume_differences, resume_state, save_state, state_path, ExperimentReport,
+};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
 #[derive(clap::Subcommand)]
@@ -133,30 +134,7 @@ pub fn drive(
                 "--resume needs --out DIR (where the state was saved)".into(),
             ))
         }
-        (Some(dir), true) => {
-            let mut st = resume_state(dir, &exp, &cfg)?;
-            // What the configuration says of its arms (states of earlier
-            // versions do not hold it).
-            for (c, fresh) in st
-                .comparisons
-                .iter_mut()
-                .zip(LockstepState::new(&cfg).comparisons)
-            {
-                c.same_config = fresh.same_config;
-            }
-            // A limit below what was played would be written beside more
-            // games than it allows.
-            if st.clusters > cfg.max_clusters {
-                return Err(Fail(format!(
-                    "the saved run has {} {} per arm, more than the limit of {}; resume with a limit of at least {} (--games), or start over with --force",
-                    st.clusters,
-                    if exp.run.duplicate { "deals" } else { "games" },
-                    cfg.max_clusters,
-                    st.clusters
-                )));
-            }
-            st
-        }
+        (Some(dir), true) => resume_state(dir, &exp, &cfg).map_err(Fail)?,
         (Some(dir), false) => {
             // Saved work is not replaced without --force.
             if !c.force {
@@ -228,46 +206,6 @@ pub fn drive(
         )));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The differences between two experiments that `--resume` cannot take:
-/// all but the game limit, the precision rule and the description.
-fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<String> {
-    mine.differences(saved)
-        .into_iter()
-        .filter(|d| !["game count", "precision", "description"].contains(&d.as_str()))
-        .collect()
-}
-
-/// The saved state of `dir` for `--resume`: refused when it belongs to
-/// another experiment.
-fn resume_state(
-    dir: &Path,
-    exp: &Experiment,
-    cfg: &unolab::sim::lockstep::LockstepConfig,
-) -> Result<LockstepState, Fail> {
-    let spath = state_path(dir);
-    let (st, saved) = load_state(&spath).map_err(Fail)?;
-    if let Some(saved) = &saved {
-        let d = resume_differences(&exp.spec(), saved);
-        if !d.is_empty() {
-            return Err(Fail(format!(
-                "--out {} holds experiment '{}', not this one ({} differ): --resume continues the same experiment only; use another --out, or --force to start over",
-                dir.display(),
-                saved.name,
-                d.join(", ")
-            )));
-        }
-    }
-    if !st.same_shape(&LockstepState::new(cfg)) {
-        return Err(Fail(format!(
-            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate)",
-            spath.display()
-        )));
-    }
-    st.check(cfg)
-        .map_err(|e| Fail(format!("{}: {e}", spath.display())))?;
-    Ok(st)
 }
 
 /// Refuses an output folder holding saved work (an interrupted or finished

@@ -296,7 +296,7 @@ def compare(
     b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: int,
     seed: int, duplicate: Optional[bool], seating: Optional[str], precision: Optional[list[tuple[Optional[str], float]]],
     batch: Optional[int],
-    threads: Optional[int], allow_oracle: bool, out: Optional[str],
+    threads: Optional[int], allow_oracle: bool, out: Optional[str], resume: bool,
     progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab compare``: the JSON of ``--json``, and whether it was interrupted."""
@@ -305,7 +305,7 @@ def experiment(
     source: str, is_text: bool, custom: list[tuple[str, Any]], games: Optional[int],
     seed: Optional[int], duplicate: Optional[bool], seating: Optional[str],
     precision: Optional[list[tuple[Optional[str], float]]],
-    batch: Optional[int], threads: Optional[int], out: Optional[str],
+    batch: Optional[int], threads: Optional[int], out: Optional[str], resume: bool,
     progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab experiment run``: the JSON of the results, and whether it was interrupted."""

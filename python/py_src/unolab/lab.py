@@ -358,6 +358,7 @@ def compare(
     threads: Optional[int] = None,
     allow_oracle: bool = False,
     out: PathArg = None,
+    resume: bool = False,
     progress: Progress = None,
 ) -> ExperimentResult:
     """A/B: configuration A and B (A with the ``b_*`` changes) played on the
@@ -370,6 +371,8 @@ def compare(
     ``seating`` (``"mixed"``, ``"rotate"`` or ``"fixed"``) seats both arms.
     ``precision`` stops once every 95% interval is that narrow: a number
     for every metric, or ``{metric: number}`` as ``--precision METRIC=X``.
+    With ``out``, the state is saved there as the run goes (``state.json``);
+    ``resume=True`` continues the run saved in ``out`` (``--resume``).
     """
     players = _players(players)
 
@@ -421,6 +424,7 @@ def compare(
         _threads(threads),
         bool_of("allow_oracle", allow_oracle),
         _path(out),
+        bool_of("resume", resume),
         _progress(progress, "games per arm"),
     )
     return _finish(text, interrupted, ExperimentResult, "games per arm")
@@ -438,6 +442,7 @@ def experiment(
     batch: Optional[int] = None,
     threads: Optional[int] = None,
     out: PathArg = None,
+    resume: bool = False,
     progress: Progress = None,
 ) -> ExperimentResult:
     """An experiment file (a path), or the same as a dict (the file's tables
@@ -447,7 +452,8 @@ def experiment(
     objects (a name the experiment does not seat is a ``ValueError``).
     ``games``, ``seed``, ``duplicate``, ``seating``, ``precision`` and
     ``batch`` override the file's, as the command line options do. Results are
-    written to ``out`` only when it is given.
+    written to ``out`` only when it is given, with the state of the run
+    (``state.json``) that ``resume=True`` continues (``--resume``).
     """
     if isinstance(source, Mapping):
         text, is_text = _core.json_to_toml(json.dumps(source)), True
@@ -475,6 +481,7 @@ def experiment(
         None if batch is None else _count("batch", batch),
         _threads(threads),
         _path(out),
+        bool_of("resume", resume),
         _progress(progress, "games per arm"),
     )
     return _finish(text_out, interrupted, ExperimentResult, "games per arm")

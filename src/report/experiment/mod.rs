@@ -10,8 +10,8 @@ use super::write_files_atomically;
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepState,
-    Stop, Untested,
+    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepConfig,
+    LockstepState, Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -646,6 +646,64 @@ pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Res
         None => return Err("the state is not a JSON object".into()),
     };
     super::write_file_atomically(path, text.as_bytes())
+}
+
+/// The differences between two experiments that `--resume` cannot take:
+/// all but the game limit, the precision rule and the description.
+pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<String> {
+    mine.differences(saved)
+        .into_iter()
+        .filter(|d| !["game count", "precision", "description"].contains(&d.as_str()))
+        .collect()
+}
+
+/// The state saved in `dir` for `--resume`, ready to play on under `cfg`
+/// (`exp`'s configuration): refused when it belongs to another experiment,
+/// does not fit `cfg`, or holds more games than `cfg`'s limit.
+pub fn resume_state(
+    dir: &Path,
+    exp: &Experiment,
+    cfg: &LockstepConfig,
+) -> Result<LockstepState, String> {
+    let spath = state_path(dir);
+    let (mut st, saved) = load_state(&spath)?;
+    if let Some(saved) = &saved {
+        let d = resume_differences(&exp.spec(), saved);
+        if !d.is_empty() {
+            return Err(format!(
+                "--out {} holds experiment '{}', not this one ({} differ): --resume continues the same experiment only; use another --out, or --force to start over",
+                dir.display(),
+                saved.name,
+                d.join(", ")
+            ));
+        }
+    }
+    let fresh = LockstepState::new(cfg);
+    if !st.same_shape(&fresh) {
+        return Err(format!(
+            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate)",
+            spath.display()
+        ));
+    }
+    st.check(cfg)
+        .map_err(|e| format!("{}: {e}", spath.display()))?;
+    // What the configuration says of its arms (states of earlier versions
+    // do not hold it).
+    for (c, f) in st.comparisons.iter_mut().zip(fresh.comparisons) {
+        c.same_config = f.same_config;
+    }
+    // A limit below what was played would be written beside more games
+    // than it allows.
+    if st.clusters > cfg.max_clusters {
+        return Err(format!(
+            "the saved run has {} {} per arm, more than the limit of {}; resume with a limit of at least {} (--games), or start over with --force",
+            st.clusters,
+            if exp.run.duplicate { "deals" } else { "games" },
+            cfg.max_clusters,
+            st.clusters
+        ));
+    }
+    Ok(st)
 }
 
 /// Reads a saved state, with the experiment it records (`None` in a state
