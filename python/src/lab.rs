@@ -22,11 +22,11 @@ use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
-use unolab::report::experiment::{resume_state, save_state, state_path, ExperimentReport};
+use unolab::report::experiment::{resume_state, ExperimentReport, StateSaver};
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
-use unolab::sim::{self, Mode, Seating};
+use unolab::sim::{self, Mode, Seating, CHECKPOINT_SECS};
 
 // ----- strategies given as names or Python objects ----------------------------
 
@@ -99,10 +99,6 @@ impl Customs {
 /// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
 /// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
 /// returned and whether it was interrupted.
-/// How often a long experiment's state is saved to `out` while it plays
-/// (the command line's default `--checkpoint`).
-const SAVE_SECS: f64 = 10.0;
-
 fn drive<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
@@ -179,15 +175,9 @@ fn precision_of(
     precision: Option<Vec<(Option<String>, f64)>>,
 ) -> PyResult<Vec<(Option<String>, f64)>> {
     let items = precision.unwrap_or_default();
-    for (m, _) in &items {
-        if let Some(m) = m.as_deref() {
-            if !unolab::sim::lockstep::METRIC_NAMES.contains(&m) {
-                return Err(value_error(format!(
-                    "precision: unknown metric '{m}' (valid: {})",
-                    unolab::sim::lockstep::METRIC_NAMES.join(", ")
-                )));
-            }
-        }
+    for m in items.iter().filter_map(|(m, _)| m.as_deref()) {
+        unolab::sim::lockstep::check_metric(m)
+            .map_err(|e| value_error(format!("precision: {e}")))?;
     }
     Ok(items)
 }
@@ -198,7 +188,8 @@ fn seating_of(seating: Option<&str>) -> PyResult<Option<Seating>> {
         .map(|s| {
             Seating::parse(s).ok_or_else(|| {
                 value_error(format!(
-                    "invalid value '{s}' for seating (valid: mixed, rotate, fixed)"
+                    "invalid value '{s}' for seating (valid: {})",
+                    unolab::sim::seating::SEATING_NAMES.join(", ")
                 ))
             })
         })
@@ -447,26 +438,17 @@ fn play_experiment(
     // With `out`, the state is saved as the command line saves it (every
     // few seconds of play and at the end, interrupted or not), so that a
     // run can be continued with `resume=True` or `--resume`.
-    let spath = out.as_deref().map(state_path);
-    let spec = exp.spec();
+    let saver = Mutex::new(StateSaver::new(out.as_deref(), &exp, CHECKPOINT_SECS));
     let state = Mutex::new(state);
     let (how, interrupted) = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
-        let mut last_save = Instant::now();
-        let mut save = |st: &LockstepState| match &spath {
-            Some(path) if last_save.elapsed().as_secs_f64() >= SAVE_SECS => {
-                last_save = Instant::now();
-                save_state(st, &spec, path)
-            }
-            _ => Ok(()),
-        };
-        run_lockstep(&cfg, &mut st, stop, p, &mut save)
+        let mut saver = saver.lock().unwrap_or_else(|p| p.into_inner());
+        run_lockstep(&cfg, &mut st, stop, p, &mut |s| saver.tick(s))
     })?;
     let how = how.map_err(|e| customs.run_error(e.to_string()))?;
     let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
-    if let Some(path) = &spath {
-        save_state(&state, &spec, path).map_err(PyOSError::new_err)?;
-    }
+    let saver = saver.into_inner().unwrap_or_else(|p| p.into_inner());
+    saver.save(&state).map_err(PyOSError::new_err)?;
     let report = ExperimentReport {
         exp: &exp,
         state: &state,

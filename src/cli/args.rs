@@ -131,8 +131,7 @@ pub fn parse_checkpoint(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Seconds between saves of a resumable state when `--checkpoint` is not given.
-pub const CHECKPOINT_SECS: f64 = 10.0;
+pub use unolab::sim::CHECKPOINT_SECS;
 
 /// The cores of this machine (1 when unknown).
 pub fn cores() -> usize {
@@ -215,12 +214,7 @@ fn parse_precision(s: &str) -> Result<(Option<String>, f64), String> {
         None => (None, s.trim()),
     };
     if let Some(m) = metric {
-        if !unolab::sim::lockstep::METRIC_NAMES.contains(&m) {
-            return Err(format!(
-                "unknown metric '{m}' (valid: {})",
-                unolab::sim::lockstep::METRIC_NAMES.join(", ")
-            ));
-        }
+        unolab::sim::lockstep::check_metric(m)?;
     }
     match x.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() => Ok((metric.map(String::from), v)),

@@ -7,11 +7,10 @@ use super::scaffold::{check_out_dir, clear_results, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{
-    load_state, resume_differences, resume_state, save_state, state_path, ExperimentReport,
+    load_state, resume_differences, resume_state, state_path, ExperimentReport, StateSaver,
 };
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
@@ -126,8 +125,6 @@ pub fn drive(
     let threads = c.threads.unwrap_or_else(cores);
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg)?;
-    let spath = out.map(state_path);
-    let spec = exp.spec();
     let mut state = match (out, c.resume) {
         (None, true) => {
             return Err(Fail(
@@ -155,26 +152,17 @@ pub fn drive(
     // The state is saved at most every `every` seconds (10 by default, and
     // always at the end, interrupted or not), so saving costs nothing
     // measurable.
-    let mut last_save = Instant::now();
-    let mut save = |st: &LockstepState| match &spath {
-        Some(p) if last_save.elapsed().as_secs_f64() >= every => {
-            last_save = Instant::now();
-            save_state(st, &spec, p)
-        }
-        _ => Ok(()),
-    };
+    let mut saver = StateSaver::new(out, &exp, every);
     let how = run_lockstep(
         &cfg,
         &mut state,
         session.stop,
         &|d| session.progress(d),
-        &mut save,
+        &mut |st| saver.tick(st),
     )
     .map_err(|e| session.failed(e))?;
     let elapsed = session.finish();
-    if let Some(p) = &spath {
-        save_state(&state, &spec, p).map_err(Fail)?;
-    }
+    saver.save(&state).map_err(Fail)?;
     let command: Vec<String> = std::env::args().collect();
     let report = ExperimentReport {
         exp: &exp,

@@ -10,3 +10,7 @@ pub mod stats;
 
 pub use runner::*;
 pub use seating::Seating;
+
+/// Seconds between saves of a resumable state (an experiment's, a shard's)
+/// when no other interval is asked for (`--checkpoint`).
+pub const CHECKPOINT_SECS: f64 = 10.0;

@@ -7,18 +7,22 @@
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
-use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepConfig,
-    LockstepState, Stop, Untested,
+    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepState,
+    Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod state;
 mod text;
+
+pub use state::{
+    load_state, parse_state, resume_differences, resume_state, save_state, state_path, StateSaver,
+};
 
 /// One metric of one arm.
 #[derive(Clone, Debug)]
@@ -625,114 +629,4 @@ impl ExperimentReport<'_> {
             files.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
         write_files_atomically(dir, &refs)
     }
-}
-
-/// The state file inside an experiment's output folder (what `--resume`
-/// continues from).
-pub fn state_path(out: &Path) -> PathBuf {
-    out.join("state.json")
-}
-
-/// Writes the state to `path` whole or not at all, with
-/// the experiment it belongs to (`spec`, the key `experiment`), so that
-/// `--resume` can refuse another experiment's state.
-pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Result<(), String> {
-    let state = serde_json::to_string(st).map_err(|e| e.to_string())?;
-    let spec = serde_json::to_string(spec).map_err(|e| e.to_string())?;
-    // The state's object with the experiment as its first key (the sums are
-    // i128: they do not go through a serde_json::Value).
-    let text = match state.strip_prefix('{') {
-        Some(rest) => format!("{{\"experiment\":{spec},{rest}"),
-        None => return Err("the state is not a JSON object".into()),
-    };
-    super::write_file_atomically(path, text.as_bytes())
-}
-
-/// The differences between two experiments that `--resume` cannot take:
-/// all but the game limit, the precision rule and the description.
-pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<String> {
-    mine.differences(saved)
-        .into_iter()
-        .filter(|d| !["game count", "precision", "description"].contains(&d.as_str()))
-        .collect()
-}
-
-/// The state saved in `dir` for `--resume`, ready to play on under `cfg`
-/// (`exp`'s configuration): refused when it belongs to another experiment,
-/// does not fit `cfg`, or holds more games than `cfg`'s limit.
-pub fn resume_state(
-    dir: &Path,
-    exp: &Experiment,
-    cfg: &LockstepConfig,
-) -> Result<LockstepState, String> {
-    let spath = state_path(dir);
-    let (mut st, saved) = load_state(&spath)?;
-    if let Some(saved) = &saved {
-        let d = resume_differences(&exp.spec(), saved);
-        if !d.is_empty() {
-            return Err(format!(
-                "--out {} holds experiment '{}', not this one ({} differ): --resume continues the same experiment only; use another --out, or --force to start over",
-                dir.display(),
-                saved.name,
-                d.join(", ")
-            ));
-        }
-    }
-    let fresh = LockstepState::new(cfg);
-    if !st.same_shape(&fresh) {
-        return Err(format!(
-            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate)",
-            spath.display()
-        ));
-    }
-    st.check(cfg)
-        .map_err(|e| format!("{}: {e}", spath.display()))?;
-    // What the configuration says of its arms (states of earlier versions
-    // do not hold it).
-    for (c, f) in st.comparisons.iter_mut().zip(fresh.comparisons) {
-        c.same_config = f.same_config;
-    }
-    // A limit below what was played would be written beside more games
-    // than it allows.
-    if st.clusters > cfg.max_clusters {
-        return Err(format!(
-            "the saved run has {} {} per arm, more than the limit of {}; resume with a limit of at least {} (--games), or start over with --force",
-            st.clusters,
-            if exp.run.duplicate { "deals" } else { "games" },
-            cfg.max_clusters,
-            st.clusters
-        ));
-    }
-    Ok(st)
-}
-
-/// Reads a saved state, with the experiment it records (`None` in a state
-/// written before states recorded it).
-pub fn load_state(path: &Path) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the saved state {}: {e}", path.display()))?;
-    parse_state(&text, &path.display().to_string())
-}
-
-/// Parses a saved state's text (`name`: the file, in messages) and checks
-/// its format and version; with the experiment it records.
-pub fn parse_state(
-    text: &str,
-    name: &str,
-) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        experiment: Option<ExperimentSpec>,
-    }
-    let st: LockstepState =
-        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
-    use crate::sim::lockstep::{STATE_FORMAT, STATE_VERSION, STATE_VERSION_MIN};
-    if st.format != STATE_FORMAT || !(STATE_VERSION_MIN..=STATE_VERSION).contains(&st.version) {
-        return Err(format!(
-            "{name}: not a unolab lockstep state of version {STATE_VERSION_MIN} to {STATE_VERSION}",
-        ));
-    }
-    let head: Head =
-        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
-    Ok((st, head.experiment))
 }

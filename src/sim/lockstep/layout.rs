@@ -45,6 +45,18 @@ pub const METRIC_NAMES: [&str; 12] = [
     "position_win_rate",
 ];
 
+/// Whether `name` is a metric of [`METRIC_NAMES`]; if not, the message
+/// naming the valid ones (a precision's metric, from any front-end).
+pub fn check_metric(name: &str) -> Result<(), String> {
+    if METRIC_NAMES.contains(&name) {
+        return Ok(());
+    }
+    Err(format!(
+        "unknown metric '{name}' (valid: {})",
+        METRIC_NAMES.join(", ")
+    ))
+}
+
 /// The metrics only matches measure (in round mode no arm has them).
 pub const MATCH_ONLY_METRICS: [&str; 2] = ["rounds_per_match", "match_win_rate"];
 

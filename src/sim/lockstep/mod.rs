@@ -39,7 +39,7 @@ pub use estimate::{
     constant_ratio, equal_per_cluster, holm, metric_estimate, paired_difference, ratio_estimate,
     share_estimate, t95, Difference, Estimate, Untested,
 };
-pub use layout::{is_share, Layout, MetricKey, MATCH_ONLY_METRICS, METRIC_NAMES};
+pub use layout::{check_metric, is_share, Layout, MetricKey, MATCH_ONLY_METRICS, METRIC_NAMES};
 pub use run::{
     at_batch_boundary, half_widths, precise_enough, precision_checks, run_lockstep, PrecisionCheck,
     Stop, STEP_SECS,
