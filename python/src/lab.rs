@@ -10,7 +10,7 @@
 //! progress, what finished is kept) and the progress callback, if any.
 
 use crate::strategy::{self, ErrorSlot};
-use crate::{rules_error, strategy_error, value_error};
+use crate::{exists_error, rules_error, strategy_error, value_error};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,8 @@ use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
-use unolab::report::experiment::{resume_state, ExperimentReport, StateSaver};
+use unolab::report::experiment::{refuse_saved, resume_state, ExperimentReport, StateSaver};
+use unolab::report::outdir::{claim_out_dir, clear_results};
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
@@ -249,6 +250,27 @@ fn check_count(games: u64) -> PyResult<()> {
     }
 }
 
+/// The core's message about the output folder `dir`, which names it as the
+/// command line does (`--out DIR`), naming it as this package does
+/// (`out=DIR`); the other flags are translated by [`value_error`].
+fn out_named(msg: &str, dir: &Path) -> String {
+    let shown = dir.display();
+    msg.replace(&format!("--out {shown}"), &format!("out={shown}"))
+}
+
+/// Refuses an output folder that holds earlier results unless `force`
+/// (the command line's `--force`), and with `force` removes them: before the
+/// first game, as the command line does.
+fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<()> {
+    match out {
+        Some(dir) => claim_out_dir(dir, force, "").map_err(|e| exists_error(out_named(&e, dir))),
+        None if force => Err(value_error(
+            "force=True needs out=DIR (whose results it replaces)",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Makes the output folder ready (created, writable) before the first game.
 fn prepare_out(out: &Option<PathBuf>) -> PyResult<()> {
     let Some(dir) = out else { return Ok(()) };
@@ -278,7 +300,7 @@ fn command(what: &str) -> Vec<String> {
 
 /// `unolab run`: returns the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, seating, fixed_seats, duplicate, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, seating, fixed_seats, duplicate, out, force, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -295,6 +317,7 @@ pub fn run(
     fixed_seats: bool,
     duplicate: bool,
     out: Option<PathBuf>,
+    force: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
@@ -324,6 +347,7 @@ pub fn run(
     }
     .config()
     .map_err(|e| value_error(e.to_string()))?;
+    claim_out(&out, force)?;
     prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
@@ -349,7 +373,7 @@ pub fn run(
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, force, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -363,6 +387,7 @@ pub fn tournament(
     threads: Option<usize>,
     allow_oracle: bool,
     out: Option<PathBuf>,
+    force: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
@@ -382,6 +407,7 @@ pub fn tournament(
         allow_oracle,
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
+    claim_out(&out, force)?;
     prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
@@ -404,6 +430,15 @@ pub fn tournament(
     ))
 }
 
+/// Where an experiment's results go, and what happens to what is there:
+/// `resume` plays on from the saved state (`--resume`), `force` replaces
+/// the earlier results (`--force`); neither refuses a folder holding any.
+struct Saving {
+    out: Option<PathBuf>,
+    resume: bool,
+    force: bool,
+}
+
 /// Plays an experiment (a file's or `compare`'s) with the overrides; the
 /// JSON of `--json` and whether it was interrupted.
 #[allow(clippy::too_many_arguments)]
@@ -412,26 +447,44 @@ fn play_experiment(
     mut exp: Experiment,
     overrides: Overrides,
     threads: Option<usize>,
-    out: Option<PathBuf>,
+    saving: Saving,
     progress: Option<Py<PyAny>>,
     customs: &Customs,
     what: &str,
-    resume: bool,
 ) -> PyResult<(String, bool)> {
+    let Saving { out, resume, force } = saving;
     overrides.apply(&mut exp).map_err(value_error)?;
     let threads = threads_of(threads)?;
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg).map_err(|e| value_error(e.to_string()))?;
-    let state = match (&out, resume) {
-        (None, true) => {
+    let state = match (&out, resume, force) {
+        (_, true, true) => {
+            return Err(value_error(
+                "resume=True and force=True cannot be given together: resume=True continues the saved run, force=True replaces it",
+            ))
+        }
+        (None, true, _) => {
             return Err(value_error(
                 "resume=True needs out=DIR (where the state was saved)",
             ))
         }
-        (Some(dir), true) => resume_state(dir, &exp, &cfg).map_err(value_error)?,
+        (None, _, true) => {
+            return Err(value_error("force=True needs out=DIR (whose results it replaces)"))
+        }
+        (Some(dir), true, _) => {
+            resume_state(dir, &exp, &cfg).map_err(|e| value_error(out_named(&e, dir)))?
+        }
+        (Some(dir), false, false) => {
+            // Saved work is not replaced without force=True.
+            refuse_saved(dir, &exp).map_err(|e| exists_error(out_named(&e, dir)))?;
+            LockstepState::new(&cfg)
+        }
         _ => LockstepState::new(&cfg),
     };
     prepare_out(&out)?;
+    if let (Some(dir), true) = (&out, force) {
+        clear_results(dir).map_err(PyOSError::new_err)?;
+    }
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.max_clusters;
@@ -473,7 +526,7 @@ fn play_experiment(
 /// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
 /// maps the names the file uses to Python strategies.
 #[pyfunction]
-#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, resume, progress))]
+#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, resume, force, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn experiment(
     py: Python<'_>,
@@ -489,6 +542,7 @@ pub fn experiment(
     threads: Option<usize>,
     out: Option<PathBuf>,
     resume: bool,
+    force: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     let seating = seating_of(seating)?;
@@ -550,22 +604,22 @@ pub fn experiment(
         precision,
         batch,
     };
+    let saving = Saving { out, resume, force };
     play_experiment(
         py,
         exp,
         overrides,
         threads,
-        out,
+        saving,
         progress,
         &customs,
         "experiment",
-        resume,
     )
 }
 
 /// `unolab compare`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, resume, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, resume, force, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -590,6 +644,7 @@ pub fn compare(
     allow_oracle: bool,
     out: Option<PathBuf>,
     resume: bool,
+    force: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
@@ -628,16 +683,18 @@ pub fn compare(
         precision,
         batch,
     };
+    let saving = Saving { out, resume, force };
     play_experiment(
-        py, exp, overrides, threads, out, progress, &customs, "compare", resume,
+        py, exp, overrides, threads, saving, progress, &customs, "compare",
     )
 }
 
 /// `unolab trace`: one whole match as JSON Lines, also written whole to
-/// `out` when given (missing folders are created, an existing file is
-/// replaced, a directory is refused before the match is played).
+/// `out` when given (missing folders are created; an existing file is
+/// replaced only with `force`, and a directory refused, before the match is
+/// played).
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, seed, out=None))]
+#[pyo3(signature = (rules, set, house, players, strategies, seed, out=None, force=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn trace(
     rules: &str,
@@ -647,6 +704,7 @@ pub fn trace(
     strategies: Vec<Bound<'_, PyAny>>,
     seed: u64,
     out: Option<PathBuf>,
+    force: bool,
 ) -> PyResult<String> {
     check_players(players)?;
     if let Some(path) = out.as_ref().filter(|p| p.is_dir()) {
@@ -654,6 +712,16 @@ pub fn trace(
             "out={} is a directory, not a file path",
             path.display()
         )));
+    }
+    match &out {
+        Some(path) if path.exists() && !force => {
+            return Err(exists_error(format!(
+                "out={} already exists; use force=True to replace it, or another out",
+                path.display()
+            )))
+        }
+        None if force => return Err(value_error("force=True needs out=FILE (which it replaces)")),
+        _ => {}
     }
     let rules = load_rules(rules, &set, &house)?;
     let mut customs = Customs::default();

@@ -14,7 +14,9 @@ mod strategy;
 mod vec;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileExistsError, PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -36,6 +38,12 @@ use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
 /// this package's keyword arguments ([`keyword_names`]).
 pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(keyword_names(&msg.into()))
+}
+
+/// A `FileExistsError` with the core's message, its flags named as
+/// [`value_error`] names them: an output that holds earlier results.
+pub(crate) fn exists_error(msg: impl Into<String>) -> PyErr {
+    PyFileExistsError::new_err(keyword_names(&msg.into()))
 }
 
 /// The core's messages are shared with the command line and name its flags
@@ -60,8 +68,7 @@ fn keyword_names(msg: &str) -> String {
         ("--precision X", "precision=X"),
         ("--set", "settings"),
         ("--resume", "resume=True"),
-        // Without resume=True an experiment's out= is played anew.
-        ("--force", "resume=False"),
+        ("--force", "force=True"),
     ];
     let word = |c: char| c.is_alphanumeric() || "-_./\\".contains(c);
     let mut out = String::with_capacity(msg.len());

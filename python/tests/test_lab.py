@@ -195,9 +195,9 @@ def test_resume_is_refused_where_it_cannot_continue(tmp_path):
                        resume=True)
     msg = str(e.value)
     assert "resume=True continues the same experiment only" in msg
-    assert "or resume=False to start over" in msg and "--" not in msg
+    assert "use another out, or force=True to start over" in msg and "--" not in msg
     with pytest.raises(ValueError, match=r"more than the limit of 100; resume with a limit of "
-                                         r"at least 300 \(games\), or start over with resume=False"):
+                                         r"at least 300 \(games\), or start over with force=True"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=100, seed=1, out=d,
                        resume=True)
     with pytest.raises(ValueError, match="cannot read the saved state"):
@@ -312,6 +312,72 @@ def test_out_writes_the_cli_files(tmp_path):
     for f in ("summary.csv", "distributions.csv", "manifest.json"):
         assert (tmp_path / "r" / f).exists()
     assert r["games"] == 200
+
+
+def test_out_holding_results_is_refused_unless_force(tmp_path):
+    """As the command line asks for --force, earlier results in out= are not
+    replaced without force=True: refused before anything runs, untouched."""
+    d = tmp_path / "r"
+    unolab.run("color,random", players=2, games=200, seed=1, out=d)
+    before = (d / "manifest.json").read_text()
+    for call in (lambda: unolab.run("color,random", players=2, games=300, seed=2, out=d),
+                 lambda: unolab.tournament("color,random,points", players=2, games=300, out=d)):
+        with pytest.raises(FileExistsError) as e:
+            call()
+        assert str(e.value) == (
+            f"out={d} already holds the finished results of a run (manifest.json, summary.csv, "
+            "distributions.csv); use another out, or force=True to replace them")
+    assert (d / "manifest.json").read_text() == before
+    r = unolab.run("color,random", players=2, games=300, seed=2, out=d, force=True)
+    assert r["games"] == 300 and json.loads((d / "manifest.json").read_text())["seed"] == 2
+    t = unolab.tournament("color,random,points", players=2, games=300, out=d, force=True)
+    assert (d / "ratings.csv").exists() and not (d / "summary.csv").exists()
+    assert t["games"] == 300
+    with pytest.raises(ValueError, match=r"^force=True needs out=DIR"):
+        unolab.run("random", players=2, games=10, force=True)
+
+
+def test_a_saved_compare_is_resumed_or_replaced_only_when_asked(tmp_path):
+    args = dict(players=2, b_seat=(0, "color"), seed=3)
+    d = tmp_path / "c"
+    unolab.compare("random", games=200, out=d, **args)
+    with pytest.raises(FileExistsError) as e:
+        unolab.compare("random", games=400, out=d, **args)
+    assert str(e.value) == (f"out={d} holds the finished results of a compare (200 games per "
+                            "arm): resume=True continues it (with more games), force=True starts over")
+    with pytest.raises(FileExistsError) as e:
+        unolab.compare("random", games=400, out=d, players=2, b_seat=(0, "points"), seed=3)
+    assert str(e.value) == (f"out={d} holds the results of a compare, not of this one: use "
+                            "another out, or force=True to replace them")
+    # A state whose results were never written: an interrupted run.
+    (d / "manifest.json").unlink()
+    with pytest.raises(FileExistsError) as e:
+        unolab.compare("random", games=400, out=d, **args)
+    assert str(e.value) == (f"out={d} holds an interrupted run of a compare (200 games per arm "
+                            "played): continue it with resume=True, or start over with force=True")
+    with pytest.raises(ValueError, match=r"^resume=True and force=True cannot be given together"):
+        unolab.compare("random", games=400, out=d, resume=True, force=True, **args)
+    again = unolab.compare("random", games=100, out=d, force=True, **args)
+    assert again["manifest"]["clusters"] == 100
+    assert json.loads((d / "state.json").read_text())["clusters"] == 100
+    exp = {"name": "e", "base": {"players": 2, "games": 100},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["stacking=same"]}]}
+    with pytest.raises(FileExistsError, match=r"holds the results of a compare, not of this one"):
+        unolab.experiment(exp, out=d)
+    assert unolab.experiment(exp, out=d, force=True)["manifest"]["experiment"] == "e"
+
+
+def test_a_trace_file_is_replaced_only_with_force(tmp_path):
+    path = tmp_path / "t.jsonl"
+    unolab.trace("color,random", players=2, seed=4, out=path)
+    first = path.read_text()
+    with pytest.raises(FileExistsError) as e:
+        unolab.trace("color,random", players=2, seed=5, out=path)
+    assert str(e.value) == f"out={path} already exists; use force=True to replace it, or another out"
+    assert path.read_text() == first
+    events = unolab.trace("color,random", players=2, seed=5, out=path, force=True)
+    assert [json.loads(line) for line in path.read_text().splitlines()] == events
+    assert path.read_text() != first
 
 
 def test_to_pandas_gives_tidy_tables():

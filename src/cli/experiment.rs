@@ -3,15 +3,13 @@
 //! folder; and the shared driver that `compare` uses too.
 
 use super::args::{cores, parse_checkpoint, parse_shard, CommonArgs, CHECKPOINT_SECS};
-use super::scaffold::{check_out_dir, clear_results, Session};
+use super::scaffold::{clear_results, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
-use unolab::report::experiment::{
-    load_state, resume_differences, resume_state, state_path, ExperimentReport, StateSaver,
-};
+use unolab::report::experiment::{refuse_saved, resume_state, ExperimentReport, StateSaver};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
 #[derive(clap::Subcommand)]
@@ -135,7 +133,7 @@ pub fn drive(
         (Some(dir), false) => {
             // Saved work is not replaced without --force.
             if !c.force {
-                refuse_saved_experiment(dir, &exp)?;
+                refuse_saved(dir, &exp).map_err(Fail)?;
             }
             LockstepState::new(&cfg)
         }
@@ -194,67 +192,6 @@ pub fn drive(
         )));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Refuses an output folder holding saved work (an interrupted or finished
-/// experiment, or any other results): one line naming the folder, and
-/// `--resume` when the work is this experiment's.
-fn refuse_saved_experiment(dir: &Path, exp: &Experiment) -> Result<(), Fail> {
-    let spath = state_path(dir);
-    if !spath.exists() {
-        return check_out_dir(dir, false, "");
-    }
-    let (st, saved) = match load_state(&spath) {
-        Ok(x) => x,
-        // Unreadable: said as any other result.
-        Err(_) => return check_out_dir(dir, false, ""),
-    };
-    let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
-    // Finished when the results written at the end say so for this very
-    // state; a state saved while the run went on, and never followed by its
-    // results, is an interrupted one.
-    let finished = manifest
-        .as_ref()
-        .is_some_and(|m| m["partial"] == false && m["clusters"].as_u64() == Some(st.clusters));
-    let name = saved.as_ref().map(|s| s.name.clone()).or_else(|| {
-        manifest
-            .as_ref()
-            .and_then(|m| m["experiment"].as_str().map(String::from))
-    });
-    let same = match &saved {
-        Some(s) => resume_differences(&exp.spec(), s).is_empty(),
-        None => st.same_shape(&LockstepState::new(&exp.run)),
-    };
-    let what = match &name {
-        Some(n) if n == "compare" => "a compare".to_string(),
-        Some(n) => format!("experiment '{n}'"),
-        None => "an experiment".to_string(),
-    };
-    let unit = if st.duplicate { "deals" } else { "games" };
-    let msg = match (finished, same) {
-        (false, true) => format!(
-            "--out {} holds an interrupted run of {what} ({} {unit} per arm played): continue it with --resume, or start over with --force",
-            dir.display(),
-            st.clusters
-        ),
-        (true, true) => format!(
-            "--out {} holds the finished results of {what} ({} {unit} per arm): --resume continues it (with more --games), --force starts over",
-            dir.display(),
-            st.clusters
-        ),
-        (false, false) => format!(
-            "--out {} holds an interrupted run of {what} ({} {unit} per arm played), not of this one: use another --out, or --force to replace it",
-            dir.display(),
-            st.clusters
-        ),
-        (true, false) => format!(
-            "--out {} holds the results of {what}, not of this one: use another --out, or --force to replace them",
-            dir.display()
-        ),
-    };
-    Err(Fail(msg))
 }
 
 /// Applies the command-line overrides of `c` to `exp`.

@@ -5,6 +5,7 @@ pub mod experiment;
 mod files;
 mod intervals;
 pub mod ladder;
+pub mod outdir;
 pub mod plots;
 mod text;
 pub mod tournament;

@@ -279,14 +279,15 @@ def run(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     games: int, mode: str, seed: int, threads: Optional[int], seating: Optional[str],
     fixed_seats: bool,
-    duplicate: bool, out: Optional[str], progress: Optional[Callable[[int, int], Any]],
+    duplicate: bool, out: Optional[str], force: bool,
+    progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab run``: the JSON of ``--json``, and whether Ctrl-C interrupted it."""
 
 def tournament(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     games: int, seed: int, threads: Optional[int], allow_oracle: bool, out: Optional[str],
-    progress: Optional[Callable[[int, int], Any]],
+    force: bool, progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
 
@@ -297,7 +298,7 @@ def compare(
     seed: int, duplicate: Optional[bool], seating: Optional[str], precision: Optional[list[tuple[Optional[str], float]]],
     batch: Optional[int],
     threads: Optional[int], allow_oracle: bool, out: Optional[str], resume: bool,
-    progress: Optional[Callable[[int, int], Any]],
+    force: bool, progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab compare``: the JSON of ``--json``, and whether it was interrupted."""
 
@@ -306,13 +307,13 @@ def experiment(
     seed: Optional[int], duplicate: Optional[bool], seating: Optional[str],
     precision: Optional[list[tuple[Optional[str], float]]],
     batch: Optional[int], threads: Optional[int], out: Optional[str], resume: bool,
-    progress: Optional[Callable[[int, int], Any]],
+    force: bool, progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab experiment run``: the JSON of the results, and whether it was interrupted."""
 
 def trace(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any], seed: int,
-    out: Optional[str] = None,
+    out: Optional[str] = None, force: bool = False,
 ) -> str:
     """``unolab trace``: one whole match as JSON Lines, also written whole to ``out``."""
 

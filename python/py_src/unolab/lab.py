@@ -270,6 +270,7 @@ def run(
     fixed_seats: bool = False,
     duplicate: bool = False,
     out: PathArg = None,
+    force: bool = False,
     progress: Progress = None,
 ) -> RunResult:
     """Many games between strategies: ``unolab run --json`` as a dict.
@@ -277,7 +278,9 @@ def run(
     ``strategies`` are names, a comma list, or Python strategy objects, one
     per seat (cycled to fill the seats). ``settings`` are ``--set`` items
     (a dict or ``"key=value"`` strings), ``house`` the ``--house`` items.
-    ``out`` writes summary.csv, distributions.csv and manifest.json there.
+    ``out`` writes summary.csv, distributions.csv and manifest.json there;
+    a folder holding earlier results is refused (``FileExistsError``) unless
+    ``force=True`` (``--force``), which replaces them.
     ``seating`` is ``--seating``: ``"mixed"`` (the default: every game an
     arrangement of the line-up), ``"rotate"`` (the line-up rotated one seat
     per game) or ``"fixed"`` (``fixed_seats=True`` is the same).
@@ -296,6 +299,7 @@ def run(
         bool_of("fixed_seats", fixed_seats),
         bool_of("duplicate", duplicate),
         _path(out),
+        bool_of("force", force),
         _progress(progress, "games"),
     )
     return _finish(text, interrupted, RunResult, "games")
@@ -313,13 +317,16 @@ def tournament(
     threads: Optional[int] = None,
     allow_oracle: bool = False,
     out: PathArg = None,
+    force: bool = False,
     progress: Progress = None,
 ) -> TournamentResult:
     """Line-ups drawn from a field of strategies, ratings with intervals and
     head-to-head: ``unolab tournament --json`` as a dict.
 
     ``allow_oracle=True`` lets the field hold a perfect-information reference
-    (``base = "oracle"``, e.g. ``oracle-400``), as ``--allow-oracle`` does."""
+    (``base = "oracle"``, e.g. ``oracle-400``), as ``--allow-oracle`` does.
+    ``out`` writes the ratings and head-to-head tables there; a folder holding
+    earlier results is refused (``FileExistsError``) unless ``force=True``."""
     text, interrupted = _core.tournament(
         rules,
         setting_items(settings),
@@ -331,6 +338,7 @@ def tournament(
         _threads(threads),
         bool_of("allow_oracle", allow_oracle),
         _path(out),
+        bool_of("force", force),
         _progress(progress, "games"),
     )
     return _finish(text, interrupted, TournamentResult, "games")
@@ -359,6 +367,7 @@ def compare(
     allow_oracle: bool = False,
     out: PathArg = None,
     resume: bool = False,
+    force: bool = False,
     progress: Progress = None,
 ) -> ExperimentResult:
     """A/B: configuration A and B (A with the ``b_*`` changes) played on the
@@ -372,7 +381,9 @@ def compare(
     ``precision`` stops once every 95% interval is that narrow: a number
     for every metric, or ``{metric: number}`` as ``--precision METRIC=X``.
     With ``out``, the state is saved there as the run goes (``state.json``);
-    ``resume=True`` continues the run saved in ``out`` (``--resume``).
+    ``resume=True`` continues the run saved in ``out`` (``--resume``), and a
+    folder holding earlier results is otherwise refused
+    (``FileExistsError``) unless ``force=True`` (``--force``) replaces them.
     """
     players = _players(players)
 
@@ -425,6 +436,7 @@ def compare(
         bool_of("allow_oracle", allow_oracle),
         _path(out),
         bool_of("resume", resume),
+        bool_of("force", force),
         _progress(progress, "games per arm"),
     )
     return _finish(text, interrupted, ExperimentResult, "games per arm")
@@ -443,6 +455,7 @@ def experiment(
     threads: Optional[int] = None,
     out: PathArg = None,
     resume: bool = False,
+    force: bool = False,
     progress: Progress = None,
 ) -> ExperimentResult:
     """An experiment file (a path), or the same as a dict (the file's tables
@@ -453,7 +466,9 @@ def experiment(
     ``games``, ``seed``, ``duplicate``, ``seating``, ``precision`` and
     ``batch`` override the file's, as the command line options do. Results are
     written to ``out`` only when it is given, with the state of the run
-    (``state.json``) that ``resume=True`` continues (``--resume``).
+    (``state.json``) that ``resume=True`` continues (``--resume``); a folder
+    holding earlier results is otherwise refused (``FileExistsError``)
+    unless ``force=True`` (``--force``) replaces them.
     """
     if isinstance(source, Mapping):
         text, is_text = _core.json_to_toml(json.dumps(source)), True
@@ -482,6 +497,7 @@ def experiment(
         _threads(threads),
         _path(out),
         bool_of("resume", resume),
+        bool_of("force", force),
         _progress(progress, "games per arm"),
     )
     return _finish(text_out, interrupted, ExperimentResult, "games per arm")
@@ -496,11 +512,12 @@ def trace(
     settings: SettingsArg = None,
     seed: int = 1,
     out: PathArg = None,
+    force: bool = False,
 ) -> list[dict]:
     """One whole match as events (docs/trace.md): ``unolab trace``, each
     JSON line as a dict. ``out`` also writes the JSON Lines to that file
     (missing folders are created, as by ``--out``; an existing file is
-    replaced)."""
+    refused with ``FileExistsError`` unless ``force=True`` replaces it)."""
     text = _core.trace(
         rules,
         setting_items(settings),
@@ -509,6 +526,7 @@ def trace(
         _strategies(strategies),
         _seed(seed),
         _path(out),
+        bool_of("force", force),
     )
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 

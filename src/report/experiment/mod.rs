@@ -21,7 +21,8 @@ mod state;
 mod text;
 
 pub use state::{
-    load_state, parse_state, resume_differences, resume_state, save_state, state_path, StateSaver,
+    load_state, parse_state, refuse_saved, resume_differences, resume_state, save_state,
+    state_path, StateSaver,
 };
 
 /// One metric of one arm.

@@ -5,6 +5,7 @@
 
 use crate::lab::experiment::ExperimentSpec;
 use crate::lab::Experiment;
+use crate::report::outdir::check_out_dir;
 use crate::sim::lockstep::{LockstepConfig, LockstepState};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -156,4 +157,66 @@ pub fn parse_state(
     let head: Head =
         serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
     Ok((st, head.experiment))
+}
+
+/// Refuses an output folder holding saved work (an interrupted or finished
+/// experiment, or any other results) when the run is not told to resume or
+/// replace it: one line naming the folder, and `--resume` when the work is
+/// this experiment's.
+pub fn refuse_saved(dir: &Path, exp: &Experiment) -> Result<(), String> {
+    let spath = state_path(dir);
+    if !spath.exists() {
+        return check_out_dir(dir, false, "");
+    }
+    let (st, saved) = match load_state(&spath) {
+        Ok(x) => x,
+        // Unreadable: said as any other result.
+        Err(_) => return check_out_dir(dir, false, ""),
+    };
+    let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    // Finished when the results written at the end say so for this very
+    // state; a state saved while the run went on, and never followed by its
+    // results, is an interrupted one.
+    let finished = manifest
+        .as_ref()
+        .is_some_and(|m| m["partial"] == false && m["clusters"].as_u64() == Some(st.clusters));
+    let name = saved.as_ref().map(|s| s.name.clone()).or_else(|| {
+        manifest
+            .as_ref()
+            .and_then(|m| m["experiment"].as_str().map(String::from))
+    });
+    let same = match &saved {
+        Some(s) => resume_differences(&exp.spec(), s).is_empty(),
+        None => st.same_shape(&LockstepState::new(&exp.run)),
+    };
+    let what = match &name {
+        Some(n) if n == "compare" => "a compare".to_string(),
+        Some(n) => format!("experiment '{n}'"),
+        None => "an experiment".to_string(),
+    };
+    let unit = if st.duplicate { "deals" } else { "games" };
+    let msg = match (finished, same) {
+        (false, true) => format!(
+            "--out {} holds an interrupted run of {what} ({} {unit} per arm played): continue it with --resume, or start over with --force",
+            dir.display(),
+            st.clusters
+        ),
+        (true, true) => format!(
+            "--out {} holds the finished results of {what} ({} {unit} per arm): --resume continues it (with more --games), --force starts over",
+            dir.display(),
+            st.clusters
+        ),
+        (false, false) => format!(
+            "--out {} holds an interrupted run of {what} ({} {unit} per arm played), not of this one: use another --out, or --force to replace it",
+            dir.display(),
+            st.clusters
+        ),
+        (true, false) => format!(
+            "--out {} holds the results of {what}, not of this one: use another --out, or --force to replace them",
+            dir.display()
+        ),
+    };
+    Err(msg)
 }

@@ -1,0 +1,111 @@
+//! What an output folder already holds: the result files unolab writes,
+//! what they are the results of, and the rule that earlier results are not
+//! replaced unless the user says so (the command line's `--force`, the
+//! Python package's `force=True`). Both front-ends call these before the
+//! first game.
+
+use std::path::Path;
+
+/// Every file unolab writes into an `--out` folder: a run's, a
+/// tournament's, an experiment's (or a compare's) and a merge's results, and
+/// an experiment's resumable state.
+pub const RESULT_FILES: &[&str] = &[
+    "manifest.json",
+    "state.json",
+    "summary.csv",
+    "distributions.csv",
+    "arms.csv",
+    "comparisons.csv",
+    "report.md",
+    "differences.svg",
+    "win_rates.svg",
+    "first_mover.svg",
+    "round_length.svg",
+    "ratings.csv",
+    "head_to_head.csv",
+    "ratings.svg",
+    "ladder.csv",
+    "ladder.svg",
+];
+
+/// The files of [`RESULT_FILES`] that `dir` holds.
+pub fn results_in(dir: &Path) -> Vec<&'static str> {
+    RESULT_FILES
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect()
+}
+
+/// What the results in `dir` are, from their `manifest.json`: "the finished
+/// results of a run", "the partial results of experiment 'x'", ...
+pub fn describe_results(dir: &Path) -> String {
+    let m: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let Some(m) = m else {
+        return "the results of an earlier command".into();
+    };
+    let what = if let Some(name) = m["experiment"].as_str() {
+        if name == "compare" && m["file"] == "command line" {
+            "a compare".to_string()
+        } else {
+            format!("experiment '{name}'")
+        }
+    } else if m["kind"] == "tournament" {
+        "a tournament".into()
+    } else if m.get("shards").is_some() {
+        "a merge".into()
+    } else {
+        "a run".into()
+    };
+    let how = if m["partial"] == true {
+        "partial"
+    } else {
+        "finished"
+    };
+    format!("the {how} results of {what}")
+}
+
+/// Refuses an `--out` folder that holds earlier results (any of
+/// [`RESULT_FILES`]) unless `force`. `hint` is said first (e.g. "continue it
+/// with --resume; "). Call it after the configuration is checked and before
+/// the first game.
+pub fn check_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), String> {
+    let found = results_in(dir);
+    if found.is_empty() || force {
+        return Ok(());
+    }
+    let shown: Vec<&str> = found.iter().copied().take(3).collect();
+    Err(format!(
+        "--out {} already holds {} ({}{}); {hint}use another --out, or --force to replace them",
+        dir.display(),
+        describe_results(dir),
+        shown.join(", "),
+        if found.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        },
+    ))
+}
+
+/// Removes the earlier results in `dir` (the files of [`RESULT_FILES`]), so
+/// that nothing of them is mixed into a new result (`--force`).
+pub fn clear_results(dir: &Path) -> Result<(), String> {
+    for f in results_in(dir) {
+        std::fs::remove_file(dir.join(f))
+            .map_err(|e| format!("--force: cannot remove {}: {e}", dir.join(f).display()))?;
+    }
+    Ok(())
+}
+
+/// [`check_out_dir`], then with `force` [`clear_results`]: the folder is
+/// ready for a new result.
+pub fn claim_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), String> {
+    check_out_dir(dir, force, hint)?;
+    if force {
+        clear_results(dir)?;
+    }
+    Ok(())
+}
