@@ -1,0 +1,228 @@
+//! The arguments of the lab's functions: strategies given as names or
+//! Python objects ([`Customs`]), and the checks and conversions every
+//! function shares (player and game counts, threads, seating, precision,
+//! the output folder), each before anything runs.
+
+use crate::strategy::{self, ErrorSlot};
+use crate::{exists_error, rules_error, strategy_error, value_error};
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+use std::path::{Path, PathBuf};
+use unolab::agents::{self, StrategySpec};
+use unolab::engine::rules::{RuleSetFile, Rules};
+use unolab::report::outdir::claim_out_dir;
+use unolab::sim::{Mode, Seating};
+
+// ----- strategies given as names or Python objects ----------------------------
+
+/// The Python strategies of one call: each object once (by identity), under
+/// its name, and the slot for the first exception they raise.
+#[derive(Default)]
+pub(super) struct Customs {
+    list: Vec<(usize, StrategySpec)>,
+    errors: ErrorSlot,
+}
+
+impl Customs {
+    /// The name that stands for `item` in a strategy list: a string as it is
+    /// (it may be a comma list), a Python object registered under its name
+    /// (or `name`, when given).
+    pub(super) fn name_for(
+        &mut self,
+        item: &Bound<'_, PyAny>,
+        name: Option<&str>,
+    ) -> PyResult<String> {
+        if let Ok(s) = item.extract::<String>() {
+            return Ok(s);
+        }
+        let id = item.as_ptr() as usize;
+        if let Some((_, s)) = self.list.iter().find(|(i, _)| *i == id) {
+            return Ok(s.name().to_string());
+        }
+        let spec = strategy::spec(item, self.errors.clone(), name)?;
+        if self.list.iter().any(|(_, s)| s.name() == spec.name())
+            || agents::builtin_names().contains(&spec.name())
+        {
+            return Err(value_error(format!(
+                "two different strategies are named '{}'; rename one (a `name` attribute)",
+                spec.name()
+            )));
+        }
+        let n = spec.name().to_string();
+        self.list.push((id, spec));
+        Ok(n)
+    }
+
+    /// A comma list of the names of `items`.
+    pub(super) fn names(&mut self, items: &[Bound<'_, PyAny>]) -> PyResult<String> {
+        let v = items
+            .iter()
+            .map(|i| self.name_for(i, None))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(v.join(","))
+    }
+
+    pub(super) fn specs(&self) -> Vec<StrategySpec> {
+        self.list.iter().map(|(_, s)| s.clone()).collect()
+    }
+
+    /// The line-up of a comma list of names.
+    pub(super) fn lineup(&self, names: &str) -> PyResult<Vec<StrategySpec>> {
+        agents::parse_list_with(names, &self.specs()).map_err(strategy_error)
+    }
+
+    /// The error of a run that stopped: the exception a Python strategy
+    /// raised, if that is why; else a `RuntimeError` with the core's message.
+    pub(super) fn run_error(&self, msg: String) -> PyErr {
+        let mut slot = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.take() {
+            Some(e) => e,
+            None => PyRuntimeError::new_err(msg),
+        }
+    }
+}
+
+// ----- small helpers -----------------------------------------------------------
+
+pub(super) fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    unolab::report::utc_timestamp(secs)
+}
+
+pub(super) fn mode_of(mode: &str) -> PyResult<Mode> {
+    Mode::parse(mode).ok_or_else(|| {
+        value_error(format!(
+            "invalid value '{mode}' for mode (valid: round, match)"
+        ))
+    })
+}
+
+/// `precision=`: one half-width for every metric (`None` as the metric) or
+/// one per metric, the metric names checked as `--precision METRIC=X` checks
+/// them.
+pub(super) fn precision_of(
+    precision: Option<Vec<(Option<String>, f64)>>,
+) -> PyResult<Vec<(Option<String>, f64)>> {
+    let items = precision.unwrap_or_default();
+    for m in items.iter().filter_map(|(m, _)| m.as_deref()) {
+        unolab::sim::lockstep::check_metric(m)
+            .map_err(|e| value_error(format!("precision: {e}")))?;
+    }
+    Ok(items)
+}
+
+/// `seating=`: who sits where (`None`: the default, mixed).
+pub(super) fn seating_of(seating: Option<&str>) -> PyResult<Option<Seating>> {
+    seating
+        .map(|s| {
+            Seating::parse(s).ok_or_else(|| {
+                value_error(format!(
+                    "invalid value '{s}' for seating (valid: {})",
+                    unolab::sim::seating::SEATING_NAMES.join(", ")
+                ))
+            })
+        })
+        .transpose()
+}
+
+pub(super) fn load_rules(rules: &str, set: &[String], house: &[String]) -> PyResult<Rules> {
+    let file = RuleSetFile::resolve(rules, set, house).map_err(rules_error)?;
+    Rules::build(file).map_err(rules_error)
+}
+
+/// The cores of this machine (1 when unknown).
+pub(super) fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// A thread count as the command line checks it: 1 to 8 per core.
+pub(super) fn threads_of(threads: Option<usize>) -> PyResult<usize> {
+    let max = 8 * cores();
+    match threads {
+        None => Ok(cores()),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(n) => Err(value_error(format!(
+            "'{n}' is not a valid thread count (valid: 1 to {max}, 8 per core on this machine's {} cores)",
+            cores()
+        ))),
+    }
+}
+
+/// The most threads a call takes (8 per core) and this machine's cores, as
+/// [`threads_of`] checks them: the Python side checks a thread count before
+/// it reaches an unsigned integer.
+#[pyfunction]
+pub fn thread_limit() -> (usize, usize) {
+    (8 * cores(), cores())
+}
+
+pub(super) fn check_players(players: usize) -> PyResult<()> {
+    if (2..=10).contains(&players) {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "'{players}' is not a valid player count (valid: 2 to 10)"
+        )))
+    }
+}
+
+pub(super) fn check_count(games: u64) -> PyResult<()> {
+    if games == 0 {
+        Err(value_error(
+            "'0' is not a valid game count (valid: a positive integer)",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The core's message about the output folder `dir`, which names it as the
+/// command line does (`--out DIR`), naming it as this package does
+/// (`out=DIR`); the other flags are translated by [`value_error`].
+pub(super) fn out_named(msg: &str, dir: &Path) -> String {
+    let shown = dir.display();
+    msg.replace(&format!("--out {shown}"), &format!("out={shown}"))
+}
+
+/// Refuses an output folder that holds earlier results unless `force`
+/// (the command line's `--force`), and with `force` removes them: before the
+/// first game, as the command line does.
+pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<()> {
+    match out {
+        Some(dir) => claim_out_dir(dir, force, "").map_err(|e| exists_error(out_named(&e, dir))),
+        None if force => Err(value_error(
+            "force=True needs out=DIR (whose results it replaces)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Makes the output folder ready (created, writable) before the first game.
+pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<()> {
+    let Some(dir) = out else { return Ok(()) };
+    if dir.exists() && !dir.is_dir() {
+        return Err(value_error(format!(
+            "out={} exists and is not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        PyOSError::new_err(format!(
+            "out={}: cannot create the directory: {e}",
+            dir.display()
+        ))
+    })
+}
+
+pub(super) fn json_text(v: &serde_json::Value) -> PyResult<String> {
+    serde_json::to_string(v).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+pub(super) fn command(what: &str) -> Vec<String> {
+    vec!["python".into(), format!("unolab.{what}(...)")]
+}
