@@ -1,4 +1,5 @@
-"""docs/python.md holds the encoding tables exactly as the code generates them."""
+"""docs/python.md holds the encoding tables exactly as the code generates them,
+and the lab's function table the keywords and defaults of the functions."""
 
 from __future__ import annotations
 
@@ -31,3 +32,51 @@ def test_the_tables_cover_every_section_action_and_decision():
     assert set(enc.DECISION_DOCS) == set(enc.DECISION_KINDS)
     assert sum(s.length for s in enc.SECTIONS) == enc.OBS_LEN
     assert all(a.offset + a.length == b.offset for a, b in zip(enc.SECTIONS, enc.SECTIONS[1:]))
+
+
+def _split_top(params: str) -> list[str]:
+    """The parameters of a documented signature, split at the commas outside
+    brackets and quotes."""
+    out, depth, cur, quote = [], 0, "", None
+    for ch in params:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def test_the_function_table_gives_each_functions_keywords_and_defaults():
+    """The lab's function table in docs/python.md lists every keyword each
+    function takes, in order, with its default (`...`: as for `run`)."""
+    import ast
+    import inspect
+    import re
+
+    import unolab
+
+    text = (REPO / "docs" / "python.md").read_text()
+    rows = re.findall(r"^\| `unolab\.(\w+)\((.*?)\)` \|", text, flags=re.M)
+    documented = {name: params for name, params in rows if "*" in params}
+    assert {"run", "compare", "experiment", "tournament", "trace"} <= set(documented)
+    for name, params in documented.items():
+        sig = inspect.signature(getattr(unolab, name))
+        keywords = [p for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        items = _split_top(params)
+        shown = items[items.index("*") + 1:]
+        assert [s.split("=")[0] for s in shown] == [p.name for p in keywords], name
+        for s, p in zip(shown, keywords):
+            default = s.split("=", 1)[1]
+            if default != "...":
+                assert ast.literal_eval(default) == p.default, (name, s)
