@@ -92,13 +92,46 @@ pub fn parse_batch(s: &str) -> Result<u64, String> {
 /// A positive integer (`_` allowed as a separator), no larger than `max` if
 /// given; the error names `what` and the valid range.
 fn parse_up_to(s: &str, what: &str, max: Option<u64>) -> Result<u64, String> {
-    match s.replace('_', "").parse::<u64>() {
-        Ok(n) if n > 0 && max.is_none_or(|m| n <= m) => Ok(n),
+    match whole_number(&s.replace('_', "")) {
+        Some(n) if n > 0 && max.is_none_or(|m| n <= m) => Ok(n),
         _ => Err(match max {
             Some(m) => format!("'{s}' is not a valid {what} (valid: 1 to {m})"),
-            None => format!("'{s}' is not a valid {what} (valid: a positive integer)"),
+            None => format!(
+                "'{s}' is not a valid {what} (valid: a positive integer, such as 1000000, 1_000_000 or 1e6)"
+            ),
         }),
     }
+}
+
+/// A whole number written plainly (`1000000`) or in scientific notation
+/// (`1e6`, `2.5E6`) when that is exactly a whole number that fits a `u64`;
+/// `None` otherwise (`1.5`, `1e-3`, `1e20`, a sign).
+fn whole_number(s: &str) -> Option<u64> {
+    let Some((mantissa, exp)) = s.split_once(['e', 'E']) else {
+        return s.parse().ok();
+    };
+    let exp: u32 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let frac_len = u32::try_from(frac.len()).ok()?;
+    // `int.frac` times 10^exp is `digits` times 10^(exp - frac_len): whole
+    // only when the fraction's digits beyond the exponent are zeros.
+    let n: u64 = if exp >= frac_len {
+        digits
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(10u64.checked_pow(exp - frac_len)?)?
+    } else {
+        let cut = digits.len() - (frac_len - exp) as usize;
+        if !digits[cut..].bytes().all(|b| b == b'0') {
+            return None;
+        }
+        digits[..cut].parse().ok()?
+    };
+    Some(n)
 }
 
 /// `train --search-sims`.

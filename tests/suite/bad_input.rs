@@ -602,3 +602,54 @@ fn an_experiment_file_names_the_key_and_line_of_what_is_wrong_in_one_line() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("none"), "{text}");
 }
+
+#[test]
+fn counts_take_scientific_notation_when_it_is_a_whole_number() {
+    // `-g 1e6` was refused: counts are written that way in papers and in
+    // Python. It means exactly 1,000,000; a count that is not a whole
+    // number, or does not fit, is still refused with the forms it takes.
+    for (given, games) in [("2e2", 200), ("2.5E2", 250), ("1_0e1", 100), ("3e+1", 30)] {
+        let o = unolab(&[
+            "run",
+            "-s",
+            "random,first",
+            "-p",
+            "2",
+            "-g",
+            given,
+            "--json",
+            "--quiet",
+        ]);
+        assert!(
+            o.status.success(),
+            "{given}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["games"], games, "{given}");
+    }
+    for given in [
+        "1.5", "2.55e1", "1e-3", "1e20", "e6", "1e", "0e5", "1.e", "-1e3",
+    ] {
+        let e = refusal(&unolab(&["run", "-s", "random", "-g", given]));
+        assert!(
+            e.contains(&format!(
+                "'{given}' is not a valid game count (valid: a positive integer, such as 1000000, 1_000_000 or 1e6)"
+            )),
+            "{given}: {e}"
+        );
+    }
+    // A bounded count takes it too, and keeps its bound.
+    let e = refusal(&unolab(&[
+        "train",
+        "--out",
+        "unused-train-out",
+        "--epochs",
+        "2e4",
+    ]));
+    assert!(
+        e.contains("'2e4' is not a valid epoch count (valid: 1 to 10000)"),
+        "{e}"
+    );
+    assert!(!Path::new("unused-train-out").exists());
+}
