@@ -89,9 +89,9 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
     // Earlier results (the shipped ones in results/ladder) are not replaced
     // without --force, and the folder must be writable before the first game.
-    claim_out_dir(&out, a.force, "")?;
+    claim_out_dir(&out, a.force)?;
     for p in &cfg.players {
-        claim_out_dir(&out.join(format!("{p}p")), a.force, "")?;
+        claim_out_dir(&out.join(format!("{p}p")), a.force)?;
     }
     let total = cfg.games * cfg.players.len() as u64;
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", 0);

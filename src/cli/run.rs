@@ -118,7 +118,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     // Earlier results are not replaced without --force, and the output
     // folder must be writable before the first game.
     if let Some(dir) = &out {
-        claim_out_dir(dir, force, "")?;
+        claim_out_dir(dir, force)?;
     }
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =

@@ -258,8 +258,8 @@ pub fn prepare_out_file(path: &Path, flag: &str, force: bool) -> Result<Vec<Path
 }
 
 /// [`outdir::check_out_dir`] for the command line.
-pub fn check_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), Fail> {
-    outdir::check_out_dir(dir, force, hint).map_err(Fail)
+pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
+    outdir::check_out_dir(dir, force).map_err(Fail)
 }
 
 /// [`outdir::clear_results`] for the command line.
@@ -268,6 +268,6 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
 }
 
 /// [`outdir::claim_out_dir`] for the command line.
-pub fn claim_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), Fail> {
-    outdir::claim_out_dir(dir, force, hint).map_err(Fail)
+pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
+    outdir::claim_out_dir(dir, force).map_err(Fail)
 }

@@ -396,7 +396,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     let files = state_files(&a.paths)?;
     // Earlier results are not replaced without --force.
     if let Some(dir) = &a.out {
-        check_out_dir(dir, a.force, "")?;
+        check_out_dir(dir, a.force)?;
     }
     // Every file is of one kind: a run's shards or an experiment's.
     let mut kinds: Vec<(String, &PathBuf)> = Vec::new();

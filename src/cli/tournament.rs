@@ -66,7 +66,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     // Earlier results are not replaced without --force, and the output
     // folder must be writable before the first game.
     if let Some(dir) = &a.out {
-        claim_out_dir(dir, a.force, "")?;
+        claim_out_dir(dir, a.force)?;
     }
     let session = Session::begin(a.out.as_deref())?.with_bar(a.games, a.quiet, "games", 0);
     let outcome = tournament::run(&cfg, session.stop, &|d| session.progress(d))

@@ -68,17 +68,16 @@ pub fn describe_results(dir: &Path) -> String {
 }
 
 /// Refuses an `--out` folder that holds earlier results (any of
-/// [`RESULT_FILES`]) unless `force`. `hint` is said first (e.g. "continue it
-/// with --resume; "). Call it after the configuration is checked and before
-/// the first game.
-pub fn check_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), String> {
+/// [`RESULT_FILES`]) unless `force`. Call it after the configuration is
+/// checked and before the first game.
+pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), String> {
     let found = results_in(dir);
     if found.is_empty() || force {
         return Ok(());
     }
     let shown: Vec<&str> = found.iter().copied().take(3).collect();
     Err(format!(
-        "--out {} already holds {} ({}{}); {hint}use another --out, or --force to replace them",
+        "--out {} already holds {} ({}{}); use another --out, or --force to replace them",
         dir.display(),
         describe_results(dir),
         shown.join(", "),
@@ -102,8 +101,8 @@ pub fn clear_results(dir: &Path) -> Result<(), String> {
 
 /// [`check_out_dir`], then with `force` [`clear_results`]: the folder is
 /// ready for a new result.
-pub fn claim_out_dir(dir: &Path, force: bool, hint: &str) -> Result<(), String> {
-    check_out_dir(dir, force, hint)?;
+pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), String> {
+    check_out_dir(dir, force)?;
     if force {
         clear_results(dir)?;
     }

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use unolab::agents::{self, StrategySpec};
 use unolab::engine::rules::{RuleSetFile, Rules};
-use unolab::report::outdir::claim_out_dir;
+use unolab::report::outdir::{check_out_dir, clear_results};
 use unolab::sim::{Mode, Seating};
 
 // ----- strategies given as names or Python objects ----------------------------
@@ -194,12 +194,27 @@ pub(super) fn out_named(msg: &str, dir: &Path) -> String {
 /// first game, as the command line does.
 pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<()> {
     match out {
-        Some(dir) => claim_out_dir(dir, force, "").map_err(|e| exists_error(out_named(&e, dir))),
         None if force => Err(value_error(
             "force=True needs out=DIR (whose results it replaces)",
         )),
         None => Ok(()),
+        Some(dir) if force => clear_results(dir).map_err(PyOSError::new_err),
+        Some(dir) => check_out_dir(dir, false).map_err(|e| exists_error(out_named(&e, dir))),
     }
+}
+
+/// Writes a finished (or interrupted) call's results to `out` when given,
+/// and returns its JSON text and whether Ctrl-C interrupted it.
+pub(super) fn finish(
+    out: &Option<PathBuf>,
+    write: impl FnOnce(&Path) -> Result<(), String>,
+    json: serde_json::Value,
+    interrupted: bool,
+) -> PyResult<(String, bool)> {
+    if let Some(dir) = out {
+        write(dir).map_err(PyOSError::new_err)?;
+    }
+    Ok((json_text(&json)?, interrupted))
 }
 
 /// Makes the output folder ready (created, writable) before the first game.

@@ -23,7 +23,6 @@ use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
 use unolab::report::experiment::{refuse_saved, resume_state, ExperimentReport, StateSaver};
-use unolab::report::outdir::clear_results;
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
@@ -155,15 +154,12 @@ pub fn run(
         partial: outcome.partial,
         started_utc: started,
     };
-    if let Some(dir) = &out {
-        report
-            .write_dir(dir, &command("run"))
-            .map_err(PyOSError::new_err)?;
-    }
-    Ok((
-        json_text(&report.to_json())?,
+    finish(
+        &out,
+        |dir| report.write_dir(dir, &command("run")),
+        report.to_json(),
         interrupted && outcome.partial,
-    ))
+    )
 }
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
@@ -214,15 +210,12 @@ pub fn tournament(
         elapsed_s: clock.elapsed().as_secs_f64(),
         started_utc: started,
     };
-    if let Some(dir) = &out {
-        report
-            .write_dir(dir, &command("tournament"))
-            .map_err(PyOSError::new_err)?;
-    }
-    Ok((
-        json_text(&report.to_json())?,
+    finish(
+        &out,
+        |dir| report.write_dir(dir, &command("tournament")),
+        report.to_json(),
         interrupted && outcome.partial,
-    ))
+    )
 }
 
 /// Where an experiment's results go, and what happens to what is there:
@@ -263,9 +256,6 @@ fn play_experiment(
                 "resume=True needs out=DIR (where the state was saved)",
             ))
         }
-        (None, _, true) => {
-            return Err(value_error("force=True needs out=DIR (whose results it replaces)"))
-        }
         (Some(dir), true, _) => {
             resume_state(dir, &exp, &cfg).map_err(|e| value_error(out_named(&e, dir)))?
         }
@@ -276,10 +266,11 @@ fn play_experiment(
         }
         _ => LockstepState::new(&cfg),
     };
-    prepare_out(&out)?;
-    if let (Some(dir), true) = (&out, force) {
-        clear_results(dir).map_err(PyOSError::new_err)?;
+    // With force=True the earlier results go, as for a run.
+    if force {
+        claim_out(&out, true)?;
     }
+    prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.max_clusters;
@@ -308,13 +299,12 @@ fn play_experiment(
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
-    if let Some(dir) = &out {
-        report.write_dir(dir).map_err(PyOSError::new_err)?;
-    }
-    Ok((
-        json_text(&report.to_json())?,
+    finish(
+        &out,
+        |dir| report.write_dir(dir),
+        report.to_json(),
         interrupted && how == Stop::Interrupted,
-    ))
+    )
 }
 
 /// `unolab experiment run`: `source` is a path, or the text of a file

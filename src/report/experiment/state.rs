@@ -166,12 +166,12 @@ pub fn parse_state(
 pub fn refuse_saved(dir: &Path, exp: &Experiment) -> Result<(), String> {
     let spath = state_path(dir);
     if !spath.exists() {
-        return check_out_dir(dir, false, "");
+        return check_out_dir(dir, false);
     }
     let (st, saved) = match load_state(&spath) {
         Ok(x) => x,
         // Unreadable: said as any other result.
-        Err(_) => return check_out_dir(dir, false, ""),
+        Err(_) => return check_out_dir(dir, false),
     };
     let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
         .ok()
