@@ -393,12 +393,16 @@ impl Drop for PyStrategy {
     }
 }
 
-/// The strategy's name: its `name` attribute, else its class's name.
+/// The strategy's name: its `name` attribute, else (none, or `None`) its
+/// class's name; a `name` of another type is a `TypeError`.
 fn name_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Some(n) = obj.getattr_opt("name")? {
-        if let Ok(s) = n.extract::<String>() {
-            return Ok(s);
-        }
+    if let Some(n) = obj.getattr_opt("name")?.filter(|n| !n.is_none()) {
+        return n.extract::<String>().map_err(|_| {
+            let got = n.repr().map(|r| r.to_string()).unwrap_or_default();
+            PyTypeError::new_err(format!(
+                "a strategy's name is a string (or None for its class's name), got {got}"
+            ))
+        });
     }
     let ty = if obj.is_instance_of::<PyType>() {
         obj.cast::<PyType>()?.clone()

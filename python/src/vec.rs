@@ -9,7 +9,7 @@ use numpy::{
     ndarray::IxDyn, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::sync::Mutex;
 use unolab::engine::encode::{ActionSet, ACTIONS, OBS_LEN};
@@ -28,6 +28,9 @@ struct Batch {
     legal: Vec<ActionSet>,
     /// Games started in each slot since the last reset.
     started: Vec<u64>,
+    /// How many entries of each game's row of `legal` the last write used
+    /// (kept here: the `legal_count` array is Python's to overwrite).
+    listed: Vec<u16>,
     seed: u64,
     /// Games that ended before any learner decision (played through, skipped).
     skipped: u64,
@@ -74,7 +77,7 @@ impl Batch {
     /// Writes slot `i`'s decision in hand into the arrays.
     fn write(&mut self, i: usize, out: &mut Out) {
         let st = &self.games[i];
-        let before = out.legal_count[i].max(0) as usize;
+        let before = self.listed[i] as usize;
         let count;
         if self.rl {
             let o = rlcard::OBS_LEN;
@@ -109,6 +112,7 @@ impl Batch {
             out.legal[i * m + count..i * m + before].fill(-1);
         }
         out.legal_count[i] = count as i64;
+        self.listed[i] = count as u16;
         self.legal[i] = st.legal();
         let d = st.decision();
         out.seat[i] = d.map_or(-1, |d| d.seat as i64);
@@ -183,19 +187,20 @@ pub(crate) struct VecGames {
 }
 
 /// Borrows every output array for writing (numpy's borrow checking refuses
-/// if Python holds a conflicting borrow) and runs `f` on them.
+/// if Python holds a conflicting borrow, or made an array read-only) and
+/// runs `f` on them.
 macro_rules! with_out {
     ($self:ident, $py:ident, |$out:ident| $body:expr) => {{
-        let mut obs = $self.obs.bind($py).readwrite();
-        let mut mask = $self.mask.bind($py).readwrite();
-        let mut legal = $self.legal.bind($py).readwrite();
-        let mut legal_count = $self.legal_count.bind($py).readwrite();
-        let mut seat = $self.seat.bind($py).readwrite();
-        let mut kind = $self.kind.bind($py).readwrite();
-        let mut rewards = $self.rewards.bind($py).readwrite();
-        let mut done = $self.done.bind($py).readwrite();
-        let mut truncated = $self.truncated.bind($py).readwrite();
-        let mut winner = $self.winner.bind($py).readwrite();
+        let mut obs = writable($self.obs.bind($py), "obs")?;
+        let mut mask = writable($self.mask.bind($py), "mask")?;
+        let mut legal = writable($self.legal.bind($py), "legal")?;
+        let mut legal_count = writable($self.legal_count.bind($py), "legal_count")?;
+        let mut seat = writable($self.seat.bind($py), "seat")?;
+        let mut kind = writable($self.kind.bind($py), "kind")?;
+        let mut rewards = writable($self.rewards.bind($py), "rewards")?;
+        let mut done = writable($self.done.bind($py), "done")?;
+        let mut truncated = writable($self.truncated.bind($py), "truncated")?;
+        let mut winner = writable($self.winner.bind($py), "winner")?;
         let slice_err = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
         let mut $out = Out {
             obs: obs.as_slice_mut().map_err(slice_err)?,
@@ -211,6 +216,20 @@ macro_rules! with_out {
         };
         $body
     }};
+}
+
+/// The batch's array `name` borrowed for writing, or the error that says
+/// why it cannot be: made read-only from Python, or borrowed elsewhere.
+fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    a: &Bound<'py, numpy::PyArray<T, D>>,
+    name: &str,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    a.try_readwrite().map_err(|e| match e {
+        numpy::BorrowError::NotWriteable => value_error(format!(
+            "VecEnv.{name} was made read-only (flags.writeable = False): the batch writes every step into its arrays; keep a read-only view of a copy instead ({name}.copy())"
+        )),
+        e => PyRuntimeError::new_err(format!("VecEnv.{name}: {e}")),
+    })
 }
 
 #[pymethods]
@@ -255,7 +274,17 @@ impl VecGames {
         if rl {
             rlcard::check_rules(t.rules).map_err(value_error)?;
         }
-        let games = (0..n).map(|_| t.stepper()).collect();
+        // The steppers are most of a batch's memory: reserved first, so
+        // that a batch too large for the machine is a MemoryError, not an
+        // abort of the interpreter.
+        let mut games = Vec::new();
+        games.try_reserve_exact(n).map_err(|_| {
+            PyMemoryError::new_err(format!(
+                "{n} games do not fit in memory (about {} MB for the games alone): use a smaller batch",
+                (n as u64 * std::mem::size_of::<Stepper<'static, Seat>>() as u64) >> 20
+            ))
+        })?;
+        games.extend((0..n).map(|_| t.stepper()));
         let (obs_shape, actions) = if rl {
             let [p, c, k] = rlcard::SHAPE;
             (vec![n, p, c, k], rlcard::ACTIONS)
@@ -268,6 +297,7 @@ impl VecGames {
                 scratch: Game::new(t.rules, players, 0),
                 legal: vec![ActionSet::default(); n],
                 started: vec![0; n],
+                listed: vec![0; n],
                 seed: 0,
                 skipped: 0,
                 rl,

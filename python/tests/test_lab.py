@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import unolab
@@ -200,7 +201,8 @@ def test_resume_is_refused_where_it_cannot_continue(tmp_path):
                                          r"at least 300 \(games\), or start over with force=True"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=100, seed=1, out=d,
                        resume=True)
-    with pytest.raises(ValueError, match="cannot read the saved state"):
+    # No saved state is a missing file.
+    with pytest.raises(FileNotFoundError, match="cannot read the saved state"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=10, out=tmp_path / "new",
                        resume=True)
 
@@ -620,6 +622,50 @@ def test_wrong_types_and_out_of_range_values_are_refused_not_coerced(kwargs, err
     kwargs.setdefault("games", 10)
     with pytest.raises(error, match=message):
         unolab.run(**kwargs)
+
+
+def test_helpers_refuse_wrong_types_and_ranges_as_the_runs_do():
+    """Helpers follow the package's rule: an integer given as a float, or a
+    bool given as an integer, is refused, and a huge value is a ValueError
+    with the range (not an OverflowError)."""
+    from unolab.encoding import rlcard_action_label
+
+    assert unolab.action_label(np.int16(80)) == "do not jump in"
+    for bad, error, message in [
+        (1.7, TypeError, "action is an integer, got 1.7"),
+        (True, TypeError, "action is an integer, got True"),
+        (2**70, ValueError, f"action {2**70} is not an action (valid: 0 to 80)"),
+        (-1, ValueError, "action -1 is not an action (valid: 0 to 80)"),
+    ]:
+        with pytest.raises(error) as e:
+            unolab.action_label(bad)
+        assert str(e.value) == message
+    with pytest.raises(TypeError, match="action is an integer, got 3.9"):
+        rlcard_action_label(3.9)
+    with pytest.raises(ValueError, match=f"action {2**70} is not an RLCard action"):
+        rlcard_action_label(2**70)
+    with pytest.raises(TypeError, match="as_toml is True or False, got 1"):
+        unolab.rules("classic", as_toml=1)
+
+
+def test_numpy_values_are_settings_values():
+    """numpy's integers, floats and booleans are values as Python's are."""
+    a = unolab.rules("classic", settings={"hand_size": np.int64(5), "target": np.uint16(300),
+                                           "force_play": np.bool_(True)})
+    b = unolab.rules("classic", settings={"hand_size": 5, "target": 300, "force_play": True})
+    assert a == b and a["settings"]["hand_size"] == 5
+    assert unolab.rules("classic", settings={"hand_size": 5})["settings"]["hand_size"] == 5
+    with pytest.raises(ValueError, match="'1180591620717411303424' for setting 'target': "
+                                         "the number is too large"):
+        unolab.rules("classic", settings={"target": 2**70})
+
+
+@pytest.mark.parametrize("b_seat", ["\uff11=color", "1_0=color", "one=color", "-1=color"])
+def test_a_b_seat_is_read_as_the_command_line_reads_it(b_seat):
+    k = b_seat.split("=")[0]
+    with pytest.raises(ValueError) as e:
+        unolab.compare("random", players=2, b_seat=b_seat, games=10)
+    assert str(e.value) == f"b_seat: '{k}' is not a seat (valid: 0 to 1)"
 
 
 def test_thread_counts_out_of_range_say_the_same_range():

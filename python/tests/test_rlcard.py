@@ -102,16 +102,50 @@ def test_a_rule_set_asking_a_decision_rlcard_lacks_is_refused_at_construction(ru
     unolab.env(rules=rules, house=house, players=2).reset(seed=1)
 
 
+@pytest.mark.parametrize(
+    "rules, cards",
+    [
+        ("h2o", "wild-downpour1, wild-downpour2"),
+        ("lilo-stitch", "wild-ohana"),
+    ],
+)
+def test_a_deck_with_cards_rlcard_lacks_is_refused_at_construction(rules, cards):
+    """RLCard's deck has no Wild Downpour and no Wild Ohana: no plane would
+    show one and no action could play it, so a hand holding one could never
+    be emptied. Such a rule set is refused when the environment is made."""
+    msg = (
+        f"the RLCard encoding has no card {cards} (rule set '{rules}' deals it; "
+        "RLCard's deck does not have it): use encoding=\"unolab\""
+    )
+    for make in (
+        lambda: unolab.env(rules=rules, encoding="rlcard", players=2),
+        lambda: unolab.UnoEnv(rules=rules, encoding="rlcard"),
+        lambda: unolab.VecEnv(4, rules=rules, encoding="rlcard"),
+    ):
+        with pytest.raises(ValueError) as e:
+            make()
+        assert str(e.value) == msg
+
+
 def test_bad_options_are_refused_and_rule_sets_rlcard_can_play_are_accepted(rng):
     with pytest.raises(ValueError, match="encoding"):
         unolab.env(encoding="tensor")
-    # Classic, H2O and Lilo & Stitch ask nothing RLCard lacks under their
-    # defaults (no stacking, no challenge, no swap card, no jump-in).
-    for rules in ["classic", "h2o", "lilo-stitch"]:
+    # Classic and RLCard's own rules ask nothing RLCard lacks under their
+    # defaults (no stacking, no challenge, no swap, no jump-in) and deal no
+    # card it lacks: every game ends with a winner, none at the turn limit.
+    for rules in ["classic", "rlcard"]:
         env = unolab.env(rules=rules, encoding="rlcard", players=2)
         for seed in range(20):
             env.reset(seed=seed)
-            play_random(env, rng)
+            ended = {}
+            for agent in env.agent_iter(200_000):
+                obs, reward, term, trunc, _ = env.last()
+                if term or trunc:
+                    ended[agent] = (reward, trunc)
+                    env.step(None)
+                else:
+                    env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            assert sorted(ended.values()) == [(-1, False), (1, False)], (rules, seed)
 
 
 def _unolab_random(games: int, seed: int) -> tuple[np.ndarray, int]:

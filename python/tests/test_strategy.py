@@ -174,6 +174,18 @@ def test_no_play_method_is_a_type_error_and_names_must_differ():
         unolab.run([Color(), "color"], players=2, games=10)
     assert unolab.strategy.check(First()) == "First"
 
+    class Numbered(First):
+        name = 5
+
+    with pytest.raises(TypeError) as e:
+        unolab.run([Numbered(), "random"], players=2, games=10)
+    assert str(e.value) == "a strategy's name is a string (or None for its class's name), got 5"
+
+    class Unnamed(First):
+        name = None
+
+    assert unolab.strategy.check(Unnamed()) == "Unnamed"
+
 
 def test_results_do_not_depend_on_the_thread_count():
     a = unolab.run([Simple(), "random", "color"], players=3, games=400, seed=3, threads=1)

@@ -173,6 +173,73 @@ def test_an_illegal_action_names_the_game_and_moves_nothing(rng):
     v.step(v.random_actions(rng).astype(np.int32))  # any integer dtype
 
 
+def test_an_unsigned_action_past_int64_is_named_as_given(rng):
+    v = unolab.VecEnv(4, players=2, seed=1)
+    acts = v.random_actions(rng).astype(np.uint64)
+    acts[2] = 2**63 + 5
+    with pytest.raises(ValueError) as e:
+        v.step(acts)
+    assert str(e.value) == f"game 2: action {2**63 + 5} is not an action (valid: 0 to 80)"
+
+
+def test_a_read_only_array_is_refused_not_a_panic(rng):
+    """The batch writes every step into its arrays: one made read-only from
+    Python is a ValueError naming it, and the batch is as it was."""
+    v = unolab.VecEnv(4, players=2, seed=1)
+    acts = v.random_actions(rng)
+    before = [a.copy() for a in arrays(v)]
+    v.obs.flags.writeable = False
+    for call in (lambda: v.step(acts), lambda: v.reset(3)):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == (
+            "VecEnv.obs was made read-only (flags.writeable = False): the batch "
+            "writes every step into its arrays; keep a read-only view of a copy "
+            "instead (obs.copy())"
+        )
+    for x, y in zip(arrays(v), before):
+        assert np.array_equal(x, y)
+    v.obs.flags.writeable = True
+    v.step(acts)
+
+
+def test_overwriting_legal_count_does_not_break_the_batch(rng):
+    """``legal_count`` is an output: a value written into it from Python is
+    not read back (it once sized a slice: a panic)."""
+    v = unolab.VecEnv(4, players=2, seed=1)
+    w = unolab.VecEnv(4, players=2, seed=1)
+    for _ in range(30):
+        acts = v.random_actions(rng)
+        v.legal_count[:] = 10**6
+        v.legal[:, -1] = 7
+        v.step(acts)
+        w.step(acts)
+        assert np.array_equal(v.legal_count, w.legal_count)
+        assert np.array_equal(v.legal[:, :-1], w.legal[:, :-1])
+        assert np.array_equal(v.obs, w.obs)
+
+
+def test_a_batch_too_large_for_memory_is_a_memory_error():
+    """A batch the allowed size admits but memory does not raises
+    MemoryError: the interpreter is not aborted. Run in a child process whose
+    address space is limited to 3 GB, where 2**20 games need about 4 GB."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, unolab\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "try:\n"
+        "    unolab.VecEnv(2**20)\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError:', e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("MemoryError: 1048576 games do not fit in memory (about "), r.stdout
+    assert r.stdout.rstrip().endswith("MB for the games alone): use a smaller batch"), r.stdout
+
+
 def test_the_sanction_in_a_batch(rng):
     v = unolab.VecEnv(16, players=2, illegal="sanction", settings={"wrong_card_penalty": 3}, seed=2)
     # Drive every game to a play decision, then play a card it may not.

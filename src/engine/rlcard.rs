@@ -20,11 +20,13 @@
 //! have are answered as RLCard does: the colour of a wild is the action's,
 //! UNO is always called, a playable drawn card is played (a wild drawn names
 //! the colour held most). A rule set that can ask anything else (stacking,
-//! challenge, a swap target, jump-in) has no RLCard encoding:
+//! challenge, a swap target, jump-in), or deals a card RLCard's deck does
+//! not have (a Wild Downpour, Wild Ohana, Wild Swap or custom wild, which no
+//! plane would show and no action could play), has no RLCard encoding:
 //! [`check_rules`] refuses it before any game, and the stepper stops with
 //! [`crate::engine::step::StepError::Unsupported`] should one arise.
 
-use crate::engine::cards::Color;
+use crate::engine::cards::{Color, Face};
 use crate::engine::encode::{
     kind_of_index, ActionSet, DecisionKind, ACT_COLOR, ACT_DRAW, ACT_PLAY, ACT_PLAY_DRAWN, ACT_UNO,
     KINDS, SECTIONS,
@@ -62,17 +64,43 @@ pub fn missing_decisions(rules: &Rules) -> Vec<&'static str> {
     v
 }
 
-/// [`missing_decisions`] as the refusal of the RLCard encoding for `rules`:
-/// `Err` with one line naming them.
+/// The faces of rule set `rules`'s deck that RLCard's deck does not have
+/// (Wild Downpour, Wild Ohana, Wild Swap, a custom wild), as tokens: no
+/// plane shows such a card and no action plays it, so a hand holding one
+/// could never be emptied. Empty when RLCard has every card of the deck.
+pub fn missing_cards(rules: &Rules) -> Vec<&'static str> {
+    let d = &rules.deck;
+    Face::ALL
+        .into_iter()
+        .filter(|f| f.index() >= TRAITS && !d.face_mask[f.index()].is_empty())
+        .map(Face::token)
+        .collect()
+}
+
+/// [`missing_decisions`] and [`missing_cards`] as the refusal of the RLCard
+/// encoding for `rules`: `Err` with one line naming them.
 pub fn check_rules(rules: &Rules) -> Result<(), String> {
-    let missing = missing_decisions(rules);
-    if missing.is_empty() {
-        return Ok(());
-    }
+    let decisions = missing_decisions(rules);
+    let cards = missing_cards(rules);
+    let name = &rules.name;
+    let why = match (decisions.is_empty(), cards.is_empty()) {
+        (true, true) => return Ok(()),
+        (false, true) => format!(
+            "no action for {} (rule set '{name}' asks for it; RLCard's rules do not)",
+            decisions.join(", ")
+        ),
+        (true, false) => format!(
+            "no card {} (rule set '{name}' deals it; RLCard's deck does not have it)",
+            cards.join(", ")
+        ),
+        (false, false) => format!(
+            "no action for {} (rule set '{name}' asks for it; RLCard's rules do not) and no card {} (RLCard's deck does not have it)",
+            decisions.join(", "),
+            cards.join(", ")
+        ),
+    };
     Err(format!(
-        "the RLCard encoding has no action for {} (rule set '{}' asks for it; RLCard's rules do not): use encoding=\"unolab\"",
-        missing.join(", "),
-        rules.name
+        "the RLCard encoding has {why}: use encoding=\"unolab\""
     ))
 }
 

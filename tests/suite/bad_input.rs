@@ -510,6 +510,12 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
         e.contains("expected a whole number") && !e.contains("u32"),
         "{e}"
     );
+    // An integer past 64 bits was read as a string ("invalid type: string").
+    let e = refusal(&unolab(&["run", "--set", "target=1180591620717411303424"]));
+    assert_eq!(
+        e,
+        "error: invalid value '1180591620717411303424' for setting 'target': the number is too large\n"
+    );
     // An arm label with a '|' broke the rows of report.md.
     let f = dir.join("bar.toml");
     std::fs::write(

@@ -641,7 +641,10 @@ fn the_rlcard_encodings_missing_decisions_are_those_the_games_ask() {
             }
             let r = Rules::build(f).unwrap();
             let missing = rlcard::missing_decisions(&r);
-            assert_eq!(rlcard::check_rules(&r).is_ok(), missing.is_empty());
+            assert_eq!(
+                rlcard::check_rules(&r).is_ok(),
+                missing.is_empty() && rlcard::missing_cards(&r).is_empty()
+            );
             for players in [2usize, 4] {
                 let seats = (0..players)
                     .map(|_| StrategySpec::load("random").unwrap().instantiate())
@@ -684,4 +687,75 @@ fn the_rlcard_encodings_missing_decisions_are_those_the_games_ask() {
         }
     }
     assert!(refused >= 10, "{refused}");
+}
+
+/// The RLCard encoding has no card for a Wild Downpour, Wild Ohana, Wild
+/// Swap or custom wild: such a card would be missing from the planes and no
+/// action could play it, so a hand holding one could never be emptied.
+/// `rlcard::check_rules` refuses every rule set that deals one, naming the
+/// cards; under every rule set it accepts, every play the engine allows has
+/// an RLCard action (so the mask is the engine's plays), over random games at
+/// 2 and 4 players that all end with a winner.
+#[test]
+fn the_rlcard_encoding_refuses_decks_with_cards_rlcard_lacks() {
+    use unolab::engine::rlcard;
+    let refusal = |name: &str| {
+        let r = Rules::build(RuleSetFile::load(name).unwrap()).unwrap();
+        (rlcard::missing_cards(&r), rlcard::check_rules(&r).err())
+    };
+    let (cards, err) = refusal("h2o");
+    assert_eq!(cards, ["wild-downpour1", "wild-downpour2"]);
+    assert_eq!(
+        err.as_deref(),
+        Some("the RLCard encoding has no card wild-downpour1, wild-downpour2 (rule set 'h2o' deals it; RLCard's deck does not have it): use encoding=\"unolab\"")
+    );
+    let (cards, err) = refusal("lilo-stitch");
+    assert_eq!(cards, ["wild-ohana"]);
+    assert!(err
+        .unwrap()
+        .contains("no card wild-ohana (rule set 'lilo-stitch'"));
+    let (cards, err) = refusal("cars3");
+    assert_eq!(cards, ["wild-swap", "wild-custom"]);
+    assert_eq!(
+        err.as_deref(),
+        Some("the RLCard encoding has no action for a swap target (rule set 'cars3' asks for it; RLCard's rules do not) and no card wild-swap, wild-custom (RLCard's deck does not have it): use encoding=\"unolab\"")
+    );
+    for name in ["classic", "rlcard"] {
+        let r = Rules::build(RuleSetFile::load(name).unwrap()).unwrap();
+        assert_eq!(rlcard::check_rules(&r), Ok(()), "{name}");
+        for players in [2usize, 4] {
+            let seats = (0..players)
+                .map(|_| StrategySpec::load("random").unwrap().instantiate())
+                .collect();
+            let learners = (1u16 << players) - 1;
+            let mut st = Stepper::new(&r, seats, learners, StepMode::Round, Reward::Win);
+            let mut plays = 0u64;
+            for seed in 0..40u64 {
+                st.reset(seed).unwrap();
+                st.rlcard_settle().unwrap();
+                let mut turn = 0usize;
+                while st.decision().is_some() {
+                    for a in st.legal().iter() {
+                        if (encode::ACT_PLAY..encode::ACT_PLAY + encode::KINDS).contains(&a) {
+                            assert!(
+                                rlcard::of_action(a, Color::Red).is_some(),
+                                "{name}: {} has no RLCard action",
+                                encode::action_label(a)
+                            );
+                            plays += 1;
+                        }
+                    }
+                    let mut m = [0i8; rlcard::ACTIONS];
+                    st.rlcard_mask(&mut m);
+                    let legal: Vec<usize> = (0..rlcard::ACTIONS).filter(|&a| m[a] == 1).collect();
+                    turn += 1;
+                    st.step_rlcard(legal[(seed as usize * 31 + turn * 7) % legal.len()])
+                        .unwrap();
+                }
+                let won = st.rounds().last().and_then(|r| r.winner);
+                assert!(won.is_some(), "{name} seed {seed}: no winner");
+            }
+            assert!(plays > 1_000, "{name}: {plays}");
+        }
+    }
 }

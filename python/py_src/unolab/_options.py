@@ -103,10 +103,17 @@ def house_items(house: House) -> list[str]:
 
 
 def _value(v: object) -> str:
-    if isinstance(v, bool):
+    """A setting's value as the core reads it: a boolean (``bool`` or
+    numpy's ``bool_``), an integer (``int`` or ``__index__``: numpy's
+    integers), a float (numpy's too) or a string."""
+    if isinstance(v, (bool, np.bool_)):
         return "true" if v else "false"
-    if isinstance(v, (int, float, str)):
-        return str(v)
+    if isinstance(v, str):
+        return v
+    if hasattr(type(v), "__index__"):
+        return str(operator.index(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
     raise TypeError(f"a setting's value is a bool, a number or a string, got {v!r}")
 
 

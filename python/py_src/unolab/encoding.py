@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
+from ._options import int_of
 
 OBS_LEN: int = _core.OBS_LEN
 """The length of an observation (280)."""
@@ -102,8 +103,14 @@ def section(name: str) -> slice:
 
 
 def action_label(action: int) -> str:
-    """What action ``action`` does, in words (``"play red-7"``, ``"draw"``, ...)."""
-    return _core.action_label(int(action))
+    """What action ``action`` does, in words (``"play red-7"``, ``"draw"``, ...).
+
+    ``action`` is an integer from 0 to ``ACTIONS - 1`` (``TypeError`` for
+    another type, ``ValueError`` out of range)."""
+    a = int_of("action", action)
+    if not 0 <= a < ACTIONS:
+        raise ValueError(f"action {a} is not an action (valid: 0 to {ACTIONS - 1})")
+    return _core.action_label(a)
 
 
 def observation_bounds(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,5 +194,13 @@ wild, wild_draw_4). ``encoding="rlcard"``."""
 
 
 def rlcard_action_label(action: int) -> str:
-    """RLCard's name of one of its 61 actions (``"r-7"``, ``"y-wild"``, ``"draw"``)."""
-    return _core.rlcard_action_label(int(action))
+    """RLCard's name of one of its 61 actions (``"r-7"``, ``"y-wild"``, ``"draw"``).
+
+    ``action`` is an integer from 0 to ``RLCARD_ACTIONS - 1`` (``TypeError``
+    for another type, ``ValueError`` out of range)."""
+    a = int_of("action", action)
+    if not 0 <= a < RLCARD_ACTIONS:
+        raise ValueError(
+            f"action {a} is not an RLCard action (valid: 0 to {RLCARD_ACTIONS - 1})"
+        )
+    return _core.rlcard_action_label(a)

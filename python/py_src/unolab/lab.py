@@ -396,11 +396,12 @@ def compare(
             k, sep, name = b_seat.partition("=")
             if not sep:
                 raise ValueError(f"b_seat expects 'K=STRATEGY', got '{b_seat}'")
-            try:
-                k_int = int(k.strip())
-            except ValueError:
-                raise not_a_seat(k.strip()) from None
-            seat = (k_int, name.strip())
+            k = k.strip()
+            # The command line's reading: ASCII digits (int() would also
+            # take '1_0' and other scripts' digits).
+            if not (k.removeprefix("+").isascii() and k.removeprefix("+").isdigit()):
+                raise not_a_seat(k)
+            seat = (int(k), name.strip())
         else:
             if isinstance(b_seat, dict) and len(b_seat) == 1:
                 # {K: strategy}: the mapping a caller reaches for first.
@@ -548,6 +549,7 @@ def rules(
         return [
             {"name": n, "cards": c, "description": d} for n, c, d in _core.rules_list()
         ]
+    as_toml = bool_of("as_toml", as_toml)
     text = _core.rules_show(name, setting_items(settings), house_items(house))
     if as_toml:
         return text

@@ -65,8 +65,9 @@ class raw_env(AECEnv):
             ``"rlcard"`` (RLCard's (4, 4, 15) planes and 61 actions, the
             colour of a wild folded into the card, UNO called, a playable
             drawn card played, as RLCard does; with ``rules="rlcard"`` the
-            game is RLCard's; a rule set that asks a decision RLCard does not
-            have, such as stacking, raises ``ValueError`` when it arises).
+            game is RLCard's; a rule set that can ask a decision RLCard does
+            not have, such as stacking, or deals a card it does not have,
+            such as a Wild Downpour, is refused here with ``ValueError``).
             With ``illegal="sanction"`` an action outside the mask is the
             illegal play it names, sanctioned (RLCard itself replaces it with
             a random legal action; unolab never replaces an action).

@@ -52,7 +52,8 @@ class VecEnv:
     the learner's next decision).
 
     Args:
-        n: the number of games (1 to 2**24).
+        n: the number of games (1 to 2**24; each takes about 5.5 KB, so the
+            machine's memory may allow fewer: ``MemoryError``).
         rules: a built-in rule set or a rule file's path.
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
@@ -69,9 +70,9 @@ class VecEnv:
         encoding: ``"unolab"`` (the engine's features and 81 actions) or
             ``"rlcard"`` (RLCard's planes and 61 actions, as in
             ``unolab.env``: the wild's colour is the action's, UNO is
-            called, a playable drawn card is played; a rule set that asks a
-            decision RLCard does not have raises ``ValueError`` when it
-            arises, and the batch must then be ``reset``).
+            called, a playable drawn card is played; a rule set that can
+            ask a decision RLCard does not have, or deals a card it does not
+            have, is refused here with ``ValueError``).
 
     Attributes (numpy arrays, rewritten in place by ``reset`` and ``step``):
         obs: ``(n, OBS_LEN)`` float32, the features of the seat to act
@@ -100,6 +101,7 @@ class VecEnv:
         TypeError: an argument of the wrong type (``n``, ``players`` or a
             learner seat not an integer, ``ask_forced`` not a bool, ...).
         FileNotFoundError: a rule or preset file that does not exist.
+        MemoryError: a batch too large for the machine's memory.
     """
 
     def __init__(
@@ -192,11 +194,22 @@ class VecEnv:
         Raises:
             RuntimeError: a strategy failed (an ``ext:`` program that died);
                 ``reset`` before stepping again.
+            ValueError: an action outside its game's mask; one of the
+                batch's arrays made read-only (``flags.writeable = False``:
+                the batch writes into them).
         """
         a = np.asarray(actions)
         if a.dtype != np.int64:
             if not np.issubdtype(a.dtype, np.integer):
                 raise ValueError(f"actions are integers, got dtype {a.dtype}")
+            if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+                # Past int64 every value is out of range; converted, it would wrap.
+                i = int(np.argmax(a > np.iinfo(np.int64).max))
+                k = self.mask.shape[1]
+                what = "an RLCard action" if k == _core.RLCARD_ACTIONS else "an action"
+                raise ValueError(
+                    f"game {i}: action {int(a.flat[i])} is not {what} (valid: 0 to {k - 1})"
+                )
             a = a.astype(np.int64)
         if a.ndim != 1:
             raise ValueError(f"actions have shape (n,) = ({self.n},), got {a.shape}")

@@ -22,7 +22,9 @@ use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
-use unolab::report::experiment::{refuse_saved, resume_state, ExperimentReport, StateSaver};
+use unolab::report::experiment::{
+    refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
+};
 use unolab::report::tournament::TournamentReport;
 use unolab::report::Report;
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
@@ -257,7 +259,16 @@ fn play_experiment(
             ))
         }
         (Some(dir), true, _) => {
-            resume_state(dir, &exp, &cfg).map_err(|e| value_error(out_named(&e, dir)))?
+            // No saved state is a missing file, not a bad value.
+            let missing = !state_path(dir).exists();
+            resume_state(dir, &exp, &cfg).map_err(|e| {
+                let e = out_named(&e, dir);
+                if missing {
+                    PyFileNotFoundError::new_err(e)
+                } else {
+                    value_error(e)
+                }
+            })?
         }
         (Some(dir), false, false) => {
             // Saved work is not replaced without force=True.

@@ -170,6 +170,12 @@ impl RuleSetFile {
         }
         let parsed: toml::Value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
             Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.into())),
+            Err(_) if is_integer(value) => {
+                // TOML integers are 64-bit: a longer one is not a string.
+                return Err(RulesError::Invalid(format!(
+                    "invalid value '{value}' for setting '{key}': the number is too large"
+                )));
+            }
             Err(_) => toml::Value::String(value.to_string()),
         };
         let mut table = match toml::Value::try_from(&self.settings) {
@@ -187,6 +193,14 @@ impl RuleSetFile {
             })?;
         Ok(())
     }
+}
+
+/// Whether `s` is written as an integer: digits (`_` between them allowed),
+/// after an optional sign.
+fn is_integer(s: &str) -> bool {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
 }
 
 pub(super) fn one_line(s: &str) -> String {
