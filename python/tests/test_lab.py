@@ -380,6 +380,13 @@ def test_a_trace_file_is_replaced_only_with_force(tmp_path):
     events = unolab.trace("color,random", players=2, seed=5, out=path, force=True)
     assert [json.loads(line) for line in path.read_text().splitlines()] == events
     assert path.read_text() != first
+    # A symbolic link would be replaced by the file, not written through.
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(path)
+    with pytest.raises(ValueError) as e:
+        unolab.trace("color,random", players=2, seed=5, out=link, force=True)
+    assert str(e.value).startswith(f"out={link} is a symbolic link: the file would replace the link")
+    assert link.is_symlink()
 
 
 def test_to_pandas_gives_tidy_tables():

@@ -79,7 +79,7 @@ def test_a_python_strategy_sits_next_to_presets_in_every_command():
     t = unolab.tournament([Simple(), "random", "color"], players=3, games=300)
     assert {s["name"] for s in t["strategies"]} == {"simple", "random", "color"}
     c = unolab.compare("random", players=3, b_seat=(1, Simple()), games=200)
-    assert c["manifest"]["arms"][1]["lineup"][1].startswith("simple")
+    assert c["manifest"]["arms"][1]["lineup"][1] == {"name": "simple", "base": "python", "params": {}}
     e = unolab.experiment(
         {
             "name": "py-arm",

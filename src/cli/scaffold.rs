@@ -232,6 +232,9 @@ pub fn prepare_out_file(path: &Path, flag: &str, force: bool) -> Result<Vec<Path
             path.display()
         )));
     }
+    if let Some(why) = unolab::report::unfit_target(path) {
+        return Err(Fail(format!("{flag} {} {why}", path.display())));
+    }
     if path.exists() && !force {
         return Err(Fail(format!(
             "{flag} {} already exists; use --force to replace it, or another {flag}",

@@ -55,8 +55,12 @@ fn open_state<S: ShardFile>(
                 }
             )));
         }
+        other_runs(dir, shard, &read, mine)?;
         Ok((path, s))
     } else {
+        if !force {
+            other_runs(dir, shard, &read, mine)?;
+        }
         let s = make()?;
         prepare_out_dir(dir)?;
         Ok((path, s))
@@ -81,6 +85,39 @@ fn other_shard_counts(dir: &Path, shard: Shard) -> Result<(), Fail> {
             return Err(Fail(format!(
                 "--out {} holds {name}, a shard of another split than {shard}: the shards would not merge; use another --out, or --force",
                 dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a folder that holds another shard of `shard`'s split whose run
+/// is not `mine` (another seed, game count, line-up ...): the shards would
+/// only be found not to merge at the end.
+fn other_runs<S: ShardFile>(
+    dir: &Path,
+    shard: Shard,
+    read: &impl Fn(&Path) -> Result<S, Fail>,
+    mine: &S::Config,
+) -> Result<(), Fail> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let own = shard.file_name();
+    let suffix = &own[own.find("-of-").unwrap_or(0)..];
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == own || !name.starts_with("shard-") || !name.ends_with(suffix) {
+            continue;
+        }
+        let other = read(&e.path())?;
+        let d = S::differences(mine, other.config());
+        if !d.is_empty() {
+            return Err(Fail(format!(
+                "--out {} holds {name}, a shard of another {} ({} differ): the shards would not merge; use another --out, or --force",
+                dir.display(),
+                S::WHAT.trim_end_matches('s'),
+                d.join(", ")
             )));
         }
     }

@@ -81,6 +81,17 @@ impl TournamentConfig {
         if self.games == 0 {
             return bad("--games must be at least 1".into());
         }
+        // Game o of the first block seats the strategies o .. o + players - 1
+        // of its order: fewer games than k - players + 1 leave some unseated,
+        // and a strategy that never played would still get a rating.
+        let k = self.entrants.len() as u64;
+        let least = k.saturating_sub(self.players as u64) + 1;
+        if self.games < least {
+            return bad(format!(
+                "{} games at {} players seat only some of the {k} strategies: give at least {least} games, so that each plays (a multiple of {k} gives each the same number of seats)",
+                self.games, self.players
+            ));
+        }
         if self.threads == 0 {
             return bad("--threads must be at least 1".into());
         }

@@ -26,6 +26,26 @@ fn create_folder(dir: &Path, target: &Path) -> Result<(), String> {
     })
 }
 
+/// Why `path` cannot be the target of a file that is written whole and
+/// renamed into place ([`write_file_atomically`]), in words that follow the
+/// path in a message (`None` when it can): a path ending with a separator
+/// names a folder, and a symbolic link, FIFO or device would be replaced by
+/// a regular file, not written through.
+pub fn unfit_target(path: &Path) -> Option<&'static str> {
+    let text = path.as_os_str().to_string_lossy();
+    if text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) {
+        return Some("ends with a separator: it names a folder, not a file");
+    }
+    let kind = std::fs::symlink_metadata(path).ok()?.file_type();
+    if kind.is_symlink() {
+        Some("is a symbolic link: the file would replace the link, not be written through it; give the path of the file itself")
+    } else if !kind.is_file() && !kind.is_dir() {
+        Some("is not a regular file (a FIFO, a socket or a device), and the file written would replace it; give the path of a regular file")
+    } else {
+        None
+    }
+}
+
 /// Writes `bytes` to `path` whole or not at all, creating missing folders
 /// ([`write_files_atomically`] with one file). An existing file is replaced.
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {

@@ -10,7 +10,7 @@ pub mod plots;
 mod text;
 pub mod tournament;
 
-pub use files::{write_file_atomically, write_files_atomically};
+pub use files::{unfit_target, write_file_atomically, write_files_atomically};
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;

@@ -659,3 +659,173 @@ fn counts_take_scientific_notation_when_it_is_a_whole_number() {
     );
     assert!(!Path::new("unused-train-out").exists());
 }
+
+/// What the third probe of the command line (2026-12-04) found: each was
+/// accepted, and is now refused in one line before any work.
+#[test]
+fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
+    let dir = tempdir("probe3");
+    // B's options that leave it as A played an A/A comparison.
+    for b in [
+        ["--b-set", "hand_size=7"],
+        ["--b-house", ""],
+        ["--b-house", "seven_o=false"],
+        ["--b-strategies", "random,random"],
+    ] {
+        let e = refusal(&unolab(&["compare", "-g", "100", "-q", b[0], b[1]]));
+        assert_eq!(
+            e,
+            "error: the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options\n",
+            "{b:?}"
+        );
+    }
+    // A real change still runs.
+    ok(unolab(&[
+        "compare",
+        "-g",
+        "100",
+        "-q",
+        "--b-set",
+        "hand_size=6",
+    ]));
+
+    // A file path ending with '/' wrote a file of that name.
+    let folder = dir.join("somedir");
+    let e = refusal(&unolab(&["trace", "--out", &format!("{}/", s(&folder))]));
+    assert!(
+        e.ends_with("somedir/ ends with a separator: it names a folder, not a file\n"),
+        "{e}"
+    );
+    assert!(!folder.exists());
+
+    // --force replaced a symbolic link (or a FIFO, or a device) by a regular
+    // file instead of writing through it.
+    #[cfg(unix)]
+    {
+        let real = dir.join("real.txt");
+        std::fs::write(&real, "target").unwrap();
+        let link = dir.join("link.jsonl");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let e = refusal(&unolab(&["trace", "--out", s(&link), "--force"]));
+        assert!(
+            e.contains("link.jsonl is a symbolic link: the file would replace the link"),
+            "{e}"
+        );
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "target");
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|st| st.success()) {
+            let e = refusal(&unolab(&["trace", "--out", s(&fifo), "--force"]));
+            assert!(
+                e.contains("fifo is not a regular file (a FIFO, a socket or a device)"),
+                "{e}"
+            );
+        }
+        let e = refusal(&unolab(&["trace", "--out", "/dev/null", "--force"]));
+        assert!(e.contains("/dev/null is not a regular file"), "{e}");
+    }
+
+    // A shard beside another run's shard of the same split was accepted,
+    // and the two were found not to merge only at the end.
+    let shards = dir.join("shards");
+    ok(unolab(&[
+        "run",
+        "-g",
+        "40",
+        "--seed",
+        "3",
+        "--shard",
+        "1/2",
+        "-o",
+        s(&shards),
+        "-q",
+    ]));
+    let e = refusal(&unolab(&[
+        "run",
+        "-g",
+        "10",
+        "--shard",
+        "0/2",
+        "-o",
+        s(&shards),
+        "-q",
+    ]));
+    assert!(
+        e.contains("holds shard-0001-of-0002.json, a shard of another run (")
+            && e.contains("seed")
+            && e.contains("the shards would not merge; use another --out, or --force"),
+        "{e}"
+    );
+    assert!(!shards.join("shard-0000-of-0002.json").exists());
+    ok(unolab(&[
+        "run",
+        "-g",
+        "40",
+        "--seed",
+        "3",
+        "--shard",
+        "0/2",
+        "-o",
+        s(&shards),
+        "-q",
+    ]));
+
+    // A tournament too short to seat every strategy ranked those that never
+    // played.
+    let e = refusal(&unolab(&[
+        "tournament",
+        "-s",
+        "color,points,random,first,cautious",
+        "-p",
+        "2",
+        "-g",
+        "3",
+        "-q",
+    ]));
+    assert_eq!(
+        e,
+        "error: 3 games at 2 players seat only some of the 5 strategies: give at least 4 games, so that each plays (a multiple of 5 gives each the same number of seats)\n"
+    );
+    ok(unolab(&[
+        "tournament",
+        "-s",
+        "color,points,random,first,cautious",
+        "-p",
+        "2",
+        "-g",
+        "4",
+        "-q",
+    ]));
+}
+
+/// A difference without variance (no blocked round in either arm) has no
+/// interval: it was shown as [-100%, +100%] for a rate, where an unbounded
+/// metric showed none.
+#[test]
+fn a_difference_without_variance_has_no_interval_for_a_rate_either() {
+    let o = ok(unolab(&[
+        "compare",
+        "--strategies",
+        "points,random",
+        "--b-seat",
+        "1=cautious",
+        "-g",
+        "2000",
+        "--json",
+        "-q",
+    ]));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["comparisons"].as_array().unwrap();
+    let blocked = rows.iter().find(|r| r["metric"] == "blocked_rate").unwrap();
+    assert_eq!(blocked["difference"], 0.0, "{blocked}");
+    assert_eq!(blocked["untested"], "no variance", "{blocked}");
+    assert_eq!(
+        blocked["ci95"],
+        serde_json::json!([null, null]),
+        "{blocked}"
+    );
+}

@@ -465,6 +465,13 @@ fn cli_writes_every_file_and_refuses_bad_files() {
     assert_eq!(m["partial"], false);
     assert_eq!(m["arms"].as_array().unwrap().len(), 3);
     assert_eq!(m["arms"][1]["rule_set"]["settings"]["stacking"], "cross");
+    // Each seat's strategy as a run's manifest gives it (it was Rust's
+    // Debug text of the preset).
+    let lineup = &m["arms"][0]["lineup"];
+    assert_eq!(lineup[0]["name"], "points");
+    assert_eq!(lineup[0]["base"], "heuristic");
+    assert_eq!(lineup[0]["params"]["points_weight"], 1.0);
+    assert_eq!(lineup[3]["name"], "cautious");
     let comps = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
     assert!(comps.starts_with("arm,baseline,metric,group,arm_value,baseline_value,difference,ci95_low,ci95_high,p_value,p_holm"));
     assert!(comps.contains("stack,plain,turns_per_round,all,"));

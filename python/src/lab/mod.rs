@@ -26,7 +26,7 @@ use unolab::report::experiment::{
     refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
 };
 use unolab::report::tournament::TournamentReport;
-use unolab::report::Report;
+use unolab::report::{unfit_target, Report};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 use unolab::sim::{self, CHECKPOINT_SECS};
 
@@ -508,6 +508,9 @@ pub fn trace(
             "out={} is a directory, not a file path",
             path.display()
         )));
+    }
+    if let Some((path, why)) = out.as_ref().and_then(|p| Some((p, unfit_target(p)?))) {
+        return Err(value_error(format!("out={} {why}", path.display())));
     }
     match &out {
         Some(path) if path.exists() && !force => {

@@ -134,7 +134,9 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                 }
                 // A difference of two shares lies in [-1, 1] (a few deals
                 // give a normal interval past that).
-                if is_share(metric) || metric == "first_mover_advantage" {
+                // No interval (NaN: untested) stays none: f64::max would
+                // turn it into [-1, 1].
+                if (is_share(metric) || metric == "first_mover_advantage") && d.lo.is_finite() {
                     (d.lo, d.hi) = (d.lo.max(-1.0), d.hi.min(1.0));
                 }
                 if d.untested.is_none() {
@@ -403,7 +405,7 @@ impl ExperimentReport<'_> {
                     "house": s.house,
                     "rule_set": serde_json::to_value(&a.cfg.rules.file).unwrap_or(Value::Null),
                     "players": a.cfg.players,
-                    "lineup": a.cfg.lineup.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>(),
+                    "lineup": a.cfg.lineup.iter().map(|x| x.to_json()).collect::<Vec<_>>(),
                     "seating": a.cfg.seating.name(),
                     "fixed_seats": a.cfg.seating == crate::sim::Seating::Fixed,
                     "games": g,
