@@ -36,9 +36,6 @@ fn open_state<S: ShardFile>(
     force: bool,
 ) -> Result<(PathBuf, S), Fail> {
     let path = dir.join(shard.file_name());
-    if !force {
-        other_shard_counts(dir, shard)?;
-    }
     if path.is_file() && !force {
         let s = read(&path)?;
         let d = S::differences(mine, s.config());
@@ -55,11 +52,11 @@ fn open_state<S: ShardFile>(
                 }
             )));
         }
-        other_runs(dir, shard, &read, mine)?;
+        other_shards(dir, shard, &read, mine)?;
         Ok((path, s))
     } else {
         if !force {
-            other_runs(dir, shard, &read, mine)?;
+            other_shards(dir, shard, &read, mine)?;
         }
         let s = make()?;
         prepare_out_dir(dir)?;
@@ -67,34 +64,11 @@ fn open_state<S: ShardFile>(
     }
 }
 
-/// Refuses a folder that holds shard files of another shard count than
-/// `shard`'s (they would never merge with it). Only the file names are read.
-fn other_shard_counts(dir: &Path, shard: Shard) -> Result<(), Fail> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    let mine = shard.file_name();
-    let suffix = &mine[mine.find("-of-").unwrap_or(0)..];
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("shard-")
-            && name.ends_with(".json")
-            && name.contains("-of-")
-            && !name.ends_with(suffix)
-        {
-            return Err(Fail(format!(
-                "--out {} holds {name}, a shard of another split than {shard}: the shards would not merge; use another --out, or --force",
-                dir.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Refuses a folder that holds another shard of `shard`'s split whose run
-/// is not `mine` (another seed, game count, line-up ...): the shards would
-/// only be found not to merge at the end.
-fn other_runs<S: ShardFile>(
+/// Refuses a folder that holds shard files `shard`'s would never merge
+/// with: another split's (known from the file name), or another run's of
+/// the same split (read, and compared with `mine`: another seed, game
+/// count, line-up ...), which would only be found at the merge.
+fn other_shards<S: ShardFile>(
     dir: &Path,
     shard: Shard,
     read: &impl Fn(&Path) -> Result<S, Fail>,
@@ -107,19 +81,30 @@ fn other_runs<S: ShardFile>(
     let suffix = &own[own.find("-of-").unwrap_or(0)..];
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name == own || !name.starts_with("shard-") || !name.ends_with(suffix) {
+        if name == own
+            || !name.starts_with("shard-")
+            || !name.ends_with(".json")
+            || !name.contains("-of-")
+        {
             continue;
         }
-        let other = read(&e.path())?;
-        let d = S::differences(mine, other.config());
-        if !d.is_empty() {
-            return Err(Fail(format!(
-                "--out {} holds {name}, a shard of another {} ({} differ): the shards would not merge; use another --out, or --force",
-                dir.display(),
+        let why = if !name.ends_with(suffix) {
+            format!("another split than {shard}")
+        } else {
+            let d = S::differences(mine, read(&e.path())?.config());
+            if d.is_empty() {
+                continue;
+            }
+            format!(
+                "another {} ({} differ)",
                 S::WHAT.trim_end_matches('s'),
                 d.join(", ")
-            )));
-        }
+            )
+        };
+        return Err(Fail(format!(
+            "--out {} holds {name}, a shard of {why}: the shards would not merge; use another --out, or --force",
+            dir.display()
+        )));
     }
     Ok(())
 }
