@@ -35,9 +35,38 @@ pub struct TableArgs {
 }
 
 pub fn load_rules(a: &RuleArgs) -> Result<Rules, Fail> {
+    given_once(&a.set, &a.house, "")?;
     Ok(Rules::build(RuleSetFile::resolve(
         &a.rules, &a.set, &a.house,
     )?)?)
+}
+
+/// Refuses a setting given twice among the `--set` items and the `--house`
+/// items of one command (`prefix`: `""`, or `"b-"` for B's options): the
+/// later would win silently, and a house rule wins over a `--set` of the
+/// same key whatever their order.
+pub fn given_once(set: &[String], house: &[String], prefix: &str) -> Result<(), Fail> {
+    let house_items = house
+        .iter()
+        .flat_map(|h| h.split(','))
+        .map(str::trim)
+        .filter(|i| !i.is_empty());
+    let items = set
+        .iter()
+        .map(|s| ("set", s.trim()))
+        .chain(house_items.map(|i| ("house", i)));
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    for (flag, item) in items {
+        let key = item.split('=').next().unwrap_or_default().trim();
+        let given = format!("--{prefix}{flag} {item}");
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(Fail(format!(
+                "'{key}' is given twice ({first}, {given}): give each setting once"
+            )));
+        }
+        seen.push((key, given));
+    }
+    Ok(())
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {

@@ -47,6 +47,10 @@ pub struct CompareArgs {
 }
 
 pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
+    // B's options are added to A's (and win over them): each list alone
+    // gives a setting once.
+    super::args::given_once(&a.rules.set, &a.rules.house, "")?;
+    super::args::given_once(&a.b_set, &a.b_house, "b-")?;
     let exp = CompareOptions {
         rules: a.rules.rules.clone(),
         set: a.rules.set.clone(),

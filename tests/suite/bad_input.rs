@@ -688,6 +688,56 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "--b-set",
         "hand_size=6",
     ]));
+    // A setting given twice: the later won silently, and a house rule won
+    // over a --set of the same key whatever the order.
+    let e = refusal(&unolab(&[
+        "run",
+        "-g",
+        "10",
+        "-q",
+        "--house",
+        "stacking=same,stacking=cross",
+    ]));
+    assert_eq!(
+        e,
+        "error: 'stacking' is given twice (--house stacking=same, --house stacking=cross): give each setting once\n"
+    );
+    let e = refusal(&unolab(&[
+        "trace",
+        "--set",
+        "jump_in=false",
+        "--house",
+        "jump_in",
+    ]));
+    assert_eq!(
+        e,
+        "error: 'jump_in' is given twice (--set jump_in=false, --house jump_in): give each setting once\n"
+    );
+    let e = refusal(&unolab(&[
+        "compare",
+        "-g",
+        "10",
+        "-q",
+        "--b-set",
+        "hand_size=5",
+        "--b-set",
+        "hand_size=6",
+    ]));
+    assert!(
+        e.contains("'hand_size' is given twice (--b-set hand_size=5, --b-set hand_size=6)"),
+        "{e}"
+    );
+    // B's options add to A's and win over them: not a repetition.
+    ok(unolab(&[
+        "compare",
+        "-g",
+        "10",
+        "-q",
+        "--house",
+        "stacking=same",
+        "--b-house",
+        "stacking=cross",
+    ]));
 
     // A file path ending with '/' wrote a file of that name.
     let folder = dir.join("somedir");
