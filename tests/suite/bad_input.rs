@@ -739,6 +739,28 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "stacking=cross",
     ]));
 
+    // A deck too small for the table said "hand size at most 0".
+    let tiny = dir.join("tiny.toml");
+    std::fs::write(
+        &tiny,
+        "name = \"tiny\"\n[[deck]]\nfaces = [\"0\"]\ncount = 1\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&[
+        "run",
+        "-q",
+        "-g",
+        "10",
+        "-p",
+        "4",
+        "--rules",
+        s(&tiny),
+    ]));
+    assert!(
+        e.ends_with("but the 'tiny' deck has 4 (too few cards for 4 players: at most 3 players with one card each)\n"),
+        "{e}"
+    );
+
     // A file path ending with '/' wrote a file of that name.
     let folder = dir.join("somedir");
     let e = refusal(&unolab(&["trace", "--out", &format!("{}/", s(&folder))]));

@@ -107,8 +107,19 @@ impl Rules {
         let need = players * self.settings.hand_size as usize + 1;
         if need > self.deck.size {
             let max_hand = (self.deck.size - 1) / players;
+            // Hands of at least one card: a smaller deck seats fewer players.
+            let hint = if self.deck.size < 3 {
+                "too few cards for any table: 2 players with one card each need 3".to_string()
+            } else if max_hand == 0 {
+                format!(
+                    "too few cards for {players} players: at most {} players with one card each",
+                    (self.deck.size - 1).min(10)
+                )
+            } else {
+                format!("hand size at most {max_hand} for {players} players")
+            };
             return Err(RulesError::Invalid(format!(
-                "{players} players x hand size {} + 1 start card = {need} cards, but the '{}' deck has {} (hand size at most {max_hand} for {players} players)",
+                "{players} players x hand size {} + 1 start card = {need} cards, but the '{}' deck has {} ({hint})",
                 self.settings.hand_size, self.name, self.deck.size
             )));
         }
