@@ -44,31 +44,38 @@ fn elo(r: &Rung, i: usize) -> (f64, (f64, f64)) {
 impl LadderReport<'_> {
     fn lines(&self, r: &Rung) -> Vec<Line<'_>> {
         let res = &r.outcome.results;
-        let mut v: Vec<Line> =
-            self.cfg
-                .entrants
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let (seats, wins) = (res.seats[i], res.wins[i]);
-                    let share = self.cfg.ceiling.and_then(|c| {
-                        share_of_gap(elo(r, i), elo(r, self.cfg.reference), elo(r, c))
-                    });
-                    Line {
-                        name: e.name(),
-                        players: r.players,
-                        elo: elo(r, i),
-                        win: (
-                            wins as f64 / seats.max(1) as f64,
-                            wilson95(wins, seats.max(1)),
-                        ),
-                        seats,
-                        wins,
-                        dps: r.speeds.get(i).map(|s| s.decisions_per_second()),
-                        share,
-                    }
-                })
-                .collect();
+        let mut v: Vec<Line> = self
+            .cfg
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let (seats, wins) = (res.seats[i], res.wins[i]);
+                // 0 and 1 by definition at the reference and the ceiling
+                // (the delta method would give their own ratings' noise).
+                let share = self.cfg.ceiling.and_then(|c| {
+                    let s = share_of_gap(elo(r, i), elo(r, self.cfg.reference), elo(r, c))?;
+                    Some(match i {
+                        _ if i == self.cfg.reference => (0.0, (0.0, 0.0)),
+                        _ if i == c => (1.0, (1.0, 1.0)),
+                        _ => s,
+                    })
+                });
+                Line {
+                    name: e.name(),
+                    players: r.players,
+                    elo: elo(r, i),
+                    win: (
+                        wins as f64 / seats.max(1) as f64,
+                        wilson95(wins, seats.max(1)),
+                    ),
+                    seats,
+                    wins,
+                    dps: r.speeds.get(i).map(|s| s.decisions_per_second()),
+                    share,
+                }
+            })
+            .collect();
         v.sort_by(|a, b| b.elo.0.total_cmp(&a.elo.0));
         v
     }
