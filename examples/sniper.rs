@@ -87,9 +87,24 @@ impl Strategy for Sniper {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// A bad argument or a failed tournament: one line on stderr, exit status 2.
+fn main() -> std::process::ExitCode {
+    match tournament_of_sniper() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+fn tournament_of_sniper() -> Result<(), Box<dyn std::error::Error>> {
     let games: u64 = match std::env::args().nth(1) {
-        Some(s) => s.parse()?,
+        Some(s) => s
+            .parse()
+            .ok()
+            .filter(|&g| g > 0)
+            .ok_or_else(|| format!("'{s}' is not a game count (usage: sniper [GAMES], a positive integer; default 40000)"))?,
         None => 40_000,
     };
     let rules = Rules::build(RuleSetFile::resolve("classic", &[], &[])?)?;

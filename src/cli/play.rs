@@ -21,6 +21,32 @@ use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::engine::trace::{match_end_line, match_line, TraceWriter};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
+/// Why the screen was lost: a write to standard output failed (closed, as
+/// by `| head`, or full). The player is then taken to have left.
+static LOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Writes `s` to standard output; a failure is kept in [`LOST`] (nothing is
+/// written after it), never a panic.
+fn say(s: &str) {
+    if LOST.get().is_some() {
+        return;
+    }
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_all(s.as_bytes()).and_then(|_| o.flush()) {
+        let _ = LOST.set(format!("cannot write to stdout: {e}"));
+    }
+}
+
+/// [`say`] with `format!`'s arguments.
+macro_rules! say_ {
+    ($($t:tt)*) => { say(&format!($($t)*)) };
+}
+
+/// [`say`] with `format!`'s arguments and a newline.
+macro_rules! sayln {
+    ($($t:tt)*) => { say(&format!("{}\n", format_args!($($t)*))) };
+}
+
 #[derive(clap::Args)]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -32,7 +58,7 @@ pub struct PlayArgs {
     #[arg(short, long, default_value = "points")]
     strategies: String,
     /// Your seat (0 = the first seat)
-    #[arg(long, default_value = "0")]
+    #[arg(long, default_value = "0", value_parser = parse_seat, allow_hyphen_values = true)]
     seat: usize,
     /// Seed of the shuffles and the others' choices (default: from the clock)
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
@@ -222,8 +248,7 @@ impl Recorder for Table {
                         result.points[p],
                     );
                 }
-                println!("{out}");
-                let _ = std::io::stdout().flush();
+                sayln!("{out}");
                 return;
             }
         };
@@ -250,27 +275,41 @@ enum Input {
 
 impl Human {
     fn read(&mut self, prompt: &str) -> Input {
-        if self.left.is_some() {
-            return Input::Quit;
-        }
-        print!("{prompt}> ");
-        let _ = std::io::stdout().flush();
-        let mut s = String::new();
-        match std::io::stdin().lock().read_line(&mut s) {
-            Ok(0) | Err(_) => {
-                self.gone.store(true, Ordering::Relaxed);
-                self.left = Some("the player left the table (end of input)".into());
-                Input::Quit
+        loop {
+            if self.left.is_some() {
+                return Input::Quit;
             }
-            Ok(_) => match human::typed(&s) {
-                Typed::Quit => {
-                    self.gone.store(true, Ordering::Relaxed);
-                    self.left = Some("the player left the table (quit)".into());
-                    Input::Quit
-                }
+            say_!("{prompt}> ");
+            if let Some(lost) = LOST.get() {
+                return self.leave(lost.clone());
+            }
+            let mut bytes = Vec::new();
+            let line = match std::io::stdin().lock().read_until(b'\n', &mut bytes) {
+                Ok(0) => return self.leave("the player left the table (end of input)".into()),
+                Err(e) => return self.leave(format!("cannot read the answers: {e}")),
+                Ok(_) => match String::from_utf8(bytes) {
+                    Ok(line) => line,
+                    Err(_) => {
+                        // A stray byte (a key the terminal does not send as
+                        // UTF-8) is a typo, not the end of the game.
+                        sayln!("that was not text the terminal sent as UTF-8: type it again");
+                        continue;
+                    }
+                },
+            };
+            return match human::typed(&line) {
+                Typed::Quit => self.leave("the player left the table (quit)".into()),
                 Typed::Line(t) => Input::Line(t),
-            },
+            };
         }
+    }
+
+    /// The person has left (or can no longer be asked): `why` is kept for
+    /// the engine, which ends the match.
+    fn leave(&mut self, why: String) -> Input {
+        self.gone.store(true, Ordering::Relaxed);
+        self.left = Some(why);
+        Input::Quit
     }
 
     fn show_log(&self) {
@@ -280,7 +319,7 @@ impl Human {
             for l in lines {
                 out += &format!("  {l}\n");
             }
-            print!("{out}");
+            say_!("{out}");
         }
     }
 
@@ -288,7 +327,7 @@ impl Human {
         let r = obs.rules();
         let s = &self.style;
         let mut out = format!("\n---- round {}, turn {} ----\n", obs.round(), obs.turns());
-        print!("{out}");
+        say_!("{out}");
         self.show_log();
         out = format!(
             "top card: {}   colour: {}   direction: {}",
@@ -305,14 +344,26 @@ impl Human {
         }
         out += &format!("   draw pile: {}\n", obs.draw_pile_len());
         for p in 0..obs.players() {
+            let n = obs.hand_size(p);
             out += &format!(
-                "   {:<24} {:>2} cards  {:>4} points\n",
+                "   {:<24} {n:>2} {:<5}  {:>4} points\n",
                 s.who(p as u8),
-                obs.hand_size(p),
+                if n == 1 { "card" } else { "cards" },
                 obs.totals()[p]
             );
         }
-        print!("{out}");
+        say_!("{out}");
+    }
+
+    /// Shows the hand, in order, where a question other than a card's is
+    /// asked (the colour of a wild, a challenge, a swap).
+    fn show_held(&self, obs: &Observation) {
+        let r = obs.rules();
+        let cards: Vec<String> = sorted(r, obs.hand())
+            .into_iter()
+            .map(|c| self.style.card(r, c))
+            .collect();
+        sayln!("your hand: {}", cards.join("  "));
     }
 
     /// Shows the hand numbered from 1; returns the cards in that order.
@@ -327,7 +378,7 @@ impl Human {
                 out += "\n  ";
             }
         }
-        println!("{out}");
+        sayln!("{out}");
         hand
     }
 
@@ -350,8 +401,8 @@ impl Human {
             match human::card_reply(&t, hand, deck, legal, may_draw) {
                 CardReply::Draw => return Some(None),
                 CardReply::Card(c) => return Some(Some(c)),
-                CardReply::Illegal(c) => println!("{}", why_not(c)),
-                CardReply::Refused(m) => println!("{m}"),
+                CardReply::Illegal(c) => sayln!("{}", why_not(c)),
+                CardReply::Refused(m) => sayln!("{m}"),
             }
         }
     }
@@ -361,13 +412,13 @@ impl Human {
             return default;
         }
         self.show_log();
-        println!("{question}");
+        sayln!("{question}");
         loop {
             match self.read("yes/no") {
                 Input::Quit => return default,
                 Input::Line(t) => match human::yes_no(&t) {
                     Some(b) => return b,
-                    None => println!("'{t}' is not an answer: type y or n"),
+                    None => sayln!("'{t}' is not an answer: type y or n"),
                 },
             }
         }
@@ -392,7 +443,7 @@ impl Strategy for Human {
         let hand = self.show_hand(obs, playable);
         let st = obs.settings();
         let may_draw = st.may_draw_when_playable && !st.force_play;
-        println!(
+        sayln!(
             "play a card (number or name){}, or 'quit'",
             if may_draw { ", 'd' to draw" } else { "" }
         );
@@ -401,7 +452,12 @@ impl Strategy for Human {
         let color = obs.color();
         let holds_color = obs.hand().iter().any(|c| r.deck.color(c) == Some(color));
         let why = |c: CardId| {
-            if r.deck.wd4.contains(c) && holds_color && !st.bluff_challenge {
+            if r.deck.wd4.contains(c) && st.wd4_last_resort && !playable.is_empty() {
+                format!(
+                    "{} may be played only when no other card of your hand can be: wd4_last_resort = true",
+                    r.deck.token(c)
+                )
+            } else if r.deck.wd4.contains(c) && holds_color && !st.bluff_challenge {
                 format!(
                     "{} cannot be played while you hold a {} card",
                     r.deck.token(c),
@@ -429,7 +485,9 @@ impl Strategy for Human {
                 let or_face = if face.is_wild() {
                     String::new()
                 } else {
-                    format!(", a {}", face.token())
+                    // "an 8": the only face read with a vowel sound first.
+                    let article = if face.token() == "8" { "an" } else { "a" };
+                    format!(", {article} {}", face.token())
                 };
                 format!(
                     "{} cannot be played on {} (colour {}): play a {} card{or_face} or a wild",
@@ -459,14 +517,15 @@ impl Strategy for Human {
             return most_held_color(obs);
         }
         self.show_log();
+        self.show_held(obs);
         let names: Vec<String> = Color::ALL.iter().map(|&c| self.style.colour(c)).collect();
-        println!("name a colour: {} (or r, y, g, b)", names.join(", "));
+        sayln!("name a colour: {} (or r, y, g, b)", names.join(", "));
         loop {
             match self.read("colour") {
                 Input::Quit => return most_held_color(obs),
                 Input::Line(t) => match human::color(&t) {
                     Some(c) => return c,
-                    None => println!("'{t}' is not a colour: type red, yellow, green or blue"),
+                    None => sayln!("'{t}' is not a colour: type red, yellow, green or blue"),
                 },
             }
         }
@@ -481,6 +540,7 @@ impl Strategy for Human {
             return fewest_cards_opponent(obs);
         }
         self.show_log();
+        self.show_held(obs);
         let others: Vec<u8> = (1..obs.players() as u8)
             .map(|k| obs.seat_after(k))
             .collect();
@@ -488,15 +548,15 @@ impl Strategy for Human {
             .iter()
             .map(|&s| format!("{s} ({} cards)", obs.hand_size(s as usize)))
             .collect();
-        println!("swap hands with which seat? {}", list.join(", "));
+        sayln!("swap hands with which seat? {}", list.join(", "));
         loop {
             match self.read("seat") {
                 Input::Quit => return fewest_cards_opponent(obs),
                 Input::Line(t) => match human::seat(&t, &others) {
                     Some(s) => return s,
-                    None => println!(
-                        "'{t}' is not another player's seat: type one of the numbers listed"
-                    ),
+                    None => {
+                        sayln!("'{t}' is not another player's seat: type one of the numbers listed")
+                    }
                 },
             }
         }
@@ -508,7 +568,7 @@ impl Strategy for Human {
         }
         self.show_table(obs);
         let hand = self.show_hand(obs, answers);
-        println!(
+        sayln!(
             "{} cards are coming at you: answer with a marked card, or 'd' to draw them",
             obs.pending_draw()
         );
@@ -518,9 +578,14 @@ impl Strategy for Human {
     }
 
     fn challenge(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        if self.left.is_none() {
+            self.show_log();
+            self.show_held(obs);
+        }
         let q = format!(
-            "a wild-draw4 was played on you (you hold {} cards): challenge it?",
-            obs.hand().len()
+            "a wild-draw4 was played on you ({} cards to draw if you do not challenge, {} if you challenge and lose): challenge it?",
+            obs.pending_draw(),
+            obs.pending_draw() + 2
         );
         self.ask_yes_no(&q, false)
     }
@@ -536,6 +601,13 @@ impl Strategy for Human {
     fn fault(&mut self) -> Option<String> {
         self.left.clone()
     }
+}
+
+/// `--seat`: a seat number from 0 (the table's size is checked with the
+/// player count).
+fn parse_seat(s: &str) -> Result<usize, String> {
+    s.parse::<usize>()
+        .map_err(|_| format!("'{s}' is not a valid seat (valid: 0 to 9, 0 = the first seat)"))
 }
 
 pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
@@ -558,9 +630,10 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     let others = strategy::parse_list(&a.strategies)?;
     if others.len() > a.players - 1 {
         return Err(Fail(format!(
-            "{} strategies for the {} other seats (give at most one per seat; the list is cycled)",
+            "{} strategies for the {} other {} (give at most one per seat; the list is cycled)",
             others.len(),
-            a.players - 1
+            a.players - 1,
+            if a.players == 2 { "seat" } else { "seats" }
         )));
     }
     // An earlier trace is not replaced without --force; its folder is made
@@ -569,6 +642,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         Some(path) => prepare_out_file(path, "--trace", a.force)?,
         None => Vec::new(),
     };
+    on_interrupt(created.clone(), a.trace.is_some());
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -619,9 +693,11 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     if let Some(t) = &mut table.trace {
         t.line(&match_line(&rules, a.players, &names, seed));
     }
-    println!(
+    sayln!(
         "unolab play: rules {}, {} players, you are seat {}, seed {seed}",
-        rules.name, a.players, a.seat
+        rules.name,
+        a.players,
+        a.seat
     );
     let (table_rng, agent_rng) = game_rngs(seed, 0);
     let mut game = Game::with_rng(&rules, a.players, table_rng);
@@ -633,7 +709,10 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         Ok(r) => r,
         Err(e) if e.fault && e.seat == me => {
             remove_created(&created);
-            println!(
+            if let Some(lost) = LOST.get() {
+                return Err(Fail(lost.clone()));
+            }
+            sayln!(
                 "\nYou left the table in round {}{}.",
                 e.round,
                 if a.trace.is_some() {
@@ -663,7 +742,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
             result.totals[p]
         );
     }
-    print!("{out}");
+    say_!("{out}");
     if let (Some(path), Some(mut t)) = (a.trace, table.trace.take()) {
         t.line(&match_end_line(&result, a.players));
         let buf = t
@@ -682,7 +761,30 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
             &dir,
             &[(name.as_str(), String::from_utf8_lossy(&buf).into_owned())],
         )?;
-        println!("trace written to {}", path.display());
+        sayln!("trace written to {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    match LOST.get() {
+        Some(lost) => Err(Fail(lost.clone())),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Ctrl-C, SIGTERM or SIGHUP during a match: the other seats' programs are
+/// ended (they run in their own process groups, which a terminal's Ctrl-C
+/// does not reach), the folders made for `--trace` removed, and the match
+/// left with a line that says so (exit status 130).
+fn on_interrupt(created: Vec<PathBuf>, tracing: bool) {
+    let _ = ctrlc::set_handler(move || {
+        unolab::agents::external::end_all();
+        remove_created(&created);
+        eprintln!(
+            "\ninterrupted: you left the table{}",
+            if tracing {
+                "; no trace was written"
+            } else {
+                ""
+            }
+        );
+        std::process::exit(130);
+    });
 }

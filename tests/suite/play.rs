@@ -210,3 +210,105 @@ fn a_wild_beside_a_matching_card_is_refused_with_the_reason_under_wild_when_matc
     p.send_line("quit").unwrap();
     p.expect(expectrl::Eof).unwrap();
 }
+
+/// The colour of a start wild is asked beside the hand (it was asked before
+/// the hand was ever shown), and Ctrl-C at a prompt leaves the table with a
+/// line that says so, removing the folder made for `--trace` (it killed the
+/// process without a word and left the folder).
+#[test]
+fn a_colour_is_asked_beside_the_hand_and_ctrl_c_leaves_cleanly() {
+    let dir = crate::common::tempdir_created("play", "ctrlc");
+    let trace = dir.join("made").join("t.jsonl");
+    // Seed 1: the start card is a wild, so the first question is its colour.
+    let mut p = spawn(&["--seed", "1", "--trace", trace.to_str().unwrap()], true);
+    let m = p.expect("colour> ").unwrap();
+    let screen = String::from_utf8_lossy(m.before()).to_string();
+    let at = screen.find("your hand: ").expect("the hand is shown");
+    assert!(at < screen.find("name a colour").unwrap(), "{screen}");
+    assert!(
+        dir.join("made").is_dir(),
+        "the trace's folder is made first"
+    );
+    p.send(expectrl::ControlCode::EndOfText).unwrap();
+    let m = p.expect(expectrl::Eof).unwrap();
+    let mut rest = String::from_utf8_lossy(m.before()).to_string();
+    for part in m.matches() {
+        rest.push_str(&String::from_utf8_lossy(part));
+    }
+    assert!(
+        rest.contains("interrupted: you left the table; no trace was written"),
+        "{rest:?}"
+    );
+    assert!(
+        !dir.join("made").exists(),
+        "the folder made for the trace is removed"
+    );
+}
+
+/// Output closed (`| head`) or full: one line and exit status 2, where
+/// `play` panicked ("failed printing to stdout").
+#[test]
+fn a_closed_screen_ends_the_game_with_one_line() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["play", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut input = String::from("r\n");
+    for _ in 0..100 {
+        input.push_str("1\ny\n");
+    }
+    // The game may end before reading it all: a closed stdin is no error.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "error: cannot write to stdout: Broken pipe (os error 32)\n"
+    );
+}
+
+/// A byte that is not UTF-8 typed at a prompt is asked again (it ended the
+/// game as if the player had left), and `--seat -1` gets the seat's message.
+#[test]
+fn a_stray_byte_is_asked_again_and_a_negative_seat_is_refused() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["play", "--seed", "1"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"r\n\xe9\nquit\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        out.contains("play> that was not text the terminal sent as UTF-8: type it again\nplay> "),
+        "{out}"
+    );
+    assert!(out.contains("You left the table in round 1."), "{out}");
+    let o = Command::new(BIN)
+        .args(["play", "--seat", "-1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("'-1' is not a valid seat (valid: 0 to 9, 0 = the first seat)"),
+        "{err}"
+    );
+}
