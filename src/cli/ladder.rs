@@ -93,6 +93,17 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     for p in &cfg.players {
         claim_out_dir(&out.join(format!("{p}p")), a.force)?;
     }
+    if a.force {
+        // An earlier ladder's table sizes that this one does not play
+        // would be left beside its results, read as its own.
+        for p in 2..=10 {
+            let dir = out.join(format!("{p}p"));
+            if !cfg.players.contains(&p) && dir.is_dir() {
+                claim_out_dir(&dir, true)?;
+                let _ = std::fs::remove_dir(&dir);
+            }
+        }
+    }
     let total = cfg.games * cfg.players.len() as u64;
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", 0);
     let games = cfg.games;

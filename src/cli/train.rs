@@ -32,12 +32,12 @@ pub struct TrainArgs {
     /// Expert iterations: a search with the latest network as rollout policy labels again
     #[arg(long, default_value = "0")]
     iterations: usize,
-    /// Determinizations per action of the searching teacher (at most 1,000,000)
-    #[arg(long, default_value = "100", value_parser = parse_sims, allow_hyphen_values = true)]
-    search_sims: u64,
-    /// Games labelled by the searching teacher at each iteration
-    #[arg(long, default_value = "200", value_parser = parse_count, allow_hyphen_values = true)]
-    search_games: u64,
+    /// Determinizations per action of the searching teacher (at most 1,000,000; default 100; with --iterations)
+    #[arg(long, value_parser = parse_sims, allow_hyphen_values = true)]
+    search_sims: Option<u64>,
+    /// Games labelled by the searching teacher at each iteration (default 200; with --iterations)
+    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    search_games: Option<u64>,
     /// The searching teacher of the iterations: a pimc or oracle preset; the latest network plays its own seat in the simulations and every seat of the labelled games (default: pimc with --search-sims, the network in every seat)
     #[arg(long, value_name = "PRESET")]
     search: Option<String>,
@@ -77,10 +77,17 @@ pub struct TrainArgs {
     /// Output folder (created if missing)
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
+    /// Replace the networks of an earlier run of the same --name in --out (refused without it)
+    #[arg(long)]
+    force: bool,
+    /// No progress on stderr (the table is still printed on stdout)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[cfg(not(feature = "train"))]
-pub fn exec(_: TrainArgs) -> Result<ExitCode, Fail> {
+pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
+    check_args(&a)?;
     Err(Fail(
         "this unolab was built without training: build it with `cargo build --release --features train`".into(),
     ))
@@ -107,22 +114,8 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             })
             .collect()
     };
+    let earlier = check_args(&a)?;
     let name = a.name.clone();
-    if name.is_empty()
-        || name.contains(',')
-        || name.contains(char::is_whitespace)
-        || name.contains('/')
-    {
-        return Err(Fail(format!(
-            "name '{name}' must be non-empty, without commas, slashes or spaces"
-        )));
-    }
-    if !(a.soft >= 0.0 && a.soft.is_finite()) {
-        return Err(Fail(format!("--soft {} must be a number >= 0", a.soft)));
-    }
-    if !(a.lr > 0.0 && a.lr.is_finite()) {
-        return Err(Fail(format!("--lr {} must be a positive number", a.lr)));
-    }
     let cfg = TrainConfig {
         rules: load_rules(&a.rules)?,
         players: list(&a.players, "players")?,
@@ -141,8 +134,8 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             None => None,
         },
         iterations: a.iterations,
-        search_sims: a.search_sims as u32,
-        search_games: a.search_games,
+        search_sims: a.search_sims.unwrap_or(100) as u32,
+        search_games: a.search_games.unwrap_or(200),
         search: a.search.as_deref().map(StrategySpec::load).transpose()?,
         refit: a.refit,
         fit: FitConfig {
@@ -160,12 +153,6 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         name: name.clone(),
     };
     cfg.validate().map_err(Fail)?;
-    if a.out.exists() && !a.out.is_dir() {
-        return Err(Fail(format!(
-            "--out {} is not a directory",
-            a.out.display()
-        )));
-    }
     let threads = a.threads.unwrap_or_else(cores);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -173,13 +160,22 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         .map_err(|e| Fail(format!("cannot start {threads} threads: {e}")))?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| Fail(format!("cannot create {}: {e}", a.out.display())))?;
+    for f in &earlier {
+        std::fs::remove_file(a.out.join(f))
+            .map_err(|e| Fail(format!("--force: cannot remove {f}: {e}")))?;
+    }
+    // Progress on a terminal only: redirected, it would be one long line.
+    let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let session = Session::begin(None)?;
     let command = super::tune::command_line(&std::env::args().collect::<Vec<_>>());
     let mut rows: Vec<String> = Vec::new();
     let mut write_err: Option<Fail> = None;
     let out = a.out.clone();
+    let eval_games = cfg.eval_games;
     let result = pool.install(|| {
         train(&cfg, session.stop, &mut |p| match p {
+            Progress::Labelling { .. } | Progress::Fitting { .. } | Progress::Evaluating { .. }
+                if !live => {}
             Progress::Labelling { stage, done, total } => {
                 eprint!(
                     "\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ",
@@ -229,9 +225,18 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                     .eval
                     .iter()
                     .map(|&(p, w, n)| {
+                        if n == 0 {
+                            return format!("{p}p not measured (interrupted)");
+                        }
                         let (lo, hi) = wilson95(w, n);
+                        // An evaluation an interrupt cut short says so.
+                        let cut = if n < eval_games {
+                            format!(" (interrupted: {n} of {eval_games} rounds)")
+                        } else {
+                            String::new()
+                        };
                         format!(
-                            "{p}p {:.1}% [{:.1}, {:.1}] (fair {:.1}%)",
+                            "{p}p {:.1}% [{:.1}, {:.1}] (fair {:.1}%){cut}",
                             100.0 * w as f64 / n.max(1) as f64,
                             100.0 * lo,
                             100.0 * hi,
@@ -250,7 +255,11 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                     evals.join("; "),
                     s.seconds
                 );
-                eprintln!("\r{row}");
+                if live {
+                    eprintln!("\r{row}");
+                } else if !a.quiet {
+                    eprintln!("{row}");
+                }
                 rows.push(row);
             }
         })
@@ -280,6 +289,94 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The checks of the arguments that need no training code, so that they
+/// come before any work, in a build without the feature too: the name, the
+/// options of the expert iterations alone, `--soft` and `--lr`, and `--out`
+/// (not a file; an earlier run's networks of this name only with
+/// `--force`: returned, to be removed before the first stage).
+fn check_args(a: &TrainArgs) -> Result<Vec<String>, Fail> {
+    use unolab::agents::search::SearchKind;
+    use unolab::agents::StrategySpec;
+    let name = &a.name;
+    super::tune::check_name(name, "NAME-K.safetensors and NAME-K.toml")?;
+    // What applies to the expert iterations only.
+    if a.iterations == 0 {
+        let given: Vec<&str> = [
+            ("--search", a.search.is_some()),
+            ("--refit", a.refit),
+            ("--search-sims", a.search_sims.is_some()),
+            ("--search-games", a.search_games.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(f, on)| on.then_some(f))
+        .collect();
+        if !given.is_empty() {
+            return Err(Fail(format!(
+                "{} apply to the expert iterations: give --iterations N (N >= 1), or leave them out",
+                given.join(", ")
+            )));
+        }
+    }
+    if !(a.soft >= 0.0 && a.soft.is_finite()) {
+        return Err(Fail(format!("--soft {} must be a number >= 0", a.soft)));
+    }
+    if !(a.lr > 0.0 && a.lr.is_finite()) {
+        return Err(Fail(format!("--lr {} must be a positive number", a.lr)));
+    }
+    let teacher = StrategySpec::load(&a.teacher)?;
+    // --soft fits a teacher's action values: only pimc and oracle (without
+    // halving) give them, the first teacher or the iterations' search.
+    let values = |s: &StrategySpec| {
+        matches!(s, StrategySpec::Search(c)
+            if matches!(c.kind, SearchKind::Pimc | SearchKind::Oracle) && !c.params.halving)
+    };
+    if a.soft > 0.0 && a.iterations == 0 && !values(&teacher) {
+        return Err(Fail(format!(
+            "--soft fits the action values of a searching teacher (pimc or oracle, without halving): '{}' gives none, and no --iterations search; leave --soft out",
+            teacher.name()
+        )));
+    }
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(Fail(format!(
+            "--out {} is not a directory",
+            a.out.display()
+        )));
+    }
+    // The networks of an earlier run of this name are not replaced (nor
+    // mixed with this run's stages) without --force.
+    let earlier = earlier_networks(&a.out, name);
+    if !earlier.is_empty() && !a.force {
+        return Err(Fail(format!(
+            "--out {} holds networks of an earlier run named '{name}' ({}); use another --out or --name, or --force to replace them",
+            a.out.display(),
+            earlier.join(", ")
+        )));
+    }
+    Ok(earlier)
+}
+
+/// The files of `dir` that an earlier run named `name` wrote:
+/// `NAME-K.safetensors` and `NAME-K.toml` (sorted).
+fn earlier_networks(dir: &std::path::Path, name: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| {
+            let stem = f
+                .strip_suffix(".safetensors")
+                .or_else(|| f.strip_suffix(".toml"));
+            stem.and_then(|s| s.strip_prefix(name))
+                .and_then(|s| s.strip_prefix('-'))
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect();
+    v.sort();
+    v
 }
 
 #[cfg(feature = "train")]

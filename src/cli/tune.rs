@@ -75,11 +75,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             .unwrap_or_else(|| "tuned".into()),
         (None, None) => "tuned".into(),
     };
-    if name.is_empty() || name.contains(',') || name.contains(char::is_whitespace) {
-        return Err(Fail(format!(
-            "name '{name}' must be non-empty, without commas or spaces (use --name)"
-        )));
-    }
+    check_name(&name, "the preset (--name, or --out's file name)")?;
     let threads = a.threads.unwrap_or_else(cores);
     let cfg = TuneConfig {
         rules,
@@ -156,4 +152,16 @@ pub fn command_line(args: &[String]) -> String {
         }
     }
     v.join(" ")
+}
+
+/// Refuses a `--name` that would not load back as a strategy name or that
+/// a file name could not hold (`names`: what it names, in the message).
+pub fn check_name(name: &str, names: &str) -> Result<(), Fail> {
+    if unolab::lab::plain_name(name, true) {
+        Ok(())
+    } else {
+        Err(Fail(format!(
+            "invalid name '{name}' (valid: letters, digits, '-', '_' and '.'; it names {names})"
+        )))
+    }
 }

@@ -94,6 +94,12 @@ impl LadderConfig {
 
     /// Checks every tournament and the speed budget before any game.
     pub fn validate(&self) -> Result<(), TournamentError> {
+        if !super::plain_name(&self.name, false) {
+            return Err(TournamentError::Invalid(format!(
+                "invalid name '{}' (valid: letters, digits, '-' and '_'; it names the results folder)",
+                self.name
+            )));
+        }
         if self.players.is_empty() {
             return Err(TournamentError::Invalid(
                 "players: give at least one table size".into(),

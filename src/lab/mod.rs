@@ -20,6 +20,19 @@ pub mod tune;
 
 pub use experiment::Experiment;
 
+/// Whether `name` may name a file or a folder the lab writes (an
+/// experiment's or a ladder's results folder, a tuned or trained preset):
+/// not empty, only ASCII letters, digits, '-' and '_', and with `dots` also
+/// '.' after the first character. Nothing a path, a shell or a TOML string
+/// would read otherwise (no '/', '..', quote or backslash).
+pub fn plain_name(name: &str, dots: bool) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || (dots && c == '.'))
+}
+
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, IllegalActionError, NoRecord, RoundResult};
 use std::sync::Arc;

@@ -326,6 +326,7 @@ impl LadderReport<'_> {
             rep.write_dir(&dir.join(format!("{}p", r.players)), command)?;
         }
         let manifest = json!({
+            "kind": "ladder",
             "name": self.cfg.name,
             "command": command,
             "version": env!("CARGO_PKG_VERSION"),

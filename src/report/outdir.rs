@@ -54,6 +54,10 @@ pub fn describe_results(dir: &Path) -> String {
         }
     } else if m["kind"] == "tournament" {
         "a tournament".into()
+    } else if m["kind"] == "ladder" || m["field"].is_array() {
+        // (a ladder's manifest has held "kind" since 2026-12-04; before,
+        // its "field" told it apart)
+        format!("ladder '{}'", m["name"].as_str().unwrap_or_default())
     } else if m.get("shards").is_some() {
         "a merge".into()
     } else {

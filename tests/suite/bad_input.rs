@@ -901,3 +901,103 @@ fn a_difference_without_variance_has_no_interval_for_a_rate_either() {
         "{blocked}"
     );
 }
+
+/// What the probe of `train`, `tune` and `ladder` found (2026-12-04): each
+/// was accepted and did harm or nothing; each is refused in one line before
+/// any work now. The `train` checks run in a build without the feature too.
+#[test]
+fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
+    let dir = tempdir("probe-train");
+    // A name with a quote or a backslash wrote a preset that did not load.
+    let e = refusal(&unolab(&["train", "--name", "a\"b", "--out", s(&dir)]));
+    assert!(
+        e.contains("invalid name 'a\"b' (valid: letters, digits, '-', '_' and '.'"),
+        "{e}"
+    );
+    let e = refusal(&unolab(&[
+        "tune",
+        "--name",
+        "b\\z",
+        "--out",
+        s(&dir.join("t.toml")),
+    ]));
+    assert!(e.contains("invalid name 'b\\z'"), "{e}");
+    // Options of the expert iterations did nothing without --iterations.
+    let e = refusal(&unolab(&[
+        "train",
+        "--refit",
+        "--search-sims",
+        "3",
+        "--out",
+        s(&dir),
+    ]));
+    assert_eq!(
+        e,
+        "error: --refit, --search-sims apply to the expert iterations: give --iterations N (N >= 1), or leave them out\n"
+    );
+    // --soft did nothing with a teacher that gives no action values.
+    let e = refusal(&unolab(&["train", "--soft", "0.1", "--out", s(&dir)]));
+    assert!(
+        e.contains("--soft fits the action values of a searching teacher")
+            && e.contains("'tuned' gives none"),
+        "{e}"
+    );
+    // An earlier run's networks were replaced, and its later stages left
+    // beside the new ones.
+    let nets = dir.join("nets");
+    std::fs::create_dir_all(&nets).unwrap();
+    for f in [
+        "net-0.safetensors",
+        "net-0.toml",
+        "net-1.toml",
+        "netx-0.toml",
+    ] {
+        std::fs::write(nets.join(f), "x").unwrap();
+    }
+    let e = refusal(&unolab(&["train", "--out", s(&nets)]));
+    assert!(
+        e.contains("holds networks of an earlier run named 'net' (net-0.safetensors, net-0.toml, net-1.toml); use another --out or --name, or --force to replace them"),
+        "{e}"
+    );
+    // A ladder's name names its results folder: '' or '../x' wrote into
+    // results/ or outside it.
+    for name in ["", "../escaped"] {
+        let lad = dir.join("bad-name.toml");
+        std::fs::write(
+            &lad,
+            format!("name = \"{name}\"\nplayers = [2]\ngames = 20\nseed = 1\nfield = [\"random\", \"points\"]\nreference = \"random\"\n"),
+        )
+        .unwrap();
+        let e = refusal(&unolab(&["ladder", s(&lad), "-q"]));
+        assert!(
+            e.contains(&format!(
+                "invalid name '{name}' (valid: letters, digits, '-' and '_'"
+            )),
+            "{e}"
+        );
+    }
+    // --force on a ladder folder left the table sizes the new ladder does
+    // not play; and the folder was described as "a run".
+    let lad = dir.join("l.toml");
+    let text = |players: &str| {
+        format!("name = \"l\"\nplayers = {players}\ngames = 20\nseed = 1\nfield = [\"random\", \"points\"]\nreference = \"random\"\nspeed_seconds = 0.05\n")
+    };
+    let out = dir.join("lout");
+    std::fs::write(&lad, text("[2, 3]")).unwrap();
+    ok(unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
+    let e = refusal(&unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
+    assert!(
+        e.contains("already holds the finished results of ladder 'l'"),
+        "{e}"
+    );
+    std::fs::write(&lad, text("[2, 4]")).unwrap();
+    ok(unolab(&[
+        "ladder",
+        s(&lad),
+        "--out",
+        s(&out),
+        "-q",
+        "--force",
+    ]));
+    assert!(out.join("4p").is_dir() && !out.join("3p").exists());
+}

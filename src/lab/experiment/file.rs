@@ -276,11 +276,7 @@ pub fn parse_with(
         }
     };
     let name = f.name.get_ref().clone();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
+    if !crate::lab::plain_name(&name, false) {
         errs.at(
             f.name.span(),
             format!("invalid name '{name}' (valid: letters, digits, '-' and '_'; it names the results folder)"),

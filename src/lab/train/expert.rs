@@ -209,6 +209,12 @@ pub fn train(
         let start = if cfg.refit && k > 0 { None } else { start };
         let fit_cfg = FitConfig {
             seed: cfg.fit.seed ^ k as u64,
+            // `init`'s layer sizes win over `hidden`, for a fresh fit too
+            // (`refit`): the stages keep one shape.
+            hidden: match &cfg.init {
+                Some(w) => hidden_sizes(w),
+                None => cfg.fit.hidden.clone(),
+            },
             ..cfg.fit.clone()
         };
         let weights = fit(train_on, start, &fit_cfg, stop, &mut |epoch| {
@@ -290,6 +296,15 @@ fn own_rollout(search: &StrategySpec, net: &StrategySpec) -> StrategySpec {
     StrategySpec::Search(Box::new(c))
 }
 
+/// The hidden layer sizes of `w` (every layer's outputs but the last's).
+fn hidden_sizes(w: &NetWeights) -> Vec<usize> {
+    let layers = w.layers();
+    layers[..layers.len().saturating_sub(1)]
+        .iter()
+        .map(|l| l.outputs)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +347,19 @@ mod tests {
             opponent: StrategySpec::load("first").unwrap(),
             seed: 5,
             name: "t".into(),
+        }
+    }
+
+    #[test]
+    fn a_refit_keeps_the_layer_sizes_of_init() {
+        // --init's sizes win over --hidden: a refit at the iteration used
+        // --hidden's, so the stages changed shape.
+        let stop = AtomicBool::new(false);
+        let mut cfg = config(None, true);
+        cfg.init = Some(super::super::fit::init(&[12], 3));
+        let stages = train(&cfg, &stop, &mut |_| {}).unwrap();
+        for s in &stages {
+            assert_eq!(hidden_sizes(&s.weights), [12], "stage {}", s.index);
         }
     }
 
