@@ -312,3 +312,36 @@ fn a_stray_byte_is_asked_again_and_a_negative_seat_is_refused() {
         "{err}"
     );
 }
+
+/// An external seat whose program exits at once ends the game at the
+/// person's first prompt, with its fault (it was reported only when the
+/// round ended: a whole round against the seat's legal defaults).
+#[test]
+fn a_broken_external_seat_ends_the_game_at_the_first_prompt() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["play", "--seed", "1", "--strategies", "ext:false"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = String::from("r\n");
+    for _ in 0..60 {
+        input.push_str("d\nn\n");
+    }
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("strategy 'false' at seat 1 failed in round 1: the program exited"),
+        "{err}"
+    );
+    // Not a single answer was asked for: the first prompt ended the game.
+    assert_eq!(out.matches("> ").count(), 0, "{out}");
+    assert!(!out.contains("Round 1 over"), "{out}");
+}

@@ -6,6 +6,8 @@
 //! at the end of each round. `--trace FILE` records the match in the trace
 //! format; the file is written only when the match is over.
 
+mod watch;
+
 use super::args::{load_rules, parse_players, parse_seed, RuleArgs};
 use super::scaffold::{prepare_out_file, remove_created};
 use super::term::Fail;
@@ -265,6 +267,8 @@ struct Human {
     log: Log,
     gone: Arc<AtomicBool>,
     left: Option<String>,
+    /// The first fault of another seat: the game ends at the next prompt.
+    broken: watch::Broken,
 }
 
 /// What the person typed, read as an answer.
@@ -278,6 +282,10 @@ impl Human {
         loop {
             if self.left.is_some() {
                 return Input::Quit;
+            }
+            let broken = self.broken.lock().map(|b| b.clone()).unwrap_or_default();
+            if let Some(why) = broken {
+                return self.leave(why);
             }
             say_!("{prompt}> ");
             if let Some(lost) = LOST.get() {
@@ -668,6 +676,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     };
     let log: Log = Arc::new(Mutex::new(Vec::new()));
     let gone = Arc::new(AtomicBool::new(false));
+    let broken: watch::Broken = Arc::new(Mutex::new(None));
     let mut seats: Vec<Seat> = Vec::new();
     k = 0;
     for s in 0..a.players {
@@ -677,9 +686,16 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
                 log: log.clone(),
                 gone: gone.clone(),
                 left: None,
+                broken: broken.clone(),
             }));
         } else {
-            seats.push(others[k % others.len()].instantiate());
+            // Watched: a broken program ends the game at the person's next
+            // prompt, not after a round played against its defaults.
+            seats.push(Seat::custom(watch::Watched {
+                inner: others[k % others.len()].instantiate(),
+                seat: s as u8,
+                broken: broken.clone(),
+            }));
             k += 1;
         }
     }
@@ -711,6 +727,10 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
             remove_created(&created);
             if let Some(lost) = LOST.get() {
                 return Err(Fail(lost.clone()));
+            }
+            let failed = broken.lock().map(|b| b.clone()).unwrap_or_default();
+            if let Some(why) = failed {
+                return Err(Fail(why));
             }
             sayln!(
                 "\nYou left the table in round {}{}.",
