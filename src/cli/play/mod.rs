@@ -6,12 +6,16 @@
 //! at the end of each round. `--trace FILE` records the match in the trace
 //! format; the file is written only when the match is over.
 
+#[macro_use]
+mod screen;
 mod watch;
+
+use screen::{on_interrupt, say, LOST};
 
 use super::args::{load_rules, parse_players, parse_seed, RuleArgs};
 use super::scaffold::{prepare_out_file, remove_created};
 use super::term::Fail;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,32 +26,6 @@ use unolab::engine::game::{game_rngs, Agents, DrawReason, Event, Game, Recorder}
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::engine::trace::{match_end_line, match_line, TraceWriter};
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
-
-/// Why the screen was lost: a write to standard output failed (closed, as
-/// by `| head`, or full). The player is then taken to have left.
-static LOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Writes `s` to standard output; a failure is kept in [`LOST`] (nothing is
-/// written after it), never a panic.
-fn say(s: &str) {
-    if LOST.get().is_some() {
-        return;
-    }
-    let mut o = std::io::stdout().lock();
-    if let Err(e) = o.write_all(s.as_bytes()).and_then(|_| o.flush()) {
-        let _ = LOST.set(format!("cannot write to stdout: {e}"));
-    }
-}
-
-/// [`say`] with `format!`'s arguments.
-macro_rules! say_ {
-    ($($t:tt)*) => { say(&format!($($t)*)) };
-}
-
-/// [`say`] with `format!`'s arguments and a newline.
-macro_rules! sayln {
-    ($($t:tt)*) => { say(&format!("{}\n", format_args!($($t)*))) };
-}
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -787,24 +765,4 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         Some(lost) => Err(Fail(lost.clone())),
         None => Ok(ExitCode::SUCCESS),
     }
-}
-
-/// Ctrl-C, SIGTERM or SIGHUP during a match: the other seats' programs are
-/// ended (they run in their own process groups, which a terminal's Ctrl-C
-/// does not reach), the folders made for `--trace` removed, and the match
-/// left with a line that says so (exit status 130).
-fn on_interrupt(created: Vec<PathBuf>, tracing: bool) {
-    let _ = ctrlc::set_handler(move || {
-        unolab::agents::external::end_all();
-        remove_created(&created);
-        eprintln!(
-            "\ninterrupted: you left the table{}",
-            if tracing {
-                "; no trace was written"
-            } else {
-                ""
-            }
-        );
-        std::process::exit(130);
-    });
 }
