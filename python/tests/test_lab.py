@@ -655,6 +655,17 @@ def test_helpers_refuse_wrong_types_and_ranges_as_the_runs_do():
         unolab.rules("classic", as_toml=1)
 
 
+def test_a_none_in_an_experiment_dict_names_its_key():
+    with pytest.raises(TypeError) as e:
+        unolab.experiment({"name": "x", "base": {"players": None}})
+    assert str(e.value) == (
+        "experiment: base.players is None (an experiment file has no null: "
+        "leave the key out for its default)"
+    )
+    with pytest.raises(TypeError, match=r"experiment: arm\[1\]\.label is None"):
+        unolab.experiment({"name": "x", "arm": [{"label": "a"}, {"label": None}]})
+
+
 def test_numpy_values_are_settings_values():
     """numpy's integers, floats and booleans are values as Python's are."""
     a = unolab.rules("classic", settings={"hand_size": np.int64(5), "target": np.uint16(300),

@@ -472,6 +472,7 @@ def experiment(
     unless ``force=True`` (``--force``) replaces them.
     """
     if isinstance(source, Mapping):
+        _no_none(source, "")
         text, is_text = _core.json_to_toml(json.dumps(source)), True
     else:
         text, is_text = os.fspath(source), False
@@ -530,6 +531,23 @@ def trace(
         bool_of("force", force),
     )
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _no_none(value: Any, path: str) -> None:
+    """Refuses a ``None`` anywhere in an experiment given as a dict, naming
+    its key (TOML has no null; the message was serde's, with a line and a
+    column of a text the caller never wrote)."""
+    if value is None:
+        raise TypeError(
+            f"experiment: {path or 'the experiment'} is None (an experiment file has no "
+            "null: leave the key out for its default)"
+        )
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _no_none(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _no_none(v, f"{path}[{i}]")
 
 
 def rules(
