@@ -212,7 +212,13 @@ impl LadderReport<'_> {
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is approximate (delta method, the three ratings' intervals treated as independent). Each tournament's ratings, head-to-head \
-             table and plot are in its folder ({folders}).\n\nRegenerate: `{command}`\n",
+             table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",
+            // The folder holds these results now: running it again needs --force.
+            regenerate = if command.split(' ').any(|w| w == "--force") {
+                command.to_string()
+            } else {
+                format!("{command} --force")
+            },
             folders = self
                 .outcome
                 .rungs

@@ -985,6 +985,9 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
     let out = dir.join("lout");
     std::fs::write(&lad, text("[2, 3]")).unwrap();
     ok(unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
+    // Its "Regenerate" command is refused as written without --force.
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains(" -q --force`"), "{md}");
     let e = refusal(&unolab(&["ladder", s(&lad), "--out", s(&out), "-q"]));
     assert!(
         e.contains("already holds the finished results of ladder 'l'"),
