@@ -178,8 +178,38 @@ fn interned(file: RuleSetFile) -> PyResult<&'static Rules> {
 /// Resolves a rule set (a name or a path), house rules (`"stacking=same,seven_o"`
 /// items) and settings (`"key=value"` items).
 fn resolve(rules: &str, house: &[String], settings: &[String]) -> PyResult<&'static Rules> {
+    given_once(settings, house, "")?;
     let file = RuleSetFile::resolve(rules, settings, house).map_err(rules_error)?;
     interned(file)
+}
+
+/// Refuses a setting given twice among `settings` and the items of `house`
+/// (`prefix`: `""`, or `"b_"` for a comparison's B): the later would win
+/// silently, and a house rule wins over a setting of the same key whatever
+/// the order (`unolab::engine::rules::given_twice`).
+pub(crate) fn given_once(settings: &[String], house: &[String], prefix: &str) -> PyResult<()> {
+    let Some((key, (f1, i1), (f2, i2))) = unolab::engine::rules::given_twice(settings, house)
+    else {
+        return Ok(());
+    };
+    let arg = |from: &str| {
+        format!(
+            "{prefix}{}",
+            if from == "set" { "settings" } else { "house" }
+        )
+    };
+    Err(value_error(if f1 == f2 {
+        format!(
+            "'{key}' is given twice in {}: {i1}, {i2}: give each setting once",
+            arg(f1)
+        )
+    } else {
+        format!(
+            "'{key}' is given in {} ({i1}) and in {} ({i2}): give each setting once",
+            arg(f1),
+            arg(f2)
+        )
+    }))
 }
 
 // ----- the configuration of a table --------------------------------------------

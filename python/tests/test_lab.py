@@ -655,6 +655,25 @@ def test_helpers_refuse_wrong_types_and_ranges_as_the_runs_do():
         unolab.rules("classic", as_toml=1)
 
 
+def test_a_setting_given_twice_is_refused():
+    """The later item would win silently, and a house rule wins over a
+    setting of the same key whatever the order: refused, as on the command
+    line (B's items add to A's and are checked on their own)."""
+    with pytest.raises(ValueError) as e:
+        unolab.run(games=10, house="stacking=same,stacking=cross")
+    assert str(e.value) == (
+        "'stacking' is given twice in house: stacking=same, stacking=cross: give each setting once"
+    )
+    with pytest.raises(ValueError) as e:
+        unolab.env(settings={"jump_in": False}, house="jump_in")
+    assert str(e.value) == (
+        "'jump_in' is given in settings (jump_in=false) and in house (jump_in): give each setting once"
+    )
+    with pytest.raises(ValueError, match="'hand_size' is given twice in b_settings"):
+        unolab.compare(games=10, b_settings=["hand_size=5", "hand_size=6"])
+    unolab.compare(games=10, house="stacking=same", b_house="stacking=cross")
+
+
 def test_a_none_in_an_experiment_dict_names_its_key():
     with pytest.raises(TypeError) as e:
         unolab.experiment({"name": "x", "base": {"players": None}})

@@ -44,29 +44,14 @@ pub fn load_rules(a: &RuleArgs) -> Result<Rules, Fail> {
 /// Refuses a setting given twice among the `--set` items and the `--house`
 /// items of one command (`prefix`: `""`, or `"b-"` for B's options): the
 /// later would win silently, and a house rule wins over a `--set` of the
-/// same key whatever their order.
+/// same key whatever their order ([`unolab::engine::rules::given_twice`]).
 pub fn given_once(set: &[String], house: &[String], prefix: &str) -> Result<(), Fail> {
-    let house_items = house
-        .iter()
-        .flat_map(|h| h.split(','))
-        .map(str::trim)
-        .filter(|i| !i.is_empty());
-    let items = set
-        .iter()
-        .map(|s| ("set", s.trim()))
-        .chain(house_items.map(|i| ("house", i)));
-    let mut seen: Vec<(&str, String)> = Vec::new();
-    for (flag, item) in items {
-        let key = item.split('=').next().unwrap_or_default().trim();
-        let given = format!("--{prefix}{flag} {item}");
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-            return Err(Fail(format!(
-                "'{key}' is given twice ({first}, {given}): give each setting once"
-            )));
-        }
-        seen.push((key, given));
+    match unolab::engine::rules::given_twice(set, house) {
+        None => Ok(()),
+        Some((key, (f1, i1), (f2, i2))) => Err(Fail(format!(
+            "'{key}' is given twice (--{prefix}{f1} {i1}, --{prefix}{f2} {i2}): give each setting once"
+        ))),
     }
-    Ok(())
 }
 
 pub fn parse_players(s: &str) -> Result<usize, String> {

@@ -129,6 +129,7 @@ pub(super) fn seating_of(seating: Option<&str>) -> PyResult<Option<Seating>> {
 }
 
 pub(super) fn load_rules(rules: &str, set: &[String], house: &[String]) -> PyResult<Rules> {
+    crate::given_once(set, house, "")?;
     let file = RuleSetFile::resolve(rules, set, house).map_err(rules_error)?;
     Rules::build(file).map_err(rules_error)
 }

@@ -447,6 +447,10 @@ pub fn compare(
     check_count(games)?;
     let seating = seating_of(seating)?;
     let precision = precision_of(precision)?;
+    // B's settings and house rules add to A's (and win over them): each
+    // group alone gives a setting once.
+    crate::given_once(&set, &house, "")?;
+    crate::given_once(&b_set, &b_house, "b_")?;
     let mut customs = Customs::default();
     let strategies = customs.names(&strategies)?;
     let b_strategies = b_strategies.map(|v| customs.names(&v)).transpose()?;
@@ -552,6 +556,7 @@ pub fn rules_list() -> PyResult<Vec<(&'static str, usize, String)>> {
 /// `unolab rules show`: a rule set fully resolved, as TOML text.
 #[pyfunction]
 pub fn rules_show(name: &str, set: Vec<String>, house: Vec<String>) -> PyResult<String> {
+    crate::given_once(&set, &house, "")?;
     let f = RuleSetFile::resolve(name, &set, &house).map_err(rules_error)?;
     Rules::build(f.clone()).map_err(rules_error)?;
     Ok(f.to_toml())

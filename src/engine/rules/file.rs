@@ -195,6 +195,41 @@ impl RuleSetFile {
     }
 }
 
+/// A setting's item as given (`"hand_size=5"`, `"seven_o"`) and where it
+/// came from: `"set"` or `"house"`.
+pub type Given<'a> = (&'static str, &'a str);
+
+/// The first setting given twice among `sets` (`key=value` items, as
+/// `--set` takes them) and the items of `house` (comma lists of `key` or
+/// `key=value`, as `--house` takes them): the key, and the two items, each
+/// with where it came from (`"set"` or `"house"`). [`RuleSetFile::resolve`]
+/// applies them in turn, so the later would win silently, and a house rule
+/// wins over a setting of the same key whatever the order they were given
+/// in. `None` when each key is given once.
+pub fn given_twice<'a>(
+    sets: &'a [String],
+    house: &'a [String],
+) -> Option<(&'a str, Given<'a>, Given<'a>)> {
+    let house_items = house
+        .iter()
+        .flat_map(|h| h.split(','))
+        .map(str::trim)
+        .filter(|i| !i.is_empty());
+    let items = sets
+        .iter()
+        .map(|s| ("set", s.trim()))
+        .chain(house_items.map(|i| ("house", i)));
+    let mut seen: Vec<(&str, Given)> = Vec::new();
+    for (from, item) in items {
+        let key = item.split('=').next().unwrap_or_default().trim();
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Some((key, *first, (from, item)));
+        }
+        seen.push((key, (from, item)));
+    }
+    None
+}
+
 /// Whether `s` is written as an integer: digits (`_` between them allowed),
 /// after an optional sign.
 fn is_integer(s: &str) -> bool {

@@ -15,7 +15,9 @@ mod file;
 mod settings;
 
 pub use deck::{Deck, Effect};
-pub use file::{plain_toml_message, DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES};
+pub use file::{
+    given_twice, plain_toml_message, DeckEntry, RuleSetFile, RulesError, BUILTIN_NAMES,
+};
 pub use settings::{
     CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,
 };
