@@ -24,7 +24,7 @@ pub mod spec;
 
 pub use builtin::{FirstStrategy, RandomStrategy};
 pub use heuristic::{Heuristic, HeuristicParams};
-pub use seat::Seat;
+pub use seat::{HookAt, Hooked, Seat};
 pub use spec::{
     builtin_names, catalog, check_fair, lineup_seats, parse_list, parse_list_with, search_defaults,
     CatalogEntry, CustomSpec, PresetFile, StrategyError, StrategySpec,

@@ -129,3 +129,99 @@ impl Strategy for Seat {
         }
     }
 }
+
+/// Where a [`Hooked`] seat's hook runs: after one of its decisions (play,
+/// drawn card, colour, UNO, target, stack, challenge, jump-in), or after
+/// its round-start notice (where an external program starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookAt {
+    Decision,
+    RoundStart,
+}
+
+/// A seat that plays as `inner` and runs `hook` after each of its
+/// decisions and round-start notices, with the seat and the observation:
+/// to count the decisions asked (the ladder's speed), to watch for a fault
+/// as it happens (`unolab play`). Everything else is forwarded.
+pub struct Hooked<H> {
+    pub inner: Seat,
+    pub hook: H,
+}
+
+impl<H: FnMut(&mut Seat, &Observation, HookAt) + Send> Hooked<H> {
+    #[inline]
+    fn after<T>(&mut self, obs: &Observation, at: HookAt, answer: T) -> T {
+        (self.hook)(&mut self.inner, obs, at);
+        answer
+    }
+}
+
+impl<H: FnMut(&mut Seat, &Observation, HookAt) + Send> Strategy for Hooked<H> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn ask_without_choice(&self) -> bool {
+        self.inner.ask_without_choice()
+    }
+    fn choose_play(
+        &mut self,
+        obs: &Observation,
+        playable: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let a = self.inner.choose_play(obs, playable, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let a = self.inner.play_drawn(obs, card, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        let a = self.inner.choose_color(obs, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let a = self.inner.call_uno(obs, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        let a = self.inner.choose_target(obs, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn answer_stack(
+        &mut self,
+        obs: &Observation,
+        answers: CardSet,
+        rng: &mut Rng,
+    ) -> Option<CardId> {
+        let a = self.inner.answer_stack(obs, answers, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        let a = self.inner.challenge(obs, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        let a = self.inner.jump_in(obs, card, rng);
+        self.after(obs, HookAt::Decision, a)
+    }
+    fn round_start(&mut self, obs: &Observation) {
+        self.inner.round_start(obs);
+        self.after(obs, HookAt::RoundStart, ())
+    }
+    fn round_end(&mut self, obs: &Observation, result: &RoundResult) {
+        self.inner.round_end(obs, result)
+    }
+    fn match_end(&mut self, obs: &Observation, result: &MatchResult) {
+        self.inner.match_end(obs, result)
+    }
+    fn fault(&mut self) -> Option<String> {
+        self.inner.fault()
+    }
+    fn hears_notices(&self) -> bool {
+        self.inner.hears_notices()
+    }
+    fn notes(&self) -> Tracking {
+        self.inner.notes()
+    }
+}

@@ -9,6 +9,7 @@ use super::args::{
 use super::term::Fail;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use unolab::agents::StrategySpec;
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
@@ -97,7 +98,6 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
 pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     use super::args::{cores, load_rules};
     use super::scaffold::Session;
-    use unolab::agents::StrategySpec;
     use unolab::lab::train::expert::{train, Progress, TrainConfig};
     use unolab::lab::train::fit::FitConfig;
     use unolab::lab::train::preset_text;
@@ -114,12 +114,12 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             })
             .collect()
     };
-    let earlier = check_args(&a)?;
+    let (earlier, teacher) = check_args(&a)?;
     let name = a.name.clone();
     let cfg = TrainConfig {
         rules: load_rules(&a.rules)?,
         players: list(&a.players, "players")?,
-        teacher: StrategySpec::load(&a.teacher)?,
+        teacher,
         games: a.games,
         behaviour: a.behaviour.as_deref().map(StrategySpec::load).transpose()?,
         init: match &a.init {
@@ -295,10 +295,10 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
 /// come before any work, in a build without the feature too: the name, the
 /// options of the expert iterations alone, `--soft` and `--lr`, and `--out`
 /// (not a file; an earlier run's networks of this name only with
-/// `--force`: returned, to be removed before the first stage).
-fn check_args(a: &TrainArgs) -> Result<Vec<String>, Fail> {
+/// `--force`: returned, to be removed before the first stage), with the
+/// first teacher it loaded.
+fn check_args(a: &TrainArgs) -> Result<(Vec<String>, StrategySpec), Fail> {
     use unolab::agents::search::SearchKind;
-    use unolab::agents::StrategySpec;
     let name = &a.name;
     super::tune::check_name(name, "NAME-K.safetensors and NAME-K.toml")?;
     // What applies to the expert iterations only.
@@ -354,7 +354,7 @@ fn check_args(a: &TrainArgs) -> Result<Vec<String>, Fail> {
             earlier.join(", ")
         )));
     }
-    Ok(earlier)
+    Ok((earlier, teacher))
 }
 
 /// The files of `dir` that an earlier run named `name` wrote:

@@ -84,7 +84,7 @@ pub fn ab_with(
     ];
     // Options that differ as written may still leave B as A (a setting at
     // its value, an empty house rule list, a line-up cycled to the same).
-    if same_games(&a, &b, &arms[0], &arms[1])? {
+    if same_games(&arms[0], &arms[1]) {
         return Err("the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options".into());
     }
     Ok(Experiment {
@@ -99,17 +99,16 @@ pub fn ab_with(
     })
 }
 
-/// Whether arms `a` and `b` (resolved as `ra` and `rb`) play the same
-/// games: the same deck, points and settings, players and seated line-up
-/// (a rule set's name and description aside).
-fn same_games(a: &ArmSpec, b: &ArmSpec, ra: &Arm, rb: &Arm) -> Result<bool, String> {
-    let fa = RuleSetFile::resolve(&a.rules, &a.set, &a.house).map_err(|e| e.to_string())?;
-    let fb = RuleSetFile::resolve(&b.rules, &b.set, &b.house).map_err(|e| e.to_string())?;
-    Ok(fa.deck == fb.deck
+/// Whether arms `a` and `b` play the same games: the same deck, points and
+/// settings (their rule sets resolved), players and seated line-up (a rule
+/// set's name and description aside).
+fn same_games(a: &Arm, b: &Arm) -> bool {
+    let (fa, fb) = (&a.cfg.rules.file, &b.cfg.rules.file);
+    fa.deck == fb.deck
         && fa.points == fb.points
         && fa.settings == fb.settings
-        && ra.cfg.players == rb.cfg.players
-        && ra.cfg.lineup == rb.cfg.lineup)
+        && a.cfg.players == b.cfg.players
+        && a.cfg.lineup == b.cfg.lineup
 }
 
 fn describe(s: &ArmSpec) -> String {

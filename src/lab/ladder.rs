@@ -9,11 +9,9 @@
 
 use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
 use super::{new_game, play_round, Entrant};
-use crate::agents::Seat;
-use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::game::{MatchResult, Observation, Rng, RoundResult};
+use crate::agents::{HookAt, Hooked, Seat};
+use crate::engine::game::Observation;
 use crate::engine::rules::Rules;
-use crate::engine::strategy::{Strategy, Tracking};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -216,9 +214,14 @@ pub fn speed(
     let count = Arc::new(AtomicU64::new(0));
     let mut seats: Vec<Seat> = (0..players)
         .map(|_| {
-            Seat::custom(Counted {
+            let count = count.clone();
+            Seat::custom(Hooked {
                 inner: entrant.make(),
-                count: count.clone(),
+                hook: move |_: &mut Seat, _: &Observation, at| {
+                    if at == HookAt::Decision {
+                        count.fetch_add(1, Ordering::Relaxed);
+                    }
+                },
             })
         })
         .collect();
@@ -240,88 +243,6 @@ pub fn speed(
         rounds,
         seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// A strategy that counts the decisions asked of it.
-struct Counted {
-    inner: Seat,
-    count: Arc<AtomicU64>,
-}
-
-impl Counted {
-    #[inline]
-    fn tick(&self) {
-        self.count.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-impl Strategy for Counted {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-    fn choose_play(
-        &mut self,
-        obs: &Observation,
-        playable: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self.tick();
-        self.inner.choose_play(obs, playable, rng)
-    }
-    fn ask_without_choice(&self) -> bool {
-        self.inner.ask_without_choice()
-    }
-    fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self.tick();
-        self.inner.play_drawn(obs, card, rng)
-    }
-    fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
-        self.tick();
-        self.inner.choose_color(obs, rng)
-    }
-    fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
-        self.tick();
-        self.inner.call_uno(obs, rng)
-    }
-    fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
-        self.tick();
-        self.inner.choose_target(obs, rng)
-    }
-    fn answer_stack(
-        &mut self,
-        obs: &Observation,
-        answers: CardSet,
-        rng: &mut Rng,
-    ) -> Option<CardId> {
-        self.tick();
-        self.inner.answer_stack(obs, answers, rng)
-    }
-    fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
-        self.tick();
-        self.inner.challenge(obs, rng)
-    }
-    fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
-        self.tick();
-        self.inner.jump_in(obs, card, rng)
-    }
-    fn round_start(&mut self, obs: &Observation) {
-        self.inner.round_start(obs)
-    }
-    fn round_end(&mut self, obs: &Observation, result: &RoundResult) {
-        self.inner.round_end(obs, result)
-    }
-    fn match_end(&mut self, obs: &Observation, result: &MatchResult) {
-        self.inner.match_end(obs, result)
-    }
-    fn fault(&mut self) -> Option<String> {
-        self.inner.fault()
-    }
-    fn hears_notices(&self) -> bool {
-        self.inner.hears_notices()
-    }
-    fn notes(&self) -> Tracking {
-        self.inner.notes()
-    }
 }
 
 /// The share of the way from the reference's rating to the ceiling's that

@@ -669,11 +669,11 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         } else {
             // Watched: a broken program ends the game at the person's next
             // prompt, not after a round played against its defaults.
-            seats.push(Seat::custom(watch::Watched {
-                inner: others[k % others.len()].instantiate(),
-                seat: s as u8,
-                broken: broken.clone(),
-            }));
+            seats.push(watch::watched(
+                others[k % others.len()].instantiate(),
+                s as u8,
+                broken.clone(),
+            ));
             k += 1;
         }
     }
