@@ -505,7 +505,35 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     let e = refusal(&unolab(&["run", "--bogus"]));
     assert!(e.ends_with("(see unolab run --help)\n"), "{e}");
     // A setting's value out of its type's range, in words, not Rust's.
-    let e = refusal(&unolab(&["run", "--set", "hand_size=-1"]));
+    let e = refusal(&unolab(&["run", "--set", "target=-3"]));
+    assert!(
+        e.contains("expected a whole number from 0 to 4294967295") && !e.contains("u32"),
+        "{e}"
+    );
+    // Out of the setting's own range, which is narrower than its type's:
+    // the setting's range, as for a value of the type's range (hand_size=-1
+    // said "from 0 to 4294967295", and 0 is refused too).
+    for (item, why) in [
+        ("hand_size=-1", "hand_size = -1 is not valid (at least 1)"),
+        ("hand_size=0", "hand_size = 0 is not valid (at least 1)"),
+        (
+            "uno_penalty=-3",
+            "uno_penalty = -3 is not valid (valid: 0 to 100)",
+        ),
+        ("max_rounds=-1", "max_rounds = -1 is not valid (at least 1)"),
+    ] {
+        let e = refusal(&unolab(&["run", "--set", item]));
+        assert_eq!(e, format!("error: {why}\n"), "{item}");
+    }
+    let file = out.with_extension("rules.toml");
+    std::fs::write(&file, "name = \"x\"\n[settings]\nhand_size = -1\n").unwrap();
+    let e = refusal(&unolab(&["run", "--rules", s(&file)]));
+    assert!(
+        e.ends_with("hand_size = -1 is not valid (at least 1)\n"),
+        "{e}"
+    );
+    std::fs::write(&file, "name = \"x\"\n[settings]\nhand_size = 1.5\n").unwrap();
+    let e = refusal(&unolab(&["run", "--rules", s(&file)]));
     assert!(
         e.contains("expected a whole number") && !e.contains("u32"),
         "{e}"

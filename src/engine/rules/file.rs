@@ -68,8 +68,23 @@ pub(super) fn builtin_text(name: &str) -> Option<&'static str> {
 impl RuleSetFile {
     /// Parses a rule-set file's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
-        toml::from_str(text)
-            .map_err(|e| RulesError::Malformed(origin.to_string(), one_line(&e.to_string())))
+        let malformed = |e: toml::de::Error| {
+            RulesError::Malformed(origin.to_string(), plain_toml_message(&e.to_string()))
+        };
+        // A whole number out of its setting's range is named as the
+        // setting's range, not its type's ("hand_size = -1": at least 1).
+        let table: toml::Table = toml::from_str(text).map_err(malformed)?;
+        if let Some(settings) = table.get("settings").and_then(toml::Value::as_table) {
+            for (name, _, _) in super::settings::NARROW {
+                let v = settings.get(name).and_then(toml::Value::as_integer);
+                if let Some(why) =
+                    v.and_then(|v| super::settings::out_of_range(name, i128::from(v)))
+                {
+                    return Err(RulesError::Malformed(origin.to_string(), why));
+                }
+            }
+        }
+        toml::from_str(text).map_err(malformed)
     }
 
     /// A built-in name or a path to a `.toml` file.
@@ -178,6 +193,12 @@ impl RuleSetFile {
             }
             Err(_) => toml::Value::String(value.to_string()),
         };
+        if let Some(why) = parsed
+            .as_integer()
+            .and_then(|v| super::settings::out_of_range(key, i128::from(v)))
+        {
+            return Err(RulesError::Invalid(why));
+        }
         let mut table = match toml::Value::try_from(&self.settings) {
             Ok(toml::Value::Table(t)) => t,
             _ => toml::Table::new(),

@@ -145,22 +145,13 @@ fn validate_settings(s: &Settings) -> Result<(), RulesError> {
             s.uno_catch_chance
         ));
     }
-    if s.hand_size == 0 {
-        return bad("hand_size = 0 is not valid (at least 1)".into());
-    }
-    if s.max_turns == 0 {
-        return bad("max_turns = 0 is not valid (at least 1)".into());
-    }
-    if s.max_rounds == 0 {
-        return bad("max_rounds = 0 is not valid (at least 1)".into());
-    }
-    for (name, v) in [
-        ("uno_penalty", s.uno_penalty),
-        ("wrong_card_penalty", s.wrong_card_penalty),
-        ("ohana_fill_to", s.ohana_fill_to),
-    ] {
-        if v > 100 {
-            return bad(format!("{name} = {v} is not valid (valid: 0 to 100)"));
+    let Ok(toml::Value::Table(t)) = toml::Value::try_from(s) else {
+        return bad("the settings cannot be written as a TOML table".into());
+    };
+    for (name, _, _) in settings::NARROW {
+        let v = t.get(name).and_then(toml::Value::as_integer);
+        if let Some(why) = v.and_then(|v| settings::out_of_range(name, i128::from(v))) {
+            return bad(why);
         }
     }
     Ok(())

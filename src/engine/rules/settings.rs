@@ -92,6 +92,33 @@ impl<'de> Deserialize<'de> for Dealer {
     }
 }
 
+/// The whole-number settings whose valid values are narrower than their
+/// type's: the name, the least and the most. One table for the check of a
+/// resolved rule set and for the message of a value given out of range.
+pub(crate) const NARROW: [(&str, u32, u32); 6] = [
+    ("hand_size", 1, u32::MAX),
+    ("max_turns", 1, u32::MAX),
+    ("max_rounds", 1, u32::MAX),
+    ("uno_penalty", 0, 100),
+    ("wrong_card_penalty", 0, 100),
+    ("ohana_fill_to", 0, 100),
+];
+
+/// Why `value` is not valid for the whole-number setting `name`, if
+/// [`NARROW`] bounds it and the value is out of bounds:
+/// `"hand_size = 0 is not valid (at least 1)"`.
+pub(crate) fn out_of_range(name: &str, value: i128) -> Option<String> {
+    let &(_, least, most) = NARROW.iter().find(|(n, _, _)| *n == name)?;
+    if (i128::from(least)..=i128::from(most)).contains(&value) {
+        return None;
+    }
+    Some(if most == u32::MAX {
+        format!("{name} = {value} is not valid (at least {least})")
+    } else {
+        format!("{name} = {value} is not valid (valid: {least} to {most})")
+    })
+}
+
 /// Every setting of docs/rules.md (section 14), by its name, with its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
