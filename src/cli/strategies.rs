@@ -4,6 +4,7 @@ use super::term::{print_out, Fail};
 use std::process::ExitCode;
 use unolab::agents;
 use unolab::agents::search::SearchKind;
+use unolab::report::{columns, Cell};
 
 pub fn exec(all: bool) -> Result<ExitCode, Fail> {
     print_out(&table(&agents::catalog(), all))?;
@@ -22,13 +23,13 @@ fn table(entries: &[agents::CatalogEntry], all: bool) -> String {
     let defaults = agents::search_defaults();
     let wn = entries
         .iter()
-        .map(|e| e.name.len())
+        .map(|e| columns(&e.name))
         .max()
         .unwrap_or(4)
         .max(4);
     let wb = entries
         .iter()
-        .map(|e| e.base.len())
+        .map(|e| columns(&e.base))
         .max()
         .unwrap_or(4)
         .max(4);
@@ -36,7 +37,9 @@ fn table(entries: &[agents::CatalogEntry], all: bool) -> String {
     for e in entries {
         out.push_str(&format!(
             "{:<wn$}  {:<wb$}  {}\n",
-            e.name, e.base, e.description
+            Cell(&e.name),
+            Cell(&e.base),
+            e.description
         ));
         if !e.params.is_empty() {
             let search = SearchKind::parse(&e.base).is_some();

@@ -8,6 +8,7 @@ pub mod ladder;
 pub mod outdir;
 pub mod plots;
 mod text;
+pub use text::{clip_columns, columns, Cell};
 pub mod tournament;
 
 pub use files::{unfit_target, write_file_atomically, write_files_atomically};

@@ -3,6 +3,43 @@
 //! its interval.
 
 use super::*;
+use std::fmt;
+use unicode_width::UnicodeWidthStr;
+
+/// A text table's cell, padded by its width in terminal columns (a wide
+/// character counts two, a combining mark none), where `format!`'s width
+/// counts characters: `format!("{:<w$}", Cell(name))` with `w` from
+/// [`columns`] keeps a column straight whatever the names.
+pub struct Cell<'a>(pub &'a str);
+
+/// The width of `s` in terminal columns.
+pub fn columns(s: &str) -> usize {
+    s.width()
+}
+
+/// The longest start of `s` that fits in `n` terminal columns.
+pub fn clip_columns(s: &str, n: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used > n {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+impl fmt::Display for Cell<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pad = f.width().unwrap_or(0).saturating_sub(columns(self.0));
+        let (before, after) = match f.align() {
+            Some(fmt::Alignment::Right) => (pad, 0),
+            Some(fmt::Alignment::Center) => (pad / 2, pad - pad / 2),
+            _ => (0, pad),
+        };
+        write!(f, "{:before$}{}{:after$}", "", self.0, "")
+    }
+}
 
 impl Report<'_> {
     /// The readable summary table.
@@ -73,7 +110,7 @@ impl Report<'_> {
         let wn = st
             .strategies
             .iter()
-            .map(|s| s.name.chars().count())
+            .map(|s| columns(&s.name))
             .max()
             .unwrap_or(8)
             .max(8);
@@ -105,7 +142,7 @@ impl Report<'_> {
             let _ = writeln!(
                 o,
                 "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1}  {:<16} {:>7}",
-                s.name,
+                Cell(&s.name),
                 s.seats,
                 s.round_wins,
                 pct(r.rate),
@@ -261,5 +298,25 @@ impl Report<'_> {
             st.blocked, st.truncated, st.uno_penalties, st.illegal
         );
         o.lines().map(|l| l.trim_end().to_string() + "\n").collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{clip_columns, columns, Cell};
+
+    #[test]
+    fn a_cell_is_padded_by_terminal_columns() {
+        // Wide characters count two columns, a combining mark none.
+        assert_eq!(columns("日本語"), 6);
+        assert_eq!(columns("cafe\u{301}"), 4);
+        assert_eq!(format!("[{:<8}]", Cell("日本語")), "[日本語  ]");
+        assert_eq!(format!("[{:>8}]", Cell("cafe\u{301}")), "[    cafe\u{301}]");
+        assert_eq!(format!("[{:^7}]", Cell("ab")), "[  ab   ]");
+        // Wider than the width: as is, as `format!` does.
+        assert_eq!(format!("[{:<2}]", Cell("日本")), "[日本]");
+        assert_eq!(clip_columns("日本語", 5), "日本");
+        assert_eq!(clip_columns("cafe\u{301}s", 4), "cafe\u{301}");
+        assert_eq!(clip_columns("abc", 9), "abc");
     }
 }

@@ -1,7 +1,7 @@
 //! A tournament's report: text table, JSON, CSV, manifest and an SVG chart of
 //! the ratings with their intervals.
 
-use super::plots;
+use super::{clip_columns, columns, plots, Cell};
 use crate::lab::ratings::Rating;
 use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
 use crate::sim::stats::wilson95;
@@ -105,7 +105,12 @@ impl TournamentReport<'_> {
             pct(self.fair_share())
         );
         let rows = self.rows();
-        let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(8).max(8);
+        let w = rows
+            .iter()
+            .map(|r| columns(r.name))
+            .max()
+            .unwrap_or(8)
+            .max(8);
         t += &format!(
             "{:>4}  {:<w$}  {:>7}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
             "rank",
@@ -125,7 +130,7 @@ impl TournamentReport<'_> {
             t += &format!(
                 "{:>4}  {:<w$}  {:>+7.1}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
                 i + 1,
-                r.name,
+                Cell(r.name),
                 rt.elo,
                 format!("[{:+.1}, {:+.1}]", rt.elo_ci95.0, rt.elo_ci95.1),
                 pct(rt.p_average_table),
@@ -148,11 +153,11 @@ impl TournamentReport<'_> {
         let (mut widest, mut fewest) = (0.0f64, u64::MAX);
         t += &format!("{:<w$}", "");
         for r in &rows {
-            t += &format!("  {:>9}", truncate(r.name, 9));
+            t += &format!("  {:>9}", Cell(clip_columns(r.name, 9)));
         }
         t += "\n";
         for a in &rows {
-            t += &format!("{:<w$}", a.name);
+            t += &format!("{:<w$}", Cell(a.name));
             let ia = self.index_of(a.name);
             for b in &rows {
                 let ib = self.index_of(b.name);
@@ -409,10 +414,6 @@ impl TournamentReport<'_> {
         ];
         super::write_files_atomically(dir, &files)
     }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
 }
 
 fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {

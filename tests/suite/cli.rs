@@ -688,6 +688,62 @@ fn long_strategy_names_keep_the_columns_and_short_flags_work() {
 }
 
 #[test]
+fn wide_and_combining_characters_in_names_keep_the_columns() {
+    // Padding counted characters: a name of wide characters (two columns
+    // each) pushed its row right, one with a combining mark pulled it left.
+    let dir = tempdir("wide");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (jp, cafe) = (dir.join("jp.toml"), dir.join("cafe.toml"));
+    std::fs::write(&jp, "name = \"日本語\"\nbase = \"heuristic\"\n").unwrap();
+    std::fs::write(&cafe, "name = \"cafe\u{301}\"\nbase = \"heuristic\"\n").unwrap();
+    let list = format!("{},{},color", jp.display(), cafe.display());
+    let o = unolab(&["run", "-g", "300", "-p", "3", "-s", &list, "-j", "1", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // "strategy" is 8 columns, the widest name; then " {:>5}" for seats.
+    assert!(text.contains("\nstrategy seats "), "{text}");
+    assert!(text.contains("\n日本語       1 "), "{text}");
+    assert!(text.contains("\ncafe\u{301}         1 "), "{text}");
+    assert!(text.contains("\ncolor        1 "), "{text}");
+    // A tournament's table and head-to-head matrix too.
+    let o = unolab(&[
+        "tournament",
+        "-s",
+        &list,
+        "-p",
+        "2",
+        "-g",
+        "60",
+        "-j",
+        "1",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let matrix: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("head-to-head"))
+        .skip(1)
+        .take(4)
+        .collect();
+    // Every line of the matrix is 8 + 3 x 11 columns wide (the names here:
+    // CJK ideographs count two columns, the combining acute accent none).
+    let cols = |l: &str| -> usize {
+        l.chars()
+            .map(|c| match c as u32 {
+                0x300..=0x36f => 0,
+                0x3000..=0x9fff => 2,
+                _ => 1,
+            })
+            .sum()
+    };
+    assert_eq!(matrix.len(), 4, "{text}");
+    for l in &matrix {
+        assert_eq!(cols(l), 41, "{l:?} in\n{text}");
+    }
+}
+
+#[test]
 fn help_texts_name_only_files_of_the_repository() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut named: Vec<(String, String)> = Vec::new();

@@ -25,6 +25,7 @@ use unolab::agents::{self as strategy, Seat};
 use unolab::engine::game::{game_rngs, Agents, DrawReason, Event, Game, Recorder};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::engine::trace::{match_end_line, match_line, TraceWriter};
+use unolab::report::Cell;
 use unolab::{CardId, CardSet, Color, Observation, Rng, Rules, Strategy};
 
 #[derive(clap::Args)]
@@ -224,7 +225,7 @@ impl Recorder for Table {
                 for (p, total) in totals.iter().enumerate() {
                     out += &format!(
                         "   {:<24} {:>4} points this round, total {total}\n",
-                        s.who(p as u8),
+                        Cell(&s.who(p as u8)),
                         result.points[p],
                     );
                 }
@@ -333,7 +334,7 @@ impl Human {
             let n = obs.hand_size(p);
             out += &format!(
                 "   {:<24} {n:>2} {:<5}  {:>4} points\n",
-                s.who(p as u8),
+                Cell(&s.who(p as u8)),
                 if n == 1 { "card" } else { "cards" },
                 obs.totals()[p]
             );
@@ -736,7 +737,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     for p in 0..a.players {
         out += &format!(
             "   {:<24} {:>4} points\n",
-            style.who(p as u8),
+            Cell(&style.who(p as u8)),
             result.totals[p]
         );
     }

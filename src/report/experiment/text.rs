@@ -4,6 +4,7 @@
 use super::{
     arm_rows, comparison_rows, describe, tested, title, ArmRow, ComparisonRow, ExperimentReport,
 };
+use crate::report::Cell;
 use crate::sim::lockstep::{precision_checks, Estimate, Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
@@ -123,7 +124,7 @@ impl ExperimentReport<'_> {
                 let _ = writeln!(
                     o,
                     "{:<28} {:<34} {:>10}  [{}, {}]",
-                    a.arm,
+                    Cell(&a.arm),
                     format!("{}:{}", a.metric, a.group),
                     fmt(&a.metric, a.est.value),
                     fmt(&a.metric, a.est.lo),
@@ -162,7 +163,7 @@ impl ExperimentReport<'_> {
                 let _ = writeln!(
                     o,
                     "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
-                    c.arm,
+                    Cell(&c.arm),
                     format!("{}:{}", c.metric, c.group),
                     valued(&c.metric, c.base_est, c.base_value),
                     valued(&c.metric, c.arm_est, c.arm_value),
