@@ -694,3 +694,49 @@ fn an_interrupt_stops_a_search_run_within_a_deal_and_a_doubled_signal_keeps_the_
     let played = m["games_completed"].as_u64().unwrap();
     assert!(played > 0 && played < 400, "{m}");
 }
+
+#[test]
+fn report_words_count_every_significant_difference_positions_too() {
+    // Moving `cautious` from seat 1 to seat 2 under fixed seating changes
+    // only who sits where: the significant differences are positional.
+    // report.md said "No difference was detected" over them, the words
+    // leaving position_win_rate out.
+    let dir = tempdir("positions");
+    let out = dir.join("out");
+    let o = unolab(&[
+        "compare",
+        "-s",
+        "random,cautious,random,random",
+        "--b-strategies",
+        "random,random,cautious,random",
+        "--seating",
+        "fixed",
+        "--set",
+        "dealer=3",
+        "--set",
+        "start_card_effects=false",
+        "-g",
+        "3000",
+        "--threads",
+        "1",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("comparisons of position_win_rate are not shown here, 2 of them significant"),
+        "{text}"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("No difference was detected"), "{md}");
+    assert!(
+        md.contains("- **B**: share of won rounds by position after the first mover: +1 -"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- **B**: share of won rounds by position after the first mover: +2 +"),
+        "{md}"
+    );
+}

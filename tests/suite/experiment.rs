@@ -576,6 +576,39 @@ house = ["stacking=cross"]
 "#;
 
 #[test]
+fn the_first_movers_share_has_its_own_test_between_table_sizes() {
+    // At 2 players against 4 the first mover's share differs by about 25
+    // points while the advantage (share minus 1/players) may not differ:
+    // different questions, so the share is not "the same test as
+    // first_mover_advantage" there (it said so, with the advantage's p).
+    let text = UNTESTED
+        .replace(
+            "label = \"same\"\nset = [\"hand_size=7\"]",
+            "label = \"two\"\nplayers = 2\nstrategies = \"points,color\"",
+        )
+        .replace("games = 400", "games = 2000");
+    let e = parse(&text, "u.toml").unwrap();
+    let (st, _) = run(&e.lockstep(2));
+    let rows = comparison_rows(&st);
+    let row = |a: &str, m: &str, g: &str| {
+        rows.iter()
+            .find(|r| r.arm == a && r.metric == m && r.group == g)
+            .unwrap_or_else(|| panic!("no row {a} {m} {g}"))
+    };
+    let share = row("two", "first_mover_win_rate", "all");
+    assert_eq!(share.d.untested, None);
+    assert!(share.d.diff > 0.15 && share.p_holm < 0.05, "{:?}", share.d);
+    assert_eq!(row("two", "position_win_rate", "+0").d.untested, None);
+    // At the same table size they remain the advantage's test.
+    assert!(matches!(
+        row("stack", "first_mover_win_rate", "all").d.untested,
+        Some(unolab::sim::lockstep::Untested::SameAs(
+            "first_mover_advantage"
+        ))
+    ));
+}
+
+#[test]
 fn differences_without_variance_have_no_test_and_stay_out_of_holm() {
     use unolab::report::experiment::tested;
     use unolab::sim::lockstep::Untested;

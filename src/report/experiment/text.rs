@@ -186,9 +186,13 @@ impl ExperimentReport<'_> {
                 .filter(|c| c.metric == "position_win_rate")
                 .count();
             if positions > 0 {
+                let detected = comps
+                    .iter()
+                    .filter(|c| c.metric == "position_win_rate" && c.p_holm < 0.05)
+                    .count();
                 let _ = writeln!(
                     o,
-                    "({positions} comparisons of position_win_rate are not shown here; they are in report.md and --json, and count in Holm's family when tested)"
+                    "({positions} comparisons of position_win_rate are not shown here, {detected} of them significant after Holm's adjustment; they are in report.md (--out) and --json, and count in Holm's family when tested)"
                 );
             }
             for line in self.challengers() {
@@ -451,10 +455,9 @@ impl ExperimentReport<'_> {
         let main_metric = |m: &str| m != "position_win_rate";
         if !comps.is_empty() {
             let _ = writeln!(o, "\n## What changes against the baseline\n");
-            let sig: Vec<&ComparisonRow> = comps
-                .iter()
-                .filter(|r| main_metric(&r.metric) && r.p_holm < 0.05)
-                .collect();
+            // Every tested difference counts here, the positions' too: the
+            // words must not say "none detected" while the family holds one.
+            let sig: Vec<&ComparisonRow> = comps.iter().filter(|r| r.p_holm < 0.05).collect();
             let m = tested(&comps);
             let untested = comps.len() - m;
             let family = format!(
