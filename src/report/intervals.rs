@@ -7,7 +7,7 @@
 use super::{rate, round6};
 use crate::engine::rules::Scoring;
 use crate::sim::clusters::Moments;
-use crate::sim::lockstep::{ratio_estimate, RatioSums};
+use crate::sim::lockstep::{count_estimate, RatioSums};
 use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats};
 use serde_json::{json, Value};
@@ -152,15 +152,16 @@ pub fn seat_match_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
 }
 
 /// The interval of a mean of counts, the ratio of sums `sums` over
-/// `clusters` independent clusters (the experiments' delta method, Student's
-/// t with clusters - 1 degrees of freedom), its lower end at least 0 (a few
-/// units can give a normal interval below it). `None` with fewer than two
-/// clusters or no observation.
+/// `clusters` independent clusters: the experiments' [`count_estimate`]
+/// (the delta method, Student's t with clusters - 1 degrees of freedom, the
+/// floor that keeps a count seen in no round from the interval [0, 0], the
+/// lower end at least 0). `None` with fewer than two clusters or no
+/// observation.
 fn counts_mean_ci95(sums: &RatioSums, clusters: u64) -> Option<(f64, f64)> {
     if clusters < 2 {
         return None;
     }
-    ratio_estimate(sums, clusters).map(|e| (e.lo.max(0.0), e.hi))
+    count_estimate(sums, clusters).map(|e| (e.lo, e.hi))
 }
 
 /// The sums of `h`'s values taken as independent, each a cluster of one

@@ -116,7 +116,7 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
         xx: 16,
         xy: 8,
     };
-    let e = metric_estimate("win_rate", &split, 4, 1).unwrap();
+    let e = metric_estimate("win_rate", &split, 4, 1, 2).unwrap();
     assert!(e.lo < 0.25 && e.hi > 0.75, "[{}, {}]", e.lo, e.hi);
     assert!(e.lo >= 0.0 && e.hi <= 1.0, "[{}, {}]", e.lo, e.hi);
     // Deals won 2, 0, 0, 1 of 2: the plain t interval reached below 0.
@@ -129,11 +129,11 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
     };
     let plain = unolab::sim::lockstep::ratio_estimate(&spread, 4).unwrap();
     assert!(plain.lo < 0.0, "{}", plain.lo);
-    let e = metric_estimate("win_rate", &spread, 4, 1).unwrap();
+    let e = metric_estimate("win_rate", &spread, 4, 1, 2).unwrap();
     assert_eq!(e.lo, 0.0);
     assert!(e.hi <= 1.0 && e.hi > plain.hi.min(1.0) - 1e-12, "{}", e.hi);
-    // A metric that is not a share keeps the plain ratio interval: 4 deals
-    // of 10, 12, 10, 12 turns per round of 2 rounds (sd > 0), unclamped.
+    // A mean of counts gets the count floor, which barely moves a count
+    // that varies: 4 deals of 10, 12, 10, 12 turns per round of 2 rounds.
     let turns = RatioSums {
         y: 88,
         x: 8,
@@ -141,7 +141,7 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
         xx: 16,
         xy: 40 + 48 + 40 + 48,
     };
-    let e = metric_estimate("turns_per_round", &turns, 4, 1).unwrap();
+    let e = metric_estimate("turns_per_round", &turns, 4, 1, 2).unwrap();
     assert_eq!(e.value, 11.0);
     assert!(
         e.lo > 1.0 && e.hi < 21.0 && e.hi - e.lo > 0.0,
@@ -150,7 +150,125 @@ fn an_experiments_share_interval_has_the_floor_and_stays_in_0_1() {
         e.hi
     );
     let plain = unolab::sim::lockstep::ratio_estimate(&turns, 4).unwrap();
-    assert_eq!((e.lo, e.hi), (plain.lo, plain.hi));
+    // Residuals Σ(y − 11x)² = 4 x 2² = 16, plus the floor 2 (the mean past
+    // 1 counts as 1: two trials with no event, two with one).
+    let width = |e: &unolab::sim::lockstep::Estimate| e.hi - e.lo;
+    assert!(
+        (width(&e) / width(&plain) - (18f64 / 16.0).sqrt()).abs() < 1e-9,
+        "[{}, {}] against [{}, {}]",
+        e.lo,
+        e.hi,
+        plain.lo,
+        plain.hi
+    );
+}
+
+#[test]
+fn a_count_seen_in_no_round_keeps_an_interval_and_an_advantage_stays_possible() {
+    use unolab::sim::lockstep::ratio_estimate;
+    // 2,000 rounds without a UNO penalty: [0, 0] before, which a rate of
+    // 1 in 2,500 rounds (the audit's run) misses.
+    let none = RatioSums {
+        y: 0,
+        x: 2000,
+        yy: 0,
+        xx: 2000,
+        xy: 0,
+    };
+    let e = metric_estimate("uno_penalties_per_round", &none, 2000, 1, 4).unwrap();
+    assert_eq!((e.value, e.lo), (0.0, 0.0));
+    assert!(e.hi > 4e-4 && e.hi < 3e-3, "{}", e.hi);
+    let plain = ratio_estimate(&none, 2000).unwrap();
+    assert_eq!((plain.lo, plain.hi), (0.0, 0.0));
+    // first_mover_advantage on two 4-player rounds, the first mover winning
+    // one: (4F − W) / (4W) = (4 − 2) / 8 = 0.25, residuals 4 (F − sW) =
+    // ±2. The plain interval was [-610%, 660%], past what a share less 1/4
+    // can be; it stays within [-0.25, 0.75].
+    let two = RatioSums {
+        y: 2,
+        x: 8,
+        yy: 9 + 1,
+        xx: 32,
+        xy: 12 - 4,
+    };
+    let plain = ratio_estimate(&two, 2).unwrap();
+    assert!(
+        plain.lo < -1.0 && plain.hi > 1.0,
+        "[{}, {}]",
+        plain.lo,
+        plain.hi
+    );
+    let e = metric_estimate("first_mover_advantage", &two, 2, 1, 4).unwrap();
+    assert_eq!((e.value, e.lo, e.hi), (0.25, -0.25, 0.75));
+    // Both rounds won by the first mover at 2 players: 0.5 with zero
+    // residuals, and [0.5, 0.5] before; the floor of a share of 1 opens it.
+    let both = RatioSums {
+        y: 2,
+        x: 4,
+        yy: 2,
+        xx: 8,
+        xy: 4,
+    };
+    let e = metric_estimate("first_mover_advantage", &both, 2, 1, 2).unwrap();
+    assert_eq!((e.value, e.hi), (0.5, 0.5));
+    assert_eq!(e.lo, -0.5, "[{}, {}]", e.lo, e.hi);
+}
+
+#[test]
+fn count_intervals_cover_about_95_percent_of_simulated_runs() {
+    // Poisson counts per round, one round per cluster, 4,000 simulated runs
+    // per case at fixed seeds; `lam` is the expected count per round. The
+    // plain t interval covers about 5% of runs when the expected count in
+    // the whole sample is 0.05 (it is [0, 0] whenever no event came), 26%
+    // at 0.3 and 64% at 1 (a simulation of the same cases in Python). With
+    // the floor these cases covered 1, 1, 1, 0.950, 0.951, 0.950 and 0.944.
+    use rand::{Rng, SeedableRng};
+    // Knuth's sampler: the count of uniforms whose product stays above
+    // e^-lam (lam is small here).
+    let poisson = |rng: &mut rand_xoshiro::Xoshiro256PlusPlus, lam: f64| -> i128 {
+        let (limit, mut prod, mut k) = ((-lam).exp(), rng.random::<f64>(), 0);
+        while prod > limit {
+            prod *= rng.random::<f64>();
+            k += 1;
+        }
+        k
+    };
+    for (clusters, lam, lo, hi) in [
+        (5, 0.01, 0.93, 1.0),
+        (20, 0.0025, 0.93, 1.0),
+        (100, 0.01, 0.93, 1.0),
+        (100, 0.03, 0.93, 0.99),
+        (1000, 0.003, 0.93, 0.99),
+        (1000, 0.03, 0.935, 0.965),
+        (30, 2.0, 0.93, 0.97),
+    ] {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(clusters + 9);
+        let reps = 4000;
+        let mut hit = 0;
+        for _ in 0..reps {
+            let (mut y, mut yy) = (0i128, 0i128);
+            for _ in 0..clusters {
+                let c = poisson(&mut rng, lam);
+                y += c;
+                yy += c * c;
+            }
+            let x = clusters as i128;
+            let s = RatioSums {
+                y,
+                x,
+                yy,
+                xx: x,
+                xy: y,
+            };
+            let e = metric_estimate("uno_penalties_per_round", &s, clusters, 1, 4).unwrap();
+            hit += u32::from(e.lo <= lam && lam <= e.hi);
+        }
+        let cov = f64::from(hit) / f64::from(reps);
+        assert!(
+            (lo..=hi).contains(&cov),
+            "{clusters} clusters, {lam} per round: coverage {cov}, not in [{lo}, {hi}]"
+        );
+    }
 }
 
 #[test]
@@ -165,7 +283,7 @@ fn a_strategy_at_every_seat_gets_a_share_interval_no_higher_than_one_over_player
         xx: 400 * 16,
         xy: 400 * 4,
     };
-    let e = metric_estimate("win_rate", &every, 400, 4).unwrap();
+    let e = metric_estimate("win_rate", &every, 400, 4, 2).unwrap();
     assert_eq!(e.value, 0.25);
     assert_eq!(e.hi, 0.25, "[{}, {}]", e.lo, e.hi);
     assert!(e.lo < 0.25 && e.lo > 0.24, "[{}, {}]", e.lo, e.hi);
@@ -179,7 +297,7 @@ fn a_strategy_at_every_seat_gets_a_share_interval_no_higher_than_one_over_player
         xx: 30 * 4,
         xy: 28 * 2,
     };
-    let e = metric_estimate("win_rate", &two, 30, 2).unwrap();
+    let e = metric_estimate("win_rate", &two, 30, 2, 2).unwrap();
     assert!(e.hi <= 0.5 && e.lo < e.value, "[{}, {}]", e.lo, e.hi);
     // The experiment's own table: the baseline's `points` at every seat.
     let dir = crate::common::tempdir("intervals", "every");

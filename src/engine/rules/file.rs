@@ -68,23 +68,20 @@ pub(super) fn builtin_text(name: &str) -> Option<&'static str> {
 impl RuleSetFile {
     /// Parses a rule-set file's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
-        let malformed = |e: toml::de::Error| {
-            RulesError::Malformed(origin.to_string(), plain_toml_message(&e.to_string()))
-        };
-        // A whole number out of its setting's range is named as the
-        // setting's range, not its type's ("hand_size = -1": at least 1).
-        let table: toml::Table = toml::from_str(text).map_err(malformed)?;
-        if let Some(settings) = table.get("settings").and_then(toml::Value::as_table) {
-            for (name, _, _) in super::settings::NARROW {
-                let v = settings.get(name).and_then(toml::Value::as_integer);
-                if let Some(why) =
-                    v.and_then(|v| super::settings::out_of_range(name, i128::from(v)))
-                {
-                    return Err(RulesError::Malformed(origin.to_string(), why));
-                }
-            }
-        }
-        toml::from_str(text).map_err(malformed)
+        toml::from_str(text).map_err(|e: toml::de::Error| {
+            // A whole number out of its type's range and of its setting's
+            // is named by the setting's range ("hand_size = -1": at least
+            // 1), where serde names the type's.
+            let narrow = toml::from_str::<toml::Table>(text).ok().and_then(|t| {
+                let settings = t.get("settings")?.as_table()?.clone();
+                super::settings::NARROW.iter().find_map(|(name, _, _)| {
+                    let v = settings.get(*name)?.as_integer()?;
+                    super::settings::out_of_range(name, i128::from(v))
+                })
+            });
+            let why = narrow.unwrap_or_else(|| plain_toml_message(&e.to_string()));
+            RulesError::Malformed(origin.to_string(), why)
+        })
     }
 
     /// A built-in name or a path to a `.toml` file.
@@ -193,20 +190,22 @@ impl RuleSetFile {
             }
             Err(_) => toml::Value::String(value.to_string()),
         };
-        if let Some(why) = parsed
-            .as_integer()
-            .and_then(|v| super::settings::out_of_range(key, i128::from(v)))
-        {
-            return Err(RulesError::Invalid(why));
-        }
         let mut table = match toml::Value::try_from(&self.settings) {
             Ok(toml::Value::Table(t)) => t,
             _ => toml::Table::new(),
         };
+        // Out of its type's range and of the setting's own: the setting's
+        // range (hand_size=-1: "at least 1", not "from 0 to 4294967295").
+        let narrow = parsed
+            .as_integer()
+            .and_then(|v| super::settings::out_of_range(key, i128::from(v)));
         table.insert(key.to_string(), parsed);
         self.settings = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| {
+                if let Some(why) = narrow {
+                    return RulesError::Invalid(why);
+                }
                 let why = plain_toml_message(e.message());
                 RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': {why}"

@@ -94,9 +94,11 @@ fn resid_ss(s: &RatioSums, r: f64) -> f64 {
 
 /// `Σy / Σx` over `clusters` clusters, with a 95% interval from the delta
 /// method: `se² = Σ(y − R x)² / (n (n − 1) x̄²)`, Student's t with `n − 1` df.
-/// `None` when `Σx = 0`.
+/// `None` when `Σx = 0`. No floor and no bounds: the plain interval, which
+/// a few agreeing clusters make as narrow as zero ([`count_estimate`] and
+/// [`share_estimate`] are the metrics' own).
 pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
-    delta_estimate(s, clusters, None)
+    delta_estimate(s, clusters, Bounds::Free)
 }
 
 /// [`ratio_estimate`] of a share held by `held` of each trial's parts
@@ -109,11 +111,39 @@ pub fn ratio_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
 /// A strategy at every seat of a round without blocked rounds wins exactly
 /// `1 / players` per seat held, and the interval's upper end is that.
 pub fn share_estimate(s: &RatioSums, clusters: u64, held: u64) -> Option<Estimate> {
-    delta_estimate(s, clusters, Some(held.max(1) as f64))
+    delta_estimate(s, clusters, Bounds::Share(held.max(1) as f64))
 }
 
-/// [`ratio_estimate`], or with `Some(held)` [`share_estimate`].
-fn delta_estimate(s: &RatioSums, clusters: u64, held: Option<f64>) -> Option<Estimate> {
+/// [`ratio_estimate`] of a mean of counts per trial (turns, cards drawn,
+/// points or UNO penalties per round: `y` counts, `x` trials), at least 0.
+/// The squared residuals get the floor of [`share_floor_ss`] of the mean
+/// (of the mean capped at 1 above 1): two trials with no event and two with
+/// one, so that a rare event seen in no round of a few hundred does not
+/// get the interval `[0, 0]` (coverage about 5% when the expected count in
+/// the sample is 0.05, about 64% at 1; with the floor at least about 94%
+/// for Poisson counts down to 5 clusters, `tests/suite/intervals.rs`). A
+/// count that varies from trial to trial (turns) is widened by a negligible
+/// amount. The lower end is clamped to 0.
+pub fn count_estimate(s: &RatioSums, clusters: u64) -> Option<Estimate> {
+    delta_estimate(s, clusters, Bounds::Count)
+}
+
+/// How a [`delta_estimate`] is floored and bounded.
+#[derive(Clone, Copy)]
+enum Bounds {
+    /// The plain interval.
+    Free,
+    /// A share of `held` parts per trial ([`share_estimate`]).
+    Share(f64),
+    /// A share of won rounds less the fair one, `1 / players`, in the form
+    /// `(players F − W) / (players W)`: `first_mover_advantage`.
+    Advantage(f64),
+    /// A mean of counts ([`count_estimate`]).
+    Count,
+}
+
+/// [`ratio_estimate`] with the floor and bounds of `bounds`.
+fn delta_estimate(s: &RatioSums, clusters: u64, bounds: Bounds) -> Option<Estimate> {
     if s.x == 0 {
         return None;
     }
@@ -121,17 +151,27 @@ fn delta_estimate(s: &RatioSums, clusters: u64, held: Option<f64>) -> Option<Est
     let n = clusters as f64;
     let se = if clusters >= 2 {
         let xbar = s.x as f64 / n;
-        // The residuals y − r·x are those of the share of trials (r·held of
-        // x / held trials), so its floor is the one to add.
-        let floor = held.map_or(0.0, |k| share_floor_ss(r * k));
+        let floor = match bounds {
+            Bounds::Free => 0.0,
+            // The residuals y − r·x are those of the share of trials (r·held
+            // of x / held trials), so its floor is the one to add.
+            Bounds::Share(k) => share_floor_ss(r * k),
+            // y − r·x = p (F − s W) with s = r + 1/p the first mover's share
+            // of the won rounds: that share's residuals, times p.
+            Bounds::Advantage(p) => p * p * share_floor_ss((r + 1.0 / p).clamp(0.0, 1.0)),
+            Bounds::Count => share_floor_ss(r.clamp(0.0, 1.0)),
+        };
         ((resid_ss(s, r) + floor) / (n * (n - 1.0))).sqrt() / xbar
     } else {
         f64::NAN
     };
     let h = t95(clusters.saturating_sub(1)) * se;
-    let (lo, hi) = match held {
-        Some(k) if h.is_finite() => ((r - h).max(0.0), (r + h).min(1.0 / k)),
-        _ => (r - h, r + h),
+    let (lo, hi) = match bounds {
+        _ if !h.is_finite() => (r - h, r + h),
+        Bounds::Free => (r - h, r + h),
+        Bounds::Share(k) => ((r - h).max(0.0), (r + h).min(1.0 / k)),
+        Bounds::Advantage(p) => ((r - h).max(-1.0 / p), (r + h).min(1.0 - 1.0 / p)),
+        Bounds::Count => ((r - h).max(0.0), r + h),
     };
     Some(Estimate {
         value: r,
@@ -142,17 +182,28 @@ fn delta_estimate(s: &RatioSums, clusters: u64, held: Option<f64>) -> Option<Est
     })
 }
 
-/// The estimate of metric `metric` (one of [`METRIC_NAMES`]): a share's
-/// ([`share_estimate`], `held` parts of each trial: the seats a strategy
-/// holds for `win_rate` and `match_win_rate`, 1 otherwise) or any other
-/// ratio's ([`ratio_estimate`]).
+/// The estimate of metric `metric` (one of [`METRIC_NAMES`]) at a table of
+/// `players`: a share's ([`share_estimate`], `held` parts of each trial: the
+/// seats a strategy holds for `win_rate` and `match_win_rate`, 1 otherwise),
+/// `first_mover_advantage` (a share less `1 / players`, floored as that
+/// share and within `[-1 / players, 1 - 1 / players]`), or a mean of counts
+/// ([`count_estimate`]: the other metrics, turns, cards drawn, points and UNO
+/// penalties per round, rounds per match).
 ///
 /// [`METRIC_NAMES`]: super::METRIC_NAMES
-pub fn metric_estimate(metric: &str, s: &RatioSums, clusters: u64, held: u64) -> Option<Estimate> {
+pub fn metric_estimate(
+    metric: &str,
+    s: &RatioSums,
+    clusters: u64,
+    held: u64,
+    players: u64,
+) -> Option<Estimate> {
     if is_share(metric) {
         share_estimate(s, clusters, held)
+    } else if metric == "first_mover_advantage" {
+        delta_estimate(s, clusters, Bounds::Advantage(players.max(1) as f64))
     } else {
-        ratio_estimate(s, clusters)
+        count_estimate(s, clusters)
     }
 }
 

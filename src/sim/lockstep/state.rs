@@ -50,7 +50,8 @@ impl ArmState {
                 .map_or(1, |s| s.seats as u64),
             _ => 1,
         };
-        metric_estimate(&key.name, &self.metrics[m].sums, clusters, held)
+        let players = self.stats.players as u64;
+        metric_estimate(&key.name, &self.metrics[m].sums, clusters, held, players)
     }
 }
 
