@@ -465,8 +465,10 @@ impl<'a> Report<'a> {
             "seed": cfg.seed,
             "threads": cfg.threads,
             "seating": cfg.seating.name(),
+            "arrangements": cfg.arrangement_count(),
             "fixed_seats": cfg.seating == Seating::Fixed,
             "duplicate": cfg.duplicate,
+            "deals": if cfg.duplicate { json!(cfg.games / cfg.players as u64) } else { Value::Null },
             "elapsed_s": round6(self.elapsed_s),
         })
     }

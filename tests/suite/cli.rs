@@ -525,6 +525,28 @@ fn run_says_which_seating_and_duplicate_play_it_used() {
     let j = json_run(&["-s", "points,color"]);
     assert_eq!(j["seating"], "mixed");
     assert_eq!(j["arrangements"], 6);
+    // manifest.json says it too (docs/guide.md): it lacked the arrangements
+    // and the deals.
+    let dir = tempdir("seating-manifest");
+    let out = dir.join("out");
+    let o = unolab(&[
+        "run",
+        "-s",
+        "points,color,random",
+        "-g",
+        "20",
+        "--duplicate",
+        "-q",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["seating"], "mixed");
+    assert_eq!(m["arrangements"], 12);
+    assert_eq!(m["duplicate"], true);
+    assert_eq!(m["deals"], 20);
     let o = unolab(&["run", "-g", "10", "--duplicate", "--seating", "fixed"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
