@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
-use unolab::report::experiment::{refuse_saved, resume_state, ExperimentReport, StateSaver};
+use unolab::report::experiment::{
+    keep_saved_stop, refuse_saved, resume_state, ExperimentReport, StateSaver,
+};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
 #[derive(clap::Subcommand)]
@@ -112,6 +114,9 @@ pub fn drive(
     every: f64,
 ) -> Result<ExitCode, Fail> {
     apply_overrides(&mut exp, c)?;
+    if let (Some(dir), true) = (out, c.resume) {
+        keep_saved_stop(dir, &mut exp, c.games.is_some(), !c.precision.is_empty());
+    }
     // One game (or deal) per arm gives no interval at all: every one was NaN.
     if exp.run.max_clusters < 2 {
         return Err(Fail(format!(

@@ -499,6 +499,49 @@ fn cli_writes_every_file_and_refuses_bad_files() {
         before
     );
 
+    // A bare --resume keeps the saved run's game limit and precision: it
+    // took the file's limit (600 here) and dropped the precision, so a run
+    // given --games 400 --precision and continued after Ctrl-C played on
+    // to a limit it was never given, without its stopping rule.
+    let out3 = dir.join("out3");
+    let run3 = |extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out3.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let o = unolab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out3.join("manifest.json")).unwrap())
+                .unwrap();
+        m
+    };
+    let m = run3(&["--games", "400", "--precision", "0.0001"]);
+    assert_eq!(
+        (m["clusters"].as_u64(), m["games_limit"].as_u64()),
+        (Some(400), Some(400)),
+        "{m}"
+    );
+    let m = run3(&["--resume"]);
+    assert_eq!(m["clusters"], 400, "{m}");
+    assert_eq!(m["games_limit"], 400, "{m}");
+    assert_eq!(m["precision"], 0.0001, "{m}");
+    // A limit given on resuming wins; the saved precision stays.
+    let m = run3(&["--resume", "--games", "500"]);
+    assert_eq!(
+        (m["clusters"].as_u64(), m["games_limit"].as_u64()),
+        (Some(500), Some(500)),
+        "{m}"
+    );
+    assert_eq!(m["precision"], 0.0001, "{m}");
+
     // A bad file: one line per error, exit 2, nothing written.
     let bad = dir.join("bad.toml");
     std::fs::write(

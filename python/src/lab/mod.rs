@@ -23,7 +23,7 @@ use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, Entrant, Experiment};
 use unolab::report::experiment::{
-    refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
+    keep_saved_stop, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
 };
 use unolab::report::tournament::TournamentReport;
 use unolab::report::{unfit_target, Report};
@@ -244,6 +244,10 @@ fn play_experiment(
 ) -> PyResult<(String, bool)> {
     let Saving { out, resume, force } = saving;
     overrides.apply(&mut exp).map_err(value_error)?;
+    if let (Some(dir), true) = (&out, resume) {
+        let given = (overrides.games.is_some(), !overrides.precision.is_empty());
+        keep_saved_stop(dir, &mut exp, given.0, given.1);
+    }
     let threads = threads_of(threads)?;
     let cfg = exp.lockstep(threads);
     unolab::sim::lockstep::check(&cfg).map_err(|e| value_error(e.to_string()))?;

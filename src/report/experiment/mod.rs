@@ -21,8 +21,8 @@ mod state;
 mod text;
 
 pub use state::{
-    load_state, parse_state, refuse_saved, resume_differences, resume_state, save_state,
-    state_path, StateSaver,
+    keep_saved_stop, load_state, parse_state, refuse_saved, resume_differences, resume_state,
+    save_state, state_path, StateSaver,
 };
 
 /// One metric of one arm.

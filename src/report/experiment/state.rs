@@ -79,6 +79,26 @@ pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<
         .collect()
 }
 
+/// For `--resume` (`resume=True`): the saved run's game limit and
+/// precision where the resuming command gives none (`games_given`,
+/// `precision_given`), so that a run continued with a bare `--resume` stops
+/// where the interrupted one would have, not at the file's limit without
+/// its precision. Nothing when no saved experiment can be read
+/// ([`resume_state`] says why).
+pub fn keep_saved_stop(dir: &Path, exp: &mut Experiment, games_given: bool, precision_given: bool) {
+    let Ok((_, Some(saved))) = load_state(&state_path(dir)) else {
+        return;
+    };
+    if !games_given {
+        exp.run.max_clusters = saved.games;
+    }
+    if !precision_given {
+        exp.run.precision = saved.precision;
+        exp.run.precision_metrics = saved.precision_metrics;
+        exp.run.precision_targets = saved.precision_targets;
+    }
+}
+
 /// The state saved in `dir` for `--resume`, ready to play on under `cfg`
 /// (`exp`'s configuration): refused when it belongs to another experiment,
 /// does not fit `cfg`, or holds more games than `cfg`'s limit.

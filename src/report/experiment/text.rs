@@ -9,23 +9,40 @@ use crate::sim::lockstep::{precision_checks, Estimate, Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
 
+/// `x` with `d` decimals, or, when that would show a value that is not 0
+/// as 0 (the upper end of a rare event's interval: 0.0014%), with two
+/// significant digits.
+fn fixed(x: f64, d: usize, signed: bool) -> String {
+    let small = x != 0.0 && x.is_finite() && x.abs() < 0.5 * 10f64.powi(-(d as i32));
+    let d = if small {
+        ((-x.abs().log10()).ceil() as usize + 1).min(12)
+    } else {
+        d
+    };
+    if signed {
+        format!("{x:+.d$}")
+    } else {
+        format!("{x:.d$}")
+    }
+}
+
 fn num(metric: &str, x: f64, signed: bool) -> String {
     let (_, pct) = describe(metric);
-    match (pct, signed) {
-        (true, true) => format!("{:+.2} pp", 100.0 * x),
-        (true, false) => format!("{:.2}%", 100.0 * x),
-        (false, true) => format!("{x:+.3}"),
-        (false, false) => format!("{x:.3}"),
+    match pct {
+        true => format!(
+            "{}{}",
+            fixed(100.0 * x, 2, signed),
+            if signed { " pp" } else { "%" }
+        ),
+        false => fixed(x, 3, signed),
     }
 }
 
 fn ci(metric: &str, lo: f64, hi: f64, signed: bool) -> String {
     let (_, pct) = describe(metric);
-    let f = |x: f64| match (pct, signed) {
-        (true, true) => format!("{:+.2}", 100.0 * x),
-        (true, false) => format!("{:.2}", 100.0 * x),
-        (false, true) => format!("{x:+.3}"),
-        (false, false) => format!("{x:.3}"),
+    let f = |x: f64| match pct {
+        true => fixed(100.0 * x, 2, signed),
+        false => fixed(x, 3, signed),
     };
     if lo.is_finite() {
         format!("[{}, {}]", f(lo), f(hi))
@@ -109,9 +126,9 @@ impl ExperimentReport<'_> {
         }
         let fmt = |m: &str, x: f64| {
             if describe(m).1 {
-                format!("{:.3}%", 100.0 * x)
+                format!("{}%", fixed(100.0 * x, 3, false))
             } else {
-                format!("{x:.4}")
+                fixed(x, 4, false)
             }
         };
         let comps = comparison_rows(r.state);
