@@ -855,6 +855,20 @@ fn a_precision_on_what_no_arm_measures_or_without_a_precision_is_refused() {
         err.contains("metric 'win_rate' has two precision targets"),
         "{err}"
     );
+    // Named among the metrics of the precision for all and given its own
+    // (a file's `metrics = ["win_rate"]` and `precision_per_metric`): the
+    // report read "±0.01 for win_rate, ±0.5 for win_rate otherwise".
+    e.run.precision = Some(0.5);
+    e.run.precision_metrics = vec!["win_rate".into()];
+    e.run.precision_targets = vec![("win_rate".into(), 0.01)];
+    let err = check(&e.lockstep(1)).unwrap_err().to_string();
+    assert!(
+        err.contains("metric 'win_rate' has two precision targets (0.5 as one of the precision's metrics, 0.01 of its own)"),
+        "{err}"
+    );
+    // The precision for every metric, and one metric's own: valid.
+    e.run.precision_metrics = vec![];
+    check(&e.lockstep(1)).unwrap();
     // From the command line: one line, exit 2, before any game.
     let o = unolab(&[
         "compare",

@@ -170,10 +170,17 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
             cfg.precision_metrics.join(", ")
         ));
     }
-    for (i, (m, _)) in cfg.precision_targets.iter().enumerate() {
+    for (i, (m, x)) in cfg.precision_targets.iter().enumerate() {
         if cfg.precision_targets[..i].iter().any(|(n, _)| n == m) {
             return bad(format!(
                 "metric '{m}' has two precision targets; give it one"
+            ));
+        }
+        // Named among the metrics of the precision for all and given its
+        // own: one of the two was ignored.
+        if let Some(all) = cfg.precision.filter(|_| cfg.precision_metrics.contains(m)) {
+            return bad(format!(
+                "metric '{m}' has two precision targets ({all} as one of the precision's metrics, {x} of its own); give it one"
             ));
         }
     }
