@@ -66,6 +66,14 @@ impl Session {
         elapsed
     }
 
+    /// Interrupted before any unit of work finished: the bar removed, and
+    /// the output folder too if this session created it (nothing is
+    /// written: there is no result to keep).
+    pub fn abandon(&self) {
+        self.bar.finish();
+        remove_created(&self.created);
+    }
+
     /// The error of a run that failed, after removing the output folder if
     /// this session created it (and it is still empty): no empty folder is
     /// left behind for a run that wrote nothing.

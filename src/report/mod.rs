@@ -110,6 +110,13 @@ fn round6(x: f64) -> f64 {
 
 fn summary_json(h: &Histogram) -> Value {
     let s = h.summary();
+    if s.count == 0 {
+        // No value: no mean, spread or quantile (they read 0).
+        return json!({
+            "count": 0, "mean": null, "sd": null, "min": null, "max": null,
+            "p5": null, "p25": null, "p50": null, "p75": null, "p95": null,
+        });
+    }
     json!({
         "count": s.count, "mean": round6(s.mean), "sd": round6(s.sd), "min": s.min, "max": s.max,
         "p5": s.p5, "p25": s.p25, "p50": s.p50, "p75": s.p75, "p95": s.p95,
@@ -199,7 +206,7 @@ impl<'a> Report<'a> {
                     "match_win_rate": or_null(m_share),
                     "match_win_ci95": or_null(m_share_ci),
                     "points_label": self.points_label(),
-                    "points_mean": round6(s.round_points.mean()),
+                    "points_mean": if s.round_points.count() == 0 { Value::Null } else { json!(round6(s.round_points.mean())) },
                     "points_mean_ci95": ci_json(points_ci95(cfg, st, k)),
                     "round_points": summary_json(&s.round_points),
                     "match_points": or_null(summary_json(&s.match_points)),
@@ -341,13 +348,15 @@ impl<'a> Report<'a> {
             ));
             let (plo, phi) = points_ci95(cfg, st, k)
                 .map_or((String::new(), String::new()), |(lo, hi)| (f(lo), f(hi)));
+            // No value (a strategy that won no round): empty, not 0.
+            let some = |v: String| if sum.count == 0 { String::new() } else { v };
             row.extend([
                 self.points_label().replace(' ', "_"),
-                f(sum.mean),
+                some(f(sum.mean)),
                 plo,
                 phi,
-                f(sum.sd),
-                sum.p50.to_string(),
+                some(f(sum.sd)),
+                some(sum.p50.to_string()),
                 s.illegal.to_string(),
             ]);
             // Every row says whether the run was cut short (an interrupt, a

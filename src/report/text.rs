@@ -141,7 +141,7 @@ impl Report<'_> {
             let m = match_win_per_seat(cfg, st, k);
             let _ = writeln!(
                 o,
-                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9.1}  {:<16} {:>7}",
+                "{:<wn$} {:>5} {:>10} {:>9}  {:<18}{}{:>9}  {:<16} {:>7}",
                 Cell(&s.name),
                 s.seats,
                 s.round_wins,
@@ -152,7 +152,11 @@ impl Report<'_> {
                 } else {
                     String::new()
                 },
-                s.round_points.mean(),
+                if s.round_points.count() == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}", s.round_points.mean())
+                },
                 points_ci95(cfg, st, k)
                     .map_or("-".into(), |(lo, hi)| format!("[{lo:.1}, {hi:.1}]")),
                 s.illegal
@@ -207,6 +211,10 @@ impl Report<'_> {
         // their name ("round", "won round").
         let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>, plain: (u64, &str)| {
             let s = h.summary();
+            if s.count == 0 {
+                // A mean of 0.00 from no value would be a figure without data.
+                return format!("{name}: no value (0 {}s)\n", plain.1);
+            }
             // Why there is none: too few independent units, or a state of
             // an earlier version that did not keep the sums it needs.
             let (units, unit) = match (&st.clusters, cfg.duplicate) {

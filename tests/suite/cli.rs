@@ -873,3 +873,46 @@ fn one_round_or_match_says_why_its_mean_has_no_interval() {
         }
     }
 }
+
+#[test]
+fn a_mean_without_a_value_is_no_figure() {
+    // One heads-up round: the loser has no round won, so no points per
+    // round won. It read "0.0" in the table, "mean 0.00 ... max 0" in the
+    // lines and 0.0 in --json and summary.csv: a figure without data.
+    let dir = tempdir("novalue");
+    let out = dir.join("out");
+    let args = ["run", "-g", "1", "-s", "points,random", "-p", "2", "-q"];
+    let o = unolab(&[&args[..], &["-o", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    let row = t.lines().find(|l| l.starts_with("random ")).unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[4..7], ["[0.00%,", "79.35%]", "-"], "{row}");
+    assert!(
+        t.contains("points per round won (random): no value (0 won rounds)\n"),
+        "{t}"
+    );
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = csv
+        .lines()
+        .find(|l| l.starts_with("strategy,random,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    for col in ["points_mean", "points_sd", "points_p50"] {
+        let i = head.iter().position(|h| *h == col).unwrap();
+        assert_eq!(row[i], "", "{col} in {csv}");
+    }
+    let j: Value =
+        serde_json::from_str(&stdout(&unolab(&[&args[..], &["--json"]].concat()))).unwrap();
+    let random = j["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "random")
+        .unwrap();
+    assert!(random["points_mean"].is_null(), "{random}");
+    assert_eq!(random["round_points"]["count"], 0);
+    assert!(random["round_points"]["mean"].is_null(), "{random}");
+}
