@@ -419,6 +419,7 @@ pub fn parse_with(
         v.iter().map(|s| (s.get_ref().clone(), s.span())).collect()
     };
     let mut raws: Vec<Raw> = Vec::new();
+    let mut grid_said = false;
     let base_seating = seating_of(
         &mut errs,
         &b.seating,
@@ -514,11 +515,13 @@ pub fn parse_with(
         });
         if combos.iter().all(|c| c.0 .0.is_empty()) {
             errs.file("the [grid] table lists no values (valid keys: rules, set, house, players, strategies)");
+            // Said: "no arms" would be the same problem twice.
+            grid_said = true;
         } else {
             raws.extend(combos);
         }
     }
-    if raws.is_empty() {
+    if raws.is_empty() && !grid_said {
         errs.file("no arms: add [[arm]] tables or a [grid] table (see experiments/README.md)");
     }
 
