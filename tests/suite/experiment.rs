@@ -932,7 +932,10 @@ fn an_empty_grid_is_one_problem() {
     // It was said twice: the empty [grid], then "no arms".
     let errs = parse("name = \"x\"\n[grid]\nplayers = []\n", "g.toml").unwrap_err();
     assert_eq!(errs.len(), 1, "{errs:?}");
-    assert!(errs[0].contains("the [grid] table lists no values"), "{errs:?}");
+    assert!(
+        errs[0].contains("the [grid] table lists no values"),
+        "{errs:?}"
+    );
     // With neither arms nor a grid, "no arms" is the one problem.
     let errs = parse("name = \"x\"\n", "g.toml").unwrap_err();
     assert_eq!(errs.len(), 1, "{errs:?}");
