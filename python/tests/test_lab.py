@@ -186,6 +186,22 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
     assert strip(again["arms"]) == strip(straight["arms"])
 
 
+def test_a_bare_resume_keeps_the_saved_limit_and_precision(tmp_path):
+    """resume=True without games or precision plays on under the saved
+    run's, as --resume does: it took the file's games and no precision."""
+    exp = {"name": "e", "base": {"players": 2, "strategies": "points,color", "games": 600},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["stacking=same"]}]}
+    d = tmp_path / "run"
+    first = unolab.experiment(exp, games=200, precision=0.0001, out=d, threads=1)
+    assert first["manifest"]["clusters"] == 200
+    again = unolab.experiment(exp, out=d, resume=True, threads=1)
+    assert again["manifest"]["clusters"] == 200
+    assert again["manifest"]["games_limit"] == 200
+    assert again["manifest"]["precision"] == 0.0001
+    more = unolab.experiment(exp, games=300, out=d, resume=True, threads=1)
+    assert more["manifest"]["clusters"] == 300 and more["manifest"]["precision"] == 0.0001
+
+
 def test_resume_is_refused_where_it_cannot_continue(tmp_path):
     with pytest.raises(ValueError, match=r"^resume=True needs out=DIR"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=10, resume=True)

@@ -480,7 +480,10 @@ pub fn compare(
     };
     let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
     let overrides = Overrides {
-        games: None,
+        // The experiment holds it already; said again so that resume=True
+        // keeps it rather than the saved run's (compare's games always has
+        // a value: 10,000 by default).
+        games: Some(games),
         seed: None,
         duplicate,
         seating,
