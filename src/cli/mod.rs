@@ -43,7 +43,6 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play many games between strategies and report who wins, with confidence
-    #[command(args_override_self = true)]
     Run(run::RunArgs),
     /// Experiments as files: arms played paired, results folders with plots
     Experiment {
@@ -51,10 +50,8 @@ enum Command {
         action: experiment::ExperimentAction,
     },
     /// A/B: two configurations played on the same seeds, differences with intervals
-    #[command(args_override_self = true)]
     Compare(compare::CompareArgs),
     /// Write one whole match as JSON Lines (docs/trace.md)
-    #[command(args_override_self = true)]
     Trace(trace::TraceArgs),
     /// List the rule sets, or `rules show NAME` to print one fully resolved
     Rules {
@@ -76,19 +73,14 @@ enum Command {
         shell: clap_complete::Shell,
     },
     /// Sit at the table yourself against strategies, in the terminal
-    #[command(args_override_self = true)]
     Play(play::PlayArgs),
     /// Tune the heuristic's parameters by simulation (cross-entropy method)
-    #[command(args_override_self = true)]
     Tune(tune::TuneArgs),
     /// Line-ups drawn from a field: ratings with intervals and head-to-head
-    #[command(args_override_self = true)]
     Tournament(tournament::TournamentArgs),
     /// Distil a teacher (a preset, a search) into a network strategy, with expert iteration
-    #[command(args_override_self = true)]
     Train(train::TrainArgs),
     /// The strength ladder of a ladder file: ratings at each table size against decisions per second
-    #[command(args_override_self = true)]
     Ladder(ladder::LadderArgs),
 }
 

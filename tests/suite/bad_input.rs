@@ -716,6 +716,24 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "--b-set",
         "hand_size=6",
     ]));
+    // An option given twice: the last won silently (args_override_self).
+    for cmd in [
+        &["run", "-g", "10", "-g", "20"][..],
+        &[
+            "compare",
+            "--seed",
+            "1",
+            "--seed",
+            "2",
+            "--b-house",
+            "seven_o",
+        ][..],
+        &["tournament", "-p", "2", "-p", "3"][..],
+        &["trace", "--seed", "1", "--seed", "2"][..],
+    ] {
+        let e = refusal(&unolab(cmd));
+        assert!(e.contains("cannot be used multiple times"), "{cmd:?}: {e}");
+    }
     // A setting given twice: the later won silently, and a house rule won
     // over a --set of the same key whatever the order.
     let e = refusal(&unolab(&[
