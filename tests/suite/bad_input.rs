@@ -535,9 +535,32 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     std::fs::write(&file, "name = \"x\"\n[settings]\nhand_size = 1.5\n").unwrap();
     let e = refusal(&unolab(&["run", "--rules", s(&file)]));
     assert!(
-        e.contains("expected a whole number") && !e.contains("u32"),
+        e.contains("expected a whole number from 1 to 4294967295") && !e.contains("u32"),
         "{e}"
     );
+    // Another problem of the file is not replaced by a setting's range.
+    std::fs::write(
+        &file,
+        "name = \"x\"\n[settings]\nhand_size = 0\nstackng = \"x\"\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["run", "--rules", s(&file)]));
+    assert!(e.contains("unknown field `stackng`"), "{e}");
+    // Past the type's range upwards, and of the wrong type: the setting's
+    // range, both ends ("at least 1" contradicted 5000000000).
+    for (item, why) in [
+        (
+            "hand_size=5000000000",
+            "hand_size = 5000000000 is not valid (valid: 1 to 4294967295)",
+        ),
+        (
+            "uno_penalty=1.5",
+            "invalid value '1.5' for setting 'uno_penalty': invalid type: floating point `1.5`, expected a whole number from 0 to 100",
+        ),
+    ] {
+        let e = refusal(&unolab(&["run", "--set", item]));
+        assert_eq!(e, format!("error: {why}\n"), "{item}");
+    }
     // An integer past 64 bits was read as a string ("invalid type: string").
     let e = refusal(&unolab(&["run", "--set", "target=1180591620717411303424"]));
     assert_eq!(

@@ -541,6 +541,39 @@ fn cli_writes_every_file_and_refuses_bad_files() {
         "{m}"
     );
     assert_eq!(m["precision"], 0.0001, "{m}");
+    // Another experiment's saved stop rule is not taken: the refusal names
+    // the experiment, where it named a precision on rounds_per_match that
+    // the round-mode command never gave.
+    let out4 = dir.join("out4");
+    let compare = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "-s",
+            "points,color",
+            "-p",
+            "2",
+            "--b-house",
+            "seven_o",
+            "--out",
+            out4.to_str().unwrap(),
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        unolab(&args)
+    };
+    let o = compare(&[
+        "-m",
+        "match",
+        "-g",
+        "20",
+        "--precision",
+        "rounds_per_match=0.01",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = compare(&["--resume"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("not this one (mode"), "{err}");
 
     // A bad file: one line per error, exit 2, nothing written.
     let bad = dir.join("bad.toml");
@@ -641,7 +674,13 @@ fn the_first_movers_share_has_its_own_test_between_table_sizes() {
     let share = row("two", "first_mover_win_rate", "all");
     assert_eq!(share.d.untested, None);
     assert!(share.d.diff > 0.15 && share.p_holm < 0.05, "{:?}", share.d);
-    assert_eq!(row("two", "position_win_rate", "+0").d.untested, None);
+    // Position +0 has the same sums: the share's test, once in Holm's family.
+    assert_eq!(
+        row("two", "position_win_rate", "+0").d.untested,
+        Some(unolab::sim::lockstep::Untested::SameAs(
+            "first_mover_win_rate"
+        ))
+    );
     // At the same table size they remain the advantage's test.
     assert!(matches!(
         row("stack", "first_mover_win_rate", "all").d.untested,

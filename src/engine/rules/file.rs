@@ -69,17 +69,25 @@ impl RuleSetFile {
     /// Parses a rule-set file's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
-            // A whole number out of its type's range and of its setting's
-            // is named by the setting's range ("hand_size = -1": at least
-            // 1), where serde names the type's.
-            let narrow = toml::from_str::<toml::Table>(text).ok().and_then(|t| {
-                let settings = t.get("settings")?.as_table()?.clone();
-                super::settings::NARROW.iter().find_map(|(name, _, _)| {
-                    let v = settings.get(*name)?.as_integer()?;
-                    super::settings::out_of_range(name, i128::from(v))
-                })
+            let why = plain_toml_message(&e.to_string());
+            // The key of the value serde refused (the line of its span), if
+            // that is a whole-number setting with its own range: that range
+            // is named, not its type's ("hand_size = -1": at least 1).
+            let key = e.span().and_then(|sp| {
+                let line = text.get(..sp.start)?.rsplit('\n').next()?;
+                Some(line.split('=').next()?.trim().trim_matches('"').to_string())
             });
-            let why = narrow.unwrap_or_else(|| plain_toml_message(&e.to_string()));
+            let why = match key {
+                Some(key) => {
+                    let value = text
+                        .get(e.span().unwrap_or_default())
+                        .and_then(|v| v.trim().replace('_', "").parse::<i128>().ok());
+                    value
+                        .and_then(|v| super::settings::out_of_range(&key, v))
+                        .unwrap_or_else(|| super::settings::with_own_range(&key, why))
+                }
+                None => why,
+            };
             RulesError::Malformed(origin.to_string(), why)
         })
     }
@@ -206,7 +214,7 @@ impl RuleSetFile {
                 if let Some(why) = narrow {
                     return RulesError::Invalid(why);
                 }
-                let why = plain_toml_message(e.message());
+                let why = super::settings::with_own_range(key, plain_toml_message(e.message()));
                 RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': {why}"
                 ))

@@ -106,17 +106,31 @@ pub(crate) const NARROW: [(&str, u32, u32); 6] = [
 
 /// Why `value` is not valid for the whole-number setting `name`, if
 /// [`NARROW`] bounds it and the value is out of bounds:
-/// `"hand_size = 0 is not valid (at least 1)"`.
+/// `"hand_size = 0 is not valid (at least 1)"`, `"hand_size = 5000000000 is
+/// not valid (valid: 1 to 4294967295)"`.
 pub(crate) fn out_of_range(name: &str, value: i128) -> Option<String> {
     let &(_, least, most) = NARROW.iter().find(|(n, _, _)| *n == name)?;
     if (i128::from(least)..=i128::from(most)).contains(&value) {
         return None;
     }
-    Some(if most == u32::MAX {
+    Some(if most == u32::MAX && value < i128::from(least) {
         format!("{name} = {value} is not valid (at least {least})")
     } else {
         format!("{name} = {value} is not valid (valid: {least} to {most})")
     })
+}
+
+/// serde's message for a value of the wrong type given to the whole-number
+/// setting `name` ("expected a whole number from 0 to 4294967295", its
+/// type's range) with the setting's own range when [`NARROW`] bounds it.
+pub(crate) fn with_own_range(name: &str, message: String) -> String {
+    match NARROW.iter().find(|(n, _, _)| *n == name) {
+        Some((_, least, most)) => message.replace(
+            "expected a whole number from 0 to 4294967295",
+            &format!("expected a whole number from {least} to {most}"),
+        ),
+        None => message,
+    }
 }
 
 /// Every setting of docs/rules.md (section 14), by its name, with its default.

@@ -89,12 +89,15 @@ pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
 /// so the same test). When the tables seat different numbers of players the
 /// share and the advantage are different questions (2 players against 4:
 /// the shares differ by about 25 points, the advantages may not differ at
-/// all), so each is tested on its own.
+/// all): the share is tested on its own, and position +0, the same sums, is
+/// its test.
 fn same_test_as(metric: &str, group: &str, players: (usize, usize)) -> Option<&'static str> {
-    let tested = "first_mover_advantage";
     if players.0 != players.1 {
-        return None;
+        return (metric, group)
+            .eq(&("position_win_rate", "+0"))
+            .then_some("first_mover_win_rate");
     }
+    let tested = "first_mover_advantage";
     match (metric, group) {
         ("first_mover_win_rate", _) | ("position_win_rate", "+0") => Some(tested),
         ("position_win_rate", "+1") if players == (2, 2) => Some(tested),

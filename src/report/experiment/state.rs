@@ -89,6 +89,11 @@ pub fn keep_saved_stop(dir: &Path, exp: &mut Experiment, games_given: bool, prec
     let Ok((_, Some(saved))) = load_state(&state_path(dir)) else {
         return;
     };
+    // Another experiment's state: resume_state refuses it, with its reason;
+    // its stop rule is not this one's to take.
+    if !resume_differences(&exp.spec(), &saved).is_empty() {
+        return;
+    }
     if !games_given {
         exp.run.max_clusters = saved.games;
     }
