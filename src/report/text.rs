@@ -17,16 +17,18 @@ pub fn columns(s: &str) -> usize {
     s.width()
 }
 
-/// The longest start of `s` that fits in `n` terminal columns.
+/// The longest start of `s` that fits in `n` terminal columns, measured as
+/// [`columns`] measures (a joined emoji is one glyph there).
 pub fn clip_columns(s: &str, n: usize) -> &str {
-    let mut used = 0;
+    let mut fit = 0;
     for (i, c) in s.char_indices() {
-        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used > n {
-            return &s[..i];
+        let end = i + c.len_utf8();
+        if columns(&s[..end]) > n {
+            break;
         }
+        fit = end;
     }
-    s
+    &s[..fit]
 }
 
 impl fmt::Display for Cell<'_> {
@@ -326,5 +328,11 @@ mod tests {
         assert_eq!(clip_columns("日本語", 5), "日本");
         assert_eq!(clip_columns("cafe\u{301}s", 4), "cafe\u{301}");
         assert_eq!(clip_columns("abc", 9), "abc");
+        // A joined emoji (a family: four people and three joiners) is one
+        // glyph of two columns, as `columns` counts it.
+        let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}\u{200d}\u{1f466}ab";
+        assert_eq!(columns(family), 4);
+        assert_eq!(clip_columns(family, 4), family);
+        assert_eq!(clip_columns(family, 3), &family[..family.len() - 1]);
     }
 }

@@ -52,23 +52,14 @@ pub struct ComparisonRow {
     pub p_holm: f64,
 }
 
-/// An arm's estimate as reports show it: every metric but
-/// `first_mover_advantage` (a share less the fair one) is a mean of counts,
-/// at least 0, so a lower end below 0 (a few deals) is shown as 0. The
-/// precision rule looks at the estimates as computed.
-fn shown(metric: &str, mut e: Estimate) -> Estimate {
-    if metric != "first_mover_advantage" {
-        e.lo = e.lo.max(0.0);
-    }
-    e
-}
-
 /// Every arm metric that has data.
 pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     let mut v = Vec::new();
     for a in &st.arms {
         for (i, m) in a.metrics.iter().enumerate() {
-            if let Some(est) = a.estimate(i, st.clusters).map(|e| shown(&m.key.name, e)) {
+            // Within its metric's bounds already (`metric_estimate`), as the
+            // precision rule sees it.
+            if let Some(est) = a.estimate(i, st.clusters) {
                 v.push(ArmRow {
                     arm: a.label.clone(),
                     metric: m.key.name.clone(),
@@ -161,12 +152,8 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
-                    arm_est: arm
-                        .estimate(p.arm_metric, st.clusters)
-                        .map(|e| shown(metric, e)),
-                    base_est: base
-                        .estimate(p.base_metric, st.clusters)
-                        .map(|e| shown(metric, e)),
+                    arm_est: arm.estimate(p.arm_metric, st.clusters),
+                    base_est: base.estimate(p.base_metric, st.clusters),
                     d,
                     p_holm: f64::NAN,
                 });

@@ -142,7 +142,7 @@ impl ExperimentReport<'_> {
                     o,
                     "{:<28} {:<34} {:>10}  [{}, {}]",
                     Cell(&a.arm),
-                    format!("{}:{}", a.metric, a.group),
+                    Cell(&format!("{}:{}", a.metric, a.group)),
                     fmt(&a.metric, a.est.value),
                     fmt(&a.metric, a.est.lo),
                     fmt(&a.metric, a.est.hi)
@@ -181,7 +181,7 @@ impl ExperimentReport<'_> {
                     o,
                     "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
                     Cell(&c.arm),
-                    format!("{}:{}", c.metric, c.group),
+                    Cell(&format!("{}:{}", c.metric, c.group)),
                     valued(&c.metric, c.base_est, c.base_value),
                     valued(&c.metric, c.arm_est, c.arm_value),
                     fmt(&c.metric, c.d.diff),
@@ -209,7 +209,7 @@ impl ExperimentReport<'_> {
                     .count();
                 let _ = writeln!(
                     o,
-                    "({positions} comparisons of position_win_rate are not shown here, {detected} of them significant after Holm's adjustment; they are in report.md (--out) and --json, and count in Holm's family when tested)"
+                    "({positions} comparisons of position_win_rate are not shown here, {detected} of them significant after Holm's adjustment; they are in comparisons.csv (--out) and --json, report.md words the significant ones, and they count in Holm's family when tested)"
                 );
             }
             for line in self.challengers() {
