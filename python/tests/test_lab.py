@@ -200,6 +200,15 @@ def test_a_bare_resume_keeps_the_saved_limit_and_precision(tmp_path):
     assert again["manifest"]["precision"] == 0.0001
     more = unolab.experiment(exp, games=300, out=d, resume=True, threads=1)
     assert more["manifest"]["clusters"] == 300 and more["manifest"]["precision"] == 0.0001
+    # compare's games (10,000 when not given) too: a bare resume took
+    # 10,000 with the saved precision.
+    c = tmp_path / "compare"
+    args = dict(players=2, b_seat=(0, "color"), seed=3, threads=1, out=c)
+    first = unolab.compare("random", games=200, precision=0.0001, **args)
+    assert first["manifest"]["clusters"] == 200
+    again = unolab.compare("random", resume=True, **args)
+    assert again["manifest"]["clusters"] == 200 and again["manifest"]["games_limit"] == 200
+    assert again["manifest"]["precision"] == 0.0001
 
 
 def test_resume_is_refused_where_it_cannot_continue(tmp_path):

@@ -294,7 +294,7 @@ def tournament(
 def compare(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     mode: str, b_rules: Optional[str], b_set: list[str], b_house: list[str],
-    b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: int,
+    b_strategies: Optional[list[Any]], b_seat: Optional[tuple[int, Any]], games: Optional[int],
     seed: int, duplicate: Optional[bool], seating: Optional[str], precision: Optional[list[tuple[Optional[str], float]]],
     batch: Optional[int],
     threads: Optional[int], allow_oracle: bool, out: Optional[str], resume: bool,

@@ -357,7 +357,7 @@ def compare(
     b_house: House = None,
     b_strategies: Optional[Strategies] = None,
     b_seat: Union[str, tuple, dict, None] = None,
-    games: int = 10_000,
+    games: Optional[int] = None,
     seed: int = 1,
     duplicate: Optional[bool] = None,
     seating: Optional[str] = None,
@@ -380,8 +380,10 @@ def compare(
     ``seating`` (``"mixed"``, ``"rotate"`` or ``"fixed"``) seats both arms.
     ``precision`` stops once every 95% interval is that narrow: a number
     for every metric, or ``{metric: number}`` as ``--precision METRIC=X``.
-    With ``out``, the state is saved there as the run goes (``state.json``);
-    ``resume=True`` continues the run saved in ``out`` (``--resume``), and a
+    ``games`` is 10,000 unless given (or, with ``resume=True``, the saved
+    run's). With ``out``, the state is saved there as the run goes
+    (``state.json``); ``resume=True`` continues the run saved in ``out``
+    under its ``games`` and ``precision`` unless given (``--resume``), and a
     folder holding earlier results is otherwise refused
     (``FileExistsError``) unless ``force=True`` (``--force``) replaces them.
     """
@@ -427,7 +429,7 @@ def compare(
         house_items(b_house),
         None if b_strategies is None else _strategies(b_strategies, "b_strategies"),
         seat,
-        _count("game count", games),
+        None if games is None else _count("game count", games),
         _seed(seed),
         _bool("duplicate", duplicate),
         _seating(seating),

@@ -92,6 +92,14 @@ fn drive<T: Send>(
     Ok((out, interrupted))
 }
 
+/// Interrupted before any game finished: nothing is written or returned,
+/// as the command line does.
+fn nothing_finished() -> PyErr {
+    pyo3::exceptions::PyKeyboardInterrupt::new_err(
+        "interrupted: no game had finished; nothing written",
+    )
+}
+
 // ----- the functions -----------------------------------------------------------
 
 /// `unolab run`: returns the JSON of `--json` and whether it was interrupted.
@@ -149,6 +157,10 @@ pub fn run(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    if outcome.partial && outcome.stats.games == 0 {
+        // Figures from no game would be figures without data.
+        return Err(nothing_finished());
+    }
     let report = Report {
         cfg: &cfg,
         stats: &outcome.stats,
@@ -206,6 +218,9 @@ pub fn tournament(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    if outcome.partial && outcome.results.games == 0 {
+        return Err(nothing_finished());
+    }
     let report = TournamentReport {
         cfg: &cfg,
         outcome: &outcome,
@@ -434,7 +449,7 @@ pub fn compare(
     b_house: Vec<String>,
     b_strategies: Option<Vec<Bound<'_, PyAny>>>,
     b_seat: Option<(usize, Bound<'_, PyAny>)>,
-    games: u64,
+    games: Option<u64>,
     seed: u64,
     duplicate: Option<bool>,
     seating: Option<&str>,
@@ -448,6 +463,10 @@ pub fn compare(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
+    // Not given: 10,000, or with resume=True the saved run's (the
+    // experiment's limit is then replaced by keep_saved_stop).
+    let given = games;
+    let games = games.unwrap_or(10_000);
     check_count(games)?;
     let seating = seating_of(seating)?;
     let precision = precision_of(precision)?;
@@ -480,10 +499,9 @@ pub fn compare(
     };
     let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
     let overrides = Overrides {
-        // The experiment holds it already; said again so that resume=True
-        // keeps it rather than the saved run's (compare's games always has
-        // a value: 10,000 by default).
-        games: Some(games),
+        // The experiment holds it already; given, it is said again so that
+        // resume=True keeps it rather than the saved run's.
+        games: given,
         seed: None,
         duplicate,
         seating,
