@@ -567,3 +567,38 @@ fn ladder_refuses_a_reference_outside_the_field_and_the_oracle_unless_allowed() 
         assert!(!out.exists(), "no folder for a refused ladder");
     }
 }
+
+#[test]
+fn rating_intervals_cover_the_true_strengths_about_95_percent() {
+    // Synthetic tournaments from a known Plackett-Luce model (the rounds a
+    // tournament plays: independent, each won with chance proportional to
+    // the seat's strength): how often does each strategy's 95% interval of
+    // its centred log-strength hold the truth? Pooled over the strategies
+    // and 300 tournaments per size, fixed seeds. They covered 94.6% (4
+    // players, 300 games), 95.1% (3,000), 95.1% (2 players, 400); with 40
+    // games the weak prior makes them wider than needed: 97.1% and 96.5%.
+    let strength = [0.5, 4.0, 1.0, 2.0, 1.5];
+    let mean = strength.iter().map(|x: &f64| x.ln()).sum::<f64>() / 5.0;
+    for (players, games, lo, hi) in [
+        (4, 300, 0.93, 0.97),
+        (4, 3000, 0.935, 0.965),
+        (4, 40, 0.93, 0.99),
+        (2, 40, 0.93, 0.99),
+        (2, 400, 0.93, 0.97),
+    ] {
+        let (mut hit, mut total) = (0u32, 0u32);
+        for rep in 0..300u64 {
+            let r = synthetic(&strength, players, games, 1000 + rep);
+            for (j, f) in fit(&r, players).iter().enumerate() {
+                let truth = (strength[j].ln() - mean) * 400.0 / std::f64::consts::LN_10;
+                hit += u32::from(f.elo_ci95.0 <= truth && truth <= f.elo_ci95.1);
+                total += 1;
+            }
+        }
+        let cover = f64::from(hit) / f64::from(total);
+        assert!(
+            (lo..=hi).contains(&cover),
+            "{players} players, {games} games: coverage {cover}, not in [{lo}, {hi}]"
+        );
+    }
+}
