@@ -196,6 +196,14 @@ const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 /// Fits the Plackett-Luce winner model to `r` (see the module documentation);
 /// `players` sets the table of [`Rating::p_average_table`].
 pub fn fit(r: &Results, players: usize) -> Vec<Rating> {
+    fit_with_covariance(r, players).0
+}
+
+/// [`fit`], with the covariance of the centred log-strengths (`k x k`, row
+/// major; `None` if the information matrix is singular): what a function of
+/// several ratings needs, since the centred ratings of one fit are
+/// correlated (the ladder's share of the way, [`crate::lab::ladder::share_of_gap`]).
+pub fn fit_with_covariance(r: &Results, players: usize) -> (Vec<Rating>, Option<Vec<f64>>) {
     let k = r.strategies;
     let comps: Vec<(Vec<f64>, f64)> = r
         .compositions
@@ -252,7 +260,7 @@ pub fn fit(r: &Results, players: usize) -> Vec<Rating> {
     let theta: Vec<f64> = g.iter().map(|x| x.ln() - mean).collect();
     let others = (players.max(2) - 1) as f64;
     let p_avg = |t: f64| t.exp() / (t.exp() + others);
-    (0..k)
+    let ratings = (0..k)
         .map(|j| {
             let se = cov
                 .as_ref()
@@ -266,7 +274,8 @@ pub fn fit(r: &Results, players: usize) -> Vec<Rating> {
                 p_average_table_ci95: (p_avg(lo), p_avg(hi)),
             }
         })
-        .collect()
+        .collect();
+    (ratings, cov)
 }
 
 /// The covariance of the centred log-strengths: `P info^-1 P` with

@@ -15,7 +15,7 @@
 //! Memory: each worker keeps one [`Results`] (counts per table composition,
 //! seat, win and pair), whose size depends on the field, not on the games.
 
-use super::ratings::{fit, Rating, Results};
+use super::ratings::{fit_with_covariance, Rating, Results};
 use super::{new_game, play_round, Entrant};
 use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
@@ -127,6 +127,9 @@ pub struct TournamentOutcome {
     pub results: Results,
     /// One per entrant, in the field's order.
     pub ratings: Vec<Rating>,
+    /// The covariance of the entrants' centred log-strengths (`k x k`, row
+    /// major), when the fit's information matrix is invertible.
+    pub covariance: Option<Vec<f64>>,
     /// True when interrupted before all games were played.
     pub partial: bool,
 }
@@ -242,10 +245,11 @@ pub fn run(
     for (p, _) in &parts {
         results.merge(p);
     }
-    let ratings = fit(&results, cfg.players);
+    let (ratings, covariance) = fit_with_covariance(&results, cfg.players);
     Ok(TournamentOutcome {
         partial: results.games < cfg.games,
         results,
         ratings,
+        covariance,
     })
 }

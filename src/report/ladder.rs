@@ -41,6 +41,31 @@ fn elo(r: &Rung, i: usize) -> (f64, (f64, f64)) {
     (x.elo, x.elo_ci95)
 }
 
+/// The share of the way entrant `i` covers from `reference` to `ceiling`
+/// ([`share_of_gap`]), from the ratings' log-strengths and their covariance
+/// in the tournament's fit (without it, each rating's own variance from its
+/// interval, the ratings taken as independent).
+fn share(r: &Rung, i: usize, reference: usize, ceiling: usize) -> Option<(f64, (f64, f64))> {
+    let o = &r.outcome;
+    let ids = [i, reference, ceiling];
+    let k = o.ratings.len();
+    let mut cov = [[0.0; 3]; 3];
+    for (a, &x) in ids.iter().enumerate() {
+        for (b, &y) in ids.iter().enumerate() {
+            cov[a][b] = match &o.covariance {
+                Some(c) => c[x * k + y],
+                None if x == y => {
+                    let (lo, hi) = o.ratings[x].elo_ci95;
+                    let se = (hi - lo) / (2.0 * 1.959964) * std::f64::consts::LN_10 / 400.0;
+                    se * se
+                }
+                None => 0.0,
+            };
+        }
+    }
+    share_of_gap(ids.map(|x| o.ratings[x].log_strength), cov)
+}
+
 impl LadderReport<'_> {
     fn lines(&self, r: &Rung) -> Vec<Line<'_>> {
         let res = &r.outcome.results;
@@ -54,7 +79,7 @@ impl LadderReport<'_> {
                 // 0 and 1 by definition at the reference and the ceiling
                 // (the delta method would give their own ratings' noise).
                 let share = self.cfg.ceiling.and_then(|c| {
-                    let s = share_of_gap(elo(r, i), elo(r, self.cfg.reference), elo(r, c))?;
+                    let s = share(r, i, self.cfg.reference, c)?;
                     Some(match i {
                         _ if i == self.cfg.reference => (0.0, (0.0, 0.0)),
                         _ if i == c => (1.0, (1.0, 1.0)),
@@ -211,7 +236,7 @@ impl LadderReport<'_> {
         s.push_str(&format!(
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
-             is approximate (delta method, the three ratings' intervals treated as independent). Each tournament's ratings, head-to-head \
+             is approximate (delta method, with the three ratings' covariance in the tournament's fit). Each tournament's ratings, head-to-head \
              table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",
             // The folder holds these results now: running it again needs --force.
             regenerate = if command.split(' ').any(|w| w == "--force") {

@@ -602,3 +602,40 @@ fn rating_intervals_cover_the_true_strengths_about_95_percent() {
         );
     }
 }
+
+#[test]
+fn ladder_share_intervals_cover_the_true_share() {
+    // The ladder's "share of the way" from a reference to a ceiling, from
+    // the ratings of synthetic tournaments with known strengths (five
+    // agents between and around them, 300 tournaments per table size). With
+    // the three ratings taken as independent the intervals covered 92.8% (4
+    // players) and 93.1% (heads-up); with their covariance in the fit,
+    // 94.7% and 94.2%.
+    use unolab::lab::ladder::share_of_gap;
+    use unolab::lab::ratings::fit_with_covariance;
+    let strength = [1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8];
+    let (reference, ceiling) = (0, 5);
+    let k = strength.len();
+    let ln: Vec<f64> = strength.iter().map(|x: &f64| x.ln()).collect();
+    let truth = |j: usize| (ln[j] - ln[reference]) / (ln[ceiling] - ln[reference]);
+    for players in [4, 2] {
+        let (mut hit, mut total) = (0u32, 0u32);
+        for rep in 0..300u64 {
+            let r = synthetic(&strength, players, 2000, 5000 + rep);
+            let (f, cov) = fit_with_covariance(&r, players);
+            let cov = cov.unwrap();
+            for j in [1, 2, 3, 4, 6] {
+                let ids = [j, reference, ceiling];
+                let c = ids.map(|x| ids.map(|y| cov[x * k + y]));
+                let (_, (lo, hi)) = share_of_gap(ids.map(|x| f[x].log_strength), c).unwrap();
+                hit += u32::from(lo <= truth(j) && truth(j) <= hi);
+                total += 1;
+            }
+        }
+        let cover = f64::from(hit) / f64::from(total);
+        assert!(
+            (0.935..=0.965).contains(&cover),
+            "{players} players: coverage {cover}"
+        );
+    }
+}
