@@ -270,7 +270,12 @@ pub fn share_of_gap(points: [f64; 3], cov: [[f64; 3]; 3]) -> Option<(f64, (f64, 
         .flat_map(|i| (0..3).map(move |j| (i, j)))
         .map(|(i, j)| grad[i] * cov[i][j] * grad[j])
         .sum();
-    let sd = var.max(0.0).sqrt();
+    // No interval when a variance is unknown (NaN stays NaN, not 0).
+    let sd = if var.is_nan() {
+        f64::NAN
+    } else {
+        var.max(0.0).sqrt()
+    };
     Some((point, (point - 1.959964 * sd, point + 1.959964 * sd)))
 }
 

@@ -538,6 +538,25 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
         e.contains("expected a whole number from 1 to 4294967295") && !e.contains("u32"),
         "{e}"
     );
+    // The key found in any TOML form (inline table, dotted, quoted).
+    for (body, why) in [
+        (
+            "settings = { hand_size = -1 }",
+            "hand_size = -1 is not valid (at least 1)",
+        ),
+        (
+            "settings.hand_size = 1.5",
+            "expected a whole number from 1 to 4294967295",
+        ),
+        (
+            "[settings]\n'uno_penalty' = -4",
+            "uno_penalty = -4 is not valid (valid: 0 to 100)",
+        ),
+    ] {
+        std::fs::write(&file, format!("name = \"x\"\n{body}\n")).unwrap();
+        let e = refusal(&unolab(&["run", "--rules", s(&file)]));
+        assert!(e.contains(why), "{body}: {e}");
+    }
     // Another problem of the file is not replaced by a setting's range.
     std::fs::write(
         &file,

@@ -757,6 +757,33 @@ fn wide_and_combining_characters_in_names_keep_the_columns() {
     for l in &matrix {
         assert_eq!(cols(l), 41, "{l:?} in\n{text}");
     }
+    // An experiment's table: the metric column (metric:group, the group a
+    // strategy's name) is 34 columns, so the baseline's value starts at
+    // column 28 + 1 + 34 + 1 = 64 on every row.
+    let jp_color = format!("{},color", jp.display());
+    let o = unolab(&[
+        "compare",
+        "-s",
+        &jp_color,
+        "-p",
+        "2",
+        "--b-house",
+        "stacking=same",
+        "-g",
+        "300",
+        "-q",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" win_rate:")).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        let at = row.find('%').unwrap();
+        let start = row[..at].rfind(' ').unwrap() + 1;
+        assert_eq!(cols(&row[..start]), 64, "{row:?} in\n{text}");
+    }
 }
 
 #[test]

@@ -93,8 +93,12 @@ fn drive<T: Send>(
 }
 
 /// Interrupted before any game finished: nothing is written or returned,
-/// as the command line does.
-fn nothing_finished() -> PyErr {
+/// as the command line does; `out` goes again if this call `made` it (and
+/// it is still empty).
+fn nothing_finished(out: &Option<PathBuf>, made: bool) -> PyErr {
+    if let (Some(dir), true) = (out, made) {
+        let _ = std::fs::remove_dir(dir);
+    }
     pyo3::exceptions::PyKeyboardInterrupt::new_err(
         "interrupted: no game had finished; nothing written",
     )
@@ -152,6 +156,7 @@ pub fn run(
     .config()
     .map_err(|e| value_error(e.to_string()))?;
     claim_out(&out, force)?;
+    let made = out.as_ref().is_some_and(|d| !d.exists());
     prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
@@ -159,7 +164,7 @@ pub fn run(
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
     if outcome.partial && outcome.stats.games == 0 {
         // Figures from no game would be figures without data.
-        return Err(nothing_finished());
+        return Err(nothing_finished(&out, made));
     }
     let report = Report {
         cfg: &cfg,
@@ -213,13 +218,14 @@ pub fn tournament(
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     claim_out(&out, force)?;
+    let made = out.as_ref().is_some_and(|d| !d.exists());
     prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
     if outcome.partial && outcome.results.games == 0 {
-        return Err(nothing_finished());
+        return Err(nothing_finished(&out, made));
     }
     let report = TournamentReport {
         cfg: &cfg,

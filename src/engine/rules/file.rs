@@ -73,9 +73,16 @@ impl RuleSetFile {
             // The key of the value serde refused (the line of its span), if
             // that is a whole-number setting with its own range: that range
             // is named, not its type's ("hand_size = -1": at least 1).
+            // The whole-number setting named last on the span's line before
+            // it: `hand_size = -1`, `"hand_size" = -1`, `settings.hand_size =
+            // -1` or `settings = { hand_size = -1 }` alike.
             let key = e.span().and_then(|sp| {
                 let line = text.get(..sp.start)?.rsplit('\n').next()?;
-                Some(line.split('=').next()?.trim().trim_matches('"').to_string())
+                super::settings::NARROW
+                    .iter()
+                    .filter_map(|(name, _, _)| line.rfind(name).map(|at| (at, *name)))
+                    .max()
+                    .map(|(_, name)| name.to_string())
             });
             let why = match key {
                 Some(key) => {
