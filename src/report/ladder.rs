@@ -395,3 +395,79 @@ fn fmt_rate(x: f64) -> String {
         format!("{x:.0}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::ratings::{Rating, Results};
+    use crate::lab::tournament::TournamentOutcome;
+
+    fn rating(log_strength: f64, half: f64) -> Rating {
+        let elo = log_strength * 400.0 / std::f64::consts::LN_10;
+        let h = half * 400.0 / std::f64::consts::LN_10;
+        Rating {
+            log_strength,
+            elo,
+            elo_ci95: (elo - h, elo + h),
+            p_average_table: 0.5,
+            p_average_table_ci95: (0.4, 0.6),
+        }
+    }
+
+    #[test]
+    fn a_share_takes_its_three_ratings_and_their_covariance_from_the_fit() {
+        // Four entrants; the share of entrant 3 from reference 1 to ceiling 2
+        // reads their entries of the 4 x 4 covariance (row major), not
+        // another entrant's.
+        let ratings = vec![
+            rating(-0.5, 0.1),
+            rating(-0.2, 0.1),
+            rating(0.6, 0.1),
+            rating(0.1, 0.1),
+        ];
+        let k = 4;
+        let mut cov = vec![0.0; k * k];
+        for i in 0..k {
+            for j in 0..k {
+                cov[i * k + j] = if i == j {
+                    0.01 + 0.001 * i as f64
+                } else {
+                    0.0005 * (i + j) as f64
+                };
+            }
+        }
+        let rung = |covariance| Rung {
+            players: 4,
+            outcome: TournamentOutcome {
+                results: Results::new(k),
+                ratings: ratings.clone(),
+                covariance,
+                partial: false,
+            },
+            speeds: Vec::new(),
+        };
+        let with = share(&rung(Some(cov.clone())), 3, 1, 2).unwrap();
+        let ids = [3, 1, 2];
+        let expect = share_of_gap(
+            ids.map(|x| ratings[x].log_strength),
+            ids.map(|x| ids.map(|y| cov[x * k + y])),
+        )
+        .unwrap();
+        assert_eq!(with, expect);
+        assert!((with.0 - 0.375).abs() < 1e-12, "{with:?}");
+        // Without a covariance: each rating's variance from its interval
+        // (half-width 0.1 = 1.96 se), the ratings independent.
+        let without = share(&rung(None), 3, 1, 2).unwrap();
+        let v = (0.1f64 / 1.959964).powi(2);
+        let diag = [[v, 0.0, 0.0], [0.0, v, 0.0], [0.0, 0.0, v]];
+        let expect = share_of_gap(ids.map(|x| ratings[x].log_strength), diag).unwrap();
+        assert!(
+            (without.1 .0 - expect.1 .0).abs() < 1e-9,
+            "{without:?} {expect:?}"
+        );
+        assert!(
+            (without.1 .1 - expect.1 .1).abs() < 1e-9,
+            "{without:?} {expect:?}"
+        );
+    }
+}
