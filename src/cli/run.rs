@@ -123,7 +123,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =
         sim::run(&cfg, session.stop, &|d| session.progress(d)).map_err(|e| session.failed(e))?;
-    if outcome.partial && outcome.stats.games == 0 {
+    if outcome.none_finished() {
         // A table of 0.00% [0.00%, 100.00%] and means of 0 from no game
         // would be figures without data.
         session.abandon();

@@ -71,7 +71,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let session = Session::begin(a.out.as_deref())?.with_bar(a.games, a.quiet, "games", 0);
     let outcome = tournament::run(&cfg, session.stop, &|d| session.progress(d))
         .map_err(|e| session.failed(e))?;
-    if outcome.partial && outcome.results.games == 0 {
+    if outcome.none_finished() {
         // Ratings fitted to no game would be figures without data.
         session.abandon();
         return Ok(interrupted(

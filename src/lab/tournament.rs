@@ -134,6 +134,13 @@ pub struct TournamentOutcome {
     pub partial: bool,
 }
 
+impl TournamentOutcome {
+    /// Interrupted before any game finished: no rating to show or write.
+    pub fn none_finished(&self) -> bool {
+        self.partial && self.results.games == 0
+    }
+}
+
 /// Plays games `range` into `res`.
 fn play_range(
     cfg: &TournamentConfig,

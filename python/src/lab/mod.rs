@@ -162,7 +162,7 @@ pub fn run(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
-    if outcome.partial && outcome.stats.games == 0 {
+    if outcome.none_finished() {
         // Figures from no game would be figures without data.
         return Err(nothing_finished(&out, made));
     }
@@ -224,7 +224,7 @@ pub fn tournament(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
-    if outcome.partial && outcome.results.games == 0 {
+    if outcome.none_finished() {
         return Err(nothing_finished(&out, made));
     }
     let report = TournamentReport {

@@ -70,12 +70,12 @@ impl RuleSetFile {
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
             let why = plain_toml_message(&e.to_string());
-            // The key of the value serde refused (the line of its span), if
-            // that is a whole-number setting with its own range: that range
-            // is named, not its type's ("hand_size = -1": at least 1).
-            // The whole-number setting named last on the span's line before
-            // it: `hand_size = -1`, `"hand_size" = -1`, `settings.hand_size =
-            // -1` or `settings = { hand_size = -1 }` alike.
+            // The value serde refused, if it belongs to a whole-number
+            // setting with its own range, is named by that range, not its
+            // type's ("hand_size = -1": at least 1). Its key is the setting
+            // named last on the span's line before it: `hand_size = -1`,
+            // `"hand_size" = -1`, `settings.hand_size = -1` or `settings = {
+            // hand_size = -1 }` alike.
             let key = e.span().and_then(|sp| {
                 let line = text.get(..sp.start)?.rsplit('\n').next()?;
                 super::settings::NARROW

@@ -86,7 +86,10 @@ pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<
 /// its precision. Nothing when no saved experiment can be read
 /// ([`resume_state`] says why).
 pub fn keep_saved_stop(dir: &Path, exp: &mut Experiment, games_given: bool, precision_given: bool) {
-    let Ok((_, Some(saved))) = load_state(&state_path(dir)) else {
+    // The experiment only: the state itself is read (and checked) once, by
+    // resume_state.
+    let text = std::fs::read_to_string(state_path(dir)).unwrap_or_default();
+    let Some(saved) = saved_experiment(&text).ok().flatten() else {
         return;
     };
     // Another experiment's state: resume_state refuses it, with its reason;
@@ -167,10 +170,6 @@ pub fn parse_state(
     text: &str,
     name: &str,
 ) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        experiment: Option<ExperimentSpec>,
-    }
     let st: LockstepState =
         serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
     use crate::sim::lockstep::{STATE_FORMAT, STATE_VERSION, STATE_VERSION_MIN};
@@ -179,9 +178,18 @@ pub fn parse_state(
             "{name}: not a unolab lockstep state of version {STATE_VERSION_MIN} to {STATE_VERSION}",
         ));
     }
-    let head: Head =
-        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
-    Ok((st, head.experiment))
+    let saved = saved_experiment(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
+    Ok((st, saved))
+}
+
+/// The experiment a saved state's text records (`None` in a state written
+/// before states recorded it), without reading the state itself.
+fn saved_experiment(text: &str) -> Result<Option<ExperimentSpec>, serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        experiment: Option<ExperimentSpec>,
+    }
+    Ok(serde_json::from_str::<Head>(text)?.experiment)
 }
 
 /// Refuses an output folder holding saved work (an interrupted or finished

@@ -254,6 +254,13 @@ pub struct RunOutcome {
     pub partial: bool,
 }
 
+impl RunOutcome {
+    /// Interrupted before any game finished: no figure to show or write.
+    pub fn none_finished(&self) -> bool {
+        self.partial && self.stats.games == 0
+    }
+}
+
 /// One worker thread's strategies (the runner's, a shard's and each arm of
 /// the lockstep runner's): with rotation one instance per seat per rotation,
 /// else one per seat, moved between seats as each game's arrangement asks
