@@ -11,6 +11,7 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   binary   write a line that is not UTF-8, then stop answering
   illegal  answer a card that is not legal (every play decision from N on)
   version  answer the hello with protocol version 99
+  slowhello  wait N seconds before answering the hello, then play legally
   ok       never misbehave
 MODE may end in "+helper": at start it starts a helper process (`sleep
 1234`) that shares its standard input and output, as a shell wrapper or a
@@ -58,6 +59,8 @@ for line in sys.stdin:
         log.flush()
     msg = json.loads(line)
     if msg["type"] == "hello":
+        if mode == "slowhello":
+            time.sleep(n)
         version = 99 if mode == "version" else 1
         print(json.dumps({"type": "hello", "version": version}), flush=True)
         continue

@@ -845,6 +845,61 @@ fn no_program_is_left_after_a_run_a_ctrl_c_or_a_sigterm() {
     }
 }
 
+#[test]
+fn an_interrupt_with_a_slow_program_stops_after_the_game_in_progress() {
+    // A run or tournament with a program handed out work 16 games at a
+    // time, so Ctrl-C during a slow program's first game waited for 15 more
+    // (for ever, to a person or a slow service). Now one deal at a time: the
+    // game in progress finishes and the rest is left.
+    for cmd in ["run", "tournament"] {
+        let dir = tempdir(&format!("slow-{cmd}"));
+        let out = dir.join("out");
+        // The program takes 3 s to answer its hello, in the first game.
+        let spec = format!("{},random", faulty("slow", "slowhello", 3, &dir));
+        let child = Command::new(BIN)
+            .args([
+                cmd,
+                "--quiet",
+                "--players",
+                "2",
+                "--games",
+                "20",
+                "--threads",
+                "1",
+                "--strategies",
+                &spec,
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while pids(&dir).is_empty() {
+            assert!(t.elapsed() < HANG, "the bot did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let st = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let o = child.wait_with_output().unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{cmd}: {err}");
+        assert!(
+            err.contains("interrupted: 1 of 20 games finished"),
+            "{cmd}: {err}"
+        );
+        let m: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
+                .unwrap();
+        assert_eq!(m["partial"], true, "{cmd}: {m}");
+        assert_all_gone(&dir);
+    }
+}
+
 /// Long enough for any of these runs on a loaded machine; only a hang
 /// reaches it.
 const HANG: Duration = Duration::from_secs(120);
