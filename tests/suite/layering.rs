@@ -3,8 +3,10 @@
 //!   < cli (a file of a layer never names `crate::` of a layer above it);
 //! - no file is longer than 800 lines;
 //! - no circle of imports between files (`crate::...` and `super::...`
-//!   paths, in `use` lines or inline; a child naming its own parent module,
-//!   whose `mod` and re-exports make the child part of it, is not an import).
+//!   paths and a module's own children by name, in `use` lines or inline;
+//!   a child naming what its parent only re-exports, which the parent's
+//!   `mod` makes part of it, is not an import, but naming what the parent
+//!   itself defines is).
 //!
 //! Each check is also run on a small planted example, so that a check that
 //! stopped seeing anything would fail.
@@ -14,6 +16,18 @@ use std::path::{Path, PathBuf};
 
 const LAYERS: [&str; 6] = ["engine", "agents", "sim", "lab", "report", "cli"];
 const MAX_LINES: usize = 800;
+/// Modules whose files are one type's parts (`Game`'s `impl` blocks spread
+/// over child files that use the parent's definitions and back): one node
+/// for the circle check.
+const UNITS: [&str; 1] = ["engine::game"];
+
+/// The node of a module for the circle check: its unit, or itself.
+fn node(m: &str) -> String {
+    UNITS
+        .iter()
+        .find(|u| m == **u || m.starts_with(&format!("{u}::")))
+        .map_or(m.to_string(), |u| u.to_string())
+}
 
 /// Every `.rs` file under `dir`, as paths relative to `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -50,14 +64,56 @@ fn module_of(file: &Path) -> String {
 
 /// The code of a file without comments (line comments and doc comments), so
 /// that a module named in prose is not an import.
+/// A file's inline test module (`#[cfg(test)] mod tests`, at its end) is
+/// left out: its `super::` is the file itself.
 fn code(text: &str) -> String {
-    text.lines()
+    let lines: Vec<&str> = text.lines().collect();
+    let end = (0..lines.len())
+        .find(|&i| {
+            lines[i].trim() == "#[cfg(test)]"
+                && lines[i + 1..]
+                    .iter()
+                    .find(|l| !l.trim().is_empty())
+                    .is_some_and(|l| l.trim_start().starts_with("mod "))
+        })
+        .unwrap_or(lines.len());
+    lines[..end]
+        .iter()
         .map(|l| match l.find("//") {
             Some(i) => &l[..i],
             None => l,
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The layer a crate-root re-export of `lib.rs` comes from, by name
+/// (`crate::Seat` is `agents::Seat`).
+fn root_reexports(files: &[(PathBuf, String)]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some((_, lib)) = files.iter().find(|(f, _)| f == Path::new("lib.rs")) else {
+        return out;
+    };
+    for line in code(lib).lines() {
+        let Some(rest) = line.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let rest = rest.trim_end_matches(';');
+        let (path, names) = match rest.find("::{") {
+            Some(i) => (&rest[..i], rest[i + 3..].trim_end_matches('}')),
+            None => match rest.rfind("::") {
+                Some(i) => (&rest[..i], &rest[i + 2..]),
+                None => continue,
+            },
+        };
+        for n in names.split(',') {
+            let n = n.trim();
+            if !n.is_empty() {
+                out.insert(n.to_string(), format!("{path}::{n}"));
+            }
+        }
+    }
+    out
 }
 
 /// The layer a `crate::` path names, if any.
@@ -68,16 +124,24 @@ fn layer_named(path: &str) -> Option<&'static str> {
         .find(|l| path == *l || path.starts_with(&format!("{l}::")))
 }
 
-/// `crate::x::y` paths and `use super::...` paths of a file's code, as
-/// absolute module paths (`super` resolved against the file's module).
-fn imports(module: &str, is_mod_file: bool, code: &str) -> Vec<String> {
+/// `crate::x::y` paths, `super::...` paths and paths through the file's own
+/// child modules (`mod walk;` ... `walk::SimTable`) of a file's code, as
+/// absolute module paths (`super` resolved against the file's module), each
+/// with the names a brace group after it lists (`super::{Root, Sim}`).
+fn imports(module: &str, code: &str) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     // The module `super` means here: for `a/b.rs` (module a::b) it is `a`;
     // for `a/b/mod.rs` (module a::b) it is also `a`.
-    let _ = is_mod_file;
     let parent = match module.rfind("::") {
         Some(i) => module[..i].to_string(),
         None => String::new(),
+    };
+    let join = |a: &str, b: &str| {
+        if a.is_empty() {
+            b.to_string()
+        } else {
+            format!("{a}::{b}")
+        }
     };
     let ident = |s: &str| -> String {
         s.chars()
@@ -86,26 +150,107 @@ fn imports(module: &str, is_mod_file: bool, code: &str) -> Vec<String> {
             .trim_end_matches(':')
             .to_string()
     };
-    for (i, _) in code.match_indices("crate::") {
-        let before = code[..i].chars().last();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
-            continue;
+    // The names of a brace group right after the path at `at`.
+    let names = |at: &str| -> Vec<String> {
+        let p = ident(at);
+        let rest = &at[p.len()..];
+        // `super::{A, B}`: the group right after the `::` already read.
+        let group = match p.is_empty() {
+            true => rest.strip_prefix('{'),
+            false => rest.strip_prefix("::{"),
+        };
+        match group {
+            Some(rest) => rest[..rest.find('}').unwrap_or(rest.len())]
+                .split(',')
+                .map(|n| ident(n.trim()))
+                .filter(|n| !n.is_empty())
+                .collect(),
+            None => Vec::new(),
         }
-        out.push(ident(&code[i + "crate::".len()..]));
+    };
+    let starts_in = |text: &str, i: usize, extra: char| {
+        let before = text[..i].chars().last();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == extra)
+    };
+    for (i, _) in code.match_indices("crate::") {
+        if starts_in(code, i, '_') {
+            let at = &code[i + "crate::".len()..];
+            out.push((ident(at), names(at)));
+        }
     }
     for (i, _) in code.match_indices("super::") {
-        let before = code[..i].chars().last();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-            continue;
+        if starts_in(code, i, ':') {
+            let at = &code[i + "super::".len()..];
+            let p = ident(at);
+            out.push((
+                if p.is_empty() {
+                    parent.clone()
+                } else {
+                    join(&parent, &p)
+                },
+                names(at),
+            ));
         }
-        let p = ident(&code[i + "super::".len()..]);
-        out.push(if parent.is_empty() {
-            p
-        } else {
-            format!("{parent}::{p}")
-        });
+    }
+    // The file's own children: `mod x;` and then `x::...`.
+    let children: Vec<String> = code
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let l = l
+                .strip_prefix("pub(crate) ")
+                .or(l.strip_prefix("pub "))
+                .unwrap_or(l);
+            let name = l.strip_prefix("mod ")?.strip_suffix(';')?;
+            Some(name.trim().to_string())
+        })
+        .collect();
+    // A re-export of a child (`pub use walk::Plan;`) makes the child's items
+    // the parent's; it is not the parent's code using them.
+    let own: String = code
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            !(l.starts_with("pub use ") || l.starts_with("pub(crate) use "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let code = own.as_str();
+    for c in &children {
+        let pat = format!("{c}::");
+        for (i, _) in code.match_indices(&pat) {
+            let self_path =
+                code[..i].ends_with("self::") && starts_in(code, i - "self::".len(), ':');
+            if starts_in(code, i, ':') || self_path {
+                let at = &code[i..];
+                out.push((join(module, &ident(at)), names(at)));
+            }
+        }
     }
     out
+}
+
+/// Whether a file's code defines an item named `name` (not a re-export).
+fn defines(code: &str, name: &str) -> bool {
+    code.lines().any(|l| {
+        let mut l = l.trim();
+        if let Some(r) = l.strip_prefix("pub") {
+            l = r.trim_start();
+            if l.starts_with('(') {
+                l = l[l.find(')').map_or(0, |i| i + 1)..].trim_start();
+            }
+        }
+        [
+            "struct ", "enum ", "fn ", "trait ", "type ", "const ", "static ", "union ",
+        ]
+        .iter()
+        .any(|k| {
+            l.strip_prefix(k).is_some_and(|r| {
+                r.starts_with(name)
+                    && !r[name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            })
+        })
+    })
 }
 
 /// The file module a path lands in: the longest prefix of `path` that is a
@@ -121,6 +266,7 @@ fn resolve<'a>(path: &str, modules: &'a BTreeSet<String>) -> Option<&'a String> 
 /// Upward imports: `(file, layer named)` for every file of a layer that names
 /// a layer above it.
 fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
+    let roots = root_reexports(files);
     let mut bad = Vec::new();
     for (file, text) in files {
         let Some(own) = file.iter().next().map(|s| s.to_string_lossy().into_owned()) else {
@@ -130,7 +276,9 @@ fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
             continue;
         };
         let module = module_of(file);
-        for p in imports(&module, false, &code(text)) {
+        for (p, _) in imports(&module, &code(text)) {
+            // `crate::Seat`: a name `lib.rs` re-exports from a layer.
+            let p = roots.get(&p).cloned().unwrap_or(p);
             if let Some(l) = layer_named(&p) {
                 if LAYERS.iter().position(|x| *x == l).unwrap() > rank {
                     bad.push((file.display().to_string(), p));
@@ -144,18 +292,34 @@ fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
 /// A circle of imports between files, if there is one.
 fn circle(files: &[(PathBuf, String)]) -> Option<Vec<String>> {
     let modules: BTreeSet<String> = files.iter().map(|(f, _)| module_of(f)).collect();
+    let codes: BTreeMap<String, String> =
+        files.iter().map(|(f, t)| (module_of(f), code(t))).collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (file, text) in files {
-        let m = module_of(file);
-        let is_mod = file.ends_with("mod.rs");
-        for p in imports(&m, is_mod, &code(text)) {
+    for (m, text) in &codes {
+        for (p, listed) in imports(m, text) {
             let Some(to) = resolve(&p, &modules) else {
                 continue;
             };
-            // A module's own ancestors hold it (`mod` plus re-exports): not an import.
-            let ancestor = to.is_empty() || m == *to || m.starts_with(&format!("{to}::"));
-            if !ancestor {
-                edges.entry(m.clone()).or_default().insert(to.clone());
+            if m == to {
+                continue;
+            }
+            // A module's own ancestors hold it (`mod` plus re-exports): naming
+            // what an ancestor re-exports is not an import; naming what it
+            // defines is.
+            let ancestor = to.is_empty() || m.starts_with(&format!("{to}::"));
+            if ancestor {
+                let rest = p[to.len()..].trim_start_matches(':');
+                let named = match rest.split("::").next() {
+                    Some(n) if !n.is_empty() => vec![n.to_string()],
+                    _ => listed,
+                };
+                if !named.iter().any(|n| defines(&codes[to], n)) {
+                    continue;
+                }
+            }
+            let (a, b) = (node(m), node(to));
+            if a != b {
+                edges.entry(a).or_default().insert(b);
             }
         }
     }
@@ -261,6 +425,18 @@ fn the_checks_see_planted_faults() {
         upward(&files),
         vec![("engine/x.rs".to_string(), "agents::Seat".to_string())]
     );
+    // The same name through the crate root's re-export.
+    let files = vec![
+        f(
+            "lib.rs",
+            "pub mod agents;\npub use agents::{Seat, StrategySpec};\n",
+        ),
+        f("engine/x.rs", "use crate::Seat;\n"),
+    ];
+    assert_eq!(
+        upward(&files),
+        vec![("engine/x.rs".to_string(), "agents::Seat".to_string())]
+    );
     // A circle through a sibling's `super::` import; a child's use of its
     // parent is not one.
     let files = vec![
@@ -271,8 +447,34 @@ fn the_checks_see_planted_faults() {
     let c = circle(&files).expect("the planted circle");
     assert!(c.contains(&"cli::a".to_string()) && c.contains(&"cli::b".to_string()));
     let files = vec![
-        f("cli/mod.rs", "mod a; use a::A;\n"),
+        f("cli/mod.rs", "mod a;\nuse a::A;\n"),
         f("cli/a.rs", "use super::Fail;\n"),
+    ];
+    assert_eq!(circle(&files), None);
+    // A parent that defines what its child uses, and uses the child by
+    // name: a circle through the parent's own code.
+    let files = vec![
+        f(
+            "cli/mod.rs",
+            "mod a;\nmod b;\npub struct Sim;\nfn f() { a::g() }\n",
+        ),
+        f("cli/a.rs", "use super::b::B;\n"),
+        f("cli/b.rs", "use super::{Root, Sim};\n"),
+    ];
+    let c = circle(&files).expect("the planted circle through the parent");
+    assert!(c.contains(&"cli".to_string()) && c.contains(&"cli::b".to_string()));
+    // The child naming only what the parent re-exports is not one, nor a
+    // test module's `super::*`.
+    let files = vec![
+        f(
+            "cli/mod.rs",
+            "mod a;\nmod b;\npub use b::B;\nfn f() { a::g() }\n",
+        ),
+        f(
+            "cli/a.rs",
+            "use super::B;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
+        ),
+        f("cli/b.rs", "pub struct B;\n"),
     ];
     assert_eq!(circle(&files), None);
 }

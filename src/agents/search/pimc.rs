@@ -5,8 +5,9 @@
 //! With an opponent model (`model`), the determinizations are the deals it
 //! accepts (see `belief`).
 
-use super::actions::Mode;
-use super::{Action, Objective, Root, Sim};
+use super::actions::{Action, Mode};
+use super::sim::{Root, Sim};
+use super::Objective;
 use crate::engine::game::{Observation, Rng};
 
 #[allow(clippy::too_many_arguments)]

@@ -12,7 +12,7 @@
 //! plan.
 
 use super::actions::*;
-use super::ismcts::Tree;
+use super::tree::Tree;
 use super::{SearchConfig, SearchKind};
 use crate::agents::Seat;
 use crate::engine::cards::{CardId, CardSet, Color};

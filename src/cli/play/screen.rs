@@ -5,6 +5,8 @@
 use crate::cli::scaffold::remove_created;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use unolab::{CardId, CardSet, Color, Rules};
 
 /// Why the screen was lost: a write to standard output failed (closed, as
 /// by `| head`, or full). The player is then taken to have left.
@@ -50,4 +52,62 @@ pub fn on_interrupt(created: Vec<PathBuf>, tracing: bool) {
         );
         std::process::exit(130);
     });
+}
+
+/// How cards and names are printed.
+#[derive(Clone)]
+pub(super) struct Style {
+    pub(super) color: bool,
+    pub(super) names: Vec<String>,
+    pub(super) me: u8,
+}
+
+impl Style {
+    pub(super) fn card(&self, rules: &Rules, c: CardId) -> String {
+        let t = rules.deck.token(c);
+        if !self.color {
+            return t;
+        }
+        let code = match rules.deck.color(c) {
+            Some(Color::Red) => "31",
+            Some(Color::Yellow) => "33",
+            Some(Color::Green) => "32",
+            Some(Color::Blue) => "34",
+            None => "1;35",
+        };
+        format!("\x1b[{code}m{t}\x1b[0m")
+    }
+
+    pub(super) fn colour(&self, c: Color) -> String {
+        if !self.color {
+            return c.name().to_string();
+        }
+        let code = ["31", "33", "32", "34"][c.index()];
+        format!("\x1b[{code}m{}\x1b[0m", c.name())
+    }
+
+    pub(super) fn who(&self, seat: u8) -> String {
+        if seat == self.me {
+            "you".to_string()
+        } else {
+            format!("seat {seat} ({})", self.names[seat as usize])
+        }
+    }
+}
+
+/// The hand sorted by colour (red, yellow, green, blue, wilds), then face.
+pub(super) fn sorted(rules: &Rules, hand: CardSet) -> Vec<CardId> {
+    let mut v: Vec<CardId> = hand.iter().collect();
+    v.sort_by_key(|&c| {
+        let k = rules.deck.kind(c);
+        (k.color.map_or(4, |c| c.index()), k.face.index(), c)
+    });
+    v
+}
+
+/// Lines waiting to be shown at the person's next decision.
+pub(super) type Log = Arc<Mutex<Vec<String>>>;
+
+pub(super) fn take(log: &Log) -> Vec<String> {
+    std::mem::take(&mut *log.lock().unwrap_or_else(|p| p.into_inner()))
 }

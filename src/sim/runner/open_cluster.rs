@@ -3,7 +3,7 @@
 //! cards drawn and each strategy's points) and its sums when it closes (see
 //! [`crate::sim::clusters`]).
 
-use super::{round_point_values, RunStats};
+use super::run_stats::{round_point_values, RunStats};
 use crate::engine::game::{MatchResult, RoundResult, MAX_PLAYERS};
 
 /// The counts of a run a cluster's values are differences of, in a fixed

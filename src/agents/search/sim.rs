@@ -1,0 +1,220 @@
+//! A search's simulations: the simulated table and what the searches keep
+//! between simulations ([`Sim`]), the decision at the root ([`Root`]), how
+//! the hidden cards are dealt ([`Deal`]) and what a played-out round is
+//! worth to each seat.
+
+use super::actions::Mode;
+use super::belief;
+use super::walk::SimTable;
+use super::Objective;
+use crate::engine::cards::CardSet;
+use crate::engine::game::{
+    Agents, Game, Knowledge, Observation, Playout, ResumeAt, Rng, MAX_PLAYERS,
+};
+use crate::engine::rules::Scoring;
+use rand::{Rng as _, RngCore, SeedableRng};
+
+/// The decision a root search is about.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Root {
+    pub(super) at: ResumeAt,
+    pub(super) decline_challenge: bool,
+}
+
+/// How a simulation deals the hidden cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Deal {
+    Uniform,
+    Informed,
+    /// The true deal (`oracle`).
+    Reveal,
+    /// Uniformly at random, the hands dealt first (`model_sampler = "hands"`).
+    Hands,
+    /// The hands of the model's Markov chain (`model_sampler = "chain"`).
+    Chain,
+}
+
+/// The simulated table and what the searches keep between simulations.
+pub(super) struct Sim {
+    /// The agent's seat and the table size.
+    pub(super) me: u8,
+    pub(super) players: usize,
+    pub(super) table: SimTable,
+    pub(super) deal: Deal,
+    /// What the agent knows at the decision at hand (`Deal::Informed`).
+    pub(super) know: Option<Knowledge>,
+    /// `ismcts`: the budget counts per legal action.
+    pub(super) per_action: bool,
+    /// `ismcts`: the root is paired (every action on the same determinizations).
+    pub(super) paired: bool,
+    /// `pimc`: the summed reward of each root action, and the actions still
+    /// in the running (successive halving).
+    pub(super) sums: Vec<f64>,
+    pub(super) alive: Vec<usize>,
+    /// Simulations played.
+    pub(super) played: u64,
+    /// `pimc` with a `model`: the opponent model that accepts deals.
+    pub(super) model: Option<belief::OpponentModel>,
+    /// The most candidates per determinization (`model_tries`; the chain's
+    /// steps per determinization).
+    pub(super) tries_per_deal: u32,
+    /// `Deal::Chain`: the chain's state (`None` until the decision's first
+    /// determinization).
+    pub(super) chain: Option<belief::HandChain>,
+    /// With a `model`: the other players' last turns at the decision at
+    /// hand, read once for it.
+    pub(super) turns: belief::TableTurns,
+}
+
+impl Sim {
+    /// The seed of the next determinization: the next of `rng`; with an
+    /// opponent model, the first of up to `model_tries` candidates accepted
+    /// with the chance its weight gives (rejection sampling: accepted deals
+    /// follow the model's posterior, each counting once), else the one of
+    /// highest weight (the first on a tie).
+    pub(super) fn next_deal(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+        if self.deal == Deal::Chain {
+            return self.chain_step(obs, rng);
+        }
+        let Some(model) = self.model.as_mut() else {
+            return rng.next_u64();
+        };
+        let mut best = (0, -1.0);
+        // `hands`: one game to weigh every candidate's hands in (what else
+        // it holds the model does not see: each turn weighed sets the top
+        // card and colour it answered).
+        let mut weigh = (self.deal == Deal::Hands).then(|| {
+            let g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
+            (g, [CardSet::EMPTY; MAX_PLAYERS])
+        });
+        for _ in 0..self.tries_per_deal {
+            let seed = rng.next_u64();
+            let mut det = Rng::seed_from_u64(seed);
+            let w = match &mut weigh {
+                Some((g, hands)) => {
+                    Game::deal_hands(obs, &mut det, hands);
+                    g.set_hands(hands);
+                    model.weight(obs, &self.turns, g, &mut det)
+                }
+                None => {
+                    let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
+                    model.weight(obs, &self.turns, &mut g, &mut det)
+                }
+            };
+            if w >= 1.0 || rng.random::<f64>() < w {
+                return seed;
+            }
+            if w > best.1 {
+                best = (seed, w);
+            }
+        }
+        best.0
+    }
+
+    /// `Deal::Chain`: runs the model's chain `model_tries` steps on (from a
+    /// uniform deal at the decision's first determinization) and returns
+    /// the seed of the rest of the determinization (the draw pile, the
+    /// rollouts).
+    pub(super) fn chain_step(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+        let model = self.model.as_mut().expect("the chain sampler has a model");
+        let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
+        let chain = self
+            .chain
+            .get_or_insert_with(|| belief::HandChain::start(model, obs, &self.turns, &mut g, rng));
+        chain.run(model, obs, &self.turns, &mut g, self.tries_per_deal, rng);
+        rng.next_u64()
+    }
+
+    /// One simulation: a determinization from `det_seed`, the walk in `mode`,
+    /// the round played on; the rewards of every seat.
+    pub(super) fn simulate(
+        &mut self,
+        obs: &Observation,
+        root: Root,
+        mode: Mode,
+        det_seed: u64,
+        objective: Objective,
+    ) -> [f64; MAX_PLAYERS] {
+        let (mut g, agents_seed) = self.dealt(obs, det_seed);
+        self.play_out(obs, root, mode, &mut g, agents_seed, objective)
+    }
+
+    /// The determinization of `det_seed`, ready to be played on, and the
+    /// seed of the simulated seats' generator: what [`Sim::simulate`] deals
+    /// before it plays. Several actions tried on the same determinization
+    /// can each play a copy of it ([`Sim::play_out`]) instead of dealing it
+    /// again: the same game, for a copy of the struct instead of a shuffle.
+    pub(super) fn dealt<'r>(&self, obs: &Observation<'r>, det_seed: u64) -> (Game<'r>, u64) {
+        let mut det = Rng::seed_from_u64(det_seed);
+        let mut g = match (self.deal, &self.chain) {
+            (Deal::Chain, Some(c)) => Game::determinize_with_hands(obs, c.hands(), &mut det),
+            _ => deal(self.deal, self.know.as_ref(), obs, &mut det),
+        };
+        // An ordered draw pile (the determinization shuffled it): the same
+        // cards come in the same order whatever the action tried, so actions
+        // are compared on common random numbers.
+        g.set_lazy_pile(false);
+        (g, det.next_u64())
+    }
+
+    /// Plays the round on in `g` (from [`Sim::dealt`]) with the walk in
+    /// `mode`; the rewards of every seat.
+    pub(super) fn play_out(
+        &mut self,
+        obs: &Observation,
+        root: Root,
+        mode: Mode,
+        g: &mut Game,
+        agents_seed: u64,
+        objective: Objective,
+    ) -> [f64; MAX_PLAYERS] {
+        self.played += 1;
+        self.table.begin(mode, root.decline_challenge);
+        let mut agents = Agents {
+            seats: &mut self.table,
+            rng: Rng::seed_from_u64(agents_seed),
+        };
+        let out = g.resume_round(obs.seat(), root.at, &mut agents);
+        rewards(g, &out, objective)
+    }
+}
+
+/// The hidden cards dealt as a search deals them (`know`: what it knows,
+/// for `Deal::Informed`).
+fn deal<'r>(how: Deal, know: Option<&Knowledge>, obs: &Observation<'r>, det: &mut Rng) -> Game<'r> {
+    match (how, know) {
+        (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, det),
+        (Deal::Reveal, _) => Game::reveal(obs, det),
+        (Deal::Hands, _) => Game::determinize_by_hands(obs, det),
+        _ => Game::determinize(obs, det),
+    }
+}
+
+/// The reward of every seat for a played-out round.
+fn rewards(g: &Game, out: &Playout, objective: Objective) -> [f64; MAX_PLAYERS] {
+    let mut r = [0.0; MAX_PLAYERS];
+    if out.illegal {
+        return r;
+    }
+    match objective {
+        Objective::Win => {
+            if let Some(w) = out.winner {
+                r[w as usize] = 1.0;
+            }
+        }
+        Objective::Points => {
+            let penalty = g.rules().settings.scoring == Scoring::Penalty;
+            for s in 0..g.players() {
+                let net = if penalty {
+                    -(out.points[s] as f64)
+                } else if out.winner == Some(s as u8) {
+                    out.points[s] as f64
+                } else {
+                    -(out.hand_points[s] as f64)
+                };
+                r[s] = net / 100.0;
+            }
+        }
+    }
+    r
+}
