@@ -546,10 +546,45 @@ fn a_program_that_does_not_exist_is_refused_before_any_work() {
 }
 
 #[test]
-fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
+fn a_folder_or_a_file_without_its_executable_bit_is_refused_before_any_work() {
     let dir = tempdir("noexec");
     let f = dir.join("bot.sh");
     std::fs::write(&f, "#!/bin/sh\n").unwrap(); // not executable
+    for (prog, why) in [
+        (f.display().to_string(), "is not executable"),
+        (dir.display().to_string(), "is a directory"),
+    ] {
+        let spec = format!("ext:{prog},random");
+        let out = dir.join("out");
+        let o = unolab(&[
+            "run",
+            "--strategies",
+            &spec,
+            "--games",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let e = text(&o.stderr);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(&format!("'{prog}' {why}")), "{e}");
+        assert!(o.stdout.is_empty() && !out.exists(), "no work done");
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
+    // Executable, but its interpreter does not exist: found by the check,
+    // refused by the system when it starts.
+    let dir = tempdir("badinterp");
+    let f = dir.join("bot.sh");
+    std::fs::write(&f, "#!/no/such/interpreter\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let spec = format!("ext:{},random", f.display());
     let o = unolab(&[
         "run",
@@ -563,7 +598,7 @@ fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
-        e.contains("at seat 0") && e.contains("cannot start") && e.contains("ermission denied"),
+        e.contains("at seat 0") && e.contains("cannot start") && e.contains("No such file"),
         "{e}"
     );
 }

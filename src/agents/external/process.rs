@@ -130,23 +130,53 @@ pub fn end_all() {
     end_groups(&serials, Duration::from_millis(GRACE_MS));
 }
 
-/// Checks that the program of `command` can be found (a path that exists, or
-/// a name on `PATH`), so that a misspelt command is refused before any work.
+/// Checks that the program of `command` can be started (a path to an
+/// executable file, or the name of one on `PATH`), so that a misspelt
+/// command, a folder or a script without its executable bit is refused
+/// before any work.
 pub fn check_command(command: &[String]) -> Result<(), String> {
     let Some(prog) = command.first() else {
         return Err("the command is empty".into());
     };
     if prog.contains('/') {
-        if std::path::Path::new(prog).is_file() {
-            return Ok(());
+        let p = std::path::Path::new(prog);
+        if p.is_dir() {
+            return Err(format!("program '{prog}' is a directory"));
         }
-        return Err(format!("program '{prog}' does not exist"));
+        if !p.is_file() {
+            return Err(format!("program '{prog}' does not exist"));
+        }
+        if !executable(p) {
+            return Err(format!(
+                "program '{prog}' is not executable (chmod +x it, or name its interpreter first, as in ext:python3 {prog})"
+            ));
+        }
+        return Ok(());
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    if std::env::split_paths(&path).any(|d| d.join(prog).is_file()) {
+    let found = |d: std::path::PathBuf| {
+        let f = d.join(prog);
+        f.is_file() && executable(&f)
+    };
+    if std::env::split_paths(&path).any(found) {
         return Ok(());
     }
     Err(format!("program '{prog}' is not on PATH"))
+}
+
+/// Whether a file may be executed (on Unix, an executable bit is set; the
+/// system still decides for whom).
+fn executable(p: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = p;
+        true
+    }
 }
 
 /// The longest line a program may write, line end excluded (an answer is a
