@@ -37,8 +37,18 @@ pub struct LadderArgs {
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
-    let file: LadderFile = toml::from_str(&text)
-        .map_err(|e| Fail(format!("{}: {}", a.file.display(), e.message())))?;
+    let file: LadderFile = toml::from_str(&text).map_err(|e| {
+        // One line, with the line of the file it is about, as the other
+        // file readers say it.
+        let why = unolab::engine::rules::plain_toml_message(e.message());
+        match e.span() {
+            Some(s) => {
+                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                Fail(format!("{}:{line}: {why}", a.file.display()))
+            }
+            None => Fail(format!("{}: {why}", a.file.display())),
+        }
+    })?;
     // The file's own numbers are named as its keys (the tournament's check
     // speaks of --games).
     if a.games.is_none() && file.games == 0 {
@@ -124,13 +134,18 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .collect();
     report.write_dir(&out, &command).map_err(Fail)?;
     println!(
-        "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}",
+        "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}{}",
         cfg.entrants.len(),
         cfg.players,
         cfg.games,
         cfg.seed,
         report.elapsed_s,
-        out.display()
+        out.display(),
+        if outcome.partial {
+            " (PARTIAL: interrupted)"
+        } else {
+            ""
+        }
     );
     if outcome.partial {
         // How far each table size got (the sizes after the interrupted one
@@ -150,7 +165,7 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
             .map(|p| format!("{p}"))
             .collect();
         return Ok(interrupted(&format!(
-            "{}{}; the results written are marked partial",
+            "{}{}; the results written are marked partial (a ladder does not resume: run the same command with --force to play it whole)",
             done.join(", "),
             if skipped.is_empty() {
                 String::new()

@@ -91,8 +91,10 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     print_result(a.json, || report.to_json(), || report.to_text())?;
     if outcome.partial {
         return Ok(interrupted(&format!(
-            "{} of {} games finished; results are marked partial",
-            outcome.results.games, a.games
+            "{} of {} games finished; results are marked partial (a tournament does not resume: run it again{} to play it whole)",
+            outcome.results.games,
+            a.games,
+            if a.out.is_some() { " with --force" } else { "" }
         )));
     }
     Ok(ExitCode::SUCCESS)

@@ -489,6 +489,16 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     .unwrap();
     let e = refusal(&unolab(&["ladder", s(&lad0), "--out", s(&out), "-q"]));
     assert!(e.contains("games = 0") && !e.contains("--games"), "{e}");
+    // A malformed ladder file was two lines without a position ("invalid
+    // array\nexpected `]`"); the other file readers say the line.
+    let bad = dir.join("lbad.toml");
+    std::fs::write(&bad, "name = \"x\"\nplayers = [2\n").unwrap();
+    let e = refusal(&unolab(&["ladder", s(&bad), "--out", s(&out), "-q"]));
+    assert!(
+        e.contains("lbad.toml:") && e.contains("invalid array") && e.contains("expected `]`"),
+        "{e}"
+    );
+    assert!(!out.exists());
     // More shards than games: shard 0/200 of 100 games said "games 0..0
     // already finished (0 games)".
     let e = refusal(&unolab(&[
