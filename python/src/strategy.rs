@@ -316,6 +316,10 @@ impl Strategy for PyStrategy {
             obs,
             |py, _| Ok(vec![PyList::new(py, &legal)?.into_any()]),
             |v, _| {
+                // `True` is an int to Python, not a seat: nothing is coerced.
+                if v.is_instance_of::<pyo3::types::PyBool>() {
+                    return Err("the answer must be a seat number, not True or False".to_string());
+                }
                 v.extract::<u8>()
                     .map_err(|_| "the answer must be a seat number".to_string())
             },

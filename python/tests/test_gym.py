@@ -142,3 +142,13 @@ def test_a_step_that_stopped_on_an_error_asks_for_a_reset():
         env.step(0)
     env.reset(seed=1)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_a_dead_program_stops_the_env_at_once():
+    """An opponent program that exits was reported only at the round's end:
+    until then its seat answered legal defaults (about 25 steps of play no
+    one asked for), which a learner would take for its opponent's play. Its
+    fault now stops the env at the step (here the reset) it happened in."""
+    env = unolab.UnoEnv(players=3, strategies="ext:true")
+    with pytest.raises(RuntimeError, match="strategy 'true' at seat 1 failed in round 1: the program exited"):
+        env.reset(seed=1)

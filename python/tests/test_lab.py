@@ -606,6 +606,52 @@ def test_a_progress_callable_that_raises_stops_the_run_and_is_not_called_again()
     assert len(calls) == 1, calls
 
 
+def test_a_call_that_fails_leaves_no_folder_it_made(tmp_path):
+    """A run or tournament whose strategy fails, or whose progress callable
+    raises, left the folder it had made for `out`, empty (the command line
+    removes it); a folder that was there stays."""
+
+    class Broken(unolab.Strategy):
+        def play(self, obs, legal):
+            return 1 / 0
+
+    for name, call in [
+        ("run", lambda o: unolab.run([Broken(), "random"], players=2, games=10, out=o)),
+        ("tournament", lambda o: unolab.tournament([Broken(), "random"], players=2, games=10, out=o)),
+    ]:
+        out = tmp_path / name / "deeper"
+        with pytest.raises(ZeroDivisionError):
+            call(out)
+        assert not (tmp_path / name).exists(), name
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(ZeroDivisionError):
+        unolab.run([Broken(), "random"], players=2, games=10, out=kept)
+    assert kept.is_dir() and not any(kept.iterdir())
+
+
+def test_a_progress_callable_that_raises_keeps_the_experiments_state(tmp_path):
+    """The docs say an experiment with `out` saves its state at the end,
+    interrupted or not; a progress callable that raised skipped it (after
+    thousands of games) and left the folder empty."""
+
+    def progress(done, total):
+        if done > 0:
+            raise RuntimeError("enough")
+
+    out = tmp_path / "cmp"
+    with pytest.raises(RuntimeError, match="enough"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=400_000, batch=1000,
+                       threads=1, out=out, progress=progress)
+    state = json.loads((out / "state.json").read_text())
+    assert state["clusters"] > 0
+    r = unolab.compare("random", players=2, b_seat=(0, "color"), games=400_000, batch=1000,
+                       threads=1, out=out, resume=True, precision=0.05)
+    m = r["manifest"]
+    assert m["clusters"] >= state["clusters"], (m, state["clusters"])
+    assert m["stopped_by"] in ("precision", "game limit"), m
+
+
 def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
     import _thread
 

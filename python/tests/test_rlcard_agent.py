@@ -182,3 +182,11 @@ def test_an_action_outside_the_legal_set_raises_a_clear_error():
     with pytest.raises(TypeError, match="not an RLCard agent"):
         RLCardAgent(object())
 
+    class NoPair:
+        def eval_step(self, state):
+            return None
+
+    # It was Python's "cannot unpack non-iterable NoneType object".
+    with pytest.raises(TypeError, match=r"RLCard agent 'NoPair': eval_step must return \(action, info\)"):
+        unolab.run([RLCardAgent(NoPair()), "random"], players=2, games=5, rules="rlcard", threads=1)
+

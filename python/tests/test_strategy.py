@@ -147,6 +147,19 @@ def test_a_wrong_answer_type_stops_the_run_and_an_illegal_card_is_sanctioned():
     with pytest.raises(ValueError, match="card token"):
         unolab.run([Nonsense(), "random"], players=2, games=10)
 
+    # True is an int to Python; as a seat it was read as seat 1, where
+    # every other answer of the wrong type is refused.
+    class Truthy(unolab.Strategy):
+        def play(self, obs, legal):
+            return legal[0]
+
+        def target(self, obs, legal):
+            return True
+
+    with pytest.raises(ValueError, match="the answer must be a seat number, not True or False"):
+        unolab.run([Truthy(), "random", "random"], players=3, games=50, house="seven_o",
+                   fixed_seats=True)
+
     class Illegal(unolab.Strategy):
         def play(self, obs, legal):
             playable = [c for c in legal if c != "draw"]

@@ -168,7 +168,8 @@ def test_an_illegal_action_names_the_game_and_moves_nothing(rng):
         assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="7 actions for 8 games"):
         v.step(acts[:7])
-    with pytest.raises(ValueError, match="integers"):
+    # A wrong type is a TypeError, as in the AEC and Gym environments.
+    with pytest.raises(TypeError, match="integers, got dtype float64"):
         v.step(acts.astype(np.float64))
     v.step(v.random_actions(rng).astype(np.int32))  # any integer dtype
 

@@ -169,40 +169,12 @@ fn now_utc() -> String {
     unolab::report::utc_timestamp(secs)
 }
 
-/// Creates `dir` and its missing parents, returning the folders created
-/// (outermost first). The error names the path and the reason; on an error
-/// nothing created is left behind.
+/// [`outdir::create_dirs`] with the option's name in the error.
 fn create_dirs(dir: &Path, flag: &str) -> Result<Vec<PathBuf>, Fail> {
-    let mut missing: Vec<PathBuf> = dir
-        .ancestors()
-        .filter(|a| !a.as_os_str().is_empty())
-        .take_while(|a| !a.exists())
-        .map(Path::to_path_buf)
-        .collect();
-    missing.reverse();
-    for (i, d) in missing.iter().enumerate() {
-        if let Err(e) = std::fs::create_dir(d) {
-            if !d.is_dir() {
-                remove_created(&missing[..i]);
-                return Err(Fail(format!(
-                    "{flag} {}: cannot create the directory: {e}",
-                    dir.display()
-                )));
-            }
-        }
-    }
-    Ok(missing)
+    outdir::create_dirs(dir).map_err(|e| Fail(format!("{flag} {e}")))
 }
 
-/// Removes the folders of [`create_dirs`] again, innermost first, as long as
-/// they are empty.
-pub fn remove_created(created: &[PathBuf]) {
-    for d in created.iter().rev() {
-        if std::fs::remove_dir(d).is_err() {
-            break;
-        }
-    }
-}
+pub use outdir::remove_created;
 
 /// Creates `dir` if needed (with its missing parents) and checks that a file
 /// can be written in it. Returns the folders created here (outermost first).

@@ -4,7 +4,43 @@
 //! Python package's `force=True`). Both front-ends call these before the
 //! first game.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Creates `dir` and its missing parents, returning the folders created
+/// (outermost first), so that a front-end can remove them again
+/// ([`remove_created`]) when no result came to be written. The error names
+/// the path and the reason; on an error nothing created is left behind.
+pub fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    for (i, d) in missing.iter().enumerate() {
+        if let Err(e) = std::fs::create_dir(d) {
+            if !d.is_dir() {
+                remove_created(&missing[..i]);
+                return Err(format!(
+                    "{}: cannot create the directory: {e}",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(missing)
+}
+
+/// Removes the folders of [`create_dirs`] again, innermost first, as long as
+/// they are empty.
+pub fn remove_created(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+    }
+}
 
 /// Every file unolab writes into an `--out` folder: a run's, a
 /// tournament's, an experiment's (or a compare's) and a merge's results, and

@@ -103,7 +103,13 @@ class RLCardAgent(Strategy):
     def play(self, obs: Observation, legal: list) -> str:
         """Asks the agent (``eval_step``) and plays the card its action names."""
         state, options = self.state(obs, legal)
-        action, _info = self.agent.eval_step(state)
+        answer = self.agent.eval_step(state)
+        if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
+            raise TypeError(
+                f"RLCard agent '{self.name}': eval_step must return (action, info), "
+                f"as RLCard's agents do; it returned {answer!r:.80}"
+            )
+        action, _info = answer
         a = self._number(action, state)
         if a not in options:
             shown = ", ".join(f"{i} ({l})" for i, l in zip(options, state["raw_legal_actions"]))

@@ -194,6 +194,7 @@ class VecEnv:
         Raises:
             RuntimeError: a strategy failed (an ``ext:`` program that died);
                 ``reset`` before stepping again.
+            TypeError: ``actions`` not of an integer dtype.
             ValueError: an action outside its game's mask; one of the
                 batch's arrays made read-only (``flags.writeable = False``:
                 the batch writes into them).
@@ -201,7 +202,7 @@ class VecEnv:
         a = np.asarray(actions)
         if a.dtype != np.int64:
             if not np.issubdtype(a.dtype, np.integer):
-                raise ValueError(f"actions are integers, got dtype {a.dtype}")
+                raise TypeError(f"actions are integers, got dtype {a.dtype}")
             if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
                 # Past int64 every value is out of range; converted, it would wrap.
                 i = int(np.argmax(a > np.iinfo(np.int64).max))

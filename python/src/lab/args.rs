@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use unolab::agents::{self, StrategySpec};
 use unolab::engine::rules::{RuleSetFile, Rules};
-use unolab::report::outdir::{check_out_dir, clear_results};
+use unolab::report::outdir::{self, check_out_dir, clear_results};
 use unolab::sim::{Mode, Seating};
 
 // ----- strategies given as names or Python objects ----------------------------
@@ -219,20 +219,40 @@ pub(super) fn finish(
 }
 
 /// Makes the output folder ready (created, writable) before the first game.
-pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<()> {
-    let Some(dir) = out else { return Ok(()) };
+/// The folders it created are removed again when the guard it returns is
+/// dropped while they are still empty: a call that fails, or stops before
+/// writing anything, leaves no empty folder behind, as on the command line.
+pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<MadeDirs> {
+    let Some(dir) = out else {
+        return Ok(MadeDirs(Vec::new()));
+    };
     if dir.exists() && !dir.is_dir() {
         return Err(value_error(format!(
             "out={} exists and is not a directory",
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
+    let made =
+        MadeDirs(outdir::create_dirs(dir).map_err(|e| PyOSError::new_err(format!("out={e}")))?);
+    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| {
         PyOSError::new_err(format!(
-            "out={}: cannot create the directory: {e}",
+            "out={}: cannot write in the directory: {e}",
             dir.display()
         ))
-    })
+    })?;
+    Ok(made)
+}
+
+/// The folders [`prepare_out`] created, removed on drop while empty.
+pub(super) struct MadeDirs(Vec<PathBuf>);
+
+impl Drop for MadeDirs {
+    fn drop(&mut self) {
+        outdir::remove_created(&self.0);
+    }
 }
 
 pub(super) fn json_text(v: &serde_json::Value) -> PyResult<String> {

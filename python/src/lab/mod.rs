@@ -93,12 +93,9 @@ fn drive<T: Send>(
 }
 
 /// Interrupted before any game finished: nothing is written or returned,
-/// as the command line does; `out` goes again if this call `made` it (and
-/// it is still empty).
-fn nothing_finished(out: &Option<PathBuf>, made: bool) -> PyErr {
-    if let (Some(dir), true) = (out, made) {
-        let _ = std::fs::remove_dir(dir);
-    }
+/// as the command line does (the folders made for `out` go again with
+/// [`prepare_out`]'s guard).
+fn nothing_finished() -> PyErr {
     pyo3::exceptions::PyKeyboardInterrupt::new_err(
         "interrupted: no game had finished; nothing written",
     )
@@ -156,15 +153,14 @@ pub fn run(
     .config()
     .map_err(|e| value_error(e.to_string()))?;
     claim_out(&out, force)?;
-    let made = out.as_ref().is_some_and(|d| !d.exists());
-    prepare_out(&out)?;
+    let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
     if outcome.none_finished() {
         // Figures from no game would be figures without data.
-        return Err(nothing_finished(&out, made));
+        return Err(nothing_finished());
     }
     let report = Report {
         cfg: &cfg,
@@ -218,14 +214,13 @@ pub fn tournament(
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     claim_out(&out, force)?;
-    let made = out.as_ref().is_some_and(|d| !d.exists());
-    prepare_out(&out)?;
+    let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
     if outcome.none_finished() {
-        return Err(nothing_finished(&out, made));
+        return Err(nothing_finished());
     }
     let report = TournamentReport {
         cfg: &cfg,
@@ -306,7 +301,7 @@ fn play_experiment(
     if force {
         claim_out(&out, true)?;
     }
-    prepare_out(&out)?;
+    let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.max_clusters;
@@ -315,14 +310,20 @@ fn play_experiment(
     // run can be continued with `resume=True` or `--resume`.
     let saver = Mutex::new(StateSaver::new(out.as_deref(), &exp, CHECKPOINT_SECS));
     let state = Mutex::new(state);
-    let (how, interrupted) = drive(py, progress, total, |stop, p| {
+    let driven = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
         let mut saver = saver.lock().unwrap_or_else(|p| p.into_inner());
         run_lockstep(&cfg, &mut st, stop, p, &mut |s| saver.tick(s))
-    })?;
-    let how = how.map_err(|e| customs.run_error(e.to_string()))?;
+    });
     let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
     let saver = saver.into_inner().unwrap_or_else(|p| p.into_inner());
+    // A progress callable that raised stopped the run as Ctrl-C does: what
+    // finished is saved for `resume=True` before its exception goes on.
+    if driven.is_err() && state.clusters > 0 {
+        saver.save(&state).map_err(PyOSError::new_err)?;
+    }
+    let (how, interrupted) = driven?;
+    let how = how.map_err(|e| customs.run_error(e.to_string()))?;
     saver.save(&state).map_err(PyOSError::new_err)?;
     let report = ExperimentReport {
         exp: &exp,

@@ -474,6 +474,8 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                     TurnEnd::Over(outcome, last) => {
                         let rng = agents.rng.clone();
                         if let Some(stop) = table_stop(&agents) {
+                            let round = scratch.round();
+                            self.fault_check(round)?;
                             self.stop = Some(stop);
                             return Ok(());
                         }
@@ -486,7 +488,9 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 },
                 Phase::Over => unreachable!(),
             };
+            let round = scratch.round();
             if let Some(stop) = table_stop(&agents) {
+                self.fault_check(round)?;
                 self.stop = Some(stop);
                 return Ok(());
             }
@@ -495,7 +499,28 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             synced = lent.is_some();
             self.log.clear();
             self.phase = next;
+            self.fault_check(round)?;
         }
+    }
+
+    /// The first fault of a seat (a program that died or broke the protocol,
+    /// see [`Strategy::fault`]) as the error that stops the game, checked
+    /// after every unit: the engine asks only at a round's end, and until
+    /// then such a seat answers legal defaults that a learner would take for
+    /// its opponent's play. `round`: the round of the unit just played.
+    fn fault_check(&mut self, round: u32) -> Result<(), StepError> {
+        for (p, seat) in self.seats.iter_mut().enumerate() {
+            if let Some(action) = seat.fault() {
+                return Err(StepError::Strategy(IllegalActionError {
+                    strategy: seat.name().to_string(),
+                    seat: p as u8,
+                    round,
+                    action,
+                    fault: true,
+                }));
+            }
+        }
+        Ok(())
     }
 
     /// The pass played its unit to the end: its copy becomes the game in
