@@ -170,31 +170,11 @@ impl<W: Write> Recorder for TraceWriter<W> {
     }
 }
 
-/// Settings newer than the trace format that a `match` line lists only when
-/// they differ from their default (a reader that finds no key takes the
-/// default: `Settings` deserialises missing keys as defaults), so
-/// that traces of rules that do not use them are unchanged.
-/// Settings the `match` line lists only when they differ from this default
-/// (settings added after traces were first written, so that traces of the
-/// rules as they were keep their bytes).
-const LISTED_WHEN_CHANGED: [(&str, &str); 5] = [
-    ("wild_when_matching", "true"),
-    ("start_draw2_skips", "true"),
-    ("start_wild_color", "\"player\""),
-    ("wd4_last_resort", "false"),
-    ("drawn_card", "\"choice\""),
-];
-
 /// The `match` line: rule set, every resolved setting (plus point overrides),
 /// players, strategies and seed.
 pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) -> Value {
     let mut settings = serde_json::to_value(&rules.settings).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut settings {
-        for (key, default) in LISTED_WHEN_CHANGED {
-            if m.get(key).map(|v| v.to_string()).as_deref() == Some(default) {
-                m.shift_remove(key);
-            }
-        }
         m.insert(
             "points".into(),
             serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
@@ -244,34 +224,41 @@ mod tests {
     use crate::engine::rules::{RuleSetFile, Settings};
 
     #[test]
-    fn the_match_line_lists_wild_when_matching_only_when_false() {
-        let keys = |sets: &[&str]| {
+    fn the_match_line_lists_every_resolved_setting() {
+        // ../shared/TRACE.md: "every resolved setting of RULES.md, by its
+        // name". Five settings newer than the first traces were listed only
+        // when changed from their default.
+        let line = |sets: &[&str]| {
             let mut f = RuleSetFile::load("classic").unwrap();
             for s in sets {
                 f.apply_set(s).unwrap();
             }
-            let line = match_line(&Rules::build(f).unwrap(), 2, &[], 1);
-            let settings = line["settings"].as_object().unwrap().clone();
-            (
-                settings.keys().cloned().collect::<Vec<_>>(),
-                settings.get("wild_when_matching").cloned(),
-            )
+            match_line(&Rules::build(f).unwrap(), 2, &[], 1)["settings"]
+                .as_object()
+                .unwrap()
+                .clone()
         };
-        let (default_keys, value) = keys(&[]);
-        assert_eq!(value, None);
-        // Every other setting, in the struct's order, then the points.
+        let settings = line(&[]);
         let all = serde_json::to_value(Settings::default()).unwrap();
-        let mut expect: Vec<String> = all
-            .as_object()
-            .unwrap()
-            .keys()
-            .filter(|k| !LISTED_WHEN_CHANGED.iter().any(|(l, _)| l == k))
-            .cloned()
-            .collect();
+        let mut expect: Vec<String> = all.as_object().unwrap().keys().cloned().collect();
         expect.push("points".into());
-        assert_eq!(default_keys, expect);
-        // The settings added later are listed once changed, as the rest.
+        assert_eq!(settings.keys().cloned().collect::<Vec<_>>(), expect);
+        for (key, default) in [
+            ("wild_when_matching", json!(true)),
+            ("start_draw2_skips", json!(true)),
+            ("start_wild_color", json!("player")),
+            ("wd4_last_resort", json!(false)),
+            ("drawn_card", json!("choice")),
+        ] {
+            assert_eq!(settings[key], default, "{key}");
+        }
+        // Each with its resolved value when changed.
         for (set, key, value) in [
+            (
+                "wild_when_matching=false",
+                "wild_when_matching",
+                json!(false),
+            ),
             ("start_draw2_skips=false", "start_draw2_skips", json!(false)),
             (
                 "start_wild_color=random",
@@ -281,17 +268,7 @@ mod tests {
             ("wd4_last_resort=true", "wd4_last_resort", json!(true)),
             ("drawn_card=rlcard", "drawn_card", json!("rlcard")),
         ] {
-            let mut f = RuleSetFile::load("classic").unwrap();
-            f.apply_set(set).unwrap();
-            let line = match_line(&Rules::build(f).unwrap(), 2, &[], 1);
-            assert_eq!(line["settings"][key], value, "{set}");
+            assert_eq!(line(&[set])[key], value, "{set}");
         }
-        let (keys_false, value) = keys(&["wild_when_matching=false"]);
-        assert_eq!(value, Some(Value::Bool(false)));
-        assert_eq!(keys_false.len(), default_keys.len() + 1);
-        assert_eq!(
-            keys_false[4], "wild_when_matching",
-            "after may_draw_when_playable"
-        );
     }
 }
