@@ -508,8 +508,15 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// after every unit: the engine asks only at a round's end, and until
     /// then such a seat answers legal defaults that a learner would take for
     /// its opponent's play. `round`: the round of the unit just played.
+    #[inline]
     fn fault_check(&mut self, round: u32) -> Result<(), StepError> {
-        for (p, seat) in self.seats.iter_mut().enumerate() {
+        // The learner's own seats (the bits of `env`) never fault: a batch
+        // of learners only, as `VecEnv` plays by default, asks no one.
+        let mut others = !self.env & ((1u32 << self.seats.len()) - 1) as u16;
+        while others != 0 {
+            let p = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let seat = &mut self.seats[p];
             if let Some(action) = seat.fault() {
                 return Err(StepError::Strategy(IllegalActionError {
                     strategy: seat.name().to_string(),
