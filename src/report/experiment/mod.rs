@@ -17,6 +17,7 @@ use crate::sim::Mode;
 use serde_json::{json, Value};
 use std::path::Path;
 
+mod markdown;
 mod state;
 mod text;
 

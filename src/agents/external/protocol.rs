@@ -1,0 +1,106 @@
+//! The text of the protocol (docs/protocol.md): the version unolab speaks,
+//! what a decision wants as its answer and how a program's line is read as
+//! one, and the check of its `hello`.
+
+use crate::engine::cards::{CardId, CardSet, Color, Kind};
+use crate::engine::rules::Deck;
+use serde_json::Value;
+
+/// The protocol version unolab speaks (the `version` of the `hello` line).
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// What a decision expects as its answer (see [`parse_answer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Want {
+    /// A card token among the cards given, or "draw".
+    Card(CardSet),
+    Bool,
+    Color,
+    Seat,
+}
+
+/// A parsed answer (see [`parse_answer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Answer {
+    /// A card (`None`: "draw").
+    Card(Option<CardId>),
+    Bool(bool),
+    Color(Color),
+    Seat(u8),
+}
+
+/// At most 200 characters of what a program wrote, for an error message.
+pub(super) fn clip(s: &str) -> String {
+    if s.chars().count() <= 200 {
+        s.to_string()
+    } else {
+        s.chars().take(200).collect::<String>() + "..."
+    }
+}
+
+/// Reads one line a program wrote as the answer to a decision that wants
+/// `want`, in a game of `deck` where the player holds `hand`: the error says
+/// what is wrong with it (the line is the program's fault then).
+pub fn parse_answer(line: &str, want: Want, deck: &Deck, hand: CardSet) -> Result<Answer, String> {
+    let v: Value = serde_json::from_str(line)
+        .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
+    let a = v
+        .get("answer")
+        .ok_or_else(|| "a JSON line without \"answer\"".to_string())?;
+    match want {
+        Want::Bool => a
+            .as_bool()
+            .map(Answer::Bool)
+            .ok_or_else(|| "the answer must be true or false".into()),
+        Want::Color => a
+            .as_str()
+            .ok_or_else(|| "the answer must be a colour name".to_string())?
+            .parse::<Color>()
+            .map(Answer::Color),
+        Want::Seat => a
+            .as_u64()
+            .filter(|&s| s < 256)
+            .map(|s| Answer::Seat(s as u8))
+            .ok_or_else(|| "the answer must be a seat number".into()),
+        Want::Card(offered) => {
+            let t = a
+                .as_str()
+                .ok_or_else(|| "the answer must be a card token or \"draw\"".to_string())?;
+            if t == "draw" {
+                return Ok(Answer::Card(None));
+            }
+            let kind: Kind = t.parse()?;
+            let all = deck.all_of(kind);
+            if all.is_empty() {
+                return Err(format!("there is no {t} in this deck"));
+            }
+            // A card of that kind among those offered; else one the player
+            // holds; else any: the engine judges (and sanctions) the move.
+            let pick = (all & offered)
+                .first()
+                .or_else(|| (all & hand).first())
+                .or_else(|| all.first());
+            Ok(Answer::Card(pick))
+        }
+    }
+}
+
+/// Checks a program's answer to the `hello`: a JSON object with the
+/// `version` unolab speaks. The error completes "answered the hello with
+/// '...'".
+pub fn check_hello(reply: &str) -> Result<(), String> {
+    match serde_json::from_str::<Value>(reply) {
+        Ok(v) if v.get("version").and_then(Value::as_u64) == Some(PROTOCOL_VERSION) => Ok(()),
+        Ok(v) if v.get("version").is_some() => Err(format!(
+            ": it speaks protocol version {}, unolab speaks {PROTOCOL_VERSION}",
+            v["version"]
+        )),
+        _ => Err(format!(
+            ", which is not a JSON object with \"version\": {PROTOCOL_VERSION}"
+        )),
+    }
+}
+
+pub(super) fn bool_legal() -> &'static str {
+    "[true,false]"
+}

@@ -1,0 +1,354 @@
+//! The experiment's `report.md`: the setup, the arms and the comparisons
+//! in words and tables, the plots, and how the games were seated.
+
+use super::text::{ci, fmt_p, num, p_cell, valued};
+use super::{arm_rows, comparison_rows, tested, title, ArmRow, ComparisonRow, ExperimentReport};
+use crate::sim::lockstep::Stop;
+use crate::sim::{Mode, Seating};
+use std::fmt::Write as _;
+
+impl ExperimentReport<'_> {
+    /// `report.md`: the question, the set-up, the findings in words, the
+    /// tables and the plots.
+    pub fn markdown(&self, plot_names: &[String]) -> String {
+        let e = self.exp;
+        let st = self.state;
+        let mut o = String::new();
+        let _ = writeln!(o, "# {}\n", e.name);
+        if !e.description.is_empty() {
+            let _ = writeln!(o, "{}\n", e.description.trim());
+        }
+        let games = self.games_per_arm();
+        let unit = if e.mode() == Mode::Match {
+            "matches"
+        } else {
+            "rounds"
+        };
+        let played = if e.run.duplicate {
+            format!(
+                "{} deals per arm, each played once per seat rotation (duplicate): {} {unit} per arm",
+                st.clusters,
+                games
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            )
+        } else {
+            format!("{} {unit} per arm", st.clusters)
+        };
+        let _ = writeln!(
+            o,
+            "**Set-up.** {} arms, {played}, seed {}, mode {}; every arm plays game *i* with the same seed (common random numbers), so differences are paired. {} Stopped by: {}{}.\n",
+            e.run.arms.len(),
+            e.run.seed,
+            e.mode().name(),
+            self.seating_sentence(),
+            match self.stop {
+                Stop::Limit => "the game limit",
+                Stop::Precision => "the precision rule",
+                Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
+                Stop::Interrupted => "an interruption (PARTIAL results)",
+            },
+            if e.run.has_precision_rule() {
+                format!(
+                    " (precision {}, limit {} per arm{})",
+                    self.precision_asked(),
+                    e.run.max_clusters,
+                    match (self.stop, self.precision_missed()) {
+                        (Stop::Limit, Some(m)) => format!("; the precision was NOT reached: {m}"),
+                        _ => String::new(),
+                    }
+                )
+            } else {
+                String::new()
+            },
+        );
+        let _ = writeln!(
+            o,
+            "| arm | rules | house rules | settings | players | line-up |"
+        );
+        let _ = writeln!(o, "| --- | --- | --- | --- | --- | --- |");
+        for (i, (a, s)) in e.run.arms.iter().zip(&e.specs).enumerate() {
+            let star = if e.run.baseline == Some(i) {
+                " (baseline)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                o,
+                "| {}{star} | {} | {} | {} | {} | {} |",
+                a.label,
+                a.cfg.rules.name,
+                if s.house.is_empty() {
+                    "-".into()
+                } else {
+                    s.house.join(", ")
+                },
+                if s.set.is_empty() {
+                    "-".into()
+                } else {
+                    s.set.join(", ")
+                },
+                a.cfg.players,
+                a.cfg
+                    .lineup
+                    .iter()
+                    .map(|x| x.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let comps = comparison_rows(st);
+        let main_metric = |m: &str| m != "position_win_rate";
+        if !comps.is_empty() {
+            let _ = writeln!(o, "\n## What changes against the baseline\n");
+            // Every tested difference counts here, the positions' too: the
+            // words must not say "none detected" while the family holds one.
+            let sig: Vec<&ComparisonRow> = comps.iter().filter(|r| r.p_holm < 0.05).collect();
+            let m = tested(&comps);
+            let untested = comps.len() - m;
+            let family = format!(
+                "Holm's adjustment over the {m} tested comparisons{}",
+                if untested > 0 {
+                    format!(
+                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, or the same test as another metric)"
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            let others = comps
+                .iter()
+                .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
+                .count();
+            if sig.is_empty() {
+                let _ = writeln!(o, "No difference was detected at this sample size: none is significant at the 5% level after {family}. A difference not detected is not shown to be absent: its interval in the table bounds how large it can be.\n");
+            } else {
+                let _ = writeln!(
+                    o,
+                    "Differences significant at the 5% level after {family}; arm minus baseline with its 95% interval, then each arm's value with its own:\n",
+                );
+                for r in sig {
+                    let _ = writeln!(
+                        o,
+                        "- **{}**: {} {} {} (baseline {}; {} {}).",
+                        r.arm,
+                        title(&r.metric, &r.group),
+                        num(&r.metric, r.d.diff, true),
+                        ci(&r.metric, r.d.lo, r.d.hi, true),
+                        valued(&r.metric, r.base_est, r.base_value),
+                        r.arm,
+                        valued(&r.metric, r.arm_est, r.arm_value),
+                    );
+                }
+                let _ = writeln!(
+                    o,
+                    "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment); their intervals in the table bound how large they can be.\n"
+                );
+            }
+            let challengers = self.challengers();
+            if !challengers.is_empty() {
+                let _ = writeln!(o, "Each challenger's own results (a strategy the baseline does not have; side by side, not a paired difference):\n");
+                for c in challengers {
+                    let _ = writeln!(o, "- {c}.");
+                }
+                o.push('\n');
+            }
+            let _ = writeln!(
+                o,
+                "| arm | metric | baseline | arm | difference | 95% CI | p | Holm p |"
+            );
+            let _ = writeln!(o, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |");
+            for r in comps.iter().filter(|r| main_metric(&r.metric)) {
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    r.arm,
+                    title(&r.metric, &r.group),
+                    valued(&r.metric, r.base_est, r.base_value),
+                    valued(&r.metric, r.arm_est, r.arm_value),
+                    num(&r.metric, r.d.diff, true),
+                    ci(&r.metric, r.d.lo, r.d.hi, true),
+                    p_cell(r, r.d.p),
+                    if r.d.untested.is_some() {
+                        "-".into()
+                    } else {
+                        fmt_p(r.p_holm)
+                    }
+                );
+            }
+            let ratios: Vec<f64> = comps
+                .iter()
+                .filter(|r| r.d.se > 0.0 && r.d.se_unpaired > 0.0)
+                .map(|r| r.d.se / r.d.se_unpaired)
+                .collect();
+            if !ratios.is_empty() {
+                let mut s = ratios.clone();
+                s.sort_by(f64::total_cmp);
+                let _ = writeln!(
+                    o,
+                    "\nPairing: the paired interval is {:.2} times as wide as an unpaired one at the same games (median over {} comparisons; range {:.2} to {:.2}).",
+                    s[s.len() / 2],
+                    s.len(),
+                    s[0],
+                    s[s.len() - 1]
+                );
+            }
+        }
+        self.head_to_head(&mut o);
+        let _ = writeln!(o, "\n## Every arm\n");
+        let rows = arm_rows(st);
+        let _ = writeln!(o, "| arm | metric | value | 95% CI |");
+        let _ = writeln!(o, "| --- | --- | ---: | --- |");
+        for r in rows.iter().filter(|r| main_metric(&r.metric)) {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} |",
+                r.arm,
+                title(&r.metric, &r.group),
+                num(&r.metric, r.est.value, false),
+                ci(&r.metric, r.est.lo, r.est.hi, false)
+            );
+        }
+        if !plot_names.is_empty() {
+            let _ = writeln!(o, "\n## Plots\n");
+            for p in plot_names {
+                let _ = writeln!(o, "![{p}]({p})\n");
+            }
+        }
+        let _ = writeln!(
+            o,
+            "## How to read this\n\nWin rates are round wins per seat held (a strategy on two seats of a round has two chances). Intervals are 95% intervals from the delta method on per-{} sums, Student's t; differences are paired on the common seeds. Per-position shares and every number here are in `arms.csv` and `comparisons.csv`.\n",
+            if e.run.duplicate { "deal" } else { "game" }
+        );
+        // The command as typed after the program's name (whatever path ran
+        // it), so that a report depends on the command alone; the threads and
+        // the time, which differ from machine to machine, are in
+        // manifest.json.
+        let args: Vec<&str> = self.command.iter().skip(1).map(String::as_str).collect();
+        let _ = write!(o, "Produced by `unolab {}`", args.join(" "));
+        match &self.shards {
+            Some(s) => {
+                let list = |k: &str| {
+                    s[k].as_array()
+                        .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+                        .unwrap_or_default()
+                };
+                let (merged, missing) = (list("merged"), list("missing"));
+                let _ = write!(
+                    o,
+                    " from {} of {} shards",
+                    merged.len(),
+                    merged.len() + missing.len()
+                );
+                if !missing.is_empty() {
+                    let _ = write!(
+                        o,
+                        " (PARTIAL: shards {} missing or unfinished)",
+                        missing.join(", ")
+                    );
+                }
+                let _ = writeln!(o, ".");
+            }
+            None => {
+                let _ = writeln!(o, ".");
+            }
+        }
+        o
+    }
+
+    /// The seating of the arms in one sentence.
+    fn seating_sentence(&self) -> String {
+        let arms = &self.exp.run.arms;
+        let what = |s: Seating| {
+            match s {
+            Seating::Mixed => "mixed: game *i* seats arrangement *i* of the line-up (every arrangement in turn, or a random one when there are more than 5,040), the same in every arm with the same line-up",
+            Seating::Rotate => "rotate: game *i* seats the line-up rotated by *i* seats",
+            Seating::Fixed => "fixed: the line-up as written in every game",
+        }
+        };
+        let mut kinds: Vec<Seating> = Vec::new();
+        for a in arms {
+            if !kinds.contains(&a.cfg.seating) {
+                kinds.push(a.cfg.seating);
+            }
+        }
+        let dup = if self.exp.run.duplicate {
+            "; each deal is played once per rotation of its seating"
+        } else {
+            ""
+        };
+        if let [one] = kinds[..] {
+            return format!("Seating {}{dup}.", what(one));
+        }
+        let parts: Vec<String> = kinds
+            .iter()
+            .map(|&k| {
+                let labels: Vec<&str> = arms
+                    .iter()
+                    .filter(|a| a.cfg.seating == k)
+                    .map(|a| a.label.as_str())
+                    .collect();
+                format!("{} ({})", what(k), labels.join(", "))
+            })
+            .collect();
+        format!("Seating {}{dup}.", parts.join("; "))
+    }
+
+    /// When every arm is a match-up of two strategies: a table of the row
+    /// strategy's round wins per seat held against the column strategy.
+    fn head_to_head(&self, o: &mut String) {
+        let rows = arm_rows(self.state);
+        let mut names: Vec<String> = Vec::new();
+        let mut cells: Vec<(String, String, String)> = Vec::new();
+        for a in &self.state.arms {
+            let s: Vec<&ArmRow> = rows
+                .iter()
+                .filter(|r| r.arm == a.label && r.metric == "win_rate")
+                .collect();
+            if s.len() != 2 {
+                return;
+            }
+            for (x, y) in [(s[0], s[1]), (s[1], s[0])] {
+                for n in [&x.group, &y.group] {
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
+                }
+                cells.push((
+                    x.group.clone(),
+                    y.group.clone(),
+                    format!(
+                        "{:.1}% [{:.1}, {:.1}]",
+                        100.0 * x.est.value,
+                        100.0 * x.est.lo,
+                        100.0 * x.est.hi
+                    ),
+                ));
+            }
+        }
+        if names.len() < 2 {
+            return;
+        }
+        let _ = writeln!(
+            o,
+            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval. Above 50% the row strategy won more rounds than the column strategy; an interval that holds 50% is a difference not detected at this sample size, not an even match:\n"
+        );
+        let _ = writeln!(o, "| | {} |", names.join(" | "));
+        let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));
+        for r in &names {
+            let line: Vec<String> = names
+                .iter()
+                .map(|c| {
+                    cells
+                        .iter()
+                        .find(|(a, b, _)| a == r && b == c)
+                        .map(|x| x.2.clone())
+                        .unwrap_or_else(|| "-".into())
+                })
+                .collect();
+            let _ = writeln!(o, "| **{r}** | {} |", line.join(" | "));
+        }
+    }
+}
