@@ -35,6 +35,7 @@ pub fn plain_name(name: &str, dots: bool) -> bool {
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, IllegalActionError, NoRecord, RoundResult};
+use crate::engine::strategy::Table;
 use std::sync::Arc;
 
 /// A strategy that can take seats: a name and a factory making a fresh
@@ -89,11 +90,12 @@ impl std::fmt::Debug for Entrant {
 }
 
 /// Plays game `index` of master seed `seed` as one round with `seats` at the
-/// table, exactly as the runner does in round mode (lazy pile, the same two
+/// table (any [`Table`]: a slice of seats, of labelling strategies, ...),
+/// exactly as the runner does in round mode (lazy pile, the same two
 /// generators), and returns the round's result.
-pub fn play_round(
+pub fn play_round<T: Table + ?Sized>(
     game: &mut Game,
-    seats: &mut [Seat],
+    seats: &mut T,
     seed: u64,
     index: u64,
 ) -> Result<RoundResult, IllegalActionError> {

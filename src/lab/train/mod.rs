@@ -26,7 +26,7 @@ use crate::engine::encode::{
     ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
     ACT_TARGET, ACT_UNO, OBS_LEN,
 };
-use crate::engine::game::{game_rngs, mix64, Agents, NoRecord, Observation, Rng};
+use crate::engine::game::{mix64, Observation, Rng};
 use crate::engine::rules::Rules;
 use crate::engine::strategy::{Strategy, Tracking};
 use rayon::prelude::*;
@@ -385,14 +385,7 @@ pub fn label(
                     data: Dataset::default(),
                 })
                 .collect();
-            let (table, agent_rng) = game_rngs(seed, i);
-            game.set_rng(table);
-            let mut agents = Agents {
-                seats: &mut seats[..],
-                rng: agent_rng,
-            };
-            game.start_match(None);
-            let _ = game.play_round(&mut agents, &mut NoRecord);
+            let _ = play_round(&mut game, &mut seats[..], seed, i);
             let mut out = Dataset::default();
             for s in seats {
                 out.append(s.data);
