@@ -927,6 +927,13 @@ fn an_interrupt_with_a_slow_program_stops_after_the_game_in_progress() {
             err.contains("interrupted: 1 of 20 games finished"),
             "{cmd}: {err}"
         );
+        if cmd == "tournament" {
+            // It says how to play it whole: a tournament does not resume.
+            assert!(
+                err.contains("a tournament does not resume: run it again with --force"),
+                "{err}"
+            );
+        }
         let m: Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
                 .unwrap();
