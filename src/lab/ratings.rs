@@ -131,6 +131,91 @@ impl Results {
         c.wins[w] += 1;
     }
 
+    /// The counts as JSON, for a saved state (see [`Results::from_json`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        let comps: Vec<serde_json::Value> = self
+            .compositions
+            .iter()
+            .map(|(key, c)| {
+                let seats: Vec<u16> = key.iter().copied().take_while(|&s| s != u16::MAX).collect();
+                serde_json::json!({"seats": seats, "rounds": c.rounds, "wins": c.wins})
+            })
+            .collect();
+        serde_json::json!({
+            "strategies": self.strategies,
+            "games": self.games,
+            "no_winner": self.no_winner,
+            "seats": self.seats,
+            "wins": self.wins,
+            "together": self.together,
+            "beat": self.beat,
+            "compositions": comps,
+        })
+    }
+
+    /// The counts of [`Results::to_json`] read back; the error says what
+    /// is missing or does not fit.
+    pub fn from_json(v: &serde_json::Value) -> Result<Results, String> {
+        let num = |key: &str| {
+            v.get(key)
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| format!("no whole number '{key}'"))
+        };
+        let list = |v: &serde_json::Value, key: &str, len: usize| -> Result<Vec<u64>, String> {
+            let l: Vec<u64> = v
+                .get(key)
+                .and_then(serde_json::Value::as_array)
+                .ok_or_else(|| format!("no list '{key}'"))?
+                .iter()
+                .map(|x| {
+                    x.as_u64()
+                        .ok_or_else(|| format!("'{key}' holds a value that is not a count"))
+                })
+                .collect::<Result<_, _>>()?;
+            if l.len() != len {
+                return Err(format!("'{key}' has {} entries, not {len}", l.len()));
+            }
+            Ok(l)
+        };
+        let k = num("strategies")? as usize;
+        if !(2..=4096).contains(&k) {
+            return Err(format!("'strategies' = {k} is not a field size"));
+        }
+        let mut r = Results::new(k);
+        r.games = num("games")?;
+        r.no_winner = num("no_winner")?;
+        r.seats = list(v, "seats", k)?;
+        r.wins = list(v, "wins", k)?;
+        r.together = list(v, "together", k * k)?;
+        r.beat = list(v, "beat", k * k)?;
+        let comps = v
+            .get("compositions")
+            .and_then(serde_json::Value::as_array)
+            .ok_or("no list 'compositions'")?;
+        for c in comps {
+            let seats: Vec<u16> = c
+                .get("seats")
+                .and_then(serde_json::Value::as_array)
+                .ok_or("a composition without 'seats'")?
+                .iter()
+                .map(|x| x.as_u64().filter(|&s| (s as usize) < k).map(|s| s as u16))
+                .collect::<Option<_>>()
+                .ok_or("a composition's seats are not strategies of the field")?;
+            if seats.is_empty() || seats.len() > MAX_SEATS {
+                return Err("a composition with no seats or too many".into());
+            }
+            let mut key = [u16::MAX; MAX_SEATS];
+            key[..seats.len()].copy_from_slice(&seats);
+            let rounds = c
+                .get("rounds")
+                .and_then(serde_json::Value::as_u64)
+                .ok_or("a composition without 'rounds'")?;
+            let wins = list(c, "wins", k)?;
+            r.compositions.insert(key, Composition { rounds, wins });
+        }
+        Ok(r)
+    }
+
     /// Adds everything of `o` (same field).
     pub fn merge(&mut self, o: &Results) {
         self.games += o.games;

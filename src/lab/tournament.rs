@@ -186,7 +186,33 @@ pub fn run(
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TournamentOutcome, TournamentError> {
+    run_from(cfg, None, stop, progress)
+}
+
+/// [`run`] continued from `saved`, the results of an interrupted run of the
+/// same tournament: they always hold its first `saved.games` games (units
+/// are handed out in order and every unit taken is finished), so it plays
+/// the games from there and the outcome is the uninterrupted run's, bit for
+/// bit.
+pub fn run_from(
+    cfg: &TournamentConfig,
+    saved: Option<Results>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<TournamentOutcome, TournamentError> {
     cfg.validate()?;
+    let first = saved.as_ref().map_or(0, |r| r.games);
+    if let Some(r) = &saved {
+        if r.strategies != cfg.entrants.len() || r.games > cfg.games {
+            return Err(TournamentError::Invalid(format!(
+                "the saved results ({} games of {} strategies) do not fit this tournament ({} games of {})",
+                r.games,
+                r.strategies,
+                cfg.games,
+                cfg.entrants.len()
+            )));
+        }
+    }
     let threads = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
@@ -198,7 +224,7 @@ pub fn run(
     let done = AtomicU64::new(0);
     let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
     let failed_chunk = AtomicU64::new(u64::MAX);
-    let chunks = cfg.games.div_ceil(cfg.chunk);
+    let chunks = (cfg.games - first).div_ceil(cfg.chunk);
     let parts: Vec<(Results, bool)> = threads.broadcast(|_| {
         let mut pool: Vec<Vec<Option<Seat>>> = (0..k)
             .map(|e| {
@@ -218,7 +244,7 @@ pub fn run(
             if c >= chunks || c > failed_chunk.load(Ordering::Relaxed) {
                 break;
             }
-            let start = c * cfg.chunk;
+            let start = first + c * cfg.chunk;
             let end = (start + cfg.chunk).min(cfg.games);
             // A chunk counts only when whole, so an interrupted run holds
             // whole chunks.
@@ -241,14 +267,14 @@ pub fn run(
             }
             res.merge(&part);
             let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
-            progress(d);
+            progress(first + d);
         }
         (res, complete)
     });
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let mut results = Results::new(k);
+    let mut results = saved.unwrap_or_else(|| Results::new(k));
     for (p, _) in &parts {
         results.merge(p);
     }

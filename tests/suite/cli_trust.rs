@@ -696,6 +696,82 @@ fn an_interrupt_stops_a_search_run_within_a_deal_and_a_doubled_signal_keeps_the_
 }
 
 #[test]
+fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
+    // An interrupted tournament kept its partial results but could only be
+    // played again whole (the ladder's rungs, 425 s, too). Its finished
+    // games are always the first ones (units are handed out in order and
+    // every unit taken is finished), so their counts are saved and
+    // --resume plays the rest: the same files as one uninterrupted run.
+    let dir = tempdir("tour-resume");
+    let (part, whole) = (dir.join("part"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "tournament",
+            "-s",
+            "pimc-100,color,random",
+            "-p",
+            "3",
+            "-g",
+            "1200",
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let a = args(&part);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut first: Vec<&str> = a.clone();
+    first.extend(["-j", "2"]);
+    let o = signalled_after(&first, 1000, &["-INT"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{e}");
+    assert!(
+        e.contains("the same command with --resume continues it"),
+        "{e}"
+    );
+    assert!(part.join("state.json").is_file());
+    // Another field is refused, in one line, before any game.
+    let mut other = a.clone();
+    other[2] = "pimc-100,color,points";
+    other.push("--resume");
+    let o = unolab(&other);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("it is another tournament (its field differ)"),
+        "{e}"
+    );
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    // The same command resumes it on another thread count.
+    let mut again = a.clone();
+    again.extend(["-j", "1", "--resume"]);
+    let o = unolab(&again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !part.join("state.json").exists(),
+        "a finished tournament keeps no state"
+    );
+    let w = args(&whole);
+    let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    let o = unolab(&w);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["ratings.csv", "head_to_head.csv"] {
+        assert_eq!(read(&part.join(f)), read(&whole.join(f)), "{f}");
+    }
+    let m: Value = serde_json::from_str(&read(&part.join("manifest.json"))).unwrap();
+    assert_eq!(m["partial"], false, "{m}");
+    // Nothing left to resume.
+    let o = unolab(&again);
+    assert!(
+        stderr(&o).contains("holds no interrupted tournament"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn report_words_count_every_significant_difference_positions_too() {
     // Moving `cautious` from seat 1 to seat 2 under fixed seating changes
     // only who sits where: the significant differences are positional.
