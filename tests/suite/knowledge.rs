@@ -924,7 +924,7 @@ fn an_opponent_model_weighs_a_draw_against_deals_that_could_play() {
     // yellow-4: which of the four it drew is hidden, so a quarter of the
     // time the trace back drops red-5 (a hand that could not play, weight
     // 1), else it keeps it (the model would have played it).
-    let real = Game::reveal(&obs, &mut rng);
+    let real = d.g.clone();
     let mut dropped = 0;
     for _ in 0..N {
         let w = model.weight(&obs, &turns, &mut real.clone(), &mut rng);

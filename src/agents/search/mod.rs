@@ -5,7 +5,7 @@
 //! or [`Game::determinize_informed`], consistent with what the table revealed
 //! to the agent) and plays the round on from the decision at hand with
 //! [`Game::resume_round`]. The `oracle` starts from the true deal
-//! ([`Game::reveal`]).
+//! (`Game::reveal`, the crate's own).
 //!
 //! How a simulation is driven: the simulated table is a [`walk::SimTable`],
 //! a [`crate::engine::strategy::Table`] of its own holding the walk (the state

@@ -335,8 +335,10 @@ impl<'r> Game<'r> {
     /// The true deal, for the perfect-information reference agent (`oracle`)
     /// only: every hand as it is, the draw pile's cards in a random order
     /// (with the runner's unordered pile there is no order to see). No
-    /// strategy that plays fair may call this.
-    pub fn reveal(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+    /// strategy that plays fair may call this, so it is not public: a
+    /// strategy outside the crate (which any `Observation` would let call
+    /// it) cannot see the hands through it; `oracle` is the crate's.
+    pub(crate) fn reveal(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
         let src = obs.g;
         let mut g = Game::hidden_copy(obs, rng);
         let len = src.pile.len as usize;
