@@ -1,9 +1,10 @@
 //! External agents: a program in any language plays a seat over the JSON Lines
 //! protocol of `docs/protocol.md` on its standard input and output.
 //!
-//! The program is started at its first message (one process per line-up
-//! seat per worker thread: the instances of the runner's seat rotations share
-//! them), greeted with a `hello` that states the protocol version, told when
+//! The program is started at its first message (one process per strategy
+//! instance: per line-up seat, per rotation of a deal and per arm of a
+//! comparison, on each worker thread; none plays the same deal twice),
+//! greeted with a `hello` that states the protocol version, told when
 //! matches and rounds start and end, and asked one `decide` request per
 //! decision of the [`Strategy`] trait, which it answers with one line.
 //!
@@ -48,10 +49,11 @@ pub const HELLO_TIMEOUT_MS: u64 = 10_000;
 const EXIT_CHECK: Duration = Duration::from_millis(50);
 
 /// The idle programs of one strategy on one thread. The runner makes one
-/// instance of a strategy per seat per rotation; an instance holds a program
-/// from the start to the end of each round (and for the match-end notice) and
-/// then puts it back, preferring the same one next time, so that a worker
-/// runs one program per line-up seat of the strategy, whatever the rotation.
+/// instance of a strategy per seat and per rotation of a deal (and per arm
+/// of a comparison); an instance holds its own program from the start to the
+/// end of each round (and for the match-end notice), puts it back, and takes
+/// the same one again: a program is never handed to another instance, so no
+/// program plays the same deal twice.
 struct Pool {
     idle: Vec<Proc>,
     /// Instances that may still ask for a program.
@@ -163,11 +165,10 @@ impl External {
             self.fault.get_or_insert_with(|| d.clone());
             return;
         }
-        let j = pool
-            .idle
-            .iter()
-            .position(|p| Some(p.serial) == self.last)
-            .or_else(|| pool.idle.len().checked_sub(1));
+        // Only its own program: one handed to another instance (another
+        // rotation of a deal, another arm of a comparison) would play a deal
+        // it has seen from another seat, and a program may remember.
+        let j = pool.idle.iter().position(|p| Some(p.serial) == self.last);
         if let Some(j) = j {
             let p = pool.idle.swap_remove(j);
             self.requests = p.requests;

@@ -943,6 +943,59 @@ fn an_interrupt_with_a_slow_program_stops_after_the_game_in_progress() {
     }
 }
 
+#[test]
+fn no_program_plays_the_same_deal_twice() {
+    // Duplicate play and a comparison's arms play each deal more than once;
+    // one program played them all (a pool shared by the instances), so a
+    // program that remembered knew the other seat's hand in the second
+    // game of a deal (an audit: 92 of 92 cards the opponent played came from
+    // the hand the program had held). Now each rotation of a deal and each
+    // arm has its own program: here 6 deals, in 2 rotations or 2 arms,
+    // played by 2 programs that each see every deal once.
+    for (tag, extra) in [
+        ("duplicate", vec!["run", "--duplicate"]),
+        (
+            "compare",
+            vec!["compare", "--b-seat", "1=first", "--seating", "fixed"],
+        ),
+    ] {
+        let dir = tempdir(&format!("once-{tag}"));
+        let spec = format!(
+            "ext:bot=python3 tests/bots/faulty.py ok 1 {} {}",
+            dir.join("pids").display(),
+            dir.join("log-{pid}").display()
+        );
+        let mut args = extra.clone();
+        args.extend([
+            "--quiet",
+            "--players",
+            "2",
+            "--games",
+            "6",
+            "--threads",
+            "1",
+            "--seed",
+            "9",
+            "--strategies",
+        ]);
+        let lineup = format!("{spec},random");
+        args.push(&lineup);
+        let o = unolab(&args);
+        assert!(o.status.success(), "{tag}: {}", text(&o.stderr));
+        let p = pids(&dir);
+        assert_eq!(p.len(), 2, "{tag}: one program per rotation or arm: {p:?}");
+        for pid in p {
+            let log = std::fs::read_to_string(dir.join(format!("log-{pid}"))).unwrap();
+            let rounds = log
+                .lines()
+                .filter(|l| l.contains("\"round_start\""))
+                .count();
+            assert_eq!(rounds, 6, "{tag}: program {pid} saw {rounds} rounds, not 6");
+        }
+        assert_all_gone(&dir);
+    }
+}
+
 /// Long enough for any of these runs on a loaded machine; only a hang
 /// reaches it.
 const HANG: Duration = Duration::from_secs(120);

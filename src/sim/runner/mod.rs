@@ -46,8 +46,9 @@ struct Mixer {
     cluster: Option<u64>,
     pos: usize,
     base: Vec<u8>,
-    /// The strategy at each seat of the instances now, and of the game to play.
-    held: Vec<u8>,
+    /// The strategy at each seat of each instance set now, and of the game
+    /// to play.
+    held: Vec<Vec<u8>>,
     want: Vec<u8>,
 }
 
@@ -58,18 +59,22 @@ impl Worker {
         let index = |s: &StrategySpec| names.iter().position(|x| x == s.name()).unwrap_or(0);
         let typed: Vec<usize> = cfg.lineup.iter().map(index).collect();
         let arrangements = Arrangements::new(&typed, &names);
+        // One set of instances per rotation when a deal is played in
+        // several rotations (rotated seats, duplicate play), one otherwise:
+        // no instance plays the same deal twice, from another seat (a
+        // strategy that remembers, such as a program, would know the hands).
+        let rotations = cfg.rotation_period();
         let mixer =
             (cfg.seating == Seating::Mixed && arrangements.cycle_len() != Some(1)).then(|| Mixer {
                 arrangements,
                 cluster: None,
                 pos: 0,
                 base: vec![0; n],
-                held: typed.iter().map(|&k| k as u8).collect(),
+                held: (0..rotations)
+                    .map(|r| (0..n).map(|s| typed[(s + r) % n] as u8).collect())
+                    .collect(),
                 want: vec![0; n],
             });
-        // One set of instances per rotation with rotation; one otherwise
-        // (fixed seats, mixed seating, or a line-up of one arrangement).
-        let rotations = if cfg.seating == Seating::Rotate { n } else { 1 };
         let mut instances = Vec::new();
         let mut strat_of_seat = Vec::new();
         for r in 0..rotations {
@@ -120,22 +125,29 @@ impl Worker {
             let k = s + rotation;
             m.want[s] = m.base[if k >= n { k - n } else { k }];
         }
-        if m.want != m.held {
+        // Each rotation of a deal has its own instance set.
+        let set = if self.instances.len() == 1 {
+            0
+        } else {
+            rotation
+        };
+        let held = &mut m.held[set];
+        if m.want != *held {
             // Move instances into place: seat s takes an instance of its
             // strategy from a later seat (one holding it is always there).
-            let seats = &mut self.instances[0];
+            let seats = &mut self.instances[set];
             for s in 0..n {
-                if m.held[s] != m.want[s] {
-                    let j = (s + 1..n).find(|&j| m.held[j] == m.want[s]).unwrap_or(s);
+                if held[s] != m.want[s] {
+                    let j = (s + 1..n).find(|&j| held[j] == m.want[s]).unwrap_or(s);
                     seats.swap(s, j);
-                    m.held.swap(s, j);
+                    held.swap(s, j);
                 }
             }
-            for (t, &k) in self.strat_of_seat[0].iter_mut().zip(&m.held) {
+            for (t, &k) in self.strat_of_seat[set].iter_mut().zip(held.iter()) {
                 *t = k as usize;
             }
         }
-        0
+        set
     }
 }
 
