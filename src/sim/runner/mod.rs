@@ -46,9 +46,9 @@ struct Mixer {
     cluster: Option<u64>,
     pos: usize,
     base: Vec<u8>,
-    /// The strategy at each seat of each instance set now, and of the game
-    /// to play.
-    held: Vec<Vec<u8>>,
+    /// The strategy at each seat of each instance set now (set `r` at
+    /// `r * n ..`), and of the game to play.
+    held: Vec<u8>,
     want: Vec<u8>,
 }
 
@@ -71,7 +71,8 @@ impl Worker {
                 pos: 0,
                 base: vec![0; n],
                 held: (0..rotations)
-                    .map(|r| (0..n).map(|s| typed[(s + r) % n] as u8).collect())
+                    .flat_map(|r| (0..n).map(move |s| (r, s)))
+                    .map(|(r, s)| typed[(s + r) % n] as u8)
                     .collect(),
                 want: vec![0; n],
             });
@@ -131,8 +132,8 @@ impl Worker {
         } else {
             rotation
         };
-        let held = &mut m.held[set];
-        if m.want != *held {
+        let held = &mut m.held[set * n..(set + 1) * n];
+        if m.want[..] != *held {
             // Move instances into place: seat s takes an instance of its
             // strategy from a later seat (one holding it is always there).
             let seats = &mut self.instances[set];
