@@ -131,8 +131,24 @@ fn a_decision_does_not_depend_on_the_hidden_cards() {
     ];
     let pile_a: &[&str] = &["red-8", "red-draw2", "blue-0"];
     let pile_b: &[&str] = &["yellow-0", "wild", "green-reverse"];
+    // The fair searches as shipped and in their other forms: the belief's
+    // Markov chain, its hands sampler, the informed determinization.
+    let with = |extra: &str| {
+        StrategySpec::parse(
+            &format!("name = \"pimc-t\"\nbase = \"pimc\"\n[search]\niterations = 6\nrollout = \"color\"\n{extra}\n"),
+            "test",
+        )
+        .unwrap()
+    };
+    let specs = [
+        search("pimc", 6),
+        search("ismcts", 120),
+        StrategySpec::load("pimc-1k-belief").unwrap(),
+        with("model = \"color\"\nmodel_sampler = \"hands\"\nmodel_tries = 8"),
+        with("determinize = \"informed\"\ndraw_evidence = 0.5"),
+    ];
     let mut checked = 0;
-    for spec in [search("pimc", 6), search("ismcts", 120)] {
+    for spec in specs {
         // Two and three players: the same observation, other hands and pile.
         let a = first_decision(&rules, &spec, &[me, other_a], "red-7", pile_a);
         let b = first_decision(&rules, &spec, &[me, other_b], "red-7", pile_b);
@@ -144,7 +160,7 @@ fn a_decision_does_not_depend_on_the_hidden_cards() {
         assert_eq!(a, b, "{spec:?}: the decision changed with the hidden cards");
         checked += 2;
     }
-    assert_eq!(checked, 4);
+    assert_eq!(checked, 10);
 }
 
 /// Plays `rounds` rounds at a table of the given strategies under strict rules
