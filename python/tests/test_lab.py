@@ -679,6 +679,40 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_finished_games(tmp_path):
     assert manifest.get("partial") is True or '"partial": true' in json.dumps(manifest)
 
 
+def test_an_interrupted_tournament_resumes_to_the_uninterrupted_ratings(tmp_path):
+    """As `unolab tournament --resume`: Ctrl-C keeps the finished games in
+    out/state.json and resume=True plays the rest, to the files of one
+    uninterrupted call."""
+    import _thread
+
+    class Slow(unolab.Strategy):
+        def play(self, obs, legal):
+            time.sleep(0.0002)
+            return legal[0]
+
+    field = [Slow, "color", "random"]
+    kw = dict(players=3, games=600, seed=4, threads=1)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            unolab.tournament(field, out=tmp_path / "part", **kw)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert e.value.result.partial and (tmp_path / "part" / "state.json").is_file()
+    with pytest.raises(ValueError, match="it is another tournament"):
+        unolab.tournament([Slow, "color", "points"], out=tmp_path / "part", resume=True, **kw)
+    with pytest.raises(ValueError, match="resume=True needs out=DIR"):
+        unolab.tournament(field, resume=True, **kw)
+    r = unolab.tournament(field, out=tmp_path / "part", resume=True, **kw)
+    assert not r.partial and not (tmp_path / "part" / "state.json").exists()
+    unolab.tournament(field, out=tmp_path / "whole", **kw)
+    for f in ("ratings.csv", "head_to_head.csv"):
+        assert (tmp_path / "part" / f).read_text() == (tmp_path / "whole" / f).read_text(), f
+
+
 @pytest.mark.parametrize(
     "kwargs, error, message",
     [

@@ -5,15 +5,12 @@ use super::args::{
 };
 use super::scaffold::{claim_out_dir, Session};
 use super::term::{interrupted, print_result, Fail};
-use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
-use unolab::lab::ratings::Results;
 use unolab::lab::tournament::{self, TournamentConfig};
 use unolab::lab::Entrant;
-use unolab::report::tournament::TournamentReport;
-use unolab::report::write_file_atomically;
+use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
 
 #[derive(clap::Args)]
 pub struct TournamentArgs {
@@ -55,55 +52,6 @@ pub struct TournamentArgs {
     resume: bool,
 }
 
-/// What a saved state must match to be continued: the rule set, the table
-/// size, every strategy of the field with its parameters, and the seed
-/// (the games may grow).
-fn fingerprint(cfg: &TournamentConfig, field: &[strategy::StrategySpec]) -> Value {
-    json!({
-        "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
-        "players": cfg.players,
-        "field": field.iter().map(|s| s.to_json()).collect::<Vec<_>>(),
-        "seed": cfg.seed,
-    })
-}
-
-/// The results saved by an interrupted tournament in `dir`, checked against
-/// this one.
-fn saved_results(dir: &Path, print: &Value, games: u64) -> Result<Results, Fail> {
-    let path = dir.join("state.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Fail(format!(
-            "--resume: {} holds no interrupted tournament (no state.json: it is saved when a tournament with --out is interrupted, and removed when it is finished)",
-            dir.display()
-        )),
-        _ => Fail(format!("--resume: cannot read {}: {e}", path.display())),
-    })?;
-    let bad = |why: &str| Fail(format!("--resume: {}: {why}", path.display()));
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
-    if v.get("kind").and_then(Value::as_str) != Some("tournament") {
-        return Err(bad("not the state of a tournament"));
-    }
-    let saved = v.get("tournament").ok_or_else(|| bad("no 'tournament'"))?;
-    let differ: Vec<&str> = ["rule_set", "players", "field", "seed"]
-        .into_iter()
-        .filter(|k| saved.get(*k) != print.get(*k))
-        .collect();
-    if !differ.is_empty() {
-        return Err(bad(&format!(
-            "it is another tournament (its {} differ); give the same rules, players, strategies and seed",
-            differ.join(", ")
-        )));
-    }
-    let r = Results::from_json(v.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
-    if r.games > games {
-        return Err(bad(&format!(
-            "it holds {} games, more than --games {games}",
-            r.games
-        )));
-    }
-    Ok(r)
-}
-
 pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let rules = load_rules(&a.rules)?;
     let field = strategy::parse_list(&a.strategies)?;
@@ -119,12 +67,14 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         allow_oracle: a.allow_oracle,
     };
     cfg.validate()?;
-    let print = fingerprint(&cfg, &field);
+    let print = state_fingerprint(&cfg, field.iter().map(|s| s.to_json()).collect());
     // Earlier results are not replaced without --force (or continued with
     // --resume), and the output folder must be writable before the first
     // game.
     let saved = match &a.out {
-        Some(dir) if a.resume => Some(saved_results(dir, &print, a.games)?),
+        Some(dir) if a.resume => {
+            Some(read_state(dir, &print, a.games).map_err(|e| Fail(format!("--resume: {e}")))?)
+        }
         Some(dir) => {
             claim_out_dir(dir, a.force)?;
             None
@@ -153,19 +103,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         report.write_dir(dir, &command).map_err(Fail)?;
         // What --resume continues from: the finished games' counts, kept
         // while the tournament is partial.
-        let state = dir.join("state.json");
-        if outcome.partial {
-            let v = json!({
-                "kind": "tournament",
-                "tournament": print,
-                "games_requested": a.games,
-                "results": outcome.results.to_json(),
-            });
-            write_file_atomically(&state, v.to_string().as_bytes()).map_err(Fail)?;
-        } else if state.exists() {
-            std::fs::remove_file(&state)
-                .map_err(|e| Fail(format!("cannot remove {}: {e}", state.display())))?;
-        }
+        save_state(dir, &print, &outcome).map_err(Fail)?;
     }
     print_result(a.json, || report.to_json(), || report.to_text())?;
     if outcome.partial {

@@ -2,7 +2,7 @@
 //! the ratings with their intervals.
 
 use super::{clip_columns, columns, plots, Cell};
-use crate::lab::ratings::Rating;
+use crate::lab::ratings::{Rating, Results};
 use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
 use crate::sim::stats::wilson95;
 use serde_json::{json, Value};
@@ -421,4 +421,75 @@ fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
         .into_inner()
         .map_err(|e| csv::Error::from(e.into_error()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+// ----- the saved state of an interrupted tournament ------------------------------
+
+/// What a saved state must match to be continued: the rule set, the table
+/// size, every strategy of the field (`field`: each one's description, as
+/// `StrategySpec::to_json` gives it) and the seed; the games may grow.
+pub fn state_fingerprint(cfg: &TournamentConfig, field: Vec<Value>) -> Value {
+    json!({
+        "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
+        "players": cfg.players,
+        "field": field,
+        "seed": cfg.seed,
+    })
+}
+
+/// Writes or removes `dir/state.json` after a tournament: the counts of its
+/// finished games while it is partial (what resuming continues from), none
+/// once it is finished.
+pub fn save_state(dir: &Path, print: &Value, outcome: &TournamentOutcome) -> Result<(), String> {
+    let path = dir.join("state.json");
+    if outcome.partial {
+        let v = json!({
+            "kind": "tournament",
+            "tournament": print,
+            "results": outcome.results.to_json(),
+        });
+        super::write_file_atomically(&path, v.to_string().as_bytes())
+    } else if path.exists() {
+        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The results saved by an interrupted tournament in `dir`, checked against
+/// this one (`print`, [`state_fingerprint`]) and its `games`. The error
+/// completes "cannot resume: ".
+pub fn read_state(dir: &Path, print: &Value, games: u64) -> Result<Results, String> {
+    let path = dir.join("state.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "{} holds no interrupted tournament (no state.json: it is saved when a tournament with an output folder is interrupted, and removed when it is finished)",
+            dir.display()
+        ),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })?;
+    let bad = |why: &str| format!("{}: {why}", path.display());
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
+    if v.get("kind").and_then(Value::as_str) != Some("tournament") {
+        return Err(bad("not the state of a tournament"));
+    }
+    let saved = v.get("tournament").ok_or_else(|| bad("no 'tournament'"))?;
+    let differ: Vec<&str> = ["rule_set", "players", "field", "seed"]
+        .into_iter()
+        .filter(|k| saved.get(*k) != print.get(*k))
+        .collect();
+    if !differ.is_empty() {
+        return Err(bad(&format!(
+            "it is another tournament (its {} differ); give the same rules, players, strategies and seed",
+            differ.join(", ")
+        )));
+    }
+    let r = Results::from_json(v.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
+    if r.games > games {
+        return Err(bad(&format!(
+            "it holds {} games, more than the {games} asked",
+            r.games
+        )));
+    }
+    Ok(r)
 }

@@ -287,7 +287,7 @@ def run(
 def tournament(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     games: int, seed: int, threads: Optional[int], allow_oracle: bool, out: Optional[str],
-    force: bool, progress: Optional[Callable[[int, int], Any]],
+    force: bool, resume: bool, progress: Optional[Callable[[int, int], Any]],
 ) -> tuple[str, bool]:
     """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
 

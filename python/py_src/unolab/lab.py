@@ -318,6 +318,7 @@ def tournament(
     allow_oracle: bool = False,
     out: PathArg = None,
     force: bool = False,
+    resume: bool = False,
     progress: Progress = None,
 ) -> TournamentResult:
     """Line-ups drawn from a field of strategies, ratings with intervals and
@@ -326,7 +327,12 @@ def tournament(
     ``allow_oracle=True`` lets the field hold a perfect-information reference
     (``base = "oracle"``, e.g. ``oracle-400``), as ``--allow-oracle`` does.
     ``out`` writes the ratings and head-to-head tables there; a folder holding
-    earlier results is refused (``FileExistsError``) unless ``force=True``."""
+    earlier results is refused (``FileExistsError``) unless ``force=True``.
+    Interrupted with ``out``, it also saves the finished games there
+    (``state.json``), and the same call with ``resume=True`` plays the rest
+    (to ``games``): the results of one uninterrupted call, as ``--resume``.
+    A state of another rule set, table size, field or seed is refused
+    (``ValueError``)."""
     text, interrupted = _core.tournament(
         rules,
         setting_items(settings),
@@ -339,6 +345,7 @@ def tournament(
         bool_of("allow_oracle", allow_oracle),
         _path(out),
         bool_of("force", force),
+        bool_of("resume", resume),
         _progress(progress, "games"),
     )
     return _finish(text, interrupted, TournamentResult, "games")

@@ -25,7 +25,7 @@ use unolab::lab::{experiment as exp_file, Entrant, Experiment};
 use unolab::report::experiment::{
     keep_saved_stop, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
 };
-use unolab::report::tournament::TournamentReport;
+use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
 use unolab::report::{unfit_target, Report};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 use unolab::sim::{self, CHECKPOINT_SECS};
@@ -179,7 +179,7 @@ pub fn run(
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, force, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, force, resume, progress))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -194,10 +194,21 @@ pub fn tournament(
     allow_oracle: bool,
     out: Option<PathBuf>,
     force: bool,
+    resume: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     check_count(games)?;
+    if resume && out.is_none() {
+        return Err(value_error(
+            "resume=True needs out=DIR (where the state was saved)",
+        ));
+    }
+    if resume && force {
+        return Err(value_error(
+            "resume=True continues the saved tournament and force=True replaces it: give one",
+        ));
+    }
     let rules = load_rules(rules, &set, &house)?;
     let mut customs = Customs::default();
     let names = customs.names(&strategies)?;
@@ -213,11 +224,23 @@ pub fn tournament(
         allow_oracle,
     };
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
-    claim_out(&out, force)?;
+    // What a saved state must match (resume=True continues it).
+    let print = state_fingerprint(&cfg, field.iter().map(|s| s.to_json()).collect());
+    let saved = match &out {
+        Some(dir) if resume => Some(
+            read_state(dir, &print, games).map_err(|e| value_error(format!("resume=True: {e}")))?,
+        ),
+        _ => {
+            claim_out(&out, force)?;
+            None
+        }
+    };
     let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
-    let (outcome, interrupted) = drive(py, progress, games, |stop, p| tour::run(&cfg, stop, p))?;
+    let (outcome, interrupted) = drive(py, progress, games, |stop, p| {
+        tour::run_from(&cfg, saved, stop, p)
+    })?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
     if outcome.none_finished() {
         return Err(nothing_finished());
@@ -230,7 +253,10 @@ pub fn tournament(
     };
     finish(
         &out,
-        |dir| report.write_dir(dir, &command("tournament")),
+        |dir| {
+            report.write_dir(dir, &command("tournament"))?;
+            save_state(dir, &print, &outcome)
+        },
         report.to_json(),
         interrupted && outcome.partial,
     )
