@@ -702,6 +702,8 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_ratings(tmp_path
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert e.value.result.partial and (tmp_path / "part" / "state.json").is_file()
+    with pytest.raises(FileExistsError, match="resume=True to continue them, or force=True"):
+        unolab.tournament(field, out=tmp_path / "part", **kw)
     with pytest.raises(ValueError, match="it is another tournament"):
         unolab.tournament([Slow, "color", "points"], out=tmp_path / "part", resume=True, **kw)
     with pytest.raises(ValueError, match="resume=True needs out=DIR"):

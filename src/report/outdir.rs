@@ -116,13 +116,20 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), String> {
         return Ok(());
     }
     let shown: Vec<&str> = found.iter().copied().take(3).collect();
+    // An interrupted experiment or tournament keeps what --resume continues.
+    let resumable = found.contains(&"state.json") && describe_results(dir).contains("partial");
     Err(format!(
-        "--out {} already holds {} ({}{}); use another --out, or --force to replace them",
+        "--out {} already holds {} ({}{}); use another --out, {}or --force to replace them",
         dir.display(),
         describe_results(dir),
         shown.join(", "),
         if found.len() > shown.len() {
             ", ..."
+        } else {
+            ""
+        },
+        if resumable {
+            "--resume to continue them, "
         } else {
             ""
         },

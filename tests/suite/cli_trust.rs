@@ -732,6 +732,14 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
         "{e}"
     );
     assert!(part.join("state.json").is_file());
+    // The same folder without --resume is refused, saying how to continue.
+    let o = unolab(&a);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--resume to continue them, or --force to replace them"),
+        "{}",
+        stderr(&o)
+    );
     // Another field is refused, in one line, before any game.
     let mut other = a.clone();
     other[2] = "pimc-100,color,points";
