@@ -163,6 +163,8 @@ impl External {
         }
         if let Some(d) = &pool.dead {
             self.fault.get_or_insert_with(|| d.clone());
+            // Counted once, as a user whose program never started.
+            self.last.get_or_insert(u64::MAX);
             return;
         }
         // Only its own program: one handed to another instance (another

@@ -211,7 +211,28 @@ impl Results {
                 .and_then(serde_json::Value::as_u64)
                 .ok_or("a composition without 'rounds'")?;
             let wins = list(c, "wins", k)?;
+            if wins.iter().try_fold(0u64, |a, &w| a.checked_add(w)) != Some(rounds) {
+                return Err("a composition's wins do not add up to its rounds".into());
+            }
             r.compositions.insert(key, Composition { rounds, wins });
+        }
+        // The counts must be those of `games` rounds (a tampered or damaged
+        // file would otherwise be added to the new games' counts, or fail
+        // an interval's check later).
+        let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, &x| a.checked_add(x));
+        let consistent = sum(&r.wins).and_then(|w| w.checked_add(r.no_winner)) == Some(r.games)
+            && r.wins.iter().zip(&r.seats).all(|(w, s)| w <= s)
+            && sum(&r.seats).is_some_and(|s| s <= r.games.saturating_mul(MAX_SEATS as u64))
+            && r.beat
+                .iter()
+                .zip(&r.together)
+                .all(|(b, t)| b <= t && *t <= r.games)
+            && r.compositions
+                .values()
+                .try_fold(0u64, |a, c| a.checked_add(c.rounds))
+                == sum(&r.wins);
+        if !consistent {
+            return Err("its counts are not those of the games it says it holds".into());
         }
         Ok(r)
     }

@@ -740,6 +740,24 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // A damaged state (a count no game could make) is refused in one line;
+    // it was added to the new games' counts, then failed an interval's
+    // check with a panic.
+    let state = part.join("state.json");
+    let kept = read(&state);
+    let mut v: Value = serde_json::from_str(&kept).unwrap();
+    v["results"]["wins"][0] = serde_json::json!(1_000_000);
+    std::fs::write(&state, v.to_string()).unwrap();
+    let mut again0 = a.clone();
+    again0.push("--resume");
+    let o = unolab(&again0);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("its counts are not those of the games it says it holds"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&state, kept).unwrap();
     // Another field is refused, in one line, before any game.
     let mut other = a.clone();
     other[2] = "pimc-100,color,points";

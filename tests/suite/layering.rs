@@ -68,13 +68,18 @@ fn module_of(file: &Path) -> String {
 /// left out: its `super::` is the file itself.
 fn code(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
+    // An inline test module (`mod tests {`) is cut with the rest of the
+    // file; a test module in a file of its own (`mod tests;`) is one line.
     let end = (0..lines.len())
         .find(|&i| {
             lines[i].trim() == "#[cfg(test)]"
                 && lines[i + 1..]
                     .iter()
                     .find(|l| !l.trim().is_empty())
-                    .is_some_and(|l| l.trim_start().starts_with("mod "))
+                    .is_some_and(|l| {
+                        let l = l.trim();
+                        l.starts_with("mod ") && !l.ends_with(';')
+                    })
         })
         .unwrap_or(lines.len());
     lines[..end]
@@ -462,6 +467,13 @@ fn the_checks_see_planted_faults() {
         f("cli/b.rs", "use super::{Root, Sim};\n"),
     ];
     let c = circle(&files).expect("the planted circle through the parent");
+    // A test module in a file of its own hides nothing below it.
+    let files = vec![
+        f("cli/mod.rs", "mod a;\nmod b;\n"),
+        f("cli/a.rs", "#[cfg(test)]\nmod tests;\nuse super::b::B;\n"),
+        f("cli/b.rs", "use super::a::A;\n"),
+    ];
+    assert!(circle(&files).is_some(), "the circle below `mod tests;`");
     assert!(c.contains(&"cli".to_string()) && c.contains(&"cli::b".to_string()));
     // The child naming only what the parent re-exports is not one, nor a
     // test module's `super::*`.
