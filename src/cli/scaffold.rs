@@ -186,18 +186,7 @@ pub fn prepare_out_dir(dir: &Path) -> Result<Vec<PathBuf>, Fail> {
             dir.display()
         )));
     }
-    let created = create_dirs(dir, "--out")?;
-    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
-    let written = std::fs::write(&probe, b"");
-    let _ = std::fs::remove_file(&probe);
-    if let Err(e) = written {
-        remove_created(&created);
-        return Err(Fail(format!(
-            "--out {}: cannot write in the directory: {e}",
-            dir.display()
-        )));
-    }
-    Ok(created)
+    outdir::create_writable(dir).map_err(|e| Fail(format!("--out {e}")))
 }
 
 /// Makes the file output `path` of option `flag` (`--out FILE`, `--trace

@@ -32,6 +32,24 @@ pub fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(missing)
 }
 
+/// [`create_dirs`], then checks that a file can be written in `dir` (the
+/// folders created are removed again when not): an output folder ready
+/// before the first game. The error names the path and the reason.
+pub fn create_writable(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let created = create_dirs(dir)?;
+    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    if let Err(e) = written {
+        remove_created(&created);
+        return Err(format!(
+            "{}: cannot write in the directory: {e}",
+            dir.display()
+        ));
+    }
+    Ok(created)
+}
+
 /// Removes the folders of [`create_dirs`] again, innermost first, as long as
 /// they are empty.
 pub fn remove_created(created: &[PathBuf]) {
@@ -117,11 +135,12 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), String> {
     }
     let shown: Vec<&str> = found.iter().copied().take(3).collect();
     // An interrupted experiment or tournament keeps what --resume continues.
-    let resumable = found.contains(&"state.json") && describe_results(dir).contains("partial");
+    let what = describe_results(dir);
+    let resumable = found.contains(&"state.json") && what.contains("partial");
     Err(format!(
         "--out {} already holds {} ({}{}); use another --out, {}or --force to replace them",
         dir.display(),
-        describe_results(dir),
+        what,
         shown.join(", "),
         if found.len() > shown.len() {
             ", ..."

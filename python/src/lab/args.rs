@@ -232,18 +232,9 @@ pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<MadeDirs> {
             dir.display()
         )));
     }
-    let made =
-        MadeDirs(outdir::create_dirs(dir).map_err(|e| PyOSError::new_err(format!("out={e}")))?);
-    let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
-    let written = std::fs::write(&probe, b"");
-    let _ = std::fs::remove_file(&probe);
-    written.map_err(|e| {
-        PyOSError::new_err(format!(
-            "out={}: cannot write in the directory: {e}",
-            dir.display()
-        ))
-    })?;
-    Ok(made)
+    outdir::create_writable(dir)
+        .map(MadeDirs)
+        .map_err(|e| PyOSError::new_err(format!("out={e}")))
 }
 
 /// The folders [`prepare_out`] created, removed on drop while empty.

@@ -60,6 +60,26 @@ impl Tree {
     /// Empties the tree for a decision of `iterations` iterations (grows
     /// the node store if it must: once per larger budget, never during the
     /// iterations).
+    /// A new child of the current node for `action` of `seat` (available
+    /// once: this iteration), which the walk goes on from.
+    #[inline]
+    fn add_child(&mut self, action: Action, seat: u8) {
+        let id = self.nodes.len() as u32;
+        let parent = self.cur as usize;
+        self.nodes.push(Node {
+            action,
+            seat,
+            visits: 0,
+            avail: 1,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: self.nodes[parent].first_child,
+        });
+        self.nodes[parent].first_child = id;
+        self.path.push(id);
+        self.cur = id;
+    }
+
     pub(super) fn reset(&mut self, iterations: usize) {
         self.limit = iterations + 1;
         self.nodes.clear();
@@ -168,20 +188,7 @@ impl Tree {
                     k -= 1;
                 }
             }
-            let id = self.nodes.len() as u32;
-            let parent = self.cur as usize;
-            self.nodes.push(Node {
-                action: actions[pick],
-                seat,
-                visits: 0,
-                avail: 1,
-                reward: 0.0,
-                first_child: NONE,
-                next_sibling: self.nodes[parent].first_child,
-            });
-            self.nodes[parent].first_child = id;
-            self.path.push(id);
-            self.cur = id;
+            self.add_child(actions[pick], seat);
             return (actions[pick], true);
         }
         if tried == 0 {
@@ -240,20 +247,7 @@ impl Tree {
             child = node.next_sibling;
         }
         if self.nodes.len() < self.limit {
-            let id = self.nodes.len() as u32;
-            let parent = self.cur as usize;
-            self.nodes.push(Node {
-                action,
-                seat,
-                visits: 0,
-                avail: 1,
-                reward: 0.0,
-                first_child: NONE,
-                next_sibling: self.nodes[parent].first_child,
-            });
-            self.nodes[parent].first_child = id;
-            self.path.push(id);
-            self.cur = id;
+            self.add_child(action, seat);
         }
         (action, true)
     }
