@@ -352,3 +352,49 @@ def test_the_submodules_are_reachable_from_the_package_alone():
         "assert unolab.gym.UnoEnv is unolab.UnoEnv\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_who_is_asked_tells_nothing_of_a_hand(rng):
+    # With ask_forced (the default), the seat a draw card hits is asked its
+    # stack answer, a seat that drew is asked about the drawn card, and every
+    # other seat is asked about a jump-in, whether it has a choice or not:
+    # then the one legal action is take / keep / decline. Without it those
+    # questions never come, so being asked shows a choice.
+    only = {"stack": [59], "play_drawn": [61], "jump_in": [80]}
+    for ask in (True, False):
+        forced = dict.fromkeys(only, 0)
+        choices = dict.fromkeys(only, 0)
+        drew, asked_after_draw = 0, 0
+        for seed in range(30):
+            env = raw_env(players=3, house="stacking=cross,jump_in", ask_forced=ask)
+            env.reset(seed=seed)
+            last = None
+            for agent in env.agent_iter(100_000):
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                game = env.game
+                if last is not None:
+                    # The seat that drew for its turn is the next one asked.
+                    drew += 1
+                    asked_after_draw += agent == last and game.kind == "play_drawn"
+                    last = None
+                legal = game.legal()
+                if game.kind in only:
+                    if legal == only[game.kind]:
+                        forced[game.kind] += 1
+                    else:
+                        assert set(only[game.kind]) < set(legal)
+                        choices[game.kind] += 1
+                action = int(rng.choice(legal))
+                if game.kind == "play" and action == 59:
+                    last = agent
+                env.step(action)
+        assert all(choices[k] > 0 for k in only), choices
+        if ask:
+            assert all(forced[k] > 20 for k in only), forced
+            assert drew > 100 and asked_after_draw == drew, (drew, asked_after_draw)
+        else:
+            assert forced == dict.fromkeys(only, 0)
+            assert 0 < asked_after_draw < drew

@@ -9,6 +9,7 @@
 
 mod common;
 
+mod asking;
 mod bad_input;
 mod bounded;
 mod cli;

@@ -49,7 +49,9 @@ class Game:
         mode: ``"round"`` or ``"match"``.
         reward: ``"win"`` or ``"points"``.
         illegal: ``"raise"`` or ``"sanction"``.
-        ask_forced: ask also when drawing is the only legal action.
+        ask_forced: ask also the decisions without a choice (drawing as the
+            only play, a stack answer without a card that answers, a drawn
+            card that cannot be played, a jump-in without an identical card).
     """
 
     def __init__(

@@ -59,7 +59,11 @@ class UnoEnv(gymnasium.Env):
             ``ValueError``) or ``"sanction"`` (an illegal play, stack answer
             or swap target gets the rules' wrong-card sanction; an illegal
             answer to any other decision still raises).
-        ask_forced: ask the learner also when drawing is its only legal action.
+        ask_forced: ask the learner also the decisions it has no choice in
+            (drawing as the only play, a stack answer without a card that
+            answers, a drawn card it cannot play, a jump-in without an
+            identical card), each with its one answer as the only legal
+            action; ``False`` answers them for it.
         render_mode: ``None``, ``"human"`` or ``"ansi"``.
         encoding: ``"unolab"`` or ``"rlcard"`` (RLCard's (4, 4, 15) planes
             and 61 actions; see ``unolab.pettingzoo.raw_env``).

@@ -57,8 +57,13 @@ class raw_env(AECEnv):
             illegal play, stack answer or swap target gets the rules'
             wrong-card sanction; an illegal answer to any other decision
             still raises).
-        ask_forced: ask the agent also when drawing is its only legal action
-            (``False`` draws for it).
+        ask_forced: ask the agent also the decisions it has no choice in:
+            a play when drawing is its only legal action, a stack answer
+            under ``stacking`` without a card that answers, a drawn card it
+            cannot play, a jump-in without an identical card (each with its
+            one answer as the only legal action), so that who is asked tells
+            nothing of a hand. ``False`` answers them for it, and then being
+            asked shows that the seat has a choice.
         render_mode: ``None``, ``"human"`` (``render()`` prints) or ``"ansi"``
             (``render()`` returns the text).
         encoding: ``"unolab"`` (the engine's features and 81 actions) or

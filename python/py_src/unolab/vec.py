@@ -64,7 +64,10 @@ class VecEnv:
         mode: ``"round"`` or ``"match"``.
         reward: ``"win"`` or ``"points"`` (as in ``unolab.env``).
         illegal: ``"raise"`` or ``"sanction"`` (as in ``unolab.env``).
-        ask_forced: ask also when drawing is the only legal action.
+        ask_forced: ask also the decisions without a choice (drawing as the
+            only play, a stack answer without a card that answers, a drawn
+            card that cannot be played, a jump-in without an identical card),
+            each with its one answer as the only legal action.
         seed: the master seed of the first ``reset`` (done here); ``None``
             draws one, as ``reset()`` without a seed does.
         encoding: ``"unolab"`` (the engine's features and 81 actions) or

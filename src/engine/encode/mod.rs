@@ -215,7 +215,10 @@ pub struct Decision {
     pub seat: u8,
     pub kind: DecisionKind,
     /// The cards it is about: the playable cards (`Play`), the cards that
-    /// may answer (`Stack`), the drawn card or the jump-in card (one card).
+    /// may answer (`Stack`), the drawn card or the jump-in card (one card;
+    /// none when the table asks a decision without a choice, see
+    /// [`crate::engine::strategy::Table::asks_forced`]: a drawn card that
+    /// cannot be played, no card to jump in with).
     pub cards: CardSet,
     /// `Play`: drawing is allowed (not under a rule that forces a play).
     pub may_draw: bool,
@@ -236,7 +239,9 @@ impl Decision {
                 }
             }
             DecisionKind::PlayDrawn => {
-                s.insert(ACT_PLAY_DRAWN);
+                if !self.cards.is_empty() {
+                    s.insert(ACT_PLAY_DRAWN);
+                }
                 s.insert(ACT_KEEP);
             }
             DecisionKind::Color => (0..4).for_each(|i| s.insert(ACT_COLOR + i)),
@@ -254,7 +259,9 @@ impl Decision {
                 s.insert(ACT_NO_CHALLENGE);
             }
             DecisionKind::JumpIn => {
-                s.insert(ACT_JUMP);
+                if !self.cards.is_empty() {
+                    s.insert(ACT_JUMP);
+                }
                 s.insert(ACT_NO_JUMP);
             }
         }

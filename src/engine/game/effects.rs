@@ -57,6 +57,8 @@ impl<'r> Game<'r> {
                     self.turn_unknown(q);
                     return Some((q, card));
                 }
+            } else if self.forced_ask & (1 << q) != 0 {
+                agents.seats.no_jump_in(q, &self.obs(q), c, &mut agents.rng);
             }
         }
         None

@@ -155,6 +155,9 @@ pub struct Game<'r> {
     halt: bool,
     /// Seats (bits) whose strategy is not asked when nothing is playable.
     skip_ask: u16,
+    /// Seats (bits) asked the decisions the rules leave them no choice in
+    /// ([`Table::asks_forced`]).
+    forced_ask: u16,
     /// What the seats asked the game to note (`Strategy::notes`): notes are
     /// taken by the house-rule variant of the turn logic only.
     tracking: Tracking,
@@ -223,6 +226,7 @@ impl Clone for Game<'_> {
             scripted,
             halt,
             skip_ask,
+            forced_ask,
             tracking,
             lazy,
             ledger,
@@ -286,6 +290,7 @@ impl Clone for Game<'_> {
         self.scripted.clone_from(scripted);
         self.halt = *halt;
         self.skip_ask = *skip_ask;
+        self.forced_ask = *forced_ask;
         self.tracking = *tracking;
         self.lazy = *lazy;
     }
@@ -350,6 +355,7 @@ impl<'r> Game<'r> {
             error: None,
             scripted: None,
             skip_ask: 0,
+            forced_ask: 0,
             tracking: Tracking::Off,
             halt: false,
             lazy: false,

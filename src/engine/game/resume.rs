@@ -66,6 +66,8 @@ impl<'r> Game<'r> {
     ) -> Playout {
         let rec = &mut Quiet;
         self.skip_ask = 0;
+        // Rollout seats are asked only where they have a choice.
+        self.forced_ask = 0;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;

@@ -164,10 +164,14 @@ impl<'r> Game<'r> {
         rec: &mut R,
     ) -> RoundStart {
         self.skip_ask = 0;
+        self.forced_ask = 0;
         self.tracking = Tracking::Off;
         for i in 0..self.n {
             if !agents.seats.ask_without_choice(i) {
                 self.skip_ask |= 1 << i;
+            }
+            if agents.seats.asks_forced(i) {
+                self.forced_ask |= 1 << i;
             }
             self.tracking = self.tracking.max(agents.seats.notes(i));
         }

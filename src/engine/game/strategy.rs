@@ -57,6 +57,25 @@ pub trait Table {
     fn notes(&self, _seat: u8) -> Tracking {
         Tracking::Off
     }
+    /// Whether `seat` is also asked the decisions the rules leave it no
+    /// choice in, where the engine otherwise asks only a seat that has one:
+    /// the stack answer of a seat a draw card hits under `stacking`
+    /// ([`Table::answer_stack`] with no answers), a drawn card it cannot play
+    /// ([`Table::drawn_unplayable`]) and a jump-in it holds no card for
+    /// ([`Table::no_jump_in`]). Asked once per round. Then who is asked tells
+    /// nothing of a hand (the stepped environments, where the order of the
+    /// decisions is public). No strategy table does: a strategy is never
+    /// told when another seat is asked.
+    fn asks_forced(&self, _seat: u8) -> bool {
+        false
+    }
+    /// `seat` drew `card` and cannot play it: under [`Table::asks_forced`],
+    /// the keep-or-play decision with keeping as its only answer.
+    fn drawn_unplayable(&mut self, _seat: u8, _obs: &Observation, _card: CardId, _rng: &mut Rng) {}
+    /// `card` was just played and `seat` holds no card identical to it:
+    /// under [`Table::asks_forced`] and `jump_in`, the jump-in decision with
+    /// declining as its only answer.
+    fn no_jump_in(&mut self, _seat: u8, _obs: &Observation, _card: CardId, _rng: &mut Rng) {}
 }
 
 /// What a strategy asks the game to note about the hands (for informed

@@ -63,7 +63,11 @@ impl<'r> Game<'r> {
             return Flow::Next(self.step(p, 1));
         }
         let answers = self.answers(self.hands[p as usize & 15]);
-        if !answers.is_empty() {
+        // A seat with no answer draws unasked, unless its table asks it
+        // anyway (then being asked tells nothing of its hand).
+        if !answers.is_empty()
+            || (self.forced_ask & (1 << p) != 0 && self.s.stacking != Stacking::Off)
+        {
             if let Some(c) = agents
                 .seats
                 .answer_stack(p, &self.obs(p), answers, &mut agents.rng)
@@ -159,7 +163,8 @@ impl<'r> Game<'r> {
                 if W && self.s.drawn_card == DrawnCard::Rlcard {
                     return self.rlcard_drawn::<R, T>(p, c, agents, rec);
                 }
-                if self.can_play::<W>(self.hands[p as usize & 15], c)
+                let playable = self.can_play::<W>(self.hands[p as usize & 15], c);
+                if playable
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
@@ -167,6 +172,12 @@ impl<'r> Game<'r> {
                         self.drawn_card_played(p);
                     }
                     return self.play::<H, R, T>(p, c, false, agents, rec);
+                }
+                // Under `force_play` nobody is asked either way.
+                if !playable && self.forced_ask & (1 << p) != 0 && !(H && self.s.force_play) {
+                    agents
+                        .seats
+                        .drawn_unplayable(p, &self.obs(p), c, &mut agents.rng);
                 }
             }
         }

@@ -104,7 +104,8 @@ pub struct Stepper<'r, S: Strategy> {
     seats: Vec<S>,
     env: u16,
     mode: StepMode,
-    /// Ask the learner also when drawing is its only legal action.
+    /// Ask the learner also the decisions without a choice
+    /// ([`Stepper::set_ask_forced`]).
     ask_forced: bool,
     /// Map an illegal action to the rules' wrong-card sanction instead of
     /// refusing it.
@@ -155,8 +156,14 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         }
     }
 
-    /// Whether the learner is asked when drawing is its only legal action
-    /// (default true; false draws for it).
+    /// Whether the learner is asked the decisions the rules leave it no
+    /// choice in (default true): a play when drawing is its only legal
+    /// action, a stack answer under `stacking` when it holds no card that
+    /// answers (take the draw), a drawn card it cannot play (keep it), a
+    /// jump-in under `jump_in` when it holds no identical card (decline).
+    /// Then who is asked tells nothing of a hand. False draws, takes, keeps
+    /// and declines for it without asking, so that being asked shows the
+    /// choice.
     pub fn set_ask_forced(&mut self, ask: bool) {
         self.ask_forced = ask;
     }

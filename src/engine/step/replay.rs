@@ -298,6 +298,42 @@ impl<S: Strategy> Table for ReplayTable<'_, S> {
         );
         matches!(a, Answer::Bool(true))
     }
+    fn asks_forced(&self, seat: u8) -> bool {
+        self.ask_forced && self.is_env(seat)
+    }
+    fn drawn_unplayable(&mut self, seat: u8, obs: &Observation, _card: CardId, rng: &mut Rng) {
+        // The learner's only answer is to keep it; the answer is logged
+        // and replayed like any other, and changes nothing. The decision has
+        // no card, as a jump-in without one (the drawn card is in the hand).
+        self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::PlayDrawn, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Bool(false),
+            |_, _| Answer::Bool(false),
+        );
+    }
+    fn no_jump_in(&mut self, seat: u8, obs: &Observation, _card: CardId, rng: &mut Rng) {
+        self.ask(
+            seat,
+            obs,
+            rng,
+            || {
+                (
+                    decision(seat, DecisionKind::JumpIn, CardSet::EMPTY, false),
+                    None,
+                )
+            },
+            Answer::Bool(false),
+            |_, _| Answer::Bool(false),
+        );
+    }
     fn round_start(&mut self, seat: u8, obs: &Observation) {
         if self.pos < self.log.len() {
             self.pos += 1;

@@ -4,7 +4,7 @@
 //! card played).
 
 use super::{StepError, Stepper};
-use crate::engine::encode::DecisionKind;
+use crate::engine::encode::{DecisionKind, ACT_KEEP, ACT_PLAY_DRAWN};
 use crate::engine::rlcard::{action, follow_up, mask, planes, ACTIONS};
 use crate::engine::strategy::Strategy;
 
@@ -31,6 +31,8 @@ impl<S: Strategy> Stepper<'_, S> {
                 None
             };
             match follow_up(s.decision.kind, named, &self.features()) {
+                // A drawn card it cannot play (asked under `ask_forced`) is kept.
+                Some(ACT_PLAY_DRAWN) if s.decision.cards.is_empty() => self.step(ACT_KEEP)?,
                 Some(a) => self.step(a)?,
                 None => {
                     return Err(StepError::Unsupported(format!(
