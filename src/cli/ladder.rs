@@ -10,7 +10,7 @@ use unolab::agents::StrategySpec;
 use unolab::engine::rules::{RuleSetFile, Rules};
 use unolab::lab::ladder::{self, LadderConfig, LadderFile};
 use unolab::lab::Entrant;
-use unolab::report::ladder::LadderReport;
+use unolab::report::ladder::{read_state, save_state, state_fingerprint, LadderReport};
 
 #[derive(clap::Args)]
 pub struct LadderArgs {
@@ -32,6 +32,10 @@ pub struct LadderArgs {
     /// No progress bar
     #[arg(short, long)]
     quiet: bool,
+    /// Continue the interrupted ladder saved in the output folder (its
+    /// state.json); the same command otherwise
+    #[arg(long, conflicts_with = "force")]
+    resume: bool,
 }
 
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
@@ -58,10 +62,11 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         )));
     }
     let rules = Rules::build(RuleSetFile::resolve(&file.rules, &[], &[])?)?;
-    let mut entrants = Vec::with_capacity(file.field.len());
+    let mut specs = Vec::with_capacity(file.field.len());
     for name in &file.field {
-        entrants.push(Entrant::from_spec(&StrategySpec::load(name)?));
+        specs.push(StrategySpec::load(name)?);
     }
+    let entrants: Vec<Entrant> = specs.iter().map(Entrant::from_spec).collect();
     let find = |n: &str, what: &str| {
         entrants
             .iter()
@@ -97,12 +102,21 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
+    let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
     // Earlier results (the shipped ones in results/ladder) are not replaced
-    // without --force, and the folder must be writable before the first game.
-    claim_out_dir(&out, a.force)?;
-    for p in &cfg.players {
-        claim_out_dir(&out.join(format!("{p}p")), a.force)?;
-    }
+    // without --force (or continued with --resume), and the folder must be
+    // writable before the first game.
+    let saved = if a.resume {
+        read_state(&out, &print).map_err(|e| Fail(format!("--resume: {e}")))?
+    } else {
+        claim_out_dir(&out, a.force)?;
+        for p in &cfg.players {
+            claim_out_dir(&out.join(format!("{p}p")), a.force)?;
+        }
+        Vec::new()
+    };
+    // The games already played: the saved table sizes' finished games.
+    let first: u64 = saved.iter().map(|r| r.results.games).sum();
     if a.force {
         // An earlier ladder's table sizes that this one does not play
         // would be left beside its results, read as its own.
@@ -115,9 +129,9 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         }
     }
     let total = cfg.games * cfg.players.len() as u64;
-    let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", 0);
+    let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", first);
     let games = cfg.games;
-    let outcome = ladder::run(&cfg, session.stop, &|k, d| {
+    let outcome = ladder::run_from(&cfg, saved, session.stop, &|k, d| {
         session.progress(k as u64 * games + d)
     })
     .map_err(|e| session.failed(e))?;
@@ -133,6 +147,8 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .chain(std::env::args().skip(1))
         .collect();
     report.write_dir(&out, &command).map_err(Fail)?;
+    // What --resume continues from, kept while the ladder is partial.
+    save_state(&out, &print, &outcome).map_err(Fail)?;
     println!(
         "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}{}",
         cfg.entrants.len(),
@@ -165,7 +181,7 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
             .map(|p| format!("{p}"))
             .collect();
         return Ok(interrupted(&format!(
-            "{}{}; the results written are marked partial (a ladder does not resume: run the same command with --force to play it whole)",
+            "{}{}; the results written are marked partial (the same command with --resume continues it)",
             done.join(", "),
             if skipped.is_empty() {
                 String::new()

@@ -7,6 +7,7 @@
 //! The ratings depend on the seed alone (any thread count); the speeds are
 //! timings of this machine, taken one agent at a time.
 
+use super::ratings::Results;
 use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
 use super::{new_game, play_round, Entrant};
 use crate::agents::{HookAt, Hooked, Seat};
@@ -159,6 +160,15 @@ pub struct LadderOutcome {
     pub partial: bool,
 }
 
+/// A table size of an interrupted ladder, as saved: the counts of its
+/// tournament's finished games, and the speeds of its agents once every
+/// one was timed.
+#[derive(Clone, Debug)]
+pub struct SavedRung {
+    pub results: Results,
+    pub speeds: Option<Vec<Speed>>,
+}
+
 /// Plays every tournament, then times every agent. `progress` gets the
 /// games finished in the tournament under way and its index.
 pub fn run(
@@ -166,20 +176,50 @@ pub fn run(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize, u64) + Sync),
 ) -> Result<LadderOutcome, TournamentError> {
+    run_from(cfg, Vec::new(), stop, progress)
+}
+
+/// [`run`] continued from the table sizes an interrupted run of the same
+/// ladder saved, in order: a finished one is taken as it is (its speeds
+/// too), a partial tournament is continued ([`tournament::run_from`]: the
+/// same ratings as one uninterrupted run), a table size with its
+/// tournament finished but not every agent timed is timed again whole.
+pub fn run_from(
+    cfg: &LadderConfig,
+    saved: Vec<SavedRung>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize, u64) + Sync),
+) -> Result<LadderOutcome, TournamentError> {
     cfg.validate()?;
+    if saved.len() > cfg.players.len() {
+        return Err(TournamentError::Invalid(format!(
+            "the saved ladder has {} table sizes, this one {}",
+            saved.len(),
+            cfg.players.len()
+        )));
+    }
+    let mut saved = saved.into_iter();
     let mut rungs = Vec::with_capacity(cfg.players.len());
     for (k, &players) in cfg.players.iter().enumerate() {
         let t = cfg.tournament(players);
-        let outcome = tournament::run(&t, stop, &|d| progress(k, d))?;
+        let (results, timed) = match saved.next() {
+            Some(s) => (Some(s.results), s.speeds),
+            None => (None, None),
+        };
+        let outcome = tournament::run_from(&t, results, stop, &|d| progress(k, d))?;
         let partial = outcome.partial;
         let mut speeds = Vec::with_capacity(cfg.entrants.len());
-        if !partial {
-            for e in &cfg.entrants {
-                if stop.load(Ordering::Relaxed) {
-                    break;
+        match timed {
+            Some(s) if !partial && s.len() == cfg.entrants.len() => speeds = s,
+            _ if !partial => {
+                for e in &cfg.entrants {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    speeds.push(speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds)?);
                 }
-                speeds.push(speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds)?);
             }
+            _ => {}
         }
         let partial = partial || speeds.len() < cfg.entrants.len();
         rungs.push(Rung {

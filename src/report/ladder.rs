@@ -5,10 +5,11 @@
 //! files in `2p/`, `4p/`, ...
 
 use super::tournament::TournamentReport;
-use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung};
+use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
+use crate::lab::ratings::Results;
 use crate::sim::stats::wilson95;
 use plotters::prelude::*;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::path::Path;
 
 /// A finished (or interrupted) ladder, ready to write.
@@ -383,6 +384,159 @@ impl LadderReport<'_> {
         ];
         super::write_files_atomically(dir, &files)
     }
+}
+
+// ----- the saved state of an interrupted ladder ----------------------------------
+
+/// What a saved ladder must match to be continued: the rule set, the table
+/// sizes, every agent of the field (`field`: each one's description, as
+/// `StrategySpec::to_json` gives it), the games per table size, the seed and
+/// the seconds each agent is timed.
+pub fn state_fingerprint(cfg: &LadderConfig, field: Vec<Value>) -> Value {
+    json!({
+        "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
+        "players": cfg.players,
+        "field": field,
+        "games": cfg.games,
+        "seed": cfg.seed,
+        "speed_seconds": cfg.speed_seconds,
+    })
+}
+
+/// Writes or removes `dir/state.json` after a ladder: while it is partial,
+/// each table size played (its tournament's finished games, and its speeds
+/// once every agent was timed), what resuming continues from; none once it
+/// is finished.
+pub fn save_state(dir: &Path, print: &Value, outcome: &LadderOutcome) -> Result<(), String> {
+    let path = dir.join("state.json");
+    if outcome.partial {
+        let rungs: Vec<Value> = outcome
+            .rungs
+            .iter()
+            .map(|r| {
+                let timed = !r.outcome.partial && r.speeds.len() == r.outcome.results.strategies;
+                json!({
+                    "players": r.players,
+                    "results": r.outcome.results.to_json(),
+                    "speeds": if timed {
+                        Value::Array(
+                            r.speeds
+                                .iter()
+                                .map(|s| json!({"decisions": s.decisions, "rounds": s.rounds, "seconds": s.seconds}))
+                                .collect(),
+                        )
+                    } else {
+                        Value::Null
+                    },
+                })
+            })
+            .collect();
+        let v = json!({"kind": "ladder", "ladder": print, "rungs": rungs});
+        super::write_file_atomically(&path, v.to_string().as_bytes())
+    } else if path.exists() {
+        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The table sizes saved by an interrupted ladder in `dir`, checked against
+/// this one (`print`, [`state_fingerprint`]).
+pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
+    let path = dir.join("state.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "{} holds no interrupted ladder (no state.json: it is saved when a ladder is interrupted, and removed when it is finished)",
+            dir.display()
+        ),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })?;
+    let bad = |why: &str| format!("{}: {why}", path.display());
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
+    if v.get("kind").and_then(Value::as_str) != Some("ladder") {
+        return Err(bad("not the state of a ladder"));
+    }
+    let saved = v.get("ladder").ok_or_else(|| bad("no 'ladder'"))?;
+    let keys = [
+        "rule_set",
+        "players",
+        "field",
+        "games",
+        "seed",
+        "speed_seconds",
+    ];
+    let differ: Vec<&str> = keys
+        .into_iter()
+        .filter(|k| saved.get(*k) != print.get(*k))
+        .collect();
+    if !differ.is_empty() {
+        return Err(bad(&format!(
+            "it is another ladder (its {} differ); give the same file and --games",
+            differ.join(", ")
+        )));
+    }
+    let players: Vec<u64> = print["players"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let agents = print["field"].as_array().map_or(0, Vec::len);
+    let games = print["games"].as_u64().unwrap_or(0);
+    let rungs = v
+        .get("rungs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("no 'rungs'"))?;
+    if rungs.len() > players.len() {
+        return Err(bad("more table sizes than the ladder has"));
+    }
+    let mut out = Vec::with_capacity(rungs.len());
+    for (k, r) in rungs.iter().enumerate() {
+        if r.get("players").and_then(Value::as_u64) != Some(players[k]) {
+            return Err(bad(&format!("table size {} is not the ladder's", k + 1)));
+        }
+        let results =
+            Results::from_json(r.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
+        if results.games > games {
+            return Err(bad(&format!(
+                "it holds {} games at {} players, more than the {games} asked",
+                results.games, players[k]
+            )));
+        }
+        let speeds = match r.get("speeds") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(a)) if a.len() == agents && results.games == games => {
+                let mut v = Vec::with_capacity(a.len());
+                for s in a {
+                    let (Some(decisions), Some(rounds), Some(seconds)) = (
+                        s.get("decisions").and_then(Value::as_u64),
+                        s.get("rounds").and_then(Value::as_u64),
+                        s.get("seconds").and_then(Value::as_f64),
+                    ) else {
+                        return Err(bad("a speed without decisions, rounds and seconds"));
+                    };
+                    if !(seconds.is_finite() && seconds >= 0.0) {
+                        return Err(bad("a speed of negative or no seconds"));
+                    }
+                    v.push(Speed {
+                        decisions,
+                        rounds,
+                        seconds,
+                    });
+                }
+                Some(v)
+            }
+            Some(_) => return Err(bad("speeds that do not fit the field or the games")),
+        };
+        // A table size whose agents were timed was finished: every size
+        // before the last saved one was.
+        if k + 1 < rungs.len() && speeds.is_none() {
+            return Err(bad(&format!(
+                "table size {} players is not finished, yet a later one was played",
+                players[k]
+            )));
+        }
+        out.push(SavedRung { results, speeds });
+    }
+    Ok(out)
 }
 
 /// 1234567 -> "1.23M", 45678 -> "45.7k", 12.3 -> "12".

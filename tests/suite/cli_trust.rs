@@ -798,6 +798,103 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
 }
 
 #[test]
+fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
+    // An interrupted ladder kept its partial results, but could only be
+    // played again whole ("a ladder does not resume"). Now each table size
+    // played is saved in state.json (its tournament's finished games, its
+    // speeds once every agent was timed) and --resume plays the rest: the
+    // tournaments' files are those of one uninterrupted ladder.
+    let dir = tempdir("ladder-resume");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lad = dir.join("l.toml");
+    std::fs::write(
+        &lad,
+        "name = \"l\"\nplayers = [2, 3]\ngames = 500\nseed = 8\nfield = [\"pimc-100\", \"color\", \"random\"]\nreference = \"random\"\nceiling = \"color\"\nspeed_seconds = 0.05\n",
+    )
+    .unwrap();
+    let (part, whole) = (dir.join("part"), dir.join("whole"));
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "ladder",
+            lad.to_str().unwrap(),
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let a = args(&part);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut first = a.clone();
+    first.extend(["--threads", "2"]);
+    let o = signalled_after(&first, 1000, &["-INT"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{e}");
+    assert!(
+        e.contains("the same command with --resume continues it"),
+        "{e}"
+    );
+    assert!(part.join("state.json").is_file());
+    // The same folder without --resume is refused, saying how to continue.
+    let o = unolab(&a);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--resume to continue them, or --force to replace them"),
+        "{}",
+        stderr(&o)
+    );
+    // Another ladder (here another number of games) is refused in one
+    // line, before any game.
+    let mut other = a.clone();
+    other.extend(["--games", "400", "--resume"]);
+    let o = unolab(&other);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("it is another ladder (its games differ)"), "{e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    // The same command resumes it, on another thread count.
+    let mut again = a.clone();
+    again.extend(["--threads", "1", "--resume"]);
+    let o = unolab(&again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !part.join("state.json").exists(),
+        "a finished ladder keeps no state"
+    );
+    let w = args(&whole);
+    let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    let o = unolab(&w);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for sub in ["2p", "3p"] {
+        for f in ["ratings.csv", "head_to_head.csv"] {
+            assert_eq!(
+                read(&part.join(sub).join(f)),
+                read(&whole.join(sub).join(f)),
+                "{sub}/{f}"
+            );
+        }
+    }
+    let m: Value = serde_json::from_str(&read(&part.join("manifest.json"))).unwrap();
+    assert_eq!(m["partial"], false, "{m}");
+    // ladder.csv: the same ratings (its speeds are timings).
+    let ratings = |d: &Path| -> Vec<String> {
+        read(&d.join("ladder.csv"))
+            .lines()
+            .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(ratings(&part), ratings(&whole));
+    // Nothing left to resume.
+    let o = unolab(&again);
+    assert!(
+        stderr(&o).contains("holds no interrupted ladder"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn report_words_count_every_significant_difference_positions_too() {
     // Moving `cautious` from seat 1 to seat 2 under fixed seating changes
     // only who sits where: the significant differences are positional.
