@@ -159,6 +159,10 @@ fn imports(module: &str, code: &str) -> Vec<(String, Vec<String>)> {
     let names = |at: &str| -> Vec<String> {
         let p = ident(at);
         let rest = &at[p.len()..];
+        // `super::*`, `x::*`: everything the module holds.
+        if rest.starts_with('*') || rest.starts_with("::*") {
+            return vec!["*".to_string()];
+        }
         // `super::{A, B}`: the group right after the `::` already read.
         let group = match p.is_empty() {
             true => rest.strip_prefix('{'),
@@ -226,7 +230,10 @@ fn imports(module: &str, code: &str) -> Vec<(String, Vec<String>)> {
         for (i, _) in code.match_indices(&pat) {
             let self_path =
                 code[..i].ends_with("self::") && starts_in(code, i - "self::".len(), ':');
-            if starts_in(code, i, ':') || self_path {
+            // `use std::{process::Command}` names std's `process`, not a
+            // child `process`; `use self::{walk::A}` names the child.
+            let other_group = group_prefix(code, i).is_some_and(|g| g != "self" && !g.is_empty());
+            if (starts_in(code, i, ':') || self_path) && !other_group {
                 let at = &code[i..];
                 out.push((join(module, &ident(at)), names(at)));
             }
@@ -235,7 +242,31 @@ fn imports(module: &str, code: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// Whether a file's code defines an item named `name` (not a re-export).
+/// The path before the brace group that holds byte `at` of `code`
+/// (`std` for `use std::{io, process::Command}` at `process`), if `at` is
+/// inside one: "" for a group with nothing before it.
+fn group_prefix(code: &str, at: usize) -> Option<&str> {
+    let mut depth = 0usize;
+    for (i, c) in code[..at].char_indices().rev() {
+        match c {
+            '}' => depth += 1,
+            '{' if depth > 0 => depth -= 1,
+            '{' => {
+                let before = code[..i].trim_end().trim_end_matches("::");
+                let start = before
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .map_or(0, |k| k + 1);
+                return Some(&before[start..]);
+            }
+            ';' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a file's code defines an item named `name` (not a re-export);
+/// `*` (a glob) asks whether it defines any item.
 fn defines(code: &str, name: &str) -> bool {
     code.lines().any(|l| {
         let mut l = l.trim();
@@ -245,11 +276,34 @@ fn defines(code: &str, name: &str) -> bool {
                 l = l[l.find(')').map_or(0, |i| i + 1)..].trim_start();
             }
         }
+        // `const fn`, `unsafe fn`, `async fn` (and `const unsafe fn`) are fns.
+        for q in ["const ", "unsafe ", "async "] {
+            if l.strip_prefix(q).is_some_and(|r| {
+                let r = r.trim_start();
+                r.starts_with("fn ") || r.starts_with("unsafe fn ")
+            }) {
+                l = l[q.len()..].trim_start();
+                l = l.strip_prefix("unsafe ").unwrap_or(l);
+            }
+        }
         [
-            "struct ", "enum ", "fn ", "trait ", "type ", "const ", "static ", "union ",
+            "struct ",
+            "enum ",
+            "fn ",
+            "trait ",
+            "type ",
+            "const ",
+            "static ",
+            "union ",
+            "macro_rules! ",
         ]
         .iter()
         .any(|k| {
+            if name == "*" {
+                // Any item: a file of `mod` and `pub use` lines alone
+                // defines nothing a glob could take.
+                return l.starts_with(k);
+            }
             l.strip_prefix(k).is_some_and(|r| {
                 r.starts_with(name)
                     && !r[name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
@@ -268,6 +322,30 @@ fn resolve<'a>(path: &str, modules: &'a BTreeSet<String>) -> Option<&'a String> 
         .find_map(|p| modules.get(&p))
 }
 
+/// The paths an import names, with the crate root's re-exports followed:
+/// `crate::Seat::custom` is `agents::Seat::custom`, and `crate::{Seat,
+/// engine}` names `agents::Seat` and `engine`. Other paths as they are.
+fn through_roots(p: &str, listed: &[String], roots: &BTreeMap<String, String>) -> Vec<String> {
+    if p.is_empty() {
+        return listed
+            .iter()
+            .filter(|n| *n != "*")
+            .map(|n| {
+                let first = n.split("::").next().unwrap_or(n);
+                match roots.get(first) {
+                    Some(r) => format!("{r}{}", &n[first.len()..]),
+                    None => n.clone(),
+                }
+            })
+            .collect();
+    }
+    let first = p.split("::").next().unwrap_or(p);
+    match roots.get(first) {
+        Some(r) => vec![format!("{r}{}", &p[first.len()..])],
+        None => vec![p.to_string()],
+    }
+}
+
 /// Upward imports: `(file, layer named)` for every file of a layer that names
 /// a layer above it.
 fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
@@ -281,12 +359,12 @@ fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
             continue;
         };
         let module = module_of(file);
-        for (p, _) in imports(&module, &code(text)) {
-            // `crate::Seat`: a name `lib.rs` re-exports from a layer.
-            let p = roots.get(&p).cloned().unwrap_or(p);
-            if let Some(l) = layer_named(&p) {
-                if LAYERS.iter().position(|x| *x == l).unwrap() > rank {
-                    bad.push((file.display().to_string(), p));
+        for (p, listed) in imports(&module, &code(text)) {
+            for p in through_roots(&p, &listed, &roots) {
+                if let Some(l) = layer_named(&p) {
+                    if LAYERS.iter().position(|x| *x == l).unwrap() > rank {
+                        bad.push((file.display().to_string(), p));
+                    }
                 }
             }
         }
@@ -299,9 +377,22 @@ fn circle(files: &[(PathBuf, String)]) -> Option<Vec<String>> {
     let modules: BTreeSet<String> = files.iter().map(|(f, _)| module_of(f)).collect();
     let codes: BTreeMap<String, String> =
         files.iter().map(|(f, t)| (module_of(f), code(t))).collect();
+    let roots = root_reexports(files);
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (m, text) in &codes {
+        let mut paths = Vec::new();
         for (p, listed) in imports(m, text) {
+            // A crate-root path names where its re-export comes from.
+            if p.is_empty() {
+                for q in through_roots(&p, &listed, &roots) {
+                    paths.push((q, Vec::new()));
+                }
+            } else {
+                let q = through_roots(&p, &listed, &roots).remove(0);
+                paths.push((q, listed));
+            }
+        }
+        for (p, listed) in paths {
             let Some(to) = resolve(&p, &modules) else {
                 continue;
             };
@@ -475,6 +566,7 @@ fn the_checks_see_planted_faults() {
     ];
     assert!(circle(&files).is_some(), "the circle below `mod tests;`");
     assert!(c.contains(&"cli".to_string()) && c.contains(&"cli::b".to_string()));
+    planted_gaps_of_2026_12_05();
     // The child naming only what the parent re-exports is not one, nor a
     // test module's `super::*`.
     let files = vec![
@@ -489,4 +581,99 @@ fn the_checks_see_planted_faults() {
         f("cli/b.rs", "pub struct B;\n"),
     ];
     assert_eq!(circle(&files), None);
+}
+
+/// What the layering check missed until 2026-12-05, planted.
+fn planted_gaps_of_2026_12_05() {
+    let f = |p: &str, t: &str| (PathBuf::from(p), t.to_string());
+    let lib = f(
+        "lib.rs",
+        "pub mod agents;\npub mod engine;\npub use agents::{Seat, StrategySpec};\n",
+    );
+    // A path through a crate-root re-export, and a brace group of the
+    // crate root.
+    let files = vec![
+        lib.clone(),
+        f("engine/x.rs", "fn f() { crate::Seat::custom(1) }\n"),
+        f("engine/y.rs", "use crate::{engine::x, StrategySpec};\n"),
+    ];
+    assert_eq!(
+        upward(&files),
+        vec![
+            (
+                "engine/x.rs".to_string(),
+                "agents::Seat::custom".to_string()
+            ),
+            (
+                "engine/y.rs".to_string(),
+                "agents::StrategySpec".to_string()
+            ),
+        ]
+    );
+    // A circle through a crate-root re-export: engine::x uses agents'
+    // Seat, agents::seat uses engine::x.
+    let files = vec![
+        lib.clone(),
+        f("agents/mod.rs", "mod seat;\npub use seat::Seat;\n"),
+        f(
+            "agents/seat.rs",
+            "use crate::engine::x::g;\npub struct Seat;\n",
+        ),
+        f("engine/mod.rs", "pub mod x;\n"),
+        f("engine/x.rs", "use crate::{Seat};\npub fn g() {}\n"),
+    ];
+    assert!(
+        circle(&files).is_some(),
+        "the circle through crate::{{Seat}}"
+    );
+    // A `const fn` (or `unsafe fn`) the parent defines and the child uses,
+    // the parent using the child by name.
+    for def in [
+        "pub const fn limit() -> u32 { 1 }",
+        "pub(crate) unsafe fn limit() {}",
+    ] {
+        let files = vec![
+            f(
+                "cli/mod.rs",
+                &format!("mod a;\n{def}\nfn f() {{ a::g() }}\n"),
+            ),
+            f("cli/a.rs", "use super::limit;\npub fn g() {}\n"),
+        ];
+        assert!(circle(&files).is_some(), "the circle through {def}");
+    }
+    // A macro the parent defines and the child names by path.
+    let files = vec![
+        f(
+            "cli/mod.rs",
+            "mod a;\nmacro_rules! said { () => {} }\nfn f() { a::g() }\n",
+        ),
+        f("cli/a.rs", "use super::said;\npub fn g() {}\n"),
+    ];
+    assert!(circle(&files).is_some(), "the circle through a macro");
+    // An ordinary child's `use super::*` takes what the parent defines.
+    let files = vec![
+        f(
+            "cli/mod.rs",
+            "mod a;\npub struct Fail;\nfn f() { a::g() }\n",
+        ),
+        f("cli/a.rs", "use super::*;\npub fn g() {}\n"),
+    ];
+    assert!(circle(&files).is_some(), "the circle through super::*");
+    // A parent of `mod` and `pub use` lines gives a glob nothing.
+    let files = vec![
+        f("cli/mod.rs", "mod a;\nmod b;\npub use b::B;\n"),
+        f("cli/a.rs", "use super::*;\n"),
+        f("cli/b.rs", "pub struct B;\nfn f() { crate::cli::a::g() }\n"),
+    ];
+    assert_eq!(circle(&files), None);
+    // `std::{process::Command}` is not the child `process`; `self::{..}` is.
+    let parent = |group: &str| {
+        f(
+            "cli/mod.rs",
+            &format!("mod process;\nuse {group}::{{process::Command}};\npub struct Fail;\n"),
+        )
+    };
+    let child = f("cli/process.rs", "use super::Fail;\npub struct Command;\n");
+    assert_eq!(circle(&[parent("std"), child.clone()]), None);
+    assert!(circle(&[parent("self"), child]).is_some());
 }
