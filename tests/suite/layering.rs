@@ -5,8 +5,9 @@
 //! - no circle of imports between files (`crate::...` and `super::...`
 //!   paths and a module's own children by name, in `use` lines or inline;
 //!   a child naming what its parent only re-exports, which the parent's
-//!   `mod` makes part of it, is not an import, but naming what the parent
-//!   itself defines is).
+//!   `mod` makes part of it, is not an import of the parent, but naming
+//!   what the parent itself defines is; a path through a `pub use`, the
+//!   crate root's among them, is followed to the module that defines it).
 //!
 //! Each check is also run on a small planted example, so that a check that
 //! stopped seeing anything would fail.
@@ -346,6 +347,82 @@ fn through_roots(p: &str, listed: &[String], roots: &BTreeMap<String, String>) -
     }
 }
 
+/// Where a `pub use` of the module it lands in takes the path's item from:
+/// `agents::Seat`, with `pub use seat::Seat;` in `agents/mod.rs`, is
+/// `agents::seat::Seat` (followed again from there, a few times at most).
+fn follow_reexports(
+    path: &str,
+    codes: &BTreeMap<String, String>,
+    modules: &BTreeSet<String>,
+) -> String {
+    let mut p = path.to_string();
+    for _ in 0..8 {
+        let Some(to) = resolve(&p, modules) else {
+            break;
+        };
+        let rest = p[to.len()..].trim_start_matches(':').to_string();
+        let name = rest.split("::").next().unwrap_or("").to_string();
+        if name.is_empty() {
+            break;
+        }
+        let Some(from) = reexport_source(&codes[to], &name) else {
+            break;
+        };
+        let parent = match to.rfind("::") {
+            Some(i) => to[..i].to_string(),
+            None => String::new(),
+        };
+        let join = |a: &str, b: &str| {
+            if a.is_empty() {
+                b.to_string()
+            } else {
+                format!("{a}::{b}")
+            }
+        };
+        let abs = if let Some(r) = from.strip_prefix("crate::") {
+            r.to_string()
+        } else if let Some(r) = from.strip_prefix("super::") {
+            join(&parent, r)
+        } else if let Some(r) = from.strip_prefix("self::") {
+            join(to, r)
+        } else {
+            join(to, &from)
+        };
+        let next = join(&abs, &rest);
+        if next == p {
+            break;
+        }
+        p = next;
+    }
+    p
+}
+
+/// The path a module's `pub use` (or `pub(crate) use`) of `name` takes it
+/// from: `seat` for `pub use seat::Seat;` or `pub use seat::{Seat, Human};`.
+fn reexport_source(code: &str, name: &str) -> Option<String> {
+    for l in code.lines() {
+        let l = l.trim();
+        let Some(rest) = l
+            .strip_prefix("pub use ")
+            .or_else(|| l.strip_prefix("pub(crate) use "))
+        else {
+            continue;
+        };
+        let rest = rest.trim_end_matches(';');
+        let (path, names) = match rest.find("::{") {
+            Some(i) => (&rest[..i], rest[i + 3..].trim_end_matches('}')),
+            None => match rest.rfind("::") {
+                Some(i) => (&rest[..i], &rest[i + 2..]),
+                None => continue,
+            },
+        };
+        if names.split(',').any(|n| n.trim() == name) {
+            return Some(path.to_string());
+        }
+    }
+    None
+}
+
 /// Upward imports: `(file, layer named)` for every file of a layer that names
 /// a layer above it.
 fn upward(files: &[(PathBuf, String)]) -> Vec<(String, String)> {
@@ -393,6 +470,7 @@ fn circle(files: &[(PathBuf, String)]) -> Option<Vec<String>> {
             }
         }
         for (p, listed) in paths {
+            let p = follow_reexports(&p, &codes, &modules);
             let Some(to) = resolve(&p, &modules) else {
                 continue;
             };
