@@ -4,7 +4,7 @@
 //! core), `report.md` (the tables and the plot), and each tournament's own
 //! files in `2p/`, `4p/`, ...
 
-use super::tournament::TournamentReport;
+use super::tournament::{saved_state, TournamentReport};
 use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
 use crate::lab::ratings::Results;
 use crate::sim::stats::wilson95;
@@ -443,20 +443,6 @@ pub fn save_state(dir: &Path, print: &Value, outcome: &LadderOutcome) -> Result<
 /// The table sizes saved by an interrupted ladder in `dir`, checked against
 /// this one (`print`, [`state_fingerprint`]).
 pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
-    let path = dir.join("state.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!(
-            "{} holds no interrupted ladder (no state.json: it is saved when a ladder is interrupted, and removed when it is finished)",
-            dir.display()
-        ),
-        _ => format!("cannot read {}: {e}", path.display()),
-    })?;
-    let bad = |why: &str| format!("{}: {why}", path.display());
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
-    if v.get("kind").and_then(Value::as_str) != Some("ladder") {
-        return Err(bad("not the state of a ladder"));
-    }
-    let saved = v.get("ladder").ok_or_else(|| bad("no 'ladder'"))?;
     let keys = [
         "rule_set",
         "players",
@@ -465,16 +451,14 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
         "seed",
         "speed_seconds",
     ];
-    let differ: Vec<&str> = keys
-        .into_iter()
-        .filter(|k| saved.get(*k) != print.get(*k))
-        .collect();
-    if !differ.is_empty() {
-        return Err(bad(&format!(
-            "it is another ladder (its {} differ); give the same file and --games",
-            differ.join(", ")
-        )));
-    }
+    let (v, path) = saved_state(
+        dir,
+        "ladder",
+        print,
+        &keys,
+        "give the same file and --games",
+    )?;
+    let bad = |why: &str| format!("{}: {why}", path.display());
     let players: Vec<u64> = print["players"]
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_u64).collect())

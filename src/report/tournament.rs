@@ -460,30 +460,15 @@ pub fn save_state(dir: &Path, print: &Value, outcome: &TournamentOutcome) -> Res
 /// this one (`print`, [`state_fingerprint`]) and its `games`. The error
 /// completes "cannot resume: ".
 pub fn read_state(dir: &Path, print: &Value, games: u64) -> Result<Results, String> {
-    let path = dir.join("state.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!(
-            "{} holds no interrupted tournament (no state.json: it is saved when a tournament with an output folder is interrupted, and removed when it is finished)",
-            dir.display()
-        ),
-        _ => format!("cannot read {}: {e}", path.display()),
-    })?;
+    let keys = ["rule_set", "players", "field", "seed"];
+    let (v, path) = saved_state(
+        dir,
+        "tournament",
+        print,
+        &keys,
+        "give the same rules, players, strategies and seed",
+    )?;
     let bad = |why: &str| format!("{}: {why}", path.display());
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
-    if v.get("kind").and_then(Value::as_str) != Some("tournament") {
-        return Err(bad("not the state of a tournament"));
-    }
-    let saved = v.get("tournament").ok_or_else(|| bad("no 'tournament'"))?;
-    let differ: Vec<&str> = ["rule_set", "players", "field", "seed"]
-        .into_iter()
-        .filter(|k| saved.get(*k) != print.get(*k))
-        .collect();
-    if !differ.is_empty() {
-        return Err(bad(&format!(
-            "it is another tournament (its {} differ); give the same rules, players, strategies and seed",
-            differ.join(", ")
-        )));
-    }
     let r = Results::from_json(v.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
     if r.games > games {
         return Err(bad(&format!(
@@ -492,4 +477,43 @@ pub fn read_state(dir: &Path, print: &Value, games: u64) -> Result<Results, Stri
         )));
     }
     Ok(r)
+}
+
+/// The state saved in `dir/state.json` by an interrupted `kind` (a
+/// "tournament", a "ladder") and its path, checked to be of this one: the
+/// `keys` of its fingerprint equal `print`'s (`hint` says what to give when
+/// they do not). The error completes "--resume: ".
+pub(super) fn saved_state(
+    dir: &Path,
+    kind: &str,
+    print: &Value,
+    keys: &[&str],
+    hint: &str,
+) -> Result<(Value, std::path::PathBuf), String> {
+    let path = dir.join("state.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "{} holds no interrupted {kind} (no state.json: it is saved when a {kind} with an output folder is interrupted, and removed when it is finished)",
+            dir.display()
+        ),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })?;
+    let bad = |why: &str| format!("{}: {why}", path.display());
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
+    if v.get("kind").and_then(Value::as_str) != Some(kind) {
+        return Err(bad(&format!("not the state of a {kind}")));
+    }
+    let saved = v.get(kind).ok_or_else(|| bad(&format!("no '{kind}'")))?;
+    let differ: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| saved.get(*k) != print.get(*k))
+        .collect();
+    if !differ.is_empty() {
+        return Err(bad(&format!(
+            "it is another {kind} (its {} differ); {hint}",
+            differ.join(", ")
+        )));
+    }
+    Ok((v, path))
 }

@@ -130,6 +130,15 @@ fn layer_named(path: &str) -> Option<&'static str> {
         .find(|l| path == *l || path.starts_with(&format!("{l}::")))
 }
 
+/// `a::b`, or `b` when `a` is the crate root ("").
+fn join(a: &str, b: &str) -> String {
+    if a.is_empty() {
+        b.to_string()
+    } else {
+        format!("{a}::{b}")
+    }
+}
+
 /// `crate::x::y` paths, `super::...` paths and paths through the file's own
 /// child modules (`mod walk;` ... `walk::SimTable`) of a file's code, as
 /// absolute module paths (`super` resolved against the file's module), each
@@ -141,13 +150,6 @@ fn imports(module: &str, code: &str) -> Vec<(String, Vec<String>)> {
     let parent = match module.rfind("::") {
         Some(i) => module[..i].to_string(),
         None => String::new(),
-    };
-    let join = |a: &str, b: &str| {
-        if a.is_empty() {
-            b.to_string()
-        } else {
-            format!("{a}::{b}")
-        }
     };
     let ident = |s: &str| -> String {
         s.chars()
@@ -371,13 +373,6 @@ fn follow_reexports(
         let parent = match to.rfind("::") {
             Some(i) => to[..i].to_string(),
             None => String::new(),
-        };
-        let join = |a: &str, b: &str| {
-            if a.is_empty() {
-                b.to_string()
-            } else {
-                format!("{a}::{b}")
-            }
         };
         let abs = if let Some(r) = from.strip_prefix("crate::") {
             r.to_string()
