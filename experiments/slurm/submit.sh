@@ -4,7 +4,9 @@
 # merge job that starts when every shard succeeded (--dependency=afterok).
 #   experiments/slurm/submit.sh N SHARD_DIR OUT_DIR RUN_ARGS...
 #   experiments/slurm/submit.sh N SHARD_DIR OUT_DIR EXPERIMENT.toml [OPTIONS...]
-# The unolab binary is $UNOLAB (default: unolab on the PATH); extra sbatch
+# The unolab binary is $UNOLAB (default: unolab on the PATH); options for the
+# merge go in $MERGE_OPTS (for example "--force" to replace the results
+# already in OUT_DIR, which the merge refuses without it); extra sbatch
 # options for both jobs go in $SBATCH_OPTS (for example "--partition=short
 # --time=02:00:00"). Prints the two job ids. SHARD_DIR and OUT_DIR must be on a
 # file system every node sees.
@@ -26,6 +28,6 @@ array=$(sbatch --parsable ${SBATCH_OPTS:-} --array=0-$((n - 1)) \
 array=${array%%;*}
 # shellcheck disable=SC2086
 merge=$(sbatch --parsable ${SBATCH_OPTS:-} --dependency=afterok:"$array" \
-    "$here/merge.sbatch" "$shards" "$out")
+    "$here/merge.sbatch" "$shards" "$out" ${MERGE_OPTS:-})
 merge=${merge%%;*}
 echo "array $array merge $merge"
