@@ -237,6 +237,24 @@ impl Results {
         Ok(r)
     }
 
+    /// Whether the counts are those of tables of `players` seats (a saved
+    /// state's check: [`Results::from_json`] does not know the table size):
+    /// every game seats `players`, every composition is `players` seats.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        let seated = self.seats.iter().try_fold(0u64, |a, &s| a.checked_add(s));
+        let whole = self.games.checked_mul(players as u64);
+        let tables = self
+            .compositions
+            .keys()
+            .all(|k| k.iter().filter(|&&s| s != u16::MAX).count() == players);
+        if seated != whole || !tables {
+            return Err(format!(
+                "its counts are not those of tables of {players} players"
+            ));
+        }
+        Ok(())
+    }
+
     /// Adds everything of `o` (same field).
     pub fn merge(&mut self, o: &Results) {
         self.games += o.games;

@@ -479,6 +479,15 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
         }
         let results =
             Results::from_json(r.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
+        if results.strategies != agents {
+            return Err(bad(&format!(
+                "its counts at {} players are of {} strategies, the field has {agents}",
+                players[k], results.strategies
+            )));
+        }
+        results
+            .check_players(players[k] as usize)
+            .map_err(|e| bad(&e))?;
         if results.games > games {
             return Err(bad(&format!(
                 "it holds {} games at {} players, more than the {games} asked",
@@ -607,5 +616,36 @@ mod tests {
             (without.1 .1 - expect.1 .1).abs() < 1e-9,
             "{without:?} {expect:?}"
         );
+    }
+
+    #[test]
+    fn a_saved_ladder_of_another_field_size_is_refused_naming_its_state() {
+        // The counts of 2 strategies under a field of 3 reached the
+        // tournament, whose message named neither --resume nor the file.
+        let dir = std::env::temp_dir().join(format!("unolab-ladder-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let print = json!({
+            "rule_set": null, "players": [2], "field": ["a", "b", "c"],
+            "games": 10, "seed": 1, "speed_seconds": 0.1,
+        });
+        let state = json!({
+            "kind": "ladder",
+            "ladder": print,
+            "rungs": [{"players": 2, "results": Results::new(2).to_json(), "speeds": null}],
+        });
+        std::fs::write(dir.join("state.json"), state.to_string()).unwrap();
+        let e = read_state(&dir, &print).unwrap_err();
+        assert!(
+            e.contains("state.json") && e.contains("are of 2 strategies, the field has 3"),
+            "{e}"
+        );
+        // The same counts under a field of 2 are taken.
+        let mut print2 = print.clone();
+        print2["field"] = json!(["a", "b"]);
+        let mut state2 = state.clone();
+        state2["ladder"] = print2.clone();
+        std::fs::write(dir.join("state.json"), state2.to_string()).unwrap();
+        assert_eq!(read_state(&dir, &print2).unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

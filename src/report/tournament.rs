@@ -470,6 +470,15 @@ pub fn read_state(dir: &Path, print: &Value, games: u64) -> Result<Results, Stri
     )?;
     let bad = |why: &str| format!("{}: {why}", path.display());
     let r = Results::from_json(v.get("results").unwrap_or(&Value::Null)).map_err(|e| bad(&e))?;
+    let field = print["field"].as_array().map_or(0, Vec::len);
+    if r.strategies != field {
+        return Err(bad(&format!(
+            "its counts are of {} strategies, the field has {field}",
+            r.strategies
+        )));
+    }
+    let players = print["players"].as_u64().unwrap_or(0) as usize;
+    r.check_players(players).map_err(|e| bad(&e))?;
     if r.games > games {
         return Err(bad(&format!(
             "it holds {} games, more than the {games} asked",

@@ -757,6 +757,18 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // Counts of another table size (a seat too many) were taken, and the
+    // ratings changed silently.
+    let mut v: Value = serde_json::from_str(&kept).unwrap();
+    v["results"]["seats"][0] = serde_json::json!(v["results"]["seats"][0].as_u64().unwrap() + 1);
+    std::fs::write(&state, v.to_string()).unwrap();
+    let o = unolab(&again0);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("its counts are not those of tables of 3 players"),
+        "{}",
+        stderr(&o)
+    );
     std::fs::write(&state, kept).unwrap();
     // Another field is refused, in one line, before any game.
     let mut other = a.clone();
@@ -844,6 +856,26 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // A damaged state is refused in one line: counts of another table size
+    // changed the ratings silently (another field's counts: a unit test of
+    // report::ladder).
+    let state = part.join("state.json");
+    let kept = read(&state);
+    let mut resume = a.clone();
+    resume.push("--resume");
+    {
+        let want = "its counts are not those of tables of 2 players";
+        let mut v: Value = serde_json::from_str(&kept).unwrap();
+        let r = &mut v["rungs"][0]["results"];
+        r["seats"][0] = serde_json::json!(r["seats"][0].as_u64().unwrap() + 1);
+        std::fs::write(&state, v.to_string()).unwrap();
+        let o = unolab(&resume);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.contains("state.json"), "{e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    }
+    std::fs::write(&state, kept).unwrap();
     // Another ladder (here another number of games) is refused in one
     // line, before any game.
     let mut other = a.clone();

@@ -19,18 +19,22 @@ impl<S: Strategy> Stepper<'_, S> {
     fn rlcard_follow(
         &mut self,
         seat: Option<u8>,
-        named: Option<crate::engine::cards::Color>,
+        mut named: Option<crate::engine::cards::Color>,
     ) -> Result<(), StepError> {
         while let Some(s) = self.stop {
             if s.decision.kind == DecisionKind::Play {
                 return Ok(());
             }
-            let named = if seat == Some(s.decision.seat) {
-                named
-            } else {
-                None
-            };
-            match follow_up(s.decision.kind, named, &self.features()) {
+            let mine = seat == Some(s.decision.seat);
+            let this = if mine { named } else { None };
+            // The action's colour names the wild it played, once: a later
+            // wild of the same seat in this loop (a drawn one played on a
+            // turn that asked nothing, under `ask_forced = false`) gets the
+            // encoding's own choice.
+            if mine && s.decision.kind == DecisionKind::Color {
+                named = None;
+            }
+            match follow_up(s.decision.kind, this, &self.features()) {
                 // A drawn card it cannot play (asked under `ask_forced`) is kept.
                 Some(ACT_PLAY_DRAWN) if s.decision.cards.is_empty() => self.step(ACT_KEEP)?,
                 Some(a) => self.step(a)?,
