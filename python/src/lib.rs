@@ -726,6 +726,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(lab::compare, m)?,
         wrap_pyfunction!(lab::experiment, m)?,
         wrap_pyfunction!(lab::tournament, m)?,
+        wrap_pyfunction!(lab::ladder, m)?,
         wrap_pyfunction!(lab::trace, m)?,
         wrap_pyfunction!(lab::rules_list, m)?,
         wrap_pyfunction!(lab::rules_show, m)?,

@@ -859,3 +859,110 @@ def test_the_tournament_tables_are_the_ones_its_docstring_names():
     assert t.to_pandas().equals(t.to_pandas(named[0]))  # the first one named is the default
     for table in named:
         assert len(t.to_pandas(table)) > 0
+
+
+# ----- the ladder ----------------------------------------------------------------
+
+
+def _ladder_file(tmp_path: Path, games: int = 150) -> Path:
+    f = tmp_path / "l.toml"
+    f.write_text(
+        'name = "l"\nplayers = [2, 3]\n'
+        f"games = {games}\nseed = 4\n"
+        'field = ["random", "first", "color"]\nreference = "random"\nceiling = "color"\n'
+        "speed_seconds = 0.05\n"
+    )
+    return f
+
+
+def _ratings(rows: list) -> list:
+    """The rows without the speeds (timings of the machine)."""
+    return [{k: v for k, v in r.items() if k != "decisions_per_second"} for r in rows]
+
+
+def test_ladder_equals_the_cli_and_writes_what_it_writes(cli, tmp_path):
+    f = _ladder_file(tmp_path)
+    py = unolab.ladder(f, threads=2)
+    assert isinstance(py, unolab.LadderResult) and py["kind"] == "ladder"
+    assert not py.partial and py["games_played"] == [150, 150]
+    c = cli_json(cli, "ladder", str(f), "--out", str(tmp_path / "cli"), "--quiet")
+    assert _ratings(py["rows"]) == _ratings(c["rows"])
+    assert len(py["rows"]) == 6 and all(r["decisions_per_second"] > 0 for r in py["rows"])
+    # The reference covers none of the way, the ceiling all of it.
+    by = {(r["players"], r["strategy"]): r for r in py["rows"]}
+    assert by[(2, "random")]["share_of_gap"] == 0.0 and by[(3, "color")]["share_of_gap"] == 1.0
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        df = py.to_pandas()
+        assert len(df) == 6 and "elo_lo95" in df.columns
+    # Files only with out=, refused over earlier results without force=True.
+    out = tmp_path / "py"
+    unolab.ladder(f, out=out, games=60)
+    assert (out / "ladder.csv").is_file() and (out / "2p" / "ratings.csv").is_file()
+    with pytest.raises(FileExistsError, match="force"):
+        unolab.ladder(f, out=out, games=60)
+    unolab.ladder(f, out=out, games=60, force=True)
+
+
+def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):
+    f = _ladder_file(tmp_path)
+    with pytest.raises(FileNotFoundError, match="cannot read the ladder file"):
+        unolab.ladder(tmp_path / "none.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "l"\nplayers = [2]\ngames = "many"\n')
+    with pytest.raises(ValueError, match=r"bad\.toml:3:"):
+        unolab.ladder(bad)
+    other = tmp_path / "other.toml"
+    other.write_text(f.read_text().replace('reference = "random"', 'reference = "points"'))
+    with pytest.raises(ValueError, match="reference = 'points' is not in the field"):
+        unolab.ladder(other)
+    with pytest.raises(ValueError, match="resume=True needs out"):
+        unolab.ladder(f, resume=True)
+    with pytest.raises(ValueError, match="give one"):
+        unolab.ladder(f, out=tmp_path / "o", resume=True, force=True)
+    with pytest.raises(ValueError, match="no interrupted ladder"):
+        unolab.ladder(f, out=tmp_path / "o", resume=True)
+    with pytest.raises(ValueError, match="not a valid game count"):
+        unolab.ladder(f, games=0)
+    with pytest.raises(TypeError):
+        unolab.ladder(None)
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_interrupted_ladder_resumes_to_the_uninterrupted_ratings(tmp_path):
+    """As `unolab ladder --resume`: Ctrl-C keeps each table size reached in
+    out/state.json, and resume=True continues it to the ratings of one
+    uninterrupted call."""
+    import _thread
+
+    f = tmp_path / "l.toml"
+    f.write_text(
+        'name = "l"\nplayers = [2, 3]\ngames = 300\nseed = 6\n'
+        'field = ["pimc-100", "color", "random"]\nreference = "random"\nceiling = "color"\n'
+        "speed_seconds = 0.05\n"
+    )
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            unolab.ladder(f, out=tmp_path / "part", threads=2)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert e.value.result.partial and (tmp_path / "part" / "state.json").is_file()
+    with pytest.raises(FileExistsError, match="resume=True to continue them, or force=True"):
+        unolab.ladder(f, out=tmp_path / "part")
+    with pytest.raises(ValueError, match="it is another ladder"):
+        unolab.ladder(f, out=tmp_path / "part", resume=True, games=200)
+    r = unolab.ladder(f, out=tmp_path / "part", resume=True, threads=1)
+    assert not r.partial and not (tmp_path / "part" / "state.json").exists()
+    w = unolab.ladder(f, out=tmp_path / "whole")
+    assert _ratings(r["rows"]) == _ratings(w["rows"])
+    for sub in ("2p", "3p"):
+        for name in ("ratings.csv", "head_to_head.csv"):
+            a = (tmp_path / "part" / sub / name).read_text()
+            assert a == (tmp_path / "whole" / sub / name).read_text(), (sub, name)

@@ -3,13 +3,10 @@
 
 use super::args::{cores, parse_count, parse_threads};
 use super::scaffold::{claim_out_dir, Session};
-use super::term::{interrupted, Fail};
+use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use unolab::agents::StrategySpec;
-use unolab::engine::rules::{RuleSetFile, Rules};
-use unolab::lab::ladder::{self, LadderConfig, LadderFile};
-use unolab::lab::Entrant;
+use unolab::lab::ladder::{self, LadderFile};
 use unolab::report::ladder::{read_state, save_state, state_fingerprint, LadderReport};
 
 #[derive(clap::Args)]
@@ -32,6 +29,9 @@ pub struct LadderArgs {
     /// No progress bar
     #[arg(short, long)]
     quiet: bool,
+    /// Print the ladder as one JSON object (its rows are ladder.csv's)
+    #[arg(long)]
+    json: bool,
     /// Continue the interrupted ladder saved in the output folder (its
     /// state.json); the same command otherwise
     #[arg(long, conflicts_with = "force")]
@@ -41,63 +41,11 @@ pub struct LadderArgs {
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
-    let file: LadderFile = toml::from_str(&text).map_err(|e| {
-        // One line, with the line of the file it is about, as the other
-        // file readers say it.
-        let why = unolab::engine::rules::plain_toml_message(e.message());
-        match e.span() {
-            Some(s) => {
-                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                Fail(format!("{}:{line}: {why}", a.file.display()))
-            }
-            None => Fail(format!("{}: {why}", a.file.display())),
-        }
-    })?;
-    // The file's own numbers are named as its keys (the tournament's check
-    // speaks of --games).
-    if a.games.is_none() && file.games == 0 {
-        return Err(Fail(format!(
-            "{}: games = 0: a ladder plays at least 1 game per table size",
-            a.file.display()
-        )));
-    }
-    let rules = Rules::build(RuleSetFile::resolve(&file.rules, &[], &[])?)?;
-    let mut specs = Vec::with_capacity(file.field.len());
-    for name in &file.field {
-        specs.push(StrategySpec::load(name)?);
-    }
-    let entrants: Vec<Entrant> = specs.iter().map(Entrant::from_spec).collect();
-    let find = |n: &str, what: &str| {
-        entrants
-            .iter()
-            .position(|e| e.name() == n)
-            .ok_or_else(|| Fail(format!("{what} = '{n}' is not in the field")))
-    };
-    let reference = find(&file.reference, "reference")?;
-    let ceiling = match &file.ceiling {
-        Some(c) => Some(find(c, "ceiling")?),
-        None => None,
-    };
-    if ceiling == Some(reference) {
-        return Err(Fail(format!(
-            "ceiling = '{}' is the reference: the share of the way from one to the other would be 0 / 0 (name another ceiling, or none)",
-            file.reference
-        )));
-    }
-    let cfg = LadderConfig {
-        name: file.name.clone(),
-        rules,
-        players: file.players.clone(),
-        entrants,
-        games: a.games.unwrap_or(file.games),
-        seed: file.seed,
-        threads: a.threads.unwrap_or_else(cores),
-        reference,
-        ceiling,
-        speed_seconds: file.speed_seconds,
-        allow_oracle: file.allow_oracle,
-    };
-    cfg.validate()?;
+    let origin = a.file.display().to_string();
+    let file = LadderFile::parse(&text, &origin).map_err(Fail)?;
+    let (cfg, specs) = file
+        .config(&origin, a.games, a.threads.unwrap_or_else(cores))
+        .map_err(Fail)?;
     let out = a
         .out
         .clone()
@@ -149,20 +97,26 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     report.write_dir(&out, &command).map_err(Fail)?;
     // What --resume continues from, kept while the ladder is partial.
     save_state(&out, &print, &outcome).map_err(Fail)?;
-    println!(
-        "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}{}",
-        cfg.entrants.len(),
-        cfg.players,
-        cfg.games,
-        cfg.seed,
-        report.elapsed_s,
-        out.display(),
-        if outcome.partial {
-            " (PARTIAL: interrupted)"
-        } else {
-            ""
-        }
-    );
+    print_result(
+        a.json,
+        || report.to_json(),
+        || {
+            format!(
+                "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}{}\n",
+                cfg.entrants.len(),
+                cfg.players,
+                cfg.games,
+                cfg.seed,
+                report.elapsed_s,
+                out.display(),
+                if outcome.partial {
+                    " (PARTIAL: interrupted)"
+                } else {
+                    ""
+                }
+            )
+        },
+    )?;
     if outcome.partial {
         // How far each table size got (the sizes after the interrupted one
         // were not played).

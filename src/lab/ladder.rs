@@ -10,9 +10,10 @@
 use super::ratings::Results;
 use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
 use super::{new_game, play_round, Entrant};
+use crate::agents::StrategySpec;
 use crate::agents::{HookAt, Hooked, Seat};
 use crate::engine::game::Observation;
-use crate::engine::rules::Rules;
+use crate::engine::rules::{RuleSetFile, Rules};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -51,6 +52,81 @@ pub struct LadderFile {
 
 fn classic() -> String {
     "classic".into()
+}
+
+impl LadderFile {
+    /// Reads a ladder file's text (`origin` names it in the message: one
+    /// line, with the line of the file it is about).
+    pub fn parse(text: &str, origin: &str) -> Result<LadderFile, String> {
+        toml::from_str(text).map_err(|e| {
+            let why = crate::engine::rules::plain_toml_message(e.message());
+            match e.span() {
+                Some(s) => {
+                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                    format!("{origin}:{line}: {why}")
+                }
+                None => format!("{origin}: {why}"),
+            }
+        })
+    }
+
+    /// The ladder to play, checked (its field's strategies as loaded, in
+    /// order, beside it): `games` instead of the file's, on `threads`.
+    /// `origin` names the file in messages.
+    pub fn config(
+        &self,
+        origin: &str,
+        games: Option<u64>,
+        threads: usize,
+    ) -> Result<(LadderConfig, Vec<StrategySpec>), String> {
+        // The file's own numbers are named as its keys (the tournament's
+        // check speaks of --games).
+        if games.is_none() && self.games == 0 {
+            return Err(format!(
+                "{origin}: games = 0: a ladder plays at least 1 game per table size"
+            ));
+        }
+        let rules =
+            Rules::build(RuleSetFile::resolve(&self.rules, &[], &[]).map_err(|e| e.to_string())?)
+                .map_err(|e| e.to_string())?;
+        let mut specs = Vec::with_capacity(self.field.len());
+        for name in &self.field {
+            specs.push(StrategySpec::load(name).map_err(|e| e.to_string())?);
+        }
+        let entrants: Vec<Entrant> = specs.iter().map(Entrant::from_spec).collect();
+        let find = |n: &str, what: &str| {
+            entrants
+                .iter()
+                .position(|e| e.name() == n)
+                .ok_or_else(|| format!("{what} = '{n}' is not in the field"))
+        };
+        let reference = find(&self.reference, "reference")?;
+        let ceiling = match &self.ceiling {
+            Some(c) => Some(find(c, "ceiling")?),
+            None => None,
+        };
+        if ceiling == Some(reference) {
+            return Err(format!(
+                "ceiling = '{}' is the reference: the share of the way from one to the other would be 0 / 0 (name another ceiling, or none)",
+                self.reference
+            ));
+        }
+        let cfg = LadderConfig {
+            name: self.name.clone(),
+            rules,
+            players: self.players.clone(),
+            entrants,
+            games: games.unwrap_or(self.games),
+            seed: self.seed,
+            threads,
+            reference,
+            ceiling,
+            speed_seconds: self.speed_seconds,
+            allow_oracle: self.allow_oracle,
+        };
+        cfg.validate().map_err(|e| e.to_string())?;
+        Ok((cfg, specs))
+    }
 }
 
 fn one_second() -> f64 {

@@ -106,6 +106,53 @@ impl LadderReport<'_> {
         v
     }
 
+    /// The ladder as one JSON object (`unolab ladder --json`, Python's
+    /// `unolab.ladder`): what it played, and one row per agent and table
+    /// size with `ladder.csv`'s columns (numbers, null where the CSV is
+    /// empty: an agent not timed, no ceiling).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut rows = Vec::new();
+        for r in &self.outcome.rungs {
+            for (k, l) in self.lines(r).iter().enumerate() {
+                rows.push(json!({
+                    "players": l.players,
+                    "rank": k + 1,
+                    "strategy": l.name,
+                    "elo": l.elo.0,
+                    "elo_lo95": l.elo.1 .0,
+                    "elo_hi95": l.elo.1 .1,
+                    "seats": l.seats,
+                    "wins": l.wins,
+                    "win_rate_per_seat": l.win.0,
+                    "win_lo95": l.win.1 .0,
+                    "win_hi95": l.win.1 .1,
+                    "fair_share": 1.0 / l.players as f64,
+                    "decisions_per_second": l.dps,
+                    "share_of_gap": l.share.map(|s| s.0),
+                    "share_lo95": l.share.map(|s| s.1 .0),
+                    "share_hi95": l.share.map(|s| s.1 .1),
+                }));
+            }
+        }
+        let e = &self.cfg.entrants;
+        json!({
+            "kind": "ladder",
+            "name": self.cfg.name,
+            "rules": self.cfg.rules.name,
+            "players": self.cfg.players,
+            "games": self.cfg.games,
+            "games_played": self.outcome.rungs.iter().map(|r| r.outcome.results.games).collect::<Vec<_>>(),
+            "seed": self.cfg.seed,
+            "field": e.iter().map(|x| x.name()).collect::<Vec<_>>(),
+            "reference": e[self.cfg.reference].name(),
+            "ceiling": self.cfg.ceiling.map(|c| e[c].name()),
+            "speed_seconds": self.cfg.speed_seconds,
+            "elapsed_s": self.elapsed_s,
+            "partial": self.outcome.partial,
+            "rows": rows,
+        })
+    }
+
     /// `ladder.csv`.
     pub fn ladder_csv(&self) -> Result<String, csv::Error> {
         let mut w = csv::Writer::from_writer(vec![]);

@@ -9,7 +9,7 @@ speed:
   one learner seat, unolab strategies at the others;
 * ``unolab.VecEnv(n, ...)``: ``n`` games stepped together in Rust, their
   state in preallocated numpy arrays;
-* ``unolab.run``, ``compare``, ``experiment``, ``tournament``, ``trace``,
+* ``unolab.run``, ``compare``, ``experiment``, ``tournament``, ``ladder``, ``trace``,
   ``rules``, ``strategies``: the commands of the ``unolab`` command line,
   with the same options and the same numbers (``unolab.lab``);
 * ``unolab.Strategy``: Python strategies, played in-process at any seat;
@@ -42,11 +42,13 @@ from .encoding import (
 )
 from .lab import (
     ExperimentResult,
+    LadderResult,
     Result,
     RunResult,
     TournamentResult,
     compare,
     experiment,
+    ladder,
     rules,
     run,
     strategies,
@@ -114,6 +116,7 @@ __all__ = [
     "CARD_KINDS",
     "DECISION_KINDS",
     "ExperimentResult",
+    "LadderResult",
     "Observation",
     "RLCardAgent",
     "Result",
@@ -135,6 +138,7 @@ __all__ = [
     "compare",
     "env",
     "experiment",
+    "ladder",
     "observation_bounds",
     "rules",
     "run",

@@ -293,6 +293,12 @@ def tournament(
 ) -> tuple[str, bool]:
     """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
 
+def ladder(
+    file: str, games: Optional[int], threads: Optional[int], out: Optional[str],
+    force: bool, resume: bool, progress: Optional[Callable[[int, int], Any]],
+) -> tuple[str, bool]:
+    """``unolab ladder FILE``: the JSON of ``--json``, and whether it was interrupted."""
+
 def compare(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     mode: str, b_rules: Optional[str], b_set: list[str], b_house: list[str],

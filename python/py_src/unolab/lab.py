@@ -110,6 +110,18 @@ class TournamentResult(Result):
         return [_flatten(r) for r in rows]
 
 
+class LadderResult(Result):
+    """The result of :func:`ladder` (``unolab ladder --json``).
+    ``to_pandas()``: one row per agent and table size, ``ladder.csv``'s
+    columns."""
+
+    kind = "ladder"
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        _, rows = _pick(self, table, "rows")
+        return [_flatten(r) for r in rows]
+
+
 class ExperimentResult(Result):
     """The result of :func:`experiment` and :func:`compare` (``--json``).
     ``to_pandas()``: one row per arm and metric (``table="arms"``) or per
@@ -349,6 +361,41 @@ def tournament(
         _progress(progress, "games"),
     )
     return _finish(text, interrupted, TournamentResult, "games")
+
+
+def ladder(
+    file: PathArg,
+    *,
+    games: Optional[int] = None,
+    threads: Optional[int] = None,
+    out: PathArg = None,
+    force: bool = False,
+    resume: bool = False,
+    progress: Progress = None,
+) -> LadderResult:
+    """The strength ladder of a ladder file (``experiments/ladder.toml``):
+    every agent of its field rated in one tournament per table size and
+    timed on one thread, as ``unolab ladder FILE --json`` (a dict; its
+    ``rows`` are ``ladder.csv``'s). ``games`` replaces the file's games per
+    table size. ``out`` writes ``ladder.csv``, ``ladder.svg``, ``report.md``
+    and each tournament's folder there (without it nothing is written); a
+    folder holding earlier results is refused (``FileExistsError``) unless
+    ``force=True``. Interrupted with ``out``, it saves each table size it
+    reached (``state.json``), and the same call with ``resume=True``
+    continues it, as ``--resume``."""
+    path = _path(file)
+    if path is None:
+        raise TypeError("file is the path of a ladder file")
+    text, interrupted = _core.ladder(
+        path,
+        None if games is None else _count("game count", games),
+        _threads(threads),
+        _path(out),
+        bool_of("force", force),
+        bool_of("resume", resume),
+        _progress(progress, "games"),
+    )
+    return _finish(text, interrupted, LadderResult, "games")
 
 
 def compare(

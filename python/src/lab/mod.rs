@@ -31,9 +31,11 @@ use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 use unolab::sim::{self, CHECKPOINT_SECS};
 
 mod args;
+mod strength_ladder;
 
 pub use args::thread_limit;
 use args::*;
+pub use strength_ladder::ladder;
 
 // ----- the long work, off the interpreter's lock -------------------------------
 

@@ -1,0 +1,98 @@
+//! `unolab ladder FILE` from Python: the strength ladder of a ladder file,
+//! as the command line plays it (the file read and checked by the core's
+//! `LadderFile`), its result the JSON of `--json`.
+
+use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
+use super::{drive, nothing_finished};
+use crate::value_error;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError};
+use pyo3::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use unolab::lab::ladder::{run_from, LadderFile};
+use unolab::report::ladder::{read_state, save_state, state_fingerprint, LadderReport};
+
+/// `unolab ladder`: the JSON of `--json` and whether it was interrupted.
+#[pyfunction]
+#[pyo3(signature = (file, games, threads, out, force, resume, progress))]
+#[allow(clippy::too_many_arguments)]
+pub fn ladder(
+    py: Python<'_>,
+    file: &str,
+    games: Option<u64>,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    force: bool,
+    resume: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, bool)> {
+    if games == Some(0) {
+        return Err(value_error(
+            "games=0: a ladder plays at least 1 game per table size",
+        ));
+    }
+    if resume && out.is_none() {
+        return Err(value_error(
+            "resume=True needs out=DIR (where the state was saved)",
+        ));
+    }
+    if resume && force {
+        return Err(value_error(
+            "resume=True continues the saved ladder and force=True replaces it: give one",
+        ));
+    }
+    if !Path::new(file).exists() {
+        return Err(PyFileNotFoundError::new_err(format!(
+            "{file}: cannot read the ladder file: No such file or directory (os error 2)"
+        )));
+    }
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| PyOSError::new_err(format!("{file}: cannot read the ladder file: {e}")))?;
+    let lf = LadderFile::parse(&text, file).map_err(value_error)?;
+    let (cfg, specs) = lf
+        .config(file, games, threads_of(threads)?)
+        .map_err(value_error)?;
+    let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
+    let saved = match &out {
+        Some(dir) if resume => {
+            read_state(dir, &print).map_err(|e| value_error(format!("resume=True: {e}")))?
+        }
+        _ => {
+            claim_out(&out, force)?;
+            if let Some(dir) = &out {
+                for p in &cfg.players {
+                    claim_out(&Some(dir.join(format!("{p}p"))), force)?;
+                }
+            }
+            Vec::new()
+        }
+    };
+    let _made = prepare_out(&out)?;
+    let started = now_utc();
+    let clock = Instant::now();
+    let total = cfg.games * cfg.players.len() as u64;
+    let per = cfg.games;
+    let (outcome, interrupted) = drive(py, progress, total, |stop, p| {
+        run_from(&cfg, saved, stop, &|k, d| p(k as u64 * per + d))
+    })?;
+    let outcome = outcome.map_err(|e| value_error(e.to_string()))?;
+    if outcome.rungs.iter().all(|r| r.outcome.none_finished()) {
+        return Err(nothing_finished());
+    }
+    let report = LadderReport {
+        cfg: &cfg,
+        outcome: &outcome,
+        description: &lf.description,
+        elapsed_s: clock.elapsed().as_secs_f64(),
+        started_utc: started,
+    };
+    finish(
+        &out,
+        |dir| {
+            report.write_dir(dir, &command("ladder"))?;
+            save_state(dir, &print, &outcome)
+        },
+        report.to_json(),
+        interrupted && outcome.partial,
+    )
+}
