@@ -905,6 +905,12 @@ def test_ladder_equals_the_cli_and_writes_what_it_writes(cli, tmp_path):
     with pytest.raises(FileExistsError, match="force"):
         unolab.ladder(f, out=out, games=60)
     unolab.ladder(f, out=out, games=60, force=True)
+    # force=True over a ladder of more table sizes leaves none of theirs
+    # (the 3-player folder stayed beside the new results).
+    one = tmp_path / "one.toml"
+    one.write_text(f.read_text().replace("players = [2, 3]", "players = [2]"))
+    unolab.ladder(one, out=out, games=60, force=True)
+    assert (out / "2p").is_dir() and not (out / "3p").exists()
 
 
 def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):
@@ -930,6 +936,27 @@ def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):
     with pytest.raises(TypeError):
         unolab.ladder(None)
     assert not (tmp_path / "o").exists()
+
+
+def test_ctrl_c_inside_a_progress_callback_keeps_what_finished(tmp_path):
+    """Ctrl-C while the progress callback runs is raised inside it: it was
+    taken as the callback's own error, and everything was lost (no result,
+    no state to resume)."""
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as e:
+        unolab.tournament(["pimc-100", "color"], players=2, games=400, seed=3, threads=1,
+                          out=tmp_path / "t", progress=progress)
+    assert e.value.result.partial
+    assert (tmp_path / "t" / "state.json").is_file()
+    # Another exception from the callback is still the callback's error.
+    with pytest.raises(ZeroDivisionError):
+        unolab.run("random", players=2, games=200_000, threads=1, progress=lambda d, t: 1 / 0)
 
 
 def test_an_interrupted_ladder_resumes_to_the_uninterrupted_ratings(tmp_path):

@@ -7,7 +7,9 @@ use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::lab::ladder::{self, LadderFile};
-use unolab::report::ladder::{read_state, save_state, state_fingerprint, LadderReport};
+use unolab::report::ladder::{
+    read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
+};
 
 #[derive(clap::Args)]
 pub struct LadderArgs {
@@ -66,21 +68,13 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     // The games already played: the saved table sizes' finished games.
     let first: u64 = saved.iter().map(|r| r.results.games).sum();
     if a.force {
-        // An earlier ladder's table sizes that this one does not play
-        // would be left beside its results, read as its own.
-        for p in 2..=10 {
-            let dir = out.join(format!("{p}p"));
-            if !cfg.players.contains(&p) && dir.is_dir() {
-                claim_out_dir(&dir, true)?;
-                let _ = std::fs::remove_dir(&dir);
-            }
-        }
+        remove_other_sizes(&out, &cfg.players).map_err(Fail)?;
     }
-    let total = cfg.games * cfg.players.len() as u64;
+    let total = cfg.games.saturating_mul(cfg.players.len() as u64);
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", first);
     let games = cfg.games;
     let outcome = ladder::run_from(&cfg, saved, session.stop, &|k, d| {
-        session.progress(k as u64 * games + d)
+        session.progress((k as u64).saturating_mul(games).saturating_add(d))
     })
     .map_err(|e| session.failed(e))?;
     let report = LadderReport {

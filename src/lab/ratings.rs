@@ -211,6 +211,13 @@ impl Results {
                 .and_then(serde_json::Value::as_u64)
                 .ok_or("a composition without 'rounds'")?;
             let wins = list(c, "wins", k)?;
+            if wins
+                .iter()
+                .enumerate()
+                .any(|(i, &w)| w > 0 && !seats.contains(&(i as u16)))
+            {
+                return Err("a composition's wins are of a strategy not at its table".into());
+            }
             if wins.iter().try_fold(0u64, |a, &w| a.checked_add(w)) != Some(rounds) {
                 return Err("a composition's wins do not add up to its rounds".into());
             }
@@ -230,7 +237,14 @@ impl Results {
             && r.compositions
                 .values()
                 .try_fold(0u64, |a, c| a.checked_add(c.rounds))
-                == sum(&r.wins);
+                == sum(&r.wins)
+            // Each strategy's wins are those its compositions hold.
+            && (0..k).all(|i| {
+                r.compositions
+                    .values()
+                    .try_fold(0u64, |a, c| a.checked_add(c.wins[i]))
+                    == Some(r.wins[i])
+            });
         if !consistent {
             return Err("its counts are not those of the games it says it holds".into());
         }

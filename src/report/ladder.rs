@@ -433,6 +433,20 @@ impl LadderReport<'_> {
     }
 }
 
+/// Removes the results of an earlier ladder's table sizes that one of
+/// `players` does not play from `out` (`--force`, `force=True`): they would
+/// be left beside the new results, read as its own.
+pub fn remove_other_sizes(out: &Path, players: &[usize]) -> Result<(), String> {
+    for p in 2..=10 {
+        let dir = out.join(format!("{p}p"));
+        if !players.contains(&p) && dir.is_dir() {
+            super::outdir::claim_out_dir(&dir, true)?;
+            let _ = std::fs::remove_dir(&dir);
+        }
+    }
+    Ok(())
+}
+
 // ----- the saved state of an interrupted ladder ----------------------------------
 
 /// What a saved ladder must match to be continued: the rule set, the table
@@ -553,8 +567,8 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
                     ) else {
                         return Err(bad("a speed without decisions, rounds and seconds"));
                     };
-                    if !(seconds.is_finite() && seconds >= 0.0) {
-                        return Err(bad("a speed of negative or no seconds"));
+                    if !(seconds.is_finite() && seconds > 0.0) {
+                        return Err(bad("a speed of no, negative or endless seconds"));
                     }
                     v.push(Speed {
                         decisions,
@@ -693,6 +707,24 @@ mod tests {
         state2["ladder"] = print2.clone();
         std::fs::write(dir.join("state.json"), state2.to_string()).unwrap();
         assert_eq!(read_state(&dir, &print2).unwrap().len(), 1);
+        // A speed of no seconds (it read as 5e12 decisions per second).
+        let mut print3 = print2.clone();
+        print3["games"] = json!(0);
+        let mut state3 = state2.clone();
+        state3["ladder"] = print3.clone();
+        state3["rungs"][0]["speeds"] = json!([
+            {"decisions": 5, "rounds": 1, "seconds": 1.0},
+            {"decisions": 5, "rounds": 0, "seconds": 0.0},
+        ]);
+        std::fs::write(dir.join("state.json"), state3.to_string()).unwrap();
+        let e = read_state(&dir, &print3).unwrap_err();
+        assert!(
+            e.contains("a speed of no, negative or endless seconds"),
+            "{e}"
+        );
+        state3["rungs"][0]["speeds"][1]["seconds"] = json!(0.5);
+        std::fs::write(dir.join("state.json"), state3.to_string()).unwrap();
+        assert!(read_state(&dir, &print3).unwrap()[0].speeds.is_some());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

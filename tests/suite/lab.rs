@@ -639,3 +639,41 @@ fn ladder_share_intervals_cover_the_true_share() {
         );
     }
 }
+
+/// A saved tournament's counts are checked whole: a composition's wins of a
+/// strategy not at its table (every count adding up otherwise) were taken,
+/// and a resumed tournament printed NaN and infinite ratings; counts of
+/// another table size are refused by `check_players`.
+#[test]
+fn saved_counts_that_no_games_could_make_are_refused() {
+    let mut r = Results::new(3);
+    r.add(&[0, 1], Some(0));
+    r.add(&[1, 2], Some(1));
+    r.add(&[0, 2], Some(1));
+    r.add(&[0, 1], None);
+    let v = r.to_json();
+    let back = Results::from_json(&v).unwrap();
+    assert_eq!(back.games, 4);
+    back.check_players(2).unwrap();
+    assert!(back.check_players(3).is_err());
+    // Every win moved into one composition of strategies 0 and 1: the
+    // totals still add up, strategy 2 sits at no table.
+    let mut t = v.clone();
+    let wins = t["wins"].clone();
+    t["compositions"] = serde_json::json!([{"seats": [0, 1], "rounds": 3, "wins": wins}]);
+    let e = Results::from_json(&t).unwrap_err();
+    assert!(e.contains("not at its table"), "{e}");
+    // The win of strategy 2 at the table of 1 and 2 given to 1: every
+    // composition adds up, the totals are 2's.
+    assert_eq!(back.wins, vec![1, 0, 2]);
+    let mut t = v.clone();
+    let comps = t["compositions"].as_array_mut().unwrap();
+    let c = comps
+        .iter_mut()
+        .find(|c| c["seats"] == serde_json::json!([1, 2]))
+        .unwrap();
+    assert_eq!(c["wins"], serde_json::json!([0, 0, 1]));
+    c["wins"] = serde_json::json!([0, 1, 0]);
+    let e = Results::from_json(&t).unwrap_err();
+    assert!(e.contains("not those of the games"), "{e}");
+}

@@ -73,7 +73,12 @@ fn drive<T: Send>(
                     if let (Some(cb), true, true) = (&progress, d != last, raised.is_none()) {
                         last = d;
                         if let Err(e) = cb.call1(py, (d, total)) {
-                            if raised.is_none() {
+                            // Ctrl-C while the callback runs is raised in
+                            // it: an interrupt (what finished is kept), not
+                            // the callback's error.
+                            if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                                interrupted = true;
+                            } else if raised.is_none() {
                                 raised = Some(e);
                             }
                             stop.store(true, Ordering::SeqCst);

@@ -5,12 +5,14 @@
 use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
 use super::{drive, nothing_finished};
 use crate::value_error;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use unolab::lab::ladder::{run_from, LadderFile};
-use unolab::report::ladder::{read_state, save_state, state_fingerprint, LadderReport};
+use unolab::report::ladder::{
+    read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
+};
 
 /// `unolab ladder`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
@@ -63,6 +65,9 @@ pub fn ladder(
                 for p in &cfg.players {
                     claim_out(&Some(dir.join(format!("{p}p"))), force)?;
                 }
+                if force {
+                    remove_other_sizes(dir, &cfg.players).map_err(PyOSError::new_err)?;
+                }
             }
             Vec::new()
         }
@@ -70,12 +75,16 @@ pub fn ladder(
     let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
-    let total = cfg.games * cfg.players.len() as u64;
+    let total = cfg.games.saturating_mul(cfg.players.len() as u64);
     let per = cfg.games;
     let (outcome, interrupted) = drive(py, progress, total, |stop, p| {
-        run_from(&cfg, saved, stop, &|k, d| p(k as u64 * per + d))
+        run_from(&cfg, saved, stop, &|k, d| {
+            p((k as u64).saturating_mul(per).saturating_add(d))
+        })
     })?;
-    let outcome = outcome.map_err(|e| value_error(e.to_string()))?;
+    // The tournament failed during play (a program that broke the protocol,
+    // an illegal action under strict rules), as `tournament` says it.
+    let outcome = outcome.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     if outcome.rungs.iter().all(|r| r.outcome.none_finished()) {
         return Err(nothing_finished());
     }
