@@ -935,6 +935,12 @@ def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):
         unolab.ladder(f, games=0)
     with pytest.raises(TypeError):
         unolab.ladder(None)
+    # A preset the file names that is missing: FileNotFoundError, as in
+    # tournament (it was a ValueError).
+    missing = tmp_path / "missing.toml"
+    missing.write_text(f.read_text().replace('"first"', '"no/such/preset.toml"'))
+    with pytest.raises(FileNotFoundError, match="no/such/preset.toml"):
+        unolab.ladder(missing)
     assert not (tmp_path / "o").exists()
 
 

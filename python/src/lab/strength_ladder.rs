@@ -4,11 +4,13 @@
 
 use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
 use super::{drive, nothing_finished};
-use crate::value_error;
+use crate::{rules_error, strategy_error, value_error};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use unolab::agents::StrategySpec;
+use unolab::engine::rules::RuleSetFile;
 use unolab::lab::ladder::{run_from, LadderFile};
 use unolab::report::ladder::{
     read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
@@ -51,6 +53,14 @@ pub fn ladder(
     let text = std::fs::read_to_string(file)
         .map_err(|e| PyOSError::new_err(format!("{file}: cannot read the ladder file: {e}")))?;
     let lf = LadderFile::parse(&text, file).map_err(value_error)?;
+    // A rule file or preset the ladder names that is missing is a
+    // FileNotFoundError, as in `tournament` (the checks below say it as text).
+    if lf.games > 0 || games.is_some() {
+        RuleSetFile::resolve(&lf.rules, &[], &[]).map_err(rules_error)?;
+        for name in &lf.field {
+            StrategySpec::load(name).map_err(strategy_error)?;
+        }
+    }
     let (cfg, specs) = lf
         .config(file, games, threads_of(threads)?)
         .map_err(value_error)?;
