@@ -45,9 +45,7 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
     let origin = a.file.display().to_string();
     let file = LadderFile::parse(&text, &origin).map_err(Fail)?;
-    let (cfg, specs) = file
-        .config(&origin, a.games, a.threads.unwrap_or_else(cores))
-        .map_err(Fail)?;
+    let (cfg, specs) = file.config(&origin, a.games, a.threads.unwrap_or_else(cores))?;
     let out = a
         .out
         .clone()

@@ -10,10 +10,10 @@
 use super::ratings::Results;
 use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
 use super::{new_game, play_round, Entrant};
-use crate::agents::StrategySpec;
 use crate::agents::{HookAt, Hooked, Seat};
+use crate::agents::{StrategyError, StrategySpec};
 use crate::engine::game::Observation;
-use crate::engine::rules::{RuleSetFile, Rules};
+use crate::engine::rules::{RuleSetFile, Rules, RulesError};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -54,6 +54,26 @@ fn classic() -> String {
     "classic".into()
 }
 
+/// Why a ladder file's ladder cannot be played: its rule set or a strategy
+/// of its field cannot be loaded (kept typed: a missing file is not a bad
+/// value), or the ladder is not one.
+#[derive(Debug)]
+pub enum ConfigError {
+    Rules(RulesError),
+    Strategy(StrategyError),
+    Invalid(String),
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::Rules(e) => e.fmt(f),
+            ConfigError::Strategy(e) => e.fmt(f),
+            ConfigError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
 impl LadderFile {
     /// Reads a ladder file's text (`origin` names it in the message: one
     /// line, with the line of the file it is about).
@@ -78,27 +98,28 @@ impl LadderFile {
         origin: &str,
         games: Option<u64>,
         threads: usize,
-    ) -> Result<(LadderConfig, Vec<StrategySpec>), String> {
+    ) -> Result<(LadderConfig, Vec<StrategySpec>), ConfigError> {
+        let invalid = ConfigError::Invalid;
         // The file's own numbers are named as its keys (the tournament's
         // check speaks of --games).
         if games.is_none() && self.games == 0 {
-            return Err(format!(
+            return Err(invalid(format!(
                 "{origin}: games = 0: a ladder plays at least 1 game per table size"
-            ));
+            )));
         }
-        let rules =
-            Rules::build(RuleSetFile::resolve(&self.rules, &[], &[]).map_err(|e| e.to_string())?)
-                .map_err(|e| e.to_string())?;
+        let rules = RuleSetFile::resolve(&self.rules, &[], &[])
+            .and_then(Rules::build)
+            .map_err(ConfigError::Rules)?;
         let mut specs = Vec::with_capacity(self.field.len());
         for name in &self.field {
-            specs.push(StrategySpec::load(name).map_err(|e| e.to_string())?);
+            specs.push(StrategySpec::load(name).map_err(ConfigError::Strategy)?);
         }
         let entrants: Vec<Entrant> = specs.iter().map(Entrant::from_spec).collect();
         let find = |n: &str, what: &str| {
             entrants
                 .iter()
                 .position(|e| e.name() == n)
-                .ok_or_else(|| format!("{what} = '{n}' is not in the field"))
+                .ok_or_else(|| invalid(format!("{what} = '{n}' is not in the field")))
         };
         let reference = find(&self.reference, "reference")?;
         let ceiling = match &self.ceiling {
@@ -106,10 +127,10 @@ impl LadderFile {
             None => None,
         };
         if ceiling == Some(reference) {
-            return Err(format!(
+            return Err(invalid(format!(
                 "ceiling = '{}' is the reference: the share of the way from one to the other would be 0 / 0 (name another ceiling, or none)",
                 self.reference
-            ));
+            )));
         }
         let cfg = LadderConfig {
             name: self.name.clone(),
@@ -124,7 +145,7 @@ impl LadderFile {
             speed_seconds: self.speed_seconds,
             allow_oracle: self.allow_oracle,
         };
-        cfg.validate().map_err(|e| e.to_string())?;
+        cfg.validate().map_err(|e| invalid(e.to_string()))?;
         Ok((cfg, specs))
     }
 }

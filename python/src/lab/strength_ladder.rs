@@ -9,9 +9,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use unolab::agents::StrategySpec;
-use unolab::engine::rules::RuleSetFile;
-use unolab::lab::ladder::{run_from, LadderFile};
+use unolab::lab::ladder::{run_from, ConfigError, LadderFile};
 use unolab::report::ladder::{
     read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
 };
@@ -53,17 +51,15 @@ pub fn ladder(
     let text = std::fs::read_to_string(file)
         .map_err(|e| PyOSError::new_err(format!("{file}: cannot read the ladder file: {e}")))?;
     let lf = LadderFile::parse(&text, file).map_err(value_error)?;
-    // A rule file or preset the ladder names that is missing is a
-    // FileNotFoundError, as in `tournament` (the checks below say it as text).
-    if lf.games > 0 || games.is_some() {
-        RuleSetFile::resolve(&lf.rules, &[], &[]).map_err(rules_error)?;
-        for name in &lf.field {
-            StrategySpec::load(name).map_err(strategy_error)?;
-        }
-    }
     let (cfg, specs) = lf
         .config(file, games, threads_of(threads)?)
-        .map_err(value_error)?;
+        .map_err(|e| match e {
+            // A rule file or preset that is missing is a FileNotFoundError,
+            // as in `tournament`.
+            ConfigError::Rules(e) => rules_error(e),
+            ConfigError::Strategy(e) => strategy_error(e),
+            ConfigError::Invalid(m) => value_error(m),
+        })?;
     let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
     let saved = match &out {
         Some(dir) if resume => {
