@@ -971,3 +971,66 @@ fn report_words_count_every_significant_difference_positions_too() {
         "{md}"
     );
 }
+
+#[test]
+fn a_second_interrupt_before_any_game_finished_leaves_no_file_and_the_folder_reusable() {
+    // A second interrupt quits at once, keeping nothing: no half-written
+    // result may be left behind, and the folder the first attempt claimed
+    // must take the next run without --force (nothing in it was saved
+    // work). A 4-player round of this search takes seconds, so at 0.3 s no
+    // game has finished.
+    let dir = tempdir("twice-int");
+    std::fs::create_dir_all(&dir).unwrap();
+    let slow = dir.join("slow.toml");
+    std::fs::write(
+        &slow,
+        "name = \"slow\"\nbase = \"pimc\"\n\n[search]\niterations = 50000\nrollout = \"color\"\n",
+    )
+    .unwrap();
+    let s = slow.to_str().unwrap();
+    let same = format!("{s},{s},{s},{s}");
+    let field = format!("{s},color");
+    for (cmd, lineup, extra) in [
+        ("run", &same, &[][..]),
+        ("tournament", &field, &[][..]),
+        ("compare", &same, &["--b-seat", "0=color"][..]),
+    ] {
+        let out = dir.join(format!("out-{cmd}"));
+        let mut args = vec![
+            cmd, "-p", "4", "-s", lineup, "-g", "4", "-j", "1", "-q", "--seed", "3", "-o",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id().to_string();
+        for pause in [300, 1000] {
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+            assert!(std::process::Command::new("kill")
+                .args(["-INT", &pid])
+                .status()
+                .unwrap()
+                .success());
+        }
+        let o = child.wait_with_output().unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{cmd}: {e}");
+        assert!(e.contains("interrupt again to quit at once"), "{cmd}: {e}");
+        assert!(!e.contains("panicked"), "{cmd}: {e}");
+        let left: Vec<_> = std::fs::read_dir(&out)
+            .map(|d| d.map(|f| f.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{cmd} left {left:?}");
+        // The folder takes the next run as it is.
+        let mut again = vec![cmd, "-p", "2", "-s", "points,color", "-g", "20", "-q", "-o"];
+        again.push(out.to_str().unwrap());
+        again.extend_from_slice(extra);
+        let o = unolab(&again);
+        assert!(o.status.success(), "{cmd}: {}", stderr(&o));
+        assert!(out.join("manifest.json").is_file(), "{cmd}");
+    }
+}
