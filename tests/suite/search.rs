@@ -623,6 +623,7 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
             "model_sampler",
         ),
         ("model = \"color\"\nmodel_sampler = \"cards\"", "cards"),
+        ("sees_next = 1", "sees_next applies to base = \"oracle\""),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
@@ -634,6 +635,12 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
     let other_bases = [
         ("ismcts", "[search]\nhalving = true", "halving"),
         ("oracle", "[search]\nmodel = \"color\"", "model"),
+        (
+            "oracle",
+            "[search]\nsees_next = 10",
+            "sees_next = 10 must be between 0",
+        ),
+        ("ismcts", "[search]\nsees_next = 2", "sees_next"),
         ("ismcts", "[search]\nwiden = -1.0", "widen"),
         ("ismcts", "[search]\nguide = \"nope\"", "nope"),
         (
@@ -831,4 +838,28 @@ fn the_seven_o_net_beats_three_color_under_seven_o() {
 fn the_heads_up_net_beats_color() {
     let lineup = format!("{},color", experiment_preset("net-2p"));
     assert_round_wins_above(&[], &lineup, 2, 4252, "net-2p", 0.552);
+}
+
+#[test]
+fn an_oracle_that_sees_every_other_hand_is_the_oracle_and_one_that_sees_fewer_is_not() {
+    // `sees_next = n` reveals the next n players' hands; with n the number
+    // of other players (or more) that is every hand, and the same deals as
+    // the plain oracle; with fewer the other hands are dealt at random, so
+    // the games differ (the deals themselves: a unit test of
+    // `Game::reveal_next`).
+    let oracle = |sees: &str| {
+        let spec = StrategySpec::parse(
+            &format!("name = \"o\"\nbase = \"oracle\"\n[search]\niterations = 6\nrollout = \"color\"\n{sees}\n"),
+            "test",
+        )
+        .unwrap();
+        let mut s = one_against_color(spec, rules("classic", &[]), 3, 40, 43);
+        s.strategies[0].name.clear();
+        s
+    };
+    let all = oracle("");
+    assert_eq!(all.games, 40);
+    assert_eq!(all, oracle("sees_next = 2"));
+    assert_eq!(all, oracle("sees_next = 9"));
+    assert_ne!(all, oracle("sees_next = 1"));
 }

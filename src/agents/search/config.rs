@@ -155,6 +155,12 @@ pub struct SearchParams {
     /// `model`: how candidate deals are made: `deal` (whole
     /// determinizations) or `hands` (the hands first, cheaper).
     pub model_sampler: Sampler,
+    /// `oracle`: how many of the players after it (in the direction of
+    /// play at each decision) it sees the hands of; the others' hands are
+    /// dealt uniformly as a fair search deals them (0: every hand). A
+    /// partial ceiling: what knowing the next player's hand alone is
+    /// worth, for example.
+    pub sees_next: u32,
 }
 
 impl Default for SearchParams {
@@ -182,6 +188,7 @@ impl Default for SearchParams {
             model_turns: 1,
             model_tries: 64,
             model_sampler: Sampler::Deal,
+            sees_next: 0,
         }
     }
 }
@@ -303,6 +310,16 @@ impl SearchConfig {
             };
             return Err(format!(
                 "model_sampler = \"{name}\" needs a model and determinize = \"uniform\""
+            ));
+        }
+        if params.sees_next > 0 && kind != SearchKind::Oracle {
+            return Err("sees_next applies to base = \"oracle\" only (a fair search sees no hand but its own)".into());
+        }
+        if params.sees_next > crate::engine::game::MAX_PLAYERS as u32 - 1 {
+            return Err(format!(
+                "sees_next = {} must be between 0 (every hand) and {}",
+                params.sees_next,
+                crate::engine::game::MAX_PLAYERS - 1
             ));
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {

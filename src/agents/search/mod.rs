@@ -118,7 +118,12 @@ impl SearchAgent {
                 players,
                 table: SimTable::new(&self.cfg, players, me, budget, walkers),
                 deal: match (self.cfg.kind, p.determinize) {
-                    (SearchKind::Oracle, _) => Deal::Reveal,
+                    (SearchKind::Oracle, _)
+                        if p.sees_next == 0 || p.sees_next as usize >= players - 1 =>
+                    {
+                        Deal::Reveal
+                    }
+                    (SearchKind::Oracle, _) => Deal::RevealNext(p.sees_next as u8),
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Hands => Deal::Hands,
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Chain => Deal::Chain,
                     (_, Determinize::Uniform) => Deal::Uniform,

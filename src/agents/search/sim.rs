@@ -28,6 +28,9 @@ pub(super) enum Deal {
     Informed,
     /// The true deal (`oracle`).
     Reveal,
+    /// The hands of the next `n` players as they are, the rest dealt
+    /// uniformly (`oracle` with `sees_next = n`, fewer than the others).
+    RevealNext(u8),
     /// Uniformly at random, the hands dealt first (`model_sampler = "hands"`).
     Hands,
     /// The hands of the model's Markov chain (`model_sampler = "chain"`).
@@ -185,6 +188,7 @@ fn deal<'r>(how: Deal, know: Option<&Knowledge>, obs: &Observation<'r>, det: &mu
     match (how, know) {
         (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, det),
         (Deal::Reveal, _) => Game::reveal(obs, det),
+        (Deal::RevealNext(n), _) => Game::reveal_next(obs, n, det),
         (Deal::Hands, _) => Game::determinize_by_hands(obs, det),
         _ => Game::determinize(obs, det),
     }

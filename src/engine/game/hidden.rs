@@ -349,6 +349,44 @@ impl<'r> Game<'r> {
         g
     }
 
+    /// A partial ceiling, for the perfect-information reference agent
+    /// (`oracle` with `sees_next = n`) only, private for the reason
+    /// [`Game::reveal`] is: the hands of the `n` players after the observer
+    /// in the direction of play as they are, the other players' hands and
+    /// the draw pile dealt uniformly from the cards left. A Wild Draw Four
+    /// pending from a seen hand keeps its true guilt.
+    pub(crate) fn reveal_next(obs: &Observation<'r>, n: u8, rng: &mut Rng) -> Game<'r> {
+        let src = obs.g;
+        let me = obs.seat as usize;
+        let mut seen = 1u16 << me;
+        for k in 1..=n.min(src.n - 1) {
+            seen |= 1 << obs.seat_after(k);
+        }
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        let mut left = src.rules.deck.all - src.discard;
+        for seat in 0..src.n as usize {
+            if seen >> seat & 1 == 1 {
+                hands[seat] = src.hands[seat];
+                left -= src.hands[seat];
+            }
+        }
+        for seat in 0..src.n as usize {
+            if seen >> seat & 1 == 0 {
+                for _ in 0..src.hands[seat].len() {
+                    if let Some(c) = left.nth_small(below(rng, left.len())) {
+                        left.remove(c);
+                        hands[seat].insert(c);
+                    }
+                }
+            }
+        }
+        let mut g = Game::determinize_with_hands(obs, &hands, rng);
+        if g.wd4_pending() && seen >> src.wd4_player & 1 == 1 {
+            g.wd4_guilty = src.wd4_guilty;
+        }
+        g
+    }
+
     /// Turns this game (a determinization, played no further) into the
     /// table as `seat` saw it at its turn `t` (an opponent model's view, for
     /// weighing the deal): `seat` holding `hand`, on `t`'s top card and
@@ -419,4 +457,75 @@ fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
         out.swap(i, j);
     }
     len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::game::{Agents, NoRecord, TurnEnd};
+    use crate::engine::rules::Rules;
+
+    /// `reveal_next` at 4 players, at many decisions of random play: the
+    /// observer and the next `n` players (in the direction of play) hold
+    /// their true hands in every deal, the others hold hands of their true
+    /// sizes that differ from the truth in some deals, and every card is in
+    /// exactly one place.
+    #[test]
+    fn reveal_next_deals_the_seen_hands_true_and_the_others_at_random() {
+        let rules = Rules::builtin("classic");
+        let d = &rules.deck;
+        let mut checked = [0; 3];
+        for seed in 0..12 {
+            let mut g = Game::new(&rules, 4, seed);
+            g.start_match(None);
+            let mut seats: Vec<crate::agents::RandomStrategy> =
+                (0..4).map(|_| crate::agents::RandomStrategy).collect();
+            let mut agents = Agents {
+                seats: &mut seats[..],
+                rng: Rng::seed_from_u64(seed),
+            };
+            let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+            for turn in 0..40 {
+                if turn % 4 == 3 {
+                    let obs = Observation::of(&g, cur);
+                    let mut rng = Rng::seed_from_u64(seed * 100 + turn);
+                    for n in 1..=3u8 {
+                        let seen: Vec<usize> =
+                            (0..=n).map(|k| obs.seat_after(k) as usize).collect();
+                        let mut differed = false;
+                        for _ in 0..30 {
+                            let det = Game::reveal_next(&obs, n, &mut rng);
+                            let mut all = det.discard;
+                            for s in 0..4 {
+                                assert_eq!(det.hands[s].len(), g.hands[s].len());
+                                assert!((all & det.hands[s]).is_empty());
+                                all = all | det.hands[s];
+                                if seen.contains(&s) {
+                                    assert_eq!(det.hands[s], g.hands[s], "seat {s} seen");
+                                } else {
+                                    differed |= det.hands[s] != g.hands[s];
+                                }
+                            }
+                            let pile = det.pile.cards[..det.pile.len as usize]
+                                .iter()
+                                .fold(CardSet::EMPTY, |p, &c| p | CardSet::single(c));
+                            assert!((all & pile).is_empty());
+                            assert_eq!(all | pile, d.all);
+                        }
+                        // Three seen of four: the fourth is dealt at random.
+                        assert_eq!(
+                            differed,
+                            n < 3 && g.hands[obs.seat_after(3) as usize].len() > 0
+                        );
+                        checked[n as usize - 1] += 1;
+                    }
+                }
+                match g.play_turn(cur, &mut agents, &mut NoRecord) {
+                    TurnEnd::Next(s) => cur = s,
+                    TurnEnd::Over(..) => break,
+                }
+            }
+        }
+        assert!(checked.iter().all(|&k| k >= 30), "{checked:?}");
+    }
 }
