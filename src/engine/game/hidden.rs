@@ -499,7 +499,7 @@ mod tests {
                             for s in 0..4 {
                                 assert_eq!(det.hands[s].len(), g.hands[s].len());
                                 assert!((all & det.hands[s]).is_empty());
-                                all = all | det.hands[s];
+                                all |= det.hands[s];
                                 if seen.contains(&s) {
                                     assert_eq!(det.hands[s], g.hands[s], "seat {s} seen");
                                 } else {
@@ -515,7 +515,7 @@ mod tests {
                         // Three seen of four: the fourth is dealt at random.
                         assert_eq!(
                             differed,
-                            n < 3 && g.hands[obs.seat_after(3) as usize].len() > 0
+                            n < 3 && !g.hands[obs.seat_after(3) as usize].is_empty()
                         );
                         checked[n as usize - 1] += 1;
                     }
