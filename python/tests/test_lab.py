@@ -449,6 +449,42 @@ def test_bad_input_raises_the_cli_message(cli, kwargs, cli_args, exc):
     assert str(e.value) == cli_error(cli, "run", "-g", "10", *cli_args)
 
 
+def test_a_missing_file_in_a_comparison_or_an_experiment_is_a_file_not_found_error(cli, tmp_path):
+    # A rule or preset file that does not exist is a FileNotFoundError
+    # wherever it is named (compare and experiment said ValueError), with
+    # the command line's message.
+    cases = [
+        (dict(rules="/nonexistent/r.toml", b_house="seven_o"), ["-r", "/nonexistent/r.toml", "--b-house", "seven_o"]),
+        (dict(b_rules="/nonexistent/r.toml"), ["--b-rules", "/nonexistent/r.toml"]),
+        (dict(b_strategies="/nonexistent/p.toml"), ["--b-strategies", "/nonexistent/p.toml"]),
+    ]
+    for kwargs, args in cases:
+        with pytest.raises(FileNotFoundError) as e:
+            unolab.compare("random", games=10, **kwargs)
+        assert str(e.value) == cli_error(cli, "compare", "-s", "random", "-g", "10", *args)
+    with pytest.raises(FileNotFoundError, match="/nonexistent/p.toml"):
+        unolab.compare("/nonexistent/p.toml", games=10, b_house="seven_o")
+    exp = {
+        "name": "x",
+        "baseline": "a",
+        "base": {"players": 2, "strategies": "random,color", "games": 10},
+        "arm": [{"label": "a"}, {"label": "b", "rules": "/nonexistent/r.toml"}],
+    }
+    with pytest.raises(FileNotFoundError, match="cannot read rule-set file /nonexistent/r.toml"):
+        unolab.experiment(exp)
+    exp["arm"][1] = {"label": "b", "strategies": "random,/nonexistent/p.toml"}
+    with pytest.raises(FileNotFoundError, match="/nonexistent/p.toml"):
+        unolab.experiment(exp)
+    # A file that exists but is not a rule set stays a ValueError.
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is not toml = = =\n")
+    exp["arm"][1] = {"label": "b", "rules": str(bad)}
+    with pytest.raises(ValueError, match="malformed"):
+        unolab.experiment(exp)
+    with pytest.raises(ValueError, match="malformed"):
+        unolab.compare("random", games=10, b_rules=str(bad))
+
+
 def test_bad_values_are_value_errors():
     with pytest.raises(ValueError, match="player count"):
         unolab.run(players=11, games=10)

@@ -69,7 +69,7 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         allow_oracle: a.allow_oracle,
     }
     .experiment(&[])
-    .map_err(Fail)?;
+    .map_err(|e| Fail(e.to_string()))?;
     drive(
         exp,
         &a.common,

@@ -2,6 +2,7 @@
 //! rule set, settings, house rules or strategies, played paired.
 
 use super::experiment::{ArmSpec, Experiment};
+use super::ConfigError;
 use crate::agents;
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::lockstep::{Arm, LockstepConfig};
@@ -15,7 +16,7 @@ pub fn resolve_arm(
     mode: Mode,
     fixed_seats: bool,
     allow_oracle: bool,
-) -> Result<Arm, String> {
+) -> Result<Arm, ConfigError> {
     resolve_arm_with(spec, mode, fixed_seats, allow_oracle, &[])
 }
 
@@ -27,13 +28,15 @@ pub fn resolve_arm_with(
     fixed_seats: bool,
     allow_oracle: bool,
     custom: &[agents::StrategySpec],
-) -> Result<Arm, String> {
+) -> Result<Arm, ConfigError> {
+    let within = |e: ConfigError| e.within(&spec.label);
+    let invalid = |e: String| within(ConfigError::Invalid(e));
     let file = RuleSetFile::resolve(&spec.rules, &spec.set, &spec.house)
-        .map_err(|e| format!("{}: {e}", spec.label))?;
-    let rules = Rules::build(file).map_err(|e| format!("{}: {e}", spec.label))?;
+        .map_err(|e| within(ConfigError::Rules(e)))?;
+    let rules = Rules::build(file).map_err(|e| within(ConfigError::Rules(e)))?;
     let lineup = agents::parse_list_with(&spec.strategies, custom)
-        .map_err(|e| format!("{}: {e}", spec.label))?;
-    agents::check_fair(&lineup, allow_oracle).map_err(|e| format!("{}: {e}", spec.label))?;
+        .map_err(|e| within(ConfigError::Strategy(e)))?;
+    agents::check_fair(&lineup, allow_oracle).map_err(invalid)?;
     let cfg = RunConfig::builder(rules, spec.players, &lineup)
         .mode(mode)
         .seating(if fixed_seats {
@@ -42,7 +45,7 @@ pub fn resolve_arm_with(
             Seating::Mixed
         })
         .build()
-        .map_err(|e| format!("{}: {e}", spec.label))?;
+        .map_err(|e| invalid(e.to_string()))?;
     Ok(Arm {
         label: spec.label.clone(),
         cfg,
@@ -58,7 +61,7 @@ pub fn ab(
     games: u64,
     seed: u64,
     allow_oracle: bool,
-) -> Result<Experiment, String> {
+) -> Result<Experiment, ConfigError> {
     ab_with(a, b, mode, games, seed, allow_oracle, &[])
 }
 
@@ -71,12 +74,12 @@ pub fn ab_with(
     seed: u64,
     allow_oracle: bool,
     custom: &[agents::StrategySpec],
-) -> Result<Experiment, String> {
+) -> Result<Experiment, ConfigError> {
     if a == (ArmSpec {
         label: a.label.clone(),
         ..b.clone()
     }) {
-        return Err("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into());
+        return Err(ConfigError::Invalid("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
     }
     let arms = vec![
         resolve_arm_with(&a, mode, false, allow_oracle, custom)?,
@@ -85,7 +88,7 @@ pub fn ab_with(
     // Options that differ as written may still leave B as A (a setting at
     // its value, an empty house rule list, a line-up cycled to the same).
     if same_games(&arms[0], &arms[1]) {
-        return Err("the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options".into());
+        return Err(ConfigError::Invalid("the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
     }
     Ok(Experiment {
         name: "compare".into(),

@@ -9,11 +9,12 @@
 
 use super::ratings::Results;
 use super::tournament::{self, TournamentConfig, TournamentError, TournamentOutcome};
+pub use super::ConfigError;
 use super::{new_game, play_round, Entrant};
+use crate::agents::StrategySpec;
 use crate::agents::{HookAt, Hooked, Seat};
-use crate::agents::{StrategyError, StrategySpec};
 use crate::engine::game::Observation;
-use crate::engine::rules::{RuleSetFile, Rules, RulesError};
+use crate::engine::rules::{RuleSetFile, Rules};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -52,26 +53,6 @@ pub struct LadderFile {
 
 fn classic() -> String {
     "classic".into()
-}
-
-/// Why a ladder file's ladder cannot be played: its rule set or a strategy
-/// of its field cannot be loaded (kept typed: a missing file is not a bad
-/// value), or the ladder is not one.
-#[derive(Debug)]
-pub enum ConfigError {
-    Rules(RulesError),
-    Strategy(StrategyError),
-    Invalid(String),
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ConfigError::Rules(e) => e.fmt(f),
-            ConfigError::Strategy(e) => e.fmt(f),
-            ConfigError::Invalid(m) => f.write_str(m),
-        }
-    }
 }
 
 impl LadderFile {

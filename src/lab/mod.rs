@@ -20,6 +20,59 @@ pub mod tune;
 
 pub use experiment::Experiment;
 
+use crate::agents::StrategyError;
+use crate::engine::rules::RulesError;
+
+/// Why a configuration of the lab (a comparison's arm, a ladder) cannot be
+/// played: a rule set or a strategy that cannot be loaded (kept typed: a
+/// missing file is not a bad value), or a configuration that is not one.
+#[derive(Debug)]
+pub enum ConfigError {
+    Rules(RulesError),
+    Strategy(StrategyError),
+    Invalid(String),
+    /// The error of one part, named first (an arm: "B: ...").
+    In(String, Box<ConfigError>),
+}
+
+impl ConfigError {
+    /// The error of the part `name`.
+    pub fn within(self, name: &str) -> ConfigError {
+        ConfigError::In(name.to_string(), Box::new(self))
+    }
+
+    /// A rule-set or preset file that does not exist.
+    pub fn missing_file(&self) -> bool {
+        match self {
+            ConfigError::Rules(e) => e.missing_file(),
+            ConfigError::Strategy(e) => e.missing_file(),
+            ConfigError::Invalid(_) => false,
+            ConfigError::In(_, e) => e.missing_file(),
+        }
+    }
+
+    /// A rule-set or preset file that exists but cannot be read.
+    pub fn unreadable_file(&self) -> bool {
+        match self {
+            ConfigError::Rules(e @ RulesError::Io(..)) => !e.missing_file(),
+            ConfigError::Strategy(e @ StrategyError::Io(..)) => !e.missing_file(),
+            ConfigError::In(_, e) => e.unreadable_file(),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::Rules(e) => e.fmt(f),
+            ConfigError::Strategy(e) => e.fmt(f),
+            ConfigError::Invalid(m) => f.write_str(m),
+            ConfigError::In(name, e) => write!(f, "{name}: {e}"),
+        }
+    }
+}
+
 /// Whether `name` may name a file or a folder the lab writes (an
 /// experiment's or a ladder's results folder, a tuned or trained preset):
 /// not empty, only ASCII letters, digits, '-' and '_', and with `dots` also

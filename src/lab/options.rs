@@ -11,6 +11,7 @@
 
 use super::compare;
 use super::experiment::{ArmSpec, Experiment};
+use super::ConfigError;
 use crate::agents::StrategySpec;
 use crate::engine::rules::Rules;
 use crate::sim::runner::{Mode, RunConfig, RunError};
@@ -178,8 +179,8 @@ impl CompareOptions {
 
     /// The experiment "B against A"; strategy names are looked up in
     /// `custom` (strategies of the embedding program) before the built-ins.
-    pub fn experiment(&self, custom: &[StrategySpec]) -> Result<Experiment, String> {
-        let (a, b) = self.arms()?;
+    pub fn experiment(&self, custom: &[StrategySpec]) -> Result<Experiment, ConfigError> {
+        let (a, b) = self.arms().map_err(ConfigError::Invalid)?;
         compare::ab_with(
             a,
             b,

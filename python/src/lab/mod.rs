@@ -21,7 +21,7 @@ use unolab::agents;
 use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
-use unolab::lab::{experiment as exp_file, Entrant, Experiment};
+use unolab::lab::{experiment as exp_file, ConfigError, Entrant, Experiment};
 use unolab::report::experiment::{
     keep_saved_stop, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
 };
@@ -377,6 +377,21 @@ fn play_experiment(
     )
 }
 
+/// A configuration the lab refused: a missing rule-set or preset file is a
+/// `FileNotFoundError`, one that cannot be read an `OSError`, anything else
+/// a `ValueError` (as [`rules_error`] and [`strategy_error`] say for a file
+/// named directly).
+pub(crate) fn config_error(e: ConfigError) -> PyErr {
+    match e {
+        ConfigError::Rules(e) => rules_error(e),
+        ConfigError::Strategy(e) => strategy_error(e),
+        ConfigError::Invalid(m) => value_error(m),
+        e @ ConfigError::In(..) if e.missing_file() => PyFileNotFoundError::new_err(e.to_string()),
+        e @ ConfigError::In(..) if e.unreadable_file() => PyOSError::new_err(e.to_string()),
+        e => value_error(e.to_string()),
+    }
+}
+
 /// `unolab experiment run`: `source` is a path, or the text of a file
 /// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
 /// maps the names the file uses to Python strategies.
@@ -419,7 +434,7 @@ pub fn experiment(
     }
     let specs = customs.specs();
     let parsed = if is_text {
-        exp_file::parse_with(source, "<dict>", &specs)
+        exp_file::parse_reporting(source, "<dict>", &specs)
     } else {
         if !Path::new(source).exists() {
             return Err(PyFileNotFoundError::new_err(format!(
@@ -429,9 +444,18 @@ pub fn experiment(
         let text = std::fs::read_to_string(source).map_err(|e| {
             PyOSError::new_err(format!("{source}: cannot read the experiment file: {e}"))
         })?;
-        exp_file::parse_with(&text, source, &specs)
+        exp_file::parse_reporting(&text, source, &specs)
     };
-    let exp = parsed.map_err(|errs| value_error(errs.join("\n")))?;
+    // A rule-set or preset file the experiment names that does not exist
+    // is a FileNotFoundError, as everywhere else.
+    let exp = parsed.map_err(|errs| {
+        let msg = errs.messages.join("\n");
+        if errs.missing_file {
+            PyFileNotFoundError::new_err(msg)
+        } else {
+            value_error(msg)
+        }
+    })?;
     // A Python strategy the experiment never seats is a mistake (a name
     // misspelt in the file or in `strategies`), not something to ignore.
     let unused: Vec<String> = specs
@@ -537,7 +561,7 @@ pub fn compare(
         seed,
         allow_oracle,
     };
-    let exp = opts.experiment(&customs.specs()).map_err(value_error)?;
+    let exp = opts.experiment(&customs.specs()).map_err(config_error)?;
     let overrides = Overrides {
         // The experiment holds it already; given, it is said again so that
         // resume=True keeps it rather than the saved run's.

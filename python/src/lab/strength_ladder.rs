@@ -4,12 +4,12 @@
 
 use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
 use super::{drive, nothing_finished};
-use crate::{rules_error, strategy_error, value_error};
+use crate::value_error;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use unolab::lab::ladder::{run_from, ConfigError, LadderFile};
+use unolab::lab::ladder::{run_from, LadderFile};
 use unolab::report::ladder::{
     read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
 };
@@ -53,13 +53,9 @@ pub fn ladder(
     let lf = LadderFile::parse(&text, file).map_err(value_error)?;
     let (cfg, specs) = lf
         .config(file, games, threads_of(threads)?)
-        .map_err(|e| match e {
-            // A rule file or preset that is missing is a FileNotFoundError,
-            // as in `tournament`.
-            ConfigError::Rules(e) => rules_error(e),
-            ConfigError::Strategy(e) => strategy_error(e),
-            ConfigError::Invalid(m) => value_error(m),
-        })?;
+        // A rule file or preset that is missing is a FileNotFoundError, as
+        // in `tournament`.
+        .map_err(super::config_error)?;
     let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
     let saved = match &out {
         Some(dir) if resume => {

@@ -6,7 +6,7 @@
 //! what is valid; all problems of a file are reported together.
 
 mod file;
-pub use file::{load, parse, parse_with};
+pub use file::{load, parse, parse_reporting, parse_with, FileErrors};
 
 use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::Mode;

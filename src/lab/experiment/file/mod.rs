@@ -32,10 +32,36 @@ pub fn parse_with(
     origin: &str,
     custom: &[StrategySpec],
 ) -> Result<Experiment, Vec<String>> {
+    parse_reporting(text, origin, custom).map_err(|e| e.messages)
+}
+
+/// Why an experiment file was refused: every message (file:line), and
+/// whether a rule-set or preset file it names does not exist (a front end
+/// tells a missing file from a bad value).
+#[derive(Debug)]
+pub struct FileErrors {
+    pub messages: Vec<String>,
+    pub missing_file: bool,
+}
+
+fn refused(errs: Errors) -> FileErrors {
+    FileErrors {
+        messages: errs.list,
+        missing_file: errs.missing_file,
+    }
+}
+
+/// As [`parse_with`], saying whether a file the experiment names is missing.
+pub fn parse_reporting(
+    text: &str,
+    origin: &str,
+    custom: &[StrategySpec],
+) -> Result<Experiment, FileErrors> {
     let mut errs = Errors {
         origin,
         text,
         list: Vec::new(),
+        missing_file: false,
     };
     let f: File = match toml::from_str(text) {
         Ok(f) => f,
@@ -53,7 +79,7 @@ pub fn parse_with(
                 Some(s) => errs.at(s, msg),
                 None => errs.file(msg),
             }
-            return Err(errs.list);
+            return Err(refused(errs));
         }
     };
     let name = f.name.get_ref().clone();
@@ -83,7 +109,7 @@ pub fn parse_with(
     let no_stop = FileStop::default();
     let stop = read_stop(&mut errs, f.stop.as_ref().unwrap_or(&no_stop), games);
     let Some((raws, written)) = arms::gather(&mut errs, &f) else {
-        return Err(errs.list);
+        return Err(refused(errs));
     };
     let run = resolve::Shared {
         mode,
@@ -114,7 +140,7 @@ pub fn parse_with(
         },
     };
     if !errs.list.is_empty() {
-        return Err(errs.list);
+        return Err(refused(errs));
     }
     let games = if stop.precision.is_some() || !stop.precision_targets.is_empty() {
         stop.max_games

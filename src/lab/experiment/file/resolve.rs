@@ -97,6 +97,7 @@ pub(super) fn resolve(
         let mut file = match RuleSetFile::load(&rules.0) {
             Ok(f) => Some(f),
             Err(e) => {
+                errs.missing_file |= e.missing_file();
                 errs.arm(rules.1.clone(), &label.0, e);
                 None
             }
@@ -132,7 +133,10 @@ pub(super) fn resolve(
             );
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
-            .map_err(|e| e.to_string())
+            .map_err(|e| {
+                errs.missing_file |= e.missing_file();
+                e.to_string()
+            })
             .and_then(|l| agents::check_fair(&l, f.allow_oracle).map(|_| l))
         {
             Ok(l) => Some(l),

@@ -91,6 +91,8 @@ pub(super) struct Errors<'t> {
     pub(super) origin: &'t str,
     pub(super) text: &'t str,
     pub(super) list: Vec<String>,
+    /// A rule-set or preset file the experiment names does not exist.
+    pub(super) missing_file: bool,
 }
 
 impl Errors<'_> {
