@@ -588,7 +588,7 @@ pub fn check_fair<'a>(
 ) -> Result<(), String> {
     match lineup.into_iter().find(|s| s.is_oracle()) {
         Some(s) if !allow => Err(format!(
-            "'{}' sees every hand (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly (--allow-oracle; allow_oracle = true in an experiment file)",
+            "'{}' sees other players' hands (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly (--allow-oracle; allow_oracle = true in an experiment file)",
             s.name()
         )),
         _ => Ok(()),

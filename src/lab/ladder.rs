@@ -185,7 +185,7 @@ impl LadderConfig {
         if let Some(e) = self.entrants.iter().find(|e| e.is_oracle()) {
             if !self.allow_oracle {
                 return Err(TournamentError::Invalid(format!(
-                    "'{}' sees every hand (base = \"oracle\", a perfect-information reference): allow it with allow_oracle = true in the ladder file",
+                    "'{}' sees other players' hands (base = \"oracle\", a perfect-information reference): allow it with allow_oracle = true in the ladder file",
                     e.name()
                 )));
             }

@@ -73,7 +73,7 @@ impl TournamentConfig {
         if let Some(e) = self.entrants.iter().find(|e| e.is_oracle()) {
             if !self.allow_oracle {
                 return bad(format!(
-                    "'{}' sees every hand (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly with --allow-oracle",
+                    "'{}' sees other players' hands (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly with --allow-oracle",
                     e.name()
                 ));
             }

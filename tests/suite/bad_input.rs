@@ -459,7 +459,7 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
         "10",
     ]));
     assert!(
-        e.contains("sees every hand") && e.contains("--allow-oracle"),
+        e.contains("sees other players' hands") && e.contains("--allow-oracle"),
         "{e}"
     );
     // A ladder whose ceiling is its reference: every share was 0 / 0.
