@@ -382,6 +382,29 @@ pub(crate) fn truncated(st: &Stepper<'static, Seat>) -> bool {
         .is_some_and(|r| r.outcome == Outcome::Truncated)
 }
 
+/// The table as text ([`Stepper::render`]) with RLCard's legal actions
+/// (numbers and labels) in place of the engine's: the actions a step takes
+/// under `encoding="rlcard"`. The end of a game is as the engine writes it.
+pub(crate) fn rlcard_render(st: &mut Stepper<'static, Seat>) -> String {
+    let text = st.render();
+    if st.is_over() {
+        return text;
+    }
+    // The engine's text ends with its one line of legal actions.
+    let Some(at) = text.rfind("legal actions:") else {
+        return text;
+    };
+    let mut m = [0i8; rlcard::ACTIONS];
+    st.rlcard_mask(&mut m);
+    let mut out = text[..at].to_string();
+    out.push_str("legal actions:");
+    for a in (0..rlcard::ACTIONS).filter(|&a| m[a] != 0) {
+        out.push_str(&format!(" {a} ({})", rlcard::action_label(a)));
+    }
+    out.push('\n');
+    out
+}
+
 /// An action as the core's number, or the core's refusal.
 fn action_index(st: &Stepper<'static, Seat>, action: i64) -> PyResult<usize> {
     if action < 0 || action as usize >= ACTIONS {
@@ -560,6 +583,11 @@ impl Game {
 
     fn render(&mut self) -> String {
         self.st().render()
+    }
+
+    /// RLCard encoding: the table as text, with RLCard's legal actions.
+    fn rlcard_render(&mut self) -> String {
+        rlcard_render(self.st())
     }
 
     /// RLCard encoding: answers what RLCard answers without asking, up to

@@ -468,7 +468,9 @@ impl VecGames {
     fn render(&mut self, i: usize) -> PyResult<String> {
         let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
         let n = batch.games.len();
+        let rl = batch.rl;
         match batch.games.get_mut(i) {
+            Some(st) if rl => Ok(crate::rlcard_render(st)),
             Some(st) => Ok(st.render()),
             None => Err(value_error(format!(
                 "game {i} is not in the batch (valid: 0 to {})",

@@ -363,3 +363,50 @@ def test_the_rlcard_batch_gives_the_same_arrays_twice():
 def test_a_decision_rlcard_lacks_is_refused_by_the_batch_before_any_game():
     with pytest.raises(ValueError, match="the RLCard encoding has no action for stacking"):
         unolab.VecEnv(64, house="stacking=same", encoding="rlcard", seed=1)
+
+
+def _listed(text: str) -> list[tuple[int, str]]:
+    """The (number, label) pairs of a render's line of legal actions."""
+    import re
+
+    (line,) = [l for l in text.splitlines() if l.startswith("legal actions:")]
+    return [(int(a), label) for a, label in re.findall(r" (\d+) \(([^)]*)\)", line)]
+
+
+@pytest.mark.parametrize("encoding", ["unolab", "rlcard"])
+def test_render_lists_the_actions_step_takes(encoding, rng):
+    label = rlcard_action_label if encoding == "rlcard" else unolab.action_label
+    # AEC: along random games, the listed numbers are the mask's, and each
+    # one is accepted by step from the same state (replayed from the seed).
+    for seed in range(4):
+        env = unolab.env(rules="rlcard", encoding=encoding, render_mode="ansi")
+        env.reset(seed=seed)
+        played = []
+        for _ in range(6):
+            if not env.agents:
+                break
+            listed = _listed(env.render())
+            mask = env.observe(env.agent_selection)["action_mask"]
+            assert [a for a, _ in listed] == list(np.flatnonzero(mask))
+            assert all(l == label(a) for a, l in listed)
+            for a, _ in listed:
+                replay = unolab.env(rules="rlcard", encoding=encoding)
+                replay.reset(seed=seed)
+                for p in played:
+                    replay.step(p)
+                replay.step(a)
+            played.append(int(rng.choice([a for a, _ in listed])))
+            env.step(played[-1])
+    # Gymnasium.
+    g = unolab.UnoEnv(rules="rlcard", encoding=encoding, render_mode="ansi")
+    for seed in range(4):
+        g.reset(seed=seed)
+        listed = [a for a, _ in _listed(g.render())]
+        assert listed == list(np.flatnonzero(g.action_masks()))
+        for a in listed:
+            g.reset(seed=seed)
+            g.step(a)
+    # VecEnv: every game of the batch.
+    v = unolab.VecEnv(4, rules="rlcard", encoding=encoding, seed=0)
+    for i in range(4):
+        assert [a for a, _ in _listed(v.render(i))] == list(np.flatnonzero(v.mask[i]))

@@ -120,6 +120,8 @@ class Game:
         """The rewards earned by every seat since the last call."""
     def render(self) -> str:
         """The table as the seat to act sees it and its legal actions, or the end of the game."""
+    def rlcard_render(self) -> str:
+        """RLCard encoding: ``render()`` with RLCard's legal actions (numbers and labels)."""
     def rlcard_settle(self) -> None:
         """RLCard encoding: answers what RLCard answers without asking, up to the next play decision."""
     def step_rlcard(self, action: int) -> None:
@@ -202,7 +204,7 @@ class VecGames:
     def games_started(self) -> list[int]:
         """Games started in each slot since the last reset."""
     def render(self, i: int) -> str:
-        """Game ``i``'s table as the seat to act sees it, and its legal actions."""
+        """Game ``i``'s table as the seat to act sees it, and its legal actions (RLCard's with its encoding)."""
 
 def action_label(action: int) -> str:
     """What an action does, in words."""

@@ -241,13 +241,16 @@ class UnoEnv(gymnasium.Env):
     def render(self) -> Optional[str]:
         """The table as the learner sees it and its legal actions (or the end of the game).
 
+        The legal actions are numbered as ``step`` takes them (RLCard's
+        action numbers and labels with ``encoding="rlcard"``).
+
         ``RuntimeError`` before ``reset``.
         """
         self._check_started("render")
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
             return None
-        text = self._game.render()
+        text = self._game.rlcard_render() if self._rl else self._game.render()
         if self.render_mode == "human":
             print(text)
             return None

@@ -298,6 +298,9 @@ class raw_env(AECEnv):
     def render(self) -> Optional[str]:
         """The table as the seat to act sees it and its legal actions (or the end of the game).
 
+        The legal actions are numbered as ``step`` takes them (RLCard's
+        action numbers and labels with ``encoding="rlcard"``).
+
         ``"human"`` prints it, ``"ansi"`` returns it; without a render mode
         it warns and returns ``None``. Before ``reset``: ``RuntimeError``.
         """
@@ -305,7 +308,7 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
             return None
-        text = self._game.render()
+        text = self._game.rlcard_render() if self._rl else self._game.render()
         if self.render_mode == "human":
             print(text)
             return None

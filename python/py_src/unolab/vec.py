@@ -230,7 +230,7 @@ class VecEnv:
         return np.asarray(self._core.games_started, dtype=np.uint64)
 
     def render(self, i: int = 0) -> str:
-        """Game ``i``'s table as the seat to act sees it, and its legal actions."""
+        """Game ``i``'s table as the seat to act sees it, and its legal actions (numbered as ``step`` takes them: RLCard's with ``encoding="rlcard"``)."""
         i = int_of("the game number", i)
         if not 0 <= i < self.n:
             raise ValueError(f"game {i} is not in the batch (valid: 0 to {self.n - 1})")
