@@ -18,6 +18,7 @@ a number read as one.
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -29,6 +30,72 @@ House = Union[str, Sequence[str], None]
 
 SettingsArg = Union[Mapping[str, object], Sequence[str], None]
 """Settings: ``{"hand_size": 5}``, or a list of ``"key=value"`` strings."""
+
+
+def rules_of(rules: Any, name: str = "rules") -> str:
+    """A rule set: a built-in name or a rule file's path (``str`` or
+    ``os.PathLike``), as the core's string; the core checks it."""
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, os.PathLike):
+        path = os.fspath(rules)
+        if isinstance(path, str):
+            return path
+    raise TypeError(
+        f"{name} must be a rule set name or a path (str or os.PathLike), got {type(rules).__name__}"
+    )
+
+
+def path_of(name: str, p: Any) -> Optional[str]:
+    """A file or folder path (``str`` or ``os.PathLike``; ``None`` stays ``None``)."""
+    if p is None:
+        return None
+    if isinstance(p, str):
+        return p
+    if isinstance(p, os.PathLike):
+        path = os.fspath(p)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(p).__name__}")
+
+
+def option_of(name: str, v: Any, valid: Sequence[str]) -> str:
+    """A string option (``mode``, ``reward``, ``illegal``, ...) checked to be
+    a string; the core checks that it is one of ``valid``."""
+    if isinstance(v, str):
+        return v
+    choices = " or ".join(f"'{x}'" for x in valid)
+    raise TypeError(f"{name} must be a string ({choices}), got {type(v).__name__}")
+
+
+ENCODINGS = ("unolab", "rlcard")
+"""The encodings of an environment's observations and actions."""
+
+
+def encoding_of(encoding: Any) -> str:
+    """``"unolab"`` or ``"rlcard"`` (a string of another value: ``ValueError``)."""
+    encoding = option_of("encoding", encoding, ENCODINGS)
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
+    return encoding
+
+
+def render_mode_of(render_mode: Any) -> Optional[str]:
+    """``None``, ``"human"`` or ``"ansi"``."""
+    if render_mode is None:
+        return None
+    if not isinstance(render_mode, str):
+        raise TypeError(
+            f"render_mode must be None, 'human' or 'ansi', got {type(render_mode).__name__}"
+        )
+    if render_mode not in ("human", "ansi"):
+        raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
+    return render_mode
+
+
+MODES = ("round", "match")
+REWARDS = ("win", "points")
+ILLEGAL = ("raise", "sanction")
 
 
 def bool_of(name: str, v: Any) -> bool:

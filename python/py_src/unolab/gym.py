@@ -15,6 +15,7 @@ next decision or the end of the game.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Sequence, Union
 
 import gymnasium
@@ -22,13 +23,20 @@ import numpy as np
 
 from . import _core
 from ._options import (
+    ILLEGAL,
+    MODES,
+    REWARDS,
     House,
     SettingsArg,
     action_of,
     bool_of,
     check_started,
+    encoding_of,
     house_items,
+    option_of,
     players_of,
+    render_mode_of,
+    rules_of,
     seat_of,
     seed_of,
     setting_items,
@@ -42,7 +50,7 @@ class UnoEnv(gymnasium.Env):
 
     Args:
         rules: a built-in rule set (``classic``, ``h2o``, ``lilo-stitch``,
-            ``cars3``) or the path of a rule file.
+            ``cars3``) or the path of a rule file (``str`` or ``os.PathLike``).
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
         players: 2 to 10.
@@ -83,7 +91,7 @@ class UnoEnv(gymnasium.Env):
 
     def __init__(
         self,
-        rules: str = "classic",
+        rules: Union[str, "os.PathLike[str]"] = "classic",
         house: House = None,
         settings: SettingsArg = None,
         players: int = 2,
@@ -96,25 +104,21 @@ class UnoEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
         encoding: str = "unolab",
     ) -> None:
-        if encoding not in ("unolab", "rlcard"):
-            raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
-        self.encoding = encoding
-        self._rl = encoding == "rlcard"
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
-        self.render_mode = render_mode
+        self.encoding = encoding_of(encoding)
+        self._rl = self.encoding == "rlcard"
+        self.render_mode = render_mode_of(render_mode)
         players = players_of(players)
         seat = seat_of(seat, players)
         self._game = _core.Game(
-            rules,
+            rules_of(rules),
             house_items(house),
             setting_items(settings),
             players,
             [seat],
             strategy_list(strategies),
-            mode,
-            reward,
-            illegal,
+            option_of("mode", mode, MODES),
+            option_of("reward", reward, REWARDS),
+            option_of("illegal", illegal, ILLEGAL),
             bool_of("ask_forced", ask_forced),
         )
         self.seat: int = seat

@@ -27,7 +27,19 @@ import sys
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _core
-from ._options import House, SettingsArg, bool_of, house_items, int_of, seed_of, setting_items
+from ._options import (
+    MODES,
+    House,
+    SettingsArg,
+    bool_of,
+    house_items,
+    int_of,
+    option_of,
+    path_of,
+    rules_of,
+    seed_of,
+    setting_items,
+)
 
 StrategyArg = Union[str, Any]
 """A strategy: a name, or a Python object (or class) with a ``play`` method."""
@@ -39,6 +51,9 @@ Progress = Union[bool, Callable[[int, int], Any], None]
 """``True`` for a progress line on stderr, or a callable ``(done, total)``."""
 
 PathArg = Union[str, "os.PathLike[str]", None]
+
+RulesArg = Union[str, "os.PathLike[str]"]
+"""A rule set: a built-in name or a rule file's path."""
 
 
 class Result(dict):
@@ -239,8 +254,8 @@ def _threads(threads: Optional[int]) -> Optional[int]:
     return n
 
 
-def _path(p: PathArg) -> Optional[str]:
-    return None if p is None else os.fspath(p)
+def _path(p: PathArg, name: str = "out") -> Optional[str]:
+    return path_of(name, p)
 
 
 def _progress(progress: Progress, unit: str):
@@ -272,7 +287,7 @@ def run(
     *,
     players: int = 4,
     games: int = 100_000,
-    rules: str = "classic",
+    rules: RulesArg = "classic",
     house: House = None,
     settings: SettingsArg = None,
     mode: str = "round",
@@ -298,13 +313,13 @@ def run(
     per game) or ``"fixed"`` (``fixed_seats=True`` is the same).
     """
     text, interrupted = _core.run(
-        rules,
+        rules_of(rules),
         setting_items(settings),
         house_items(house),
         _players(players),
         _strategies(strategies),
         _count("game count", games),
-        mode,
+        option_of("mode", mode, MODES),
         _seed(seed),
         _threads(threads),
         _seating(seating),
@@ -322,7 +337,7 @@ def tournament(
     *,
     players: int = 4,
     games: int = 100_000,
-    rules: str = "classic",
+    rules: RulesArg = "classic",
     house: House = None,
     settings: SettingsArg = None,
     seed: int = 1,
@@ -346,7 +361,7 @@ def tournament(
     A state of another rule set, table size, field or seed is refused
     (``ValueError``)."""
     text, interrupted = _core.tournament(
-        rules,
+        rules_of(rules),
         setting_items(settings),
         house_items(house),
         _players(players),
@@ -383,7 +398,7 @@ def ladder(
     ``force=True``. Interrupted with ``out``, it saves each table size it
     reached (``state.json``), and the same call with ``resume=True``
     continues it, as ``--resume``."""
-    path = _path(file)
+    path = _path(file, "file")
     if path is None:
         raise TypeError("file is the path of a ladder file")
     text, interrupted = _core.ladder(
@@ -402,11 +417,11 @@ def compare(
     strategies: Strategies = "random",
     *,
     players: int = 4,
-    rules: str = "classic",
+    rules: RulesArg = "classic",
     house: House = None,
     settings: SettingsArg = None,
     mode: str = "round",
-    b_rules: Optional[str] = None,
+    b_rules: Optional[RulesArg] = None,
     b_settings: SettingsArg = None,
     b_house: House = None,
     b_strategies: Optional[Strategies] = None,
@@ -472,13 +487,13 @@ def compare(
         if not 0 <= seat[0] < players:
             raise not_a_seat(seat[0])
     text, interrupted = _core.compare(
-        rules,
+        rules_of(rules),
         setting_items(settings),
         house_items(house),
         players,
         _strategies(strategies),
-        mode,
-        b_rules,
+        option_of("mode", mode, MODES),
+        None if b_rules is None else rules_of(b_rules, "b_rules"),
         setting_items(b_settings),
         house_items(b_house),
         None if b_strategies is None else _strategies(b_strategies, "b_strategies"),
@@ -530,8 +545,13 @@ def experiment(
     if isinstance(source, Mapping):
         _no_none(source, "")
         text, is_text = _core.json_to_toml(json.dumps(source)), True
+    elif isinstance(source, (str, os.PathLike)):
+        text, is_text = path_of("source", source), False
     else:
-        text, is_text = os.fspath(source), False
+        raise TypeError(
+            "source must be an experiment file's path (str or os.PathLike) or a dict, "
+            f"got {type(source).__name__}"
+        )
     if strategies is not None and not isinstance(strategies, Mapping):
         raise TypeError(
             f"strategies maps the names the experiment uses to Python strategy objects, got {strategies!r}"
@@ -565,7 +585,7 @@ def trace(
     strategies: Strategies = "random",
     *,
     players: int = 4,
-    rules: str = "classic",
+    rules: RulesArg = "classic",
     house: House = None,
     settings: SettingsArg = None,
     seed: int = 1,
@@ -577,7 +597,7 @@ def trace(
     (missing folders are created, as by ``--out``; an existing file is
     refused with ``FileExistsError`` unless ``force=True`` replaces it)."""
     text = _core.trace(
-        rules,
+        rules_of(rules),
         setting_items(settings),
         house_items(house),
         _players(players),
@@ -607,7 +627,7 @@ def _no_none(value: Any, path: str) -> None:
 
 
 def rules(
-    name: Optional[str] = None,
+    name: Optional[RulesArg] = None,
     *,
     house: House = None,
     settings: SettingsArg = None,
@@ -623,6 +643,7 @@ def rules(
         return [
             {"name": n, "cards": c, "description": d} for n, c, d in _core.rules_list()
         ]
+    name = rules_of(name, "name")
     as_toml = bool_of("as_toml", as_toml)
     text = _core.rules_show(name, setting_items(settings), house_items(house))
     if as_toml:

@@ -16,7 +16,8 @@ this moment, with the decision sections at zero and an all-zero mask.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import os
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -25,13 +26,20 @@ from pettingzoo.utils.env import AECIterable
 
 from . import _core
 from ._options import (
+    ILLEGAL,
+    MODES,
+    REWARDS,
     House,
     SettingsArg,
     action_of,
     bool_of,
     check_started,
+    encoding_of,
     house_items,
+    option_of,
     players_of,
+    render_mode_of,
+    rules_of,
     seed_of,
     setting_items,
 )
@@ -43,7 +51,8 @@ class raw_env(AECEnv):
 
     Args:
         rules: a built-in rule set (``classic``, ``h2o``, ``lilo-stitch``,
-            ``cars3``) or the path of a rule file (``.toml``).
+            ``cars3``) or the path of a rule file (``.toml``; a ``str`` or an
+            ``os.PathLike``).
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
         players: 2 to 10.
@@ -95,7 +104,7 @@ class raw_env(AECEnv):
 
     def __init__(
         self,
-        rules: str = "classic",
+        rules: Union[str, "os.PathLike[str]"] = "classic",
         house: House = None,
         settings: SettingsArg = None,
         players: int = 2,
@@ -107,23 +116,19 @@ class raw_env(AECEnv):
         encoding: str = "unolab",
     ) -> None:
         super().__init__()
-        if encoding not in ("unolab", "rlcard"):
-            raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
-        self.encoding = encoding
-        self._rl = encoding == "rlcard"
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
-        self.render_mode = render_mode
+        self.encoding = encoding_of(encoding)
+        self._rl = self.encoding == "rlcard"
+        self.render_mode = render_mode_of(render_mode)
         self._game = _core.Game(
-            rules,
+            rules_of(rules),
             house_items(house),
             setting_items(settings),
             players_of(players),
             None,
             [],
-            mode,
-            reward,
-            illegal,
+            option_of("mode", mode, MODES),
+            option_of("reward", reward, REWARDS),
+            option_of("illegal", illegal, ILLEGAL),
             bool_of("ask_forced", ask_forced),
         )
         self.possible_agents = [f"player_{i}" for i in range(self._game.players)]

@@ -20,18 +20,25 @@ environment's ``encoding="rlcard"`` answers them (the same core code).
 
 from __future__ import annotations
 
+import os
 from typing import Optional, Sequence, Union
 
 import numpy as np
 
 from . import _core
 from ._options import (
+    ILLEGAL,
+    MODES,
+    REWARDS,
     House,
     SettingsArg,
     bool_of,
+    encoding_of,
     house_items,
     int_of,
+    option_of,
     players_of,
+    rules_of,
     seat_of,
     seed_of,
     setting_items,
@@ -54,7 +61,7 @@ class VecEnv:
     Args:
         n: the number of games (1 to 2**24; each takes about 5.5 KB, so the
             machine's memory may allow fewer: ``MemoryError``).
-        rules: a built-in rule set or a rule file's path.
+        rules: a built-in rule set or a rule file's path (``str`` or ``os.PathLike``).
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
         players: 2 to 10.
@@ -110,7 +117,7 @@ class VecEnv:
     def __init__(
         self,
         n: int,
-        rules: str = "classic",
+        rules: Union[str, "os.PathLike[str]"] = "classic",
         house: House = None,
         settings: SettingsArg = None,
         players: int = 2,
@@ -134,17 +141,17 @@ class VecEnv:
         seed = seed_of(seed)
         self._core = _core.VecGames(
             n,
-            rules,
+            rules_of(rules),
             house_items(house),
             setting_items(settings),
             players,
             learners,
             strategy_list(strategies),
-            mode,
-            reward,
-            illegal,
+            option_of("mode", mode, MODES),
+            option_of("reward", reward, REWARDS),
+            option_of("illegal", illegal, ILLEGAL),
             bool_of("ask_forced", ask_forced),
-            encoding,
+            encoding_of(encoding),
         )
         self.n: int = self._core.n
         """The number of games."""

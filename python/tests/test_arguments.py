@@ -1,0 +1,82 @@
+"""Arguments every entry point shares: a rule set as a name or a path
+(``str`` or ``os.PathLike``), string options of the wrong type refused with a
+``TypeError`` that names the argument."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+import unolab
+
+from conftest import REPO
+
+H2O = REPO / "src" / "engine" / "rulesets" / "h2o.toml"
+
+
+def test_a_rule_file_is_taken_as_a_path_object_everywhere():
+    assert isinstance(H2O, pathlib.Path)
+    name = unolab.env(rules=str(H2O)).game.rules_name
+    assert unolab.env(rules=H2O).game.rules_name == name
+    assert unolab.UnoEnv(rules=H2O).game.rules_name == name
+    v = unolab.VecEnv(2, rules=H2O)
+    assert v.render(0) == unolab.VecEnv(2, rules=str(H2O)).render(0)
+    assert unolab.rules(H2O) == unolab.rules(str(H2O)) == unolab.rules("h2o")
+    kw = dict(players=2, games=20, seed=3, threads=1)
+    a = unolab.run("random", rules=H2O, **kw)
+    assert a["rule_set"]["name"] == name
+    assert a["seats"] == unolab.run("random", rules=str(H2O), **kw)["seats"]
+    assert len(unolab.trace("random", players=2, rules=H2O)) > 0
+    a = unolab.compare("random", players=2, b_rules=H2O, games=50, seed=1, threads=1)
+    b = unolab.compare("random", players=2, b_rules=str(H2O), games=50, seed=1, threads=1)
+    assert a["arms"] == b["arms"]
+
+
+RULES = r"rules must be a rule set name or a path \(str or os\.PathLike\), got int"
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: unolab.env(rules=5), RULES),
+        (lambda: unolab.UnoEnv(rules=5), RULES),
+        (lambda: unolab.VecEnv(2, rules=5), RULES),
+        (lambda: unolab.run(games=10, rules=5), RULES),
+        (lambda: unolab.tournament("random,color", games=10, rules=5), RULES),
+        (lambda: unolab.trace(rules=5), RULES),
+        (lambda: unolab.compare(rules=5, games=10), RULES),
+        (lambda: unolab.compare(b_rules=5, games=10), "b_" + RULES),
+        (lambda: unolab.rules(5), r"name must be a rule set name or a path .*, got int"),
+        (lambda: unolab.env(rules=b"classic"), r"rules must .*, got bytes"),
+        (lambda: unolab.env(mode=None), r"mode must be a string \('round' or 'match'\), got NoneType"),
+        (lambda: unolab.UnoEnv(mode=1), r"mode must be a string"),
+        (lambda: unolab.VecEnv(2, mode=None), r"mode must be a string"),
+        (lambda: unolab.run(games=10, mode=None), r"mode must be a string"),
+        (lambda: unolab.compare(games=10, mode=None), r"mode must be a string"),
+        (lambda: unolab.env(reward=1), r"reward must be a string \('win' or 'points'\), got int"),
+        (lambda: unolab.UnoEnv(reward=None), r"reward must be a string"),
+        (lambda: unolab.VecEnv(2, reward=None), r"reward must be a string"),
+        (lambda: unolab.env(illegal=True), r"illegal must be a string \('raise' or 'sanction'\), got bool"),
+        (lambda: unolab.UnoEnv(illegal=None), r"illegal must be a string"),
+        (lambda: unolab.VecEnv(2, illegal=None), r"illegal must be a string"),
+        (lambda: unolab.env(encoding=None), r"encoding must be a string \('unolab' or 'rlcard'\), got NoneType"),
+        (lambda: unolab.UnoEnv(encoding=None), r"encoding must be a string"),
+        (lambda: unolab.VecEnv(2, encoding=None), r"encoding must be a string"),
+        (lambda: unolab.env(render_mode=1), r"render_mode must be None, 'human' or 'ansi', got int"),
+        (lambda: unolab.run(games=10, out=5), r"out must be a path \(str or os\.PathLike\), got int"),
+        (lambda: unolab.ladder(5), r"file must be a path"),
+        (lambda: unolab.experiment(5), r"source must be an experiment file's path .* or a dict, got int"),
+    ],
+)
+def test_a_string_option_of_the_wrong_type_is_a_type_error_naming_it(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_a_bad_encoding_or_render_mode_string_is_still_a_value_error():
+    for make in (unolab.env, unolab.UnoEnv, lambda **kw: unolab.VecEnv(2, **kw)):
+        with pytest.raises(ValueError, match=r"unknown encoding 'x' \(valid: unolab, rlcard\)"):
+            make(encoding="x")
+    with pytest.raises(ValueError, match="unknown render mode 'x'"):
+        unolab.env(render_mode="x")
