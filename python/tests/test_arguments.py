@@ -80,3 +80,14 @@ def test_a_bad_encoding_or_render_mode_string_is_still_a_value_error():
             make(encoding="x")
     with pytest.raises(ValueError, match="unknown render mode 'x'"):
         unolab.env(render_mode="x")
+
+
+@pytest.mark.parametrize("strategies", ["color,", "random,,color", ",color", "color, ", ["color", ""], ["  "]])
+def test_an_empty_strategy_name_is_a_value_error_everywhere(strategies):
+    message = r"strategies: an empty name in"
+    with pytest.raises(ValueError, match=message):
+        unolab.UnoEnv(players=3, strategies=strategies)
+    with pytest.raises(ValueError, match=message):
+        unolab.VecEnv(2, players=3, learners=[0], strategies=strategies)
+    with pytest.raises(ValueError, match=message):
+        unolab.run(strategies, players=3, games=10)

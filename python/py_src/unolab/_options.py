@@ -205,17 +205,24 @@ def setting_items(settings: SettingsArg) -> list[str]:
 
 
 def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
-    """Strategy names as a list (a comma list is split)."""
+    """Strategy names as a list (a comma list is split). An empty name (a
+    comma list's ``"color,"``, a list's ``""``) is a ``ValueError``, as in
+    ``unolab.run``."""
     if strategies is None:
         return []
     if isinstance(strategies, str):
-        return [s.strip() for s in strategies.split(",") if s.strip()]
+        items = [s.strip() for s in strategies.split(",")]
+        if not all(items):
+            raise ValueError(f"strategies: an empty name in '{strategies}'")
+        return items
     if isinstance(strategies, Mapping) or not _iterable(strategies):
         raise TypeError(f"strategies are a comma list or a list of names, got {strategies!r}")
     items = list(strategies)
     for item in items:
         if not isinstance(item, str):
             raise TypeError(f"strategies are names, got {item!r}")
+        if not item.strip():
+            raise ValueError(f"strategies: an empty name in {items!r}")
     return items
 
 
