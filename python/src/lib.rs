@@ -15,7 +15,8 @@ mod vec;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{
-    PyFileExistsError, PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError,
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use std::collections::HashMap;
@@ -121,24 +122,41 @@ fn keyword_names(msg: &str) -> String {
     out
 }
 
-/// A missing file is a `FileNotFoundError`, another unreadable one an
-/// `OSError`; every other problem with the rules a `ValueError`.
+/// The exception of a rule or preset file the core could not read (`msg`,
+/// the core's message): `FileNotFoundError` for a missing file,
+/// `IsADirectoryError` for a folder, `PermissionError` for one without read
+/// permission, an `OSError` otherwise. (A file that is read but is not
+/// UTF-8 text is malformed: the core's `Malformed`, a `ValueError`.)
+fn read_error(path: &str, msg: String) -> PyErr {
+    let p = std::path::Path::new(path);
+    if !p.exists() {
+        return PyFileNotFoundError::new_err(msg);
+    }
+    if p.is_dir() {
+        return PyIsADirectoryError::new_err(msg);
+    }
+    match std::fs::File::open(p) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            PyPermissionError::new_err(msg)
+        }
+        _ => PyOSError::new_err(msg),
+    }
+}
+
+/// A file that cannot be read is an `OSError` ([`read_error`]); every other
+/// problem with the rules a `ValueError`.
 pub(crate) fn rules_error(e: RulesError) -> PyErr {
     match &e {
-        RulesError::Io(path, _) if !std::path::Path::new(path).exists() => {
-            PyFileNotFoundError::new_err(e.to_string())
-        }
-        RulesError::Io(..) => PyOSError::new_err(e.to_string()),
+        RulesError::Io(path, _) => read_error(path, e.to_string()),
         _ => value_error(e.to_string()),
     }
 }
 
+/// A preset file that cannot be read is an `OSError` ([`read_error`]);
+/// every other problem with a strategy a `ValueError`.
 pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
     match &e {
-        StrategyError::Io(path, _) if !std::path::Path::new(path).exists() => {
-            PyFileNotFoundError::new_err(e.to_string())
-        }
-        StrategyError::Io(..) => PyOSError::new_err(e.to_string()),
+        StrategyError::Io(path, _) => read_error(path, e.to_string()),
         _ => value_error(e.to_string()),
     }
 }

@@ -91,3 +91,34 @@ def test_an_empty_strategy_name_is_a_value_error_everywhere(strategies):
         unolab.VecEnv(2, players=3, learners=[0], strategies=strategies)
     with pytest.raises(ValueError, match=message):
         unolab.run(strategies, players=3, games=10)
+
+
+def test_a_rule_or_preset_file_that_cannot_be_read_is_refused_by_its_cause(tmp_path):
+    import os
+
+    folder = tmp_path / "rules.toml"
+    folder.mkdir()
+    not_text = tmp_path / "latin1.toml"
+    not_text.write_bytes(b'name = "caf\xe9"\n')
+    for make in (
+        lambda r: unolab.env(rules=r),
+        lambda r: unolab.VecEnv(2, rules=r),
+        lambda r: unolab.run(games=10, rules=r),
+        lambda r: unolab.rules(r),
+    ):
+        with pytest.raises(IsADirectoryError, match="cannot read rule-set file"):
+            make(str(folder))
+        with pytest.raises(ValueError, match=r"malformed rule-set file .*latin1\.toml: not UTF-8 text"):
+            make(str(not_text))
+    with pytest.raises(IsADirectoryError, match="cannot read strategy file"):
+        unolab.UnoEnv(strategies=str(folder))
+    with pytest.raises(ValueError, match=r"malformed strategy file .*: not UTF-8 text"):
+        unolab.UnoEnv(strategies=str(not_text))
+    with pytest.raises(ValueError, match=r"malformed strategy file .*: not UTF-8 text"):
+        unolab.run([str(not_text), "random"], players=2, games=10)
+    if os.geteuid() != 0:  # root reads any file
+        locked = tmp_path / "locked.toml"
+        locked.write_text('name = "x"\n')
+        locked.chmod(0)
+        with pytest.raises(PermissionError, match="cannot read rule-set file"):
+            unolab.env(rules=str(locked))

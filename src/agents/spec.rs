@@ -258,8 +258,12 @@ impl StrategySpec {
             return StrategySpec::parse_with(text, name_or_path, allow_search);
         }
         if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
-            let text = std::fs::read_to_string(name_or_path)
+            let bytes = std::fs::read(name_or_path)
                 .map_err(|e| StrategyError::Io(name_or_path.into(), e.to_string()))?;
+            // Read but not text: malformed, as a rule file that is not text is.
+            let text = String::from_utf8(bytes).map_err(|e| {
+                StrategyError::Malformed(name_or_path.into(), format!("not UTF-8 text ({e})"))
+            })?;
             return StrategySpec::parse_with(&text, name_or_path, allow_search);
         }
         Err(StrategyError::Unknown(name_or_path.to_string()))
@@ -635,6 +639,28 @@ mod tests {
             e.contains("unknown strategy 'nope'") && e.contains("random"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_preset_file_that_is_not_text_is_malformed_and_a_folder_unreadable() {
+        let dir = std::env::temp_dir().join(format!("unolab-spec-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bytes.toml");
+        std::fs::write(&file, b"name = \"x\"\nbase = \"\xff\"\n").unwrap();
+        let path = file.to_str().unwrap();
+        match StrategySpec::load(path) {
+            Err(StrategyError::Malformed(p, why)) => {
+                assert_eq!(p, path);
+                assert!(why.starts_with("not UTF-8 text"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let folder = format!("{}/", dir.to_str().unwrap());
+        assert!(matches!(
+            StrategySpec::load(&folder),
+            Err(StrategyError::Io(..))
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

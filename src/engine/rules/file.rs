@@ -116,8 +116,13 @@ impl RuleSetFile {
             || name_or_path.contains('/')
             || name_or_path.contains('\\');
         if looks_like_path {
-            let text = std::fs::read_to_string(Path::new(name_or_path))
+            let bytes = std::fs::read(Path::new(name_or_path))
                 .map_err(|e| RulesError::Io(name_or_path.to_string(), e.to_string()))?;
+            // Read but not text: the file's content is at fault, as a
+            // malformed one's is (not the reading).
+            let text = String::from_utf8(bytes).map_err(|e| {
+                RulesError::Malformed(name_or_path.to_string(), format!("not UTF-8 text ({e})"))
+            })?;
             return RuleSetFile::parse(&text, name_or_path);
         }
         Err(RulesError::UnknownRuleSet(name_or_path.to_string()))

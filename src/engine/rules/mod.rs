@@ -196,6 +196,28 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_file_that_is_not_text_is_malformed_and_a_folder_unreadable() {
+        let dir = std::env::temp_dir().join(format!("unolab-rules-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bytes.toml");
+        std::fs::write(&file, b"name = \"\xff\"\n").unwrap();
+        let path = file.to_str().unwrap();
+        match RuleSetFile::load(path) {
+            Err(RulesError::Malformed(p, why)) => {
+                assert_eq!(p, path);
+                assert!(why.starts_with("not UTF-8 text"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let folder = format!("{}/", dir.to_str().unwrap());
+        assert!(matches!(
+            RuleSetFile::load(&folder),
+            Err(RulesError::Io(..))
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn classic_points_follow_the_rule_book() {
         let d = Rules::builtin("classic").deck;
         assert_eq!(d.points(d.all), 4 * (9 * 2 * 5 + 3 * 2 * 20) + 8 * 50);
