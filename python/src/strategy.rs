@@ -106,6 +106,20 @@ impl Drop for KeptThreadState {
 /// again when the run stops.
 pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
+/// Why an answer is refused: of the wrong type (a `TypeError`: a number
+/// where a token is asked, a string where a bool is) or a value of the right
+/// type that is not an answer (a `ValueError`: a token of no card).
+enum Refused {
+    Type(String),
+    Value(String),
+}
+
+impl From<String> for Refused {
+    fn from(why: String) -> Self {
+        Refused::Value(why)
+    }
+}
+
 /// A Python object seated as a strategy (one per seat per worker).
 struct PyStrategy {
     name: String,
@@ -144,7 +158,7 @@ impl PyStrategy {
         m: usize,
         obs: &CoreObs,
         extra: impl for<'py> FnOnce(Python<'py>, &Tokens) -> PyResult<Vec<Bound<'py, PyAny>>>,
-        read: impl FnOnce(&Bound<'_, PyAny>, &Tokens) -> Result<T, String>,
+        read: impl FnOnce(&Bound<'_, PyAny>, &Tokens) -> Result<T, Refused>,
     ) -> Option<T> {
         if self.fault.is_some() || self.methods[m].is_none() {
             return None;
@@ -164,15 +178,21 @@ impl PyStrategy {
                 Ok(v) => match read(&v, &tokens) {
                     Ok(t) => Some(t),
                     Err(why) => {
+                        let (is_type, why) = match why {
+                            Refused::Type(w) => (true, w),
+                            Refused::Value(w) => (false, w),
+                        };
                         let msg = format!(
-                            "{}() answered {}: {why}",
+                            "strategy '{}': {}() answered {}: {why}",
+                            self.name,
                             METHODS[m],
                             v.repr().map(|r| r.to_string()).unwrap_or_default()
                         );
-                        self.failed(PyValueError::new_err(format!(
-                            "strategy '{}': {msg}",
-                            self.name
-                        )));
+                        self.failed(if is_type {
+                            PyTypeError::new_err(msg)
+                        } else {
+                            PyValueError::new_err(msg)
+                        });
                         None
                     }
                 },
@@ -205,10 +225,10 @@ impl PyStrategy {
         tokens: &Tokens,
         offered: CardSet,
         obs: &CoreObs,
-    ) -> Result<Option<CardId>, String> {
-        let t: String = v
-            .extract()
-            .map_err(|_| "the answer must be a card token or \"draw\"".to_string())?;
+    ) -> Result<Option<CardId>, Refused> {
+        let t: String = v.extract().map_err(|_| {
+            Refused::Type("the answer must be a card token or \"draw\" (a str)".to_string())
+        })?;
         if t == "draw" {
             return Ok(None);
         }
@@ -220,7 +240,7 @@ impl PyStrategy {
         let kind: Kind = t.parse()?;
         let all = obs.rules().deck.all_of(kind);
         if all.is_empty() {
-            return Err(format!("there is no {t} in this deck"));
+            return Err(Refused::Value(format!("there is no {t} in this deck")));
         }
         Ok((all & obs.hand()).first().or_else(|| all.first()))
     }
@@ -248,9 +268,9 @@ fn card_legal<'py>(
     Ok(l.into_any())
 }
 
-fn read_bool(v: &Bound<'_, PyAny>, _: &Tokens) -> Result<bool, String> {
+fn read_bool(v: &Bound<'_, PyAny>, _: &Tokens) -> Result<bool, Refused> {
     v.extract::<bool>()
-        .map_err(|_| "the answer must be True or False".to_string())
+        .map_err(|_| Refused::Type("the answer must be True or False (a bool)".to_string()))
 }
 
 impl Strategy for PyStrategy {
@@ -294,9 +314,10 @@ impl Strategy for PyStrategy {
             obs,
             |_, _| Ok(vec![]),
             |v, _| {
-                v.extract::<String>()
-                    .map_err(|_| "the answer must be a colour name".to_string())?
-                    .parse::<Color>()
+                let name = v.extract::<String>().map_err(|_| {
+                    Refused::Type("the answer must be a colour name (a str)".to_string())
+                })?;
+                Ok(name.parse::<Color>()?)
             },
         )
         .unwrap_or_else(|| most_held_color(obs))
@@ -318,10 +339,20 @@ impl Strategy for PyStrategy {
             |v, _| {
                 // `True` is an int to Python, not a seat: nothing is coerced.
                 if v.is_instance_of::<pyo3::types::PyBool>() {
-                    return Err("the answer must be a seat number, not True or False".to_string());
+                    return Err(Refused::Type(
+                        "the answer must be a seat number, not True or False".to_string(),
+                    ));
                 }
-                v.extract::<u8>()
-                    .map_err(|_| "the answer must be a seat number".to_string())
+                match v.extract::<u8>() {
+                    Ok(seat) => Ok(seat),
+                    // An integer (`__index__`: numpy's too) that is no seat.
+                    Err(_) if v.hasattr("__index__").unwrap_or(false) => Err(Refused::Value(
+                        "the answer must be a seat number".to_string(),
+                    )),
+                    Err(_) => Err(Refused::Type(
+                        "the answer must be a seat number (an int)".to_string(),
+                    )),
+                }
             },
         )
         .unwrap_or_else(|| fewest_cards_opponent(obs))

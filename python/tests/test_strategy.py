@@ -139,26 +139,42 @@ def test_an_exception_in_a_method_is_raised_by_the_call():
         unolab.tournament([Broken(), "random"], players=2, games=100)
 
 
-def test_a_wrong_answer_type_stops_the_run_and_an_illegal_card_is_sanctioned():
-    class Nonsense(unolab.Strategy):
-        def play(self, obs, legal):
-            return 42
+def test_an_answer_of_the_wrong_type_is_a_type_error_and_a_bad_value_a_value_error():
+    def seat(**methods):
+        """A strategy playing its first legal token, with ``methods`` replaced."""
+        body = {"play": lambda self, obs, legal: legal[0]}
+        body.update(methods)
+        return type("S", (unolab.Strategy,), body)()
 
-    with pytest.raises(ValueError, match="card token"):
-        unolab.run([Nonsense(), "random"], players=2, games=10)
+    def refused(error, message, strategy, **kw):
+        kw = {"players": 2, "games": 50, **kw}
+        with pytest.raises(error, match=message) as e:
+            unolab.run([strategy, "random"] + ["random"] * (kw["players"] - 2), **kw)
+        assert type(e.value) is error
 
-    # True is an int to Python; as a seat it was read as seat 1, where
-    # every other answer of the wrong type is refused.
-    class Truthy(unolab.Strategy):
-        def play(self, obs, legal):
-            return legal[0]
-
-        def target(self, obs, legal):
-            return True
-
-    with pytest.raises(ValueError, match="the answer must be a seat number, not True or False"):
-        unolab.run([Truthy(), "random", "random"], players=3, games=50, house="seven_o",
-                   fixed_seats=True)
+    # Of the wrong type: not a str where a token or a colour is asked, not a
+    # bool where a yes or no is, not an int where a seat is.
+    refused(TypeError, r"play\(\) answered 5: the answer must be a card token or \"draw\" \(a str\)",
+            seat(play=lambda self, obs, legal: 5))
+    refused(TypeError, r"uno\(\) answered 'yes': the answer must be True or False \(a bool\)",
+            seat(uno=lambda self, obs: "yes"))
+    refused(TypeError, r"uno\(\) answered 1: the answer must be True or False",
+            seat(uno=lambda self, obs: 1))
+    refused(TypeError, r"color\(\) answered 3: the answer must be a colour name \(a str\)",
+            seat(color=lambda self, obs: 3))
+    # True is an int to Python; as a seat it was read as seat 1.
+    refused(TypeError, "the answer must be a seat number, not True or False",
+            seat(target=lambda self, obs, legal: True), players=3, house="seven_o",
+            fixed_seats=True)
+    refused(TypeError, r"target\(\) answered '1': the answer must be a seat number \(an int\)",
+            seat(target=lambda self, obs, legal: "1"), players=3, house="seven_o",
+            fixed_seats=True)
+    # Of the right type, but no answer: a ValueError.
+    refused(ValueError, r"play\(\) answered 'purple-3'", seat(play=lambda self, obs, legal: "purple-3"))
+    refused(ValueError, r"color\(\) answered 'purple'", seat(color=lambda self, obs: "purple"))
+    refused(ValueError, r"target\(\) answered 300: the answer must be a seat number",
+            seat(target=lambda self, obs, legal: 300), players=3, house="seven_o",
+            fixed_seats=True)
 
     class Illegal(unolab.Strategy):
         def play(self, obs, legal):

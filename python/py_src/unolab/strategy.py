@@ -44,7 +44,10 @@ class Strategy:
       (``result``: ``round``, ``outcome``, ``winner``, ``points``, ``turns``).
 
     An exception in a method stops the run (after the round in progress)
-    and is raised again by the call that ran it. An answer that is not
+    and is raised again by the call that ran it; so does a bad answer: of
+    the wrong type (not a ``str`` for a token or a colour, not a ``bool``
+    for a yes or no, not an ``int`` for a seat) a ``TypeError``, a string
+    that is no token or colour a ``ValueError``. An answer that is not
     legal (a card not in ``legal``) gets the rules' wrong-card sanction, as
     for any strategy.
     """
