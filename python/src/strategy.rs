@@ -454,6 +454,14 @@ fn name_of(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 fn check_methods(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
     for m in METHODS {
         match obj.getattr_opt(m)? {
+            // `unolab.Strategy`'s own play, which only raises: a subclass
+            // that does not define play has none.
+            Some(f) if m == "play" && is_placeholder(&f)? => {
+                return Err(PyTypeError::new_err(format!(
+                    "strategy '{name}': a Python strategy needs a play(obs, legal) method: \
+                     unolab.Strategy's own is a placeholder (see docs/python.md)"
+                )));
+            }
             Some(f) if f.is_callable() => {}
             Some(f) => {
                 let got = f.repr().map(|r| r.to_string()).unwrap_or_default();
@@ -475,6 +483,15 @@ fn check_methods(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `f` is `unolab.Strategy.play` (marked `__unolab_placeholder__`;
+/// a bound method reads its function's attributes).
+fn is_placeholder(f: &Bound<'_, PyAny>) -> PyResult<bool> {
+    match f.getattr_opt("__unolab_placeholder__")? {
+        Some(v) => v.is_truthy(),
+        None => Ok(false),
+    }
 }
 
 /// A strategy spec for a Python object (an instance, shared by every seat it

@@ -193,6 +193,28 @@ def test_no_play_method_is_a_type_error_and_names_must_differ():
     with pytest.raises(TypeError, match="play"):
         unolab.run([NoPlay(), "random"], players=2, games=10)
 
+    # A subclass of unolab.Strategy that does not define play: refused
+    # before any game (it failed mid-game with NotImplementedError), as an
+    # instance and as a class, in every command.
+    class Forgot(unolab.Strategy):
+        def color(self, obs):
+            return "red"
+
+    for s in (Forgot(), Forgot):
+        for call in (
+            lambda: unolab.run([s, "random"], players=2, games=10),
+            lambda: unolab.compare("random", players=2, b_seat=(0, s), games=10),
+            lambda: unolab.tournament([s, "random", "color"], players=2, games=10),
+            lambda: unolab.strategy.check(s),
+        ):
+            with pytest.raises(TypeError, match="strategy 'Forgot': a Python strategy needs a play"):
+                call()
+
+    class Inherits(First):  # play inherited from a class that defines it
+        pass
+
+    assert unolab.strategy.check(Inherits()) == "Inherits"
+
     class Color(unolab.Strategy):
         name = "color"
 
@@ -269,6 +291,9 @@ def test_a_play_set_to_a_non_callable_by_init_is_a_type_error():
     class Late(unolab.Strategy):
         def __init__(self):
             self.play = None
+
+        def play(self, obs, legal):  # the class's, hidden by __init__
+            return legal[0]
 
     # The class passes the check (its play is a method); each instance is
     # checked when it is made, and the run raises instead of playing a default.

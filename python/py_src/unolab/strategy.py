@@ -29,7 +29,8 @@ class Strategy:
     does not (answers are the protocol's):
 
     * ``play(obs, legal) -> str``: a token of ``legal`` (the playable card
-      tokens, and ``"draw"`` when drawing is allowed). Required.
+      tokens, and ``"draw"`` when drawing is allowed). Required: a subclass
+      without its own is refused before any game (``TypeError``).
     * ``play_drawn(obs, card) -> bool``: play the card just drawn (default True).
     * ``color(obs) -> str``: ``"red"``, ``"yellow"``, ``"green"`` or
       ``"blue"`` for a wild (default: the colour held most).
@@ -58,6 +59,10 @@ class Strategy:
     def play(self, obs: Any, legal: list) -> str:  # pragma: no cover - documentation
         """The card to play (a token of ``legal``), or ``"draw"``."""
         raise NotImplementedError("a Python strategy defines play(obs, legal)")
+
+    # The base's play is a placeholder: a subclass without its own is refused
+    # before any game, as an object without a play method is (TypeError).
+    play.__unolab_placeholder__ = True  # type: ignore[attr-defined]
 
 
 def check(strategy: Any) -> str:
