@@ -152,3 +152,28 @@ def test_a_dead_program_stops_the_env_at_once():
     env = unolab.UnoEnv(players=3, strategies="ext:true")
     with pytest.raises(RuntimeError, match="strategy 'true' at seat 1 failed in round 1: the program exited"):
         env.reset(seed=1)
+
+
+def test_the_sanction_covers_plays_not_colours_nor_yes_no_decisions(rng):
+    """What docs/python.md says of check_env: an action outside the mask is
+    sanctioned at a play, and raises at a decision without a sanction."""
+    env = unolab.UnoEnv(illegal="sanction")
+    _, info = env.reset(seed=1)
+    assert info["decision"] == "color" and not info["action_mask"][0]
+    with pytest.raises(ValueError, match="action 0 is not legal for the color decision"):
+        env.step(0)
+    # At a play an action outside the mask is sanctioned, not refused.
+    env = unolab.UnoEnv(illegal="sanction")
+    seed = next(s for s in range(100) if env.reset(seed=s)[1]["decision"] == "play")
+    _, info = env.reset(seed=seed)
+    outside = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    env.step(outside)
+    # With RLCard's encoding every decision asked is a play: random actions
+    # drawn without the mask play whole games.
+    env = unolab.UnoEnv(rules="rlcard", encoding="rlcard", illegal="sanction")
+    for seed in range(5):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            _, _, term, trunc, _ = env.step(int(rng.integers(env.action_space.n)))
+            done = term or trunc
