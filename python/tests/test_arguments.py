@@ -122,3 +122,17 @@ def test_a_rule_or_preset_file_that_cannot_be_read_is_refused_by_its_cause(tmp_p
         locked.chmod(0)
         with pytest.raises(PermissionError, match="cannot read rule-set file"):
             unolab.env(rules=str(locked))
+
+
+def test_observation_bounds_checks_the_deck_size():
+    import numpy as np
+
+    low, high = unolab.observation_bounds(108)
+    assert high[unolab.section("hand")].max() == 108 and low.min() == -1
+    assert np.array_equal(unolab.observation_bounds(np.int64(108))[1], high)
+    for bad in ("x", 108.0, None, True):
+        with pytest.raises(TypeError, match="deck_size is an integer"):
+            unolab.observation_bounds(bad)
+    for bad in (0, -1, 2**24 + 1, 10**40):
+        with pytest.raises(ValueError, match=r"is not a deck's size \(valid: 1 to 2\*\*24\)"):
+            unolab.observation_bounds(bad)

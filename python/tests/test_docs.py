@@ -80,3 +80,15 @@ def test_the_function_table_gives_each_functions_keywords_and_defaults():
             default = s.split("=", 1)[1]
             if default != "...":
                 assert ast.literal_eval(default) == p.default, (name, s)
+
+
+def test_every_built_in_rule_set_is_listed_where_rule_sets_are_named():
+    import unolab
+
+    text = (REPO / "docs" / "python.md").read_text()
+    (row,) = [l for l in text.splitlines() if l.startswith("| `rules` |")]
+    docs = [unolab.pettingzoo.raw_env.__doc__, unolab.UnoEnv.__doc__]
+    for name in unolab.RULE_SETS:
+        assert f"`{name}`" in row, name
+        for doc in docs:
+            assert f"``{name}``" in doc, name

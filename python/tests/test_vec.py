@@ -223,7 +223,8 @@ def test_overwriting_legal_count_does_not_break_the_batch(rng):
 def test_a_batch_too_large_for_memory_is_a_memory_error():
     """A batch the allowed size admits but memory does not raises
     MemoryError: the interpreter is not aborted. Run in a child process whose
-    address space is limited to 3 GB, where 2**20 games need about 4 GB."""
+    address space is limited to 3 GB, where the steppers of 2**20 games alone
+    need about 4 GB (about 9 GB in all)."""
     import subprocess
     import sys
 
@@ -238,7 +239,8 @@ def test_a_batch_too_large_for_memory_is_a_memory_error():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("MemoryError: 1048576 games do not fit in memory (about "), r.stdout
-    assert r.stdout.rstrip().endswith("MB for the games alone): use a smaller batch"), r.stdout
+    # The figure is the docstring's: about 9 KB a game, 9216 MB for 2**20.
+    assert r.stdout.rstrip().endswith("about 9216 MB, some 9 KB a game): use a smaller batch"), r.stdout
 
 
 def test_the_sanction_in_a_batch(rng):
@@ -349,3 +351,39 @@ def test_a_reset_without_a_seed_draws_a_new_master_seed():
     v.reset(7)
     assert v.seed == 7 and np.array_equal(v.obs, first)
     assert unolab.VecEnv(2, seed=None).seed != unolab.VecEnv(2, seed=None).seed
+
+
+def test_random_actions_needs_a_generator():
+    v = unolab.VecEnv(2)
+    for bad in (None, 5, np.random.RandomState(0)):
+        with pytest.raises(TypeError, match=r"rng is a numpy.random.Generator \(np.random.default_rng\(seed\)\), got"):
+            v.random_actions(bad)
+    assert v.random_actions(np.random.default_rng(1)).shape == (2,)
+
+
+def test_the_memory_a_game_takes_is_the_documented_figure():
+    """VecEnv's docstring (about 9 KB a game, 8.5 to 10 KB) and the
+    MemoryError's figure (9 KB a game) against what a batch takes."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/statm"):
+        pytest.skip("needs /proc/self/statm to measure the resident memory")
+    assert "about 9 KB, 8.5 KB" in unolab.VecEnv.__doc__
+    code = """
+import os, unolab
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+unolab.VecEnv(2, players=PLAYERS)
+n = 1 << 14
+before = rss()
+v = unolab.VecEnv(n, players=PLAYERS)
+print((rss() - before) / n)
+"""
+    for players in (2, 10):
+        out = subprocess.run([sys.executable, "-c", code.replace("PLAYERS", str(players))],
+                             capture_output=True, text=True, check=True)
+        per_game = float(out.stdout)
+        assert 7.5 * 1024 < per_game < 11 * 1024, (players, per_game)

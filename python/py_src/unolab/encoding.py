@@ -119,7 +119,15 @@ def observation_bounds(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
     Counts of cards are at most the deck's size, one-hot sections 0 or 1, the
     direction -1 or +1; the pending draw and the match totals have no bound
     of the rules' own, so their high is float32's largest value.
+
+    Raises:
+        TypeError: ``deck_size`` not an integer (``int`` or numpy's).
+        ValueError: ``deck_size`` below 1, or past 2**24 (float32 holds
+            every integer up to there; a deck has at most 128 cards).
     """
+    deck_size = int_of("deck_size", deck_size)
+    if not 1 <= deck_size <= 2**24:
+        raise ValueError(f"deck_size {deck_size} is not a deck's size (valid: 1 to 2**24)")
     big = float(np.finfo(np.float32).max)
     low = np.zeros(OBS_LEN, dtype=np.float32)
     high = np.ones(OBS_LEN, dtype=np.float32)

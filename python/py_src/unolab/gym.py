@@ -50,7 +50,8 @@ class UnoEnv(gymnasium.Env):
 
     Args:
         rules: a built-in rule set (``classic``, ``h2o``, ``lilo-stitch``,
-            ``cars3``) or the path of a rule file (``str`` or ``os.PathLike``).
+            ``cars3``, ``rlcard``; ``unolab.RULE_SETS``) or the path of a
+            rule file (``str`` or ``os.PathLike``).
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
         players: 2 to 10.

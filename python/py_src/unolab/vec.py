@@ -59,8 +59,9 @@ class VecEnv:
     the learner's next decision).
 
     Args:
-        n: the number of games (1 to 2**24; each takes about 5.5 KB, so the
-            machine's memory may allow fewer: ``MemoryError``).
+        n: the number of games (1 to 2**24; each takes about 9 KB, 8.5 KB
+            at two players to 10 KB at ten, so the machine's memory may
+            allow fewer: ``MemoryError``).
         rules: a built-in rule set or a rule file's path (``str`` or ``os.PathLike``).
         house: house rules, ``"stacking=same,seven_o"`` or a list of items.
         settings: settings, ``{"hand_size": 5}`` or ``["hand_size=5"]``.
@@ -248,7 +249,14 @@ class VecEnv:
 
         One random number ``u`` per game picks among its legal actions in
         increasing order (``legal[i, :legal_count[i]]``): the ``k``-th, with
-        ``k = floor(u * legal_count[i])``.
+        ``k = floor(u * legal_count[i])``. ``rng`` is a
+        ``numpy.random.Generator`` (``np.random.default_rng(seed)``), else
+        ``TypeError``.
         """
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(
+                "rng is a numpy.random.Generator (np.random.default_rng(seed)), "
+                f"got {type(rng).__name__}"
+            )
         pick = (rng.random(self.n) * self.legal_count).astype(np.intp)
         return self.legal[self._rows, pick].astype(np.int64)
