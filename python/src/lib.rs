@@ -127,7 +127,7 @@ fn keyword_names(msg: &str) -> String {
 /// `IsADirectoryError` for a folder, `PermissionError` for one without read
 /// permission, an `OSError` otherwise. (A file that is read but is not
 /// UTF-8 text is malformed: the core's `Malformed`, a `ValueError`.)
-fn read_error(path: &str, msg: String) -> PyErr {
+pub(crate) fn read_error(path: &str, msg: String) -> PyErr {
     let p = std::path::Path::new(path);
     if !p.exists() {
         return PyFileNotFoundError::new_err(msg);

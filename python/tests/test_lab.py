@@ -483,6 +483,24 @@ def test_a_missing_file_in_a_comparison_or_an_experiment_is_a_file_not_found_err
         unolab.experiment(exp)
     with pytest.raises(ValueError, match="malformed"):
         unolab.compare("random", games=10, b_rules=str(bad))
+    # A folder where a file is named is refused by that cause, whatever
+    # names it: an arm, the experiment or the ladder file itself; a file
+    # that is not UTF-8 text is a bad value.
+    exp["arm"][1] = {"label": "b", "rules": str(tmp_path)}
+    with pytest.raises(IsADirectoryError):
+        unolab.experiment(exp)
+    with pytest.raises(IsADirectoryError):
+        unolab.compare("random", games=10, b_rules=str(tmp_path))
+    with pytest.raises(IsADirectoryError, match="cannot read the experiment file"):
+        unolab.experiment(str(tmp_path))
+    with pytest.raises(IsADirectoryError, match="cannot read the ladder file"):
+        unolab.ladder(str(tmp_path))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes("name = \"caf\u00e9\"\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="cannot read the experiment file"):
+        unolab.experiment(str(latin))
+    with pytest.raises(ValueError, match="cannot read the ladder file"):
+        unolab.ladder(str(latin))
 
 
 def test_bad_values_are_value_errors():

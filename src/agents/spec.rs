@@ -93,14 +93,6 @@ pub enum StrategyError {
     Lineup(String),
 }
 
-impl StrategyError {
-    /// A preset file that does not exist (not one that exists but cannot
-    /// be read): front ends tell a missing file from a bad value.
-    pub fn missing_file(&self) -> bool {
-        matches!(self, StrategyError::Io(path, _) if !std::path::Path::new(path).exists())
-    }
-}
-
 /// The presets shipped in `strategies/`, embedded in the binary.
 const PRESETS: [(&str, &str); 14] = [
     ("points", include_str!("../../strategies/points.toml")),

@@ -41,23 +41,15 @@ impl ConfigError {
         ConfigError::In(name.to_string(), Box::new(self))
     }
 
-    /// A rule-set or preset file that does not exist.
-    pub fn missing_file(&self) -> bool {
+    /// The rule-set or preset file that could not be read (missing, a
+    /// folder, not allowed), if that is the error: a front end names the
+    /// cause from the path.
+    pub fn unread_file(&self) -> Option<&str> {
         match self {
-            ConfigError::Rules(e) => e.missing_file(),
-            ConfigError::Strategy(e) => e.missing_file(),
-            ConfigError::Invalid(_) => false,
-            ConfigError::In(_, e) => e.missing_file(),
-        }
-    }
-
-    /// A rule-set or preset file that exists but cannot be read.
-    pub fn unreadable_file(&self) -> bool {
-        match self {
-            ConfigError::Rules(e @ RulesError::Io(..)) => !e.missing_file(),
-            ConfigError::Strategy(e @ StrategyError::Io(..)) => !e.missing_file(),
-            ConfigError::In(_, e) => e.unreadable_file(),
-            _ => false,
+            ConfigError::Rules(RulesError::Io(path, _)) => Some(path),
+            ConfigError::Strategy(StrategyError::Io(path, _)) => Some(path),
+            ConfigError::In(_, e) => e.unread_file(),
+            _ => None,
         }
     }
 }

@@ -10,10 +10,10 @@
 //! progress, what finished is kept) and the progress callback, if any.
 
 use crate::strategy;
-use crate::{exists_error, rules_error, strategy_error, value_error};
+use crate::{exists_error, read_error, rules_error, strategy_error, value_error};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -377,19 +377,29 @@ fn play_experiment(
     )
 }
 
-/// A configuration the lab refused: a missing rule-set or preset file is a
-/// `FileNotFoundError`, one that cannot be read an `OSError`, anything else
-/// a `ValueError` (as [`rules_error`] and [`strategy_error`] say for a file
-/// named directly).
+/// A configuration the lab refused: a rule-set or preset file that cannot
+/// be read is refused by its cause ([`read_error`]: `FileNotFoundError`,
+/// ...), as [`rules_error`] and [`strategy_error`] refuse a file named
+/// directly; anything else is a `ValueError`.
 pub(crate) fn config_error(e: ConfigError) -> PyErr {
-    match e {
-        ConfigError::Rules(e) => rules_error(e),
-        ConfigError::Strategy(e) => strategy_error(e),
-        ConfigError::Invalid(m) => value_error(m),
-        e @ ConfigError::In(..) if e.missing_file() => PyFileNotFoundError::new_err(e.to_string()),
-        e @ ConfigError::In(..) if e.unreadable_file() => PyOSError::new_err(e.to_string()),
-        e => value_error(e.to_string()),
+    match e.unread_file() {
+        Some(path) => read_error(path, e.to_string()),
+        None => value_error(e.to_string()),
     }
+}
+
+/// The text of the file `path` (a `what`, in the message): one that cannot
+/// be read is refused by its cause ([`read_error`]), one that is not UTF-8
+/// text is a `ValueError`.
+pub(crate) fn read_text(path: &str, what: &str) -> PyResult<String> {
+    std::fs::read_to_string(path).map_err(|e| {
+        let msg = format!("{path}: cannot read the {what}: {e}");
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            value_error(msg)
+        } else {
+            read_error(path, msg)
+        }
+    })
 }
 
 /// `unolab experiment run`: `source` is a path, or the text of a file
@@ -436,24 +446,16 @@ pub fn experiment(
     let parsed = if is_text {
         exp_file::parse_reporting(source, "<dict>", &specs)
     } else {
-        if !Path::new(source).exists() {
-            return Err(PyFileNotFoundError::new_err(format!(
-                "{source}: cannot read the experiment file: No such file or directory (os error 2)"
-            )));
-        }
-        let text = std::fs::read_to_string(source).map_err(|e| {
-            PyOSError::new_err(format!("{source}: cannot read the experiment file: {e}"))
-        })?;
+        let text = read_text(source, "experiment file")?;
         exp_file::parse_reporting(&text, source, &specs)
     };
-    // A rule-set or preset file the experiment names that does not exist
-    // is a FileNotFoundError, as everywhere else.
+    // A rule-set or preset file the experiment names that cannot be read
+    // is refused by its cause (FileNotFoundError, ...), as everywhere else.
     let exp = parsed.map_err(|errs| {
         let msg = errs.messages.join("\n");
-        if errs.missing_file {
-            PyFileNotFoundError::new_err(msg)
-        } else {
-            value_error(msg)
+        match &errs.unread_file {
+            Some(path) => read_error(path, msg),
+            None => value_error(msg),
         }
     })?;
     // A Python strategy the experiment never seats is a mistake (a name

@@ -5,9 +5,9 @@
 use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
 use super::{drive, nothing_finished};
 use crate::value_error;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 use unolab::lab::ladder::{run_from, LadderFile};
 use unolab::report::ladder::{
@@ -43,13 +43,7 @@ pub fn ladder(
             "resume=True continues the saved ladder and force=True replaces it: give one",
         ));
     }
-    if !Path::new(file).exists() {
-        return Err(PyFileNotFoundError::new_err(format!(
-            "{file}: cannot read the ladder file: No such file or directory (os error 2)"
-        )));
-    }
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| PyOSError::new_err(format!("{file}: cannot read the ladder file: {e}")))?;
+    let text = super::read_text(file, "ladder file")?;
     let lf = LadderFile::parse(&text, file).map_err(value_error)?;
     let (cfg, specs) = lf
         .config(file, games, threads_of(threads)?)

@@ -51,14 +51,6 @@ pub enum RulesError {
     Invalid(String),
 }
 
-impl RulesError {
-    /// A rule-set file that does not exist (not one that exists but cannot
-    /// be read): front ends tell a missing file from a bad value.
-    pub fn missing_file(&self) -> bool {
-        matches!(self, RulesError::Io(path, _) if !std::path::Path::new(path).exists())
-    }
-}
-
 /// The built-in rule sets, in listing order.
 pub const BUILTIN_NAMES: [&str; 5] = ["classic", "h2o", "lilo-stitch", "cars3", "rlcard"];
 

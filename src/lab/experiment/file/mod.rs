@@ -35,23 +35,24 @@ pub fn parse_with(
     parse_reporting(text, origin, custom).map_err(|e| e.messages)
 }
 
-/// Why an experiment file was refused: every message (file:line), and
-/// whether a rule-set or preset file it names does not exist (a front end
-/// tells a missing file from a bad value).
+/// Why an experiment file was refused: every message (file:line), and the
+/// first rule-set or preset file it names that could not be read (a front
+/// end tells a missing file from a bad value).
 #[derive(Debug)]
 pub struct FileErrors {
     pub messages: Vec<String>,
-    pub missing_file: bool,
+    pub unread_file: Option<String>,
 }
 
 fn refused(errs: Errors) -> FileErrors {
     FileErrors {
         messages: errs.list,
-        missing_file: errs.missing_file,
+        unread_file: errs.unread_file,
     }
 }
 
-/// As [`parse_with`], saying whether a file the experiment names is missing.
+/// As [`parse_with`], saying which file the experiment names could not be
+/// read.
 pub fn parse_reporting(
     text: &str,
     origin: &str,
@@ -61,7 +62,7 @@ pub fn parse_reporting(
         origin,
         text,
         list: Vec::new(),
-        missing_file: false,
+        unread_file: None,
     };
     let f: File = match toml::from_str(text) {
         Ok(f) => f,

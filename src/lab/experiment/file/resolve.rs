@@ -6,8 +6,8 @@
 use super::super::ArmSpec;
 use super::arms::base_rules;
 use super::syntax::{Errors, File, Raw};
-use crate::agents::{self, StrategySpec};
-use crate::engine::rules::{RuleSetFile, Rules};
+use crate::agents::{self, StrategyError, StrategySpec};
+use crate::engine::rules::{RuleSetFile, Rules, RulesError};
 use crate::sim::lockstep::Arm;
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::seating::Seating;
@@ -97,7 +97,9 @@ pub(super) fn resolve(
         let mut file = match RuleSetFile::load(&rules.0) {
             Ok(f) => Some(f),
             Err(e) => {
-                errs.missing_file |= e.missing_file();
+                if let RulesError::Io(path, _) = &e {
+                    errs.unread_file.get_or_insert_with(|| path.clone());
+                }
                 errs.arm(rules.1.clone(), &label.0, e);
                 None
             }
@@ -134,7 +136,9 @@ pub(super) fn resolve(
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
             .map_err(|e| {
-                errs.missing_file |= e.missing_file();
+                if let StrategyError::Io(path, _) = &e {
+                    errs.unread_file.get_or_insert_with(|| path.clone());
+                }
                 e.to_string()
             })
             .and_then(|l| agents::check_fair(&l, f.allow_oracle).map(|_| l))

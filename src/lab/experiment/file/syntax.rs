@@ -91,8 +91,9 @@ pub(super) struct Errors<'t> {
     pub(super) origin: &'t str,
     pub(super) text: &'t str,
     pub(super) list: Vec<String>,
-    /// A rule-set or preset file the experiment names does not exist.
-    pub(super) missing_file: bool,
+    /// The first rule-set or preset file the experiment names that could
+    /// not be read.
+    pub(super) unread_file: Option<String>,
 }
 
 impl Errors<'_> {
