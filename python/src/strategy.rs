@@ -506,13 +506,19 @@ pub fn spec(
         Some(n) => n.to_string(),
         None => name_of(obj)?,
     };
-    let is_class = obj.is_instance_of::<PyType>();
-    let probe = if is_class {
-        obj.cast::<PyType>()?.clone().into_any()
+    // A class whose `play` is `unolab.Strategy`'s placeholder may set its
+    // own in `__init__`: an instance of it says (its seats' instances are
+    // made, and checked, the same way).
+    let placeholder_class = obj.is_instance_of::<PyType>()
+        && match obj.getattr_opt("play")? {
+            Some(f) => is_placeholder(&f)?,
+            None => false,
+        };
+    if placeholder_class {
+        check_methods(&obj.call0()?, &name)?;
     } else {
-        obj.clone()
-    };
-    check_methods(&probe, &name)?;
+        check_methods(obj, &name)?;
+    }
     let obj: Py<PyAny> = obj.clone().unbind();
     let make_name = name.clone();
     unolab::StrategySpec::custom(&name, "python", move || {

@@ -33,6 +33,26 @@ def test_a_rule_file_is_taken_as_a_path_object_everywhere():
     assert a["arms"] == b["arms"]
 
 
+def test_a_path_object_is_a_file_even_without_a_folder_or_toml(tmp_path, monkeypatch):
+    # Path("classic") is the file ./classic, not the built-in rule set: a
+    # PathLike always names a file (pathlib drops a leading "./").
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "myrules").write_text(H2O.read_text())
+    (tmp_path / "classic").write_text(H2O.read_text())
+    h2o = unolab.rules("h2o")
+    assert unolab.rules(pathlib.Path("myrules")) == h2o
+    assert unolab.rules(pathlib.Path("classic")) == h2o
+    assert unolab.rules("classic") != h2o
+    with pytest.raises(FileNotFoundError):
+        unolab.rules(pathlib.Path("nosuch"))
+
+
+def test_no_strategies_is_none_an_empty_list_or_an_empty_string():
+    a = unolab.VecEnv(2, players=2, learners=[0, 1], strategies="")
+    b = unolab.VecEnv(2, players=2, learners=[0, 1], strategies=None)
+    assert a.render(0) == b.render(0)
+
+
 RULES = r"rules must be a rule set name or a path \(str or os\.PathLike\), got int"
 
 

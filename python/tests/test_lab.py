@@ -475,6 +475,12 @@ def test_a_missing_file_in_a_comparison_or_an_experiment_is_a_file_not_found_err
     exp["arm"][1] = {"label": "b", "strategies": "random,/nonexistent/p.toml"}
     with pytest.raises(FileNotFoundError, match="/nonexistent/p.toml"):
         unolab.experiment(exp)
+    # The exception is the first message's kind: an unknown name first is a
+    # ValueError, whatever comes after it.
+    exp["arm"] = [{"label": "a", "rules": "classik"}, {"label": "b", "rules": "/nonexistent/r.toml"}]
+    with pytest.raises(ValueError, match="unknown rule set 'classik'"):
+        unolab.experiment(exp)
+    exp["arm"] = [{"label": "a"}, {"label": "b", "rules": "/nonexistent/r.toml"}]
     # A file that exists but is not a rule set stays a ValueError.
     bad = tmp_path / "bad.toml"
     bad.write_text("this is not toml = = =\n")

@@ -300,6 +300,24 @@ def test_a_play_set_to_a_non_callable_by_init_is_a_type_error():
     with pytest.raises(TypeError, match="'play' attribute is not callable"):
         unolab.run([Late, "random"], players=2, games=20, threads=1)
 
+    # A subclass that sets a callable play in __init__ (none in the class)
+    # plays, as a class and as an instance; one that sets a non-callable
+    # play there is refused as a class too.
+    class Given(unolab.Strategy):
+        def __init__(self):
+            self.play = lambda obs, legal: legal[0]
+
+    for s in (Given, Given()):
+        assert unolab.run([s, "random"], players=2, games=10, threads=1)["games"] == 10
+    assert unolab.strategy.check(Given) == "Given"
+
+    class LateOnly(unolab.Strategy):
+        def __init__(self):
+            self.play = None
+
+    with pytest.raises(TypeError, match="'play' attribute is not callable"):
+        unolab.run([LateOnly, "random"], players=2, games=10, threads=1)
+
 
 def test_another_decision_method_that_is_not_callable_is_a_type_error():
     class RedAlways(unolab.Strategy):

@@ -977,19 +977,26 @@ fn a_second_interrupt_before_any_game_finished_leaves_no_file_and_the_folder_reu
     // A second interrupt quits at once, keeping nothing: no half-written
     // result may be left behind, and the folder the first attempt claimed
     // must take the next run without --force (nothing in it was saved
-    // work). A 4-player round of this search takes seconds, so at 0.3 s no
-    // game has finished.
+    // work). A decision of this search between two actions plays two
+    // million rollouts, seconds even on a fast host, and every seat is
+    // such a search (a tournament's field of two copies under two names),
+    // so no game finishes between the two interrupts. (With `color` in the
+    // field, a tournament game of `color` alone finished at once on CI.)
     let dir = tempdir("twice-int");
     std::fs::create_dir_all(&dir).unwrap();
-    let slow = dir.join("slow.toml");
-    std::fs::write(
-        &slow,
-        "name = \"slow\"\nbase = \"pimc\"\n\n[search]\niterations = 50000\nrollout = \"color\"\n",
-    )
-    .unwrap();
-    let s = slow.to_str().unwrap();
+    let mut slow = Vec::new();
+    for name in ["slow", "slow2"] {
+        let p = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &p,
+            format!("name = \"{name}\"\nbase = \"pimc\"\n\n[search]\niterations = 1000000\nrollout = \"color\"\n"),
+        )
+        .unwrap();
+        slow.push(p.to_str().unwrap().to_string());
+    }
+    let s = &slow[0];
     let same = format!("{s},{s},{s},{s}");
-    let field = format!("{s},color");
+    let field = format!("{s},{}", slow[1]);
     for (cmd, lineup, extra) in [
         ("run", &same, &[][..]),
         ("tournament", &field, &[][..]),
@@ -1008,7 +1015,14 @@ fn a_second_interrupt_before_any_game_finished_leaves_no_file_and_the_folder_reu
             .spawn()
             .unwrap();
         let pid = child.id().to_string();
-        for pause in [300, 1000] {
+        // The folder is claimed before the first game, after the handler
+        // is in place: the first interrupt comes once it is there (a
+        // loaded host may take long to start the process).
+        let start = std::time::Instant::now();
+        while !out.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        for pause in [100, 1000] {
             std::thread::sleep(std::time::Duration::from_millis(pause));
             assert!(std::process::Command::new("kill")
                 .args(["-INT", &pid])

@@ -32,31 +32,41 @@ SettingsArg = Union[Mapping[str, object], Sequence[str], None]
 """Settings: ``{"hand_size": 5}``, or a list of ``"key=value"`` strings."""
 
 
-def rules_of(rules: Any, name: str = "rules") -> str:
-    """A rule set: a built-in name or a rule file's path (``str`` or
-    ``os.PathLike``), as the core's string; the core checks it."""
-    if isinstance(rules, str):
-        return rules
-    if isinstance(rules, os.PathLike):
-        path = os.fspath(rules)
+def _fspath(v: Any) -> Optional[str]:
+    """``v`` as a path string when it is a ``str`` or a ``str`` ``os.PathLike``."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, os.PathLike):
+        path = os.fspath(v)
         if isinstance(path, str):
             return path
-    raise TypeError(
-        f"{name} must be a rule set name or a path (str or os.PathLike), got {type(rules).__name__}"
-    )
+    return None
+
+
+def rules_of(rules: Any, name: str = "rules") -> str:
+    """A rule set: a built-in name or a rule file's path (``str`` or
+    ``os.PathLike``), as the core's string; the core checks it. A PathLike
+    is always a path: ``Path("myrules")`` is the file ``./myrules``, never
+    a built-in rule set of that name."""
+    path = _fspath(rules)
+    if path is None:
+        raise TypeError(
+            f"{name} must be a rule set name or a path (str or os.PathLike), got {type(rules).__name__}"
+        )
+    if not isinstance(rules, str) and os.sep not in path and "/" not in path and not path.endswith(".toml"):
+        # The core reads a name without a separator or .toml as a built-in.
+        return os.path.join(os.curdir, path)
+    return path
 
 
 def path_of(name: str, p: Any) -> Optional[str]:
     """A file or folder path (``str`` or ``os.PathLike``; ``None`` stays ``None``)."""
     if p is None:
         return None
-    if isinstance(p, str):
-        return p
-    if isinstance(p, os.PathLike):
-        path = os.fspath(p)
-        if isinstance(path, str):
-            return path
-    raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(p).__name__}")
+    path = _fspath(p)
+    if path is None:
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(p).__name__}")
+    return path
 
 
 def option_of(name: str, v: Any, valid: Sequence[str]) -> str:
@@ -205,12 +215,14 @@ def setting_items(settings: SettingsArg) -> list[str]:
 
 
 def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
-    """Strategy names as a list (a comma list is split). An empty name (a
-    comma list's ``"color,"``, a list's ``""``) is a ``ValueError``, as in
-    ``unolab.run``."""
+    """Strategy names as a list (a comma list is split; ``""``, as ``None``,
+    names none). An empty name (a comma list's ``"color,"``, a list's
+    ``""``) is a ``ValueError``, as in ``unolab.run``."""
     if strategies is None:
         return []
     if isinstance(strategies, str):
+        if not strategies.strip():
+            return []
         items = [s.strip() for s in strategies.split(",")]
         if not all(items):
             raise ValueError(f"strategies: an empty name in '{strategies}'")

@@ -159,8 +159,14 @@ pub struct SearchParams {
     /// play at each decision) it sees the hands of; the others' hands are
     /// dealt uniformly as a fair search deals them (0: every hand). A
     /// partial ceiling: what knowing the next player's hand alone is
-    /// worth, for example.
+    /// worth, for example. Left out of a preset's description at 0, so
+    /// that saved states of presets written before it still resume.
+    #[serde(skip_serializing_if = "is_zero")]
     pub sees_next: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for SearchParams {
@@ -280,7 +286,9 @@ impl SearchConfig {
             return Err("prune needs a guide (a network preset) to rank the actions".into());
         }
         if !params.model.is_empty() && kind == SearchKind::Oracle {
-            return Err("model does not apply to base = \"oracle\" (it sees every hand)".into());
+            return Err(
+                "model does not apply to base = \"oracle\" (it sees the hands it deals)".into(),
+            );
         }
         if !(params.model_noise > 0.0 && params.model_noise <= 1.0) {
             return Err(format!(
@@ -324,7 +332,8 @@ impl SearchConfig {
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
             return Err(
-                "determinize does not apply to base = \"oracle\" (it sees every hand)".into(),
+                "determinize does not apply to base = \"oracle\" (it sees the hands it deals)"
+                    .into(),
             );
         }
         if !(0.0..=1.0).contains(&params.draw_evidence) {

@@ -36,8 +36,8 @@ pub fn parse_with(
 }
 
 /// Why an experiment file was refused: every message (file:line), and the
-/// first rule-set or preset file it names that could not be read (a front
-/// end tells a missing file from a bad value).
+/// rule-set or preset file it names that could not be read when that is
+/// the first message (a front end tells a missing file from a bad value).
 #[derive(Debug)]
 pub struct FileErrors {
     pub messages: Vec<String>,
@@ -52,7 +52,7 @@ fn refused(errs: Errors) -> FileErrors {
 }
 
 /// As [`parse_with`], saying which file the experiment names could not be
-/// read.
+/// read when that is its first error.
 pub fn parse_reporting(
     text: &str,
     origin: &str,

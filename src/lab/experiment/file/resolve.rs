@@ -98,7 +98,7 @@ pub(super) fn resolve(
             Ok(f) => Some(f),
             Err(e) => {
                 if let RulesError::Io(path, _) = &e {
-                    errs.unread_file.get_or_insert_with(|| path.clone());
+                    errs.unread(path);
                 }
                 errs.arm(rules.1.clone(), &label.0, e);
                 None
@@ -137,7 +137,7 @@ pub(super) fn resolve(
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
             .map_err(|e| {
                 if let StrategyError::Io(path, _) = &e {
-                    errs.unread_file.get_or_insert_with(|| path.clone());
+                    errs.unread(path);
                 }
                 e.to_string()
             })

@@ -91,8 +91,8 @@ pub(super) struct Errors<'t> {
     pub(super) origin: &'t str,
     pub(super) text: &'t str,
     pub(super) list: Vec<String>,
-    /// The first rule-set or preset file the experiment names that could
-    /// not be read.
+    /// The rule-set or preset file the experiment names that could not be
+    /// read, when that is the first error.
     pub(super) unread_file: Option<String>,
 }
 
@@ -104,6 +104,14 @@ impl Errors<'_> {
     pub(super) fn at(&mut self, span: std::ops::Range<usize>, msg: impl std::fmt::Display) {
         let l = self.line(span);
         self.list.push(format!("{}:{l}: {msg}", self.origin));
+    }
+    /// `path` could not be read: the error about to be pushed names it. It
+    /// says what kind of error the whole refusal is only when it comes
+    /// first (a front end raises one exception for all the messages).
+    pub(super) fn unread(&mut self, path: &str) {
+        if self.list.is_empty() {
+            self.unread_file = Some(path.to_string());
+        }
     }
     pub(super) fn file(&mut self, msg: impl std::fmt::Display) {
         self.list.push(format!("{}: {msg}", self.origin));
