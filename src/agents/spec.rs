@@ -7,6 +7,7 @@ pub use super::preset::PresetFile;
 use super::{
     external, net, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat,
 };
+use crate::engine::rules::{read_text, Unread};
 use crate::engine::strategy::Strategy;
 use std::fmt;
 use std::sync::Arc;
@@ -250,11 +251,9 @@ impl StrategySpec {
             return StrategySpec::parse_with(text, name_or_path, allow_search);
         }
         if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
-            let bytes = std::fs::read(name_or_path)
-                .map_err(|e| StrategyError::Io(name_or_path.into(), e.to_string()))?;
-            // Read but not text: malformed, as a rule file that is not text is.
-            let text = String::from_utf8(bytes).map_err(|e| {
-                StrategyError::Malformed(name_or_path.into(), format!("not UTF-8 text ({e})"))
+            let text = read_text(name_or_path).map_err(|e| match e {
+                Unread::Io(m) => StrategyError::Io(name_or_path.into(), m),
+                Unread::NotText(m) => StrategyError::Malformed(name_or_path.into(), m),
             })?;
             return StrategySpec::parse_with(&text, name_or_path, allow_search);
         }

@@ -51,6 +51,20 @@ pub enum RulesError {
     Invalid(String),
 }
 
+/// Why a rule or preset file's text could not be had: reading it failed
+/// (the system's message), or it was read and is not UTF-8 text (then the
+/// file's content is at fault, as a malformed one's is).
+pub enum Unread {
+    Io(String),
+    NotText(String),
+}
+
+/// The text of the file at `path` ([`Unread`] says why not).
+pub fn read_text(path: &str) -> Result<String, Unread> {
+    let bytes = std::fs::read(Path::new(path)).map_err(|e| Unread::Io(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Unread::NotText(format!("not UTF-8 text ({e})")))
+}
+
 /// The built-in rule sets, in listing order.
 pub const BUILTIN_NAMES: [&str; 5] = ["classic", "h2o", "lilo-stitch", "cars3", "rlcard"];
 
@@ -108,12 +122,9 @@ impl RuleSetFile {
             || name_or_path.contains('/')
             || name_or_path.contains('\\');
         if looks_like_path {
-            let bytes = std::fs::read(Path::new(name_or_path))
-                .map_err(|e| RulesError::Io(name_or_path.to_string(), e.to_string()))?;
-            // Read but not text: the file's content is at fault, as a
-            // malformed one's is (not the reading).
-            let text = String::from_utf8(bytes).map_err(|e| {
-                RulesError::Malformed(name_or_path.to_string(), format!("not UTF-8 text ({e})"))
+            let text = read_text(name_or_path).map_err(|e| match e {
+                Unread::Io(m) => RulesError::Io(name_or_path.to_string(), m),
+                Unread::NotText(m) => RulesError::Malformed(name_or_path.to_string(), m),
             })?;
             return RuleSetFile::parse(&text, name_or_path);
         }
