@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::engine::rules::Rules;
-use crate::engine::strategy::Strategy;
 
 #[test]
 fn kind_numbers_cover_every_kind_once() {
@@ -97,47 +96,7 @@ fn kinds_are_counted_as_card_by_card_whatever_the_set_size() {
     }
 }
 
-// Random plays (the engine's defaults for the other decisions); the
-// engine's tests use no agent of the layer above.
-struct Uniform;
-impl Strategy for Uniform {
-    fn name(&self) -> &str {
-        "uniform"
-    }
-    fn choose_play(
-        &mut self,
-        _: &Observation,
-        playable: CardSet,
-        rng: &mut crate::engine::rng::Rng,
-    ) -> Option<CardId> {
-        use rand::Rng as _;
-        let n = playable.len();
-        (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
-    }
-}
-
-/// The states of one round of random play (`Uniform` at every seat),
-/// the deal's first, then one after each turn.
-fn round_states(r: &Rules, players: usize, seed: u64) -> Vec<crate::engine::game::Game<'_>> {
-    use crate::engine::game::{Agents, Game, NoRecord, TurnEnd};
-    let mut g = Game::new(r, players, seed);
-    g.set_lazy_pile(true);
-    let mut seats: Vec<Box<dyn Strategy>> = (0..players)
-        .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
-        .collect();
-    let mut agents = Agents {
-        seats: &mut seats,
-        rng: crate::engine::rng::game_rngs(seed, 1).1,
-    };
-    g.start_match(None);
-    let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
-    let mut states = vec![g.clone()];
-    while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
-        states.push(g.clone());
-        cur = next;
-    }
-    states
-}
+use crate::engine::game::testing::round_states;
 
 #[test]
 fn an_update_writes_what_encode_writes() {

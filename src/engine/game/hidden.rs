@@ -462,10 +462,10 @@ fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::{Agents, NoRecord, TurnEnd};
+    use crate::engine::game::testing::round_states;
     use crate::engine::rules::Rules;
 
-    /// `reveal_next` at 4 players, at many decisions of random play: the
+    /// `reveal_next` at 4 players, at many states of random play: the
     /// observer and the next `n` players (in the direction of play) hold
     /// their true hands in every deal, the others hold hands of their true
     /// sizes that differ from the truth in some deals, and every card is in
@@ -476,53 +476,40 @@ mod tests {
         let d = &rules.deck;
         let mut checked = [0; 3];
         for seed in 0..12 {
-            let mut g = Game::new(&rules, 4, seed);
-            g.start_match(None);
-            let mut seats: Vec<crate::agents::RandomStrategy> =
-                (0..4).map(|_| crate::agents::RandomStrategy).collect();
-            let mut agents = Agents {
-                seats: &mut seats[..],
-                rng: Rng::seed_from_u64(seed),
-            };
-            let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
-            for turn in 0..40 {
-                if turn % 4 == 3 {
-                    let obs = Observation::of(&g, cur);
-                    let mut rng = Rng::seed_from_u64(seed * 100 + turn);
-                    for n in 1..=3u8 {
-                        let seen: Vec<usize> =
-                            (0..=n).map(|k| obs.seat_after(k) as usize).collect();
-                        let mut differed = false;
-                        for _ in 0..30 {
-                            let det = Game::reveal_next(&obs, n, &mut rng);
-                            let mut all = det.discard;
-                            for s in 0..4 {
-                                assert_eq!(det.hands[s].len(), g.hands[s].len());
-                                assert!((all & det.hands[s]).is_empty());
-                                all |= det.hands[s];
-                                if seen.contains(&s) {
-                                    assert_eq!(det.hands[s], g.hands[s], "seat {s} seen");
-                                } else {
-                                    differed |= det.hands[s] != g.hands[s];
-                                }
-                            }
-                            let pile = det.pile.cards[..det.pile.len as usize]
-                                .iter()
-                                .fold(CardSet::EMPTY, |p, &c| p | CardSet::single(c));
-                            assert!((all & pile).is_empty());
-                            assert_eq!(all | pile, d.all);
-                        }
-                        // Three seen of four: the fourth is dealt at random.
-                        assert_eq!(
-                            differed,
-                            n < 3 && !g.hands[obs.seat_after(3) as usize].is_empty()
-                        );
-                        checked[n as usize - 1] += 1;
-                    }
+            for (turn, g) in round_states(&rules, 4, seed).iter().enumerate().take(40) {
+                if turn % 4 != 3 {
+                    continue;
                 }
-                match g.play_turn(cur, &mut agents, &mut NoRecord) {
-                    TurnEnd::Next(s) => cur = s,
-                    TurnEnd::Over(..) => break,
+                let obs = Observation::of(g, (turn / 4 % 4) as u8);
+                let mut rng = Rng::seed_from_u64(seed * 100 + turn as u64);
+                for n in 1..=3u8 {
+                    let seen: Vec<usize> = (0..=n).map(|k| obs.seat_after(k) as usize).collect();
+                    let mut differed = false;
+                    for _ in 0..30 {
+                        let det = Game::reveal_next(&obs, n, &mut rng);
+                        let mut all = det.discard;
+                        for s in 0..4 {
+                            assert_eq!(det.hands[s].len(), g.hands[s].len());
+                            assert!((all & det.hands[s]).is_empty());
+                            all |= det.hands[s];
+                            if seen.contains(&s) {
+                                assert_eq!(det.hands[s], g.hands[s], "seat {s} seen");
+                            } else {
+                                differed |= det.hands[s] != g.hands[s];
+                            }
+                        }
+                        let pile = det.pile.cards[..det.pile.len as usize]
+                            .iter()
+                            .fold(CardSet::EMPTY, |p, &c| p | CardSet::single(c));
+                        assert!((all & pile).is_empty());
+                        assert_eq!(all | pile, d.all);
+                    }
+                    // Three seen of four: the fourth is dealt at random.
+                    assert_eq!(
+                        differed,
+                        n < 3 && !g.hands[obs.seat_after(3) as usize].is_empty()
+                    );
+                    checked[n as usize - 1] += 1;
                 }
             }
         }

@@ -41,6 +41,8 @@ mod playable;
 mod resume;
 mod round;
 pub mod strategy;
+#[cfg(test)]
+pub(crate) mod testing;
 mod turn;
 
 pub use events::{

@@ -1,0 +1,48 @@
+//! What the engine's unit tests share: rounds of random play with no agent
+//! of the layer above.
+
+use super::{Agents, Game, NoRecord, Observation, TurnEnd};
+use crate::engine::cards::{CardId, CardSet};
+use crate::engine::rules::Rules;
+use crate::engine::strategy::Strategy;
+
+// Random plays (the engine's defaults for the other decisions); the
+// engine's tests use no agent of the layer above.
+struct Uniform;
+impl Strategy for Uniform {
+    fn name(&self) -> &str {
+        "uniform"
+    }
+    fn choose_play(
+        &mut self,
+        _: &Observation,
+        playable: CardSet,
+        rng: &mut crate::engine::rng::Rng,
+    ) -> Option<CardId> {
+        use rand::Rng as _;
+        let n = playable.len();
+        (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+    }
+}
+
+/// The states of one round of random play (`Uniform` at every seat),
+/// the deal's first, then one after each turn.
+pub(crate) fn round_states(r: &Rules, players: usize, seed: u64) -> Vec<Game<'_>> {
+    let mut g = Game::new(r, players, seed);
+    g.set_lazy_pile(true);
+    let mut seats: Vec<Box<dyn Strategy>> = (0..players)
+        .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
+        .collect();
+    let mut agents = Agents {
+        seats: &mut seats,
+        rng: crate::engine::rng::game_rngs(seed, 1).1,
+    };
+    g.start_match(None);
+    let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+    let mut states = vec![g.clone()];
+    while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
+        states.push(g.clone());
+        cur = next;
+    }
+    states
+}
