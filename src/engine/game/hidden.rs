@@ -132,12 +132,28 @@ impl<'r> Game<'r> {
         rng: &mut Rng,
         hands: &mut [CardSet; MAX_PLAYERS],
     ) -> CardSet {
+        Game::deal_unseen(obs, rng, hands, 1 << obs.seat)
+    }
+
+    /// [`Game::deal_hands`] where the seats of `seen` (a bit per seat) hold
+    /// their true hands: the others are dealt, in seat order, from the cards
+    /// in none of those hands nor on the discard pile; returns the cards
+    /// left.
+    fn deal_unseen(
+        obs: &Observation<'r>,
+        rng: &mut Rng,
+        hands: &mut [CardSet; MAX_PLAYERS],
+        seen: u16,
+    ) -> CardSet {
         let src = obs.g;
-        let me = obs.seat as usize;
-        let mut left = src.rules.deck.all - src.discard - src.hands[me];
-        for seat in 0..src.n as usize {
-            if seat == me {
-                hands[seat] = src.hands[me];
+        let n = src.n as usize;
+        let mut left = src.rules.deck.all - src.discard;
+        for seat in (0..n).filter(|s| seen >> s & 1 == 1) {
+            left -= src.hands[seat];
+        }
+        for seat in 0..n {
+            if seen >> seat & 1 == 1 {
+                hands[seat] = src.hands[seat];
                 continue;
             }
             let mut h = CardSet::EMPTY;
@@ -363,23 +379,7 @@ impl<'r> Game<'r> {
             seen |= 1 << obs.seat_after(k);
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        let mut left = src.rules.deck.all - src.discard;
-        for seat in 0..src.n as usize {
-            if seen >> seat & 1 == 1 {
-                hands[seat] = src.hands[seat];
-                left -= src.hands[seat];
-            }
-        }
-        for seat in 0..src.n as usize {
-            if seen >> seat & 1 == 0 {
-                for _ in 0..src.hands[seat].len() {
-                    if let Some(c) = left.nth_small(below(rng, left.len())) {
-                        left.remove(c);
-                        hands[seat].insert(c);
-                    }
-                }
-            }
-        }
+        Game::deal_unseen(obs, rng, &mut hands, seen);
         let mut g = Game::determinize_with_hands(obs, &hands, rng);
         if g.wd4_pending() && seen >> src.wd4_player & 1 == 1 {
             g.wd4_guilty = src.wd4_guilty;
