@@ -624,6 +624,10 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         ),
         ("model = \"color\"\nmodel_sampler = \"cards\"", "cards"),
         ("sees_next = 1", "sees_next applies to base = \"oracle\""),
+        (
+            "sees_previous = 1",
+            "sees_previous applies to base = \"oracle\"",
+        ),
     ];
     for (line, want) in bad {
         let text = format!("name = \"x\"\nbase = \"pimc\"\n[search]\n{line}\n");
@@ -641,6 +645,11 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
             "sees_next = 10 must be between 0",
         ),
         ("ismcts", "[search]\nsees_next = 2", "sees_next"),
+        (
+            "oracle",
+            "[search]\nsees_previous = 10",
+            "sees_previous = 10 must be between 0",
+        ),
         ("ismcts", "[search]\nwiden = -1.0", "widen"),
         ("ismcts", "[search]\nguide = \"nope\"", "nope"),
         (
@@ -861,5 +870,14 @@ fn an_oracle_that_sees_every_other_hand_is_the_oracle_and_one_that_sees_fewer_is
     assert_eq!(all.games, 40);
     assert_eq!(all, oracle("sees_next = 2"));
     assert_eq!(all, oracle("sees_next = 9"));
-    assert_ne!(all, oracle("sees_next = 1"));
+    let next = oracle("sees_next = 1");
+    assert_ne!(all, next);
+    // `sees_previous` counts the other way round; with `sees_next` the
+    // seen hands are the union, so the next and the previous player are
+    // both other players at 3.
+    assert_eq!(all, oracle("sees_previous = 2"));
+    assert_eq!(all, oracle("sees_next = 1\nsees_previous = 1"));
+    let previous = oracle("sees_previous = 1");
+    assert_ne!(all, previous);
+    assert_ne!(next, previous);
 }

@@ -163,6 +163,13 @@ pub struct SearchParams {
     /// that saved states of presets written before it still resume.
     #[serde(skip_serializing_if = "is_zero")]
     pub sees_next: u32,
+    /// `oracle`: how many of the players before it (the previous player
+    /// first, in the direction of play at each decision) it sees the hands
+    /// of, besides those `sees_next` names; the others' hands are dealt
+    /// uniformly (0 with `sees_next = 0`: every hand). Left out of a
+    /// preset's description at 0, as `sees_next` is.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub sees_previous: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -195,6 +202,7 @@ impl Default for SearchParams {
             model_tries: 64,
             model_sampler: Sampler::Deal,
             sees_next: 0,
+            sees_previous: 0,
         }
     }
 }
@@ -320,15 +328,21 @@ impl SearchConfig {
                 "model_sampler = \"{name}\" needs a model and determinize = \"uniform\""
             ));
         }
-        if params.sees_next > 0 && kind != SearchKind::Oracle {
-            return Err("sees_next applies to base = \"oracle\" only (a fair search sees no hand but its own)".into());
-        }
-        if params.sees_next > crate::engine::game::MAX_PLAYERS as u32 - 1 {
-            return Err(format!(
-                "sees_next = {} must be between 0 (every hand) and {}",
-                params.sees_next,
-                crate::engine::game::MAX_PLAYERS - 1
-            ));
+        for (name, n) in [
+            ("sees_next", params.sees_next),
+            ("sees_previous", params.sees_previous),
+        ] {
+            if n > 0 && kind != SearchKind::Oracle {
+                return Err(format!(
+                    "{name} applies to base = \"oracle\" only (a fair search sees no hand but its own)"
+                ));
+            }
+            if n > crate::engine::game::MAX_PLAYERS as u32 - 1 {
+                return Err(format!(
+                    "{name} = {n} must be between 0 (every hand) and {}",
+                    crate::engine::game::MAX_PLAYERS - 1
+                ));
+            }
         }
         if kind == SearchKind::Oracle && params.determinize != Determinize::Uniform {
             return Err(

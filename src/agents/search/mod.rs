@@ -118,12 +118,10 @@ impl SearchAgent {
                 players,
                 table: SimTable::new(&self.cfg, players, me, budget, walkers),
                 deal: match (self.cfg.kind, p.determinize) {
-                    (SearchKind::Oracle, _)
-                        if p.sees_next == 0 || p.sees_next as usize >= players - 1 =>
-                    {
-                        Deal::Reveal
-                    }
-                    (SearchKind::Oracle, _) => Deal::RevealNext(p.sees_next as u8),
+                    (SearchKind::Oracle, _) => match seen_places(p, players) {
+                        Some(places) => Deal::RevealPlaces(places),
+                        None => Deal::Reveal,
+                    },
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Hands => Deal::Hands,
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Chain => Deal::Chain,
                     (_, Determinize::Uniform) => Deal::Uniform,
@@ -230,6 +228,25 @@ impl SearchAgent {
         }
         any
     }
+}
+
+/// The places (bit `k`: `k` seats on in the direction of play) whose hands
+/// a partial ceiling sees at a table of `players` (`oracle` with
+/// `sees_next` or `sees_previous`); `None` when it sees every hand (neither
+/// set, or the two together reach every other player).
+fn seen_places(p: &SearchParams, players: usize) -> Option<u16> {
+    let others = players - 1;
+    let next = (p.sees_next as usize).min(others);
+    let previous = (p.sees_previous as usize).min(others);
+    let mut places = 0u16;
+    for k in 1..=next {
+        places |= 1 << k;
+    }
+    for k in 1..=previous {
+        places |= 1 << (players - k);
+    }
+    let every = ((1u16 << players) - 1) & !1;
+    (places != 0 && places != every).then_some(places)
 }
 
 /// The observation encoding's action that a root action begins with (a play

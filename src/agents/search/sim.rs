@@ -28,9 +28,11 @@ pub(super) enum Deal {
     Informed,
     /// The true deal (`oracle`).
     Reveal,
-    /// The hands of the next `n` players as they are, the rest dealt
-    /// uniformly (`oracle` with `sees_next = n`, fewer than the others).
-    RevealNext(u8),
+    /// The hands of the players at the places set in the mask (bit `k`:
+    /// `k` places on in the direction of play) as they are, the rest dealt
+    /// uniformly (`oracle` with `sees_next` or `sees_previous`, fewer than
+    /// the others).
+    RevealPlaces(u16),
     /// Uniformly at random, the hands dealt first (`model_sampler = "hands"`).
     Hands,
     /// The hands of the model's Markov chain (`model_sampler = "chain"`).
@@ -188,7 +190,7 @@ fn deal<'r>(how: Deal, know: Option<&Knowledge>, obs: &Observation<'r>, det: &mu
     match (how, know) {
         (Deal::Informed, Some(k)) => Game::determinize_informed(obs, k, det),
         (Deal::Reveal, _) => Game::reveal(obs, det),
-        (Deal::RevealNext(n), _) => Game::reveal_next(obs, n, det),
+        (Deal::RevealPlaces(places), _) => Game::reveal_places(obs, places, det),
         (Deal::Hands, _) => Game::determinize_by_hands(obs, det),
         _ => Game::determinize(obs, det),
     }

@@ -366,17 +366,20 @@ impl<'r> Game<'r> {
     }
 
     /// A partial ceiling, for the perfect-information reference agent
-    /// (`oracle` with `sees_next = n`) only, private for the reason
-    /// [`Game::reveal`] is: the hands of the `n` players after the observer
-    /// in the direction of play as they are, the other players' hands and
-    /// the draw pile dealt uniformly from the cards left. A Wild Draw Four
-    /// pending from a seen hand keeps its true guilt.
-    pub(crate) fn reveal_next(obs: &Observation<'r>, n: u8, rng: &mut Rng) -> Game<'r> {
+    /// (`oracle` with `sees_next` or `sees_previous`) only, private for the
+    /// reason [`Game::reveal`] is: the hands of the players `k` places from
+    /// the observer in the direction of play, for every bit `k` set in
+    /// `places` (1: the next player, `n - 1`: the previous one), as they
+    /// are; the other players' hands and the draw pile dealt uniformly from
+    /// the cards left. A Wild Draw Four pending from a seen hand keeps its
+    /// true guilt.
+    pub(crate) fn reveal_places(obs: &Observation<'r>, places: u16, rng: &mut Rng) -> Game<'r> {
         let src = obs.g;
-        let me = obs.seat as usize;
-        let mut seen = 1u16 << me;
-        for k in 1..=n.min(src.n - 1) {
-            seen |= 1 << obs.seat_after(k);
+        let mut seen = 1u16 << obs.seat;
+        for k in 1..src.n {
+            if places >> k & 1 == 1 {
+                seen |= 1 << obs.seat_after(k);
+            }
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         Game::deal_unseen(obs, rng, &mut hands, seen);
@@ -465,16 +468,16 @@ mod tests {
     use crate::engine::game::testing::round_states;
     use crate::engine::rules::Rules;
 
-    /// `reveal_next` at 4 players, at many states of random play: the
-    /// observer and the next `n` players (in the direction of play) hold
-    /// their true hands in every deal, the others hold hands of their true
-    /// sizes that differ from the truth in some deals, and every card is in
-    /// exactly one place.
+    /// `reveal_places` at 4 players, at many states of random play, for
+    /// every set of places it can be given: the observer and the players at
+    /// those places (in the direction of play) hold their true hands in
+    /// every deal, the others hold hands of their true sizes that differ
+    /// from the truth in some deals, and every card is in exactly one place.
     #[test]
-    fn reveal_next_deals_the_seen_hands_true_and_the_others_at_random() {
+    fn reveal_places_deals_the_seen_hands_true_and_the_others_at_random() {
         let rules = Rules::builtin("classic");
         let d = &rules.deck;
-        let mut checked = [0; 3];
+        let mut checked = [0; 7];
         for seed in 0..12 {
             for (turn, g) in round_states(&rules, 4, seed).iter().enumerate().take(40) {
                 if turn % 4 != 3 {
@@ -482,11 +485,16 @@ mod tests {
                 }
                 let obs = Observation::of(g, (turn / 4 % 4) as u8);
                 let mut rng = Rng::seed_from_u64(seed * 100 + turn as u64);
-                for n in 1..=3u8 {
-                    let seen: Vec<usize> = (0..=n).map(|k| obs.seat_after(k) as usize).collect();
+                // Every set of places among 1, 2 and 3 (bits 1 to 3).
+                for set in 1..8u16 {
+                    let places = set << 1;
+                    let seen: Vec<usize> = (0..4u8)
+                        .filter(|&k| k == 0 || places >> k & 1 == 1)
+                        .map(|k| obs.seat_after(k) as usize)
+                        .collect();
                     let mut differed = false;
                     for _ in 0..30 {
-                        let det = Game::reveal_next(&obs, n, &mut rng);
+                        let det = Game::reveal_places(&obs, places, &mut rng);
                         let mut all = det.discard;
                         for s in 0..4 {
                             assert_eq!(det.hands[s].len(), g.hands[s].len());
@@ -504,12 +512,11 @@ mod tests {
                         assert!((all & pile).is_empty());
                         assert_eq!(all | pile, d.all);
                     }
-                    // Three seen of four: the fourth is dealt at random.
-                    assert_eq!(
-                        differed,
-                        n < 3 && !g.hands[obs.seat_after(3) as usize].is_empty()
-                    );
-                    checked[n as usize - 1] += 1;
+                    // Every hand seen: nothing is dealt at random. Else an
+                    // unseen hand that holds a card differs in some deal.
+                    let unseen_cards = (0..4).any(|s| !seen.contains(&s) && !g.hands[s].is_empty());
+                    assert_eq!(differed, unseen_cards, "places {places:b}");
+                    checked[set as usize - 1] += 1;
                 }
             }
         }
