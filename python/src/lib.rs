@@ -15,8 +15,8 @@ mod vec;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{
-    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
-    PyRuntimeError, PyValueError,
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyOSError,
+    PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use std::collections::HashMap;
@@ -122,23 +122,19 @@ fn keyword_names(msg: &str) -> String {
     out
 }
 
-/// The exception of a rule or preset file the core could not read (`msg`,
-/// the core's message): `FileNotFoundError` for a missing file,
-/// `IsADirectoryError` for a folder, `PermissionError` for one without read
-/// permission, an `OSError` otherwise. (A file that is read but is not
-/// UTF-8 text is malformed: the core's `Malformed`, a `ValueError`.)
-pub(crate) fn read_error(path: &str, msg: String) -> PyErr {
-    let p = std::path::Path::new(path);
-    if !p.exists() {
-        return PyFileNotFoundError::new_err(msg);
-    }
-    if p.is_dir() {
-        return PyIsADirectoryError::new_err(msg);
-    }
-    match std::fs::File::open(p) {
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            PyPermissionError::new_err(msg)
-        }
+/// The exception of a file that could not be read (`kind`: why, as the
+/// system said when it was read; `msg`, the message): `FileNotFoundError`
+/// for a missing file, `IsADirectoryError` for a folder,
+/// `NotADirectoryError` for a path through a file, `PermissionError` for
+/// one without permission, an `OSError` otherwise. (A file that is read but
+/// is not UTF-8 text is malformed: the core's `Malformed`, a `ValueError`.)
+pub(crate) fn read_error(kind: std::io::ErrorKind, msg: String) -> PyErr {
+    use std::io::ErrorKind as K;
+    match kind {
+        K::NotFound => PyFileNotFoundError::new_err(msg),
+        K::IsADirectory => PyIsADirectoryError::new_err(msg),
+        K::NotADirectory => PyNotADirectoryError::new_err(msg),
+        K::PermissionDenied => PyPermissionError::new_err(msg),
         _ => PyOSError::new_err(msg),
     }
 }
@@ -147,7 +143,7 @@ pub(crate) fn read_error(path: &str, msg: String) -> PyErr {
 /// problem with the rules a `ValueError`.
 pub(crate) fn rules_error(e: RulesError) -> PyErr {
     match &e {
-        RulesError::Io(path, _) => read_error(path, e.to_string()),
+        RulesError::Io(_, why) => read_error(why.kind, e.to_string()),
         _ => value_error(e.to_string()),
     }
 }
@@ -156,7 +152,7 @@ pub(crate) fn rules_error(e: RulesError) -> PyErr {
 /// every other problem with a strategy a `ValueError`.
 pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
     match &e {
-        StrategyError::Io(path, _) => read_error(path, e.to_string()),
+        StrategyError::Io(_, why) => read_error(why.kind, e.to_string()),
         _ => value_error(e.to_string()),
     }
 }

@@ -503,9 +503,15 @@ def test_a_missing_file_in_a_comparison_or_an_experiment_is_a_file_not_found_err
         unolab.ladder(str(tmp_path))
     latin = tmp_path / "latin.toml"
     latin.write_bytes("name = \"caf\u00e9\"\n".encode("latin-1"))
-    with pytest.raises(ValueError, match="cannot read the experiment file"):
+    # A path through a file is what Python's own open() calls it.
+    through = tmp_path / "latin.toml" / "rules.toml"
+    with pytest.raises(NotADirectoryError):
+        unolab.compare("random", games=10, b_rules=str(through))
+    with pytest.raises(NotADirectoryError, match="cannot read the experiment file"):
+        unolab.experiment(str(through))
+    with pytest.raises(ValueError, match="malformed experiment file: not UTF-8 text"):
         unolab.experiment(str(latin))
-    with pytest.raises(ValueError, match="cannot read the ladder file"):
+    with pytest.raises(ValueError, match="malformed ladder file: not UTF-8 text"):
         unolab.ladder(str(latin))
 
 

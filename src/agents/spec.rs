@@ -7,7 +7,7 @@ pub use super::preset::PresetFile;
 use super::{
     external, net, search, FirstStrategy, Heuristic, HeuristicParams, RandomStrategy, Seat,
 };
-use crate::engine::rules::{read_text, Unread};
+use crate::engine::rules::{read_text, ReadFailure, Unread};
 use crate::engine::strategy::Strategy;
 use std::fmt;
 use std::sync::Arc;
@@ -85,7 +85,7 @@ pub enum StrategyError {
     #[error("unknown strategy '{0}' (valid: {list}, a path to a preset .toml file, or ext:COMMAND)", list = builtin_names().join(", "))]
     Unknown(String),
     #[error("cannot read strategy file {0}: {1}")]
-    Io(String, String),
+    Io(String, ReadFailure),
     #[error("malformed strategy file {0}: {1}")]
     Malformed(String, String),
     #[error("invalid strategy {0}: {1}")]

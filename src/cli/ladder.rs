@@ -6,6 +6,7 @@ use super::scaffold::{claim_out_dir, Session};
 use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use unolab::engine::rules::{read_text, Unread};
 use unolab::lab::ladder::{self, LadderFile};
 use unolab::report::ladder::{
     read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
@@ -41,8 +42,12 @@ pub struct LadderArgs {
 }
 
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
-    let text = std::fs::read_to_string(&a.file)
-        .map_err(|e| Fail(format!("cannot read {}: {e}", a.file.display())))?;
+    let text = read_text(&a.file.to_string_lossy()).map_err(|e| {
+        Fail(match e {
+            Unread::Io(why) => format!("cannot read {}: {why}", a.file.display()),
+            Unread::NotText(m) => format!("malformed ladder file {}: {m}", a.file.display()),
+        })
+    })?;
     let origin = a.file.display().to_string();
     let file = LadderFile::parse(&text, &origin).map_err(Fail)?;
     let (cfg, specs) = file.config(&origin, a.games, a.threads.unwrap_or_else(cores))?;

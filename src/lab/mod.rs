@@ -41,14 +41,14 @@ impl ConfigError {
         ConfigError::In(name.to_string(), Box::new(self))
     }
 
-    /// The rule-set or preset file that could not be read (missing, a
+    /// Why a rule-set or preset file could not be read (missing, a
     /// folder, not allowed), if that is the error: a front end names the
-    /// cause from the path.
-    pub fn unread_file(&self) -> Option<&str> {
+    /// cause by it.
+    pub fn unread(&self) -> Option<std::io::ErrorKind> {
         match self {
-            ConfigError::Rules(RulesError::Io(path, _)) => Some(path),
-            ConfigError::Strategy(StrategyError::Io(path, _)) => Some(path),
-            ConfigError::In(_, e) => e.unread_file(),
+            ConfigError::Rules(RulesError::Io(_, why)) => Some(why.kind),
+            ConfigError::Strategy(StrategyError::Io(_, why)) => Some(why.kind),
+            ConfigError::In(_, e) => e.unread(),
             _ => None,
         }
     }

@@ -1102,3 +1102,46 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
     ]));
     assert!(out.join("4p").is_dir() && !out.join("3p").exists());
 }
+
+/// A file that is not UTF-8 text (here Latin-1) is malformed, whichever
+/// command reads it: one line that says so, not the system's "stream did
+/// not contain valid UTF-8", and no output folder.
+#[test]
+fn a_file_that_is_not_utf8_text_is_named_malformed_by_every_reader() {
+    let dir = tempdir("latin");
+    let latin = dir.join("latin.toml");
+    std::fs::write(&latin, b"name = \"caf\xe9\"\n").unwrap();
+    let out = dir.join("out");
+    let lineup = format!("{},color", s(&latin));
+    let cases: [(Vec<&str>, &str); 5] = [
+        (
+            vec!["experiment", "check", s(&latin)],
+            "malformed experiment file: not UTF-8 text",
+        ),
+        (
+            vec!["experiment", "run", s(&latin), "--out", s(&out), "-q"],
+            "malformed experiment file: not UTF-8 text",
+        ),
+        (
+            vec!["ladder", s(&latin), "--out", s(&out), "-q"],
+            "malformed ladder file",
+        ),
+        (
+            vec!["run", "--rules", s(&latin), "--games", "2"],
+            "malformed rule-set file",
+        ),
+        (
+            vec!["run", "--strategies", &lineup, "--games", "2"],
+            "malformed strategy file",
+        ),
+    ];
+    for (args, want) in cases {
+        let e = refusal(&unolab(&args));
+        assert!(
+            e.contains(want) && e.contains("not UTF-8 text"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("stream did not contain"), "{args:?}: {e}");
+        assert!(!out.exists(), "{args:?} made its output folder");
+    }
+}

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use unolab::agents;
-use unolab::engine::rules::{RuleSetFile, Rules, BUILTIN_NAMES};
+use unolab::engine::rules::{RuleSetFile, Rules, Unread, BUILTIN_NAMES};
 use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, ConfigError, Entrant, Experiment};
@@ -382,8 +382,8 @@ fn play_experiment(
 /// ...), as [`rules_error`] and [`strategy_error`] refuse a file named
 /// directly; anything else is a `ValueError`.
 pub(crate) fn config_error(e: ConfigError) -> PyErr {
-    match e.unread_file() {
-        Some(path) => read_error(path, e.to_string()),
+    match e.unread() {
+        Some(kind) => read_error(kind, e.to_string()),
         None => value_error(e.to_string()),
     }
 }
@@ -392,13 +392,9 @@ pub(crate) fn config_error(e: ConfigError) -> PyErr {
 /// be read is refused by its cause ([`read_error`]), one that is not UTF-8
 /// text is a `ValueError`.
 pub(crate) fn read_text(path: &str, what: &str) -> PyResult<String> {
-    std::fs::read_to_string(path).map_err(|e| {
-        let msg = format!("{path}: cannot read the {what}: {e}");
-        if e.kind() == std::io::ErrorKind::InvalidData {
-            value_error(msg)
-        } else {
-            read_error(path, msg)
-        }
+    unolab::engine::rules::read_text(path).map_err(|e| match e {
+        Unread::Io(why) => read_error(why.kind, format!("{path}: cannot read the {what}: {why}")),
+        Unread::NotText(m) => value_error(format!("{path}: malformed {what}: {m}")),
     })
 }
 
@@ -453,8 +449,8 @@ pub fn experiment(
     // is refused by its cause (FileNotFoundError, ...), as everywhere else.
     let exp = parsed.map_err(|errs| {
         let msg = errs.messages.join("\n");
-        match &errs.unread_file {
-            Some(path) => read_error(path, msg),
+        match errs.unread {
+            Some(kind) => read_error(kind, msg),
             None => value_error(msg),
         }
     })?;

@@ -44,24 +44,48 @@ pub enum RulesError {
     #[error("unknown rule set '{0}' (valid: {list}, or a path to a .toml file)", list = BUILTIN_NAMES.join(", "))]
     UnknownRuleSet(String),
     #[error("cannot read rule-set file {0}: {1}")]
-    Io(String, String),
+    Io(String, ReadFailure),
     #[error("malformed rule-set file {0}: {1}")]
     Malformed(String, String),
     #[error("{0}")]
     Invalid(String),
 }
 
-/// Why a rule or preset file's text could not be had: reading it failed
-/// (the system's message), or it was read and is not UTF-8 text (then the
-/// file's content is at fault, as a malformed one's is).
+/// Why a file could not be read: the system's kind of error, by which a
+/// front end names the cause (missing, a folder, not allowed), and its
+/// message (shown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadFailure {
+    pub kind: std::io::ErrorKind,
+    pub message: String,
+}
+
+impl From<std::io::Error> for ReadFailure {
+    fn from(e: std::io::Error) -> Self {
+        ReadFailure {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for ReadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Why a rule or preset file's text could not be had: reading it failed,
+/// or it was read and is not UTF-8 text (then the file's content is at
+/// fault, as a malformed one's is).
 pub enum Unread {
-    Io(String),
+    Io(ReadFailure),
     NotText(String),
 }
 
 /// The text of the file at `path` ([`Unread`] says why not).
 pub fn read_text(path: &str) -> Result<String, Unread> {
-    let bytes = std::fs::read(Path::new(path)).map_err(|e| Unread::Io(e.to_string()))?;
+    let bytes = std::fs::read(Path::new(path)).map_err(|e| Unread::Io(e.into()))?;
     String::from_utf8(bytes).map_err(|e| Unread::NotText(format!("not UTF-8 text ({e})")))
 }
 

@@ -7,7 +7,7 @@ mod syntax;
 
 use super::Experiment;
 use crate::agents::StrategySpec;
-use crate::engine::rules::plain_toml_message;
+use crate::engine::rules::{plain_toml_message, Unread};
 use crate::sim::lockstep::{LockstepConfig, DEFAULT_BATCH, METRIC_NAMES};
 use crate::sim::runner::Mode;
 use syntax::{key_before, Errors, File, FileStop, SeedValue};
@@ -15,8 +15,12 @@ use toml::Spanned;
 
 /// Reads and validates an experiment file.
 pub fn load(path: &str) -> Result<Experiment, Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| vec![format!("{path}: cannot read the experiment file: {e}")])?;
+    let text = crate::engine::rules::read_text(path).map_err(|e| {
+        vec![match e {
+            Unread::Io(why) => format!("{path}: cannot read the experiment file: {why}"),
+            Unread::NotText(m) => format!("{path}: malformed experiment file: {m}"),
+        }]
+    })?;
     parse(&text, path)
 }
 
@@ -35,19 +39,19 @@ pub fn parse_with(
     parse_reporting(text, origin, custom).map_err(|e| e.messages)
 }
 
-/// Why an experiment file was refused: every message (file:line), and the
-/// rule-set or preset file it names that could not be read when that is
-/// the first message (a front end tells a missing file from a bad value).
+/// Why an experiment file was refused: every message (file:line), and why
+/// a rule-set or preset file it names could not be read when that is the
+/// first message (a front end tells a missing file from a bad value).
 #[derive(Debug)]
 pub struct FileErrors {
     pub messages: Vec<String>,
-    pub unread_file: Option<String>,
+    pub unread: Option<std::io::ErrorKind>,
 }
 
 fn refused(errs: Errors) -> FileErrors {
     FileErrors {
         messages: errs.list,
-        unread_file: errs.unread_file,
+        unread: errs.unread,
     }
 }
 
@@ -62,7 +66,7 @@ pub fn parse_reporting(
         origin,
         text,
         list: Vec::new(),
-        unread_file: None,
+        unread: None,
     };
     let f: File = match toml::from_str(text) {
         Ok(f) => f,

@@ -97,8 +97,8 @@ pub(super) fn resolve(
         let mut file = match RuleSetFile::load(&rules.0) {
             Ok(f) => Some(f),
             Err(e) => {
-                if let RulesError::Io(path, _) = &e {
-                    errs.unread(path);
+                if let RulesError::Io(_, why) = &e {
+                    errs.unread(why.kind);
                 }
                 errs.arm(rules.1.clone(), &label.0, e);
                 None
@@ -136,8 +136,8 @@ pub(super) fn resolve(
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
             .map_err(|e| {
-                if let StrategyError::Io(path, _) = &e {
-                    errs.unread(path);
+                if let StrategyError::Io(_, why) = &e {
+                    errs.unread(why.kind);
                 }
                 e.to_string()
             })

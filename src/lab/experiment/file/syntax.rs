@@ -91,9 +91,9 @@ pub(super) struct Errors<'t> {
     pub(super) origin: &'t str,
     pub(super) text: &'t str,
     pub(super) list: Vec<String>,
-    /// The rule-set or preset file the experiment names that could not be
+    /// Why a rule-set or preset file the experiment names could not be
     /// read, when that is the first error.
-    pub(super) unread_file: Option<String>,
+    pub(super) unread: Option<std::io::ErrorKind>,
 }
 
 impl Errors<'_> {
@@ -105,12 +105,13 @@ impl Errors<'_> {
         let l = self.line(span);
         self.list.push(format!("{}:{l}: {msg}", self.origin));
     }
-    /// `path` could not be read: the error about to be pushed names it. It
-    /// says what kind of error the whole refusal is only when it comes
-    /// first (a front end raises one exception for all the messages).
-    pub(super) fn unread(&mut self, path: &str) {
+    /// A file could not be read (`kind`: why): the error about to be pushed
+    /// names it. It says what kind of error the whole refusal is only when
+    /// it comes first (a front end raises one exception for all the
+    /// messages).
+    pub(super) fn unread(&mut self, kind: std::io::ErrorKind) {
         if self.list.is_empty() {
-            self.unread_file = Some(path.to_string());
+            self.unread = Some(kind);
         }
     }
     pub(super) fn file(&mut self, msg: impl std::fmt::Display) {
