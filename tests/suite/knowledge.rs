@@ -966,7 +966,7 @@ fn the_model_chain_samples_the_models_posterior() {
     let prior = prior as f64 / deals as f64;
     let posterior = weight_none / weight;
     let mut g = Game::determinize(&obs, &mut rng);
-    let mut chain = HandChain::start(&mut model, &obs, &turns, &mut g, &mut rng);
+    let mut chain = HandChain::start(&mut model, &obs, &turns, &mut g, None, &mut rng);
     let (steps, mut none) = (20_000, 0usize);
     for _ in 0..steps {
         chain.run(&mut model, &obs, &turns, &mut g, 1, &mut rng);
@@ -1001,6 +1001,126 @@ fn the_model_chain_samples_the_models_posterior() {
         g.hand(1).len() as usize + g.draw_pile_len(),
         unseen.len() as usize
     );
+}
+
+/// The states of a chain on the `color` model for `observer`, one per step
+/// (`informed`: with what the table revealed to it).
+fn chain_states(d: &Drive, observer: u8, informed: bool, steps: usize) -> Vec<Vec<CardSet>> {
+    let obs = d.obs(observer);
+    let know = Knowledge::of(&obs);
+    let spec = StrategySpec::load("color").unwrap();
+    let mut model = OpponentModel::new(&spec, obs.players(), 0.25, 6);
+    let turns = TableTurns::read(&obs);
+    let mut rng = Rng::seed_from_u64(31);
+    let mut g = Game::determinize(&obs, &mut rng);
+    let know = informed.then_some(&know);
+    let mut chain = HandChain::start(&mut model, &obs, &turns, &mut g, know, &mut rng);
+    (0..steps)
+        .map(|_| {
+            chain.run(&mut model, &obs, &turns, &mut g, 1, &mut rng);
+            let hands = chain.hands()[..obs.players()].to_vec();
+            let g = Game::determinize_with_hands(&obs, chain.hands(), &mut rng);
+            check_deal(&obs, &g);
+            hands
+        })
+        .collect()
+}
+
+#[test]
+fn the_informed_chain_keeps_the_known_cards_and_the_hard_notes() {
+    // Seven-o: seat 0 swapped with seat 1, so it knows seat 1 holds its old
+    // hand. Every state of its informed chain puts those cards there, and
+    // the chain still moves (seat 2's hand changes); the uniform chain
+    // moves them out.
+    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
+    let mut d = Drive::new(
+        &r,
+        2,
+        &[
+            &["red-7", "red-1", "yellow-7", "blue-4"],
+            &["red-7", "blue-1", "blue-2", "blue-3"],
+            &["red-9", "green-2", "green-3", "green-4"],
+        ],
+        "red-5",
+        &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
+        vec![
+            moves().play("red-7").target(1),
+            moves().play("red-1"),
+            moves().play("red-9"),
+        ],
+        1,
+    );
+    d.turns(1);
+    let given = d.set(&["red-1", "yellow-7", "blue-4"]);
+    assert_eq!(d.obs(0).known_in(1), given);
+    let states = chain_states(&d, 0, true, 2_000);
+    assert!(states.iter().all(|h| h[1] == given), "a known card moved");
+    let seat2: std::collections::HashSet<u128> = states.iter().map(|h| h[2].0).collect();
+    assert!(
+        seat2.len() > 20,
+        "the chain is stuck: {} hands",
+        seat2.len()
+    );
+    let uniform = chain_states(&d, 0, false, 2_000);
+    assert!(
+        uniform.iter().any(|h| h[1] != given),
+        "the test tells the two apart"
+    );
+
+    // force_play: seat 1 drew with nothing playable, so none of the three
+    // cards it held then is playable on red-9 (a hard note). The informed
+    // chain never gives it one; the uniform chain does (with the model's
+    // noise the draw is only unlikely there).
+    let hands: &[&[&str]] = &[
+        &["red-1", "red-2", "red-3"],
+        &["blue-4", "blue-5", "green-6"],
+    ];
+    let seat0 = || moves().play("red-1").play("red-2").play("red-3");
+    let r = rules("classic", &["hand_size=3", "force_play=true"]);
+    let mut d = Drive::new(&r, 1, hands, "red-9", &["red-8"], vec![seat0(), moves()], 1);
+    d.turns(1);
+    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+    d.turns(1);
+    assert_eq!(
+        d.obs(0).constraints(1).iter().collect::<Vec<_>>(),
+        vec![(accept, 3)]
+    );
+    let states = chain_states(&d, 0, true, 2_000);
+    assert!(
+        states.iter().all(|h| (h[1] & accept).is_empty()),
+        "a card playable then dealt to seat 1"
+    );
+    let seat1: std::collections::HashSet<u128> = states.iter().map(|h| h[1].0).collect();
+    assert!(
+        seat1.len() > 20,
+        "the chain is stuck: {} hands",
+        seat1.len()
+    );
+    assert!(chain_states(&d, 0, false, 2_000)
+        .iter()
+        .any(|h| !(h[1] & accept).is_empty()));
+}
+
+#[test]
+fn without_knowledge_the_informed_chain_is_the_uniform_one() {
+    let r = rules("classic", &[]);
+    let g = dealt_round_of_three(&r);
+    let obs = Observation::of(&g, 1);
+    let know = Knowledge::of(&obs);
+    assert!(know.is_empty());
+    let spec = StrategySpec::load("color").unwrap();
+    let mut model = OpponentModel::new(&spec, 3, 0.25, 6);
+    let turns = TableTurns::read(&obs);
+    let (mut a, mut b) = (Rng::seed_from_u64(7), Rng::seed_from_u64(7));
+    let mut ga = Game::determinize(&obs, &mut Rng::seed_from_u64(0));
+    let mut gb = ga.clone();
+    let mut x = HandChain::start(&mut model, &obs, &turns, &mut ga, None, &mut a);
+    let mut y = HandChain::start(&mut model, &obs, &turns, &mut gb, Some(&know), &mut b);
+    for _ in 0..200 {
+        x.run(&mut model, &obs, &turns, &mut ga, 1, &mut a);
+        y.run(&mut model, &obs, &turns, &mut gb, 1, &mut b);
+        assert_eq!(x.hands(), y.hands());
+    }
 }
 
 /// How many seats' kept turns `TurnChecker` checked.
@@ -1113,7 +1233,7 @@ impl Strategy for ChainChecker {
             assert_eq!(&**turns.of(h), &want[..], "seat {h}'s turns");
         }
         let mut g = Game::determinize(obs, rng);
-        let mut chain = HandChain::start(&mut model, obs, &turns, &mut g, rng);
+        let mut chain = HandChain::start(&mut model, obs, &turns, &mut g, None, rng);
         let mut before = *chain.hands();
         for _ in 0..40 {
             chain.run(&mut model, obs, &turns, &mut g, 1, rng);

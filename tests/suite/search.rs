@@ -618,10 +618,6 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
             "model_sampler",
         ),
         ("model_sampler = \"chain\"", "model_sampler"),
-        (
-            "model = \"color\"\nmodel_sampler = \"chain\"\ndeterminize = \"informed\"",
-            "model_sampler",
-        ),
         ("model = \"color\"\nmodel_sampler = \"cards\"", "cards"),
         ("sees_next = 1", "sees_next applies to base = \"oracle\""),
         (

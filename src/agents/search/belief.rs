@@ -25,7 +25,9 @@
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::CardSet;
-use crate::engine::game::{below, Game, LastTurn, Observation, Rng, Turns, MAX_PLAYERS, MAX_TURNS};
+use crate::engine::game::{
+    below, Constraints, Game, Knowledge, LastTurn, Observation, Rng, Turns, MAX_PLAYERS, MAX_TURNS,
+};
 use crate::engine::strategy::Strategy;
 use rand::Rng as _;
 
@@ -211,27 +213,59 @@ impl OpponentModel {
 /// model) it is an unbiased estimate, and the chain is pseudo-marginal,
 /// with the same stationary distribution.
 ///
+/// With what the table revealed (`determinize = "informed"`: a
+/// [`Knowledge`]), the chain starts at an informed deal, never moves a card
+/// the observer knows the place of (the proposal picks among the other
+/// cards alone, so it stays symmetric), and refuses a swap that breaks a
+/// hand's public hard constraints (a draw where a play was required, a Wild
+/// Draw Four under the colour restriction: [`Observation::constraints`]),
+/// so its states are the deals consistent with that knowledge, weighed by
+/// the model. Without knowledge its draws are exactly the uniform chain's.
+///
 /// The chain lives for one decision; the other players' last turns it
 /// weighs are read once for that decision ([`TableTurns`]).
 #[derive(Clone, Debug)]
 pub struct HandChain {
     hands: [CardSet; MAX_PLAYERS],
     likelihood: [f64; MAX_PLAYERS],
+    /// The cards whose hand the observer knows: never moved.
+    pinned: CardSet,
+    /// Each hand's public hard constraints (empty without knowledge).
+    constraints: [Constraints; MAX_PLAYERS],
 }
 
 impl HandChain {
     /// A chain at a uniformly random deal for `obs` ([`Game::deal_hands`]),
-    /// weighed against `turns` (read from `obs`) in `g` (a determinization
-    /// for `obs`; its hands are overwritten).
+    /// or with `know` (when it holds anything) at an informed one
+    /// ([`Game::determinize_informed`]), weighed against `turns` (read from
+    /// `obs`) in `g` (a determinization for `obs`; its hands are
+    /// overwritten).
     pub fn start(
         model: &mut OpponentModel,
         obs: &Observation,
         turns: &TableTurns,
         g: &mut Game,
+        know: Option<&Knowledge>,
         rng: &mut Rng,
     ) -> HandChain {
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        Game::deal_hands(obs, rng, &mut hands);
+        let mut pinned = CardSet::EMPTY;
+        let mut constraints = [Constraints::default(); MAX_PLAYERS];
+        match know.filter(|k| !k.is_empty()) {
+            Some(k) => {
+                let dealt = Game::determinize_informed(obs, k, rng);
+                for (h, hand) in hands.iter_mut().enumerate().take(obs.players()) {
+                    *hand = dealt.hand(h);
+                    if h != obs.seat() as usize {
+                        pinned |= k.known(h);
+                        constraints[h] = obs.constraints(h);
+                    }
+                }
+            }
+            None => {
+                Game::deal_hands(obs, rng, &mut hands);
+            }
+        }
         g.set_hands(&hands);
         let me = obs.seat() as usize;
         let mut likelihood = [1.0; MAX_PLAYERS];
@@ -240,7 +274,19 @@ impl HandChain {
                 likelihood[h] = model.likelihood(obs, g, h, turns.of(h), rng);
             }
         }
-        HandChain { hands, likelihood }
+        HandChain {
+            hands,
+            likelihood,
+            pinned,
+            constraints,
+        }
+    }
+
+    /// Whether `hand` keeps the hard constraints of seat `h`.
+    fn allowed(&self, h: usize, hand: CardSet) -> bool {
+        self.constraints[h]
+            .iter()
+            .all(|(excl, min)| (hand - excl).len() >= min)
     }
 
     /// Every seat's hand in the current state (the observer's own entry is
@@ -263,22 +309,36 @@ impl HandChain {
     ) {
         let me = obs.seat() as usize;
         let n = obs.players();
-        let unseen = obs.rules().deck.all - obs.discard() - obs.hand();
+        let movable = obs.rules().deck.all - obs.discard() - obs.hand() - self.pinned;
         for _ in 0..steps {
             let k = rng.random_range(0..n - 1);
             let p = if k >= me { k + 1 } else { k };
             let hand = self.hands[p];
-            let outside = unseen - hand;
-            if hand.is_empty() || outside.is_empty() {
+            let mine = hand & movable;
+            let outside = movable - hand;
+            if mine.is_empty() || outside.is_empty() {
                 continue;
             }
             let (Some(c), Some(d)) = (
-                hand.nth_small(below(rng, hand.len())),
+                mine.nth_small(below(rng, mine.len())),
                 outside.nth_small(below(rng, outside.len())),
             ) else {
                 continue;
             };
             let q = (0..n).find(|&q| q != me && q != p && self.hands[q].contains(d));
+            // A swap that breaks a hard constraint leaves the state as it is
+            // (the posterior is nought there).
+            let swapped = |h: CardSet, out: u8, inn: u8| {
+                let mut h = h;
+                h.remove(out);
+                h.insert(inn);
+                h
+            };
+            if !self.allowed(p, swapped(hand, c, d))
+                || q.is_some_and(|q| !self.allowed(q, swapped(self.hands[q], d, c)))
+            {
+                continue;
+            }
             // The proposal in place; undone if it is not kept.
             let other = q.map(|q| (q, self.hands[q]));
             self.hands[p].remove(c);

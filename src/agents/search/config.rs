@@ -47,7 +47,10 @@ pub enum Sampler {
     /// or the draw pile's), kept with the chance min(1, weight ratio); the
     /// chain starts from a uniform deal at each decision and runs on from
     /// one determinization to the next. Only the players whose hands
-    /// changed are weighed again. Needs `determinize = "uniform"`.
+    /// changed are weighed again. With `determinize = "informed"` it starts
+    /// from an informed deal, leaves the cards whose place the searcher
+    /// knows where they are and keeps every hand's public hard constraints
+    /// (`belief::HandChain`).
     Chain,
 }
 
@@ -317,16 +320,15 @@ impl SearchConfig {
                 params.model_tries
             ));
         }
-        if params.model_sampler != Sampler::Deal
+        if params.model_sampler == Sampler::Hands
             && (params.model.is_empty() || params.determinize != Determinize::Uniform)
         {
-            let name = match params.model_sampler {
-                Sampler::Chain => "chain",
-                _ => "hands",
-            };
-            return Err(format!(
-                "model_sampler = \"{name}\" needs a model and determinize = \"uniform\""
-            ));
+            return Err(
+                "model_sampler = \"hands\" needs a model and determinize = \"uniform\"".into(),
+            );
+        }
+        if params.model_sampler == Sampler::Chain && params.model.is_empty() {
+            return Err("model_sampler = \"chain\" needs a model".into());
         }
         for (name, n) in [
             ("sees_next", params.sees_next),

@@ -123,7 +123,7 @@ impl SearchAgent {
                         None => Deal::Reveal,
                     },
                     (_, Determinize::Uniform) if p.model_sampler == Sampler::Hands => Deal::Hands,
-                    (_, Determinize::Uniform) if p.model_sampler == Sampler::Chain => Deal::Chain,
+                    (_, _) if p.model_sampler == Sampler::Chain => Deal::Chain,
                     (_, Determinize::Uniform) => Deal::Uniform,
                     (_, Determinize::Informed) => Deal::Informed,
                 },
@@ -165,8 +165,10 @@ impl SearchAgent {
             prune(net, obs, root, &mut actions, self.cfg.params.prune as usize);
         }
         let evidence = self.cfg.params.draw_evidence;
+        // What the table revealed, for informed deals and an informed chain.
+        let informed = self.cfg.params.determinize == Determinize::Informed;
         let sim = self.sim(obs.players(), obs.seat());
-        sim.know = (sim.deal == Deal::Informed).then(|| Knowledge::weighing_draws(obs, evidence));
+        sim.know = informed.then(|| Knowledge::weighing_draws(obs, evidence));
         sim.chain = None;
         if sim.model.is_some() {
             sim.turns.read_into(obs);

@@ -123,9 +123,9 @@ impl Sim {
     pub(super) fn chain_step(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
         let model = self.model.as_mut().expect("the chain sampler has a model");
         let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
-        let chain = self
-            .chain
-            .get_or_insert_with(|| belief::HandChain::start(model, obs, &self.turns, &mut g, rng));
+        let chain = self.chain.get_or_insert_with(|| {
+            belief::HandChain::start(model, obs, &self.turns, &mut g, self.know.as_ref(), rng)
+        });
         chain.run(model, obs, &self.turns, &mut g, self.tries_per_deal, rng);
         rng.next_u64()
     }
