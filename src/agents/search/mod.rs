@@ -433,3 +433,44 @@ impl std::fmt::Debug for SearchAgent {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `seen_places` at every table size and every pair of counts: the
+    /// next `sees_next` places and the last `sees_previous` ones (place
+    /// `players - k` is the `k`-th player before), the union; `None` (every
+    /// hand) when both are 0 or the union holds every other place.
+    #[test]
+    fn seen_places_is_the_union_of_the_next_and_the_previous_places() {
+        for players in 2..=crate::engine::game::MAX_PLAYERS {
+            for next in 0..=10u32 {
+                for previous in 0..=10u32 {
+                    let p = SearchParams {
+                        sees_next: next,
+                        sees_previous: previous,
+                        ..SearchParams::default()
+                    };
+                    let want: Vec<usize> = (1..players)
+                        .filter(|&k| k <= next as usize || players - k <= previous as usize)
+                        .collect();
+                    let got = seen_places(&p, players);
+                    if want.is_empty() || want.len() == players - 1 {
+                        assert_eq!(
+                            got, None,
+                            "{players} players, {next} next, {previous} previous"
+                        );
+                    } else {
+                        let mask = want.iter().fold(0u16, |m, &k| m | 1 << k);
+                        assert_eq!(
+                            got,
+                            Some(mask),
+                            "{players} players, {next} next, {previous} previous"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

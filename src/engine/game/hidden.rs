@@ -522,4 +522,67 @@ mod tests {
         }
         assert!(checked.iter().all(|&k| k >= 30), "{checked:?}");
     }
+
+    /// `reveal_places` at 2 to 10 players under `bluff_challenge`, the seen
+    /// seats worked out from the direction of play (not `seat_after`): the
+    /// hands at the given places, counted in the direction of play at the
+    /// state, are the true ones, and a pending Wild Draw Four keeps its true
+    /// guilt exactly when its player's hand is seen (else it is a coin flip,
+    /// as a fair determinization's).
+    #[test]
+    fn reveal_places_counts_places_in_the_direction_of_play() {
+        let mut rules = Rules::builtin("classic");
+        rules.settings.bluff_challenge = true;
+        let (mut reversed, mut wd4_seen, mut wd4_unseen) = (0, 0, 0);
+        for players in 2..=MAX_PLAYERS {
+            for seed in 0..8u64 {
+                for (turn, g) in round_states(&rules, players, seed).iter().enumerate() {
+                    let n = players as i32;
+                    let observer = (turn % players) as u8;
+                    let obs = Observation::of(g, observer);
+                    let mut rng = Rng::seed_from_u64(seed * 1000 + turn as u64);
+                    let masks: Vec<u16> = (1..n as u16)
+                        .map(|k| 1 << k)
+                        .chain([2 | 1 << (n - 1), ((1u16 << n) - 2) & !2])
+                        .collect();
+                    for places in masks {
+                        let mut seen = 1u16 << observer;
+                        for k in 1..n {
+                            if places >> k & 1 == 1 {
+                                let s = (observer as i32 + g.dir as i32 * k).rem_euclid(n);
+                                seen |= 1 << s;
+                            }
+                        }
+                        let pending = g.wd4_pending();
+                        let mut guilt = [false; 2];
+                        for _ in 0..20 {
+                            let det = Game::reveal_places(&obs, places, &mut rng);
+                            for s in 0..players {
+                                if seen >> s & 1 == 1 {
+                                    assert_eq!(det.hands[s], g.hands[s]);
+                                }
+                            }
+                            if pending {
+                                guilt[det.wd4_guilty as usize] = true;
+                                if seen >> g.wd4_player & 1 == 1 {
+                                    assert_eq!(det.wd4_guilty, g.wd4_guilty);
+                                }
+                            }
+                        }
+                        if pending && seen >> g.wd4_player & 1 == 1 {
+                            wd4_seen += 1;
+                        } else if pending {
+                            assert_eq!(guilt, [true, true], "an unseen bluff is a coin flip");
+                            wd4_unseen += 1;
+                        }
+                        reversed += (g.dir < 0) as u32;
+                    }
+                }
+            }
+        }
+        assert!(
+            reversed > 100 && wd4_seen > 5 && wd4_unseen > 5,
+            "{reversed} {wd4_seen} {wd4_unseen}"
+        );
+    }
 }
