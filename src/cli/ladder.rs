@@ -42,7 +42,7 @@ pub struct LadderArgs {
 }
 
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
-    let text = read_text(&a.file.to_string_lossy()).map_err(|e| {
+    let text = read_text(&a.file).map_err(|e| {
         Fail(match e {
             Unread::Io(why) => format!("cannot read {}: {why}", a.file.display()),
             Unread::NotText(m) => format!("malformed ladder file {}: {m}", a.file.display()),

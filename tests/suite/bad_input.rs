@@ -1145,3 +1145,24 @@ fn a_file_that_is_not_utf8_text_is_named_malformed_by_every_reader() {
         assert!(!out.exists(), "{args:?} made its output folder");
     }
 }
+
+/// A ladder file whose name is not UTF-8 is read by that name (the path is
+/// not made lossy on the way): the refusal is about its content, not "No
+/// such file".
+#[cfg(unix)]
+#[test]
+fn a_ladder_file_whose_name_is_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempdir("latin-name");
+    let file = dir.join(std::ffi::OsStr::from_bytes(b"lad\xff.toml"));
+    std::fs::write(&file, "name = \"x\"\nnope = 1\n").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .arg("ladder")
+        .arg(&file)
+        .args(["--out", s(&dir.join("out")), "-q"])
+        .output()
+        .unwrap();
+    let e = refusal(&o);
+    assert!(!e.contains("cannot read"), "{e}");
+    assert!(!dir.join("out").exists());
+}

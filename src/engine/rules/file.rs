@@ -84,8 +84,8 @@ pub enum Unread {
 }
 
 /// The text of the file at `path` ([`Unread`] says why not).
-pub fn read_text(path: &str) -> Result<String, Unread> {
-    let bytes = std::fs::read(Path::new(path)).map_err(|e| Unread::Io(e.into()))?;
+pub fn read_text(path: impl AsRef<Path>) -> Result<String, Unread> {
+    let bytes = std::fs::read(path.as_ref()).map_err(|e| Unread::Io(e.into()))?;
     String::from_utf8(bytes).map_err(|e| Unread::NotText(format!("not UTF-8 text ({e})")))
 }
 
