@@ -851,7 +851,7 @@ fn an_oracle_that_sees_every_other_hand_is_the_oracle_and_one_that_sees_fewer_is
     // of other players (or more) that is every hand, and the same deals as
     // the plain oracle; with fewer the other hands are dealt at random, so
     // the games differ (the deals themselves: a unit test of
-    // `Game::reveal_next`).
+    // `Game::reveal_places`).
     let oracle = |sees: &str| {
         let spec = StrategySpec::parse(
             &format!("name = \"o\"\nbase = \"oracle\"\n[search]\niterations = 6\nrollout = \"color\"\n{sees}\n"),
