@@ -160,7 +160,7 @@ pub struct SearchParams {
     pub model_sampler: Sampler,
     /// `oracle`: how many of the players after it (in the direction of
     /// play at each decision) it sees the hands of; the others' hands are
-    /// dealt uniformly as a fair search deals them (0: every hand). A
+    /// dealt uniformly as a fair search deals them (0, with `sees_previous` 0 too: every hand). A
     /// partial ceiling: what knowing the next player's hand alone is
     /// worth, for example. Left out of a preset's description at 0, so
     /// that saved states of presets written before it still resume.
@@ -341,7 +341,7 @@ impl SearchConfig {
             }
             if n > crate::engine::game::MAX_PLAYERS as u32 - 1 {
                 return Err(format!(
-                    "{name} = {n} must be between 0 (every hand) and {}",
+                    "{name} = {n} must be between 0 and {}",
                     crate::engine::game::MAX_PLAYERS - 1
                 ));
             }
