@@ -242,11 +242,11 @@ fn always_in(d: &Drive, observer: u8, holder: usize, cards: CardSet) {
     assert!(misses > 0, "the uniform deal always placed them too");
 }
 
-#[test]
-fn after_seven_o_swaps_the_known_cards_are_in_the_right_hands() {
-    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
-    let mut d = Drive::new(
-        &r,
+/// Seven-o at 3 players: seat 0 swaps with seat 1 at its first turn, and
+/// with seat 2 at its second.
+fn seven_o_swaps(r: &Rules) -> Drive<'_> {
+    Drive::new(
+        r,
         2,
         &[
             &["red-7", "red-1", "yellow-7", "blue-4"],
@@ -261,7 +261,13 @@ fn after_seven_o_swaps_the_known_cards_are_in_the_right_hands() {
             moves().play("red-9"),
         ],
         1,
-    );
+    )
+}
+
+#[test]
+fn after_seven_o_swaps_the_known_cards_are_in_the_right_hands() {
+    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
+    let mut d = seven_o_swaps(&r);
     // Seat 0 swaps with seat 1.
     d.turns(1);
     let given = d.set(&["red-1", "yellow-7", "blue-4"]);
@@ -462,18 +468,25 @@ fn an_innocent_verdict_and_the_colour_restriction_are_public_notes() {
     red_free(&d, 1, 0);
 }
 
-#[test]
-fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
+/// Heads-up, seat 0 holding red-1, red-2 and red-3, seat 1 blue-4, blue-5
+/// and green-6 (nothing playable on red), on red-9; `pile`: the draw pile's
+/// top cards.
+fn seat_1_without_red<'r>(r: &'r Rules, pile: &[&str]) -> Drive<'r> {
     let hands: &[&[&str]] = &[
         &["red-1", "red-2", "red-3"],
         &["blue-4", "blue-5", "green-6"],
     ];
-    let seat0 = || moves().play("red-1").play("red-2").play("red-3");
+    let seat0 = moves().play("red-1").play("red-2").play("red-3");
+    Drive::new(r, 1, hands, "red-9", pile, vec![seat0, moves()], 1)
+}
+
+#[test]
+fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
     // force_play: seat 0 plays red-1; seat 1, with nothing playable, draws
     // red-8 and plays it at once: all three cards it holds were held at the
     // draw, when red cards, 1s and wilds were playable.
     let r = rules("classic", &["hand_size=3", "force_play=true"]);
-    let mut d = Drive::new(&r, 1, hands, "red-9", &["red-8"], vec![seat0(), moves()], 1);
+    let mut d = seat_1_without_red(&r, &["red-8"]);
     d.turns(1);
     let deck = &d.g.rules().deck;
     let accept = deck.accept_on[d.g.top() as usize];
@@ -496,15 +509,7 @@ fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
     // may_draw_when_playable = false: the drawn yellow-4 is not playable and
     // stays; at least three of the four cards were held at the draw.
     let r = rules("classic", &["hand_size=3", "may_draw_when_playable=false"]);
-    let mut d = Drive::new(
-        &r,
-        1,
-        hands,
-        "red-9",
-        &["yellow-4"],
-        vec![seat0(), moves()],
-        1,
-    );
+    let mut d = seat_1_without_red(&r, &["yellow-4"]);
     d.turns(2);
     assert_eq!(d.hand(1).len(), 4);
     assert_eq!(
@@ -523,7 +528,10 @@ fn after_a_forced_draw_no_deal_gives_that_player_a_card_it_could_have_played() {
     let mut d = Drive::new(
         &r,
         1,
-        hands,
+        &[
+            &["red-1", "red-2", "red-3"],
+            &["blue-4", "blue-5", "green-6"],
+        ],
         "red-9",
         &["yellow-4"],
         vec![off().play("red-1"), off()],
@@ -1033,23 +1041,7 @@ fn the_informed_chain_keeps_the_known_cards_and_the_hard_notes() {
     // the chain still moves (seat 2's hand changes); the uniform chain
     // moves them out.
     let r = rules("classic", &["hand_size=4", "seven_o=true"]);
-    let mut d = Drive::new(
-        &r,
-        2,
-        &[
-            &["red-7", "red-1", "yellow-7", "blue-4"],
-            &["red-7", "blue-1", "blue-2", "blue-3"],
-            &["red-9", "green-2", "green-3", "green-4"],
-        ],
-        "red-5",
-        &["yellow-1", "yellow-2", "yellow-3", "yellow-4"],
-        vec![
-            moves().play("red-7").target(1),
-            moves().play("red-1"),
-            moves().play("red-9"),
-        ],
-        1,
-    );
+    let mut d = seven_o_swaps(&r);
     d.turns(1);
     let given = d.set(&["red-1", "yellow-7", "blue-4"]);
     assert_eq!(d.obs(0).known_in(1), given);
@@ -1071,13 +1063,8 @@ fn the_informed_chain_keeps_the_known_cards_and_the_hard_notes() {
     // cards it held then is playable on red-9 (a hard note). The informed
     // chain never gives it one; the uniform chain does (with the model's
     // noise the draw is only unlikely there).
-    let hands: &[&[&str]] = &[
-        &["red-1", "red-2", "red-3"],
-        &["blue-4", "blue-5", "green-6"],
-    ];
-    let seat0 = || moves().play("red-1").play("red-2").play("red-3");
     let r = rules("classic", &["hand_size=3", "force_play=true"]);
-    let mut d = Drive::new(&r, 1, hands, "red-9", &["red-8"], vec![seat0(), moves()], 1);
+    let mut d = seat_1_without_red(&r, &["red-8"]);
     d.turns(1);
     let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
     d.turns(1);
