@@ -12,7 +12,7 @@
 use crate::common;
 
 use crate::common::{deck_order, kind, rules, tokens};
-use rand::SeedableRng;
+use rand::{Rng as _, SeedableRng};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use unolab::agents::search::{HandChain, OpponentModel, TableTurns};
@@ -1086,6 +1086,142 @@ fn the_informed_chain_keeps_the_known_cards_and_the_hard_notes() {
     assert!(chain_states(&d, 0, false, 2_000)
         .iter()
         .any(|h| !(h[1] & accept).is_empty()));
+}
+
+/// Seven-o at 3 players: seat 0 (asking for the last turns) swaps its
+/// hand with seat 1's by red-7, so it knows seat 1's three cards (none
+/// playable on red-7); seat 1 draws blue-2, then seat 2 draws yellow-6
+/// although it holds red-3. Seat 0 is to play. Also the cards playable on
+/// red-7.
+fn seat_2_drew_after_a_swap(r: &Rules) -> (Drive<'_>, CardSet) {
+    let mut d = Drive::new(
+        r,
+        2,
+        &[
+            &["red-7", "green-5", "yellow-8", "blue-9"],
+            &["red-1", "blue-1", "green-2", "yellow-3"],
+            &["red-3", "green-1", "green-9", "yellow-4"],
+        ],
+        "red-5",
+        &["blue-2", "yellow-6"],
+        vec![
+            moves().play("red-7").target(1).tracking(Tracking::Plays),
+            moves(),
+            moves(),
+        ],
+        1,
+    );
+    d.turns(3);
+    let accept = d.g.rules().deck.accept_on[d.g.top() as usize];
+    (d, accept)
+}
+
+#[test]
+fn the_informed_chain_samples_the_models_posterior_given_the_known_cards() {
+    // Seat 0 knows three of seat 1's four cards; seat 1's and seat 2's draws
+    // on red-7 are weighed by the model (`color` never draws with a playable
+    // card). The informed chain must visit deals as often as the model's
+    // posterior over the deals that keep the known cards in place weighs
+    // them, estimated by weighing such deals (the known cards in place, the
+    // rest uniform) and self-normalising: the shares of states where seat 2
+    // holds no card playable on red-7 (0.10 dealt uniformly, 0.40 in the
+    // posterior) and where seat 1's unknown card is playable on it (0.36
+    // and 0.17). The uniform chain moves the known cards (0.50 for the
+    // second); the informed chain with its acceptance step skipped gave
+    // (0.11, 0.36), without its pinned cards (0.41, 0.53): both fail here.
+    //
+    // Seat 1's unknown card is the one it drew after its turn, so in truth
+    // that turn says nothing of it; the model's trace back takes any of
+    // the four cards for the drawn one (it does not know three were held
+    // since the swap), hence 0.17. The chain follows the model's weights,
+    // which is what is checked here.
+    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
+    let (d, accept) = seat_2_drew_after_a_swap(&r);
+    let obs = d.obs(0);
+    let given = d.set(&["green-5", "yellow-8", "blue-9"]);
+    assert_eq!(obs.known_in(1), given);
+    assert!(obs.known_in(2).is_empty());
+    assert_eq!((obs.hand_size(1), obs.hand_size(2)), (4, 5));
+    assert!((0..3).all(|h| obs.constraints(h).is_empty()));
+    let drew = |h| obs.last_turn(h).is_some_and(|t| t.card.is_none());
+    assert!(drew(1) && drew(2), "both drew at their last turn");
+    let know = Knowledge::of(&obs);
+    let spec = StrategySpec::load("color").unwrap();
+    let mut model = OpponentModel::new(&spec, 3, 0.25, 6);
+    let turns = TableTurns::read(&obs);
+    let stats = |h: &[CardSet]| {
+        (
+            (h[2] & accept).is_empty(),
+            !((h[1] - given) & accept).is_empty(),
+        )
+    };
+    // The posterior: the unseen cards not known to be anywhere, dealt
+    // uniformly around the known ones, each deal weighed by the model.
+    let mut rng = Rng::seed_from_u64(13);
+    let free: Vec<CardId> = (d.g.rules().deck.all - obs.discard() - obs.hand() - given)
+        .iter()
+        .collect();
+    let deals = 20_000;
+    let (mut weight, mut w_none, mut w_one) = (0.0, 0.0, 0.0);
+    let (mut prior_none, mut prior_one) = (0usize, 0usize);
+    for _ in 0..deals {
+        let mut pool = free.clone();
+        for i in (1..pool.len()).rev() {
+            pool.swap(i, rng.random_range(0..=i));
+        }
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        hands[0] = obs.hand();
+        hands[1] = given;
+        let mut next = pool.into_iter();
+        for (h, hand) in hands.iter_mut().enumerate().take(3).skip(1) {
+            while (hand.len() as usize) < obs.hand_size(h) {
+                hand.insert(next.next().unwrap());
+            }
+        }
+        let mut g = Game::determinize_with_hands(&obs, &hands, &mut rng);
+        let w = model.weight(&obs, &turns, &mut g, &mut rng);
+        let (none, one) = stats(&hands);
+        prior_none += none as usize;
+        prior_one += one as usize;
+        weight += w;
+        w_none += if none { w } else { 0.0 };
+        w_one += if one { w } else { 0.0 };
+    }
+    let prior = (
+        prior_none as f64 / deals as f64,
+        prior_one as f64 / deals as f64,
+    );
+    let posterior = (w_none / weight, w_one / weight);
+    let mut shares = |informed: bool| {
+        let mut g = Game::determinize(&obs, &mut rng);
+        let k = informed.then_some(&know);
+        let mut model = OpponentModel::new(&spec, 3, 0.25, 6);
+        let mut chain = HandChain::start(&mut model, &obs, &turns, &mut g, k, &mut rng);
+        let (steps, mut none, mut one) = (20_000, 0usize, 0usize);
+        for _ in 0..steps {
+            chain.run(&mut model, &obs, &turns, &mut g, 1, &mut rng);
+            let (a, b) = stats(chain.hands());
+            none += a as usize;
+            one += b as usize;
+        }
+        (none as f64 / steps as f64, one as f64 / steps as f64)
+    };
+    let (informed, uniform) = (shares(true), shares(false));
+    let seen = format!(
+        "chain {informed:.3?}, posterior {posterior:.3?}, known cards dealt uniformly {prior:.3?}, uniform chain {uniform:.3?}"
+    );
+    assert!(
+        (posterior.0 - prior.0).abs() > 0.2 && (posterior.1 - prior.1).abs() > 0.05,
+        "the test tells the posterior from the prior: {seen}"
+    );
+    assert!(
+        (informed.0 - posterior.0).abs() < 0.05 && (informed.1 - posterior.1).abs() < 0.03,
+        "{seen}"
+    );
+    assert!(
+        (uniform.0 - posterior.0).abs() > 0.05 || (uniform.1 - posterior.1).abs() > 0.03,
+        "the test tells the uniform chain apart: {seen}"
+    );
 }
 
 #[test]
