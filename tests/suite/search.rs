@@ -451,6 +451,37 @@ fn an_opponent_model_weighs_the_deals_and_plays_the_same_on_any_thread_count() {
     }
 }
 
+#[test]
+fn an_informed_chain_plays_its_own_games_the_same_on_any_thread_count() {
+    // The model's chain with determinize = "informed", under seven-o (hands
+    // move, so the searcher knows cards) and bluff_challenge (a pending
+    // Wild Draw Four settled by the dealt hand once anything is known):
+    // games of its own against the uniform chain's, the same on one thread
+    // or two, under pimc and ismcts.
+    for base in ["pimc", "ismcts"] {
+        let preset = |extra: &str| {
+            StrategySpec::parse(
+                &format!(
+                    "name = \"m\"\nbase = \"{base}\"\n[search]\niterations = 6\nrollout = \"color\"\nmodel = \"color\"\nmodel_turns = 3\nmodel_tries = 8\nmodel_sampler = \"chain\"\n{extra}"
+                ),
+                "test",
+            )
+            .unwrap()
+        };
+        let stats = |agent: &StrategySpec, threads: usize| {
+            let r = rules("classic", &["seven_o=true", "bluff_challenge=true"]);
+            let mut s = one_against_color_on(agent.clone(), r, 3, 40, 59, threads);
+            s.strategies[0].name.clear();
+            s
+        };
+        let informed = preset("determinize = \"informed\"");
+        let one = stats(&informed, 1);
+        assert_eq!(one.games, 40);
+        assert_eq!(one, stats(&informed, 2), "{base}");
+        assert_ne!(one, stats(&preset(""), 1), "{base}");
+    }
+}
+
 /// Plays the wrapped search agent and ranks each of its play decisions
 /// among the legal actions by the shipped network's logits: counts the
 /// decisions whose action is not among the network's `k` best (ties go to

@@ -152,7 +152,12 @@ impl Sim {
     pub(super) fn dealt<'r>(&self, obs: &Observation<'r>, det_seed: u64) -> (Game<'r>, u64) {
         let mut det = Rng::seed_from_u64(det_seed);
         let mut g = match (self.deal, &self.chain) {
-            (Deal::Chain, Some(c)) => Game::determinize_with_hands(obs, c.hands(), &mut det),
+            // An informed chain settles a pending Wild Draw Four from the
+            // hands it dealt, as an informed deal does.
+            (Deal::Chain, Some(c)) => match &self.know {
+                Some(k) => Game::determinize_with_hands_informed(obs, c.hands(), k, &mut det),
+                None => Game::determinize_with_hands(obs, c.hands(), &mut det),
+            },
             _ => deal(self.deal, self.know.as_ref(), obs, &mut det),
         };
         // An ordered draw pile (the determinization shuffled it): the same

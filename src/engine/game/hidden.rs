@@ -341,11 +341,39 @@ impl<'r> Game<'r> {
             }
         }
         g.pile.len = m as u8;
-        if g.wd4_pending() && src.wd4_player != obs.seat {
-            let mask = src.rules.deck.color_mask[src.wd4_color.index()];
-            g.wd4_guilty = !(g.hands[src.wd4_player as usize] & mask).is_empty();
+        g.settle_wd4_by_hand(obs);
+        g
+    }
+
+    /// [`Game::determinize_with_hands`] for a search that deals from what the
+    /// table revealed (`know`, as [`Game::determinize_informed`] takes it):
+    /// with any knowledge, a pending Wild Draw Four is guilty when `hands`
+    /// gives its player the colour active before it, as an informed deal
+    /// decides; without, a coin flip as in [`Game::determinize_with_hands`].
+    /// The generator is used as there (the coin is flipped either way), so
+    /// the draw pile and everything dealt after are the same.
+    pub fn determinize_with_hands_informed(
+        obs: &Observation<'r>,
+        hands: &[CardSet; MAX_PLAYERS],
+        know: &Knowledge,
+        rng: &mut Rng,
+    ) -> Game<'r> {
+        let mut g = Game::determinize_with_hands(obs, hands, rng);
+        if !know.is_empty() {
+            g.settle_wd4_by_hand(obs);
         }
         g
+    }
+
+    /// A pending Wild Draw Four not played by `obs`'s seat is guilty when
+    /// the hand this determinization deals its player holds the colour
+    /// active before it.
+    fn settle_wd4_by_hand(&mut self, obs: &Observation<'r>) {
+        let src = obs.g;
+        if self.wd4_pending() && src.wd4_player != obs.seat {
+            let mask = src.rules.deck.color_mask[src.wd4_color.index()];
+            self.wd4_guilty = !(self.hands[src.wd4_player as usize] & mask).is_empty();
+        }
     }
 
     /// The true deal, for the perfect-information reference agent (`oracle`)
@@ -521,6 +549,102 @@ mod tests {
             }
         }
         assert!(checked.iter().all(|&k| k >= 30), "{checked:?}");
+    }
+
+    /// Random plays at a table that takes the public notes (so a game
+    /// keeps the colour a Wild Draw Four was played on).
+    struct Noting;
+    impl crate::engine::strategy::Strategy for Noting {
+        fn name(&self) -> &str {
+            "noting"
+        }
+        fn choose_play(
+            &mut self,
+            _: &Observation,
+            playable: CardSet,
+            rng: &mut Rng,
+        ) -> Option<CardId> {
+            let n = playable.len();
+            (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+        }
+        fn notes(&self) -> crate::engine::strategy::Tracking {
+            crate::engine::strategy::Tracking::Facts
+        }
+    }
+
+    /// `determinize_with_hands_informed` under `bluff_challenge`, at every
+    /// state of random play at 3 players where a Wild Draw Four by another
+    /// seat than the observer's is pending: with knowledge, the deal of
+    /// `determinize_with_hands` from the same generator (hands, draw pile,
+    /// the generator after), guilty exactly when the dealt hand of its
+    /// player holds the colour active before it (on the true hands, the
+    /// true verdict), where the coin flip disagrees in some deals; without
+    /// knowledge, the coin flip.
+    #[test]
+    fn an_informed_deal_on_given_hands_settles_a_pending_wild_draw_four_by_the_hand() {
+        use super::super::{Agents, NoRecord, TurnEnd};
+        let mut rules = Rules::builtin("classic");
+        rules.settings.bluff_challenge = true;
+        let (mut pending, mut verdicts, mut overruled) = (0, [0; 2], 0);
+        for seed in 0..60u64 {
+            let mut g = Game::new(&rules, 3, seed);
+            let mut seats: Vec<Box<dyn crate::engine::strategy::Strategy>> =
+                (0..3).map(|_| Box::new(Noting) as _).collect();
+            let mut agents = Agents {
+                seats: &mut seats,
+                rng: Rng::seed_from_u64(seed),
+            };
+            g.start_match(None);
+            let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
+            let mut turn = 0u64;
+            while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
+                cur = next;
+                turn += 1;
+                if !g.wd4_pending() {
+                    continue;
+                }
+                pending += 1;
+                let observer = (g.wd4_player + 1 + (turn % 2) as u8) % 3;
+                let obs = Observation::of(&g, observer);
+                let mut know = Knowledge::of(&obs);
+                assert!(know.is_empty());
+                let mut true_hands = [CardSet::EMPTY; MAX_PLAYERS];
+                true_hands[..3].copy_from_slice(&g.hands[..3]);
+                let truth = Game::determinize_with_hands_informed(
+                    &obs,
+                    &true_hands,
+                    &Knowledge { any: true, ..know },
+                    &mut Rng::seed_from_u64(0),
+                );
+                assert_eq!(truth.wd4_guilty, g.wd4_guilty, "the true hands");
+                let mask = rules.deck.color_mask[g.wd4_color.index()];
+                let mut rng = Rng::seed_from_u64(seed * 1000 + turn);
+                for _ in 0..10 {
+                    let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+                    Game::deal_hands(&obs, &mut rng, &mut hands);
+                    let (mut a, mut b) = (rng.clone(), rng.clone());
+                    let coin = Game::determinize_with_hands(&obs, &hands, &mut a);
+                    let same = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut b);
+                    assert_eq!(same.wd4_guilty, coin.wd4_guilty, "no knowledge: the coin");
+                    know.any = true;
+                    let mut c = rng.clone();
+                    let dealt = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut c);
+                    know.any = false;
+                    assert_eq!(dealt.hands, coin.hands);
+                    assert!(dealt.draw_pile().eq(coin.draw_pile()));
+                    assert_eq!(c.random::<u64>(), a.random::<u64>());
+                    let holds = !(hands[g.wd4_player as usize] & mask).is_empty();
+                    assert_eq!(dealt.wd4_guilty, holds);
+                    verdicts[holds as usize] += 1;
+                    overruled += (coin.wd4_guilty != holds) as u32;
+                    rng = a;
+                }
+            }
+        }
+        assert!(
+            pending >= 10 && verdicts[0] > 0 && verdicts[1] > 0 && overruled > 0,
+            "{pending} {verdicts:?} {overruled}"
+        );
     }
 
     /// `reveal_places` at 2 to 10 players under `bluff_challenge`, the seen
