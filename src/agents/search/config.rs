@@ -50,7 +50,7 @@ pub enum Sampler {
     /// changed are weighed again. With `determinize = "informed"` it starts
     /// from an informed deal, leaves the cards whose place the searcher
     /// knows where they are and keeps every hand's public hard constraints
-    /// (`belief::HandChain`).
+    /// (`belief::HandChain`); `draw_evidence` shapes only that first deal.
     Chain,
 }
 
