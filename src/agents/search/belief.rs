@@ -328,24 +328,17 @@ impl HandChain {
             let q = (0..n).find(|&q| q != me && q != p && self.hands[q].contains(d));
             // A swap that breaks a hard constraint leaves the state as it is
             // (the posterior is nought there).
-            let swapped = |h: CardSet, out: u8, inn: u8| {
-                let mut h = h;
-                h.remove(out);
-                h.insert(inn);
-                h
-            };
-            if !self.allowed(p, swapped(hand, c, d))
-                || q.is_some_and(|q| !self.allowed(q, swapped(self.hands[q], d, c)))
+            let (c_set, d_set) = (CardSet::single(c), CardSet::single(d));
+            let new_p = (hand - c_set) | d_set;
+            let other = q.map(|q| (q, self.hands[q], (self.hands[q] - d_set) | c_set));
+            if !self.allowed(p, new_p) || other.is_some_and(|(q, _, new_q)| !self.allowed(q, new_q))
             {
                 continue;
             }
             // The proposal in place; undone if it is not kept.
-            let other = q.map(|q| (q, self.hands[q]));
-            self.hands[p].remove(c);
-            self.hands[p].insert(d);
-            if let Some(q) = q {
-                self.hands[q].remove(d);
-                self.hands[q].insert(c);
+            self.hands[p] = new_p;
+            if let Some((q, _, new_q)) = other {
+                self.hands[q] = new_q;
             }
             g.set_hands(&self.hands);
             let next_p = model.likelihood(obs, g, p, turns.of(p), rng);
@@ -361,7 +354,7 @@ impl HandChain {
                 }
             } else {
                 self.hands[p] = hand;
-                if let Some((q, h)) = other {
+                if let Some((q, h, _)) = other {
                     self.hands[q] = h;
                 }
             }

@@ -493,8 +493,9 @@ fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::testing::round_states;
+    use crate::engine::game::testing::{round_states, round_states_noting};
     use crate::engine::rules::Rules;
+    use crate::engine::strategy::Tracking;
 
     /// `reveal_places` at 4 players, at many states of random play, for
     /// every set of places it can be given: the observer and the players at
@@ -551,27 +552,6 @@ mod tests {
         assert!(checked.iter().all(|&k| k >= 30), "{checked:?}");
     }
 
-    /// Random plays at a table that takes the public notes (so a game
-    /// keeps the colour a Wild Draw Four was played on).
-    struct Noting;
-    impl crate::engine::strategy::Strategy for Noting {
-        fn name(&self) -> &str {
-            "noting"
-        }
-        fn choose_play(
-            &mut self,
-            _: &Observation,
-            playable: CardSet,
-            rng: &mut Rng,
-        ) -> Option<CardId> {
-            let n = playable.len();
-            (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
-        }
-        fn notes(&self) -> crate::engine::strategy::Tracking {
-            crate::engine::strategy::Tracking::Facts
-        }
-    }
-
     /// `determinize_with_hands_informed` under `bluff_challenge`, at every
     /// state of random play at 3 players where a Wild Draw Four by another
     /// seat than the observer's is pending: with knowledge, the deal of
@@ -582,30 +562,23 @@ mod tests {
     /// knowledge, the coin flip.
     #[test]
     fn an_informed_deal_on_given_hands_settles_a_pending_wild_draw_four_by_the_hand() {
-        use super::super::{Agents, NoRecord, TurnEnd};
         let mut rules = Rules::builtin("classic");
         rules.settings.bluff_challenge = true;
         let (mut pending, mut verdicts, mut overruled) = (0, [0; 2], 0);
         for seed in 0..60u64 {
-            let mut g = Game::new(&rules, 3, seed);
-            let mut seats: Vec<Box<dyn crate::engine::strategy::Strategy>> =
-                (0..3).map(|_| Box::new(Noting) as _).collect();
-            let mut agents = Agents {
-                seats: &mut seats,
-                rng: Rng::seed_from_u64(seed),
-            };
-            g.start_match(None);
-            let mut cur = g.begin_round(&mut agents, &mut NoRecord).first_player;
-            let mut turn = 0u64;
-            while let TurnEnd::Next(next) = g.play_turn(cur, &mut agents, &mut NoRecord) {
-                cur = next;
-                turn += 1;
+            // Seats that take the public notes, so a game keeps the colour a
+            // Wild Draw Four was played on.
+            for (turn, g) in round_states_noting(&rules, 3, seed, Tracking::Facts)
+                .iter()
+                .enumerate()
+            {
+                let turn = turn as u64;
                 if !g.wd4_pending() {
                     continue;
                 }
                 pending += 1;
                 let observer = (g.wd4_player + 1 + (turn % 2) as u8) % 3;
-                let obs = Observation::of(&g, observer);
+                let obs = Observation::of(g, observer);
                 let mut know = Knowledge::of(&obs);
                 assert!(know.is_empty());
                 let mut true_hands = [CardSet::EMPTY; MAX_PLAYERS];

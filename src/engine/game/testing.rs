@@ -4,11 +4,12 @@
 use super::{Agents, Game, NoRecord, Observation, TurnEnd};
 use crate::engine::cards::{CardId, CardSet};
 use crate::engine::rules::Rules;
-use crate::engine::strategy::Strategy;
+use crate::engine::strategy::{Strategy, Tracking};
 
-// Random plays (the engine's defaults for the other decisions); the
-// engine's tests use no agent of the layer above.
-struct Uniform;
+// Random plays (the engine's defaults for the other decisions) at a table
+// that keeps what the `Tracking` asks for; the engine's tests use no agent
+// of the layer above.
+struct Uniform(Tracking);
 impl Strategy for Uniform {
     fn name(&self) -> &str {
         "uniform"
@@ -23,15 +24,29 @@ impl Strategy for Uniform {
         let n = playable.len();
         (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
     }
+    fn notes(&self) -> Tracking {
+        self.0
+    }
 }
 
 /// The states of one round of random play (`Uniform` at every seat),
 /// the deal's first, then one after each turn.
 pub(crate) fn round_states(r: &Rules, players: usize, seed: u64) -> Vec<Game<'_>> {
+    round_states_noting(r, players, seed, Tracking::Off)
+}
+
+/// As [`round_states`], at a table whose seats ask for `tracking` (the
+/// public notes a game then keeps, such as a Wild Draw Four's colour).
+pub(crate) fn round_states_noting(
+    r: &Rules,
+    players: usize,
+    seed: u64,
+    tracking: Tracking,
+) -> Vec<Game<'_>> {
     let mut g = Game::new(r, players, seed);
     g.set_lazy_pile(true);
     let mut seats: Vec<Box<dyn Strategy>> = (0..players)
-        .map(|_| Box::new(Uniform) as Box<dyn Strategy>)
+        .map(|_| Box::new(Uniform(tracking)) as Box<dyn Strategy>)
         .collect();
     let mut agents = Agents {
         seats: &mut seats,
