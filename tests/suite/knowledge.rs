@@ -643,6 +643,67 @@ fn known_cards_played_and_reshuffled_are_no_longer_placed() {
     assert!(returned > 0, "no seed drew red-1 back into seat 1's hand");
 }
 
+/// Two players on the sixteen-card deck: seat 0 plays four cards while
+/// seat 1 draws the three of the pile and then a fourth, which reshuffles
+/// the four under the top (red-2, red-1, red-3, yellow-3) into the pile.
+/// Seat 1 has drawn one card since, so it holds every card seat 0 cannot
+/// see but those four (its six and the three it drew), and one of them.
+#[test]
+fn after_a_reshuffle_the_pile_holds_only_its_cards() {
+    let r = common::custom_rules(SIXTEEN, &["hand_size=6"]);
+    let mut d = Drive::new(
+        &r,
+        1,
+        &[
+            &["red-1", "red-3", "yellow-1", "yellow-3", "blue-1", "blue-3"],
+            &[
+                "green-1", "green-2", "green-3", "green-7", "blue-2", "blue-7",
+            ],
+        ],
+        "red-2",
+        &["yellow-2", "yellow-7", "red-7"],
+        vec![
+            moves()
+                .play("red-1")
+                .play("red-3")
+                .play("yellow-3")
+                .play("yellow-1"),
+            moves().draw().draw().draw().draw(),
+        ],
+        1,
+    );
+    d.turns(7);
+    // Before the reshuffle the pile may hold any card.
+    assert_eq!(d.obs(0).pile_may_hold(), r.deck.all);
+    assert_eq!(d.g.draw_pile_len(), 0);
+    d.turns(1);
+    let deck = &r.deck;
+    let returned = ["red-2", "red-1", "red-3", "yellow-3"]
+        .iter()
+        .fold(CardSet::EMPTY, |s, t| s | deck.all_of(kind(t)));
+    let obs = d.obs(0);
+    assert_eq!(obs.pile_may_hold(), returned);
+    assert_eq!(d.g.draw_pile_len(), 3);
+    assert_eq!(
+        obs.constraints(1).iter().collect::<Vec<_>>(),
+        vec![(returned, 9)]
+    );
+    let held = deck.all - obs.discard() - obs.hand() - returned;
+    assert_eq!(held.len(), 9);
+    assert!((held - d.hand(1)).is_empty(), "the truth");
+    // Informed deals put them all there; uniform ones do not.
+    always_in(&d, 0, 1, held);
+    // So does every state of the informed chain, which still moves (the one
+    // returned card seat 1 drew); the uniform chain moves them out.
+    let states = chain_states(&d, 0, true, 500);
+    assert!(states.iter().all(|h| (held - h[1]).is_empty()));
+    let seat1: std::collections::HashSet<u128> = states.iter().map(|h| h[1].0).collect();
+    assert_eq!(seat1.len(), 4, "the chain visits each returned card");
+    assert!(chain_states(&d, 0, false, 500)
+        .iter()
+        .any(|h| !(held - h[1]).is_empty()));
+}
+
 /// A classic round of three players (match seed 5, seat 0 deals), dealt
 /// and waiting for its first turn.
 fn dealt_round_of_three(r: &Rules) -> Game<'_> {

@@ -218,7 +218,9 @@ impl OpponentModel {
 /// the observer knows the place of (the proposal picks among the other
 /// cards alone, so it stays symmetric), and refuses a swap that breaks a
 /// hand's public hard constraints (a draw where a play was required, a Wild
-/// Draw Four under the colour restriction: [`Observation::constraints`]),
+/// Draw Four under the colour restriction, a reshuffle:
+/// [`Observation::constraints`]) or puts in the draw pile a card that,
+/// after a reshuffle, must be in a hand ([`Observation::pile_may_hold`]),
 /// so its states are the deals consistent with that knowledge, weighed by
 /// the model. Without knowledge its draws are exactly the uniform chain's.
 ///
@@ -232,6 +234,10 @@ pub struct HandChain {
     pinned: CardSet,
     /// Each hand's public hard constraints (empty without knowledge).
     constraints: [Constraints; MAX_PLAYERS],
+    /// The cards the draw pile may hold (every card without knowledge; after
+    /// a reshuffle, its cards): a swap that would put another in the pile
+    /// is refused.
+    pile: CardSet,
 }
 
 impl HandChain {
@@ -251,8 +257,10 @@ impl HandChain {
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         let mut pinned = CardSet::EMPTY;
         let mut constraints = [Constraints::default(); MAX_PLAYERS];
+        let mut pile = obs.rules().deck.all;
         match know.filter(|k| !k.is_empty()) {
             Some(k) => {
+                pile = k.pile();
                 let dealt = Game::determinize_informed(obs, k, rng);
                 for (h, hand) in hands.iter_mut().enumerate().take(obs.players()) {
                     *hand = dealt.hand(h);
@@ -279,6 +287,7 @@ impl HandChain {
             likelihood,
             pinned,
             constraints,
+            pile,
         }
     }
 
@@ -331,8 +340,11 @@ impl HandChain {
             let (c_set, d_set) = (CardSet::single(c), CardSet::single(d));
             let new_p = (hand - c_set) | d_set;
             let other = q.map(|q| (q, self.hands[q], (self.hands[q] - d_set) | c_set));
-            if !self.allowed(p, new_p) || other.is_some_and(|(q, _, new_q)| !self.allowed(q, new_q))
-            {
+            let keeps = match other {
+                Some((q, _, new_q)) => self.allowed(q, new_q),
+                None => self.pile.contains(c),
+            };
+            if !keeps || !self.allowed(p, new_p) {
                 continue;
             }
             // The proposal in place; undone if it is not kept.
@@ -359,5 +371,73 @@ impl HandChain {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::game::testing::round_states_noting;
+    use crate::engine::rules::Rules;
+    use crate::engine::strategy::Tracking;
+    use rand::SeedableRng;
+
+    /// After a reshuffle, at states of random play under `draw_to_match` at
+    /// 3 and 4 players: every state of the informed chain leaves in the
+    /// draw pile only cards it may hold, though a hand that drew since may
+    /// give it a card its notes do not need; without the pile's check
+    /// (`pile` set to every card) some state does not.
+    #[test]
+    fn after_a_reshuffle_the_informed_chain_keeps_the_pile_to_its_cards() {
+        let mut rules = Rules::builtin("classic");
+        rules.settings.draw_to_match = true;
+        let d = &rules.deck;
+        let spec = StrategySpec::load("color").unwrap();
+        let (mut states, mut loose_broke) = (0, 0);
+        for players in 3..=4 {
+            for seed in 0..6u64 {
+                let all = round_states_noting(&rules, players, seed, Tracking::Plays);
+                for (turn, g) in all.iter().enumerate().step_by(3) {
+                    let obs = Observation::of(g, (turn % players) as u8);
+                    let may = obs.pile_may_hold();
+                    if may == d.all {
+                        continue;
+                    }
+                    let know = Knowledge::of(&obs);
+                    let turns = TableTurns::read(&obs);
+                    let mut model = OpponentModel::new(&spec, players, 0.25, 6);
+                    for loose in [false, true] {
+                        let mut rng = Rng::seed_from_u64(seed * 1000 + turn as u64);
+                        let mut sim = Game::determinize(&obs, &mut rng);
+                        let mut chain = HandChain::start(
+                            &mut model,
+                            &obs,
+                            &turns,
+                            &mut sim,
+                            Some(&know),
+                            &mut rng,
+                        );
+                        if loose {
+                            chain.pile = d.all;
+                        }
+                        for _ in 0..40 {
+                            chain.run(&mut model, &obs, &turns, &mut sim, 1, &mut rng);
+                            let held = chain.hands()[..players]
+                                .iter()
+                                .fold(CardSet::EMPTY, |u, &h| u | h);
+                            let pile = d.all - obs.discard() - held;
+                            let kept = (pile - may).is_empty();
+                            if loose {
+                                loose_broke += !kept as usize;
+                            } else {
+                                assert!(kept, "a card outside the reshuffle's in the pile");
+                            }
+                        }
+                    }
+                    states += 1;
+                }
+            }
+        }
+        assert!(states >= 50 && loose_broke > 0, "{states} {loose_broke}");
     }
 }

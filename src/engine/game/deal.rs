@@ -66,7 +66,7 @@ impl<'r> Game<'r> {
         }
         self.pile.len = len as u8;
         self.discard = CardSet::single(self.top);
-        self.forget_cards(rest);
+        self.reshuffled(rest);
         rec.on(self, Event::Reshuffle);
         true
     }

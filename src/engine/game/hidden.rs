@@ -4,78 +4,15 @@
 //! deal for the perfect-information reference agent, and the
 //! card-conservation invariant (for tests).
 
-use super::{below, Game, LastTurn, Notes, Observation, Rng, MAX_NOTES, MAX_PLAYERS};
+use super::{below, Game, LastTurn, Observation, Rng, MAX_PLAYERS};
 use crate::engine::cards::{CardId, CardSet};
 use rand::{Rng as _, SeedableRng};
-
-/// What an observer knows of the hidden hands at a decision, for
-/// [`Game::determinize_informed`]: computed once per decision from its
-/// [`Observation`] ([`Knowledge::of`]), used for every determinization.
-#[derive(Clone, Copy, Debug)]
-pub struct Knowledge {
-    seat: u8,
-    /// Cards the observer knows to be in each other hand.
-    known: [CardSet; MAX_PLAYERS],
-    /// The public notes on each other hand.
-    notes: [Notes; MAX_PLAYERS],
-    /// The chance that a soft note is true (0: soft notes are ignored).
-    soft: f64,
-    /// Whether anything above constrains a deal.
-    any: bool,
-}
-
-impl Knowledge {
-    /// What `obs`'s seat knows of the other hands: the cards it knows to be
-    /// there and the hard notes (facts).
-    pub fn of(obs: &Observation) -> Knowledge {
-        Knowledge::weighing_draws(obs, 0.0)
-    }
-
-    /// As [`Knowledge::of`], with each soft note (a draw where a play was
-    /// allowed: see `Strategy::wants_draw_notes`) held true in a deal with
-    /// probability `p` (an opponent model: 1 for a player who draws only
-    /// without a playable card, as every shipped heuristic preset does but
-    /// `cautious`, which holds wilds back).
-    pub fn weighing_draws(obs: &Observation, p: f64) -> Knowledge {
-        let p = p.clamp(0.0, 1.0);
-        let mut k = Knowledge {
-            seat: obs.seat,
-            known: [CardSet::EMPTY; MAX_PLAYERS],
-            notes: [Notes::default(); MAX_PLAYERS],
-            soft: p,
-            any: false,
-        };
-        for h in 0..obs.players() {
-            if h == obs.seat as usize {
-                continue;
-            }
-            let known = obs.known_in(h);
-            let notes = obs.notes(h);
-            k.known[h] = known;
-            k.notes[h] = notes;
-            let hard = (notes.soft as u32 | !0 << notes.len) != u32::MAX;
-            k.any |= !known.is_empty() || hard || (p > 0.0 && notes.soft != 0);
-        }
-        k
-    }
-
-    /// The cards known to be in `holder`'s hand (empty for the observer).
-    pub fn known(&self, holder: usize) -> CardSet {
-        self.known[holder]
-    }
-
-    /// Whether the observer knows nothing beyond its observation (then an
-    /// informed deal is a uniform one).
-    pub fn is_empty(&self) -> bool {
-        !self.any
-    }
-}
 
 impl<'r> Game<'r> {
     /// A copy of the observed game to deal hidden cards into: a generator
     /// of its own, no scripted deck, no private knowledge (its hands are not
     /// the real ones).
-    fn hidden_copy(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
+    pub(super) fn hidden_copy(obs: &Observation<'r>, rng: &mut Rng) -> Game<'r> {
         let mut g = obs.g.clone();
         g.rng = Rng::seed_from_u64(rng.random());
         g.scripted = None;
@@ -217,165 +154,6 @@ impl<'r> Game<'r> {
         g
     }
 
-    /// As [`Game::determinize`], but consistent with what the observer knows
-    /// (`know`, from [`Knowledge::of`] on the same observation): the cards it
-    /// knows to be in a hand are dealt there, and each public constraint on a
-    /// hand is met by dealing that hand at least its minimum of cards from
-    /// outside the excluded set (the rest of the hand, and the draw pile, at
-    /// random from what is left). Without any knowledge it deals exactly as
-    /// [`Game::determinize`]. A pending Wild Draw Four is guilty when the hand
-    /// dealt to its player holds the colour active before it.
-    pub fn determinize_informed(
-        obs: &Observation<'r>,
-        know: &Knowledge,
-        rng: &mut Rng,
-    ) -> Game<'r> {
-        if know.is_empty() {
-            return Game::determinize(obs, rng);
-        }
-        debug_assert_eq!(know.seat, obs.seat);
-        let src = obs.g;
-        let mut g = Game::hidden_copy(obs, rng);
-        let me = obs.seat as usize;
-        let n = src.n as usize;
-        let mut placed = CardSet::EMPTY;
-        for h in 0..n {
-            placed |= know.known[h];
-        }
-        let unseen = src.rules.deck.all - src.discard - src.hands[me] - placed;
-        let mut pool = [0 as CardId; 128];
-        let len = shuffled(unseen, &mut pool, rng);
-        // The constrained picks first, hand after hand, each note oldest
-        // first. A card held since an older note was held at every later one,
-        // so a note's exclusion joins those of the later notes in force (the
-        // hard ones, and each soft one with its chance, drawn once per deal).
-        // With several hands competing for few cards a pass can fall short:
-        // then the pool is shuffled again (a few times), and the last pass
-        // keeps what it got.
-        let mut on = [0u16; MAX_PLAYERS];
-        for h in 0..n {
-            let notes = &know.notes[h];
-            on[h] = !notes.soft & ((1u32 << notes.len) - 1) as u16;
-            if know.soft > 0.0 {
-                for i in 0..notes.len() {
-                    if notes.soft >> i & 1 != 0
-                        && (know.soft >= 1.0 || rng.random::<f64>() < know.soft)
-                    {
-                        on[h] |= 1 << i;
-                    }
-                }
-            }
-        }
-        let mut taken = CardSet::EMPTY;
-        for attempt in 0..4 {
-            taken = CardSet::EMPTY;
-            let mut short = false;
-            for h in 0..n {
-                if h == me {
-                    continue;
-                }
-                if on[h] == 0 {
-                    g.hands[h] = know.known[h];
-                    continue;
-                }
-                let notes = &know.notes[h];
-                let room = src.hands[h].len() - know.known[h].len();
-                let mut later = [CardSet::EMPTY; MAX_NOTES + 1];
-                for i in (0..notes.len()).rev() {
-                    later[i] = later[i + 1];
-                    if on[h] >> i & 1 != 0 {
-                        later[i] |= notes.excl[i];
-                    }
-                }
-                let mut got = CardSet::EMPTY;
-                for i in 0..notes.len() {
-                    if on[h] >> i & 1 == 0 {
-                        continue;
-                    }
-                    let excl = later[i];
-                    let have = (know.known[h] - excl).len() + (got - excl).len();
-                    let mut need = (notes.min[i] as u32)
-                        .saturating_sub(have)
-                        .min(room - got.len());
-                    for &c in &pool[..len] {
-                        if need == 0 {
-                            break;
-                        }
-                        if !taken.contains(c) && !excl.contains(c) {
-                            taken.insert(c);
-                            got.insert(c);
-                            need -= 1;
-                        }
-                    }
-                    short |= need > 0;
-                }
-                g.hands[h] = know.known[h] | got;
-            }
-            if !short || attempt == 3 {
-                break;
-            }
-            let redo = shuffled(unseen, &mut pool, rng);
-            debug_assert_eq!(redo, len);
-        }
-        // The rest of each hand, then the draw pile, in the pool's order.
-        let mut k = 0;
-        for h in 0..n {
-            if h == me {
-                continue;
-            }
-            let want = src.hands[h].len();
-            while g.hands[h].len() < want && k < len {
-                let c = pool[k];
-                k += 1;
-                if !taken.contains(c) {
-                    g.hands[h].insert(c);
-                    taken.insert(c);
-                }
-            }
-        }
-        let mut m = 0;
-        for &c in &pool[k..len] {
-            if !taken.contains(c) {
-                g.pile.cards[m] = c;
-                m += 1;
-            }
-        }
-        g.pile.len = m as u8;
-        g.settle_wd4_by_hand(obs);
-        g
-    }
-
-    /// [`Game::determinize_with_hands`] for a search that deals from what the
-    /// table revealed (`know`, as [`Game::determinize_informed`] takes it):
-    /// with any knowledge, a pending Wild Draw Four is guilty when `hands`
-    /// gives its player the colour active before it, as an informed deal
-    /// decides; without, a coin flip as in [`Game::determinize_with_hands`].
-    /// The generator is used as there (the coin is flipped either way), so
-    /// the draw pile and everything dealt after are the same.
-    pub fn determinize_with_hands_informed(
-        obs: &Observation<'r>,
-        hands: &[CardSet; MAX_PLAYERS],
-        know: &Knowledge,
-        rng: &mut Rng,
-    ) -> Game<'r> {
-        let mut g = Game::determinize_with_hands(obs, hands, rng);
-        if !know.is_empty() {
-            g.settle_wd4_by_hand(obs);
-        }
-        g
-    }
-
-    /// A pending Wild Draw Four not played by `obs`'s seat is guilty when
-    /// the hand this determinization deals its player holds the colour
-    /// active before it.
-    fn settle_wd4_by_hand(&mut self, obs: &Observation<'r>) {
-        let src = obs.g;
-        if self.wd4_pending() && src.wd4_player != obs.seat {
-            let mask = src.rules.deck.color_mask[src.wd4_color.index()];
-            self.wd4_guilty = !(self.hands[src.wd4_player as usize] & mask).is_empty();
-        }
-    }
-
     /// The true deal, for the perfect-information reference agent (`oracle`)
     /// only: every hand as it is, the draw pile's cards in a random order
     /// (with the runner's unordered pile there is no order to see). No
@@ -434,7 +212,7 @@ impl<'r> Game<'r> {
     }
 
     /// A Wild Draw Four is pending and may be challenged.
-    fn wd4_pending(&self) -> bool {
+    pub(super) fn wd4_pending(&self) -> bool {
         self.pending > 0 && self.s.bluff_challenge && self.rules.deck.wd4.contains(self.top)
     }
 
@@ -477,7 +255,7 @@ impl<'r> Game<'r> {
 
 /// Writes the cards of `set` into `out` in a uniformly random order; returns
 /// how many.
-fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
+pub(super) fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
     let mut len = 0;
     for c in set.iter() {
         out[len] = c;
@@ -493,9 +271,8 @@ fn shuffled(set: CardSet, out: &mut [CardId; 128], rng: &mut Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::testing::{round_states, round_states_noting};
+    use crate::engine::game::testing::round_states;
     use crate::engine::rules::Rules;
-    use crate::engine::strategy::Tracking;
 
     /// `reveal_places` at 4 players, at many states of random play, for
     /// every set of places it can be given: the observer and the players at
@@ -550,74 +327,6 @@ mod tests {
             }
         }
         assert!(checked.iter().all(|&k| k >= 30), "{checked:?}");
-    }
-
-    /// `determinize_with_hands_informed` under `bluff_challenge`, at every
-    /// state of random play at 3 players where a Wild Draw Four by another
-    /// seat than the observer's is pending: with knowledge, the deal of
-    /// `determinize_with_hands` from the same generator (hands, draw pile,
-    /// the generator after), guilty exactly when the dealt hand of its
-    /// player holds the colour active before it (on the true hands, the
-    /// true verdict), where the coin flip disagrees in some deals; without
-    /// knowledge, the coin flip.
-    #[test]
-    fn an_informed_deal_on_given_hands_settles_a_pending_wild_draw_four_by_the_hand() {
-        let mut rules = Rules::builtin("classic");
-        rules.settings.bluff_challenge = true;
-        let (mut pending, mut verdicts, mut overruled) = (0, [0; 2], 0);
-        for seed in 0..60u64 {
-            // Seats that take the public notes, so a game keeps the colour a
-            // Wild Draw Four was played on.
-            for (turn, g) in round_states_noting(&rules, 3, seed, Tracking::Facts)
-                .iter()
-                .enumerate()
-            {
-                let turn = turn as u64;
-                if !g.wd4_pending() {
-                    continue;
-                }
-                pending += 1;
-                let observer = (g.wd4_player + 1 + (turn % 2) as u8) % 3;
-                let obs = Observation::of(g, observer);
-                let mut know = Knowledge::of(&obs);
-                assert!(know.is_empty());
-                let mut true_hands = [CardSet::EMPTY; MAX_PLAYERS];
-                true_hands[..3].copy_from_slice(&g.hands[..3]);
-                let truth = Game::determinize_with_hands_informed(
-                    &obs,
-                    &true_hands,
-                    &Knowledge { any: true, ..know },
-                    &mut Rng::seed_from_u64(0),
-                );
-                assert_eq!(truth.wd4_guilty, g.wd4_guilty, "the true hands");
-                let mask = rules.deck.color_mask[g.wd4_color.index()];
-                let mut rng = Rng::seed_from_u64(seed * 1000 + turn);
-                for _ in 0..10 {
-                    let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-                    Game::deal_hands(&obs, &mut rng, &mut hands);
-                    let (mut a, mut b) = (rng.clone(), rng.clone());
-                    let coin = Game::determinize_with_hands(&obs, &hands, &mut a);
-                    let same = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut b);
-                    assert_eq!(same.wd4_guilty, coin.wd4_guilty, "no knowledge: the coin");
-                    know.any = true;
-                    let mut c = rng.clone();
-                    let dealt = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut c);
-                    know.any = false;
-                    assert_eq!(dealt.hands, coin.hands);
-                    assert!(dealt.draw_pile().eq(coin.draw_pile()));
-                    assert_eq!(c.random::<u64>(), a.random::<u64>());
-                    let holds = !(hands[g.wd4_player as usize] & mask).is_empty();
-                    assert_eq!(dealt.wd4_guilty, holds);
-                    verdicts[holds as usize] += 1;
-                    overruled += (coin.wd4_guilty != holds) as u32;
-                    rng = a;
-                }
-            }
-        }
-        assert!(
-            pending >= 10 && verdicts[0] > 0 && verdicts[1] > 0 && overruled > 0,
-            "{pending} {verdicts:?} {overruled}"
-        );
     }
 
     /// `reveal_places` at 2 to 10 players under `bluff_challenge`, the seen

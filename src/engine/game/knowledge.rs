@@ -16,12 +16,18 @@
 //!   it. A known card that is played is on the discard pile for everyone to
 //!   see (the observation drops it, as it looks only in hands), and a reshuffle
 //!   clears the bits of the cards it returns to the draw pile.
+//! - **The reshuffled cards** (public): a reshuffle returns the discard pile
+//!   (under its top card) to the draw pile in front of everyone, so until
+//!   the next one the draw pile holds only those cards
+//!   ([`Observation::pile_may_hold`]), and no hand held any of them then:
+//!   a hard note on every seat (for a table that takes notes).
 //! - **Notes** (public): "this hand held no card of this set". Under
 //!   `force_play` or `may_draw_when_playable = false` a player who draws for
 //!   its turn held no playable card (no card of the `accept` mask then); under
 //!   the Wild Draw Four restriction a player who plays one held no card of the
 //!   colour active before it, and under `bluff_challenge` a challenge that
-//!   finds the player innocent says the same. Cards drawn afterwards are not
+//!   finds the player innocent says the same. A reshuffle notes on every hand that
+//!   it held none of the cards returned to the draw pile. Cards drawn afterwards are not
 //!   constrained: a note keeps the seat's draw counter at that moment, and at
 //!   least `hand size - cards drawn since` cards of the hand are ones it held
 //!   then (each draw adds one card). A note moves with its hand in swaps and
@@ -179,6 +185,10 @@ pub(super) struct Ledger {
     next: u8,
     /// Whether the log holds any turn.
     logged: bool,
+    /// The cards of this round's last reshuffle (empty before any): the
+    /// draw pile has held only cards of this set since (public: every
+    /// player saw them on the discard pile).
+    reshuffled: CardSet,
 }
 
 impl Ledger {
@@ -195,6 +205,7 @@ impl Ledger {
         log: [Logged::NONE; TURN_LOG],
         next: 0,
         logged: false,
+        reshuffled: CardSet::EMPTY,
     };
 
     /// Forgets everything (a new deal).
@@ -208,6 +219,7 @@ impl Ledger {
         if self.logged {
             self.forget_turns(|_| true);
         }
+        self.reshuffled = CardSet::EMPTY;
     }
 
     /// Makes this ledger mean what `src` means, copying only what `src`
@@ -223,6 +235,7 @@ impl Ledger {
         let len = src.len as usize;
         self.notes[..len].copy_from_slice(&src.notes[..len]);
         self.len = src.len;
+        self.reshuffled = src.reshuffled;
         if src.logged || self.logged {
             self.log = src.log;
             self.next = src.next;
@@ -375,12 +388,21 @@ impl<'r> Game<'r> {
     }
 
     /// Cards go back to the draw pile (a reshuffle): nobody knows where they
-    /// are any more.
-    #[inline]
-    pub(super) fn forget_cards(&mut self, cards: CardSet) {
+    /// are any more, and everybody knows they are there. The pile holds only
+    /// them from now on, and (for a table that takes notes) each hand holds
+    /// none of them: a public hard note on every seat, at its draw counter.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn reshuffled(&mut self, cards: CardSet) {
         if self.ledger.dirty {
             for c in cards.iter() {
                 self.ledger.known_by[c as usize & 127] = 0;
+            }
+        }
+        self.ledger.reshuffled = cards;
+        if self.tracking != super::Tracking::Off {
+            for seat in 0..self.n {
+                self.note(seat, cards, self.drawn[seat as usize & 15], false);
             }
         }
     }
@@ -556,10 +578,24 @@ impl<'a> Observation<'a> {
         k
     }
 
+    /// The cards the draw pile may hold, as every player knows: after a
+    /// reshuffle this round only the cards it returned to the pile (the
+    /// discard pile under the top card; those seen since are gone from it),
+    /// before any every card of the deck. A reshuffle's cards were in no
+    /// hand then, so every unseen card outside this set is in a hand.
+    pub fn pile_may_hold(&self) -> CardSet {
+        let r = self.g.ledger.reshuffled;
+        if r.is_empty() {
+            self.g.rules.deck.all
+        } else {
+            r
+        }
+    }
+
     /// The public notes on `holder`'s hand (every seat sees the same), as
     /// taken, oldest first: hard from draws while a play was required, Wild
-    /// Draw Fours under the colour restriction and innocent verdicts of
-    /// challenges; soft from draws where a play was allowed (only for a
+    /// Draw Fours under the colour restriction, innocent verdicts of
+    /// challenges and reshuffles; soft from draws where a play was allowed (only for a
     /// table that asked for them: `Strategy::wants_draw_notes`). Notes that
     /// no longer say anything are left out.
     pub fn notes(&self, holder: usize) -> Notes {

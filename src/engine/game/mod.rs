@@ -20,6 +20,7 @@
 //! - `effects`: pending draws, jump-ins, seven-o, Ohana, last-card draws;
 //! - `observation`: what a seat can see;
 //! - `hidden`: determinization and the conservation check;
+//! - `informed`: what the table revealed, and the deals that keep it;
 //! - `resume`: playing a round on from a decision (search agents);
 //! - `events`: events, results and errors;
 //! - `strategy`: the decision interface the game calls (also
@@ -35,6 +36,7 @@ mod deal;
 mod effects;
 mod events;
 mod hidden;
+mod informed;
 mod knowledge;
 mod observation;
 mod playable;
@@ -49,7 +51,7 @@ pub use events::{
     DrawReason, Event, IllegalAction, IllegalActionError, MatchResult, NoRecord, Outcome, Recorder,
     RoundResult,
 };
-pub use hidden::Knowledge;
+pub use informed::Knowledge;
 pub use knowledge::{Constraints, LastTurn, Notes, Turns, MAX_NOTES, MAX_TURNS, TURN_LOG};
 pub use observation::Observation;
 pub use resume::{Playout, ResumeAt};
