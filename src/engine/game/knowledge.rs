@@ -681,3 +681,73 @@ impl<'a> Observation<'a> {
         self.g.drawn[holder]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::game::testing::round_states_of;
+    use crate::engine::rng::Rng;
+    use crate::engine::rules::Rules;
+    use crate::engine::strategy::{Strategy, Tracking};
+    use rand::Rng as _;
+
+    /// Random plays, a drawn card played half the time, and a seven-o
+    /// target that is the player's own seat (illegal) a fifth of the time.
+    struct Careless;
+    impl Strategy for Careless {
+        fn name(&self) -> &str {
+            "careless"
+        }
+        fn choose_play(
+            &mut self,
+            _: &Observation,
+            playable: CardSet,
+            rng: &mut Rng,
+        ) -> Option<CardId> {
+            let n = playable.len();
+            (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+        }
+        fn play_drawn(&mut self, _: &Observation, _: CardId, rng: &mut Rng) -> bool {
+            rng.random()
+        }
+        fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+            if rng.random::<f64>() < 0.2 {
+                obs.seat
+            } else {
+                obs.seat_after(rng.random_range(1..obs.players() as u8))
+            }
+        }
+        fn notes(&self) -> Tracking {
+            Tracking::Facts
+        }
+    }
+
+    /// Under `seven_o` and `draw_to_match` (many reshuffles, many drawn
+    /// cards played at once), at 2 to 4 players: every hand keeps its hard
+    /// notes at every state, also when a drawn 7 is played with an illegal
+    /// target (the card stays in the hand, so its draw still counts).
+    #[test]
+    fn a_drawn_card_kept_by_an_illegal_target_still_counts_as_drawn() {
+        let mut rules = Rules::builtin("classic");
+        rules.settings.seven_o = true;
+        rules.settings.draw_to_match = true;
+        let mut states = 0;
+        for players in 2..=4 {
+            for seed in 0..200u64 {
+                for g in round_states_of(&rules, players, seed, || Box::new(Careless)) {
+                    let obs = Observation::of(&g, 0);
+                    for h in 0..players {
+                        let hand = g.hands[h];
+                        let kept = obs
+                            .constraints(h)
+                            .iter()
+                            .all(|(excl, min)| (hand - excl).len() >= min);
+                        assert!(kept, "players {players}, seed {seed}, hand {h}");
+                    }
+                    states += 1;
+                }
+            }
+        }
+        assert!(states >= 10_000, "{states}");
+    }
+}

@@ -93,9 +93,9 @@ impl<'r> Game<'r> {
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng));
                 Some(if play {
                     if house {
-                        self.play::<true, Quiet, T>(p, c, false, agents, rec)
+                        self.play::<true, Quiet, T>(p, c, false, false, agents, rec)
                     } else {
-                        self.play::<false, Quiet, T>(p, c, false, agents, rec)
+                        self.play::<false, Quiet, T>(p, c, false, false, agents, rec)
                     }
                 } else {
                     Flow::Next(self.step(p, 1))

@@ -43,11 +43,19 @@ pub(crate) fn round_states_noting(
     seed: u64,
     tracking: Tracking,
 ) -> Vec<Game<'_>> {
+    round_states_of(r, players, seed, || Box::new(Uniform(tracking)))
+}
+
+/// As [`round_states`], with the strategy `seat` makes at every seat.
+pub(crate) fn round_states_of(
+    r: &Rules,
+    players: usize,
+    seed: u64,
+    seat: impl Fn() -> Box<dyn Strategy>,
+) -> Vec<Game<'_>> {
     let mut g = Game::new(r, players, seed);
     g.set_lazy_pile(true);
-    let mut seats: Vec<Box<dyn Strategy>> = (0..players)
-        .map(|_| Box::new(Uniform(tracking)) as Box<dyn Strategy>)
-        .collect();
+    let mut seats: Vec<Box<dyn Strategy>> = (0..players).map(|_| seat()).collect();
     let mut agents = Agents {
         seats: &mut seats,
         rng: crate::engine::rng::game_rngs(seed, 1).1,

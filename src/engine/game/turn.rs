@@ -75,7 +75,7 @@ impl<'r> Game<'r> {
                 if answers.contains(c) {
                     self.turn_unknown(p);
                     self.turns += 1;
-                    return self.play::<true, R, T>(p, c, false, agents, rec);
+                    return self.play::<true, R, T>(p, c, false, false, agents, rec);
                 }
                 if self.illegal(p, IllegalAction::Answer(c), rec) {
                     return Flow::Next(p);
@@ -112,7 +112,7 @@ impl<'r> Game<'r> {
         }
         match choice {
             Some(c) if playable.contains(c) => {
-                return self.play::<H, R, T>(p, c, false, agents, rec)
+                return self.play::<H, R, T>(p, c, false, false, agents, rec)
             }
             Some(c) => {
                 self.illegal(p, IllegalAction::Play(c), rec);
@@ -168,10 +168,7 @@ impl<'r> Game<'r> {
                     && ((H && self.s.force_play)
                         || agents.seats.play_drawn(p, &self.obs(p), c, &mut agents.rng))
                 {
-                    if H && self.tracking != Tracking::Off {
-                        self.drawn_card_played(p);
-                    }
-                    return self.play::<H, R, T>(p, c, false, agents, rec);
+                    return self.play::<H, R, T>(p, c, true, false, agents, rec);
                 }
                 // Under `force_play` nobody is asked either way.
                 if !playable && self.forced_ask & (1 << p) != 0 && !(H && self.s.force_play) {
@@ -203,11 +200,15 @@ impl<'r> Game<'r> {
 
     /// `p` plays `c` (already checked legal), then everything that follows until
     /// the next turn: UNO, the card's effect, jump-ins, skips and draws.
+    /// `drawn`: `c` is the card `p` has just drawn for its turn (once it has
+    /// left the hand, `p`'s notes count one card drawn fewer since; not
+    /// before, as an illegal target keeps it in the hand).
     #[inline(always)]
     pub(super) fn play<const H: bool, R: Recorder, T: Table + ?Sized>(
         &mut self,
         mut p: u8,
         mut c: CardId,
+        drawn: bool,
         mut jump_in: bool,
         agents: &mut Agents<T>,
         rec: &mut R,
@@ -251,6 +252,9 @@ impl<'r> Game<'r> {
             };
             let prev_color = self.color;
             self.hands[p as usize & 15].remove(c);
+            if H && drawn && !jump_in && self.tracking != Tracking::Off {
+                self.drawn_card_played(p);
+            }
             self.discard.insert(c);
             self.top = c;
             self.idle = 0;
@@ -396,7 +400,7 @@ impl<'r> Game<'r> {
         let d = &self.rules.deck;
         match d.color(c) {
             Some(col) if col == self.color => {
-                return self.play::<true, R, T>(p, c, false, agents, rec);
+                return self.play::<true, R, T>(p, c, false, false, agents, rec);
             }
             Some(_) => {}
             None => {
