@@ -291,9 +291,8 @@ impl<'r> Game<'r> {
         let mut sets = [CardSet::EMPTY; MAX_PLAYERS + 1];
         sets[..n].copy_from_slice(&self.hands[..n]);
         let len = self.pile.len as usize;
-        sets[n] = self.pile.cards[..len]
-            .iter()
-            .fold(CardSet::EMPTY, |p, &c| p | CardSet::single(c));
+        sets[n] = self.pile.cards[..len].iter().copied().collect();
+        let was = sets[n];
         let short_of = |list: &[(usize, CardSet, u32)], set: CardSet, u: usize| -> u32 {
             list.iter()
                 .filter(|p| p.0 == u)
@@ -352,9 +351,6 @@ impl<'r> Game<'r> {
         }
         self.hands[..n].copy_from_slice(&sets[..n]);
         // The pile keeps its order, a card swapped out replaced in place.
-        let was = self.pile.cards[..len]
-            .iter()
-            .fold(CardSet::EMPTY, |p, &c| p | CardSet::single(c));
         let mut came = (sets[n] - was).iter();
         for slot in &mut self.pile.cards[..len] {
             if !sets[n].contains(*slot) {
@@ -488,10 +484,7 @@ mod tests {
         // Larger hands: longer rounds, so that heads-up ones reshuffle too.
         rules.settings.hand_size = 12;
         let d = &rules.deck;
-        let set = |g: &Game| {
-            g.draw_pile()
-                .fold(CardSet::EMPTY, |p, c| p | CardSet::single(c))
-        };
+        let set = |g: &Game| g.draw_pile().collect::<CardSet>();
         let keeps = |obs: &Observation, h: usize, hand: CardSet| {
             obs.constraints(h)
                 .iter()
@@ -598,9 +591,7 @@ mod tests {
                     let mut rng = Rng::seed_from_u64(seed * 1000 + turn as u64);
                     for _ in 0..4 {
                         let det = Game::determinize_informed(&obs, &know, &mut rng);
-                        let pile = det
-                            .draw_pile()
-                            .fold(CardSet::EMPTY, |p, c| p | CardSet::single(c));
+                        let pile: CardSet = det.draw_pile().collect();
                         let kept = (pile - may).is_empty()
                             && (0..players).all(|h| {
                                 obs.constraints(h)
