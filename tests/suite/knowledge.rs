@@ -704,6 +704,76 @@ fn after_a_reshuffle_the_pile_holds_only_its_cards() {
         .any(|h| !(held - h[1]).is_empty()));
 }
 
+/// SIXTEEN and one plain wild.
+const SIXTEEN_AND_A_WILD: &str = r#"
+[[deck]]
+faces = ["1", "2", "3", "7"]
+count = 1
+
+[[deck]]
+faces = ["wild"]
+count = 1
+"#;
+
+/// Under `drawn_card = "rlcard"` a drawn card of the active colour, or a
+/// drawn wild, is played at once. It leaves the hand as a drawn card played
+/// under the default reading does, so the notes on that hand count it as
+/// gone: right after a reshuffle of only such cards, the hand that drew one
+/// holds none of them at all.
+#[test]
+fn under_rlcard_a_drawn_card_played_at_once_counts_as_gone() {
+    let r = common::custom_rules(SIXTEEN_AND_A_WILD, &["hand_size=6", "drawn_card=rlcard"]);
+    assert_eq!(r.deck.size, 17);
+    let returned = ["yellow-2", "wild"]
+        .iter()
+        .fold(CardSet::EMPTY, |s, t| s | r.deck.all_of(kind(t)));
+    let mut drew = std::collections::HashSet::new();
+    for seed in 1..=16 {
+        let mut d = Drive::new(
+            &r,
+            1,
+            &[
+                &["wild", "yellow-3", "red-1", "red-2", "blue-1", "blue-2"],
+                &[
+                    "yellow-1", "yellow-7", "red-3", "green-1", "green-2", "blue-3",
+                ],
+            ],
+            "yellow-2",
+            &["red-7", "green-7", "blue-7", "green-3"],
+            vec![
+                moves()
+                    .play("wild")
+                    .color("yellow")
+                    .play("yellow-3")
+                    .draw()
+                    .draw(),
+                moves().draw().draw().draw(),
+            ],
+            seed,
+        );
+        // Seat 0 plays the wild (yellow) and yellow-3, then draws blue-7;
+        // seat 1 draws red-7, green-7 and green-3. Each is kept (not
+        // yellow), and the pile is empty.
+        d.turns(6);
+        assert_eq!(d.g.draw_pile_len(), 0);
+        let before = d.hand(0);
+        assert_eq!(before.len(), 5);
+        // Seat 0 draws from the reshuffled yellow-2 and wild, and plays
+        // what it drew at once.
+        d.turns(1);
+        let obs = d.obs(1);
+        assert_eq!(obs.pile_may_hold(), returned);
+        assert_eq!(d.hand(0), before, "the drawn card was played");
+        drew.insert(d.g.top());
+        assert_eq!(
+            obs.constraints(0).iter().collect::<Vec<_>>(),
+            vec![(returned, 5)],
+            "seed {seed}: every card of hand 0 is outside the reshuffled ones"
+        );
+    }
+    assert_eq!(drew.len(), 2, "both the wild and yellow-2 were drawn");
+}
+
 /// A classic round of three players (match seed 5, seat 0 deals), dealt
 /// and waiting for its first turn.
 fn dealt_round_of_three(r: &Rules) -> Game<'_> {

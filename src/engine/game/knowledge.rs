@@ -723,31 +723,35 @@ mod tests {
     }
 
     /// Under `seven_o` and `draw_to_match` (many reshuffles, many drawn
-    /// cards played at once), at 2 to 4 players: every hand keeps its hard
-    /// notes at every state, also when a drawn 7 is played with an illegal
-    /// target (the card stays in the hand, so its draw still counts).
+    /// cards played at once), at 2 to 4 players, by the rule book and by
+    /// RLCard's reading (a drawn card of the active colour or a drawn wild
+    /// played at once, unasked): every hand keeps its hard notes at every
+    /// state, also when a drawn 7 is played with an illegal target (the
+    /// card stays in the hand, so its draw still counts).
     #[test]
     fn a_drawn_card_kept_by_an_illegal_target_still_counts_as_drawn() {
-        let mut rules = Rules::builtin("classic");
-        rules.settings.seven_o = true;
-        rules.settings.draw_to_match = true;
-        let mut states = 0;
-        for players in 2..=4 {
-            for seed in 0..200u64 {
-                for g in round_states_of(&rules, players, seed, || Box::new(Careless)) {
-                    let obs = Observation::of(&g, 0);
-                    for h in 0..players {
-                        let hand = g.hands[h];
-                        let kept = obs
-                            .constraints(h)
-                            .iter()
-                            .all(|(excl, min)| (hand - excl).len() >= min);
-                        assert!(kept, "players {players}, seed {seed}, hand {h}");
+        for base in ["classic", "rlcard"] {
+            let mut rules = Rules::builtin(base);
+            rules.settings.seven_o = true;
+            rules.settings.draw_to_match = true;
+            let mut states = 0;
+            for players in 2..=4 {
+                for seed in 0..200u64 {
+                    for g in round_states_of(&rules, players, seed, || Box::new(Careless)) {
+                        let obs = Observation::of(&g, 0);
+                        for h in 0..players {
+                            let hand = g.hands[h];
+                            let kept = obs
+                                .constraints(h)
+                                .iter()
+                                .all(|(excl, min)| (hand - excl).len() >= min);
+                            assert!(kept, "{base}, players {players}, seed {seed}, hand {h}");
+                        }
+                        states += 1;
                     }
-                    states += 1;
                 }
             }
+            assert!(states >= 10_000, "{base}: {states}");
         }
-        assert!(states >= 10_000, "{states}");
     }
 }

@@ -400,13 +400,16 @@ impl<'r> Game<'r> {
         let d = &self.rules.deck;
         match d.color(c) {
             Some(col) if col == self.color => {
-                return self.play::<true, R, T>(p, c, false, false, agents, rec);
+                return self.play::<true, R, T>(p, c, true, false, agents, rec);
             }
             Some(_) => {}
             None => {
                 // The drawn card joined a hand of at least one card, so it
                 // is never the last one.
                 self.hands[p as usize & 15].remove(c);
+                if self.tracking != Tracking::Off {
+                    self.drawn_card_played(p);
+                }
                 self.discard.insert(c);
                 self.top = c;
                 self.idle = 0;
