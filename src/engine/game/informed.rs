@@ -396,7 +396,7 @@ impl<'r> Game<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::testing::{round_states_noting, round_states_of};
+    use crate::engine::game::testing::{any_of, round_states_noting, round_states_of};
     use crate::engine::rules::Rules;
     use crate::engine::strategy::Tracking;
     use rand::SeedableRng;
@@ -556,9 +556,10 @@ mod tests {
             playable: CardSet,
             rng: &mut Rng,
         ) -> Option<CardId> {
-            let n = playable.len();
-            (n > 0 && rng.random::<f64>() >= 0.2)
-                .then(|| playable.nth_small(rng.random_range(0..n)))?
+            if !playable.is_empty() && rng.random::<f64>() < 0.2 {
+                return None;
+            }
+            any_of(playable, rng)
         }
         fn notes(&self) -> Tracking {
             Tracking::Evidence

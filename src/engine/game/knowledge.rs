@@ -685,7 +685,7 @@ impl<'a> Observation<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::testing::round_states_of;
+    use crate::engine::game::testing::{any_of, round_states_of};
     use crate::engine::rng::Rng;
     use crate::engine::rules::Rules;
     use crate::engine::strategy::{Strategy, Tracking};
@@ -704,8 +704,7 @@ mod tests {
             playable: CardSet,
             rng: &mut Rng,
         ) -> Option<CardId> {
-            let n = playable.len();
-            (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+            any_of(playable, rng)
         }
         fn play_drawn(&mut self, _: &Observation, _: CardId, rng: &mut Rng) -> bool {
             rng.random()

@@ -3,8 +3,10 @@
 
 use super::{Agents, Game, NoRecord, Observation, TurnEnd};
 use crate::engine::cards::{CardId, CardSet};
+use crate::engine::rng::Rng;
 use crate::engine::rules::Rules;
 use crate::engine::strategy::{Strategy, Tracking};
+use rand::Rng as _;
 
 // Random plays (the engine's defaults for the other decisions) at a table
 // that keeps what the `Tracking` asks for; the engine's tests use no agent
@@ -14,19 +16,19 @@ impl Strategy for Uniform {
     fn name(&self) -> &str {
         "uniform"
     }
-    fn choose_play(
-        &mut self,
-        _: &Observation,
-        playable: CardSet,
-        rng: &mut crate::engine::rng::Rng,
-    ) -> Option<CardId> {
-        use rand::Rng as _;
-        let n = playable.len();
-        (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
+    fn choose_play(&mut self, _: &Observation, playable: CardSet, rng: &mut Rng) -> Option<CardId> {
+        any_of(playable, rng)
     }
     fn notes(&self) -> Tracking {
         self.0
     }
+}
+
+/// A card of `playable` picked uniformly, or `None` when it is empty: the
+/// random play of the engine's test strategies.
+pub(crate) fn any_of(playable: CardSet, rng: &mut Rng) -> Option<CardId> {
+    let n = playable.len();
+    (n > 0).then(|| playable.nth_small(rng.random_range(0..n)))?
 }
 
 /// The states of one round of random play (`Uniform` at every seat),
