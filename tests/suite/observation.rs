@@ -258,3 +258,81 @@ fn strategies_are_asked_without_a_choice_only_if_they_want_to_be() {
     );
     assert_eq!(asked, skipped, "the rounds are the same");
 }
+
+/// Plays like `random`; at every colour choice keeps the features of what it
+/// sees (the network strategy's input).
+struct ColorSpy {
+    seen: Arc<std::sync::Mutex<Vec<Vec<f32>>>>,
+}
+
+impl Strategy for ColorSpy {
+    fn name(&self) -> &str {
+        "color-spy"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, rng: &mut Rng) -> Option<u8> {
+        RandomStrategy.choose_play(obs, playable, rng)
+    }
+    fn choose_color(&mut self, obs: &Observation, _rng: &mut Rng) -> unolab::Color {
+        use unolab::engine::encode::{encode, DecisionKind, OBS_LEN};
+        let mut x = vec![0f32; OBS_LEN];
+        encode(obs, DecisionKind::Color, None, &mut x);
+        self.seen.lock().unwrap().push(x);
+        unolab::Color::Blue
+    }
+}
+
+#[test]
+fn a_start_wild_is_named_from_the_same_view_whatever_the_table_played_before() {
+    // The runners reuse one table for many games, and which games a table
+    // plays in a row depends on the threads: a deal must not show a seat
+    // anything of the round before (here the colour left active, which the
+    // seat naming a start wild saw, and the network strategy reads).
+    let rules = Rules::builtin("classic");
+    let d = &rules.deck;
+    let wild = (d.wild - d.wd4).first().unwrap();
+    let order: Vec<u8> = (d.all - CardSet::single(wild))
+        .iter()
+        .take(21)
+        .chain([wild])
+        .collect();
+    // The view of the start wild's chooser on a fresh table.
+    let start_view = |g: &mut Game, seed: u64| -> Vec<f32> {
+        g.start_match(Some(0));
+        g.script_deck(&order);
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut seats: Vec<Seat> = (0..3)
+            .map(|_| Seat::custom(ColorSpy { seen: seen.clone() }))
+            .collect();
+        let rng = <Rng as rand::SeedableRng>::seed_from_u64(seed);
+        g.begin_round(
+            &mut Agents {
+                seats: &mut seats,
+                rng,
+            },
+            &mut NoRecord,
+        );
+        assert_eq!(g.top(), wild);
+        let mut views = std::mem::take(&mut *seen.lock().unwrap());
+        assert_eq!(views.len(), 1, "one start colour asked");
+        views.pop().unwrap()
+    };
+    let fresh = start_view(&mut Game::new(&rules, 3, 0), 0);
+    let mut other_colour = 0;
+    for seed in 0..16 {
+        let (t, a) = game_rngs(seed, 0);
+        let mut g = Game::with_rng(&rules, 3, t);
+        g.start_match(None);
+        let mut seats: Vec<Seat> = (0..3).map(|_| Seat::Random(RandomStrategy)).collect();
+        g.play_round(
+            &mut Agents {
+                seats: &mut seats,
+                rng: a,
+            },
+            &mut NoRecord,
+        )
+        .unwrap();
+        other_colour += (g.color() != unolab::Color::Red) as u32;
+        assert_eq!(start_view(&mut g, 0), fresh, "after round {seed}");
+    }
+    assert!(other_colour > 0, "some round left another colour active");
+}

@@ -130,6 +130,13 @@ impl<'r> Game<'r> {
         self.round += 1;
         self.hands = [CardSet::EMPTY; 16];
         self.discard = CardSet::EMPTY;
+        // No colour is active before the start card: every deal starts from
+        // a fresh table's (as `Game::new`), so a start wild's colour choice
+        // never sees the colour the previous round left (the runners reuse a
+        // table, and which game it played before depends on the threads).
+        self.color = Color::Red;
+        self.accept = CardSet::EMPTY;
+        self.of_color = CardSet::EMPTY;
         self.set_direction(1);
         self.pending = 0;
         self.pending_cards = 0;
