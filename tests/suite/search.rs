@@ -869,9 +869,9 @@ fn the_seven_o_net_beats_three_color_under_seven_o() {
 /// heads-up by more than `net-seven-o` does (10,000 rounds on a fixed seed,
 /// the lower end of the Wilson interval above 63.8%, over the upper end of
 /// `net-seven-o`'s 63.41% [63.20%, 63.62%] on 200,000 seven_o rounds;
-/// `net-seven-o-informed` measured 65.72% [65.51%, 65.93%]). Here it wins
-/// 67.03% [66.10%, 67.94%]; with `net-seven-o`'s weights in the preset this
-/// fails (63.32% [62.37%, 64.26%]).
+/// `net-seven-o-informed` measured 65.73% [65.53%, 65.94%]). Here it wins
+/// 67.00% [66.07%, 67.91%]; with `net-seven-o`'s weights in the preset this
+/// fails (63.34% [62.39%, 64.28%]).
 #[test]
 fn the_informed_seven_o_net_beats_color_heads_up_under_seven_o() {
     let lineup = format!("{},color", experiment_preset("net-seven-o-informed"));
