@@ -488,7 +488,8 @@ impl<'r> Game<'r> {
     }
 
     /// `p` plays the card it has just drawn: that card is gone again, so
-    /// its notes count one card drawn fewer since they were taken.
+    /// its notes count one card drawn fewer since they were taken (nothing
+    /// to do at a table without notes, such as one that takes none).
     #[inline]
     pub(super) fn drawn_card_played(&mut self, p: u8) {
         if self.ledger.len != 0 {

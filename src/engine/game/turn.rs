@@ -252,7 +252,7 @@ impl<'r> Game<'r> {
             };
             let prev_color = self.color;
             self.hands[p as usize & 15].remove(c);
-            if H && drawn && !jump_in && self.tracking != Tracking::Off {
+            if H && drawn && !jump_in {
                 self.drawn_card_played(p);
             }
             self.discard.insert(c);
@@ -407,9 +407,7 @@ impl<'r> Game<'r> {
                 // The drawn card joined a hand of at least one card, so it
                 // is never the last one.
                 self.hands[p as usize & 15].remove(c);
-                if self.tracking != Tracking::Off {
-                    self.drawn_card_played(p);
-                }
+                self.drawn_card_played(p);
                 self.discard.insert(c);
                 self.top = c;
                 self.idle = 0;
