@@ -813,8 +813,8 @@ fn the_shipped_belief_search_is_the_measured_chain16_preset() {
 }
 
 /// The shipped network beats `tuned` heads-up (10,000 rounds on a fixed
-/// seed, the lower end of the Wilson interval above 50%; it measured 56.33%
-/// [56.11%, 56.55%] on 200,000, docs/learning.md): guards the pairing of the weights with the observation
+/// seed, the lower end of the Wilson interval above 50%; it measured 56.32%
+/// [56.11%, 56.54%] on 200,000, docs/learning.md): guards the pairing of the weights with the observation
 /// encoding they were trained on (a change of the features that forgets the
 /// network shows here).
 #[test]
@@ -825,8 +825,8 @@ fn the_shipped_net_beats_tuned_heads_up() {
 /// The 4-player network (`experiments/presets/net-4p.toml`) beats three
 /// `color` by more than `net` does (10,000 rounds on a fixed seed, the lower
 /// end of the Wilson interval above 26%, over the upper end of `net`'s
-/// 25.74% [25.55%, 25.93%] on 200,000; `net-4p` measured 28.94% there).
-/// With `net`'s weights in the preset this fails (lower end 25.30%). It
+/// 25.73% [25.54%, 25.92%] on 200,000; `net-4p` measured 28.94% there).
+/// With `net`'s weights in the preset this fails (lower end 25.24%). It
 /// guards the weights' pairing with the observation encoding, as above.
 #[test]
 fn the_four_player_net_beats_three_color() {
@@ -837,11 +837,11 @@ fn the_four_player_net_beats_three_color() {
 /// The shipped network for every table size, `net-all`, beats `color` at 2,
 /// 3 and 4 players by more than `net` does (10,000 rounds per size on fixed
 /// seeds; the lower ends of the Wilson intervals above `net`'s upper ends on
-/// 200,000 rounds: 55.14% heads-up, 29.67% at 3 players, 25.93% at 4), and at
-/// 3 players by more than `net-4p` does (its upper end 34.98%). On 200,000
-/// rounds `net-all` measured 57.48%, 39.07% and 28.84%; here it wins 57.40%,
-/// 40.00% and 29.15%. With `net`'s weights in its place this fails at every
-/// size (lower ends 53.78%, 28.44% and 24.61%). It guards the weights'
+/// 200,000 rounds: 55.15% heads-up, 29.68% at 3 players, 25.92% at 4), and at
+/// 3 players by more than `net-4p` does (its upper end 34.99%). On 200,000
+/// rounds `net-all` measured 57.48%, 39.07% and 28.84%; here it wins 57.38%,
+/// 39.99% and 29.11%. With `net`'s weights in its place this fails at every
+/// size (lower ends 53.75%, 28.43% and 24.61%). It guards the weights'
 /// pairing with the observation encoding, as above.
 #[test]
 fn the_network_for_every_table_size_beats_color_at_each() {
@@ -854,10 +854,10 @@ fn the_network_for_every_table_size_beats_color_at_each() {
 /// The network taught under seven_o (`experiments/presets/net-seven-o.toml`)
 /// beats three `color` there by more than `net-all` does (10,000 rounds on a
 /// fixed seed, the lower end of the Wilson interval above 28%; `net-all`,
-/// taught on classic, measured 22.37% [22.19%, 22.56%] on 200,000 seven_o
-/// rounds, `net-seven-o` 30.87% [30.67%, 31.08%]). Here it wins 31.07%
-/// [30.17%, 31.98%]; with `net-all`'s weights in the preset this fails
-/// (22.32% [21.51%, 23.15%]).
+/// taught on classic, measured 22.39% [22.21%, 22.58%] on 200,000 seven_o
+/// rounds, `net-seven-o` 30.87% [30.67%, 31.07%]). Here it wins 31.05%
+/// [30.15%, 31.96%]; with `net-all`'s weights in the preset this fails
+/// (22.33% [21.52%, 23.16%]).
 #[test]
 fn the_seven_o_net_beats_three_color_under_seven_o() {
     let lineup = format!("{},color,color,color", experiment_preset("net-seven-o"));
@@ -868,7 +868,7 @@ fn the_seven_o_net_beats_three_color_under_seven_o() {
 /// (`experiments/presets/net-seven-o-informed.toml`) beats `color` there
 /// heads-up by more than `net-seven-o` does (10,000 rounds on a fixed seed,
 /// the lower end of the Wilson interval above 63.8%, over the upper end of
-/// `net-seven-o`'s 63.41% [63.20%, 63.62%] on 200,000 seven_o rounds;
+/// `net-seven-o`'s 63.42% [63.21%, 63.63%] on 200,000 seven_o rounds;
 /// `net-seven-o-informed` measured 65.73% [65.53%, 65.94%]). Here it wins
 /// 67.00% [66.07%, 67.91%]; with `net-seven-o`'s weights in the preset this
 /// fails (63.34% [62.39%, 64.28%]).
@@ -887,10 +887,10 @@ fn the_informed_seven_o_net_beats_color_heads_up_under_seven_o() {
 
 /// The heads-up network (`experiments/presets/net-2p.toml`) beats `color`
 /// by more than `net` does (10,000 rounds on a fixed seed, the lower end of
-/// the Wilson interval above 55.2%, over the upper end of `net`'s 54.92%
-/// [54.71%, 55.14%] on 200,000; `net-2p` measured 58.20% there). Here it
-/// wins 58.60% [57.63%, 59.56%]; with `net`'s weights in the preset this
-/// fails (54.63% [53.65%, 55.60%]).
+/// the Wilson interval above 55.2%, over the upper end of `net`'s 54.93%
+/// [54.71%, 55.15%] on 200,000; `net-2p` measured 58.21% there). Here it
+/// wins 58.65% [57.68%, 59.61%]; with `net`'s weights in the preset this
+/// fails (54.62% [53.64%, 55.59%]).
 #[test]
 fn the_heads_up_net_beats_color() {
     let lineup = format!("{},color", experiment_preset("net-2p"));
