@@ -3,8 +3,9 @@
 //! environments use), with a hand-written forward pass.
 //!
 //! **The network**: fully connected layers `l1`, `l2`, ..., `lK`, a ReLU after
-//! every layer but the last; `l1` takes the [`OBS_LEN`] features, `lK` gives
-//! one logit per action ([`ACTIONS`]). The policy is the legal action with the
+//! every layer but the last; `l1` takes the [`OBS_LEN`] features (or
+//! [`OBS_LEN_KNOWN`]: those and the known-cards section, [`encode_known`]),
+//! `lK` gives one logit per action ([`ACTIONS`]). The policy is the legal action with the
 //! highest logit (the first on a tie), or with `temperature > 0` an action
 //! drawn from the softmax of the legal logits divided by the temperature.
 //!
@@ -23,8 +24,8 @@
 
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::encode::{
-    encode_update, ActionSet, Decision, DecisionKind, ACTIONS, ACT_COLOR, ACT_PLAY_DRAWN,
-    ACT_TARGET, OBS_LEN,
+    encode_known, encode_update, ActionSet, Decision, DecisionKind, ACTIONS, ACT_COLOR,
+    ACT_PLAY_DRAWN, ACT_TARGET, OBS_LEN, OBS_LEN_KNOWN,
 };
 use crate::engine::game::{Observation, Rng};
 use crate::engine::strategy::Strategy;
@@ -64,15 +65,16 @@ pub struct NetWeights {
 }
 
 impl NetWeights {
-    /// Checks the shapes: `OBS_LEN` in, `ACTIONS` out, each layer's inputs
-    /// the previous one's outputs, finite values.
+    /// Checks the shapes: `OBS_LEN` or `OBS_LEN_KNOWN` in, `ACTIONS` out,
+    /// each layer's inputs the previous one's outputs, finite values.
     pub fn new(layers: Vec<Layer>) -> Result<NetWeights, String> {
         let Some(first) = layers.first() else {
             return Err("the network has no layer (expected l1.weight, l1.bias, ...)".into());
         };
-        if first.inputs != OBS_LEN {
+        if first.inputs != OBS_LEN && first.inputs != OBS_LEN_KNOWN {
             return Err(format!(
-                "l1 takes {} inputs; the observation has {OBS_LEN} features",
+                "l1 takes {} inputs; the observation has {OBS_LEN} features \
+                 ({OBS_LEN_KNOWN} with the known-cards section)",
                 first.inputs
             ));
         }
@@ -113,6 +115,34 @@ impl NetWeights {
 
     pub fn layers(&self) -> &[Layer] {
         &self.layers
+    }
+
+    /// The features the network reads: [`OBS_LEN`] or [`OBS_LEN_KNOWN`].
+    pub fn inputs(&self) -> usize {
+        self.layers[0].inputs
+    }
+
+    /// Whether the network reads the known-cards section too.
+    pub fn reads_known(&self) -> bool {
+        self.inputs() == OBS_LEN_KNOWN
+    }
+
+    /// The same network reading the known-cards section too, with zero
+    /// weights on it: it plays exactly as before until fitted further.
+    pub fn with_known(&self) -> NetWeights {
+        if self.reads_known() {
+            return self.clone();
+        }
+        let mut layers = self.layers.clone();
+        let l = &mut layers[0];
+        let mut weight = Vec::with_capacity(l.outputs * OBS_LEN_KNOWN);
+        for row in l.weight.chunks_exact(l.inputs) {
+            weight.extend_from_slice(row);
+            weight.resize(weight.len() + OBS_LEN_KNOWN - OBS_LEN, 0.0);
+        }
+        l.weight = weight;
+        l.inputs = OBS_LEN_KNOWN;
+        NetWeights::new(layers).expect("only the first layer's inputs grew")
     }
 
     /// Reads a safetensors file's bytes (see the module documentation).
@@ -180,7 +210,7 @@ impl NetWeights {
         let mut header = serde_json::Map::new();
         let mut meta = serde_json::Map::new();
         meta.insert("format".into(), "unolab-net".into());
-        meta.insert("obs_len".into(), OBS_LEN.to_string().into());
+        meta.insert("obs_len".into(), self.inputs().to_string().into());
         meta.insert("actions".into(), ACTIONS.to_string().into());
         for (k, v) in metadata {
             meta.insert((*k).into(), v.clone().into());
@@ -215,7 +245,7 @@ impl NetWeights {
     /// left as they are), from the features `x`, using `hidden` (one buffer per
     /// hidden layer, each of that layer's size: [`NetWeights::buffers`]).
     pub fn logits(&self, x: &[f32], legal: ActionSet, hidden: &mut [Vec<f32>], out: &mut [f32]) {
-        let x = &x[..OBS_LEN];
+        let x = &x[..self.inputs()];
         let n = self.layers.len();
         if n == 1 {
             let l = &self.layers[0];
@@ -342,7 +372,7 @@ impl NetStrategy {
             name: spec.name.clone(),
             weights: spec.weights.clone(),
             temperature: spec.params.temperature,
-            x: vec![0.0; OBS_LEN],
+            x: vec![0.0; spec.weights.inputs()],
             seen: None,
             hidden: spec.weights.buffers(),
             logits: [0.0; ACTIONS],
@@ -365,10 +395,20 @@ impl NetStrategy {
         card: Option<CardId>,
         legal: ActionSet,
     ) -> &[f32; ACTIONS] {
-        encode_update(obs, kind, card, &mut self.x, &mut self.seen);
+        self.features(obs, kind, card);
         self.weights
             .logits(&self.x, legal, &mut self.hidden, &mut self.logits);
         &self.logits
+    }
+
+    /// The features of a decision into `x` (the known-cards section too when
+    /// the network reads it).
+    #[inline]
+    fn features(&mut self, obs: &Observation, kind: DecisionKind, card: Option<CardId>) {
+        encode_update(obs, kind, card, &mut self.x, &mut self.seen);
+        if self.x.len() > OBS_LEN {
+            encode_known(obs, &mut self.x[OBS_LEN..]);
+        }
     }
 
     /// The action for decision `d` (its legal set has at least one action).
@@ -384,7 +424,7 @@ impl NetStrategy {
             return legal.iter().next().unwrap_or(0);
         }
         self.decisions += 1;
-        encode_update(obs, d.kind, card, &mut self.x, &mut self.seen);
+        self.features(obs, d.kind, card);
         self.weights
             .logits(&self.x, legal, &mut self.hidden, &mut self.logits);
         pick(&self.logits, legal, self.temperature, rng)
@@ -513,6 +553,40 @@ mod tests {
         let mut nan = w.layers().to_vec();
         nan[1].bias[3] = f32::NAN;
         assert!(NetWeights::new(nan).unwrap_err().contains("not finite"));
+    }
+
+    #[test]
+    fn a_network_widened_to_the_known_cards_plays_as_before() {
+        // Zero weights on the known-cards section: the same logits whatever
+        // the section holds; a weight on it moves them; the file keeps it.
+        let w = net(16, wobble);
+        let wide = w.with_known();
+        assert!(wide.reads_known() && !w.reads_known());
+        assert_eq!(wide.inputs(), OBS_LEN_KNOWN);
+        assert_eq!(wide.with_known(), wide);
+        let rules = Rules::builtin("classic");
+        let mut g = Game::new(&rules, 3, 4);
+        g.start_match(None);
+        let all = ActionSet(u128::MAX >> (128 - ACTIONS));
+        let (mut h1, mut h2) = (w.buffers(), wide.buffers());
+        let (mut a, mut b) = ([0f32; ACTIONS], [0f32; ACTIONS]);
+        let mut x = vec![0f32; OBS_LEN_KNOWN];
+        encode(&Observation::of(&g, 0), DecisionKind::Play, None, &mut x);
+        for (i, v) in x[OBS_LEN..].iter_mut().enumerate() {
+            *v = (i % 4) as f32;
+        }
+        w.logits(&x, all, &mut h1, &mut a);
+        wide.logits(&x, all, &mut h2, &mut b);
+        assert_eq!(a, b);
+        let mut layers = wide.layers().to_vec();
+        for o in 0..16 {
+            layers[0].weight[o * OBS_LEN_KNOWN + OBS_LEN + 1] = 1.0;
+        }
+        let moved = NetWeights::new(layers).unwrap();
+        moved.logits(&x, all, &mut h2, &mut b);
+        assert_ne!(a, b);
+        let bytes = moved.to_safetensors(&[]);
+        assert_eq!(NetWeights::from_safetensors(&bytes).unwrap(), moved);
     }
 
     #[test]

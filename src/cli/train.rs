@@ -45,6 +45,9 @@ pub struct TrainArgs {
     /// Each iteration fits fresh weights on every position so far, the first teacher's included (default: continue from the latest weights on the search-labelled positions)
     #[arg(long)]
     refit: bool,
+    /// The networks also read the known-cards section: the cards their seat knows to be in each other hand (given in a swap or rotation, seen in a challenge), by colour; an --init network without it starts with zero weights on it
+    #[arg(long)]
+    known: bool,
     /// Hidden layer sizes, comma separated
     #[arg(long, default_value = "128")]
     hidden: String,
@@ -151,6 +154,7 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         opponent: StrategySpec::load(&a.opponent)?,
         seed: a.seed,
         name: name.clone(),
+        known: a.known,
     };
     cfg.validate().map_err(Fail)?;
     let threads = a.threads.unwrap_or_else(cores);

@@ -306,6 +306,91 @@ fn after_seven_o_swaps_the_known_cards_are_in_the_right_hands() {
     always_in(&d, 2, 0, d.hand(0));
 }
 
+/// The known-cards section of the network features
+/// ([`unolab::engine::encode::encode_known`]): what each seat knows of the
+/// hand `k` places after it, counted by colour (red, yellow, green, blue,
+/// wild), the same cards as `known_in`; zeros for a hand it knows nothing
+/// of and past the table. A network that reads the section sees it
+/// ([`NetStrategy::logits_for`]).
+#[test]
+fn the_known_cards_section_counts_what_each_seat_knows_by_colour() {
+    use std::sync::Arc;
+    use unolab::agents::net::{Layer, NetParams, NetSpec, NetStrategy, NetWeights};
+    use unolab::engine::encode::{
+        encode_known, ActionSet, DecisionKind, ACTIONS, ACT_COLOR, KNOWN_CLASSES, KNOWN_LEN,
+        OBS_LEN, OBS_LEN_KNOWN,
+    };
+    let r = rules("classic", &["hand_size=4", "seven_o=true"]);
+    let mut d = seven_o_swaps(&r);
+    // The section `seat` sees, and the one expected from (holder, counts).
+    let section = |d: &Drive, seat: u8| {
+        let mut x = vec![f32::NAN; KNOWN_LEN];
+        encode_known(&d.obs(seat), &mut x);
+        x
+    };
+    let expect = |d: &Drive, seat: u8, known: &[(u8, [f32; KNOWN_CLASSES])]| {
+        let mut x = vec![0f32; KNOWN_LEN];
+        for &(holder, counts) in known {
+            let k = (1..3)
+                .find(|&k| d.obs(seat).seat_after(k) == holder)
+                .unwrap() as usize;
+            x[(k - 1) * KNOWN_CLASSES..k * KNOWN_CLASSES].copy_from_slice(&counts);
+        }
+        x
+    };
+    d.turns(1);
+    // Seat 0 gave red-1, yellow-7, blue-4 to seat 1 and holds seat 1's old
+    // hand, red-7 and three blues.
+    assert_eq!(section(&d, 0), expect(&d, 0, &[(1, [1., 1., 0., 1., 0.])]));
+    assert_eq!(section(&d, 1), expect(&d, 1, &[(0, [1., 0., 0., 3., 0.])]));
+    assert_eq!(section(&d, 2), vec![0f32; KNOWN_LEN], "seat 2 saw nothing");
+    // A network whose "name blue" logit is the blue cards its seat knows in
+    // the hand of the seat after it (one layer, one weight).
+    let mut weight = vec![0f32; ACTIONS * OBS_LEN_KNOWN];
+    weight[(ACT_COLOR + 3) * OBS_LEN_KNOWN + OBS_LEN + 3] = 1.0;
+    let spec = NetSpec {
+        name: "reads-known".into(),
+        params: NetParams {
+            weights: String::new(),
+            temperature: 0.0,
+        },
+        weights: Arc::new(
+            NetWeights::new(vec![Layer {
+                inputs: OBS_LEN_KNOWN,
+                outputs: ACTIONS,
+                weight,
+                bias: vec![0.0; ACTIONS],
+            }])
+            .unwrap(),
+        ),
+    };
+    let mut colours = ActionSet::default();
+    for a in ACT_COLOR..ACT_COLOR + 4 {
+        colours.insert(a);
+    }
+    let blue_after = |d: &Drive, seat: u8| {
+        let mut net = NetStrategy::new(&spec);
+        net.logits_for(&d.obs(seat), DecisionKind::Color, None, colours)[ACT_COLOR + 3]
+    };
+    let after = |d: &Drive, seat: u8| d.obs(seat).seat_after(1);
+    assert_eq!(after(&d, 0), 1);
+    assert_eq!(blue_after(&d, 0), 1.0, "blue-4, given to seat 1");
+    assert_eq!(blue_after(&d, 2), 0.0, "seat 2 knows nothing of seat 0");
+    // Seat 1 plays red-1, seat 2 plays, seat 0 swaps with seat 2.
+    d.turns(3);
+    assert_eq!(
+        section(&d, 0),
+        expect(
+            &d,
+            0,
+            &[(1, [0., 1., 0., 1., 0.]), (2, [0., 0., 0., 3., 0.])]
+        ),
+        "a played card leaves; the hand given on to seat 2 is known there"
+    );
+    assert_eq!(section(&d, 1), expect(&d, 1, &[(2, [0., 0., 0., 3., 0.])]));
+    assert_eq!(blue_after(&d, 1), 3.0, "seat 1's old blues, now at seat 2");
+}
+
 #[test]
 fn after_a_wild_swap_both_sides_know_the_hands() {
     let r = rules("cars3", &["hand_size=3"]);

@@ -350,6 +350,42 @@ pub const SECTIONS: [Section; 12] = sections();
 /// The length of the feature vector.
 pub const OBS_LEN: usize = SECTIONS[11].offset + SECTIONS[11].len;
 
+/// Classes of the known-cards section: red, yellow, green, blue, wild.
+pub const KNOWN_CLASSES: usize = 5;
+/// The length of the known-cards section ([`encode_known`]).
+pub const KNOWN_LEN: usize = (MAX_PLAYERS - 1) * KNOWN_CLASSES;
+/// The features of a network that also reads the known-cards section: the
+/// [`OBS_LEN`] features, then [`KNOWN_LEN`] more.
+pub const OBS_LEN_KNOWN: usize = OBS_LEN + KNOWN_LEN;
+
+/// The known-cards section, after the [`OBS_LEN`] features: read only by a
+/// network whose first layer takes [`OBS_LEN_KNOWN`] inputs, and not part of
+/// the observation of the Python environments. For the seat `k` places after
+/// the player in the direction of play (`k = 1..9`, zeros past the table),
+/// the cards the player knows to be in that hand ([`Observation::known_in`]:
+/// given there in a swap or a rotation, or seen there in a challenge, and
+/// still there), counted by colour: red, yellow, green, blue, then wild.
+/// Only what the seat was shown or saw happen.
+pub fn encode_known(obs: &Observation, out: &mut [f32]) {
+    let out = &mut out[..KNOWN_LEN];
+    out.fill(0.0);
+    let d = &obs.rules().deck;
+    for k in 1..obs.players() {
+        let known = obs.known_in(seat_at(obs, k));
+        if known.is_empty() {
+            continue;
+        }
+        let o = &mut out[(k - 1) * KNOWN_CLASSES..k * KNOWN_CLASSES];
+        let mut colored = 0;
+        for (c, v) in o.iter_mut().take(4).enumerate() {
+            let n = (known & d.color_mask[c]).len();
+            *v = n as f32;
+            colored += n;
+        }
+        o[4] = (known.len() - colored) as f32;
+    }
+}
+
 fn offset(name: &str) -> usize {
     SECTIONS
         .iter()

@@ -64,6 +64,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// The networks' name (stage `k` is `NAME-k`).
     pub name: String,
+    /// The networks read the known-cards section too (`OBS_LEN_KNOWN`
+    /// features): the positions are labelled with it, and `init`, if it
+    /// does not read it, is widened with zero weights on it.
+    pub known: bool,
 }
 
 impl TrainConfig {
@@ -86,6 +90,14 @@ impl TrainConfig {
                         s.name()
                     ))
                 }
+            }
+        }
+        if let Some(w) = &self.init {
+            if w.reads_known() && !self.known {
+                return Err(
+                    "the starting network (init) reads the known-cards section: turn known cards on to train it"
+                        .into(),
+                );
             }
         }
         if self.fit.hidden.is_empty() || self.fit.hidden.iter().any(|&h| h == 0 || h > 4096) {
@@ -183,6 +195,7 @@ pub fn train(
                 behaviour.as_ref(),
                 at..to,
                 seed,
+                cfg.known,
                 stop,
             ));
             at = to;
@@ -196,10 +209,18 @@ pub fn train(
             break;
         }
         let labelled = data.len();
-        let start = prev.as_ref().or(cfg.init.as_ref());
+        let init = match &cfg.init {
+            Some(w) if cfg.known => Some(w.with_known()),
+            other => other.clone(),
+        };
+        let start = prev.as_ref().or(init.as_ref());
         let before = match start {
             Some(w) => data.agreement(w),
-            None => data.agreement(&super::fit::init(&cfg.fit.hidden, cfg.fit.seed)),
+            None => data.agreement(&super::fit::init(
+                data.width(),
+                &cfg.fit.hidden,
+                cfg.fit.seed,
+            )),
         };
         if k == 1 && !cfg.refit {
             pool = Dataset::default();
@@ -233,7 +254,7 @@ pub fn train(
             // The positions this stage labelled: the tail of the set.
             let mut last = Dataset::default();
             let from = train_on.len() - labelled;
-            last.x = train_on.x[from * crate::engine::encode::OBS_LEN..].to_vec();
+            last.x = train_on.x[from * train_on.width()..].to_vec();
             last.legal = train_on.legal[from..].to_vec();
             last.label = train_on.label[from..].to_vec();
             last.agreement(&weights)
@@ -347,7 +368,29 @@ mod tests {
             opponent: StrategySpec::load("first").unwrap(),
             seed: 5,
             name: "t".into(),
+            known: false,
         }
+    }
+
+    #[test]
+    fn known_cards_widen_init_and_a_network_reading_them_needs_them() {
+        // From a network without the section: stage 0 starts where it was
+        // (the same agreement before fitting) and ends reading the section.
+        let stop = AtomicBool::new(false);
+        let narrow = super::super::fit::init(crate::engine::encode::OBS_LEN, &[8], 3);
+        let mut cfg = config(None, false);
+        cfg.iterations = 0;
+        cfg.init = Some(narrow.clone());
+        let plain = train(&cfg, &stop, &mut |_| {}).unwrap();
+        cfg.known = true;
+        let known = train(&cfg, &stop, &mut |_| {}).unwrap();
+        assert_eq!(known[0].agreement_before, plain[0].agreement_before);
+        assert!(known[0].weights.reads_known() && !plain[0].weights.reads_known());
+        // A network that reads it cannot be trained without it.
+        cfg.known = false;
+        cfg.init = Some(narrow.with_known());
+        let e = cfg.validate().unwrap_err();
+        assert!(e.contains("known-cards section"), "{e}");
     }
 
     #[test]
@@ -356,7 +399,11 @@ mod tests {
         // --hidden's, so the stages changed shape.
         let stop = AtomicBool::new(false);
         let mut cfg = config(None, true);
-        cfg.init = Some(super::super::fit::init(&[12], 3));
+        cfg.init = Some(super::super::fit::init(
+            crate::engine::encode::OBS_LEN,
+            &[12],
+            3,
+        ));
         let stages = train(&cfg, &stop, &mut |_| {}).unwrap();
         for s in &stages {
             assert_eq!(hidden_sizes(&s.weights), [12], "stage {}", s.index);
@@ -400,6 +447,7 @@ mod tests {
                 network_plays.then_some(&net),
                 0..2,
                 label_seed(5, 1),
+                false,
                 &stop,
             )
         };

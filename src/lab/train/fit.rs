@@ -9,7 +9,7 @@
 
 use super::Dataset;
 use crate::agents::net::{Layer, NetWeights};
-use crate::engine::encode::{ACTIONS, OBS_LEN};
+use crate::engine::encode::ACTIONS;
 use crate::engine::game::{mix64, Rng};
 use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
@@ -55,11 +55,13 @@ pub struct Epoch {
     pub loss: f64,
 }
 
-/// Fresh weights: each layer uniform in +-1/sqrt(inputs) (PyTorch's
-/// default), from `seed`.
-pub fn init(hidden: &[usize], seed: u64) -> NetWeights {
+/// Fresh weights reading `inputs` features
+/// ([`OBS_LEN`](crate::engine::encode::OBS_LEN), or
+/// `OBS_LEN_KNOWN` with the known-cards section): each layer uniform in
+/// +-1/sqrt(inputs) (PyTorch's default), from `seed`.
+pub fn init(inputs: usize, hidden: &[usize], seed: u64) -> NetWeights {
     let mut rng = Rng::seed_from_u64(mix64(seed ^ 0x1417_0000));
-    let mut sizes = vec![OBS_LEN];
+    let mut sizes = vec![inputs];
     sizes.extend_from_slice(hidden);
     sizes.push(ACTIONS);
     let layers = sizes
@@ -125,10 +127,17 @@ pub fn fit(
         return Err("no positions to fit".into());
     }
     let dev = Device::Cpu;
+    let width = data.width();
     let start = match start {
         Some(w) => w.clone(),
-        None => init(&cfg.hidden, cfg.seed),
+        None => init(width, &cfg.hidden, cfg.seed),
     };
+    if start.inputs() != width {
+        return Err(format!(
+            "the network reads {} features and the positions have {width}",
+            start.inputs()
+        ));
+    }
     let mut vars = Vec::new();
     for l in start.layers() {
         vars.push((
@@ -179,7 +188,7 @@ pub fn fit(
                 }
             }
             let b = chunk.len();
-            let x = Tensor::from_slice(&xb, (b, OBS_LEN), &dev).map_err(err)?;
+            let x = Tensor::from_slice(&xb, (b, width), &dev).map_err(err)?;
             let mask = Tensor::from_slice(&mb, (b, ACTIONS), &dev).map_err(err)?;
             let y = Tensor::from_slice(&yb, b, &dev).map_err(err)?;
             let mut h = x;
@@ -233,6 +242,7 @@ pub fn fit(
 mod tests {
     use super::*;
     use crate::agents::StrategySpec;
+    use crate::engine::encode::OBS_LEN;
     use crate::engine::rules::Rules;
 
     fn data() -> Dataset {
@@ -245,6 +255,7 @@ mod tests {
             None,
             0..150,
             5,
+            false,
             &AtomicBool::new(false),
         )
     }
@@ -257,7 +268,7 @@ mod tests {
             epochs: 6,
             ..FitConfig::default()
         };
-        let before = init(&cfg.hidden, cfg.seed);
+        let before = init(OBS_LEN, &cfg.hidden, cfg.seed);
         let fit_on = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -287,12 +298,12 @@ mod tests {
         // The logits of the runner's forward pass equal candle's matmuls on
         // a two-hidden-layer network, over real positions.
         let d = data();
-        let w = init(&[24, 16], 3);
+        let w = init(OBS_LEN, &[24, 16], 3);
         let dev = Device::Cpu;
         let mut hidden = w.buffers();
         let mut mine = [0f32; ACTIONS];
         for i in (0..d.len()).step_by(37) {
-            let mut h = Tensor::from_slice(d.features(i), (1, OBS_LEN), &dev).unwrap();
+            let mut h = Tensor::from_slice(d.features(i), (1, d.width()), &dev).unwrap();
             for (k, l) in w.layers().iter().enumerate() {
                 let wt = Tensor::from_slice(&l.weight, (l.outputs, l.inputs), &dev).unwrap();
                 let b = Tensor::from_slice(&l.bias, l.outputs, &dev).unwrap();

@@ -22,9 +22,9 @@ use crate::agents::search::{SearchConfig, SearchKind, SearchParams};
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::encode::{
-    action_of_card, encode, ActionSet, Decision, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR,
-    ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN,
-    ACT_TARGET, ACT_UNO, OBS_LEN,
+    action_of_card, encode, encode_known, ActionSet, Decision, DecisionKind, ACTIONS,
+    ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP,
+    ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, OBS_LEN, OBS_LEN_KNOWN,
 };
 use crate::engine::game::{mix64, Observation, Rng};
 use crate::engine::rules::Rules;
@@ -42,7 +42,8 @@ pub const EVAL_SALT: u64 = 0xE7A1_5EED_0000_0000;
 /// action of each (decisions with one legal action are left out).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Dataset {
-    /// `len() * OBS_LEN` features, position after position.
+    /// `len() * width()` features, position after position: [`OBS_LEN`]
+    /// each, or [`OBS_LEN_KNOWN`] with the known-cards section.
     pub x: Vec<f32>,
     pub legal: Vec<ActionSet>,
     pub label: Vec<u8>,
@@ -59,14 +60,25 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.label.is_empty()
     }
+    /// The features of each position: [`OBS_LEN`], or [`OBS_LEN_KNOWN`]
+    /// when labelled with the known-cards section.
+    pub fn width(&self) -> usize {
+        if self.is_empty() {
+            OBS_LEN
+        } else {
+            self.x.len() / self.len()
+        }
+    }
     pub fn features(&self, i: usize) -> &[f32] {
-        &self.x[i * OBS_LEN..(i + 1) * OBS_LEN]
+        let w = self.width();
+        &self.x[i * w..(i + 1) * w]
     }
     /// The teacher's action values of position `i` (NaN: none), if any.
     pub fn values(&self, i: usize) -> Option<&[f32]> {
         (!self.q.is_empty()).then(|| &self.q[i * ACTIONS..(i + 1) * ACTIONS])
     }
     pub fn append(&mut self, mut other: Dataset) {
+        debug_assert!(self.is_empty() || other.is_empty() || self.width() == other.width());
         if self.q.is_empty() && !other.q.is_empty() {
             self.q = vec![f32::NAN; self.len() * ACTIONS];
         }
@@ -111,6 +123,8 @@ struct Labeler {
     agree: bool,
     /// The card of the teacher's last play, until its colour is asked.
     played: Option<CardId>,
+    /// Whether each position has the known-cards section too.
+    known: bool,
     data: Dataset,
 }
 
@@ -199,8 +213,12 @@ impl Labeler {
             return;
         }
         let at = self.data.x.len();
-        self.data.x.resize(at + OBS_LEN, 0.0);
+        let width = if self.known { OBS_LEN_KNOWN } else { OBS_LEN };
+        self.data.x.resize(at + width, 0.0);
         encode(obs, d.kind, card, &mut self.data.x[at..]);
+        if self.known {
+            encode_known(obs, &mut self.data.x[at + OBS_LEN..]);
+        }
         self.data.legal.push(legal);
         self.data.label.push(action as u8);
         if let Teacher::Search(s) = &self.teacher {
@@ -357,8 +375,10 @@ fn players_of(players: &[usize], i: u64) -> usize {
 /// Plays the rounds `games` (game `i`: master seed `seed`, `players`
 /// cycled), every seat the teacher (or `behaviour`, the teacher labelling
 /// only), and returns the positions in game order, seat after seat (so
-/// labelling a range in parts gives the same positions). A raised `stop`
-/// skips the games not yet begun.
+/// labelling a range in parts gives the same positions), with the
+/// known-cards section when `known`. A raised `stop` skips the games not
+/// yet begun.
+#[allow(clippy::too_many_arguments)]
 pub fn label(
     rules: &Rules,
     players: &[usize],
@@ -366,6 +386,7 @@ pub fn label(
     behaviour: Option<&StrategySpec>,
     games: Range<u64>,
     seed: u64,
+    known: bool,
     stop: &AtomicBool,
 ) -> Dataset {
     let parts: Vec<Dataset> = games
@@ -382,6 +403,7 @@ pub fn label(
                     behaviour: behaviour.map(|b| b.instantiate()),
                     agree: true,
                     played: None,
+                    known,
                     data: Dataset::default(),
                 })
                 .collect();
@@ -495,7 +517,7 @@ mod tests {
         games: Range<u64>,
         stop: &AtomicBool,
     ) -> Dataset {
-        label(rules, &[2, 4], teacher, None, games, 9, stop)
+        label(rules, &[2, 4], teacher, None, games, 9, false, stop)
     }
 
     #[test]
@@ -508,7 +530,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| label(&rules, &[2, 4], &tuned, None, 0..40, 9, &stop))
+            pool.install(|| label(&rules, &[2, 4], &tuned, None, 0..40, 9, false, &stop))
         };
         let one = run(1);
         let three = run(3);
@@ -532,6 +554,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn positions_with_the_known_cards_are_the_same_positions_and_know_swapped_cards() {
+        // Under seven_o the positions are the same, each with the section
+        // after its features; some seat knows a card of another hand.
+        let mut rules = Rules::builtin("classic");
+        rules.settings.seven_o = true;
+        let tuned = StrategySpec::load("tuned").unwrap();
+        let stop = AtomicBool::new(false);
+        let plain = label(&rules, &[3], &tuned, None, 0..20, 4, false, &stop);
+        let known = label(&rules, &[3], &tuned, None, 0..20, 4, true, &stop);
+        assert_eq!(known.width(), OBS_LEN_KNOWN);
+        assert_eq!((known.len(), &known.label), (plain.len(), &plain.label));
+        let mut knowing = 0;
+        for i in 0..known.len() {
+            assert_eq!(&known.features(i)[..OBS_LEN], plain.features(i));
+            let section = &known.features(i)[OBS_LEN..];
+            assert!(section.iter().all(|&v| v >= 0.0 && v.fract() == 0.0));
+            knowing += section.iter().any(|&v| v > 0.0) as usize;
+        }
+        assert!(knowing > 0, "no position knew a card of another hand");
+    }
+
     /// The decision kind of a position (the one-hot decision section).
     fn kind_of(data: &Dataset, i: usize) -> usize {
         let dec = crate::engine::encode::SECTIONS[10];
@@ -545,8 +589,17 @@ mod tests {
         let tuned = StrategySpec::load("tuned").unwrap();
         let first = StrategySpec::load("first").unwrap();
         let stop = AtomicBool::new(false);
-        let own = label(&rules, &[2, 4], &tuned, None, 0..30, 9, &stop);
-        let taught = label(&rules, &[2, 4], &first, Some(&tuned), 0..30, 9, &stop);
+        let own = label(&rules, &[2, 4], &tuned, None, 0..30, 9, false, &stop);
+        let taught = label(
+            &rules,
+            &[2, 4],
+            &first,
+            Some(&tuned),
+            0..30,
+            9,
+            false,
+            &stop,
+        );
         // The same games as tuned's own: its play decisions, in order.
         let plays = |d: &Dataset| -> Vec<usize> {
             (0..d.len())
@@ -584,7 +637,7 @@ mod tests {
         let color = StrategySpec::load("color").unwrap();
         let pimc = search_with("pimc-4", 4, &color);
         let stop = AtomicBool::new(false);
-        let data = label(&rules, &[2, 4], &pimc, None, 0..6, 3, &stop);
+        let data = label(&rules, &[2, 4], &pimc, None, 0..6, 3, false, &stop);
         assert_eq!(data.q.len(), data.len() * ACTIONS);
         let mut valued = 0;
         for i in 0..data.len() {
@@ -608,7 +661,7 @@ mod tests {
         assert!(valued * 2 > data.len(), "{valued} of {} valued", data.len());
         // Without a search, no values.
         let tuned = StrategySpec::load("tuned").unwrap();
-        assert!(label(&rules, &[2], &tuned, None, 0..2, 3, &stop)
+        assert!(label(&rules, &[2], &tuned, None, 0..2, 3, false, &stop)
             .q
             .is_empty());
     }
