@@ -163,6 +163,12 @@ pub fn train(
     // The positions fitted on: every one so far with `refit`, else the
     // stage's own at stage 0 and the search-labelled ones after it.
     let mut pool = Dataset::default();
+    // With known cards, an `init` without the section starts with zero
+    // weights on it.
+    let init = match &cfg.init {
+        Some(w) if cfg.known => Some(w.with_known()),
+        other => other.clone(),
+    };
     for k in 0..=cfg.iterations {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -209,10 +215,6 @@ pub fn train(
             break;
         }
         let labelled = data.len();
-        let init = match &cfg.init {
-            Some(w) if cfg.known => Some(w.with_known()),
-            other => other.clone(),
-        };
         let start = prev.as_ref().or(init.as_ref());
         let before = match start {
             Some(w) => data.agreement(w),
