@@ -376,13 +376,10 @@ pub fn encode_known(obs: &Observation, out: &mut [f32]) {
             continue;
         }
         let o = &mut out[(k - 1) * KNOWN_CLASSES..k * KNOWN_CLASSES];
-        let mut colored = 0;
-        for (c, v) in o.iter_mut().take(4).enumerate() {
-            let n = (known & d.color_mask[c]).len();
-            *v = n as f32;
-            colored += n;
+        for (c, v) in o[..4].iter_mut().enumerate() {
+            *v = (known & d.color_mask[c]).len() as f32;
         }
-        o[4] = (known.len() - colored) as f32;
+        o[4] = (known & d.wild).len() as f32;
     }
 }
 
