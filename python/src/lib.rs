@@ -25,7 +25,7 @@ use unolab::agents::spec::StrategyError;
 use unolab::engine::encode::{
     self, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP,
     ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO,
-    DECISION_KINDS, KINDS, OBS_LEN, SECTIONS,
+    DECISION_KINDS, KINDS, KNOWN_LEN, OBS_LEN, OBS_LEN_KNOWN, SECTIONS,
 };
 use unolab::engine::game::{Outcome, MAX_PLAYERS};
 use unolab::engine::rlcard;
@@ -559,14 +559,27 @@ impl Game {
         self.rules.deck.size
     }
 
-    fn observation<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        PyArray1::from_slice(py, &self.st().features()[..])
+    /// The deciding seat's features; with `known`, the known-cards section
+    /// after them (and kept with each decision from then on).
+    #[pyo3(signature = (known = false))]
+    fn observation<'py>(&mut self, py: Python<'py>, known: bool) -> Bound<'py, PyArray1<f32>> {
+        let st = self.st();
+        if !known {
+            return PyArray1::from_slice(py, &st.features()[..]);
+        }
+        st.keep_known(true);
+        let mut out = [0f32; OBS_LEN_KNOWN];
+        st.write_features(&mut out);
+        st.write_known(&mut out[OBS_LEN..]);
+        PyArray1::from_slice(py, &out)
     }
 
+    #[pyo3(signature = (seat, known = false))]
     fn seat_observation<'py>(
         &mut self,
         py: Python<'py>,
         seat: i64,
+        known: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         if seat < 0 || seat as usize >= self.players {
             return Err(value_error(format!(
@@ -575,8 +588,14 @@ impl Game {
                 self.players - 1
             )));
         }
-        let mut out = [0f32; OBS_LEN];
-        self.st().seat_features(seat as u8, &mut out);
+        let st = self.st();
+        let mut out = [0f32; OBS_LEN_KNOWN];
+        st.seat_features(seat as u8, &mut out);
+        if !known {
+            return Ok(PyArray1::from_slice(py, &out[..OBS_LEN]));
+        }
+        st.keep_known(true);
+        st.seat_known(seat as u8, &mut out[OBS_LEN..]);
         Ok(PyArray1::from_slice(py, &out))
     }
 
@@ -731,6 +750,8 @@ fn rlcard_action_label(action: i64) -> PyResult<String> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OBS_LEN", OBS_LEN)?;
+    m.add("KNOWN_LEN", KNOWN_LEN)?;
+    m.add("OBS_LEN_KNOWN", OBS_LEN_KNOWN)?;
     m.add("ACTIONS", ACTIONS)?;
     m.add("KINDS", KINDS)?;
     m.add("DECISION_KINDS", DECISION_KINDS)?;

@@ -1,5 +1,6 @@
 //! `VecGames`: a batch of stepped games behind `unolab.VecEnv`, written into
-//! numpy arrays it owns, in the engine's encoding or RLCard's
+//! numpy arrays it owns, in the engine's encoding (with the known-cards
+//! section under `encoding="known"`) or RLCard's
 //! (`encoding="rlcard"`: the planes and the 61 actions of
 //! `unolab::engine::rlcard`, stepped with the core's `Stepper::step_rlcard`,
 //! as the AEC environment's RLCard encoding is).
@@ -12,7 +13,7 @@ use numpy::{
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::sync::Mutex;
-use unolab::engine::encode::{ActionSet, ACTIONS, OBS_LEN};
+use unolab::engine::encode::{ActionSet, ACTIONS, OBS_LEN, OBS_LEN_KNOWN};
 use unolab::engine::rlcard;
 use unolab::engine::step::{StepError, Stepper};
 use unolab::{Game, Seat};
@@ -37,6 +38,9 @@ struct Batch {
     /// RLCard's encoding: its planes, mask and actions, and the decisions
     /// it does not ask answered as it does (`Stepper::rlcard_settle`).
     rl: bool,
+    /// `encoding="known"`: the features, then the known-cards section
+    /// (`Stepper::write_known`, kept with each decision).
+    known: bool,
 }
 
 /// The arrays a batch writes into (owned by the VecGames, seen from Python
@@ -76,7 +80,7 @@ impl Batch {
 
     /// Writes slot `i`'s decision in hand into the arrays.
     fn write(&mut self, i: usize, out: &mut Out) {
-        let st = &self.games[i];
+        let st = &mut self.games[i];
         let before = self.listed[i] as usize;
         let count;
         if self.rl {
@@ -95,7 +99,12 @@ impl Batch {
             }
             count = k;
         } else {
-            st.write_features(&mut out.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            let o = if self.known { OBS_LEN_KNOWN } else { OBS_LEN };
+            let row = &mut out.obs[i * o..(i + 1) * o];
+            st.write_features(row);
+            if self.known {
+                st.write_known(&mut row[OBS_LEN..]);
+            }
             let legal = st.legal();
             legal.write_mask(&mut out.mask[i * ACTIONS..(i + 1) * ACTIONS]);
             let list = &mut out.legal[i * ACTIONS..(i + 1) * ACTIONS];
@@ -173,7 +182,8 @@ pub(crate) struct VecGames {
     env: u16,
     /// The actions as the core's numbers (scratch, kept to avoid allocating).
     actions: Vec<usize>,
-    /// `(n, OBS_LEN)`, or `(n, 4, 4, 15)` with RLCard's encoding.
+    /// `(n, OBS_LEN)`, `(n, OBS_LEN_KNOWN)` with the known cards, or
+    /// `(n, 4, 4, 15)` with RLCard's encoding.
     obs: Py<PyArrayDyn<f32>>,
     mask: Py<PyArray2<i8>>,
     legal: Py<PyArray2<i16>>,
@@ -252,12 +262,13 @@ impl VecGames {
         ask_forced: bool,
         encoding: &str,
     ) -> PyResult<Self> {
-        let rl = match encoding {
-            "unolab" => false,
-            "rlcard" => true,
+        let (rl, known) = match encoding {
+            "unolab" => (false, false),
+            "known" => (false, true),
+            "rlcard" => (true, false),
             e => {
                 return Err(value_error(format!(
-                    "unknown encoding '{e}' (valid: unolab, rlcard)"
+                    "unknown encoding '{e}' (valid: unolab, known, rlcard)"
                 )))
             }
         };
@@ -288,10 +299,16 @@ impl VecGames {
                 (n as u64 * GAME_BYTES) >> 20
             ))
         })?;
-        games.extend((0..n).map(|_| t.stepper()));
+        games.extend((0..n).map(|_| {
+            let mut st = t.stepper();
+            st.keep_known(known);
+            st
+        }));
         let (obs_shape, actions) = if rl {
             let [p, c, k] = rlcard::SHAPE;
             (vec![n, p, c, k], rlcard::ACTIONS)
+        } else if known {
+            (vec![n, OBS_LEN_KNOWN], ACTIONS)
         } else {
             (vec![n, OBS_LEN], ACTIONS)
         };
@@ -305,6 +322,7 @@ impl VecGames {
                 seed: 0,
                 skipped: 0,
                 rl,
+                known,
             }),
             players,
             env: t.env,
@@ -436,9 +454,11 @@ impl VecGames {
     }
     #[getter]
     fn encoding(&mut self) -> &'static str {
-        let rl = self.batch.get_mut().unwrap_or_else(|p| p.into_inner()).rl;
-        if rl {
+        let b = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        if b.rl {
             "rlcard"
+        } else if b.known {
+            "known"
         } else {
             "unolab"
         }

@@ -80,7 +80,7 @@ RULES = r"rules must be a rule set name or a path \(str or os\.PathLike\), got i
         (lambda: unolab.env(illegal=True), r"illegal must be a string \('raise' or 'sanction'\), got bool"),
         (lambda: unolab.UnoEnv(illegal=None), r"illegal must be a string"),
         (lambda: unolab.VecEnv(2, illegal=None), r"illegal must be a string"),
-        (lambda: unolab.env(encoding=None), r"encoding must be a string \('unolab' or 'rlcard'\), got NoneType"),
+        (lambda: unolab.env(encoding=None), r"encoding must be a string \('unolab' or 'known' or 'rlcard'\), got NoneType"),
         (lambda: unolab.UnoEnv(encoding=None), r"encoding must be a string"),
         (lambda: unolab.VecEnv(2, encoding=None), r"encoding must be a string"),
         (lambda: unolab.env(render_mode=1), r"render_mode must be None, 'human' or 'ansi', got int"),
@@ -96,7 +96,7 @@ def test_a_string_option_of_the_wrong_type_is_a_type_error_naming_it(call, messa
 
 def test_a_bad_encoding_or_render_mode_string_is_still_a_value_error():
     for make in (unolab.env, unolab.UnoEnv, lambda **kw: unolab.VecEnv(2, **kw)):
-        with pytest.raises(ValueError, match=r"unknown encoding 'x' \(valid: unolab, rlcard\)"):
+        with pytest.raises(ValueError, match=r"unknown encoding 'x' \(valid: unolab, known, rlcard\)"):
             make(encoding="x")
     with pytest.raises(ValueError, match="unknown render mode 'x'"):
         unolab.env(render_mode="x")

@@ -17,6 +17,7 @@ import unolab
         dict(players=2, strategies="random"),
         dict(players=4, seat=2, strategies=["color", "points", "random"], house="stacking=same,seven_o"),
         dict(rules="cars3", players=3, strategies="tuned", mode="match", reward="points", settings={"target": 100}),
+        dict(players=3, strategies="random", house="seven_o,bluff_challenge", encoding="known"),
     ],
 )
 def test_gymnasium_check_env(kwargs):

@@ -27,6 +27,7 @@ TABLES = [
     ("cars3", "draw_to_match,force_play", 2, {}),
     ("h2o", "seven_o,jump_in,stacking=same", 10, {}),
     ("lilo-stitch", "bluff_challenge", 3, {"mode": "match", "reward": "points", "settings": {"target": 150}}),
+    ("cars3", "seven_o,bluff_challenge", 4, {"encoding": "known"}),
 ]
 
 
@@ -34,7 +35,9 @@ def make(rules, house, players, extra):
     return unolab.env(rules=rules, house=house, players=players, **extra)
 
 
-@pytest.mark.parametrize("table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}p-{t[3].get('mode', 'round')}")
+@pytest.mark.parametrize(
+    "table", TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}p-{t[3].get('mode', 'round')}-{t[3].get('encoding', 'unolab')}"
+)
 def test_pettingzoo_api_test(table):
     with warnings.catch_warnings():
         # Both warnings come with any Dict observation holding an action mask

@@ -335,7 +335,7 @@ def test_the_rlcard_batch_refuses_bad_actions_with_the_aec_envs_messages(rng):
         v.step(acts)
     for x, y in zip([v.obs, v.mask, v.seat], before):
         assert np.array_equal(x, y)
-    with pytest.raises(ValueError, match="unknown encoding 'planes' \\(valid: unolab, rlcard\\)"):
+    with pytest.raises(ValueError, match="unknown encoding 'planes' \\(valid: unolab, known, rlcard\\)"):
         unolab.VecEnv(2, encoding="planes")
     # With the sanction, an action outside the mask is the illegal play it names.
     s = unolab.VecEnv(6, rules="rlcard", encoding="rlcard", illegal="sanction", seed=9)

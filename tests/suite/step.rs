@@ -804,3 +804,78 @@ fn the_rlcard_encoding_refuses_decks_with_cards_rlcard_lacks() {
         }
     }
 }
+
+/// The known-cards section (`encode::encode_known`) a stepper writes is the
+/// deciding seat's, and every other seat's from `seat_known` is that seat's
+/// at the same moment, whether the stepper kept it with the decision
+/// (`keep_known`) or replays the turn to read it; switching the keeping on
+/// and off between decisions changes nothing. (Another seat's view is read
+/// by the same replay as its features, `seat_features`, tested above.) Under seven-o rotations and
+/// swaps, a challenge that shows a hand, and cars3's Wild Swap, some of the
+/// sections are not zero. Keeping it does not change the features.
+#[test]
+fn the_known_cards_section_is_the_same_kept_or_replayed() {
+    use unolab::engine::encode::KNOWN_LEN;
+    for (r, n) in [
+        (rules("classic", "seven_o,bluff_challenge", &[]), 4usize),
+        (rules("classic", "seven_o", &[]), 3),
+        (rules("cars3", "", &[]), 3),
+    ] {
+        let seats = || -> Vec<Seat> { (0..n).map(|_| Seat::custom(Lowest)).collect() };
+        let all = (1u16 << n) - 1;
+        let mut kept = Stepper::new(&r, seats(), all, StepMode::Round, Reward::Win);
+        let mut mixed = Stepper::new(&r, seats(), all, StepMode::Round, Reward::Win);
+        kept.keep_known(true);
+        let (mut decisions, mut known, mut others_known) = (0, 0, 0);
+        for seed in 0..30 {
+            kept.reset(seed).unwrap();
+            mixed.reset(seed).unwrap();
+            while let Some(d) = kept.decision() {
+                assert_eq!(mixed.decision(), Some(d));
+                assert_eq!(kept.features(), mixed.features());
+                let mut a = [f32::NAN; KNOWN_LEN];
+                let mut b = [f32::NAN; KNOWN_LEN];
+                kept.write_known(&mut a);
+                mixed.write_known(&mut b);
+                let c = kept
+                    .inspect(|obs| {
+                        let mut c = [f32::NAN; KNOWN_LEN];
+                        encode::encode_known(obs, &mut c);
+                        c
+                    })
+                    .unwrap();
+                assert_eq!(a, c, "{} seed {seed}: kept", r.name);
+                assert_eq!(b, c, "{} seed {seed}: replayed", r.name);
+                known += a.iter().any(|&v| v != 0.0) as usize;
+                for other in 0..n as u8 {
+                    let mut a = [f32::NAN; KNOWN_LEN];
+                    let mut b = [f32::NAN; KNOWN_LEN];
+                    kept.seat_known(other, &mut a);
+                    mixed.seat_known(other, &mut b);
+                    assert_eq!(a, b, "{} seed {seed}: seat {other}", r.name);
+                    if other == d.seat {
+                        assert_eq!(a, c, "{} seed {seed}: the deciding seat", r.name);
+                    } else {
+                        others_known += a.iter().any(|&v| v != 0.0) as usize;
+                    }
+                }
+                decisions += 1;
+                mixed.keep_known(decisions % 3 == 0);
+                let action = kept.legal().iter().next().unwrap();
+                kept.step(action).unwrap();
+                mixed.step(action).unwrap();
+            }
+            assert!(mixed.is_over());
+            let mut z = [f32::NAN; KNOWN_LEN];
+            kept.write_known(&mut z);
+            assert_eq!(z, [0.0; KNOWN_LEN], "zeros once the game is over");
+        }
+        assert!(decisions > 500, "{}: {decisions} decisions", r.name);
+        assert!(known > 20, "{}: {known} of {decisions} knew a card", r.name);
+        assert!(
+            others_known > 20,
+            "{}: {others_known} other seats knew a card",
+            r.name
+        );
+    }
+}

@@ -15,7 +15,9 @@ speed:
 * ``unolab.Strategy``: Python strategies, played in-process at any seat;
   ``unolab.rlcard.RLCardAgent`` seats an agent trained on RLCard;
 * ``unolab.encoding``: the observation (``OBS_LEN`` features in
-  ``SECTIONS``) and the actions (``Discrete(ACTIONS)``), shared by all three.
+  ``SECTIONS``, and with ``encoding="known"`` the ``KNOWN_LEN`` values of
+  what the seat knows of other hands after them) and the actions
+  (``Discrete(ACTIONS)``), shared by all three.
 
 docs/python.md in the repository is the manual.
 """
@@ -30,8 +32,10 @@ from .encoding import (
     CARD_KINDS,
     DECISION_KINDS,
     KINDS,
+    KNOWN_LEN,
     MAX_PLAYERS,
     OBS_LEN,
+    OBS_LEN_KNOWN,
     RLCARD_ACTIONS,
     RLCARD_SHAPE,
     SECTIONS,
@@ -124,8 +128,10 @@ __all__ = [
     "Strategy",
     "TournamentResult",
     "KINDS",
+    "KNOWN_LEN",
     "MAX_PLAYERS",
     "OBS_LEN",
+    "OBS_LEN_KNOWN",
     "RLCARD_ACTIONS",
     "RLCARD_SHAPE",
     "RULE_SETS",

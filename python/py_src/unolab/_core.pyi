@@ -13,6 +13,10 @@ import numpy.typing as npt
 
 OBS_LEN: int
 """The length of an observation (280 float32 values)."""
+KNOWN_LEN: int
+"""The length of the known-cards section (45 values)."""
+OBS_LEN_KNOWN: int
+"""An observation with the known-cards section after it (325 values)."""
 ACTIONS: int
 """The number of actions (81)."""
 KINDS: int
@@ -108,10 +112,10 @@ class Game:
     @property
     def deck_size(self) -> int:
         """The number of cards in the deck."""
-    def observation(self) -> npt.NDArray[np.float32]:
-        """The features of the seat to act at its decision (zeros when over)."""
-    def seat_observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """What ``seat`` sees now (the decision sections at zero unless it acts)."""
+    def observation(self, known: bool = False) -> npt.NDArray[np.float32]:
+        """The features of the seat to act at its decision (zeros when over); with ``known``, the known-cards section after them."""
+    def seat_observation(self, seat: int, known: bool = False) -> npt.NDArray[np.float32]:
+        """What ``seat`` sees now (the decision sections at zero unless it acts); with ``known``, what it knows of each other hand after it."""
     def mask(self) -> npt.NDArray[np.int8]:
         """The legal actions of the decision in hand, 0/1 (all zeros when over)."""
     def legal(self) -> list[int]:
@@ -157,7 +161,7 @@ class VecGames:
         """Answers every game's decision (actions checked first; the GIL released while stepping)."""
     @property
     def obs(self) -> npt.NDArray[np.float32]:
-        """``(n, OBS_LEN)`` (``(n, 4, 4, 15)`` with RLCard's encoding): the features of the seat to act in each game."""
+        """``(n, OBS_LEN)`` (``(n, OBS_LEN_KNOWN)`` with the known cards, ``(n, 4, 4, 15)`` with RLCard's encoding): the features of the seat to act in each game."""
     @property
     def mask(self) -> npt.NDArray[np.int8]:
         """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): the legal actions of each game's decision."""
@@ -169,7 +173,7 @@ class VecGames:
         """``(n,)``: how many legal actions each game has."""
     @property
     def encoding(self) -> str:
-        """``"unolab"`` or ``"rlcard"``."""
+        """``"unolab"``, ``"known"`` or ``"rlcard"``."""
     @property
     def seat(self) -> npt.NDArray[np.int64]:
         """``(n,)``: the seat to act."""

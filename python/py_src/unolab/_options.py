@@ -78,15 +78,15 @@ def option_of(name: str, v: Any, valid: Sequence[str]) -> str:
     raise TypeError(f"{name} must be a string ({choices}), got {type(v).__name__}")
 
 
-ENCODINGS = ("unolab", "rlcard")
+ENCODINGS = ("unolab", "known", "rlcard")
 """The encodings of an environment's observations and actions."""
 
 
 def encoding_of(encoding: Any) -> str:
-    """``"unolab"`` or ``"rlcard"`` (a string of another value: ``ValueError``)."""
+    """``"unolab"``, ``"known"`` or ``"rlcard"`` (a string of another value: ``ValueError``)."""
     encoding = option_of("encoding", encoding, ENCODINGS)
     if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, rlcard)")
+        raise ValueError(f"unknown encoding '{encoding}' (valid: unolab, known, rlcard)")
     return encoding
 
 

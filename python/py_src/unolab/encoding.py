@@ -4,7 +4,9 @@ Every environment of this package, and unolab's network agents, read the same
 features and the same action numbers:
 
 * an observation is ``OBS_LEN`` (280) float32 values in the sections of
-  ``SECTIONS``, only what the seat to act can see;
+  ``SECTIONS``, only what the seat to act can see; with ``encoding="known"``
+  the ``KNOWN_LEN`` (45) values of the known-cards section follow them
+  (``OBS_LEN_KNOWN``, 325): what the seat knows of each other hand;
 * an action is one number of ``Discrete(ACTIONS)`` (81): playing a card kind,
   drawing, keeping the drawn card, naming a colour, calling UNO, challenging,
   choosing a swap target, jumping in (``action_label(a)`` says which);
@@ -20,10 +22,26 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._options import int_of
+from ._options import bool_of, int_of
 
 OBS_LEN: int = _core.OBS_LEN
 """The length of an observation (280)."""
+
+KNOWN_LEN: int = _core.KNOWN_LEN
+"""The length of the known-cards section (45): ``encoding="known"`` puts it
+after the ``OBS_LEN`` features. For the seat ``k`` places after the one to
+act in the direction of play (``k`` = 1 to 9; zeros past the table), five
+values at ``known_section(k)``: how many cards the seat to act knows to be in
+that hand, red, yellow, green, blue, then wild. A card is known there when
+the seat gave it there in a seven-o 7 or 0 or a Wild Swap, or saw it there in
+a challenge, and it has not been played since."""
+
+OBS_LEN_KNOWN: int = _core.OBS_LEN_KNOWN
+"""``OBS_LEN + KNOWN_LEN`` (325): an observation under ``encoding="known"``,
+the input of a network that reads the known-cards section."""
+
+KNOWN_CLASSES: tuple[str, ...] = ("red", "yellow", "green", "blue", "wild")
+"""The classes each seat's five values of the known-cards section count, in order."""
 
 ACTIONS: int = _core.ACTIONS
 """The number of actions (81): one ``Discrete(ACTIONS)`` space for every decision."""
@@ -102,6 +120,17 @@ def section(name: str) -> slice:
     )
 
 
+def known_section(places_after: int) -> slice:
+    """The slice of an ``OBS_LEN_KNOWN`` observation that holds the
+    known-cards counts of the seat ``places_after`` places after the one to
+    act (1 to ``MAX_PLAYERS - 1``), in the order of ``KNOWN_CLASSES``."""
+    k = int_of("places_after", places_after)
+    if not 1 <= k < MAX_PLAYERS:
+        raise ValueError(f"{k} places after is not a seat (valid: 1 to {MAX_PLAYERS - 1})")
+    start = OBS_LEN + (k - 1) * len(KNOWN_CLASSES)
+    return slice(start, start + len(KNOWN_CLASSES))
+
+
 def action_label(action: int) -> str:
     """What action ``action`` does, in words (``"play red-7"``, ``"draw"``, ...).
 
@@ -113,12 +142,14 @@ def action_label(action: int) -> str:
     return _core.action_label(a)
 
 
-def observation_bounds(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
+def observation_bounds(deck_size: int, known: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The lowest and highest value of each feature for a deck of ``deck_size`` cards.
 
     Counts of cards are at most the deck's size, one-hot sections 0 or 1, the
     direction -1 or +1; the pending draw and the match totals have no bound
-    of the rules' own, so their high is float32's largest value.
+    of the rules' own, so their high is float32's largest value. With
+    ``known``, ``OBS_LEN_KNOWN`` values: the known-cards section's counts
+    follow, 0 to the deck's size.
 
     Raises:
         TypeError: ``deck_size`` not an integer (``int`` or numpy's).
@@ -128,9 +159,12 @@ def observation_bounds(deck_size: int) -> tuple[np.ndarray, np.ndarray]:
     deck_size = int_of("deck_size", deck_size)
     if not 1 <= deck_size <= 2**24:
         raise ValueError(f"deck_size {deck_size} is not a deck's size (valid: 1 to 2**24)")
+    known = bool_of("known", known)
     big = float(np.finfo(np.float32).max)
-    low = np.zeros(OBS_LEN, dtype=np.float32)
-    high = np.ones(OBS_LEN, dtype=np.float32)
+    length = OBS_LEN_KNOWN if known else OBS_LEN
+    low = np.zeros(length, dtype=np.float32)
+    high = np.ones(length, dtype=np.float32)
+    high[OBS_LEN:] = deck_size
     for s in SECTIONS:
         r = slice(s.offset, s.offset + s.length)
         if s.name in ("hand", "hand_sizes", "discard"):

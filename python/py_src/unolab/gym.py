@@ -42,7 +42,14 @@ from ._options import (
     setting_items,
     strategy_list,
 )
-from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
+from .encoding import (
+    ACTIONS,
+    OBS_LEN,
+    OBS_LEN_KNOWN,
+    RLCARD_ACTIONS,
+    RLCARD_SHAPE,
+    observation_bounds,
+)
 
 
 class UnoEnv(gymnasium.Env):
@@ -74,8 +81,10 @@ class UnoEnv(gymnasium.Env):
             identical card), each with its one answer as the only legal
             action; ``False`` answers them for it.
         render_mode: ``None``, ``"human"`` or ``"ansi"``.
-        encoding: ``"unolab"`` or ``"rlcard"`` (RLCard's (4, 4, 15) planes
-            and 61 actions; see ``unolab.pettingzoo.raw_env``).
+        encoding: ``"unolab"``, ``"known"`` (the same features, then the
+            known-cards section: ``OBS_LEN_KNOWN`` values, see
+            ``unolab.encoding.KNOWN_LEN``) or ``"rlcard"`` (RLCard's (4, 4,
+            15) planes and 61 actions; see ``unolab.pettingzoo.raw_env``).
 
     Raises:
         ValueError: a bad rule set, house rule, setting, strategy name,
@@ -107,6 +116,7 @@ class UnoEnv(gymnasium.Env):
     ) -> None:
         self.encoding = encoding_of(encoding)
         self._rl = self.encoding == "rlcard"
+        self._known = self.encoding == "known"
         self.render_mode = render_mode_of(render_mode)
         players = players_of(players)
         seat = seat_of(seat, players)
@@ -134,8 +144,9 @@ class UnoEnv(gymnasium.Env):
             self.observation_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
         else:
             self._n_actions = ACTIONS
-            low, high = observation_bounds(self._game.deck_size)
-            self.observation_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
+            low, high = observation_bounds(self._game.deck_size, self._known)
+            length = OBS_LEN_KNOWN if self._known else OBS_LEN
+            self.observation_space = gymnasium.spaces.Box(low, high, (length,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(self._n_actions)
 
     @property
@@ -150,8 +161,8 @@ class UnoEnv(gymnasium.Env):
         if self._rl:
             return self._game.rlcard_observation(self.seat)
         if self._game.is_over:
-            return self._game.seat_observation(self.seat)
-        return self._game.observation()
+            return self._game.seat_observation(self.seat, self._known)
+        return self._game.observation(self._known)
 
     def _info(self) -> dict[str, Any]:
         if self._game.is_over:

@@ -43,7 +43,14 @@ from ._options import (
     seed_of,
     setting_items,
 )
-from .encoding import ACTIONS, OBS_LEN, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
+from .encoding import (
+    ACTIONS,
+    OBS_LEN,
+    OBS_LEN_KNOWN,
+    RLCARD_ACTIONS,
+    RLCARD_SHAPE,
+    observation_bounds,
+)
 
 
 class raw_env(AECEnv):
@@ -75,7 +82,10 @@ class raw_env(AECEnv):
             asked shows that the seat has a choice.
         render_mode: ``None``, ``"human"`` (``render()`` prints) or ``"ansi"``
             (``render()`` returns the text).
-        encoding: ``"unolab"`` (the engine's features and 81 actions) or
+        encoding: ``"unolab"`` (the engine's features and 81 actions),
+            ``"known"`` (the same, each observation followed by the
+            known-cards section: ``OBS_LEN_KNOWN`` values, what the seat
+            knows of each other hand, ``unolab.encoding.KNOWN_LEN``) or
             ``"rlcard"`` (RLCard's (4, 4, 15) planes and 61 actions, the
             colour of a wild folded into the card, UNO called, a playable
             drawn card played, as RLCard does; with ``rules="rlcard"`` the
@@ -118,6 +128,7 @@ class raw_env(AECEnv):
         super().__init__()
         self.encoding = encoding_of(encoding)
         self._rl = self.encoding == "rlcard"
+        self._known = self.encoding == "known"
         self.render_mode = render_mode_of(render_mode)
         self._game = _core.Game(
             rules_of(rules),
@@ -139,8 +150,9 @@ class raw_env(AECEnv):
             obs_space = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
         else:
             n_actions = ACTIONS
-            low, high = observation_bounds(self._game.deck_size)
-            obs_space = gymnasium.spaces.Box(low, high, (OBS_LEN,), np.float32)
+            low, high = observation_bounds(self._game.deck_size, self._known)
+            length = OBS_LEN_KNOWN if self._known else OBS_LEN
+            obs_space = gymnasium.spaces.Box(low, high, (length,), np.float32)
         space = gymnasium.spaces.Dict(
             {
                 "observation": obs_space,
@@ -236,9 +248,12 @@ class raw_env(AECEnv):
                 "action_mask": self._game.rlcard_mask() if acting else self._no_mask.copy(),
             }
         if self._game.seat == seat:
-            return {"observation": self._game.observation(), "action_mask": self._game.mask()}
+            return {
+                "observation": self._game.observation(self._known),
+                "action_mask": self._game.mask(),
+            }
         return {
-            "observation": self._game.seat_observation(seat),
+            "observation": self._game.seat_observation(seat, self._known),
             "action_mask": self._no_mask.copy(),
         }
 

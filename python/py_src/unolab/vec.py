@@ -78,7 +78,10 @@ class VecEnv:
             each with its one answer as the only legal action.
         seed: the master seed of the first ``reset`` (done here); ``None``
             draws one, as ``reset()`` without a seed does.
-        encoding: ``"unolab"`` (the engine's features and 81 actions) or
+        encoding: ``"unolab"`` (the engine's features and 81 actions),
+            ``"known"`` (the same, each row of ``obs`` followed by the
+            known-cards section: ``OBS_LEN_KNOWN`` values, what the seat to
+            act knows of each other hand, ``unolab.encoding.KNOWN_LEN``) or
             ``"rlcard"`` (RLCard's planes and 61 actions, as in
             ``unolab.env``: the wild's colour is the action's, UNO is
             called, a playable drawn card is played; a rule set that can
@@ -87,7 +90,8 @@ class VecEnv:
 
     Attributes (numpy arrays, rewritten in place by ``reset`` and ``step``):
         obs: ``(n, OBS_LEN)`` float32, the features of the seat to act
-            (``(n, 4, 4, 15)``, RLCard's planes, with ``encoding="rlcard"``).
+            (``(n, OBS_LEN_KNOWN)`` with ``encoding="known"``; ``(n, 4, 4,
+            15)``, RLCard's planes, with ``encoding="rlcard"``).
         mask: ``(n, ACTIONS)`` int8, its legal actions (``(n, 61)`` with
             ``encoding="rlcard"``).
         legal: ``(n, ACTIONS)`` int16 (``(n, 61)`` with RLCard's encoding),
@@ -161,7 +165,7 @@ class VecEnv:
         self.learners: list[int] = self._core.learners
         """The learner's seats."""
         self.encoding: str = self._core.encoding
-        """``"unolab"`` or ``"rlcard"``: the arrays' and actions' encoding."""
+        """``"unolab"``, ``"known"`` or ``"rlcard"``: the arrays' and actions' encoding."""
         self.obs: np.ndarray = self._core.obs
         self.mask: np.ndarray = self._core.mask
         self.legal: np.ndarray = self._core.legal

@@ -359,16 +359,26 @@ pub const KNOWN_LEN: usize = (MAX_PLAYERS - 1) * KNOWN_CLASSES;
 pub const OBS_LEN_KNOWN: usize = OBS_LEN + KNOWN_LEN;
 
 /// The known-cards section, after the [`OBS_LEN`] features: read only by a
-/// network whose first layer takes [`OBS_LEN_KNOWN`] inputs, and not part of
-/// the observation of the Python environments. For the seat `k` places after
+/// network whose first layer takes [`OBS_LEN_KNOWN`] inputs, and given by the
+/// Python environments under `encoding="known"` (kept with each decision
+/// by [`Features`] when asked). For the seat `k` places after
 /// the player in the direction of play (`k = 1..9`, zeros past the table),
 /// the cards the player knows to be in that hand ([`Observation::known_in`]:
 /// given there in a swap or a rotation, or seen there in a challenge, and
 /// still there), counted by colour: red, yellow, green, blue, then wild.
 /// Only what the seat was shown or saw happen.
 pub fn encode_known(obs: &Observation, out: &mut [f32]) {
-    let out = &mut out[..KNOWN_LEN];
-    out.fill(0.0);
+    let mut counts = [0u8; KNOWN_LEN];
+    count_known(obs, &mut counts);
+    for (o, c) in out[..KNOWN_LEN].iter_mut().zip(counts) {
+        *o = c as f32;
+    }
+}
+
+/// The counts of [`encode_known`], as bytes (a deck has at most 128
+/// cards): what [`Features`] keeps of a decision when asked to.
+pub(crate) fn count_known(obs: &Observation, out: &mut [u8; KNOWN_LEN]) {
+    out.fill(0);
     let d = &obs.rules().deck;
     for k in 1..obs.players() {
         let known = obs.known_in(seat_at(obs, k));
@@ -377,9 +387,9 @@ pub fn encode_known(obs: &Observation, out: &mut [f32]) {
         }
         let o = &mut out[(k - 1) * KNOWN_CLASSES..k * KNOWN_CLASSES];
         for (c, v) in o[..4].iter_mut().enumerate() {
-            *v = (known & d.color_mask[c]).len() as f32;
+            *v = (known & d.color_mask[c]).len() as u8;
         }
-        o[4] = (known & d.wild).len() as f32;
+        o[4] = (known & d.wild).len() as u8;
     }
 }
 

@@ -26,9 +26,9 @@ mod rlcard;
 
 use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
-    card_of_action, encode_waiting, ActionSet, Decision, DecisionKind, Features, ACT_CHALLENGE,
-    ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO,
-    ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, OBS_LEN,
+    card_of_action, encode_known, encode_waiting, ActionSet, Decision, DecisionKind, Features,
+    ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP,
+    ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, KNOWN_LEN, OBS_LEN,
 };
 use crate::engine::game::{
     Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
@@ -240,6 +240,41 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             self.features.write(&self.game().rules().deck, out);
         } else {
             out[..OBS_LEN].fill(0.0);
+        }
+    }
+
+    /// Whether each decision from now on also keeps the deciding seat's
+    /// known-cards section ([`encode_known`]), so that
+    /// [`Stepper::write_known`] writes it without replaying the turn (a
+    /// batch writes it at every step). Off by default.
+    pub fn keep_known(&mut self, on: bool) {
+        self.features.keep_known(on);
+    }
+
+    /// Writes the known-cards section of the deciding seat at the decision
+    /// in hand ([`encode_known`]: what it knows of each other hand) into
+    /// `out` (at least [`KNOWN_LEN`] long), zeros when the game is over.
+    /// Kept with the decision under [`Stepper::keep_known`], else read by
+    /// replaying the turn to it ([`Stepper::inspect`]).
+    pub fn write_known(&mut self, out: &mut [f32]) {
+        if self.stop.is_none() {
+            out[..KNOWN_LEN].fill(0.0);
+        } else if !self.features.write_known(out) {
+            self.inspect(|obs| encode_known(obs, out));
+        }
+    }
+
+    /// Writes the known-cards section of `seat` (`< players`) now into
+    /// `out` (at least [`KNOWN_LEN`] long): the deciding seat's is
+    /// [`Stepper::write_known`]; any other seat's, and every seat's once the
+    /// game is over, what it knows at this moment.
+    pub fn seat_known(&mut self, seat: u8, out: &mut [f32]) {
+        match self.stop {
+            Some(s) if s.decision.seat == seat => self.write_known(out),
+            Some(_) => {
+                self.inspect(|obs| encode_known(&obs.of_seat(seat), out));
+            }
+            None => encode_known(&Observation::of(self.game(), seat), out),
         }
     }
 
