@@ -2,10 +2,7 @@
 //! decision and the moment they are written out (the stepper, the batched
 //! environment).
 
-use super::{
-    card_kind, count_kinds, count_known, each_card, seat_at, DecisionKind, KINDS, KNOWN_LEN,
-    OBS_LEN, SECTIONS,
-};
+use super::{card_kind, count_kinds, each_card, seat_at, DecisionKind, KINDS, OBS_LEN, SECTIONS};
 use crate::engine::cards::{CardId, CardSet};
 use crate::engine::game::{Observation, MAX_PLAYERS};
 use crate::engine::rules::Deck;
@@ -13,7 +10,7 @@ use crate::engine::rules::Deck;
 /// The features of one decision, kept small: what [`encode`] reads of the
 /// observation, taken at the decision ([`Features::capture`]) and written
 /// out later ([`Features::write`]) with exactly [`encode`]'s values. About
-/// 210 bytes where the written features are [`OBS_LEN`] floats: a stepped
+/// 160 bytes where the written features are [`OBS_LEN`] floats: a stepped
 /// game keeps this between two steps, and a batch of games writes each
 /// straight into its row of the observations. The discard pile's counts by
 /// kind are kept from one capture to the next by difference (a play adds
@@ -39,12 +36,6 @@ pub struct Features {
     card: u8,
     /// Whether a decision was captured (false: [`Features::write`] writes zeros).
     some: bool,
-    /// Take the known-cards section too ([`Features::keep_known`]).
-    keep_known: bool,
-    /// The known-cards section of the captured decision ([`count_known`]),
-    /// when `known_taken`.
-    known: [u8; KNOWN_LEN],
-    known_taken: bool,
 }
 
 impl Default for Features {
@@ -71,9 +62,6 @@ impl Features {
         kind: 0,
         card: u8::MAX,
         some: false,
-        keep_known: false,
-        known: [0; KNOWN_LEN],
-        known_taken: false,
     };
 
     /// Takes the features of `obs` for decision `kind` (about `card`).
@@ -109,38 +97,6 @@ impl Features {
         self.discard = now;
         self.counted = true;
         self.some = true;
-        self.known_taken = self.keep_known;
-        if self.keep_known {
-            count_known(obs, &mut self.known);
-        }
-    }
-
-    /// Whether each capture from now on also takes the known-cards section
-    /// ([`encode_known`](super::encode_known)), for
-    /// [`Features::write_known`]. Off by default: the section costs a look
-    /// at every other hand.
-    pub fn keep_known(&mut self, on: bool) {
-        self.keep_known = on;
-    }
-
-    /// Writes the known-cards section of the captured decision into `out`
-    /// (at least [`KNOWN_LEN`] long): [`encode_known`](super::encode_known)'s
-    /// values, zeros when none is captured. False, with `out` untouched,
-    /// when the decision was captured without it ([`Features::keep_known`]
-    /// was off then).
-    pub fn write_known(&self, out: &mut [f32]) -> bool {
-        let out = &mut out[..KNOWN_LEN];
-        if !self.some {
-            out.fill(0.0);
-            return true;
-        }
-        if !self.known_taken {
-            return false;
-        }
-        for (o, &c) in out.iter_mut().zip(&self.known) {
-            *o = c as f32;
-        }
-        true
     }
 
     /// Forgets the decision (the game is over): [`Features::write`] writes

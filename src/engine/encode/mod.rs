@@ -360,8 +360,7 @@ pub const OBS_LEN_KNOWN: usize = OBS_LEN + KNOWN_LEN;
 
 /// The known-cards section, after the [`OBS_LEN`] features: read only by a
 /// network whose first layer takes [`OBS_LEN_KNOWN`] inputs, and given by the
-/// Python environments under `encoding="known"` (kept with each decision
-/// by [`Features`] when asked). For the seat `k` places after
+/// Python environments under `encoding="known"`. For the seat `k` places after
 /// the player in the direction of play (`k = 1..9`, zeros past the table),
 /// the cards the player knows to be in that hand ([`Observation::known_in`]:
 /// given there in a swap or a rotation, or seen there in a challenge, and
@@ -376,7 +375,8 @@ pub fn encode_known(obs: &Observation, out: &mut [f32]) {
 }
 
 /// The counts of [`encode_known`], as bytes (a deck has at most 128
-/// cards): what [`Features`] keeps of a decision when asked to.
+/// cards): what a stepper keeps of a decision when asked to
+/// ([`Stepper::keep_known`](crate::engine::step::Stepper::keep_known)).
 pub(crate) fn count_known(obs: &Observation, out: &mut [u8; KNOWN_LEN]) {
     out.fill(0);
     let d = &obs.rules().deck;

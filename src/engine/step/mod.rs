@@ -38,7 +38,7 @@ use crate::engine::render::{decision_text, over_text};
 use crate::engine::rng::Rng;
 use crate::engine::rules::{Rules, Scoring};
 use crate::engine::strategy::{Agents, Strategy};
-use replay::{Answer, Entry, ReplayTable, Stop};
+use replay::{Answer, Entry, KnownKept, ReplayTable, Stop};
 
 /// Where the game stands between two calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,10 @@ pub struct Stepper<'r, S: Strategy> {
     /// The features of the decision in hand, kept small (written out on
     /// demand: [`Stepper::write_features`]).
     features: Features,
+    /// The known-cards section of the decision in hand, when kept
+    /// ([`Stepper::keep_known`]; boxed, so that a stepper without it stays
+    /// as small as before).
+    known: Option<Box<KnownKept>>,
     start: RoundStart,
     rounds: Vec<RoundResult>,
     result: Option<MatchResult>,
@@ -145,6 +149,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             phase: Phase::Over,
             stop: None,
             features: Features::EMPTY,
+            known: None,
             start: RoundStart {
                 first_player: 0,
                 first_direction: 1,
@@ -248,7 +253,14 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// [`Stepper::write_known`] writes it without replaying the turn (a
     /// batch writes it at every step). Off by default.
     pub fn keep_known(&mut self, on: bool) {
-        self.features.keep_known(on);
+        if !on {
+            self.known = None;
+        } else if self.known.is_none() {
+            self.known = Some(Box::new(KnownKept {
+                counts: [0; KNOWN_LEN],
+                taken: false,
+            }));
+        }
     }
 
     /// Writes the known-cards section of the deciding seat at the decision
@@ -259,7 +271,11 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     pub fn write_known(&mut self, out: &mut [f32]) {
         if self.stop.is_none() {
             out[..KNOWN_LEN].fill(0.0);
-        } else if !self.features.write_known(out) {
+        } else if let Some(k) = self.known.as_deref().filter(|k| k.taken) {
+            for (o, &c) in out[..KNOWN_LEN].iter_mut().zip(&k.counts) {
+                *o = c as f32;
+            }
+        } else {
             self.inspect(|obs| encode_known(obs, out));
         }
     }
@@ -269,12 +285,25 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// [`Stepper::write_known`]; any other seat's, and every seat's once the
     /// game is over, what it knows at this moment.
     pub fn seat_known(&mut self, seat: u8, out: &mut [f32]) {
+        self.seat_view(seat, out, Self::write_known, encode_known);
+    }
+
+    /// Writes `seat`'s view now: `deciding` for the deciding seat, `view`
+    /// of what any other seat sees at the decision (the turn replayed), or
+    /// of the game once it is over.
+    fn seat_view(
+        &mut self,
+        seat: u8,
+        out: &mut [f32],
+        deciding: impl FnOnce(&mut Self, &mut [f32]),
+        view: impl FnOnce(&Observation, &mut [f32]),
+    ) {
         match self.stop {
-            Some(s) if s.decision.seat == seat => self.write_known(out),
+            Some(s) if s.decision.seat == seat => deciding(self, out),
             Some(_) => {
-                self.inspect(|obs| encode_known(&obs.of_seat(seat), out));
+                self.inspect(|obs| view(&obs.of_seat(seat), out));
             }
-            None => encode_known(&Observation::of(self.game(), seat), out),
+            None => view(&Observation::of(self.game(), seat), out),
         }
     }
 
@@ -311,6 +340,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            known: self.known.as_deref_mut(),
             inspect: Some(&mut call),
         };
         let mut agents = Agents {
@@ -339,13 +369,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// other seat, and every seat once the game is over, what it sees at this
     /// moment with the decision sections at zero ([`encode_waiting`]).
     pub fn seat_features(&mut self, seat: u8, out: &mut [f32]) {
-        match self.stop {
-            Some(s) if s.decision.seat == seat => self.write_features(out),
-            Some(_) => {
-                self.inspect(|obs| encode_waiting(&obs.of_seat(seat), out));
-            }
-            None => encode_waiting(&Observation::of(self.game(), seat), out),
-        }
+        self.seat_view(seat, out, |st, out| st.write_features(out), encode_waiting);
     }
 
     /// The table as text ([`crate::engine::render`]): what the deciding seat
@@ -499,6 +523,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 pos: 0,
                 stop: None,
                 features: &mut self.features,
+                known: self.known.as_deref_mut(),
                 inspect: None,
             };
             let mut agents = Agents {
@@ -598,6 +623,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             pos: 0,
             stop: None,
             features: &mut self.features,
+            known: self.known.as_deref_mut(),
             inspect: None,
         };
         let mut agents = Agents {

@@ -2,7 +2,7 @@
 //! what was answered before, and the stop at the learner's first new decision.
 
 use crate::engine::cards::{CardId, CardSet, Color};
-use crate::engine::encode::{ActionSet, Decision, DecisionKind, Features};
+use crate::engine::encode::{count_known, ActionSet, Decision, DecisionKind, Features, KNOWN_LEN};
 use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
 use crate::engine::strategy::{Strategy, Table};
@@ -35,6 +35,16 @@ pub(super) struct Stop {
     pub(super) dir: i8,
 }
 
+/// The known-cards section of the decision in hand
+/// ([`encode_known`](crate::engine::encode::encode_known)'s counts), kept
+/// with each decision under [`super::Stepper::keep_known`].
+pub(super) struct KnownKept {
+    pub(super) counts: [u8; KNOWN_LEN],
+    /// Whether `counts` are the decision in hand's (false until a decision
+    /// is taken after the keeping starts).
+    pub(super) taken: bool,
+}
+
 /// The table of one pass: strategies for their seats, the log for what was
 /// answered before, a stop at the learner's first new decision.
 pub(super) struct ReplayTable<'a, S: Strategy> {
@@ -46,6 +56,8 @@ pub(super) struct ReplayTable<'a, S: Strategy> {
     pub(super) stop: Option<Stop>,
     /// The features of the stop, taken there.
     pub(super) features: &'a mut Features,
+    /// The known-cards section of the stop, taken there when kept.
+    pub(super) known: Option<&'a mut KnownKept>,
     /// Called with the deciding seat's observation at the stop
     /// ([`super::Stepper::inspect`]).
     pub(super) inspect: Option<&'a mut dyn FnMut(&Observation<'_>)>,
@@ -81,6 +93,10 @@ impl<S: Strategy> ReplayTable<'_, S> {
     fn stop_at(&mut self, obs: &Observation, decision: Decision, card: Option<CardId>) {
         if self.stop.is_none() {
             self.features.capture(obs, decision.kind, card);
+            if let Some(k) = self.known.as_deref_mut() {
+                count_known(obs, &mut k.counts);
+                k.taken = true;
+            }
             self.stop = Some(Stop {
                 decision,
                 legal: decision.legal(obs),
