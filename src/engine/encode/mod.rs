@@ -380,8 +380,9 @@ pub fn encode_known(obs: &Observation, out: &mut [f32]) {
 pub(crate) fn count_known(obs: &Observation, out: &mut [u8; KNOWN_LEN]) {
     out.fill(0);
     let d = &obs.rules().deck;
+    let each = obs.known_in_each();
     for k in 1..obs.players() {
-        let known = obs.known_in(seat_at(obs, k));
+        let known = each[seat_at(obs, k)];
         if known.is_empty() {
             continue;
         }

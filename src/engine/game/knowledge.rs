@@ -192,6 +192,16 @@ pub(super) struct Ledger {
 }
 
 impl Ledger {
+    /// The cards whose hand `seat` knows (the bits of `known_by`), as a set:
+    /// one pass over the ledger, without a branch (it vectorizes).
+    fn known_to(&self, seat: u8) -> CardSet {
+        let bit = 1u16 << seat;
+        let half = |part: &[u16]| {
+            (part.iter().enumerate()).fold(0u64, |m, (i, &b)| m | ((b & bit != 0) as u64) << i)
+        };
+        CardSet(half(&self.known_by[..64]) as u128 | (half(&self.known_by[64..]) as u128) << 64)
+    }
+
     pub(super) const EMPTY: Ledger = Ledger {
         known_by: [0; 128],
         dirty: false,
@@ -569,14 +579,22 @@ impl<'a> Observation<'a> {
         if !l.dirty {
             return CardSet::EMPTY;
         }
-        let bit = 1u16 << self.seat;
-        let mut k = CardSet::EMPTY;
-        for c in h.iter() {
-            if l.known_by[c as usize & 127] & bit != 0 {
-                k.insert(c);
+        h & l.known_to(self.seat)
+    }
+
+    /// [`Observation::known_in`] of every seat at once, by seat (the ledger
+    /// read once): the observer's own whole hand, the other seats' known
+    /// cards, nothing past the table.
+    pub fn known_in_each(&self) -> [CardSet; MAX_PLAYERS] {
+        let mut out = [CardSet::EMPTY; MAX_PLAYERS];
+        if self.g.ledger.dirty {
+            let k = self.g.ledger.known_to(self.seat);
+            for (o, &h) in out.iter_mut().zip(&self.g.hands[..self.players()]) {
+                *o = h & k;
             }
         }
-        k
+        out[self.seat as usize] = self.hand();
+        out
     }
 
     /// The cards the draw pile may hold, as every player knows: after a
@@ -727,7 +745,8 @@ mod tests {
     /// RLCard's reading (a drawn card of the active colour or a drawn wild
     /// played at once, unasked): every hand keeps its hard notes at every
     /// state, also when a drawn 7 is played with an illegal target (the
-    /// card stays in the hand, so its draw still counts).
+    /// card stays in the hand, so its draw still counts). And what seat 0
+    /// knows of every hand at once is what it knows of each.
     #[test]
     fn a_drawn_card_kept_by_an_illegal_target_still_counts_as_drawn() {
         for base in ["classic", "rlcard"] {
@@ -739,7 +758,9 @@ mod tests {
                 for seed in 0..200u64 {
                     for g in round_states_of(&rules, players, seed, || Box::new(Careless)) {
                         let obs = Observation::of(&g, 0);
+                        let each = obs.known_in_each();
                         for h in 0..players {
+                            assert_eq!(each[h], obs.known_in(h));
                             let hand = g.hands[h];
                             let kept = obs
                                 .constraints(h)
