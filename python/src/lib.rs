@@ -305,12 +305,7 @@ pub(crate) fn table(
     }
     let mut env = 0u16;
     for &s in &learners {
-        if s < 0 || s as usize >= players {
-            return Err(value_error(format!(
-                "seat {s} is not a seat of a {players}-player table (valid: 0 to {})",
-                players - 1
-            )));
-        }
+        seat_at_table(s, players)?;
         if env >> s & 1 == 1 {
             return Err(value_error(format!(
                 "seat {s} is given to the learner twice"
@@ -394,6 +389,17 @@ pub(crate) fn truncated(st: &Stepper<'static, Seat>) -> bool {
     st.rounds()
         .last()
         .is_some_and(|r| r.outcome == Outcome::Truncated)
+}
+
+/// `seat` as a seat of a `players`-player table, or the error naming the range.
+fn seat_at_table(seat: i64, players: usize) -> PyResult<u8> {
+    if seat < 0 || seat as usize >= players {
+        return Err(value_error(format!(
+            "seat {seat} is not a seat of a {players}-player table (valid: 0 to {})",
+            players - 1
+        )));
+    }
+    Ok(seat as u8)
 }
 
 /// The table as text ([`Stepper::render`]) with RLCard's legal actions
@@ -564,14 +570,13 @@ impl Game {
     #[pyo3(signature = (known = false))]
     fn observation<'py>(&mut self, py: Python<'py>, known: bool) -> Bound<'py, PyArray1<f32>> {
         let st = self.st();
-        if !known {
-            return PyArray1::from_slice(py, &st.features()[..]);
-        }
-        st.keep_known(true);
         let mut out = [0f32; OBS_LEN_KNOWN];
         st.write_features(&mut out);
-        st.write_known(&mut out[OBS_LEN..]);
-        PyArray1::from_slice(py, &out)
+        if known {
+            st.keep_known(true);
+            st.write_known(&mut out[OBS_LEN..]);
+        }
+        PyArray1::from_slice(py, &out[..OBS_LEN + KNOWN_LEN * known as usize])
     }
 
     #[pyo3(signature = (seat, known = false))]
@@ -581,22 +586,18 @@ impl Game {
         seat: i64,
         known: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        if seat < 0 || seat as usize >= self.players {
-            return Err(value_error(format!(
-                "seat {seat} is not a seat of a {}-player table (valid: 0 to {})",
-                self.players,
-                self.players - 1
-            )));
-        }
+        let seat = seat_at_table(seat, self.players)?;
         let st = self.st();
         let mut out = [0f32; OBS_LEN_KNOWN];
-        st.seat_features(seat as u8, &mut out);
-        if !known {
-            return Ok(PyArray1::from_slice(py, &out[..OBS_LEN]));
+        st.seat_features(seat, &mut out);
+        if known {
+            st.keep_known(true);
+            st.seat_known(seat, &mut out[OBS_LEN..]);
         }
-        st.keep_known(true);
-        st.seat_known(seat as u8, &mut out[OBS_LEN..]);
-        Ok(PyArray1::from_slice(py, &out))
+        Ok(PyArray1::from_slice(
+            py,
+            &out[..OBS_LEN + KNOWN_LEN * known as usize],
+        ))
     }
 
     fn mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
@@ -655,15 +656,9 @@ impl Game {
         let acting = self.st().decision().map(|d| d.seat as i64);
         match seat {
             Some(s) if Some(s) != acting => {
-                if s < 0 || s as usize >= self.players {
-                    return Err(value_error(format!(
-                        "seat {s} is not a seat of a {}-player table (valid: 0 to {})",
-                        self.players,
-                        self.players - 1
-                    )));
-                }
+                let s = seat_at_table(s, self.players)?;
                 let mut f = [0f32; OBS_LEN];
-                self.st().seat_features(s as u8, &mut f);
+                self.st().seat_features(s, &mut f);
                 rlcard::planes(&f, &mut planes);
             }
             _ => self.st().rlcard_planes(&mut planes),
