@@ -42,14 +42,7 @@ from ._options import (
     setting_items,
     strategy_list,
 )
-from .encoding import (
-    ACTIONS,
-    OBS_LEN,
-    OBS_LEN_KNOWN,
-    RLCARD_ACTIONS,
-    RLCARD_SHAPE,
-    observation_bounds,
-)
+from .encoding import ACTIONS, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
 class UnoEnv(gymnasium.Env):
@@ -145,8 +138,7 @@ class UnoEnv(gymnasium.Env):
         else:
             self._n_actions = ACTIONS
             low, high = observation_bounds(self._game.deck_size, self._known)
-            length = OBS_LEN_KNOWN if self._known else OBS_LEN
-            self.observation_space = gymnasium.spaces.Box(low, high, (length,), np.float32)
+            self.observation_space = gymnasium.spaces.Box(low, high, low.shape, np.float32)
         self.action_space = gymnasium.spaces.Discrete(self._n_actions)
 
     @property

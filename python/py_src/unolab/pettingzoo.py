@@ -43,14 +43,7 @@ from ._options import (
     seed_of,
     setting_items,
 )
-from .encoding import (
-    ACTIONS,
-    OBS_LEN,
-    OBS_LEN_KNOWN,
-    RLCARD_ACTIONS,
-    RLCARD_SHAPE,
-    observation_bounds,
-)
+from .encoding import ACTIONS, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 
 class raw_env(AECEnv):
@@ -151,8 +144,7 @@ class raw_env(AECEnv):
         else:
             n_actions = ACTIONS
             low, high = observation_bounds(self._game.deck_size, self._known)
-            length = OBS_LEN_KNOWN if self._known else OBS_LEN
-            obs_space = gymnasium.spaces.Box(low, high, (length,), np.float32)
+            obs_space = gymnasium.spaces.Box(low, high, low.shape, np.float32)
         space = gymnasium.spaces.Dict(
             {
                 "observation": obs_space,

@@ -369,7 +369,13 @@ pub const OBS_LEN_KNOWN: usize = OBS_LEN + KNOWN_LEN;
 pub fn encode_known(obs: &Observation, out: &mut [f32]) {
     let mut counts = [0u8; KNOWN_LEN];
     count_known(obs, &mut counts);
-    for (o, c) in out[..KNOWN_LEN].iter_mut().zip(counts) {
+    write_known_counts(&counts, out);
+}
+
+/// Writes the counts of [`count_known`] into `out` (at least [`KNOWN_LEN`]
+/// long) as [`encode_known`]'s values.
+pub(crate) fn write_known_counts(counts: &[u8; KNOWN_LEN], out: &mut [f32]) {
+    for (o, &c) in out[..KNOWN_LEN].iter_mut().zip(counts) {
         *o = c as f32;
     }
 }

@@ -26,9 +26,10 @@ mod rlcard;
 
 use crate::engine::cards::{CardSet, Color};
 use crate::engine::encode::{
-    card_of_action, encode_known, encode_waiting, ActionSet, Decision, DecisionKind, Features,
-    ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP, ACT_NO_CHALLENGE, ACT_NO_JUMP,
-    ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, KNOWN_LEN, OBS_LEN,
+    card_of_action, encode_known, encode_waiting, write_known_counts, ActionSet, Decision,
+    DecisionKind, Features, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP,
+    ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO, KNOWN_LEN,
+    OBS_LEN,
 };
 use crate::engine::game::{
     Game, IllegalActionError, MatchResult, NoRecord, Observation, RoundResult, RoundStart, TurnEnd,
@@ -38,7 +39,7 @@ use crate::engine::render::{decision_text, over_text};
 use crate::engine::rng::Rng;
 use crate::engine::rules::{Rules, Scoring};
 use crate::engine::strategy::{Agents, Strategy};
-use replay::{Answer, Entry, KnownKept, ReplayTable, Stop};
+use replay::{Answer, Entry, ReplayTable, Stop};
 
 /// Where the game stands between two calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,10 +117,10 @@ pub struct Stepper<'r, S: Strategy> {
     /// The features of the decision in hand, kept small (written out on
     /// demand: [`Stepper::write_features`]).
     features: Features,
-    /// The known-cards section of the decision in hand, when kept
-    /// ([`Stepper::keep_known`]; boxed, so that a stepper without it stays
-    /// as small as before).
-    known: Option<Box<KnownKept>>,
+    /// The known-cards section of the decision in hand (its counts), when
+    /// kept ([`Stepper::keep_known`]; boxed, so that a stepper without it
+    /// stays as small as before).
+    known: Option<Box<[u8; KNOWN_LEN]>>,
     start: RoundStart,
     rounds: Vec<RoundResult>,
     result: Option<MatchResult>,
@@ -251,15 +252,15 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// Whether each decision from now on also keeps the deciding seat's
     /// known-cards section ([`encode_known`]), so that
     /// [`Stepper::write_known`] writes it without replaying the turn (a
-    /// batch writes it at every step). Off by default.
+    /// batch writes it at every step); switched on at a decision, it takes
+    /// that decision's at once. Off by default.
     pub fn keep_known(&mut self, on: bool) {
         if !on {
             self.known = None;
         } else if self.known.is_none() {
-            self.known = Some(Box::new(KnownKept {
-                counts: [0; KNOWN_LEN],
-                taken: false,
-            }));
+            self.known = Some(Box::new([0; KNOWN_LEN]));
+            // The decision in hand's, taken by replaying the turn to it.
+            self.inspect(|_| ());
         }
     }
 
@@ -271,10 +272,8 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     pub fn write_known(&mut self, out: &mut [f32]) {
         if self.stop.is_none() {
             out[..KNOWN_LEN].fill(0.0);
-        } else if let Some(k) = self.known.as_deref().filter(|k| k.taken) {
-            for (o, &c) in out[..KNOWN_LEN].iter_mut().zip(&k.counts) {
-                *o = c as f32;
-            }
+        } else if let Some(k) = self.known.as_deref() {
+            write_known_counts(k, out);
         } else {
             self.inspect(|obs| encode_known(obs, out));
         }

@@ -35,16 +35,6 @@ pub(super) struct Stop {
     pub(super) dir: i8,
 }
 
-/// The known-cards section of the decision in hand
-/// ([`encode_known`](crate::engine::encode::encode_known)'s counts), kept
-/// with each decision under [`super::Stepper::keep_known`].
-pub(super) struct KnownKept {
-    pub(super) counts: [u8; KNOWN_LEN],
-    /// Whether `counts` are the decision in hand's (false until a decision
-    /// is taken after the keeping starts).
-    pub(super) taken: bool,
-}
-
 /// The table of one pass: strategies for their seats, the log for what was
 /// answered before, a stop at the learner's first new decision.
 pub(super) struct ReplayTable<'a, S: Strategy> {
@@ -56,8 +46,9 @@ pub(super) struct ReplayTable<'a, S: Strategy> {
     pub(super) stop: Option<Stop>,
     /// The features of the stop, taken there.
     pub(super) features: &'a mut Features,
-    /// The known-cards section of the stop, taken there when kept.
-    pub(super) known: Option<&'a mut KnownKept>,
+    /// The known-cards section of the stop
+    /// ([`count_known`]), taken there when kept.
+    pub(super) known: Option<&'a mut [u8; KNOWN_LEN]>,
     /// Called with the deciding seat's observation at the stop
     /// ([`super::Stepper::inspect`]).
     pub(super) inspect: Option<&'a mut dyn FnMut(&Observation<'_>)>,
@@ -94,8 +85,7 @@ impl<S: Strategy> ReplayTable<'_, S> {
         if self.stop.is_none() {
             self.features.capture(obs, decision.kind, card);
             if let Some(k) = self.known.as_deref_mut() {
-                count_known(obs, &mut k.counts);
-                k.taken = true;
+                count_known(obs, k);
             }
             self.stop = Some(Stop {
                 decision,
