@@ -34,6 +34,8 @@ pub struct Observation {
     discard: CardSet,
     totals: [i64; MAX_PLAYERS],
     pending_draw: u32,
+    /// What this seat knows of each other hand (its own entry empty).
+    known: [CardSet; MAX_PLAYERS],
     tokens: Arc<Tokens>,
 }
 
@@ -62,6 +64,8 @@ impl Observation {
         } else {
             Some(obs.color())
         };
+        let mut known = obs.known_in_each();
+        known[obs.seat() as usize] = CardSet::EMPTY;
         Observation {
             seat: obs.seat(),
             round: obs.round(),
@@ -77,6 +81,7 @@ impl Observation {
             discard: obs.discard(),
             totals,
             pending_draw: obs.pending_draw(),
+            known,
             tokens,
         }
     }
@@ -194,6 +199,17 @@ impl Observation {
     fn pending_draw(&self) -> u32 {
         self.pending_draw
     }
+    /// What you know of every other hand, by seat: the cards you gave there
+    /// in a seven-o 7 or 0 or a Wild Swap, or saw there in a challenge, that
+    /// have not been played since (a reshuffle forgets them). Your own entry
+    /// is empty (your hand is `hand`).
+    #[getter]
+    fn known<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        self.known[..self.players as usize]
+            .iter()
+            .map(|&k| self.cards(py, k))
+            .collect()
+    }
     /// RLCard's observation planes, float32 `(4, 4, 15)`, of this seat:
     /// the planes `encoding="rlcard"` gives at the same decision (the same
     /// core function, `unolab::engine::rlcard::planes`).
@@ -279,6 +295,7 @@ impl Observation {
         d.set_item("discard", self.discard(py)?)?;
         d.set_item("totals", self.totals())?;
         d.set_item("pending_draw", self.pending_draw)?;
+        d.set_item("known", self.known(py)?)?;
         Ok(d)
     }
     fn __repr__(&self) -> String {

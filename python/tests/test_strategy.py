@@ -71,6 +71,44 @@ def test_the_same_policy_in_process_and_over_the_protocol_plays_the_same_games()
     assert a["strategies"][0]["name"] == "simple"
 
 
+def test_a_strategy_is_told_what_it_knows_of_other_hands_as_the_protocol_tells_it(tmp_path):
+    # Heads-up seven-o: a 7 or a 0 swaps the hands, so the seat knows the hand
+    # it gave away. In process and over the protocol the same decisions see
+    # the same `known`, its own entry empty, never more than a hand holds.
+    seen = []
+
+    class Watch(Simple):
+        def play(self, obs, legal):
+            seen.append(obs.to_dict())
+            assert obs.known == obs.to_dict()["known"]
+            return super().play(obs, legal)
+
+    common = dict(players=2, games=40, seed=21, threads=1, house="seven_o", fixed_seats=True)
+    log = tmp_path / "talk.log"
+    ext = f"ext:python3 {REPO / 'bots' / 'tee.py'} {log} python3 {REPO / 'bots' / 'simple.py'}"
+    a = unolab.run([Watch(), "first"], **common)
+    b = unolab.run([ext, "first"], **common)
+    assert a["strategies"] == b["strategies"]
+    told = [json.loads(line[2:])["obs"] for line in log.read_text().splitlines()
+            if line.startswith("> ") and '"decision":"play"' in line]
+    assert told == seen
+    for obs in seen:
+        assert len(obs["known"]) == 2 and obs["known"][obs["seat"]] == []
+        assert all(len(k) <= n for k, n in zip(obs["known"], obs["hand_sizes"]))
+    knew = [obs for obs in seen if obs["known"][1]]
+    assert len(knew) >= 20, len(knew)
+    # Without seven-o nothing is ever known.
+    plain = []
+
+    class Plain(Simple):
+        def play(self, obs, legal):
+            plain.append(obs.known)
+            return super().play(obs, legal)
+
+    unolab.run([Plain(), "first"], players=3, games=20, seed=22, threads=1)
+    assert plain and all(k == [[], [], []] for k in plain)
+
+
 def test_a_python_strategy_sits_next_to_presets_in_every_command():
     r = unolab.run([First(), "color"], players=4, games=300, house=HOUSE, settings={"hand_size": 5})
     names = {s["name"] for s in r["strategies"]}
@@ -119,7 +157,8 @@ def test_a_strategy_sees_only_what_its_seat_sees():
             assert all(c in obs.hand for c in legal if c != "draw")
             d = obs.to_dict()
             assert set(d) == {"seat", "round", "turn", "hand", "top", "color", "direction",
-                              "hand_sizes", "draw_pile", "discard", "totals", "pending_draw"}
+                              "hand_sizes", "draw_pile", "discard", "totals", "pending_draw",
+                              "known"}
             assert not hasattr(obs, "hands")
             return legal[0]
 

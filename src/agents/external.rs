@@ -423,7 +423,17 @@ impl External {
             }
             let _ = write!(b, "{t}");
         }
-        let _ = write!(b, "],\"pending_draw\":{}}}", obs.pending_draw());
+        let _ = write!(b, "],\"pending_draw\":{},\"known\":[", obs.pending_draw());
+        // What this seat knows of each other hand (its own entry empty).
+        let mut known = obs.known_in_each();
+        known[obs.seat() as usize] = CardSet::EMPTY;
+        for (s, &k) in known[..obs.players()].iter().enumerate() {
+            if s > 0 {
+                b.push(',');
+            }
+            self.write_cards(b, k);
+        }
+        b.push_str("]}");
     }
 
     /// Asks one decision; `None` after a fault (the caller answers a default).

@@ -332,6 +332,7 @@ fn the_exchange_has_hello_notices_and_every_decision_with_legal_answers() {
             "discard",
             "totals",
             "pending_draw",
+            "known",
         ] {
             assert!(obs.get(key).is_some(), "{d}: obs lacks {key}");
         }
@@ -1179,4 +1180,120 @@ fn the_library_reaps_its_programs_and_ends_their_helpers() {
     }
     assert_eq!(helper_pids(&dir).len(), p.len());
     assert_all_gone(&dir);
+}
+
+/// Counts of each token in a list of tokens.
+fn multiset(v: &Value) -> std::collections::BTreeMap<String, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for t in v.as_array().unwrap() {
+        *m.entry(t.as_str().unwrap().to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// `a` minus `b`, token by token (`None` when `b` is not within `a`).
+fn minus(
+    a: &std::collections::BTreeMap<String, usize>,
+    b: &std::collections::BTreeMap<String, usize>,
+) -> Option<std::collections::BTreeMap<String, usize>> {
+    let mut out = a.clone();
+    for (t, &n) in b {
+        let have = out.get_mut(t)?;
+        *have = have.checked_sub(n)?;
+    }
+    out.retain(|_, n| *n > 0);
+    Some(out)
+}
+
+/// A swap card of seven-o: a 7 or a 0.
+fn swaps(token: &str) -> bool {
+    token.ends_with("-7") || token.ends_with("-0")
+}
+
+#[test]
+fn the_obs_tells_what_the_seat_knows_of_each_other_hand() {
+    // Heads-up seven-o: after the program plays a 7 or a 0 the hands are
+    // swapped, so the other hand holds the program's old hand but that card.
+    // At its next decision `known[1]` is within that hand and lacks at most
+    // the cards played since; its own entry is always empty.
+    let dir = tempdir("known");
+    let log = dir.join("talk.log");
+    let agent = format!(
+        "ext:python3 bots/tee.py {} python3 bots/simple.py",
+        log.display()
+    );
+    let o = unolab(&[
+        "run",
+        "--players",
+        "2",
+        "--games",
+        "60",
+        "--house",
+        "seven_o",
+        "--fixed-seats",
+        "--threads",
+        "1",
+        "--seed",
+        "11",
+        "--strategies",
+        &format!("{agent},first"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines = text.lines().peekable();
+    // (hand after the swap card, discard then, turn) of the last swap card played.
+    let mut gave: Option<(Value, Value, u64)> = None;
+    let (mut checked, mut known_seen) = (0, 0);
+    while let Some(l) = lines.next() {
+        let m: Value = serde_json::from_str(&l[2..]).unwrap();
+        if m["type"] == "round_start" {
+            gave = None;
+        }
+        if m["type"] != "decide" {
+            continue;
+        }
+        let obs = &m["obs"];
+        let known = obs["known"].as_array().expect("obs.known is a list");
+        assert_eq!(known.len(), 2, "{obs}");
+        assert_eq!(
+            known[0],
+            Value::Array(vec![]),
+            "the own entry is empty: {obs}"
+        );
+        let sizes = obs["hand_sizes"].as_array().unwrap();
+        assert!(known[1].as_array().unwrap().len() as u64 <= sizes[1].as_u64().unwrap());
+        known_seen += usize::from(!known[1].as_array().unwrap().is_empty());
+        let turn = obs["turn"].as_u64().unwrap();
+        if let Some((given, discard, _)) = gave.take_if(|g| g.2 < turn) {
+            let played = minus(&multiset(&obs["discard"]), &multiset(&discard));
+            // A reshuffle, or a swap back, tells no more than that.
+            if let Some(played) = played.filter(|p| !p.keys().any(|t| swaps(t))) {
+                let k = multiset(&known[1]);
+                assert!(
+                    minus(&multiset(&given), &k).is_some(),
+                    "{k:?} not in {given}"
+                );
+                let n: usize = k.values().sum();
+                let since: usize = played.values().sum();
+                let whole = given.as_array().unwrap().len();
+                assert!(
+                    n + since >= whole,
+                    "{n} known + {since} played < {whole}: {obs}"
+                );
+                checked += 1;
+            }
+        }
+        let answer: Value = serde_json::from_str(&lines.next().unwrap()[2..]).unwrap();
+        let card = answer["answer"].as_str().unwrap_or("");
+        if m["decision"] == "play" && swaps(card) {
+            let mut hand = obs["hand"].as_array().unwrap().clone();
+            let i = hand.iter().position(|t| t == card).unwrap();
+            hand.remove(i);
+            let mut discard = obs["discard"].as_array().unwrap().clone();
+            discard.push(Value::from(card));
+            gave = Some((Value::Array(hand), Value::Array(discard), turn));
+        }
+    }
+    assert!(checked >= 20, "only {checked} swaps checked");
+    assert!(known_seen >= 20, "only {known_seen} decisions knew a card");
 }

@@ -345,3 +345,100 @@ fn a_broken_external_seat_ends_the_game_at_the_first_prompt() {
     assert_eq!(out.matches("> ").count(), 0, "{out}");
     assert!(!out.contains("Round 1 over"), "{out}");
 }
+
+#[test]
+fn after_a_swap_the_table_shows_what_you_know_of_the_other_hand() {
+    // Heads-up seven-o, playing a 7 or a 0 whenever one is playable: the
+    // hands are swapped, and the table then shows, on the other seat's line,
+    // the cards of the hand given away that it still holds.
+    let mut p = spawn(
+        &[
+            "--seed",
+            "3",
+            "--players",
+            "2",
+            "--strategies",
+            "first",
+            "--house",
+            "seven_o",
+            "--set",
+            "target=150",
+        ],
+        true,
+    );
+    let mut screen = String::new();
+    let mut gave: Option<Vec<String>> = None;
+    let (mut checked, mut shown) = (0, 0);
+    loop {
+        let m = p
+            .expect(Regex(
+                r"(play|stack|colour|yes/no|seat)> |== Match over[^\n]*\n(.*\n){2}",
+            ))
+            .unwrap_or_else(|e| panic!("no prompt ({e}); screen so far:\n{screen}"));
+        let before = String::from_utf8_lossy(m.before()).to_string();
+        let matched = String::from_utf8_lossy(m.get(0).unwrap()).to_string();
+        screen.push_str(&before);
+        screen.push_str(&matched);
+        if matched.starts_with("== Match over") {
+            break;
+        }
+        if before.contains("== Round ") {
+            gave = None;
+        }
+        let other = before
+            .lines()
+            .rfind(|l| l.trim_start().starts_with("seat 1 (first)"));
+        let known: Vec<String> = other
+            .and_then(|l| l.split_once("you know: "))
+            .map(|(_, k)| k.split_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        shown += usize::from(!known.is_empty());
+        // The cards seat 1 played since (a 7 or 0 of its own swaps again).
+        let played: Vec<&str> = (before.lines())
+            .filter_map(|l| l.trim().strip_prefix("seat 1 (first) played "))
+            .map(|l| l.split([' ', ',', ':']).next().unwrap())
+            .collect();
+        let again = played
+            .iter()
+            .any(|t| t.ends_with("-7") || t.ends_with("-0"));
+        if let Some(g) = other.and_then(|_| gave.take()).filter(|_| !again) {
+            let mut left = g.clone();
+            for tok in &known {
+                let i = left.iter().position(|t| t == tok);
+                let i = i.unwrap_or_else(|| panic!("{tok} shown, not given in {g:?}:\n{before}"));
+                left.remove(i);
+            }
+            let lost = g.len() - known.len();
+            assert!(lost <= played.len(), "{lost} cards forgotten:\n{before}");
+            checked += 1;
+        }
+        let kind = matched.trim_end_matches("> ").to_string();
+        let answer = match kind.as_str() {
+            "play" | "stack" => {
+                let cards = hand(&before);
+                let swap = |t: &String| t.ends_with("-7") || t.ends_with("-0");
+                let pick = (cards.iter().find(|c| c.2 && swap(&c.1)))
+                    .or_else(|| cards.iter().find(|c| c.2));
+                match pick {
+                    Some((n, tok, _)) => {
+                        if kind == "play" && swap(tok) {
+                            let mut g: Vec<String> = cards.iter().map(|c| c.1.clone()).collect();
+                            g.remove(g.iter().position(|t| t == tok).unwrap());
+                            gave = Some(g);
+                        }
+                        n.to_string()
+                    }
+                    None => "d".to_string(),
+                }
+            }
+            "colour" => "r".to_string(),
+            "yes/no" => "y".to_string(),
+            "seat" => "1".to_string(),
+            other => panic!("unexpected prompt {other}"),
+        };
+        p.send_line(&answer).unwrap();
+    }
+    assert!(checked >= 3, "only {checked} swaps checked:\n{screen}");
+    assert!(shown >= 3, "'you know' shown {shown} times:\n{screen}");
+    p.expect(expectrl::Eof).unwrap();
+}

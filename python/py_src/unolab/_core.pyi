@@ -272,6 +272,9 @@ class Observation:
     @property
     def pending_draw(self) -> int:
         """The draw total aimed at you (stacking, challenge), else 0."""
+    @property
+    def known(self) -> list[list[str]]:
+        """What you know of every other hand, by seat: the cards you gave there (seven-o, Wild Swap) or saw there (a challenge) not played since; your own entry is empty."""
     def rlcard_planes(self) -> npt.NDArray[np.float32]:
         """RLCard's observation planes ``(4, 4, 15)`` of this seat (as ``encoding="rlcard"`` gives them)."""
     def rlcard_color(self) -> str:

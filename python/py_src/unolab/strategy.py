@@ -16,8 +16,9 @@ from . import _core
 Observation = _core.Observation
 """What the seat sees (the protocol's ``obs``): ``seat``, ``round``, ``turn``,
 ``hand`` (card tokens), ``top``, ``color``, ``direction``, ``players``,
-``hand_sizes``, ``draw_pile``, ``discard``, ``totals``, ``pending_draw``;
-``to_dict()`` gives them as a dict."""
+``hand_sizes``, ``draw_pile``, ``discard``, ``totals``, ``pending_draw``,
+``known`` (per seat, the cards of that hand you were shown: given there in a
+swap or seen in a challenge); ``to_dict()`` gives them as a dict."""
 
 
 class Strategy:

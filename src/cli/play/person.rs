@@ -103,14 +103,25 @@ impl Human {
             out += &format!("   pending draw: {}", obs.pending_draw());
         }
         out += &format!("   draw pile: {}\n", obs.draw_pile_len());
+        // What you were shown of the other hands (swaps, a challenge).
+        let mut known = obs.known_in_each();
+        known[obs.seat() as usize] = CardSet::EMPTY;
         for p in 0..obs.players() {
             let n = obs.hand_size(p);
             out += &format!(
-                "   {:<24} {n:>2} {:<5}  {:>4} points\n",
+                "   {:<24} {n:>2} {:<5}  {:>4} points",
                 Cell(&s.who(p as u8)),
                 if n == 1 { "card" } else { "cards" },
                 obs.totals()[p]
             );
+            if !known[p].is_empty() {
+                let cards: Vec<String> = sorted(r, known[p])
+                    .into_iter()
+                    .map(|c| s.card(r, c))
+                    .collect();
+                out += &format!("   you know: {}", cards.join(" "));
+            }
+            out.push('\n');
         }
         say_!("{out}");
     }
