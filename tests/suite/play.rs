@@ -24,6 +24,33 @@ fn spawn(args: &[&str], no_color: bool) -> Session {
     s
 }
 
+/// Reads up to the next prompt, adding what was shown to `screen`: the text
+/// before it and the prompt (`play> `, `colour> `, ...), or `None` at the
+/// end of the match (its scores added to `screen`).
+fn next_prompt(p: &mut Session, screen: &mut String) -> Option<(String, String)> {
+    let m = p
+        .expect(Regex(
+            r"(play|stack|colour|yes/no|seat)> |== Match over[^\n]*\n(.*\n){2}",
+        ))
+        .unwrap_or_else(|e| panic!("no prompt ({e}); screen so far:\n{screen}"));
+    let before = String::from_utf8_lossy(m.before()).to_string();
+    let matched = String::from_utf8_lossy(m.get(0).unwrap()).to_string();
+    screen.push_str(&before);
+    screen.push_str(&matched);
+    (!matched.starts_with("== Match over")).then_some((before, matched))
+}
+
+/// The answer to a question other than a card's: red, yes, seat 1.
+fn plain_answer(kind: &str) -> String {
+    match kind {
+        "colour" => "r",
+        "yes/no" => "y",
+        "seat" => "1",
+        other => panic!("unexpected prompt {other}"),
+    }
+    .to_string()
+}
+
 /// The numbered hand on the screen: (number, token, playable).
 fn hand(screen: &str) -> Vec<(usize, String, bool)> {
     let start = screen.rfind("your hand").expect("the hand is shown");
@@ -85,19 +112,7 @@ fn a_whole_match_through_a_terminal_with_illegal_input_refused() {
     let mut typed_garbage = false;
     let mut typed_unplayable = false;
     let mut asked = std::collections::BTreeMap::new();
-    loop {
-        let m = p
-            .expect(Regex(
-                r"(play|stack|colour|yes/no|seat)> |== Match over[^\n]*\n(.*\n){2}",
-            ))
-            .unwrap_or_else(|e| panic!("no prompt ({e}); screen so far:\n{screen}"));
-        let before = String::from_utf8_lossy(m.before()).to_string();
-        let matched = String::from_utf8_lossy(m.get(0).unwrap()).to_string();
-        screen.push_str(&before);
-        screen.push_str(&matched);
-        if matched.starts_with("== Match over") {
-            break;
-        }
+    while let Some((before, matched)) = next_prompt(&mut p, &mut screen) {
         let kind = matched.trim_end_matches("> ").to_string();
         *asked.entry(kind.clone()).or_insert(0) += 1;
         let answer = match kind.as_str() {
@@ -130,10 +145,7 @@ fn a_whole_match_through_a_terminal_with_illegal_input_refused() {
                     None => "d".to_string(),
                 }
             }
-            "colour" => "r".to_string(),
-            "yes/no" => "y".to_string(),
-            "seat" => "1".to_string(),
-            other => panic!("unexpected prompt {other}"),
+            other => plain_answer(other),
         };
         p.send_line(&answer).unwrap();
     }
@@ -369,19 +381,7 @@ fn after_a_swap_the_table_shows_what_you_know_of_the_other_hand() {
     let mut screen = String::new();
     let mut gave: Option<Vec<String>> = None;
     let (mut checked, mut shown) = (0, 0);
-    loop {
-        let m = p
-            .expect(Regex(
-                r"(play|stack|colour|yes/no|seat)> |== Match over[^\n]*\n(.*\n){2}",
-            ))
-            .unwrap_or_else(|e| panic!("no prompt ({e}); screen so far:\n{screen}"));
-        let before = String::from_utf8_lossy(m.before()).to_string();
-        let matched = String::from_utf8_lossy(m.get(0).unwrap()).to_string();
-        screen.push_str(&before);
-        screen.push_str(&matched);
-        if matched.starts_with("== Match over") {
-            break;
-        }
+    while let Some((before, matched)) = next_prompt(&mut p, &mut screen) {
         if before.contains("== Round ") {
             gave = None;
         }
@@ -431,10 +431,7 @@ fn after_a_swap_the_table_shows_what_you_know_of_the_other_hand() {
                     None => "d".to_string(),
                 }
             }
-            "colour" => "r".to_string(),
-            "yes/no" => "y".to_string(),
-            "seat" => "1".to_string(),
-            other => panic!("unexpected prompt {other}"),
+            other => plain_answer(other),
         };
         p.send_line(&answer).unwrap();
     }

@@ -106,7 +106,7 @@ impl Human {
         // What you were shown of the other hands (swaps, a challenge).
         let mut known = obs.known_in_each();
         known[obs.seat() as usize] = CardSet::EMPTY;
-        for p in 0..obs.players() {
+        for (p, &known) in known[..obs.players()].iter().enumerate() {
             let n = obs.hand_size(p);
             out += &format!(
                 "   {:<24} {n:>2} {:<5}  {:>4} points",
@@ -114,11 +114,9 @@ impl Human {
                 if n == 1 { "card" } else { "cards" },
                 obs.totals()[p]
             );
-            if !known[p].is_empty() {
-                let cards: Vec<String> = sorted(r, known[p])
-                    .into_iter()
-                    .map(|c| s.card(r, c))
-                    .collect();
+            if !known.is_empty() {
+                let cards: Vec<String> =
+                    sorted(r, known).into_iter().map(|c| s.card(r, c)).collect();
                 out += &format!("   you know: {}", cards.join(" "));
             }
             out.push('\n');
