@@ -299,10 +299,7 @@ impl StrategySpec {
         let f: PresetFile = toml::from_str(text).map_err(|e| {
             StrategyError::Malformed(
                 origin.into(),
-                e.to_string()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                crate::engine::rules::plain_toml_message(&e.to_string()),
             )
         })?;
         f.validate()

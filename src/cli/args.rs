@@ -7,6 +7,15 @@ use std::path::PathBuf;
 use unolab::engine::rules::{RuleSetFile, Rules};
 use unolab::sim::shard::Shard;
 
+/// The command line as typed, word by word, for manifests and messages: a
+/// word that is not UTF-8 (a file name may not be) has U+FFFD in place of
+/// its stray bytes, where `std::env::args` would panic.
+pub fn command_words() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
 #[derive(clap::Args, Clone)]
 pub struct RuleArgs {
     /// Rule set: classic, h2o, lilo-stitch, cars3, rlcard (RLCard's UNO rules; it does not set the player count: add --players 2 to play it as RLCard does), or a path to a .toml file

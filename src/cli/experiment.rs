@@ -166,7 +166,7 @@ pub fn drive(
     .map_err(|e| session.failed(e))?;
     let elapsed = session.finish();
     saver.save(&state).map_err(Fail)?;
-    let command: Vec<String> = std::env::args().collect();
+    let command = super::args::command_words();
     let report = ExperimentReport {
         exp: &exp,
         state: &state,

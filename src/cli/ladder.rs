@@ -89,7 +89,7 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     };
     // The command as a user types it (not the path of this binary).
     let command: Vec<String> = std::iter::once("unolab".to_string())
-        .chain(std::env::args().skip(1))
+        .chain(super::args::command_words().into_iter().skip(1))
         .collect();
     report.write_dir(&out, &command).map_err(Fail)?;
     // What --resume continues from, kept while the ladder is partial.

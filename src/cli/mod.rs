@@ -126,7 +126,14 @@ pub fn main() -> ExitCode {
                     | ErrorKind::DisplayVersion
                     | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             ) {
-                let _ = e.print();
+                match e.print() {
+                    // A reader that stopped early (`| head`) is no error.
+                    Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                        eprintln!("{}: cannot write the help: {w}", paint_error("error"));
+                        return ExitCode::from(2);
+                    }
+                    _ => {}
+                }
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
                 } else {
@@ -135,7 +142,8 @@ pub fn main() -> ExitCode {
             }
             // The subcommand's own help lists its options; the top-level
             // help does not.
-            let sub = std::env::args()
+            let sub = args::command_words()
+                .into_iter()
                 .skip(1)
                 .find(|a| !a.starts_with('-'))
                 .filter(|a| {

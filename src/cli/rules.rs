@@ -39,6 +39,7 @@ pub fn exec(action: Option<RulesAction>) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         Some(RulesAction::Show { name, set, house }) => {
+            super::args::given_once(&set, &house, "")?;
             let f = RuleSetFile::resolve(&name, &set, &house)?;
             Rules::build(f.clone())?;
             print_out(&f.to_toml())?;

@@ -139,7 +139,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         started_utc: session.started_utc.clone(),
     };
     if let Some(dir) = &out {
-        let command: Vec<String> = std::env::args().collect();
+        let command = super::args::command_words();
         report.write_dir(dir, &command).map_err(Fail)?;
     }
     print_result(json, || report.to_json(), || report.to_text())?;

@@ -470,7 +470,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     };
     let shards = shards_entry(&m, &files);
     if let Some(dir) = &a.out {
-        let command: Vec<String> = std::env::args().collect();
+        let command = super::args::command_words();
         let mut manifest = report.manifest(&command);
         if let Value::Object(o) = &mut manifest {
             o.insert("shards".into(), shards.clone());
@@ -523,7 +523,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         threads: m.threads,
         elapsed_s: m.elapsed_s,
         started: m.started_utc.clone(),
-        command: std::env::args().collect(),
+        command: super::args::command_words(),
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: Some(shards_entry(&m, files)),
     };

@@ -99,7 +99,7 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         started_utc: session.started_utc.clone(),
     };
     if let Some(dir) = &a.out {
-        let command: Vec<String> = std::env::args().collect();
+        let command = super::args::command_words();
         report.write_dir(dir, &command).map_err(Fail)?;
         // What --resume continues from: the finished games' counts, kept
         // while the tournament is partial.

@@ -50,6 +50,15 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
         Some(path) => prepare_out_file(path, "--out", force)?,
         None => Vec::new(),
     };
+    // A match cannot stop half-way: an interrupt (Ctrl-C, SIGTERM) ends the
+    // command at once, writing nothing and removing the folders made for it.
+    let made = created.clone();
+    let _ = ctrlc::set_handler(move || {
+        remove_created(&made);
+        unolab::agents::external::end_all();
+        eprintln!("interrupted: the match was not finished; no trace written");
+        std::process::exit(130);
+    });
     // The whole trace is built first, so a failure writes nothing.
     let mut buf = Vec::new();
     if let Err(e) = unolab::engine::trace::write_trace(&rules, &mut seats, table.seed, &mut buf) {

@@ -171,7 +171,7 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     // Progress on a terminal only: redirected, it would be one long line.
     let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let session = Session::begin(None)?;
-    let command = super::tune::command_line(&std::env::args().collect::<Vec<_>>());
+    let command = super::tune::command_line(&super::args::command_words());
     let mut rows: Vec<String> = Vec::new();
     let mut write_err: Option<Fail> = None;
     let out = a.out.clone();

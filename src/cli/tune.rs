@@ -119,7 +119,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         remove_created(&created);
         Fail::from(e)
     })?;
-    let command: Vec<String> = std::env::args().collect();
+    let command = super::args::command_words();
     let command = command_line(&command);
     let text = tune::preset_file(&cfg, &outcome, &command);
     if let Some(p) = &a.out {

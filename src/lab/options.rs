@@ -13,7 +13,7 @@ use super::compare;
 use super::experiment::{ArmSpec, Experiment};
 use super::ConfigError;
 use crate::agents::StrategySpec;
-use crate::engine::rules::Rules;
+use crate::engine::rules::{overridden, without_overridden, Rules};
 use crate::sim::runner::{Mode, RunConfig, RunError};
 use crate::sim::Seating;
 
@@ -162,10 +162,18 @@ impl CompareOptions {
             full[k] = name.trim().to_string();
             strategies_b = full.join(",");
         }
-        let mut set = self.set.clone();
-        set.extend(self.b_set.iter().cloned());
-        let mut house = self.house.clone();
-        house.extend(self.b_house.iter().cloned());
+        // B's settings and house rules take the place of A's of the same
+        // setting (a house rule would win over a setting whatever the order).
+        let (b_set, b_house) = (&self.b_set, &self.b_house);
+        let mut set: Vec<String> = (self.set.iter())
+            .filter(|s| !overridden(s, b_set, b_house))
+            .cloned()
+            .collect();
+        set.extend(b_set.iter().cloned());
+        let mut house: Vec<String> = (self.house.iter())
+            .map(|h| without_overridden(h, b_set, b_house))
+            .collect();
+        house.extend(b_house.iter().cloned());
         let b = ArmSpec {
             label: "B".into(),
             rules: self.b_rules.clone().unwrap_or(self.rules.clone()),

@@ -1166,3 +1166,226 @@ fn a_ladder_file_whose_name_is_not_utf8_is_read() {
     assert!(!e.contains("cannot read"), "{e}");
     assert!(!dir.join("out").exists());
 }
+
+#[test]
+fn a_word_that_is_not_utf8_is_kept_in_the_manifest_not_a_panic() {
+    // `std::env::args` panicked on it after the whole run (the command line
+    // is recorded in the manifest), leaving an empty results folder behind.
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let bin = env!("CARGO_BIN_EXE_unolab");
+    let d = tempdir("utf8");
+    let out = d.join(OsStr::from_bytes(b"out\xff"));
+    let o = std::process::Command::new(bin)
+        .args(["run", "-q", "-j", "1", "-g", "20", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(o);
+    let m = read_json(&out.join("manifest.json"));
+    let words: Vec<&str> = (m["command"].as_array().unwrap().iter())
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(words.last().unwrap().ends_with("out\u{fffd}"), "{words:?}");
+    let out = d.join(OsStr::from_bytes(b"exp\xfe"));
+    let o = std::process::Command::new(bin)
+        .args(["experiment", "run", EXPERIMENT, "-q", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(o);
+    assert!(out.join("manifest.json").is_file());
+    // A stray word where the subcommand goes is refused, not a panic.
+    let o = std::process::Command::new(bin)
+        .arg(OsStr::from_bytes(b"\xff"))
+        .output()
+        .unwrap();
+    refusal(&o);
+}
+
+#[test]
+fn a_setting_given_twice_in_a_file_is_refused_and_an_override_takes_its_place() {
+    // In an experiment file (and in `rules show`) a setting given twice
+    // took the later value silently, a house rule the last whatever the
+    // order, where the command line refuses it; and an arm's (or B's)
+    // setting lost to a base house rule of the same key.
+    let d = tempdir("twice");
+    let file = |name: &str, body: &str| {
+        let f = d.join(format!("{name}.toml"));
+        std::fs::write(
+            &f,
+            format!("name = \"{name}\"\n[base]\nplayers = 2\ngames = 40\n{body}"),
+        )
+        .unwrap();
+        f
+    };
+    let check = |f: &Path| refusal(&unolab(&["experiment", "check", s(f)]));
+    let base = file(
+        "base",
+        "house = [\"stacking=same\", \"stacking=cross\"]\n[[arm]]\nlabel = \"x\"\n",
+    );
+    assert!(
+        check(&base).ends_with(
+            "base.toml:5: [base] 'stacking' is given twice (house stacking=same, house stacking=cross): give each setting once\n"
+        ),
+        "{}",
+        check(&base)
+    );
+    let base_mixed = file(
+        "mixed",
+        "set = [\"jump_in=false\"]\nhouse = [\"jump_in\"]\n[[arm]]\nlabel = \"x\"\n",
+    );
+    assert!(check(&base_mixed)
+        .contains("[base] 'jump_in' is given twice (set jump_in=false, house jump_in)"));
+    let arm = file(
+        "arm",
+        "[[arm]]\nlabel = \"x\"\nset = [\"hand_size=6\", \"hand_size=5\"]\n",
+    );
+    assert!(
+        check(&arm).contains("arm.toml:7: arm 'x': 'hand_size' is given twice"),
+        "{}",
+        check(&arm)
+    );
+    let grid = file(
+        "grid",
+        "[grid]\nset = [\"hand_size=5,hand_size=6\", \"target=100\"]\n",
+    );
+    assert!(check(&grid).contains("'hand_size' is given twice (set hand_size=5, set hand_size=6)"));
+    // An arm's own setting or house rule replaces the base's of that key.
+    let over = file(
+        "over",
+        "set = [\"hand_size=6\"]\nhouse = [\"jump_in,seven_o\"]\n\
+         [[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"five\"\nset = [\"hand_size=5\"]\nhouse = [\"jump_in=false\"]\n",
+    );
+    let out = d.join("over-out");
+    ok(unolab(&[
+        "experiment",
+        "run",
+        s(&over),
+        "-q",
+        "-o",
+        s(&out),
+    ]));
+    let m = read_json(&out.join("manifest.json"));
+    let arms = m["arms"].as_array().unwrap();
+    let setting = |a: usize, k: &str| arms[a]["rule_set"]["settings"][k].clone();
+    assert_eq!(
+        (setting(0, "hand_size"), setting(0, "jump_in")),
+        (6.into(), true.into())
+    );
+    assert_eq!(
+        (setting(1, "hand_size"), setting(1, "jump_in")),
+        (5.into(), false.into())
+    );
+    assert_eq!(
+        (setting(0, "seven_o"), setting(1, "seven_o")),
+        (true.into(), true.into())
+    );
+    // The same for B over A in compare: it said B changes nothing.
+    let o = ok(unolab(&[
+        "compare",
+        "-g",
+        "40",
+        "-q",
+        "--json",
+        "--house",
+        "jump_in",
+        "--b-set",
+        "jump_in=false",
+    ]));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let arms = v["manifest"]["arms"].as_array().unwrap();
+    assert_eq!(arms[0]["rule_set"]["settings"]["jump_in"], true);
+    assert_eq!(arms[1]["rule_set"]["settings"]["jump_in"], false);
+    // `rules show` refuses what run refuses.
+    let e = refusal(&unolab(&[
+        "rules",
+        "show",
+        "classic",
+        "--house",
+        "seven_o",
+        "--set",
+        "seven_o=false",
+    ]));
+    assert_eq!(e, "error: 'seven_o' is given twice (--set seven_o=false, --house seven_o): give each setting once\n");
+}
+
+#[test]
+fn an_interrupted_trace_writes_nothing_and_removes_the_folders_it_made() {
+    // An interrupt ended trace silently (the default signal action) and left
+    // the folders made for --out behind, empty.
+    let d = tempdir("trace-int");
+    for sig in ["-INT", "-TERM"] {
+        let out = d.join("new").join("deeper").join("x.jsonl");
+        let args = [
+            "trace",
+            "-s",
+            "pimc-1k",
+            "-p",
+            "6",
+            "--set",
+            "target=2000",
+            "-o",
+            s(&out),
+        ];
+        let o = common::signalled_after(&args, 700, &[sig]);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{sig}: {e}");
+        assert_eq!(
+            e,
+            "interrupted: the match was not finished; no trace written\n"
+        );
+        assert!(
+            !d.join("new").exists(),
+            "{sig}: the folders made are removed"
+        );
+    }
+}
+
+#[test]
+fn a_preset_value_of_the_wrong_kind_is_said_in_words() {
+    // A preset's bad number said Rust's type ("expected u32"), where rule
+    // and experiment files say what is expected.
+    let d = tempdir("preset-words");
+    for (body, want) in [
+        (
+            "base = \"pimc\"\n[search]\niterations = -1\n",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "base = \"heuristic\"\n[params]\npoints_weight = \"x\"\n",
+            "expected a number",
+        ),
+    ] {
+        let f = d.join("p.toml");
+        std::fs::write(&f, format!("name = \"p\"\n{body}")).unwrap();
+        let strategies = format!("{},color", s(&f));
+        let e = refusal(&unolab(&["run", "-q", "-g", "10", "-s", &strategies]));
+        assert!(e.contains(want), "{e}");
+        assert!(
+            !e.contains("expected u32") && !e.contains("expected f64"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    // `--help` and `--version` to a full disk exited 0 having printed nothing.
+    for args in [&["--help"][..], &["run", "--help"], &["--version"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let e = refusal(&o);
+        assert!(
+            e.starts_with("error: cannot write the help: "),
+            "{args:?}: {e}"
+        );
+    }
+}

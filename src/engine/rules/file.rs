@@ -296,13 +296,41 @@ pub fn given_twice<'a>(
         .chain(house_items.map(|i| ("house", i)));
     let mut seen: Vec<(&str, Given)> = Vec::new();
     for (from, item) in items {
-        let key = item.split('=').next().unwrap_or_default().trim();
+        let key = setting_key(item);
         if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
             return Some((key, *first, (from, item)));
         }
         seen.push((key, (from, item)));
     }
     None
+}
+
+/// The setting a `--set` or house-rule item gives: `stacking` of
+/// `"stacking=same"`, `seven_o` of `"seven_o"`.
+pub fn setting_key(item: &str) -> &str {
+    item.split('=').next().unwrap_or_default().trim()
+}
+
+/// Whether the settings and house rules of an override (`--b-set` and
+/// `--b-house` of `compare`, an arm of an experiment file) give the setting
+/// of `item`: then the item, the base's, gives way to the override's.
+pub fn overridden(item: &str, sets: &[String], house: &[String]) -> bool {
+    let key = setting_key(item);
+    (sets.iter().map(String::as_str))
+        .chain(house.iter().flat_map(|h| h.split(',')))
+        .any(|i| !i.trim().is_empty() && setting_key(i) == key)
+}
+
+/// A house-rule entry (a comma list) without the items an override gives
+/// (see [`overridden`]): the entry itself when it keeps them all.
+pub fn without_overridden(entry: &str, sets: &[String], house: &[String]) -> String {
+    let items = entry.split(',').filter(|i| !i.trim().is_empty());
+    if items.clone().any(|i| overridden(i, sets, house)) {
+        let kept: Vec<&str> = items.filter(|i| !overridden(i, sets, house)).collect();
+        kept.join(",")
+    } else {
+        entry.to_string()
+    }
 }
 
 /// Whether `s` is written as an integer: digits (`_` between them allowed),

@@ -16,8 +16,8 @@ mod settings;
 
 pub use deck::{Deck, Effect};
 pub use file::{
-    given_twice, plain_toml_message, read_text, DeckEntry, ReadFailure, RuleSetFile, RulesError,
-    Unread, BUILTIN_NAMES,
+    given_twice, overridden, plain_toml_message, read_text, setting_key, without_overridden,
+    DeckEntry, ReadFailure, RuleSetFile, RulesError, Unread, BUILTIN_NAMES,
 };
 pub use settings::{
     CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,

@@ -7,7 +7,9 @@ use super::super::ArmSpec;
 use super::arms::base_rules;
 use super::syntax::{Errors, File, Raw};
 use crate::agents::{self, StrategyError, StrategySpec};
-use crate::engine::rules::{RuleSetFile, Rules, RulesError};
+use crate::engine::rules::{
+    given_twice, overridden, without_overridden, RuleSetFile, Rules, RulesError,
+};
 use crate::sim::lockstep::Arm;
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::seating::Seating;
@@ -93,6 +95,51 @@ pub(super) fn resolve(
                 label.1.clone(),
                 format!("duplicate arm label '{}' (labels must be unique)", label.0),
             );
+        }
+        // The arm's own settings and house rules take the place of the
+        // base's of the same setting.
+        let own = |v: &[(String, std::ops::Range<usize>)]| -> Vec<String> {
+            (v.iter().filter(|x| !base_items.contains(&x.1)))
+                .map(|x| x.0.clone())
+                .collect()
+        };
+        let (own_set, own_house) = (own(set), own(house));
+        let set: Vec<_> = (set.iter())
+            .filter(|x| !base_items.contains(&x.1) || !overridden(&x.0, &own_set, &own_house))
+            .cloned()
+            .collect();
+        let house: Vec<_> = (house.iter())
+            .map(|x| match base_items.contains(&x.1) {
+                true => (without_overridden(&x.0, &own_set, &own_house), x.1.clone()),
+                false => x.clone(),
+            })
+            .collect();
+        let (set, house) = (&set, &house);
+        // A setting given twice is refused, as on the command line: one of
+        // the two would be dropped silently (a house rule wins over a set
+        // whatever the order).
+        let strings = |v: &[(String, std::ops::Range<usize>)]| -> Vec<String> {
+            v.iter().map(|x| x.0.clone()).collect()
+        };
+        let (sets, houses) = (strings(set), strings(house));
+        if let Some((key, (f1, i1), (f2, i2))) = given_twice(&sets, &houses) {
+            // Where each of the two is written (the last entry holding it).
+            let span_of = |from: &str, item: &str| {
+                let list = if from == "set" { set } else { house };
+                (list.iter().rev())
+                    .find(|(v, _)| v.split(',').any(|x| x.trim() == item))
+                    .map_or(rules.1.clone(), |x| x.1.clone())
+            };
+            let (first, second) = (span_of(f1, i1), span_of(f2, i2));
+            let msg =
+                format!("'{key}' is given twice ({f1} {i1}, {f2} {i2}): give each setting once");
+            if base_items.contains(&first) && base_items.contains(&second) {
+                base_error(errs, second, "", msg);
+            } else if base_items.contains(&second) {
+                errs.arm(first, &label.0, msg);
+            } else {
+                errs.arm(second, &label.0, msg);
+            }
         }
         let mut file = match RuleSetFile::load(&rules.0) {
             Ok(f) => Some(f),
