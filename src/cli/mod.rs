@@ -142,19 +142,22 @@ pub fn main() -> ExitCode {
             }
             // The subcommand's own help lists its options; the top-level
             // help does not.
-            let sub = args::command_words()
-                .into_iter()
-                .skip(1)
-                .find(|a| !a.starts_with('-'))
-                .filter(|a| {
-                    <Cli as clap::CommandFactory>::command()
-                        .get_subcommands()
-                        .any(|c| c.get_name() == a)
-                });
+            // The subcommands named, in turn (`experiment run`).
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut sub = String::new();
+            for word in args::command_words().into_iter().skip(1) {
+                if word.starts_with('-') {
+                    continue;
+                }
+                let Some(c) = cmd.find_subcommand(&word).cloned() else {
+                    break;
+                };
+                sub += &format!("{word} ");
+                cmd = c;
+            }
             eprintln!(
-                "{} (see unolab {}--help)",
+                "{} (see unolab {sub}--help)",
                 one_line_error(&e.render().to_string()),
-                sub.map(|s| format!("{s} ")).unwrap_or_default()
             );
             return ExitCode::from(2);
         }

@@ -369,6 +369,11 @@ fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
             files.extend(found);
         } else if p.is_file() {
             files.push(p.clone());
+        } else if p.exists() {
+            return Err(Fail(format!(
+                "{}: not a state file or a folder of them",
+                p.display()
+            )));
         } else {
             return Err(Fail(format!("{}: no such file or folder", p.display())));
         }

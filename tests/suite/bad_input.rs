@@ -1389,3 +1389,24 @@ fn help_that_cannot_be_written_is_an_error() {
         );
     }
 }
+
+#[test]
+fn a_refusal_points_to_the_help_of_the_subcommand_used() {
+    // `experiment run` with clashing options pointed to `experiment --help`,
+    // which does not list them; `merge /dev/null` said it did not exist.
+    let e = refusal(&unolab(&[
+        "experiment",
+        "run",
+        "--resume",
+        "--force",
+        EXPERIMENT,
+    ]));
+    assert!(e.ends_with("(see unolab experiment run --help)\n"), "{e}");
+    let e = refusal(&unolab(&["run", "-g", "10", "--no-such-option"]));
+    assert!(e.ends_with("(see unolab run --help)\n"), "{e}");
+    let e = refusal(&unolab(&["merge", "/dev/null"]));
+    assert_eq!(
+        e,
+        "error: /dev/null: not a state file or a folder of them\n"
+    );
+}
