@@ -162,7 +162,9 @@ pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
 /// `RuntimeError`.
 pub(crate) fn step_error(e: StepError) -> PyErr {
     match e {
-        StepError::Illegal { .. } | StepError::Unsupported(_) => value_error(e.to_string()),
+        StepError::Illegal { .. } | StepError::Unsupported(_) | StepError::NoDecision(_) => {
+            value_error(e.to_string())
+        }
         _ => PyRuntimeError::new_err(e.to_string()),
     }
 }
@@ -402,29 +404,6 @@ fn seat_at_table(seat: i64, players: usize) -> PyResult<u8> {
     Ok(seat as u8)
 }
 
-/// The table as text ([`Stepper::render`]) with RLCard's legal actions
-/// (numbers and labels) in place of the engine's: the actions a step takes
-/// under `encoding="rlcard"`. The end of a game is as the engine writes it.
-pub(crate) fn rlcard_render(st: &mut Stepper<'static, Seat>) -> String {
-    let text = st.render();
-    if st.is_over() {
-        return text;
-    }
-    // The engine's text ends with its one line of legal actions.
-    let Some(at) = text.rfind("legal actions:") else {
-        return text;
-    };
-    let mut m = [0i8; rlcard::ACTIONS];
-    st.rlcard_mask(&mut m);
-    let mut out = text[..at].to_string();
-    out.push_str("legal actions:");
-    for a in (0..rlcard::ACTIONS).filter(|&a| m[a] != 0) {
-        out.push_str(&format!(" {a} ({})", rlcard::action_label(a)));
-    }
-    out.push('\n');
-    out
-}
-
 /// An action as the core's number, or the core's refusal.
 fn action_index(st: &Stepper<'static, Seat>, action: i64) -> PyResult<usize> {
     if action < 0 || action as usize >= ACTIONS {
@@ -490,6 +469,13 @@ impl Game {
     #[pyo3(signature = (seed, index = 0))]
     fn reset(&mut self, seed: u64, index: u64) -> PyResult<()> {
         self.st().reset_game(seed, index).map_err(step_error)
+    }
+
+    /// Starts game `index` of `seed`, or the next that reaches a learner's
+    /// decision (RLCard's encoding: settled); returns the index started.
+    fn start(&mut self, seed: u64, index: u64, rlcard: bool) -> PyResult<u64> {
+        let k = vec::start_with_decision(self.st(), seed, rlcard, |k| index.wrapping_add(k));
+        Ok(index.wrapping_add(k.map_err(step_error)?))
     }
 
     fn step(&mut self, action: i64) -> PyResult<()> {
@@ -621,7 +607,7 @@ impl Game {
 
     /// RLCard encoding: the table as text, with RLCard's legal actions.
     fn rlcard_render(&mut self) -> String {
-        rlcard_render(self.st())
+        vec::rlcard_render(self.st())
     }
 
     /// RLCard encoding: answers what RLCard answers without asking, up to

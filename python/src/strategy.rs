@@ -329,9 +329,8 @@ impl Strategy for PyStrategy {
     }
 
     fn choose_target(&mut self, obs: &CoreObs, _: &mut Rng) -> u8 {
-        let legal: Vec<u8> = (1..obs.players() as u8)
-            .map(|k| obs.seat_after(k))
-            .collect();
+        let players = obs.players();
+        let legal: Vec<u8> = (1..players as u8).map(|k| obs.seat_after(k)).collect();
         self.ask(
             4,
             obs,
@@ -344,7 +343,13 @@ impl Strategy for PyStrategy {
                     ));
                 }
                 match v.extract::<u8>() {
-                    Ok(seat) => Ok(seat),
+                    // A seat at the table (a seat not offered is the game's
+                    // to sanction, as a card not playable is).
+                    Ok(seat) if (seat as usize) < players => Ok(seat),
+                    Ok(_) => Err(Refused::Value(format!(
+                        "the answer must be a seat number from 0 to {}",
+                        players - 1
+                    ))),
                     // An integer (`__index__`: numpy's too) that is no seat.
                     Err(_) if v.hasattr("__index__").unwrap_or(false) => Err(Refused::Value(
                         "the answer must be a seat number".to_string(),
@@ -410,6 +415,10 @@ impl Strategy for PyStrategy {
 
     fn fault(&mut self) -> Option<String> {
         self.fault.clone()
+    }
+
+    fn recover(&mut self) {
+        self.fault = None;
     }
 
     fn hears_notices(&self) -> bool {

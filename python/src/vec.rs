@@ -59,23 +59,69 @@ struct Out<'a> {
     winner: &'a mut [i64],
 }
 
+/// The table as text ([`Stepper::render`]) with RLCard's legal actions
+/// (numbers and labels) in place of the engine's: the actions a step takes
+/// under `encoding="rlcard"`. The end of a game is as the engine writes it.
+pub(crate) fn rlcard_render(st: &mut Stepper<'static, Seat>) -> String {
+    let text = st.render();
+    if st.is_over() {
+        return text;
+    }
+    // The engine's text ends with its one line of legal actions.
+    let Some(at) = text.rfind("legal actions:") else {
+        return text;
+    };
+    let mut m = [0i8; rlcard::ACTIONS];
+    st.rlcard_mask(&mut m);
+    let mut out = text[..at].to_string();
+    out.push_str("legal actions:");
+    for a in (0..rlcard::ACTIONS).filter(|&a| m[a] != 0) {
+        out.push_str(&format!(" {a} ({})", rlcard::action_label(a)));
+    }
+    out.push('\n');
+    out
+}
+
+/// The most games in a row [`start_with_decision`] lets end before a
+/// learner's decision: past that the settings leave the learners nothing to
+/// decide, and skipping on would never end.
+const MAX_SKIPPED_IN_A_ROW: u64 = 1000;
+
+/// Starts game `index(0)` of `seed`, else `index(1)`, ... until one reaches a
+/// learner's decision (with RLCard's encoding, settled: `rl`); returns how
+/// many ended before one ([`StepError::NoDecision`] after
+/// [`MAX_SKIPPED_IN_A_ROW`]).
+pub(crate) fn start_with_decision(
+    st: &mut Stepper<'static, Seat>,
+    seed: u64,
+    rl: bool,
+    index: impl Fn(u64) -> u64,
+) -> Result<u64, StepError> {
+    for k in 0..MAX_SKIPPED_IN_A_ROW {
+        st.reset_game(seed, index(k))?;
+        if rl {
+            st.rlcard_settle()?;
+        }
+        if !st.is_over() {
+            return Ok(k);
+        }
+    }
+    Err(StepError::NoDecision(MAX_SKIPPED_IN_A_ROW))
+}
+
 impl Batch {
     /// Starts the next game of slot `i` (game `i + started * n` of the seed),
     /// skipping games that end before any learner decision.
     fn start(&mut self, i: usize) -> Result<(), StepError> {
         let n = self.games.len() as u64;
-        loop {
-            let index = (i as u64).wrapping_add(self.started[i].wrapping_mul(n));
-            self.started[i] += 1;
-            self.games[i].reset_game(self.seed, index)?;
-            if self.rl {
-                self.games[i].rlcard_settle()?;
-            }
-            if !self.games[i].is_over() {
-                return Ok(());
-            }
-            self.skipped += 1;
-        }
+        let first = self.started[i];
+        let index = |k: u64| (i as u64).wrapping_add(first.wrapping_add(k).wrapping_mul(n));
+        let k = start_with_decision(&mut self.games[i], self.seed, self.rl, index);
+        // The games tried count as started, the one in play too.
+        let tried = *k.as_ref().unwrap_or(&MAX_SKIPPED_IN_A_ROW);
+        self.started[i] += tried + u64::from(k.is_ok());
+        self.skipped += tried;
+        k.map(|_| ())
     }
 
     /// Writes slot `i`'s decision in hand into the arrays.
@@ -494,7 +540,7 @@ impl VecGames {
         let n = batch.games.len();
         let rl = batch.rl;
         match batch.games.get_mut(i) {
-            Some(st) if rl => Ok(crate::rlcard_render(st)),
+            Some(st) if rl => Ok(rlcard_render(st)),
             Some(st) => Ok(st.render()),
             None => Err(value_error(format!(
                 "game {i} is not in the batch (valid: 0 to {})",

@@ -214,6 +214,10 @@ def test_an_answer_of_the_wrong_type_is_a_type_error_and_a_bad_value_a_value_err
     refused(ValueError, r"target\(\) answered 300: the answer must be a seat number",
             seat(target=lambda self, obs, legal: 300), players=3, house="seven_o",
             fixed_seats=True)
+    # A seat past the table was sanctioned as an illegal target.
+    refused(ValueError, r"target\(\) answered 3: the answer must be a seat number from 0 to 2",
+            seat(target=lambda self, obs, legal: 3), players=3, house="seven_o",
+            fixed_seats=True)
 
     class Illegal(unolab.Strategy):
         def play(self, obs, legal):

@@ -642,4 +642,20 @@ impl Strategy for External {
     fn fault(&mut self) -> Option<String> {
         self.fault.clone()
     }
+
+    /// The program that failed is gone (ended by the fault); the pool
+    /// forgets the fault, and the next message starts a new program.
+    fn recover(&mut self) {
+        if self.fault.take().is_none() {
+            return;
+        }
+        if let Some(mut p) = self.proc.take() {
+            p.end(Duration::from_millis(50));
+        }
+        if let Some(key) = &self.pool {
+            if let Some((_, pool)) = pools().iter_mut().find(|(k, _)| k == key) {
+                pool.dead = None;
+            }
+        }
+    }
 }

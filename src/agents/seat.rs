@@ -115,6 +115,12 @@ impl Strategy for Seat {
         }
     }
     #[inline]
+    fn recover(&mut self) {
+        if let Seat::Custom(s) = self {
+            s.recover()
+        }
+    }
+    #[inline]
     fn hears_notices(&self) -> bool {
         match self {
             Seat::Custom(s) => s.hears_notices(),
@@ -217,6 +223,9 @@ impl<H: FnMut(&mut Seat, &Observation, HookAt) + Send> Strategy for Hooked<H> {
     }
     fn fault(&mut self) -> Option<String> {
         self.inner.fault()
+    }
+    fn recover(&mut self) {
+        self.inner.recover()
     }
     fn hears_notices(&self) -> bool {
         self.inner.hears_notices()

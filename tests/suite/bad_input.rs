@@ -1410,3 +1410,16 @@ fn a_refusal_points_to_the_help_of_the_subcommand_used() {
         "error: /dev/null: not a state file or a folder of them\n"
     );
 }
+
+#[test]
+fn a_setting_value_is_one_line() {
+    // The value was read as TOML after `v = `: a line break brought other
+    // keys in, which were dropped silently (hand_size 5, seven_o off).
+    for (flag, item) in [
+        ("--set", "hand_size=5\nseven_o=true"),
+        ("--house", "stacking=same\nseven_o=true"),
+    ] {
+        let e = refusal(&unolab(&["run", "-q", "-g", "10", flag, item]));
+        assert!(e.contains(": a value is one line"), "{e}");
+    }
+}

@@ -73,6 +73,8 @@ class Game:
     ) -> None: ...
     def reset(self, seed: int, index: int = 0) -> None:
         """Starts game ``index`` of master seed ``seed`` and plays to the learner's first decision."""
+    def start(self, seed: int, index: int, rlcard: bool) -> int:
+        """Starts game ``index`` of ``seed``, or the next one that reaches a learner's decision (settled for RLCard's encoding); returns the index started. ``ValueError`` after 1,000 games in a row without one."""
     def step(self, action: int) -> None:
         """Answers the decision in hand and plays to the learner's next decision or the end.
 

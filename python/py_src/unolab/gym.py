@@ -173,27 +173,19 @@ class UnoEnv(gymnasium.Env):
         With a seed the game is game 0 of that seed; without one, the seed
         comes from ``self.np_random``. A game that ends before the learner's
         first decision (possible only with tiny hands) is skipped for the
-        next game of the same seed.
+        next game of the same seed; a ``ValueError`` after 1,000 in a row
+        (settings that leave the learner nothing to decide).
         """
         seed = seed_of(seed)
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
         self._started = False
         self._failed = None
-        index = 0
-        self._reset_game(game_seed, index)
-        while self._game.is_over:
-            index += 1
-            self._reset_game(game_seed, index)
+        self._game.start(game_seed, 0, self._rl)
         self._started = True
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
-
-    def _reset_game(self, seed: int, index: int) -> None:
-        self._game.reset(seed, index)
-        if self._rl:
-            self._game.rlcard_settle()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Answers the learner's decision and plays on to its next one (or the end).

@@ -271,6 +271,12 @@ pub trait Strategy: Send {
         None
     }
 
+    /// Forgets a fault before a new game of a stepped environment
+    /// ([`crate::engine::step::Stepper::reset_game`]): the next game starts
+    /// clean (an external program that died is started again). A run never
+    /// calls it: there a fault ends the run.
+    fn recover(&mut self) {}
+
     /// Whether the strategy wants the round-end notices ([`Strategy::round_end`])
     /// and is asked for faults after each round. Asked once per round; the
     /// built-in strategies say no, so a round of built-ins skips the notices.
@@ -340,6 +346,9 @@ impl<S: Strategy + ?Sized> Strategy for Box<S> {
     }
     fn fault(&mut self) -> Option<String> {
         (**self).fault()
+    }
+    fn recover(&mut self) {
+        (**self).recover()
     }
     fn hears_notices(&self) -> bool {
         (**self).hears_notices()

@@ -235,6 +235,13 @@ impl RuleSetFile {
                 names.join(", ")
             )));
         }
+        // A value is read as TOML after `v = `: a line break would let it
+        // bring other keys, dropped silently (`5\nseven_o=true`).
+        if value.contains(['\n', '\r']) {
+            return Err(RulesError::Invalid(format!(
+                "invalid value {value:?} for setting '{key}': a value is one line"
+            )));
+        }
         let parsed: toml::Value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
             Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.into())),
             Err(_) if is_integer(value) => {

@@ -91,6 +91,10 @@ pub enum StepError {
     /// A decision the chosen encoding has no action for.
     #[error("{0}")]
     Unsupported(String),
+    /// This many games started in a row ended before any learner's
+    /// decision (a caller that skips such games gives up).
+    #[error("{0} games in a row ended before any decision of a learner: these settings leave the learners nothing to decide (look at max_turns, the dealer and the learners' seats)")]
+    NoDecision(u64),
 }
 
 /// A game played one decision at a time (see the module documentation).
@@ -191,6 +195,11 @@ impl<'r, S: Strategy> Stepper<'r, S> {
     /// gives its game `index` of that seed (so a batch of games can number
     /// its games under one seed). `reset(seed)` is `reset_game(seed, 0)`.
     pub fn reset_game(&mut self, seed: u64, index: u64) -> Result<(), StepError> {
+        // A seat that failed in the last game (a program that died) starts
+        // this one clean.
+        for s in self.seats.iter_mut() {
+            s.recover();
+        }
         let (table, agents) = crate::engine::rng::game_rngs(seed, index);
         let game = &mut self.games[self.cur];
         game.set_rng(table);
