@@ -305,11 +305,13 @@ impl Observation {
             .map(|c| self.tokens.text[c as usize].as_str())
             .collect();
         format!(
-            "Observation(seat={}, turn={}, top={}, color={:?}, hand={:?}, hand_sizes={:?})",
+            "Observation(seat={}, turn={}, top={}, color={}, hand={:?}, hand_sizes={:?})",
             self.seat,
             self.turn,
             self.tokens.text[self.top as usize],
-            self.color(),
+            // As Python writes it: 'red', or None.
+            self.color()
+                .map_or("None".to_string(), |c| format!("'{c}'")),
             hand,
             self.hand_sizes()
         )

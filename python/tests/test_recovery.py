@@ -1,9 +1,12 @@
-"""What a second probe of the package found: environments that never came
-back after an `ext:` program died, settings that leave the learner nothing
-to decide (a reset that never ended), and a seat past the table."""
+"""What a probe of the package found: environments that never came back
+after an `ext:` program died, settings that leave the learner nothing to
+decide (a reset that never ended), a setting value that brought other keys
+in, trace's out checked after the match, numbers JSON or a float cannot
+hold, and an observation's repr in Rust's words."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import numpy as np
@@ -96,3 +99,50 @@ def test_a_setting_value_is_one_line():
     # "5\nseven_o=true" gave hand_size 5 and dropped the rest silently.
     with pytest.raises(ValueError, match="a value is one line"):
         unolab.rules("classic", settings={"hand_size": "5\nseven_o=true"})
+
+
+def test_trace_checks_its_out_before_the_match(tmp_path):
+    # The folder was made only after the whole match was played.
+    calls = []
+
+    class Count(unolab.Strategy):
+        def play(self, obs, legal):
+            calls.append(obs.turn)
+            return legal[0]
+
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(OSError, match="cannot write .*afile"):
+        unolab.trace([Count(), "random"], players=2, out=afile / "x.jsonl")
+    with pytest.raises(OSError, match="cannot"):
+        unolab.trace([Count(), "random"], players=2, out="/proc/1/x.jsonl")
+    assert calls == []
+    new = tmp_path / "new" / "deeper" / "x.jsonl"
+    events = unolab.trace([Count(), "random"], players=2, out=new)
+    assert calls and [json.loads(line) for line in new.read_text().splitlines()] == events
+
+
+def test_numbers_past_a_float_or_numpy_numbers_in_an_experiment():
+    # OverflowError, and numpy's int64 was "not JSON serializable".
+    with pytest.raises(ValueError, match="precision .* is out of range"):
+        unolab.compare("random", players=2, b_seat=(0, "color"), games=10, precision=2**2000)
+    exp = {"name": "np", "base": {"players": 2, "strategies": "random", "games": np.int64(20)},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["seven_o"]}]}
+    r = unolab.experiment(exp)
+    assert (r["manifest"]["games_limit"], r["manifest"]["clusters"]) == (20, 20)
+    exp["base"]["games"] = float("nan")
+    with pytest.raises(ValueError, match="NaN or an infinity"):
+        unolab.experiment(exp)
+
+
+def test_an_observation_reads_as_python():
+    seen = []
+
+    class Watch(unolab.Strategy):
+        def play(self, obs, legal):
+            seen.append(repr(obs))
+            return legal[0]
+
+    unolab.run([Watch(), "random"], players=2, games=3, threads=1)
+    assert seen and all("Some(" not in r for r in seen)
+    assert any("color='" in r for r in seen)

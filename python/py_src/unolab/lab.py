@@ -221,7 +221,11 @@ def _precision(precision: Any) -> Optional[list]:
     def number(v: Any) -> float:
         if isinstance(v, bool) or not isinstance(v, numbers.Real):
             raise TypeError(f"precision is a number or a dict {{metric: number}}, got {precision!r}")
-        return float(v)
+        try:
+            return float(v)
+        except OverflowError:
+            # An int past a float's range: as out of range as any other.
+            raise ValueError(f"precision {v} is out of range (a half-width, greater than 0)") from None
 
     if isinstance(precision, Mapping):
         if not precision:
@@ -233,6 +237,19 @@ def _precision(precision: Any) -> Optional[list]:
             items.append((k, number(v)))
         return items
     return [(None, number(precision))]
+
+
+def _plain_number(v: Any) -> Any:
+    """A number JSON does not know (numpy's ``int64``, ``float32``) as
+    Python's, for an experiment given as a dict."""
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return float(v)
+    raise TypeError(
+        "an experiment's values are str, int, float, bool, lists and dicts, "
+        f"got {type(v).__name__}"
+    )
 
 
 def _seed(seed: Any) -> int:
@@ -544,7 +561,11 @@ def experiment(
     """
     if isinstance(source, Mapping):
         _no_none(source, "")
-        text, is_text = _core.json_to_toml(json.dumps(source)), True
+        try:
+            as_json = json.dumps(source, default=_plain_number, allow_nan=False)
+        except ValueError:
+            raise ValueError("the experiment holds NaN or an infinity, which nothing in it takes") from None
+        text, is_text = _core.json_to_toml(as_json), True
     elif isinstance(source, (str, os.PathLike)):
         text, is_text = path_of("source", source), False
     else:

@@ -237,6 +237,18 @@ pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<MadeDirs> {
         .map_err(|e| PyOSError::new_err(format!("out={e}")))
 }
 
+/// [`prepare_out`] for a file: its folder made and checked writable before
+/// the first game; the error is the writer's (`cannot write PATH: ...`).
+pub(super) fn prepare_out_file(path: &std::path::Path) -> PyResult<MadeDirs> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    outdir::create_writable(dir)
+        .map(MadeDirs)
+        .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
+}
+
 /// The folders [`prepare_out`] created, removed on drop while empty.
 pub(super) struct MadeDirs(Vec<PathBuf>);
 

@@ -594,7 +594,10 @@ pub fn trace(
     force: bool,
 ) -> PyResult<String> {
     check_players(players)?;
-    if let Some(path) = out.as_ref().filter(|p| p.is_dir()) {
+    if let Some(path) = out
+        .as_ref()
+        .filter(|p| p.is_dir() || p.file_name().is_none())
+    {
         return Err(value_error(format!(
             "out={} is a directory, not a file path",
             path.display()
@@ -619,6 +622,8 @@ pub fn trace(
     let lineup = customs.lineup(&names)?;
     rules.check_players(players).map_err(rules_error)?;
     let mut seats = agents::lineup_seats(&lineup, players).map_err(strategy_error)?;
+    // Its folder made and checked writable before the match is played.
+    let _made = out.as_deref().map(prepare_out_file).transpose()?;
     let mut buf = Vec::new();
     unolab::engine::trace::write_trace(&rules, &mut seats, seed, &mut buf)
         .map_err(|e| customs.run_error(e.to_string()))?;
