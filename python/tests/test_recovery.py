@@ -117,6 +117,10 @@ def test_trace_checks_its_out_before_the_match(tmp_path):
     with pytest.raises(OSError, match="cannot"):
         unolab.trace([Count(), "random"], players=2, out="/proc/1/x.jsonl")
     assert calls == []
+    # A path ending in '/.' names a folder (it wrote a file 'newdir').
+    with pytest.raises(ValueError, match="ends with '/.': it names a folder"):
+        unolab.trace([Count(), "random"], players=2, out=f"{tmp_path}/newdir/.")
+    assert calls == [] and not (tmp_path / "newdir").exists()
     new = tmp_path / "new" / "deeper" / "x.jsonl"
     events = unolab.trace([Count(), "random"], players=2, out=new)
     assert calls and [json.loads(line) for line in new.read_text().splitlines()] == events

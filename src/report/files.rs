@@ -36,6 +36,10 @@ pub fn unfit_target(path: &Path) -> Option<&'static str> {
     if text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) {
         return Some("ends with a separator: it names a folder, not a file");
     }
+    // `dir/.` names a folder too (its file name would be `dir`'s).
+    if text.ends_with("/.") {
+        return Some("ends with '/.': it names a folder, not a file");
+    }
     let kind = std::fs::symlink_metadata(path).ok()?.file_type();
     if kind.is_symlink() {
         Some("is a symbolic link: the file would replace the link, not be written through it; give the path of the file itself")

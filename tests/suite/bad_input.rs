@@ -867,6 +867,13 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "{e}"
     );
     assert!(!folder.exists());
+    // So did one ending with '/.' (a path's file name skips the '.').
+    let e = refusal(&unolab(&["trace", "--out", &format!("{}/.", s(&folder))]));
+    assert!(
+        e.ends_with("somedir/. ends with '/.': it names a folder, not a file\n"),
+        "{e}"
+    );
+    assert!(!folder.exists());
 
     // --force replaced a symbolic link (or a FIFO, or a device) by a regular
     // file instead of writing through it.
