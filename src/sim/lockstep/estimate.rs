@@ -71,9 +71,9 @@ impl Untested {
 /// Above this many degrees of freedom [`t95`] takes the expansion of the
 /// quantile in `1/df` in place of statrs' inverse: statrs' distribution puts
 /// the expansion within 1e-11 of 97.5% from here to a million, while its
-/// inverse drifts above
-/// 10,000 (its quantile's probability off by 4e-8 at 30,000 and 7e-6 at a
-/// million) and did not end at about 14 million (statrs 0.18).
+/// inverse drifts above 10,000 (its quantile's probability off by 4e-8 at
+/// 30,000 and 7e-6 at a million) and did not end at about 14 million
+/// (statrs 0.18).
 const T_EXPANSION_DF: u64 = 1_000;
 
 /// The two-sided 95% quantile of Student's t with `df` degrees of freedom.
