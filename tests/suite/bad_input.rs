@@ -1430,3 +1430,21 @@ fn a_setting_value_is_one_line() {
         assert!(e.contains(": a value is one line"), "{e}");
     }
 }
+
+#[test]
+fn a_bad_deck_entry_names_its_rule_file() {
+    // "deck entry 1: unknown colour 'purple'" did not say which file, where
+    // every other error of a rule file does.
+    let d = tempdir("deck-named");
+    let f = d.join("purple.toml");
+    std::fs::write(
+        &f,
+        "name = \"p\"\n[[deck]]\ncolors = [\"purple\"]\nfaces = [\"1\"]\ncount = 2\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["run", "-q", "-g", "10", "--rules", s(&f)]));
+    assert!(
+        e.ends_with(&format!("rule-set file {}: deck entry 1: unknown colour 'purple' (valid: red, yellow, green, blue)\n", s(&f))),
+        "{e}"
+    );
+}

@@ -150,7 +150,15 @@ impl RuleSetFile {
                 Unread::Io(m) => RulesError::Io(name_or_path.to_string(), m),
                 Unread::NotText(m) => RulesError::Malformed(name_or_path.to_string(), m),
             })?;
-            return RuleSetFile::parse(&text, name_or_path);
+            let f = RuleSetFile::parse(&text, name_or_path)?;
+            // Its deck checked here, where the file is known, so that the
+            // message names it (`deck entry 2: unknown colour 'purple'`).
+            if let Err(RulesError::Invalid(why)) = super::deck::Deck::build(&f) {
+                return Err(RulesError::Invalid(format!(
+                    "rule-set file {name_or_path}: {why}"
+                )));
+            }
+            return Ok(f);
         }
         Err(RulesError::UnknownRuleSet(name_or_path.to_string()))
     }
