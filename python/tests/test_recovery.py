@@ -150,3 +150,13 @@ def test_an_observation_reads_as_python():
     unolab.run([Watch(), "random"], players=2, games=3, threads=1)
     assert seen and all("Some(" not in r for r in seen)
     assert any("color='" in r for r in seen)
+
+
+def test_a_list_of_actions_past_int64_is_out_of_range_not_of_the_wrong_type():
+    # numpy made such a list objects or floats: "got dtype object".
+    v = unolab.VecEnv(3, players=2)
+    for actions, shown in [([2**70, 0, 0], 2**70), ([-1, 2**64 - 1, 0], -1)]:
+        with pytest.raises(ValueError, match=f"action {shown} is not an action"):
+            v.step(actions)
+    with pytest.raises(TypeError, match="actions are integers"):
+        v.step([0.5, 0, 0])

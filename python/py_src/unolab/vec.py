@@ -20,6 +20,7 @@ environment's ``encoding="rlcard"`` answers them (the same core code).
 
 from __future__ import annotations
 
+import numbers
 import os
 from typing import Optional, Sequence, Union
 
@@ -216,13 +217,19 @@ class VecEnv:
         """
         a = np.asarray(actions)
         if a.dtype != np.int64:
+            k = self.mask.shape[1]
+            what = "an RLCard action" if k == _core.RLCARD_ACTIONS else "an action"
+            if a.dtype.kind in "Of" and a.ndim == 1 and not isinstance(actions, np.ndarray):
+                # A list of Python ints past int64 (numpy made it objects or
+                # floats): out of range, not of the wrong type.
+                for i, x in enumerate(actions):
+                    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and not 0 <= x < k:
+                        raise ValueError(f"game {i}: action {x} is not {what} (valid: 0 to {k - 1})")
             if not np.issubdtype(a.dtype, np.integer):
                 raise TypeError(f"actions are integers, got dtype {a.dtype}")
             if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
                 # Past int64 every value is out of range; converted, it would wrap.
                 i = int(np.argmax(a > np.iinfo(np.int64).max))
-                k = self.mask.shape[1]
-                what = "an RLCard action" if k == _core.RLCARD_ACTIONS else "an action"
                 raise ValueError(
                     f"game {i}: action {int(a.flat[i])} is not {what} (valid: 0 to {k - 1})"
                 )
