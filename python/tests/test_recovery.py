@@ -137,6 +137,15 @@ def test_numbers_past_a_float_or_numpy_numbers_in_an_experiment():
     exp["base"]["games"] = float("nan")
     with pytest.raises(ValueError, match="NaN or an infinity"):
         unolab.experiment(exp)
+    # A seed past TOML's integers: serde's "u64 value was too large at line 1
+    # column 125"; the argument takes it.
+    exp["base"]["games"] = 20
+    exp["seed"] = 2**64 - 1
+    with pytest.raises(ValueError, match=r"seed = 18446744073709551615 is past what an experiment file holds"):
+        unolab.experiment(exp)
+    del exp["seed"]
+    r = unolab.experiment(exp, seed=2**64 - 1)
+    assert r["manifest"]["seed"] == 2**64 - 1
 
 
 def test_an_observation_reads_as_python():

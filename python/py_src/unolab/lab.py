@@ -639,6 +639,12 @@ def _no_none(value: Any, path: str) -> None:
             f"experiment: {path or 'the experiment'} is None (an experiment file has no "
             "null: leave the key out for its default)"
         )
+    if isinstance(value, numbers.Integral) and not -(2**63) <= value < 2**63:
+        # Serde's message named a line and column of a text the caller never wrote.
+        raise ValueError(
+            f"experiment: {path} = {value} is past what an experiment file holds (TOML "
+            "integers, -2**63 to 2**63 - 1); a seed that large goes in experiment(..., seed=...)"
+        )
     if isinstance(value, Mapping):
         for k, v in value.items():
             _no_none(v, f"{path}.{k}" if path else str(k))
