@@ -64,8 +64,6 @@ impl Observation {
         } else {
             Some(obs.color())
         };
-        let mut known = obs.known_in_each();
-        known[obs.seat() as usize] = CardSet::EMPTY;
         Observation {
             seat: obs.seat(),
             round: obs.round(),
@@ -81,7 +79,7 @@ impl Observation {
             discard: obs.discard(),
             totals,
             pending_draw: obs.pending_draw(),
-            known,
+            known: obs.known_of_others(),
             tokens,
         }
     }

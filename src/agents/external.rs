@@ -425,8 +425,7 @@ impl External {
         }
         let _ = write!(b, "],\"pending_draw\":{},\"known\":[", obs.pending_draw());
         // What this seat knows of each other hand (its own entry empty).
-        let mut known = obs.known_in_each();
-        known[obs.seat() as usize] = CardSet::EMPTY;
+        let known = obs.known_of_others();
         for (s, &k) in known[..obs.players()].iter().enumerate() {
             if s > 0 {
                 b.push(',');

@@ -176,6 +176,20 @@ fn create_dirs(dir: &Path, flag: &str) -> Result<Vec<PathBuf>, Fail> {
 
 pub use outdir::remove_created;
 
+/// Work that cannot stop half-way (one match: `play`, `trace`): Ctrl-C,
+/// SIGTERM or SIGHUP ends the command at once. The seats' programs are
+/// ended (they run in their own process groups, which a terminal's Ctrl-C
+/// does not reach), the folders `created` for the output removed, `line`
+/// said on stderr, and the exit status is 130.
+pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
+    let _ = ctrlc::set_handler(move || {
+        unolab::agents::external::end_all();
+        remove_created(&created);
+        eprintln!("{line}");
+        std::process::exit(130);
+    });
+}
+
 /// Creates `dir` if needed (with its missing parents) and checks that a file
 /// can be written in it. Returns the folders created here (outermost first).
 /// The error names the path and the reason.

@@ -1,7 +1,7 @@
 //! `unolab trace`: one whole match as JSON Lines.
 
 use super::args::{load_rules, RuleArgs, TableArgs};
-use super::scaffold::{prepare_out_file, remove_created};
+use super::scaffold::{prepare_out_file, quit_at_interrupt, remove_created};
 use super::term::{print_bytes, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,13 +52,10 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
     };
     // A match cannot stop half-way: an interrupt (Ctrl-C, SIGTERM) ends the
     // command at once, writing nothing and removing the folders made for it.
-    let made = created.clone();
-    let _ = ctrlc::set_handler(move || {
-        remove_created(&made);
-        unolab::agents::external::end_all();
-        eprintln!("interrupted: the match was not finished; no trace written");
-        std::process::exit(130);
-    });
+    quit_at_interrupt(
+        created.clone(),
+        "interrupted: the match was not finished; no trace written".into(),
+    );
     // The whole trace is built first, so a failure writes nothing.
     let mut buf = Vec::new();
     if let Err(e) = unolab::engine::trace::write_trace(&rules, &mut seats, table.seed, &mut buf) {

@@ -560,7 +560,7 @@ def experiment(
     unless ``force=True`` (``--force``) replaces them.
     """
     if isinstance(source, Mapping):
-        _no_none(source, "")
+        _fits_toml(source, "")
         try:
             as_json = json.dumps(source, default=_plain_number, allow_nan=False)
         except ValueError:
@@ -630,27 +630,27 @@ def trace(
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def _no_none(value: Any, path: str) -> None:
-    """Refuses a ``None`` anywhere in an experiment given as a dict, naming
-    its key (TOML has no null; the message was serde's, with a line and a
-    column of a text the caller never wrote)."""
+def _fits_toml(value: Any, path: str) -> None:
+    """Refuses what an experiment file cannot hold, anywhere in an experiment
+    given as a dict, naming its key: a ``None`` (TOML has no null) or an
+    integer past TOML's. Serde's message named a line and a column of a text
+    the caller never wrote."""
     if value is None:
         raise TypeError(
             f"experiment: {path or 'the experiment'} is None (an experiment file has no "
             "null: leave the key out for its default)"
         )
     if isinstance(value, numbers.Integral) and not -(2**63) <= value < 2**63:
-        # Serde's message named a line and column of a text the caller never wrote.
         raise ValueError(
             f"experiment: {path} = {value} is past what an experiment file holds (TOML "
             "integers, -2**63 to 2**63 - 1); a seed that large goes in experiment(..., seed=...)"
         )
     if isinstance(value, Mapping):
         for k, v in value.items():
-            _no_none(v, f"{path}.{k}" if path else str(k))
+            _fits_toml(v, f"{path}.{k}" if path else str(k))
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            _no_none(v, f"{path}[{i}]")
+            _fits_toml(v, f"{path}[{i}]")
 
 
 def rules(

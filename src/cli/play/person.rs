@@ -104,8 +104,7 @@ impl Human {
         }
         out += &format!("   draw pile: {}\n", obs.draw_pile_len());
         // What you were shown of the other hands (swaps, a challenge).
-        let mut known = obs.known_in_each();
-        known[obs.seat() as usize] = CardSet::EMPTY;
+        let known = obs.known_of_others();
         for (p, &known) in known[..obs.players()].iter().enumerate() {
             let n = obs.hand_size(p);
             out += &format!(

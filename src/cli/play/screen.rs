@@ -2,7 +2,7 @@
 //! or full output ends the game with one line, never a panic) and the end
 //! of a match by Ctrl-C.
 
-use crate::cli::scaffold::remove_created;
+use crate::cli::scaffold::quit_at_interrupt;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -34,24 +34,16 @@ macro_rules! sayln {
     ($($t:tt)*) => { say(&format!("{}\n", format_args!($($t)*))) };
 }
 
-/// Ctrl-C, SIGTERM or SIGHUP during a match: the other seats' programs are
-/// ended (they run in their own process groups, which a terminal's Ctrl-C
-/// does not reach), the folders made for `--trace` removed, and the match
-/// left with a line that says so (exit status 130).
+/// Ctrl-C, SIGTERM or SIGHUP during a match ([`quit_at_interrupt`]): the
+/// folders made for `--trace` removed, and the match left with a line that
+/// says so (exit status 130).
 pub fn on_interrupt(created: Vec<PathBuf>, tracing: bool) {
-    let _ = ctrlc::set_handler(move || {
-        unolab::agents::external::end_all();
-        remove_created(&created);
-        eprintln!(
-            "\ninterrupted: you left the table{}",
-            if tracing {
-                "; no trace was written"
-            } else {
-                ""
-            }
-        );
-        std::process::exit(130);
-    });
+    let trace = if tracing {
+        "; no trace was written"
+    } else {
+        ""
+    };
+    quit_at_interrupt(created, format!("\ninterrupted: you left the table{trace}"));
 }
 
 /// How cards and names are printed.

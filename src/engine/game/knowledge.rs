@@ -597,6 +597,14 @@ impl<'a> Observation<'a> {
         out
     }
 
+    /// [`Observation::known_in_each`] with the observer's own entry empty:
+    /// what it was shown of every other hand (the protocol's `known`).
+    pub fn known_of_others(&self) -> [CardSet; MAX_PLAYERS] {
+        let mut known = self.known_in_each();
+        known[self.seat as usize] = CardSet::EMPTY;
+        known
+    }
+
     /// The cards the draw pile may hold, as every player knows: after a
     /// reshuffle this round only the cards it returned to the pile (the
     /// discard pile under the top card; those seen since are gone from it),
