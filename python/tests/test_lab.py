@@ -672,6 +672,38 @@ def test_a_progress_callable_that_raises_stops_the_run_and_is_not_called_again()
     assert len(calls) == 1, calls
 
 
+def test_a_run_with_a_python_strategy_stops_after_the_game_in_progress():
+    """With a Python strategy at the table a unit of work is one game, as
+    with a search or a program: the stop waits for the game in progress
+    only. It waited for 64 (40 s with a strategy that took 50 ms a play)."""
+
+    class Counting(unolab.Strategy):
+        games = 0
+        last_turn = -1
+        at_stop = None
+
+        def play(self, obs, legal):
+            # A new game: the turn counter went back.
+            if obs.turn < self.last_turn or self.last_turn < 0:
+                self.games += 1
+            self.last_turn = obs.turn
+            time.sleep(0.0005)
+            return legal[0]
+
+    me = Counting()
+
+    def progress(done, total):
+        if done > 0:
+            me.at_stop = me.games
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        unolab.run([me, "random"], players=2, games=100_000, threads=1, progress=progress)
+    assert me.at_stop is not None and me.at_stop >= 1
+    # The game in progress when the stop came may finish; none is started.
+    assert me.games == me.at_stop, (me.at_stop, me.games)
+
+
 def test_a_call_that_fails_leaves_no_folder_it_made(tmp_path):
     """A run or tournament whose strategy fails, or whose progress callable
     raises, left the folder it had made for `out`, empty (the command line

@@ -79,20 +79,18 @@ impl RunOptions {
 }
 
 /// Games per unit of work for a line-up: `fast` for strategies of this
-/// process's own speed; small units when a search agent (hundreds of
+/// process's own speed; one deal per unit when a search agent (hundreds of
 /// decisions a second), a program (its speed is its own: a person, a remote
-/// service) or an embedding program's strategy (a Python object) sits at the
-/// table, so that an interrupt and the progress stay prompt: one deal per
-/// unit for a search or a program. The unit changes no result, only when a
-/// run can stop.
+/// service) or an embedding program's strategy (a Python object, as slow as
+/// its author wrote it) sits at the table, so that an interrupt and the
+/// progress stay prompt. The unit changes no result, only when a run can
+/// stop.
 pub fn chunk_for(lineup: &[StrategySpec], fast: u64) -> u64 {
     if lineup
         .iter()
-        .any(|s| matches!(s, StrategySpec::Search(_)) || s.is_external())
+        .any(|s| matches!(s, StrategySpec::Search(_) | StrategySpec::Custom(_)) || s.is_external())
     {
         1
-    } else if lineup.iter().any(|s| matches!(s, StrategySpec::Custom(_))) {
-        64.min(fast)
     } else {
         fast
     }
