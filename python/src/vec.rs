@@ -337,14 +337,21 @@ impl VecGames {
         // VecEnv's docstring gives (measured: 8.5 KB a game at two players
         // to 10 KB at ten, the stepper's own 3.8 KB with what it allocates
         // and the arrays).
+        // The whole figure is reserved once and given back before the
+        // steppers are made: under an address-space limit (ulimit -v) the
+        // steppers' own allocations would otherwise abort half-way.
         const GAME_BYTES: u64 = 9 << 10;
-        let mut games = Vec::new();
-        games.try_reserve_exact(n).map_err(|_| {
+        let too_big = |_| {
             PyMemoryError::new_err(format!(
                 "{n} games do not fit in memory (about {} MB, some 9 KB a game): use a smaller batch",
                 (n as u64 * GAME_BYTES) >> 20
             ))
-        })?;
+        };
+        Vec::<u8>::new()
+            .try_reserve_exact(n * GAME_BYTES as usize)
+            .map_err(too_big)?;
+        let mut games = Vec::new();
+        games.try_reserve_exact(n).map_err(too_big)?;
         games.extend((0..n).map(|_| {
             let mut st = t.stepper();
             st.keep_known(known);

@@ -220,17 +220,19 @@ def test_overwriting_legal_count_does_not_break_the_batch(rng):
         assert np.array_equal(v.obs, w.obs)
 
 
-def test_a_batch_too_large_for_memory_is_a_memory_error():
+@pytest.mark.parametrize("gib", [3, 6])
+def test_a_batch_too_large_for_memory_is_a_memory_error(gib):
     """A batch the allowed size admits but memory does not raises
     MemoryError: the interpreter is not aborted. Run in a child process whose
     address space is limited to 3 GB, where the steppers of 2**20 games alone
-    need about 4 GB (about 9 GB in all)."""
+    need about 4 GB (about 9 GB in all), and to 6 GB, where the steppers'
+    array fits but what they allocate does not (that aborted)."""
     import subprocess
     import sys
 
     code = (
         "import resource, unolab\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({gib} << 30, {gib} << 30))\n"
         "try:\n"
         "    unolab.VecEnv(2**20)\n"
         "except MemoryError as e:\n"
