@@ -52,7 +52,8 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
         ExperimentAction::Check { file } => {
             let exp = load(&file)?;
             // What a run would refuse before its first game, refused here.
-            unolab::sim::lockstep::check(&exp.lockstep(1))?;
+            unolab::sim::lockstep::check(&exp.lockstep(1))
+                .map_err(|e| Fail(format!("{file}: {e}")))?;
             let arms = exp.run.arms.len();
             print_out(&format!(
                 "{}: {} arm{}, {} games per arm, seed {}{}: valid\n",

@@ -80,13 +80,21 @@ impl LadderFile {
         games: Option<u64>,
         threads: usize,
     ) -> Result<(LadderConfig, Vec<StrategySpec>), ConfigError> {
+        self.checked(games, threads).map_err(|e| e.within(origin))
+    }
+
+    fn checked(
+        &self,
+        games: Option<u64>,
+        threads: usize,
+    ) -> Result<(LadderConfig, Vec<StrategySpec>), ConfigError> {
         let invalid = ConfigError::Invalid;
         // The file's own numbers are named as its keys (the tournament's
         // check speaks of --games).
         if games.is_none() && self.games == 0 {
-            return Err(invalid(format!(
-                "{origin}: games = 0: a ladder plays at least 1 game per table size"
-            )));
+            return Err(invalid(
+                "games = 0: a ladder plays at least 1 game per table size".into(),
+            ));
         }
         let rules = RuleSetFile::resolve(&self.rules, &[], &[])
             .and_then(Rules::build)

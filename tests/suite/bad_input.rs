@@ -1448,3 +1448,70 @@ fn a_bad_deck_entry_names_its_rule_file() {
         "{e}"
     );
 }
+
+/// A ladder file's field, reference, ceiling or table sizes that do not fit
+/// are refused naming the file (they named nothing: a ladder reads rule sets
+/// and presets too, so the line did not say which file was wrong); and a
+/// metric given two precision targets in an experiment file is refused with
+/// the file's line, by `check` and by `run`.
+#[test]
+fn a_ladder_or_experiment_that_does_not_fit_names_its_file() {
+    let dir = tempdir("names-file");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let lad = dir.join("lad.toml");
+    let base = "name = \"l\"\nseed = 1\ngames = 10\nfield = [\"color\", \"first\"]\nreference = \"color\"\nplayers = [2]\n";
+    for (change, why) in [
+        (
+            "reference = \"bogus\"",
+            "reference = 'bogus' is not in the field",
+        ),
+        ("ceiling = \"color\"", "ceiling = 'color' is the reference"),
+        ("players = [2, 2]", "players: 2 is given twice"),
+        ("rules = \"nope\"", "unknown rule set 'nope'"),
+        (
+            "field = [\"color\", \"nobody\"]",
+            "unknown strategy 'nobody'",
+        ),
+    ] {
+        let key = change.split(' ').next().unwrap();
+        let text: String = base
+            .lines()
+            .filter(|l| !l.starts_with(key))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            + change
+            + "\n";
+        std::fs::write(&lad, text).unwrap();
+        let e = refusal(&unolab(&[
+            "ladder",
+            s(&lad),
+            "--out",
+            s(&dir.join("out")),
+            "-q",
+        ]));
+        assert!(
+            e.starts_with(&format!("error: {}: {why}", s(&lad))),
+            "{change}: {e}"
+        );
+        assert!(!dir.join("out").exists());
+    }
+    let exp = dir.join("exp.toml");
+    std::fs::write(
+        &exp,
+        "name = \"x\"\n[base]\nplayers = 2\nseed = 1\ngames = 100\n[stop]\nprecision = 0.01\nmetrics = [\"win_rate\"]\nprecision_per_metric = { win_rate = 0.02 }\n[[arm]]\nlabel = \"a\"\nstrategies = \"color,first\"\n",
+    )
+    .unwrap();
+    let eout = dir.join("eout");
+    for args in [
+        &["experiment", "check", s(&exp)][..],
+        &["experiment", "run", s(&exp), "--out", s(&eout), "-q"],
+    ] {
+        let e = refusal(&unolab(args));
+        assert_eq!(
+            e,
+            format!("error: {}:9: [stop] metric 'win_rate' has two precision targets (0.01 as one of the precision's metrics, 0.02 of its own in precision_per_metric); give it one\n", s(&exp)),
+            "{args:?}"
+        );
+        assert!(!eout.exists());
+    }
+}

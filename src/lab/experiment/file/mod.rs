@@ -280,6 +280,19 @@ fn read_stop(errs: &mut Errors, stop: &FileStop, games: u64) -> StopRule {
             );
         }
     }
+    // A metric among the precision's and with a target of its own: one of
+    // the two would be ignored (the run refuses it too, but without the
+    // file's line).
+    if let (Some(all), Some(t)) = (precision, &stop.precision_per_metric) {
+        for (m, x) in &precision_targets {
+            if precision_metrics.contains(m) {
+                errs.at(
+                    t.span(),
+                    format!("[stop] metric '{m}' has two precision targets ({all} as one of the precision's metrics, {x} of its own in precision_per_metric); give it one"),
+                );
+            }
+        }
+    }
     // A limit for a precision rule, given without one, was ignored.
     // (`metrics` without a precision is checked with the run's options:
     // `--precision X` may bring the precision.)
