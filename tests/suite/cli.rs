@@ -278,6 +278,11 @@ fn bad_input_is_one_line_and_exit_code_2() {
     bad(&["run", "--games", "0"], "game count");
     bad(&["run", "--rules", "/nonexistent/x.toml"], "cannot read");
     bad(&["rules", "show", "nope"], "unknown rule set");
+    // A hand size no table can be dealt: printed, every run refused it.
+    bad(
+        &["rules", "show", "classic", "--set", "hand_size=54"],
+        "hand_size = 54: no table can be dealt from the 'classic' deck of 108 cards (2 players need 2 x 54 + 1 start card = 109; hand size at most 53 for 2 players)",
+    );
     bad(&["run", "--mode", "tournament"], "tournament");
     bad(&["run", "--threads", "0"], "thread count");
     // The valid values, the missing argument and clap's suggestion survive
