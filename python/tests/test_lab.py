@@ -322,6 +322,10 @@ def test_rules_and_strategies_list_what_the_cli_lists(cli):
     assert "rlcard" in names
     shown = unolab.rules("classic", house="stacking=same", settings={"hand_size": 5})
     assert shown["settings"]["hand_size"] == 5 and shown["settings"]["stacking"] == "same"
+    # A hand size no table can be dealt is refused, as by `rules show`.
+    assert unolab.rules("classic", settings={"hand_size": 53})["settings"]["hand_size"] == 53
+    with pytest.raises(ValueError, match=r"hand_size = 54: no table can be dealt from the 'classic' deck of 108 cards"):
+        unolab.rules("classic", settings={"hand_size": 54})
     toml = unolab.rules("classic", as_toml=True)
     cli_toml = subprocess.run([str(cli), "rules", "show", "classic"], capture_output=True,
                               text=True, check=True).stdout

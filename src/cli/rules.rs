@@ -41,19 +41,9 @@ pub fn exec(action: Option<RulesAction>) -> Result<ExitCode, Fail> {
         Some(RulesAction::Show { name, set, house }) => {
             super::args::given_once(&set, &house, "")?;
             let f = RuleSetFile::resolve(&name, &set, &house)?;
-            let r = Rules::build(f.clone())?;
-            // The player count is not known here, but a hand size that not
-            // even two players can be dealt fits no table: `run` would
-            // refuse every use of what is printed.
-            let (hand, size) = (r.settings.hand_size as usize, r.deck.size);
-            if 2 * hand + 1 > size {
-                return Err(Fail(format!(
-                    "hand_size = {hand}: no table can be dealt from the '{}' deck of {size} cards (2 players need 2 x {hand} + 1 start card = {}; hand size at most {} for 2 players)",
-                    r.name,
-                    2 * hand + 1,
-                    size.saturating_sub(1) / 2
-                )));
-            }
+            // A hand size no table can be dealt: every run would refuse
+            // what is printed.
+            Rules::build(f.clone())?.check_dealable()?;
             print_out(&f.to_toml())?;
             Ok(ExitCode::SUCCESS)
         }

@@ -650,7 +650,9 @@ pub fn rules_list() -> PyResult<Vec<(&'static str, usize, String)>> {
 pub fn rules_show(name: &str, set: Vec<String>, house: Vec<String>) -> PyResult<String> {
     crate::given_once(&set, &house, "")?;
     let f = RuleSetFile::resolve(name, &set, &house).map_err(rules_error)?;
-    Rules::build(f.clone()).map_err(rules_error)?;
+    Rules::build(f.clone())
+        .and_then(|r| r.check_dealable())
+        .map_err(rules_error)?;
     Ok(f.to_toml())
 }
 

@@ -101,6 +101,22 @@ impl Rules {
     }
 
     /// Checks that `players` can be dealt with this deck and these settings.
+    /// Whether some table can be dealt: a hand size that not even two
+    /// players can be dealt fits no table, and every run refuses the rule
+    /// set (where the player count is not known: `rules show`).
+    pub fn check_dealable(&self) -> Result<(), RulesError> {
+        let (hand, size) = (self.settings.hand_size as usize, self.deck.size);
+        if 2 * hand + 1 > size {
+            return Err(RulesError::Invalid(format!(
+                "hand_size = {hand}: no table can be dealt from the '{}' deck of {size} cards (2 players need 2 x {hand} + 1 start card = {}; hand size at most {} for 2 players)",
+                self.name,
+                2 * hand + 1,
+                size.saturating_sub(1) / 2
+            )));
+        }
+        Ok(())
+    }
+
     pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
         if !(2..=10).contains(&players) {
             return Err(RulesError::Invalid(format!(
