@@ -131,11 +131,21 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     }
     print_out(&text)?;
     if outcome.interrupted {
-        eprintln!(
-            "interrupted after {} of {} generations; the preset is the mean reached",
-            outcome.history.len(),
-            cfg.generations
-        );
+        if outcome.holdout.games < cfg.holdout_games {
+            eprintln!(
+                "interrupted during the held-out evaluation: {} of {} games played; the preset is the mean after {} of {} generations",
+                outcome.holdout.games,
+                cfg.holdout_games,
+                outcome.history.len(),
+                cfg.generations
+            );
+        } else {
+            eprintln!(
+                "interrupted after {} of {} generations; the preset is the mean reached",
+                outcome.history.len(),
+                cfg.generations
+            );
+        }
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)

@@ -357,7 +357,9 @@ fn normal(rng: &mut Rng) -> f64 {
 
 /// Runs the cross-entropy method. `progress` is called after each generation;
 /// setting `stop` ends the search after the generation in progress (the
-/// held-out evaluation still runs, on the mean reached).
+/// held-out evaluation still runs, on the mean reached); set during the
+/// held-out evaluation, it ends that after the games in progress (the
+/// figures are those of the games played, a prefix of its range).
 pub fn tune(
     cfg: &TuneConfig,
     stop: &AtomicBool,
@@ -438,7 +440,11 @@ pub fn tune(
         history.push(gen);
     }
     let params = params_at(&base, &mu);
-    let holdout = holdout(cfg, &pool, &params)?;
+    // After an interrupt of the search the evaluation runs whole, as
+    // documented; an interrupt that comes during it ends it.
+    let whole = AtomicBool::new(false);
+    let holdout = holdout(cfg, &pool, &params, if interrupted { &whole } else { stop })?;
+    interrupted |= holdout.games < cfg.holdout_games;
     Ok(TuneOutcome {
         params,
         history,
@@ -447,11 +453,15 @@ pub fn tune(
     })
 }
 
-/// The held-out evaluation of `params` (see [`Holdout`]).
+/// The held-out evaluation of `params` (see [`Holdout`]). Its units of
+/// games are handed out in order and `stop` ends the handing out, so the
+/// games played are always a prefix of the range: all of it unless `stop`
+/// was set.
 pub fn holdout(
     cfg: &TuneConfig,
     pool: &rayon::ThreadPool,
     params: &HeuristicParams,
+    stop: &AtomicBool,
 ) -> Result<Holdout, TuneError> {
     let tuned = cfg.heuristic(&cfg.name, params.clone());
     let start = Entrant::from_spec(&cfg.start);
@@ -462,43 +472,53 @@ pub fn holdout(
     let arms = [cfg.lineup(tuned), cfg.lineup(start), vs_start];
     const CHUNK: u64 = 2000;
     let chunks = cfg.holdout_games.div_ceil(CHUNK);
-    // Per chunk: wins of each arm, games won by tuned but not start, and the reverse.
-    let parts: Vec<[u64; 5]> = pool.install(|| {
-        (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let lo = HOLDOUT_BASE + c * CHUNK;
-                let hi = HOLDOUT_BASE + ((c + 1) * CHUNK).min(cfg.holdout_games);
-                let mut t = [0u64; 5];
-                play_arms(&cfg.rules, cfg.players, &arms, cfg.seed, lo..hi, |w| {
-                    for a in 0..3 {
-                        t[a] += w[a] as u64;
-                    }
-                    t[3] += (w[0] && !w[1]) as u64;
-                    t[4] += (w[1] && !w[0]) as u64;
-                })
-                .map(|_| t)
-            })
-            .collect::<Result<Vec<_>, IllegalActionError>>()
-    })?;
-    let mut t = [0u64; 5];
-    for p in &parts {
-        for k in 0..5 {
+    let next = std::sync::atomic::AtomicU64::new(0);
+    // Per thread: wins of each arm, games won by tuned but not start, the
+    // reverse, and the games played (sums: the same on any threads).
+    let parts: Vec<Result<[u64; 6], IllegalActionError>> = pool.broadcast(|_| {
+        let mut t = [0u64; 6];
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= chunks {
+                break;
+            }
+            let lo = c * CHUNK;
+            let hi = ((c + 1) * CHUNK).min(cfg.holdout_games);
+            let range = HOLDOUT_BASE + lo..HOLDOUT_BASE + hi;
+            play_arms(&cfg.rules, cfg.players, &arms, cfg.seed, range, |w| {
+                for a in 0..3 {
+                    t[a] += w[a] as u64;
+                }
+                t[3] += (w[0] && !w[1]) as u64;
+                t[4] += (w[1] && !w[0]) as u64;
+            })?;
+            t[5] += hi - lo;
+        }
+        Ok(t)
+    });
+    let mut t = [0u64; 6];
+    for p in parts {
+        let p = p?;
+        for k in 0..6 {
             t[k] += p[k];
         }
     }
-    let n = cfg.holdout_games as f64;
+    let games = t[5];
+    let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;
     let var = (t[3] + t[4]) as f64 / n - diff * diff;
     let half = Z95 * (var.max(0.0) / n).sqrt();
     Ok(Holdout {
-        games: cfg.holdout_games,
+        games,
         fair_share: 1.0 / cfg.players as f64,
-        tuned: Share::new(t[0], cfg.holdout_games),
-        start: Share::new(t[1], cfg.holdout_games),
+        tuned: Share::new(t[0], games),
+        start: Share::new(t[1], games),
         diff,
         diff_ci95: (diff - half, diff + half),
-        vs_start: Share::new(t[2], cfg.holdout_games),
+        vs_start: Share::new(t[2], games),
     })
 }
 
@@ -532,12 +552,28 @@ pub fn preset_file(cfg: &TuneConfig, out: &TuneOutcome, command: &str) -> String
         cfg.population,
         cfg.games,
         out.history.len() as u64 * cfg.games,
-        if out.interrupted { ", interrupted" } else { "" }
+        if out.history.len() < cfg.generations as usize {
+            ", interrupted"
+        } else {
+            ""
+        }
     );
+    if h.games == 0 {
+        t += &format!(
+            "# Held-out: not played (interrupted before its first games; it would play games 2^62 .. 2^62+{} of seed {}).\n",
+            cfg.holdout_games, cfg.seed
+        );
+        return t + &params_part(cfg, out, &field);
+    }
     t += &format!(
-        "# Held-out: games 2^62 .. 2^62+{} of seed {} (never used in tuning), share of rounds won, 95% intervals; fair share {}:\n",
+        "# Held-out: games 2^62 .. 2^62+{} of seed {} (never used in tuning){}, share of rounds won, 95% intervals; fair share {}:\n",
         h.games,
         cfg.seed,
+        if h.games < cfg.holdout_games {
+            format!(", interrupted: {} of {} games", h.games, cfg.holdout_games)
+        } else {
+            String::new()
+        },
         pct(h.fair_share)
     );
     t += &format!("#   {} against the field: {}\n", cfg.name, share(&h.tuned));
@@ -559,7 +595,12 @@ pub fn preset_file(cfg: &TuneConfig, out: &TuneOutcome, command: &str) -> String
         cfg.players - 1,
         share(&h.vs_start)
     );
-    t += &format!("name = \"{}\"\n", cfg.name);
+    t + &params_part(cfg, out, &field)
+}
+
+/// The preset itself, after the comments.
+fn params_part(cfg: &TuneConfig, out: &TuneOutcome, field: &[&str]) -> String {
+    let mut t = format!("name = \"{}\"\n", cfg.name);
     t += &format!(
         "description = \"Tuned by simulation against {}\"\n",
         field.join(",")

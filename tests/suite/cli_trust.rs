@@ -1051,3 +1051,72 @@ fn a_second_interrupt_before_any_game_finished_leaves_no_file_and_the_folder_reu
         assert!(out.join("manifest.json").is_file(), "{cmd}");
     }
 }
+
+/// An interrupt that comes during `tune`'s held-out evaluation ended
+/// nothing: the evaluation played to its end and the command exited 0. It
+/// now stops after the games in progress, writes the preset with the
+/// figures of the held-out games played (a prefix of its range, named in
+/// the file) and exits 130.
+#[test]
+fn an_interrupt_during_the_held_out_evaluation_of_tune_ends_it_and_keeps_the_preset() {
+    let dir = tempdir("tune-holdout-int");
+    let preset = dir.join("p.toml");
+    let o = terminated_after(
+        &[
+            "tune",
+            "--generations",
+            "1",
+            "--population",
+            "4",
+            "-g",
+            "20",
+            "--holdout-games",
+            "200000000",
+            "-p",
+            "2",
+            "--field",
+            "points",
+            "-j",
+            "1",
+            "-q",
+            "-o",
+            preset.to_str().unwrap(),
+        ],
+        1500,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let last = err.trim_end().lines().last().unwrap();
+    let played: u64 = last
+        .strip_prefix("interrupted during the held-out evaluation: ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        last.ends_with(&format!(
+            "{played} of 200000000 games played; the preset is the mean after 1 of 1 generations"
+        )),
+        "{err}"
+    );
+    assert!(played > 0 && played < 200_000_000, "{err}");
+    let text = read(&preset);
+    assert!(
+        text.contains(&format!("# Held-out: games 2^62 .. 2^62+{played} of seed "))
+            && text.contains(&format!("interrupted: {played} of 200000000 games")),
+        "{text}"
+    );
+    // The search itself was not cut short, and the preset plays.
+    assert!(text.contains("1 of 1 generations x 4 candidates"), "{text}");
+    assert!(!text.contains("of the seed), interrupted"), "{text}");
+    let o = unolab(&[
+        "run",
+        "-p",
+        "2",
+        "-s",
+        preset.to_str().unwrap(),
+        "-g",
+        "10",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
