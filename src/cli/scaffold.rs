@@ -105,12 +105,16 @@ fn interrupt_flag() -> &'static AtomicBool {
                     return;
                 }
                 unolab::agents::external::end_all();
+                eprintln!("quit at once: nothing more is written");
                 std::process::exit(130);
             }
             FIRST_MS.store(now_ms(), Ordering::SeqCst);
             // The first signal: the run ends after the games in progress.
+            // On a terminal the line starts after the progress bar or the
+            // echoed ^C; elsewhere no blank line comes first.
+            let fresh_line = if std::io::stderr().is_terminal() { "\n" } else { "" };
             eprintln!(
-                "\nstopping after the games in progress, keeping what is finished (interrupt again to quit at once, keeping nothing)"
+                "{fresh_line}stopping after the games in progress, keeping what is finished (interrupt again to quit at once, keeping nothing)"
             );
         });
     });

@@ -1038,6 +1038,16 @@ fn a_second_interrupt_before_any_game_finished_leaves_no_file_and_the_folder_reu
         assert_eq!(o.status.code(), Some(130), "{cmd}: {e}");
         assert!(e.contains("interrupt again to quit at once"), "{cmd}: {e}");
         assert!(!e.contains("panicked"), "{cmd}: {e}");
+        // Said in lines of their own (no blank line where stderr is not a
+        // terminal), the quit confirmed last.
+        assert!(
+            e.starts_with("stopping after the games in progress"),
+            "{cmd}: {e}"
+        );
+        assert!(
+            e.ends_with("quit at once: nothing more is written\n"),
+            "{cmd}: {e}"
+        );
         let left: Vec<_> = std::fs::read_dir(&out)
             .map(|d| d.map(|f| f.unwrap().file_name()).collect())
             .unwrap_or_default();
