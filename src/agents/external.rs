@@ -108,6 +108,32 @@ impl std::fmt::Debug for External {
     }
 }
 
+/// Writes `bytes` to a program's input, which is non-blocking on unix
+/// ([`process::Proc::start`]): `Ok(false)` when the program has not taken
+/// them all by `until`.
+fn write_by(
+    w: &mut std::process::ChildStdin,
+    mut bytes: &[u8],
+    until: Instant,
+) -> std::io::Result<bool> {
+    use std::io::ErrorKind;
+    while !bytes.is_empty() {
+        match w.write(bytes) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                if Instant::now() >= until {
+                    return Ok(false);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(true)
+}
+
 impl External {
     pub fn new(name: &str, command: &[String], timeout_ms: u64) -> External {
         External {
@@ -285,19 +311,33 @@ impl External {
         }
     }
 
-    /// Writes one line; a fault when the program's input is closed.
-    fn send(&mut self, line: &str, what: &str) -> bool {
+    /// Writes one line; a fault when the program's input is closed, or
+    /// when it has not taken the line within `timeout` (a program that
+    /// writes without reading fills both pipes: unolab's write would wait
+    /// for it for ever, and it for unolab).
+    fn send(&mut self, line: &str, what: &str, timeout: Duration) -> bool {
         let Some(p) = self.proc.as_mut() else {
             return false;
         };
+        let until = Instant::now() + timeout;
         let ok = match p.stdin.as_mut() {
-            Some(w) => w
-                .write_all(line.as_bytes())
-                .and_then(|_| w.write_all(b"\n"))
-                .and_then(|_| w.flush())
-                .is_ok(),
-            None => false,
+            Some(w) => write_by(w, line.as_bytes(), until).and_then(|done| {
+                if done {
+                    write_by(w, b"\n", until)
+                } else {
+                    Ok(false)
+                }
+            }),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
         };
+        if let Ok(false) = ok {
+            self.fail(format!(
+                "the program did not read {what} within {} ms (it was not reading its input)",
+                timeout.as_millis()
+            ));
+            return false;
+        }
+        let ok = ok.is_ok();
         if !ok {
             let status = p.status(Duration::from_millis(200));
             let how = match status {
@@ -311,7 +351,7 @@ impl External {
 
     /// Sends a line and waits for one line back (within the time limit).
     fn exchange(&mut self, line: &str, what: &str, timeout: Duration) -> Option<String> {
-        if !self.send(line, what) {
+        if !self.send(line, what, timeout) {
             return None;
         }
         let p = self.proc.as_mut()?;
@@ -368,7 +408,7 @@ impl External {
         let _ = write!(b, "{{\"type\":\"{kind}\"{extra},\"obs\":");
         self.write_obs(&mut b, obs);
         b.push('}');
-        self.send(&b, kind);
+        self.send(&b, kind, self.timeout);
         self.buf = b;
     }
 

@@ -12,6 +12,8 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   illegal  answer a card that is not legal (every play decision from N on)
   version  answer the hello with protocol version 99
   slowhello  wait N seconds before answering the hello, then play legally
+  flood    write its answer over and over without reading any further
+           (both pipes fill up: unolab must not wait for ever)
   ok       never misbehave
 MODE may end in "+helper": at start it starts a helper process (`sleep
 1234`) that shares its standard input and output, as a shell wrapper or a
@@ -72,6 +74,13 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "silent":
             time.sleep(3600)
+        if mode == "flood":
+            line = json.dumps({"answer": legal_answer(msg)}) + "\n"
+            try:
+                while True:
+                    sys.stdout.write(line * 1000)
+            except BrokenPipeError:
+                sys.exit(0)
         if mode == "garbage":
             print("I am not JSON", flush=True)
             continue

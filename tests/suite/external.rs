@@ -680,6 +680,55 @@ fn a_silent_program_times_out_and_is_ended() {
     assert_all_gone(&dir);
 }
 
+/// A program that writes answers without reading its input: unolab took
+/// its extra lines as the answers to the next requests, until the program's
+/// input was full; then unolab's write waited for the program, which waited
+/// for unolab to read, for ever (Ctrl-C could not end a Python run). A write
+/// now gives up at the time limit.
+#[test]
+fn a_program_that_writes_without_reading_stops_the_run_at_the_time_limit() {
+    let dir = tempdir("flood");
+    let preset = dir.join("flood.toml");
+    std::fs::write(
+        &preset,
+        format!(
+            "name = \"flood\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"flood\", \"3\", \"{}\"]\ntimeout_ms = 300\n",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    let spec = format!("{},random", preset.display());
+    let t = Instant::now();
+    let o = unolab_bounded(
+        &[
+            "run",
+            "--quiet",
+            "--players",
+            "2",
+            "--games",
+            "30",
+            "--threads",
+            "1",
+            "--fixed-seats",
+            "--strategies",
+            &spec,
+        ],
+        &dir,
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.contains("strategy 'flood' at seat 0 failed")
+            && e.contains("(play) within 300 ms (it was not reading its input)"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty(), "no half-written results");
+    assert!(t.elapsed() < Duration::from_secs(60));
+    assert_all_gone(&dir);
+}
+
 #[test]
 fn a_program_that_writes_garbage_stops_the_run_quoting_it() {
     let (o, dir, _) = fault_run("garbage", 2, &[]);

@@ -259,6 +259,16 @@ impl Proc {
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", command.join(" ")))?;
         let stdin = child.stdin.take();
+        // Non-blocking, so that a write to a program that does not read
+        // can give up at the time limit (`write_by`).
+        #[cfg(unix)]
+        if let Some(w) = &stdin {
+            use nix::fcntl::{fcntl, FcntlArg, OFlag};
+            let flags = fcntl(w, FcntlArg::F_GETFL).map(OFlag::from_bits_truncate);
+            if let Ok(f) = flags {
+                let _ = fcntl(w, FcntlArg::F_SETFL(f | OFlag::O_NONBLOCK));
+            }
+        }
         let stdout = child.stdout.take();
         let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         v.push((serial, child));
