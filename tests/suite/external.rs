@@ -604,10 +604,9 @@ fn a_program_that_cannot_start_stops_the_run_naming_the_seat() {
     );
 }
 
-fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, TempDir, Duration) {
-    let dir = tempdir(mode);
-    let spec = format!("{},random", faulty("bad", mode, n, &dir));
-    let mut args = vec![
+/// 30 heads-up games on one thread, seats fixed, of the line-up `spec`.
+fn fault_args(spec: &str) -> [&str; 11] {
+    [
         "run",
         "--quiet",
         "--players",
@@ -618,8 +617,14 @@ fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, TempDir, Duration) 
         "1",
         "--fixed-seats",
         "--strategies",
-        &spec,
-    ];
+        spec,
+    ]
+}
+
+fn fault_run(mode: &str, n: u32, extra: &[&str]) -> (Output, TempDir, Duration) {
+    let dir = tempdir(mode);
+    let spec = format!("{},random", faulty("bad", mode, n, &dir));
+    let mut args = fault_args(&spec).to_vec();
     args.extend_from_slice(extra);
     let t = Instant::now();
     let o = unolab(&args);
@@ -642,33 +647,29 @@ fn a_program_that_exits_stops_the_run_with_the_request() {
     assert_all_gone(&dir);
 }
 
-#[test]
-fn a_silent_program_times_out_and_is_ended() {
-    let dir = tempdir("silent");
-    let preset = dir.join("silent.toml");
+/// A run of the faulty bot in `mode` from decision `n` as a preset named
+/// `name` with `timeout_ms = 300`, bounded to 60 s: its output, folder and
+/// time taken.
+fn fault_run_300ms(name: &str, mode: &str, n: u32) -> (Output, TempDir, Duration) {
+    let dir = tempdir(mode);
+    let preset = dir.join(format!("{name}.toml"));
     std::fs::write(
         &preset,
         format!(
-            "name = \"sleepy\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"silent\", \"3\", \"{}\"]\ntimeout_ms = 300\n",
+            "name = \"{name}\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"{mode}\", \"{n}\", \"{}\"]\ntimeout_ms = 300\n",
             dir.join("pids").display()
         ),
     )
     .unwrap();
     let spec = format!("{},random", preset.display());
     let t = Instant::now();
-    let o = unolab(&[
-        "run",
-        "--quiet",
-        "--players",
-        "2",
-        "--games",
-        "30",
-        "--threads",
-        "1",
-        "--fixed-seats",
-        "--strategies",
-        &spec,
-    ]);
+    let o = unolab_bounded(&fault_args(&spec), &dir, Duration::from_secs(60));
+    (o, dir, t.elapsed())
+}
+
+#[test]
+fn a_silent_program_times_out_and_is_ended() {
+    let (o, dir, took) = fault_run_300ms("sleepy", "silent", 3);
     assert_eq!(o.status.code(), Some(2));
     let e = text(&o.stderr);
     assert!(
@@ -676,7 +677,7 @@ fn a_silent_program_times_out_and_is_ended() {
             && e.contains("no answer to request 3 (play) within 300 ms"),
         "{e}"
     );
-    assert!(t.elapsed() < Duration::from_secs(20));
+    assert!(took < Duration::from_secs(20));
     assert_all_gone(&dir);
 }
 
@@ -687,35 +688,7 @@ fn a_silent_program_times_out_and_is_ended() {
 /// now gives up at the time limit.
 #[test]
 fn a_program_that_writes_without_reading_stops_the_run_at_the_time_limit() {
-    let dir = tempdir("flood");
-    let preset = dir.join("flood.toml");
-    std::fs::write(
-        &preset,
-        format!(
-            "name = \"flood\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"flood\", \"3\", \"{}\"]\ntimeout_ms = 300\n",
-            dir.join("pids").display()
-        ),
-    )
-    .unwrap();
-    let spec = format!("{},random", preset.display());
-    let t = Instant::now();
-    let o = unolab_bounded(
-        &[
-            "run",
-            "--quiet",
-            "--players",
-            "2",
-            "--games",
-            "30",
-            "--threads",
-            "1",
-            "--fixed-seats",
-            "--strategies",
-            &spec,
-        ],
-        &dir,
-        Duration::from_secs(60),
-    );
+    let (o, dir, _) = fault_run_300ms("flood", "flood", 3);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     let e = text(&o.stderr);
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -725,7 +698,6 @@ fn a_program_that_writes_without_reading_stops_the_run_at_the_time_limit() {
         "{e}"
     );
     assert!(o.stdout.is_empty(), "no half-written results");
-    assert!(t.elapsed() < Duration::from_secs(60));
     assert_all_gone(&dir);
 }
 
