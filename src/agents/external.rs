@@ -108,27 +108,30 @@ impl std::fmt::Debug for External {
     }
 }
 
-/// Writes `bytes` to a program's input, which is non-blocking on unix
-/// ([`process::Proc::start`]): `Ok(false)` when the program has not taken
-/// them all by `until`.
+/// Writes `parts` in turn to a program's input, which is non-blocking on
+/// unix ([`process::Proc::start`]): `Ok(false)` when the program has not
+/// taken them all by `until`.
 fn write_by(
     w: &mut std::process::ChildStdin,
-    mut bytes: &[u8],
+    parts: &[&[u8]],
     until: Instant,
 ) -> std::io::Result<bool> {
     use std::io::ErrorKind;
-    while !bytes.is_empty() {
-        match w.write(bytes) {
-            Ok(0) => return Err(ErrorKind::WriteZero.into()),
-            Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                if Instant::now() >= until {
-                    return Ok(false);
+    for part in parts {
+        let mut bytes = *part;
+        while !bytes.is_empty() {
+            match w.write(bytes) {
+                Ok(0) => return Err(ErrorKind::WriteZero.into()),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    if Instant::now() >= until {
+                        return Ok(false);
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
                 }
-                std::thread::sleep(Duration::from_millis(1));
+                Err(e) => return Err(e),
             }
-            Err(e) => return Err(e),
         }
     }
     Ok(true)
@@ -319,34 +322,23 @@ impl External {
         let Some(p) = self.proc.as_mut() else {
             return false;
         };
-        let until = Instant::now() + timeout;
-        let ok = match p.stdin.as_mut() {
-            Some(w) => write_by(w, line.as_bytes(), until).and_then(|done| {
-                if done {
-                    write_by(w, b"\n", until)
-                } else {
-                    Ok(false)
-                }
-            }),
+        let written = match p.stdin.as_mut() {
+            Some(w) => write_by(w, &[line.as_bytes(), b"\n"], Instant::now() + timeout),
             None => Err(std::io::ErrorKind::BrokenPipe.into()),
         };
-        if let Ok(false) = ok {
-            self.fail(format!(
-                "the program did not read {what} within {} ms (it was not reading its input)",
+        let why = match written {
+            Ok(true) => return true,
+            Ok(false) => format!(
+                "did not read {what} within {} ms (it was not reading its input)",
                 timeout.as_millis()
-            ));
-            return false;
-        }
-        let ok = ok.is_ok();
-        if !ok {
-            let status = p.status(Duration::from_millis(200));
-            let how = match status {
-                Some(s) => format!("exited ({s})"),
-                None => "closed its input".to_string(),
-            };
-            self.fail(format!("the program {how} before {what}"));
-        }
-        ok
+            ),
+            Err(_) => match p.status(Duration::from_millis(200)) {
+                Some(s) => format!("exited ({s}) before {what}"),
+                None => format!("closed its input before {what}"),
+            },
+        };
+        self.fail(format!("the program {why}"));
+        false
     }
 
     /// Sends a line and waits for one line back (within the time limit).

@@ -101,16 +101,22 @@ impl Rules {
     }
 
     /// Checks that `players` can be dealt with this deck and these settings.
+    /// The cards a deal takes at `players` seats: every hand and the start
+    /// card.
+    fn cards_to_deal(&self, players: usize) -> usize {
+        players * self.settings.hand_size as usize + 1
+    }
+
     /// Whether some table can be dealt: a hand size that not even two
     /// players can be dealt fits no table, and every run refuses the rule
     /// set (where the player count is not known: `rules show`).
     pub fn check_dealable(&self) -> Result<(), RulesError> {
         let (hand, size) = (self.settings.hand_size as usize, self.deck.size);
-        if 2 * hand + 1 > size {
+        if self.cards_to_deal(2) > size {
             return Err(RulesError::Invalid(format!(
                 "hand_size = {hand}: no table can be dealt from the '{}' deck of {size} cards (2 players need 2 x {hand} + 1 start card = {}; hand size at most {} for 2 players)",
                 self.name,
-                2 * hand + 1,
+                self.cards_to_deal(2),
                 size.saturating_sub(1) / 2
             )));
         }
@@ -123,7 +129,7 @@ impl Rules {
                 "{players} players is not supported (valid: 2 to 10)"
             )));
         }
-        let need = players * self.settings.hand_size as usize + 1;
+        let need = self.cards_to_deal(players);
         if need > self.deck.size {
             let max_hand = (self.deck.size - 1) / players;
             // Hands of at least one card: a smaller deck seats fewer players.
