@@ -146,7 +146,7 @@ impl OpponentModel {
             }
             for _ in 0..extra {
                 let k = below(rng, hand.len());
-                if let Some(c) = hand.nth(k) {
+                if let Some(c) = hand.nth_small(k) {
                     hand.remove(c);
                 }
             }

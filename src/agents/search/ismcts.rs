@@ -34,12 +34,13 @@ pub(super) fn decide(
     objective: Objective,
     rng: &mut Rng,
 ) -> Action {
+    let mut weigh = None;
     if sim.paired {
         // Every root action on the same determinizations (common random
         // numbers, as pimc), the tree growing below each.
         sim.table.tree.reset(iterations as usize * actions.len());
         for _ in 0..iterations {
-            let seed = sim.next_deal(obs, rng);
+            let seed = sim.next_deal(obs, &mut weigh, rng);
             let (dealt, agents_seed) = sim.dealt(obs, seed);
             for &a in actions {
                 sim.table.tree.begin();
@@ -54,7 +55,7 @@ pub(super) fn decide(
     let iterations = iterations as usize * if sim.per_action { actions.len() } else { 1 };
     sim.table.tree.reset(iterations);
     for _ in 0..iterations {
-        let seed = sim.next_deal(obs, rng);
+        let seed = sim.next_deal(obs, &mut weigh, rng);
         sim.table.tree.begin();
         let r = sim.simulate(obs, root, Mode::Tree, seed, objective);
         sim.table.tree.backpropagate(&r);

@@ -27,8 +27,9 @@ pub(super) fn decide(
     let me = obs.seat() as usize;
     sim.sums.clear();
     sim.sums.resize(actions.len(), 0.0);
+    let mut weigh = None;
     for _ in 0..iterations {
-        let seed = sim.next_deal(obs, rng);
+        let seed = sim.next_deal(obs, &mut weigh, rng);
         // Dealt once, played by every action on a copy.
         let (dealt, agents_seed) = sim.dealt(obs, seed);
         for (j, &a) in actions.iter().enumerate() {
@@ -67,10 +68,11 @@ fn halve(
     sim.sums.resize(k, 0.0);
     sim.alive.clear();
     sim.alive.extend(0..k);
+    let mut weigh = None;
     for _ in 0..rounds {
         let per = (budget / (rounds * sim.alive.len())).max(1);
         for _ in 0..per {
-            let seed = sim.next_deal(obs, rng);
+            let seed = sim.next_deal(obs, &mut weigh, rng);
             let (dealt, agents_seed) = sim.dealt(obs, seed);
             for i in 0..sim.alive.len() {
                 let j = sim.alive[i];

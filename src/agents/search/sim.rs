@@ -77,31 +77,38 @@ impl Sim {
     /// with the chance its weight gives (rejection sampling: accepted deals
     /// follow the model's posterior, each counting once), else the one of
     /// highest weight (the first on a tie).
-    pub(super) fn next_deal(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+    ///
+    /// `weigh` is the decision's game to weigh hands in (`None` before its
+    /// first determinization; kept by the caller for the next): what it
+    /// holds besides the hands the model does not see, and each turn
+    /// weighed sets the top card and colour it answered, so one game serves
+    /// every weighing of the decision.
+    pub(super) fn next_deal<'r>(
+        &mut self,
+        obs: &Observation<'r>,
+        weigh: &mut Option<Game<'r>>,
+        rng: &mut Rng,
+    ) -> u64 {
         if self.deal == Deal::Chain {
-            return self.chain_step(obs, rng);
+            return self.chain_step(obs, weigh_game(weigh, obs), rng);
         }
         let Some(model) = self.model.as_mut() else {
             return rng.next_u64();
         };
         let mut best = (0, -1.0);
-        // `hands`: one game to weigh every candidate's hands in (what else
-        // it holds the model does not see: each turn weighed sets the top
-        // card and colour it answered).
-        let mut weigh = (self.deal == Deal::Hands).then(|| {
-            let g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
-            (g, [CardSet::EMPTY; MAX_PLAYERS])
-        });
+        // `hands`: every candidate's hands weighed in the one game.
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         for _ in 0..self.tries_per_deal {
             let seed = rng.next_u64();
             let mut det = Rng::seed_from_u64(seed);
-            let w = match &mut weigh {
-                Some((g, hands)) => {
-                    Game::deal_hands(obs, &mut det, hands);
-                    g.set_hands(hands);
+            let w = match self.deal {
+                Deal::Hands => {
+                    let g = weigh_game(weigh, obs);
+                    Game::deal_hands(obs, &mut det, &mut hands);
+                    g.set_hands(&hands);
                     model.weight(obs, &self.turns, g, &mut det)
                 }
-                None => {
+                _ => {
                     let mut g = deal(self.deal, self.know.as_ref(), obs, &mut det);
                     model.weight(obs, &self.turns, &mut g, &mut det)
                 }
@@ -120,13 +127,12 @@ impl Sim {
     /// uniform deal at the decision's first determinization) and returns
     /// the seed of the rest of the determinization (the draw pile, the
     /// rollouts).
-    pub(super) fn chain_step(&mut self, obs: &Observation, rng: &mut Rng) -> u64 {
+    fn chain_step(&mut self, obs: &Observation, g: &mut Game, rng: &mut Rng) -> u64 {
         let model = self.model.as_mut().expect("the chain sampler has a model");
-        let mut g = Game::determinize(obs, &mut Rng::seed_from_u64(0));
         let chain = self.chain.get_or_insert_with(|| {
-            belief::HandChain::start(model, obs, &self.turns, &mut g, self.know.as_ref(), rng)
+            belief::HandChain::start(model, obs, &self.turns, g, self.know.as_ref(), rng)
         });
-        chain.run(model, obs, &self.turns, &mut g, self.tries_per_deal, rng);
+        chain.run(model, obs, &self.turns, g, self.tries_per_deal, rng);
         rng.next_u64()
     }
 
@@ -187,6 +193,13 @@ impl Sim {
         let out = g.resume_round(obs.seat(), root.at, &mut agents);
         rewards(g, &out, objective)
     }
+}
+
+/// The decision's game to weigh hands in ([`Sim::next_deal`]), made at its
+/// first use: a determinization from a fixed seed, whose hands every
+/// weighing overwrites.
+fn weigh_game<'a, 'r>(weigh: &'a mut Option<Game<'r>>, obs: &Observation<'r>) -> &'a mut Game<'r> {
+    weigh.get_or_insert_with(|| Game::determinize(obs, &mut Rng::seed_from_u64(0)))
 }
 
 /// The hidden cards dealt as a search deals them (`know`: what it knows,
