@@ -18,8 +18,13 @@ use std::io::Write;
 pub enum TraceError {
     #[error("cannot write the trace: {0}")]
     Io(#[from] std::io::Error),
-    #[error(transparent)]
-    Illegal(#[from] crate::engine::game::IllegalActionError),
+    /// Strict mode stopped the match (`seed`: the master seed; a trace
+    /// plays its game 0, the game `unolab run --seed` plays first).
+    #[error("{error} (seed {seed}, game 0)")]
+    Illegal {
+        error: crate::engine::game::IllegalActionError,
+        seed: u64,
+    },
     #[error("{0}")]
     Invalid(String),
 }
@@ -212,7 +217,9 @@ pub fn write_trace<S: Strategy, W: Write>(
         seats,
         rng: agent_rng,
     };
-    let result = game.play_match(&mut agents, &mut w, |_| {})?;
+    let result = game
+        .play_match(&mut agents, &mut w, |_| {})
+        .map_err(|error| TraceError::Illegal { error, seed })?;
     w.line(&match_end_line(&result, players));
     w.finish()?;
     Ok(result)

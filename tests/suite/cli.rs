@@ -284,6 +284,26 @@ fn bad_input_is_one_line_and_exit_code_2() {
         "hand_size = 54: no table can be dealt from the 'classic' deck of 108 cards (2 players need 2 x 54 + 1 start card = 109; hand size at most 53 for 2 players)",
     );
     bad(&["run", "--mode", "tournament"], "tournament");
+    // A match longer than the safety bound allows is refused, not cut
+    // short at max_rounds.
+    bad(
+        &["trace", "--set", "rounds=1200", "--set", "target=0"],
+        "rounds = 1200 is past max_rounds = 1000",
+    );
+    bad(
+        &["run", "--mode", "match", "--set", "rounds=1001"],
+        "raise max_rounds with it (max_rounds = 1001)",
+    );
+    let raised = unolab(&[
+        "rules",
+        "show",
+        "classic",
+        "--set",
+        "rounds=1200",
+        "--set",
+        "max_rounds=1200",
+    ]);
+    assert!(raised.status.success(), "{}", stderr(&raised));
     bad(&["run", "--threads", "0"], "thread count");
     // The valid values, the missing argument and clap's suggestion survive
     // the one-line error.

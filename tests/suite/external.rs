@@ -797,9 +797,16 @@ fn an_illegal_answer_is_a_wrong_card_sanction() {
         "quick=true",
         "--set",
         "strict=true",
+        "--seed",
+        "4",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("made an illegal action"));
+    let err = text(&o.stderr);
+    assert!(err.contains("made an illegal action"), "{err}");
+    // The error names the seed and the game, as run's does, so that the
+    // game can be replayed.
+    assert!(err.trim_end().ends_with("(seed 4, game 0)"), "{err}");
+    assert!(o.stdout.is_empty(), "no trace is written");
 }
 
 #[test]

@@ -1394,6 +1394,65 @@ colors = ["yellow"]
     assert_eq!(res.points[..3], [0, 0, 0]);
 }
 
+/// The four-card deck of the blocked-round tests: one card of each colour
+/// (and a 7 where `seven` is set), no card matching another.
+fn one_card_per_colour(seven: bool) -> String {
+    let mut deck = String::new();
+    for (face, color) in [("1", "red"), ("2", "blue"), ("3", "green"), ("4", "yellow")] {
+        deck += &format!("[[deck]]\nfaces = [\"{face}\"]\ncount = 1\ncolors = [\"{color}\"]\n\n");
+    }
+    if seven {
+        deck += "[[deck]]\nfaces = [\"7\"]\ncount = 1\ncolors = [\"red\"]\n";
+    }
+    deck
+}
+
+/// A turn that ends on a wrong card when both piles are empty plays no card
+/// and draws none (the sanction finds nothing): it counts toward a blocked
+/// round as a pass does (RULES: "as many consecutive turns as there are
+/// players end with no card played and none drawn").
+#[test]
+fn a_wrong_card_that_draws_nothing_is_an_idle_turn() {
+    let r = custom_rules(&one_card_per_colour(false), &["hand_size=1"]);
+    let run = run_round(
+        &r,
+        2,
+        &[&["blue-2"], &["green-3"], &["yellow-4"]],
+        &["red-1"],
+        &[],
+        vec![seat().play("blue-2"), seat().draw(), seat().draw()],
+    );
+    assert_log(
+        &run,
+        &["flip red-1", "illegal 0 play blue-2", "pass 1", "pass 2"],
+    );
+    let res = run.res();
+    assert_eq!(res.outcome, Outcome::Blocked);
+    assert_eq!(res.winner, None);
+    assert_eq!(res.turns, 3);
+    assert_eq!(res.illegal[..3], [1, 0, 0]);
+}
+
+/// The same for a seven-o 7 whose swap target is illegal (the card stays in
+/// the hand, the sanction draws nothing): an idle turn.
+#[test]
+fn an_illegal_swap_target_that_draws_nothing_is_an_idle_turn() {
+    let r = custom_rules(&one_card_per_colour(true), &["hand_size=2", "seven_o=true"]);
+    let run = run_round(
+        &r,
+        1,
+        &[&["red-7", "blue-2"], &["green-3", "yellow-4"]],
+        &["red-1"],
+        &[],
+        vec![seat().play("red-7").target(0), seat().draw()],
+    );
+    assert_log(&run, &["flip red-1", "illegal 0 target 0", "pass 1"]);
+    let res = run.res();
+    assert_eq!(res.outcome, Outcome::Blocked);
+    assert_eq!(res.turns, 2);
+    assert_hand(&run, 0, &["red-7", "blue-2"]);
+}
+
 #[test]
 fn truncated_after_max_turns() {
     let r = classic(&["hand_size=2", "max_turns=3"]);

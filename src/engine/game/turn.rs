@@ -115,15 +115,17 @@ impl<'r> Game<'r> {
                 return self.play::<H, R, T>(p, c, false, false, agents, rec)
             }
             Some(c) => {
+                let before = self.drawn[p as usize & 15];
                 self.illegal(p, IllegalAction::Play(c), rec);
-                return Flow::Next(self.step(p, 1));
+                return self.illegal_turn_over(p, before, false);
             }
             None => {}
         }
         if H && self.must_play {
             if !playable.is_empty() {
+                let before = self.drawn[p as usize & 15];
                 self.illegal(p, IllegalAction::Draw, rec);
-                return Flow::Next(self.step(p, 1));
+                return self.illegal_turn_over(p, before, false);
             }
             // Drawing was allowed only without a playable card: everyone
             // now knows this hand holds no card of `accept`.
@@ -182,6 +184,20 @@ impl<'r> Game<'r> {
         Flow::Next(self.step(p, 1))
     }
 
+    /// Ends `p`'s turn after an illegal action on it, whose sanction was
+    /// drawn from `p`'s draw count `before` (`drew`: the turn had drawn a
+    /// card before it). A turn that played no card and, the sanction
+    /// included, drew none (both piles empty) counts toward a blocked round
+    /// as a pass does.
+    #[cold]
+    fn illegal_turn_over(&mut self, p: u8, before: u32, drew: bool) -> Flow {
+        if !drew && self.drawn[p as usize & 15] == before {
+            self.idle += 1;
+            self.halt |= self.idle >= self.n as u32;
+        }
+        Flow::Next(self.step(p, 1))
+    }
+
     /// Asks `p` for a swap target; `None` when the choice was illegal.
     pub(super) fn target<R: Recorder, T: Table + ?Sized>(
         &mut self,
@@ -231,6 +247,7 @@ impl<'r> Game<'r> {
                     && effect == Effect::Number))
                 && before.len() > 1;
             let target = if wants_target {
+                let before = self.drawn[p as usize & 15];
                 match self.target(p, agents, rec) {
                     Some(t) => Some(t),
                     None if jump_in && !self.halt => {
@@ -240,12 +257,14 @@ impl<'r> Game<'r> {
                         // unless the jumper was the player to move: then the
                         // jump-in was its play, and its turn is over.
                         if p == self.to_move_after::<H>(jumped_on, skip_next, extra_turn) {
-                            return Flow::Next(self.step(p, 1));
+                            return self.illegal_turn_over(p, before, false);
                         }
                         p = jumped_on;
                         break;
                     }
-                    None => return Flow::Next(self.step(p, 1)),
+                    // The card stays: the turn played none, and drew one
+                    // only if `c` is the card it drew.
+                    None => return self.illegal_turn_over(p, before, drawn && !jump_in),
                 }
             } else {
                 None

@@ -168,6 +168,15 @@ fn validate_settings(s: &Settings) -> Result<(), RulesError> {
             s.uno_catch_chance
         ));
     }
+    // A match of `rounds` rounds that the safety bound would stop sooner is
+    // not what was asked for: refused rather than cut short.
+    if s.rounds > s.max_rounds {
+        return bad(format!(
+            "rounds = {} is past max_rounds = {} (unolab's bound on the rounds of a match, \
+             which would stop it first): raise max_rounds with it (max_rounds = {})",
+            s.rounds, s.max_rounds, s.rounds
+        ));
+    }
     let Ok(toml::Value::Table(t)) = toml::Value::try_from(s) else {
         return bad("the settings cannot be written as a TOML table".into());
     };
