@@ -1394,26 +1394,13 @@ colors = ["yellow"]
     assert_eq!(res.points[..3], [0, 0, 0]);
 }
 
-/// The four-card deck of the blocked-round tests: one card of each colour
-/// (and a 7 where `seven` is set), no card matching another.
-fn one_card_per_colour(seven: bool) -> String {
-    let mut deck = String::new();
-    for (face, color) in [("1", "red"), ("2", "blue"), ("3", "green"), ("4", "yellow")] {
-        deck += &format!("[[deck]]\nfaces = [\"{face}\"]\ncount = 1\ncolors = [\"{color}\"]\n\n");
-    }
-    if seven {
-        deck += "[[deck]]\nfaces = [\"7\"]\ncount = 1\ncolors = [\"red\"]\n";
-    }
-    deck
-}
-
 /// A turn that ends on a wrong card when both piles are empty plays no card
 /// and draws none (the sanction finds nothing): it counts toward a blocked
 /// round as a pass does (RULES: "as many consecutive turns as there are
 /// players end with no card played and none drawn").
 #[test]
 fn a_wrong_card_that_draws_nothing_is_an_idle_turn() {
-    let r = custom_rules(&one_card_per_colour(false), &["hand_size=1"]);
+    let r = custom_rules(FOUR_CARDS, &["hand_size=1"]);
     let run = run_round(
         &r,
         2,
@@ -1437,7 +1424,8 @@ fn a_wrong_card_that_draws_nothing_is_an_idle_turn() {
 /// the hand, the sanction draws nothing): an idle turn.
 #[test]
 fn an_illegal_swap_target_that_draws_nothing_is_an_idle_turn() {
-    let r = custom_rules(&one_card_per_colour(true), &["hand_size=2", "seven_o=true"]);
+    let deck = format!("{FOUR_CARDS}\n[[deck]]\nfaces = [\"7\"]\ncount = 1\ncolors = [\"red\"]\n");
+    let r = custom_rules(&deck, &["hand_size=2", "seven_o=true"]);
     let run = run_round(
         &r,
         1,
@@ -1800,6 +1788,32 @@ fn blocked_rounds_count_as_rounds() {
         1,
     );
     assert_eq!(m.rounds[0].outcome, Outcome::Blocked);
+    assert_eq!(m.result.rounds, 2);
+    assert_eq!(m.rounds.len(), 2);
+}
+
+#[test]
+fn truncated_rounds_count_as_rounds() {
+    let r = classic(&["hand_size=2", "dealer=2", "rounds=2", "max_turns=1"]);
+    let m = run_match(
+        &r,
+        2,
+        &[
+            &["red-1", "red-2"],
+            &["blue-3", "blue-4"],
+            &["green-5", "green-6"],
+        ],
+        &["red-9"],
+        &[],
+        vec![
+            seat().play("red-1").then_first(),
+            seat().then_first(),
+            seat().then_first(),
+        ],
+        1,
+    );
+    assert_eq!(m.rounds[0].outcome, Outcome::Truncated);
+    assert_eq!(m.rounds[0].points[..3], [0, 0, 0]);
     assert_eq!(m.result.rounds, 2);
     assert_eq!(m.rounds.len(), 2);
 }

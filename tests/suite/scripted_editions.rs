@@ -1303,6 +1303,82 @@ fn jump_in_offered_in_turn_order_first_to_accept_jumps() {
     assert_eq!(order, [2, 3, 2]);
 }
 
+/// A Skip jumped onto a Skip: the first Skip's skip of the next player is
+/// replaced by the jumper's, which skips the player after the jumper; play
+/// goes on from there (docs/rules.md 12.5).
+#[test]
+fn jump_in_skip_on_skip_skips_the_player_after_the_jumper_instead() {
+    let r = rules("classic", &["hand_size=2", "jump_in=true"]);
+    let run = run_round(
+        &r,
+        3,
+        &[
+            &["red-skip", "red-1"],
+            &["red-2", "blue-3"],
+            &["red-skip", "yellow-1"],
+            &["red-3", "green-4"],
+        ],
+        &["red-5"],
+        &[],
+        vec![
+            seat().play_uno("red-skip").play("red-1"),
+            seat(),
+            seat().jump(true).uno(true),
+            seat(),
+        ],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 red-skip uno",
+            "play 2 red-skip uno jump",
+            "skip 3",
+            "play 0 red-1",
+        ],
+    );
+    assert_eq!(run.res().winner, Some(0));
+    assert_hand(&run, 1, &["red-2", "blue-3"]);
+}
+
+/// A Reverse jumped onto a Reverse at 4 players: the first Reverse's change
+/// of direction is kept and the jumper's restores it, so play goes on
+/// clockwise from the jumper (docs/rules.md 12.5).
+#[test]
+fn jump_in_reverse_on_reverse_restores_the_direction_from_the_jumper() {
+    let r = rules("classic", &["hand_size=2", "jump_in=true"]);
+    let run = run_round(
+        &r,
+        3,
+        &[
+            &["red-reverse", "red-1"],
+            &["red-2", "blue-3"],
+            &["red-reverse", "yellow-1"],
+            &["red-3", "green-4"],
+        ],
+        &["red-5"],
+        &[],
+        vec![
+            seat().play_uno("red-reverse").play("red-1"),
+            seat(),
+            seat().jump(true).uno(true),
+            seat().play_uno("red-3"),
+        ],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-5",
+            "play 0 red-reverse uno",
+            "play 2 red-reverse uno jump",
+            "play 3 red-3 uno",
+            "play 0 red-1",
+        ],
+    );
+    assert_eq!(run.res().winner, Some(0));
+    assert_hand(&run, 1, &["red-2", "blue-3"]);
+}
+
 #[test]
 fn jump_in_draw2_on_draw2_hits_the_player_after_the_jumper() {
     let r = rules("classic", &["hand_size=2", "max_turns=2", "jump_in=true"]);
