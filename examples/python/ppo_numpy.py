@@ -258,13 +258,20 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=5.0, help="training time (wall clock)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opponent", default="random", help="the strategy trained against")
-    ap.add_argument("--eval-games", type=int, default=20_000, help="evaluation games per opponent")
+    ap.add_argument(
+        "--eval-games",
+        type=int,
+        default=20_000,
+        help="evaluation games per opponent, rounded down to a multiple of the 256 slots (at least 256)",
+    )
     args = ap.parse_args()
     cfg = Config(seconds=args.minutes * 60, seed=args.seed, opponent=args.opponent)
     untrained = Net.new(np.random.default_rng(cfg.seed))
     net, info = train(cfg)
     print(f"trained {info['seconds']:.0f} s: {info['steps']:,} steps, {info['updates']} updates")
     per_slot = max(1, args.eval_games // 256)
+    if per_slot * 256 != args.eval_games:
+        print(f"evaluation: {per_slot * 256:,} games per opponent ({per_slot} in each of 256 slots)")
     for opp in ("random", "color"):
         for name, model in (("untrained", untrained), ("trained", net)):
             w, g = evaluate(model, opp, per_slot)

@@ -151,9 +151,9 @@ pub(crate) fn rules_error(e: RulesError) -> PyErr {
 /// A preset file that cannot be read is an `OSError` ([`read_error`]);
 /// every other problem with a strategy a `ValueError`.
 pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
-    match &e {
-        StrategyError::Io(_, why) => read_error(why.kind, e.to_string()),
-        _ => value_error(e.to_string()),
+    match e.unread() {
+        Some(kind) => read_error(kind, e.to_string()),
+        None => value_error(e.to_string()),
     }
 }
 
@@ -596,9 +596,22 @@ impl Game {
         self.st().legal().iter().collect()
     }
 
-    fn take_rewards(&mut self) -> Vec<f32> {
+    /// The rewards due to every seat, as Python floats: each the shortest
+    /// decimal of the engine's `f32` (points / 100 gives 2.44, not the
+    /// 2.440000057220459 a widening would show); the batched environment
+    /// keeps `f32`.
+    fn take_rewards(&mut self) -> Vec<f64> {
         let n = self.players;
-        self.st().take_rewards()[..n].to_vec()
+        self.st().take_rewards()[..n]
+            .iter()
+            .map(|&r| {
+                if r == 0.0 {
+                    0.0
+                } else {
+                    r.to_string().parse().unwrap_or(r as f64)
+                }
+            })
+            .collect()
     }
 
     fn render(&mut self) -> String {

@@ -156,3 +156,40 @@ def test_observation_bounds_checks_the_deck_size():
     for bad in (0, -1, 2**24 + 1, 10**40):
         with pytest.raises(ValueError, match=r"is not a deck's size \(valid: 1 to 2\*\*24\)"):
             unolab.observation_bounds(bad)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: unolab.run("random", players=2, games=10, seed=None),
+        lambda: unolab.compare("random", players=2, games=10, seed=None),
+        lambda: unolab.tournament("random,color", players=2, games=10, seed=None),
+        lambda: unolab.trace("random", players=2, seed=None),
+    ],
+)
+def test_a_lab_call_refuses_seed_none_rather_than_playing_seed_1(call):
+    # None used to be taken as the default, 1: asking for no fixed seed
+    # quietly repeated the same games.
+    with pytest.raises(TypeError, match=r"seed=None: a lab call needs an integer seed \(the default is 1"):
+        call()
+
+
+def test_a_network_preset_whose_weights_are_missing_is_a_file_not_found_error(tmp_path):
+    preset = tmp_path / "n.toml"
+    preset.write_text('name = "n"\nbase = "net"\n\n[net]\nweights = "nope.safetensors"\n')
+    message = r"invalid strategy .*n\.toml: cannot read weights .*nope\.safetensors"
+    with pytest.raises(FileNotFoundError, match=message):
+        unolab.run([str(preset), "random"], players=2, games=10)
+    with pytest.raises(FileNotFoundError, match=message):
+        unolab.UnoEnv(players=2, strategies=[str(preset)])
+    # A weights file that is there but not weights stays a ValueError.
+    (tmp_path / "nope.safetensors").write_bytes(b"not weights")
+    with pytest.raises(ValueError, match=r"invalid strategy .*nope\.safetensors"):
+        unolab.run([str(preset), "random"], players=2, games=10)
+
+
+def test_observing_an_unknown_agent_names_the_agents():
+    env = unolab.env(players=3)
+    env.reset(seed=1)
+    with pytest.raises(KeyError, match=r"unknown agent 'player_9' \(agents: player_0 \.\. player_2\)"):
+        env.observe("player_9")

@@ -144,10 +144,22 @@ def test_rewards_go_to_the_winner_at_the_end(rng):
 def test_points_are_handed_out_every_round_of_a_match(rng):
     env = raw_env(players=3, mode="match", reward="points", settings={"target": 200})
     env.reset(seed=4)
-    play_random(env, rng)
+    seen = []
+    for agent in env.agent_iter(200_000):
+        obs, _, term, trunc, _ = env.last()
+        seen += [r for r in env.rewards.values() if r != 0.0]
+        if term or trunc:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     game = env.unwrapped.game
     assert game.is_over and game.rounds >= 1
     assert max(game.totals) >= 200
+    # Each reward is the shortest decimal of the engine's float32 (2.44,
+    # not the widened 2.440000057220459).
+    assert len(seen) >= 3
+    assert all(type(r) is float and r == float(str(np.float32(r))) for r in seen), seen
+    assert any(r != float(np.float32(r)) for r in seen), "some reward is no float32"
 
 
 def test_a_truncated_round_truncates_every_agent(rng):

@@ -90,8 +90,24 @@ pub enum StrategyError {
     Malformed(String, String),
     #[error("invalid strategy {0}: {1}")]
     Invalid(String, String),
+    /// A network preset whose weights file cannot be read (the preset, the
+    /// message, why): worded as `Invalid`, refused by its cause where a
+    /// caller tells causes apart ([`StrategyError::unread`]).
+    #[error("invalid strategy {0}: {1}")]
+    WeightsUnread(String, String, ReadFailure),
     #[error("{0}")]
     Lineup(String),
+}
+
+impl StrategyError {
+    /// Why a file could not be read, where that is the refusal: a preset
+    /// file, or a network preset's weights file.
+    pub fn unread(&self) -> Option<std::io::ErrorKind> {
+        match self {
+            StrategyError::Io(_, why) | StrategyError::WeightsUnread(_, _, why) => Some(why.kind),
+            _ => None,
+        }
+    }
 }
 
 /// The presets shipped in `strategies/`, embedded in the binary.
@@ -138,7 +154,7 @@ const NET_WEIGHTS: [(&str, &[u8]); 2] = [
 /// The weights file `weights` of a preset read from `origin` (a path, or the
 /// name of a shipped preset): the file beside the preset, else a shipped one.
 /// Returns the weights and the path as resolved.
-fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), String> {
+fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), StrategyError> {
     let dir = std::path::Path::new(origin)
         .parent()
         .unwrap_or(std::path::Path::new(""));
@@ -148,10 +164,14 @@ fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String)
         Ok(b) => b,
         Err(e) => match NET_WEIGHTS.iter().find(|w| w.0 == weights) {
             Some(w) => w.1.to_vec(),
-            None => return Err(format!("cannot read weights {shown}: {e}")),
+            None => {
+                let m = format!("cannot read weights {shown}: {e}");
+                return Err(StrategyError::WeightsUnread(origin.into(), m, e.into()));
+            }
         },
     };
-    let w = net::NetWeights::from_safetensors(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+    let w = net::NetWeights::from_safetensors(&bytes)
+        .map_err(|e| StrategyError::Invalid(origin.into(), format!("{shown}: {e}")))?;
     Ok((w, shown))
 }
 
@@ -345,8 +365,7 @@ impl StrategySpec {
                 weights: String::new(),
                 temperature: 0.0,
             });
-            let (weights, resolved) = load_weights(origin, &params.weights)
-                .map_err(|m| StrategyError::Invalid(origin.into(), m))?;
+            let (weights, resolved) = load_weights(origin, &params.weights)?;
             params.weights = resolved;
             return Ok(StrategySpec::Net(Arc::new(net::NetSpec {
                 name: f.name,

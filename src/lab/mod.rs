@@ -47,7 +47,7 @@ impl ConfigError {
     pub fn unread(&self) -> Option<std::io::ErrorKind> {
         match self {
             ConfigError::Rules(RulesError::Io(_, why)) => Some(why.kind),
-            ConfigError::Strategy(StrategyError::Io(_, why)) => Some(why.kind),
+            ConfigError::Strategy(e) => e.unread(),
             ConfigError::In(_, e) => e.unread(),
             _ => None,
         }

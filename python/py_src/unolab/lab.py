@@ -253,8 +253,16 @@ def _plain_number(v: Any) -> Any:
 
 
 def _seed(seed: Any) -> int:
-    s = seed_of(seed)
-    return 1 if s is None else s
+    """The master seed of a lab call: an integer, never ``None``. These
+    calls are reproducible by their seed, as the command line's are (its
+    default is 1 too); ``None`` is refused rather than taken as 1 or drawn,
+    so that asking for "no fixed seed" never quietly repeats seed 1."""
+    if seed is None:
+        raise TypeError(
+            "seed=None: a lab call needs an integer seed (the default is 1; "
+            "for a fresh one pass e.g. random.getrandbits(64))"
+        )
+    return seed_of(seed)
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:

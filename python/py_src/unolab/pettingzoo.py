@@ -232,7 +232,11 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now, and its action mask (all zeros unless it acts)."""
         self._check_started("observe")
-        seat = self.agent_name_mapping[agent]
+        seat = self.agent_name_mapping.get(agent)
+        if seat is None:
+            raise KeyError(
+                f"unknown agent {agent!r} (agents: {self.possible_agents[0]} .. {self.possible_agents[-1]})"
+            )
         if self._rl:
             acting = self._game.seat == seat
             return {

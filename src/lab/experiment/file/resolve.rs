@@ -6,7 +6,7 @@
 use super::super::ArmSpec;
 use super::arms::base_rules;
 use super::syntax::{Errors, File, Raw};
-use crate::agents::{self, StrategyError, StrategySpec};
+use crate::agents::{self, StrategySpec};
 use crate::engine::rules::{
     given_twice, overridden, without_overridden, RuleSetFile, Rules, RulesError,
 };
@@ -183,8 +183,8 @@ pub(super) fn resolve(
         }
         let lineup: Option<Vec<StrategySpec>> = match agents::parse_list_with(&strategies.0, custom)
             .map_err(|e| {
-                if let StrategyError::Io(_, why) = &e {
-                    errs.unread(why.kind);
+                if let Some(kind) = e.unread() {
+                    errs.unread(kind);
                 }
                 e.to_string()
             })
