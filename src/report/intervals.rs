@@ -66,12 +66,16 @@ fn rounds_clustered(cfg: &RunConfig) -> bool {
 /// the JSON's `intervals`).
 pub fn intervals_label(cfg: &RunConfig, st: &RunStats) -> &'static str {
     match (rounds_clustered(cfg), &st.clusters, cfg.duplicate) {
-        (false, _, _) => "Wilson (independent games)",
+        (false, _, _) => "Wilson for shares, Student's t for means (independent games)",
         (true, None, _) => {
             "Wilson, not clustered (statistics of an earlier unolab without cluster sums): too narrow for seats and positions"
         }
-        (true, Some(_), true) => "clustered by deal (delta method)",
-        (true, Some(_), false) => "clustered by match (delta method)",
+        (true, Some(_), true) => {
+            "clustered by deal (delta method, Student's t over the deals) for shares and means"
+        }
+        (true, Some(_), false) => {
+            "rounds clustered by match (delta method, Student's t over the matches); match wins Wilson (independent matches)"
+        }
     }
 }
 

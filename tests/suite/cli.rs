@@ -540,7 +540,10 @@ fn run_says_which_seating_and_duplicate_play_it_used() {
     assert_eq!(j["seating"], "rotate");
     assert_eq!(j["duplicate"], true);
     assert_eq!(j["deals"], 3000);
-    assert_eq!(j["intervals"], "clustered by deal (delta method)");
+    assert_eq!(
+        j["intervals"],
+        "clustered by deal (delta method, Student's t over the deals) for shares and means"
+    );
     let j = json_run(&["-s", "points,color"]);
     assert_eq!(j["seating"], "mixed");
     assert_eq!(j["arrangements"], 6);

@@ -6,16 +6,17 @@
 //! over simulated runs.
 
 use unolab::sim::lockstep::{metric_estimate, RatioSums};
-use unolab::sim::stats::{ratio_ci95, Z95};
+use unolab::sim::stats::{ratio_ci95, t95};
 
 #[test]
 fn a_share_whose_few_clusters_agree_keeps_a_wide_interval() {
     // Four heads-up deals, each split one round each: the residuals are
     // all zero, and the interval was [0.5, 0.5]; now var = 1 / (4 · 3 ·
-    // 2²), se = 0.144: [0.217, 0.783].
+    // 2²), se = 0.144: [0.041, 0.959] with t's 3 degrees of freedom.
     let (lo, hi) = ratio_ci95(4, 4, 8, 8, 16, 4);
+    // Student's t with 3 degrees of freedom (3.1824463...).
     assert!(
-        (lo - (0.5 - Z95 / 48f64.sqrt())).abs() < 1e-12,
+        (lo - (0.5 - t95(3) / 48f64.sqrt())).abs() < 1e-12,
         "[{lo}, {hi}]"
     );
     assert!(lo < 0.25 && hi > 0.75, "[{lo}, {hi}]");

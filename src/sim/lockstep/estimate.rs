@@ -4,7 +4,9 @@
 
 use super::block::{CrossSums, RatioSums};
 use super::layout::is_share;
-use crate::sim::stats::{share_floor_ss, Z95};
+use crate::sim::stats::{share_floor_ss, t95};
+#[cfg(test)]
+use crate::sim::stats::{t95_expansion, T_EXPANSION_DF, Z95};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// A ratio estimate with its 95% interval.
@@ -66,35 +68,6 @@ impl Untested {
             Untested::SameAs(m) => format!("same test as {m}"),
         }
     }
-}
-
-/// Above this many degrees of freedom [`t95`] takes the expansion of the
-/// quantile in `1/df` in place of statrs' inverse: statrs' distribution puts
-/// the expansion within 1e-11 of 97.5% from here to a million, while its
-/// inverse drifts above 10,000 (its quantile's probability off by 4e-8 at
-/// 30,000 and 7e-6 at a million) and did not end at about 14 million
-/// (statrs 0.18).
-const T_EXPANSION_DF: u64 = 1_000;
-
-/// The two-sided 95% quantile of Student's t with `df` degrees of freedom.
-pub fn t95(df: u64) -> f64 {
-    if df > T_EXPANSION_DF {
-        return t95_expansion(df as f64);
-    }
-    match StudentsT::new(0.0, 1.0, df.max(1) as f64) {
-        Ok(t) => t.inverse_cdf(0.975),
-        Err(_) => f64::NAN,
-    }
-}
-
-/// The Cornish-Fisher expansion of t's 97.5% quantile in `1/ν` to the
-/// third order (Abramowitz and Stegun 26.7.5).
-fn t95_expansion(v: f64) -> f64 {
-    let z = Z95;
-    let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
-    z + (z3 + z) / (4.0 * v)
-        + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
-        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
 }
 
 fn t_p_value(t: f64, df: u64) -> f64 {

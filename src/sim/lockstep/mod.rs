@@ -37,7 +37,7 @@ mod state;
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{
     constant_ratio, count_estimate, equal_per_cluster, holm, metric_estimate, paired_difference,
-    ratio_estimate, share_estimate, t95, Difference, Estimate, Untested,
+    ratio_estimate, share_estimate, Difference, Estimate, Untested,
 };
 pub use layout::{check_metric, is_share, Layout, MetricKey, MATCH_ONLY_METRICS, METRIC_NAMES};
 pub use run::{
