@@ -100,6 +100,14 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     };
     let session = Session::begin(None)?;
     let quiet = a.quiet;
+    if !quiet {
+        // The progress figures are the tuning games' own: the best and the
+        // elite are chosen on them, so they read high.
+        eprintln!(
+            "tune: per generation, rounds won on its tuning games by the mean, the best candidate and the elite \
+             (best and elite are chosen on these games and read high; the held-out evaluation at the end is the figure to quote)"
+        );
+    }
     let outcome = tune::tune(&cfg, session.stop, &mut |g| {
         if quiet {
             return;

@@ -378,12 +378,20 @@ pub fn speed(
 /// and `cov` their covariance, from one fit: the centred ratings of a fit
 /// are correlated, and taken as independent the interval covered the true
 /// share in about 93% of synthetic tournaments. None without a ceiling
-/// above the reference.
+/// above the reference. When the ceiling is not shown above the reference
+/// (the gap's own 95% interval reaches 0), the delta method does not hold:
+/// the share's confidence set (Fieller's) is then unbounded, and so is the
+/// interval returned (`-inf` to `+inf`).
 pub fn share_of_gap(points: [f64; 3], cov: [[f64; 3]; 3]) -> Option<(f64, (f64, f64))> {
     let [agent, reference, ceiling] = points;
     let gap = ceiling - reference;
     if gap <= 0.0 {
         return None;
+    }
+    let gap_var = cov[2][2] + cov[1][1] - 2.0 * cov[1][2];
+    if gap - 1.959964 * gap_var.max(0.0).sqrt() <= 0.0 {
+        let point = (agent - reference) / gap;
+        return Some((point, (f64::NEG_INFINITY, f64::INFINITY)));
     }
     let point = (agent - reference) / gap;
     // d share / d agent = 1/g, / d reference = (a - c)/g^2, / d ceiling = -(a - r)/g^2.
@@ -408,6 +416,22 @@ pub fn share_of_gap(points: [f64; 3], cov: [[f64; 3]; 3]) -> Option<(f64, (f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_gap_not_clear_of_zero_gives_an_unbounded_share() {
+        let diag = |v: f64| [[v, 0.0, 0.0], [0.0, v, 0.0], [0.0, 0.0, v]];
+        // Ceiling 18 above the reference, each rating's se 9: the gap's se
+        // is 12.7, its interval [-7, 43] holds 0.
+        let (p, (lo, hi)) = share_of_gap([-49.0, 0.0, 18.0], diag(81.0)).unwrap();
+        assert!((p + 49.0 / 18.0).abs() < 1e-12);
+        assert!(
+            lo == f64::NEG_INFINITY && hi == f64::INFINITY,
+            "[{lo}, {hi}]"
+        );
+        // The same gap with a tenth of the variance is clear of 0: bounded.
+        let (_, (lo, hi)) = share_of_gap([-49.0, 0.0, 18.0], diag(8.1)).unwrap();
+        assert!(lo.is_finite() && hi.is_finite() && lo < p && p < hi);
+    }
 
     #[test]
     fn share_of_gap_is_zero_at_the_reference_and_one_at_the_ceiling() {

@@ -175,7 +175,8 @@ impl LadderReport<'_> {
             "share_hi95",
         ])?;
         let f = |x: f64| format!("{x:.6}");
-        let opt = |x: Option<f64>| x.map(f).unwrap_or_default();
+        // An unbounded end of a share's interval is left empty.
+        let opt = |x: Option<f64>| x.filter(|x| x.is_finite()).map(f).unwrap_or_default();
         for r in &self.outcome.rungs {
             for (k, l) in self.lines(r).iter().enumerate() {
                 w.write_record([
@@ -267,22 +268,41 @@ impl LadderReport<'_> {
                     match l.share {
                         _ if l.name == refn => s.push_str(" 0% (the reference) |"),
                         _ if Some(l.name) == ceil => s.push_str(" 100% (the ceiling) |"),
-                        Some((p, (lo, hi))) => s.push_str(&format!(
-                            " {:.0}% [{:.0}%, {:.0}%] |",
-                            100.0 * p,
-                            100.0 * lo,
-                            100.0 * hi
-                        )),
+                        Some((p, (lo, hi))) if lo.is_finite() && hi.is_finite() => {
+                            s.push_str(&format!(
+                                " {:.0}% [{:.0}%, {:.0}%] |",
+                                100.0 * p,
+                                100.0 * lo,
+                                100.0 * hi
+                            ))
+                        }
+                        Some((p, _)) => s.push_str(&format!(" {:.0}% [unbounded] |", 100.0 * p)),
                         None => s.push_str(" - |"),
                     }
                 }
                 s.push('\n');
+            }
+            // Why a share has no interval, or no value, at this table size.
+            if let Some(c) = ceil {
+                let lines = self.lines(r);
+                let unbounded = lines
+                    .iter()
+                    .any(|l| l.share.is_some_and(|(_, (lo, _))| !lo.is_finite()));
+                let none = lines
+                    .iter()
+                    .any(|l| l.share.is_none() && l.name != refn && l.name != c);
+                if unbounded {
+                    s.push_str(&format!("\n`{c}` is not shown above `{refn}` at {} players (the 95% interval of their ratings' difference holds 0): a share of the way has no bounded interval (Fieller's confidence set is unbounded), so each is given without one.\n", r.players));
+                } else if none {
+                    s.push_str(&format!("\n`{c}` rated at or below `{refn}` at {} players: there is no way from one to the other to cover, so no share is given (-).\n", r.players));
+                }
             }
             s.push('\n');
         }
         s.push_str("![strength against decisions per second per core](ladder.svg)\n\n");
         s.push_str(&format!(
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
+             The rank orders the point estimates: agents whose intervals overlap are not shown apart by it. \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is approximate (delta method, with the three ratings' covariance in the tournament's fit). Each tournament's ratings, head-to-head \
              table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",

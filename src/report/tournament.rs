@@ -93,7 +93,8 @@ impl TournamentReport<'_> {
             self.elapsed_s
         );
         t += &format!(
-            "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out\n",
+            "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out; \
+             the rank orders the point estimates (overlapping intervals are not shown apart)\n",
             res.no_winner
         );
         t += &format!(

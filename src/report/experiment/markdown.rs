@@ -122,8 +122,23 @@ impl ExperimentReport<'_> {
                 .iter()
                 .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
                 .count();
+            // The table's intervals are each comparison's own (not adjusted
+            // for the family), so a row not detected after Holm's adjustment
+            // may still have an interval that excludes 0: say so, and how
+            // many, rather than let the words and the table disagree.
+            let alone = comps
+                .iter()
+                .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
+                .filter(|r| r.d.lo > 0.0 || r.d.hi < 0.0)
+                .count();
+            let unadjusted = if alone > 0 {
+                format!(" {alone} of them {} an interval that excludes 0: significant taken alone, not after the adjustment for the {m} comparisons.", if alone == 1 { "has" } else { "have" })
+            } else {
+                String::new()
+            };
+            let bounds = "The table's 95% intervals are each comparison's own, not adjusted for the family: where the table gives one, it bounds how large a difference not detected can be, for that comparison taken alone.";
             if sig.is_empty() {
-                let _ = writeln!(o, "No difference was detected at this sample size: none is significant at the 5% level after {family}. A difference not detected is not shown to be absent: its interval in the table bounds how large it can be.\n");
+                let _ = writeln!(o, "No difference was detected at this sample size: none is significant at the 5% level after {family}. A difference not detected is not shown to be absent.{unadjusted} {bounds}\n");
             } else {
                 let _ = writeln!(
                     o,
@@ -144,7 +159,7 @@ impl ExperimentReport<'_> {
                 }
                 let _ = writeln!(
                     o,
-                    "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment); their intervals in the table bound how large they can be.\n"
+                    "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment).{unadjusted} {bounds}\n"
                 );
             }
             let challengers = self.challengers();
@@ -316,15 +331,21 @@ impl ExperimentReport<'_> {
                         names.push(n.clone());
                     }
                 }
+                // One decimal, or two where one would put an end of an
+                // interval that excludes 50% on 50.0 (it would look as if
+                // it held it).
+                let (lo, hi) = (100.0 * x.est.lo, 100.0 * x.est.hi);
+                let blurred = |e: f64| format!("{e:.1}") == "50.0" && e != 50.0;
+                let excludes = lo > 50.0 || hi < 50.0;
+                let d = if excludes && (blurred(lo) || blurred(hi)) {
+                    2
+                } else {
+                    1
+                };
                 cells.push((
                     x.group.clone(),
                     y.group.clone(),
-                    format!(
-                        "{:.1}% [{:.1}, {:.1}]",
-                        100.0 * x.est.value,
-                        100.0 * x.est.lo,
-                        100.0 * x.est.hi
-                    ),
+                    format!("{:.1}% [{lo:.d$}, {hi:.d$}]", 100.0 * x.est.value),
                 ));
             }
         }

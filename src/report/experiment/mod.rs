@@ -552,7 +552,10 @@ impl ExperimentReport<'_> {
         }
         out.push((
             "win_rates.svg".into(),
-            plots::interval_panels("Round wins per seat held, by strategy and arm", &panels)?,
+            plots::interval_panels(
+                "Round wins per seat held, by strategy and arm (95% intervals)",
+                &panels,
+            )?,
         ));
         // First-mover advantage by position.
         let mut panels: Vec<Panel> = Vec::new();
@@ -578,7 +581,7 @@ impl ExperimentReport<'_> {
         }
         out.push((
             "first_mover.svg".into(),
-            plots::interval_panels("First-mover advantage by position", &panels)?,
+            plots::interval_panels("First-mover advantage by position (95% intervals)", &panels)?,
         ));
         // Round length distributions.
         let series: Vec<(String, Vec<(f64, f64)>)> = self
