@@ -164,7 +164,7 @@ impl ExperimentReport<'_> {
             }
             let challengers = self.challengers();
             if !challengers.is_empty() {
-                let _ = writeln!(o, "Each challenger's own results (a strategy the baseline does not have; side by side, not a paired difference):\n");
+                let _ = writeln!(o, "Each challenger's own results (a strategy the baseline does not have; side by side, not a paired difference). The paired evidence is in the other strategies' rows of the table: when no round is blocked or truncated, a round's wins add up to one, so what the challenger's seats gain the others lose together, and their paired differences (times their seats) give it:\n");
                 for c in challengers {
                     let _ = writeln!(o, "- {c}.");
                 }

@@ -371,6 +371,9 @@ impl ExperimentReport<'_> {
                     replaced.join(", ")
                 ));
             }
+            line.push_str(
+                " (side by side, not paired: the other strategies' paired differences above carry the comparison)",
+            );
             out.push(line);
         }
         out
