@@ -388,12 +388,11 @@ pub fn share_of_gap(points: [f64; 3], cov: [[f64; 3]; 3]) -> Option<(f64, (f64, 
     if gap <= 0.0 {
         return None;
     }
+    let point = (agent - reference) / gap;
     let gap_var = cov[2][2] + cov[1][1] - 2.0 * cov[1][2];
     if gap - 1.959964 * gap_var.max(0.0).sqrt() <= 0.0 {
-        let point = (agent - reference) / gap;
         return Some((point, (f64::NEG_INFINITY, f64::INFINITY)));
     }
-    let point = (agent - reference) / gap;
     // d share / d agent = 1/g, / d reference = (a - c)/g^2, / d ceiling = -(a - r)/g^2.
     let grad = [
         1.0 / gap,

@@ -251,7 +251,8 @@ impl LadderReport<'_> {
                 ceil.map(|c| format!(" share of the way `{refn}` to `{c}` |")).unwrap_or_default(),
                 if ceil.is_some() { " --- |" } else { "" },
             ));
-            for (k, l) in self.lines(r).iter().enumerate() {
+            let lines = self.lines(r);
+            for (k, l) in lines.iter().enumerate() {
                 s.push_str(&format!(
                     "| {} | `{}` | {:+.0} [{:+.0}, {:+.0}] | {} [{}, {}] | {} |",
                     k + 1,
@@ -284,7 +285,6 @@ impl LadderReport<'_> {
             }
             // Why a share has no interval, or no value, at this table size.
             if let Some(c) = ceil {
-                let lines = self.lines(r);
                 let unbounded = lines
                     .iter()
                     .any(|l| l.share.is_some_and(|(_, (lo, _))| !lo.is_finite()));

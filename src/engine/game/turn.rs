@@ -247,7 +247,7 @@ impl<'r> Game<'r> {
                     && effect == Effect::Number))
                 && before.len() > 1;
             let target = if wants_target {
-                let before = self.drawn[p as usize & 15];
+                let drawn_before = self.drawn[p as usize & 15];
                 match self.target(p, agents, rec) {
                     Some(t) => Some(t),
                     None if jump_in && !self.halt => {
@@ -257,14 +257,14 @@ impl<'r> Game<'r> {
                         // unless the jumper was the player to move: then the
                         // jump-in was its play, and its turn is over.
                         if p == self.to_move_after::<H>(jumped_on, skip_next, extra_turn) {
-                            return self.illegal_turn_over(p, before, false);
+                            return self.illegal_turn_over(p, drawn_before, false);
                         }
                         p = jumped_on;
                         break;
                     }
                     // The card stays: the turn played none, and drew one
                     // only if `c` is the card it drew.
-                    None => return self.illegal_turn_over(p, before, drawn && !jump_in),
+                    None => return self.illegal_turn_over(p, drawn_before, drawn && !jump_in),
                 }
             } else {
                 None
