@@ -1032,3 +1032,85 @@ fn the_report_counts_rows_significant_alone_but_not_after_holm() {
     assert!(md.contains("not adjusted for the family"), "{md}");
     assert!(!md.contains("bound how large they can be"), "{md}");
 }
+
+/// A challenger that replaces one strategy at a table otherwise held by one
+/// other strategy, with no round blocked or truncated: the report gives its
+/// paired gain over the strategy it replaced, which is minus the other
+/// strategy's paired difference times its seats per challenger seat (a
+/// round's wins add up to one), and the two side-by-side figures differ by
+/// that gain.
+#[test]
+fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
+    let dir = crate::common::tempdir_created("exp", "challenger");
+    let out = dir.join("out");
+    let o = unolab(&[
+        "compare",
+        "--players",
+        "4",
+        "--strategies",
+        "points,color,color,color",
+        "--b-seat",
+        "0=cautious",
+        "--duplicate",
+        "--games",
+        "400",
+        "--seed",
+        "11",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut rd = csv::Reader::from_path(out.join("comparisons.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let row = rd
+        .records()
+        .map(|r| r.unwrap())
+        .find(|r| &r[col("metric")] == "win_rate" && &r[col("group")] == "color")
+        .unwrap();
+    let num = |name: &str| row[col(name)].parse::<f64>().unwrap();
+    let (d, lo, hi) = (num("difference"), num("ci95_low"), num("ci95_high"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let at = md
+        .find("paired gain of cautious over points: ")
+        .unwrap_or_else(|| panic!("{md}"));
+    let rest = &md[at + "paired gain of cautious over points: ".len()..];
+    // "+4.40 pp [+2.68, +6.12] per seat (3 times color's ..."
+    let figures: Vec<f64> = rest
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let close = |a: f64, b: f64| (a - b).abs() < 0.006;
+    assert!(close(figures[0], -300.0 * d), "{figures:?} {d}");
+    assert!(
+        close(figures[1], -300.0 * hi) && close(figures[2], -300.0 * lo),
+        "{figures:?}"
+    );
+    assert!(
+        rest.contains("3 times color's paired difference, of the other sign"),
+        "{rest}"
+    );
+    // The side-by-side figures differ by the gain: the wins add up.
+    let mut rd = csv::Reader::from_path(out.join("arms.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    let rate = |arm: &str, group: &str| -> f64 {
+        let r = rows
+            .iter()
+            .find(|r| {
+                &r[col("arm")] == arm
+                    && &r[col("metric")] == "win_rate"
+                    && &r[col("group")] == group
+            })
+            .unwrap();
+        r[col("value")].parse().unwrap()
+    };
+    let (c, p) = (rate("B", "cautious"), rate("A", "points"));
+    assert!((c - p + 3.0 * d).abs() < 1e-5, "{c} {p} {d}");
+}

@@ -366,11 +366,15 @@ fn compare_on_four_deals_gives_no_impossible_or_empty_interval() {
         .split(['[', ']', ','])
         .filter_map(|t| t.trim().parse::<f64>().ok())
         .collect();
-    assert_eq!(nums.len(), 4, "{line}");
-    for pair in nums.chunks(2) {
+    // The two side-by-side shares' intervals, then the challenger's paired
+    // gain (a difference of shares, between -100 and +100 points).
+    assert_eq!(nums.len(), 6, "{line}");
+    for pair in nums[..4].chunks(2) {
         let (lo, hi) = (pair[0], pair[1]);
         assert!(0.0 <= lo && lo < hi && hi <= 100.0, "{line}");
     }
+    let (lo, hi) = (nums[4], nums[5]);
+    assert!(-100.0 <= lo && lo < hi && hi <= 100.0, "{line}");
 }
 
 /// A few deals gave intervals past what can be: a mean of counts (turns,

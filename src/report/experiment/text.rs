@@ -290,11 +290,84 @@ impl ExperimentReport<'_> {
             .collect()
     }
 
+    /// The paired gain of arm `i`'s challenger over the strategy it
+    /// replaced, where the table gives it: one challenger for one replaced
+    /// strategy, every other seat held by one strategy `o` in both arms, in
+    /// round mode, and no round blocked or truncated in either arm. A
+    /// round's wins then add up to one, so the challenger's seats (`k_c`)
+    /// gain what `o`'s seats (`k_o`) lose: its per-seat gain is `-k_o / k_c`
+    /// times `o`'s paired difference, interval included.
+    fn challenger_gain(
+        &self,
+        b: usize,
+        i: usize,
+        metric: &str,
+        new: &[&str],
+        gone: &[&str],
+    ) -> Option<String> {
+        if metric != "win_rate" || new.len() != 1 || gone.len() != 1 {
+            return None;
+        }
+        let seats = |a: usize| {
+            let cfg = &self.exp.run.arms[a].cfg;
+            (0..cfg.players)
+                .map(|s| cfg.lineup[s % cfg.lineup.len()].name())
+                .collect::<Vec<&str>>()
+        };
+        let (sa, sb) = (seats(i), seats(b));
+        let others: Vec<&str> = sa.iter().copied().filter(|n| *n != new[0]).collect();
+        let o = *others.first()?;
+        let k_c = sa.len() - others.len();
+        if sa.len() != sb.len()
+            || others.iter().any(|n| *n != o)
+            || sb.iter().filter(|n| **n == gone[0]).count() != k_c
+            || sb.iter().filter(|n| **n == o).count() != others.len()
+        {
+            return None;
+        }
+        let rows = arm_rows(self.state);
+        let none_lost = |arm: &str| {
+            ["blocked_rate", "truncated_rate"].iter().all(|m| {
+                rows.iter().any(|r| {
+                    r.arm == arm && r.metric == *m && r.group == "all" && r.est.value == 0.0
+                })
+            })
+        };
+        let (arm, base) = (&self.exp.run.arms[i].label, &self.exp.run.arms[b].label);
+        if !none_lost(arm) || !none_lost(base) {
+            return None;
+        }
+        let comps = comparison_rows(self.state);
+        let d = comps
+            .iter()
+            .find(|r| r.arm == *arm && r.metric == metric && r.group == o)?
+            .d;
+        if !d.lo.is_finite() {
+            return None;
+        }
+        let f = others.len() as f64 / k_c as f64;
+        let how = match f {
+            1.0 => format!("the opposite of {o}'s paired difference"),
+            _ if f.fract() == 0.0 => {
+                format!("{f:.0} times {o}'s paired difference, of the other sign")
+            }
+            _ => format!("{f:.3} times {o}'s paired difference, of the other sign"),
+        };
+        Some(format!(
+            "; paired gain of {} over {}: {} {} per seat ({how}: no round was blocked or truncated, so a round's wins add up to one)",
+            new[0],
+            gone[0],
+            num(metric, -f * d.diff, true),
+            ci(metric, -f * d.hi, -f * d.lo, true),
+        ))
+    }
+
     /// For each arm whose line-up holds strategies its baseline's does not
     /// (a challenger), one sentence with the challenger's own round wins per
     /// seat held and those of the strategies it replaced, in the baseline,
-    /// each with its 95% interval. These are not paired differences (the
-    /// strategies differ), so they are given side by side.
+    /// each with its 95% interval, side by side (the strategies differ, so
+    /// the table has no row pairing them), and where the table holds the
+    /// pairing anyway the challenger's paired gain ([`Self::challenger_gain`]).
     pub(super) fn challengers(&self) -> Vec<String> {
         let Some(b) = self.exp.run.baseline else {
             return Vec::new();
@@ -371,9 +444,12 @@ impl ExperimentReport<'_> {
                     replaced.join(", ")
                 ));
             }
-            line.push_str(
-                " (side by side, not paired: the other strategies' paired differences above carry the comparison)",
-            );
+            match self.challenger_gain(b, i, metric, &new, &gone) {
+                Some(gain) => line.push_str(&gain),
+                None => line.push_str(
+                    " (side by side, not paired: the other strategies' paired differences above carry the comparison)",
+                ),
+            }
             out.push(line);
         }
         out
