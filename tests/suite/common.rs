@@ -1058,6 +1058,21 @@ pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// The rows of a CSV file with a header, each as column name -> field.
+pub fn csv_rows(p: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut rd = csv::Reader::from_path(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let head = rd.headers().unwrap().clone();
+    rd.records()
+        .map(|r| {
+            let r = r.unwrap();
+            head.iter()
+                .map(String::from)
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
 /// Starts `unolab` with `args` (stdout and stderr captured), sends it
 /// SIGTERM after `ms` milliseconds and returns what it wrote and its status.
 pub fn terminated_after(args: &[&str], ms: u64) -> std::process::Output {

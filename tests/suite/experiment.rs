@@ -1008,23 +1008,14 @@ fn the_report_counts_rows_significant_alone_but_not_after_holm() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let mut rd = csv::Reader::from_path(out.join("comparisons.csv")).unwrap();
-    let head = rd.headers().unwrap().clone();
-    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
-    let (lo, hi, p, holm) = (
-        col("ci95_low"),
-        col("ci95_high"),
-        col("p_value"),
-        col("p_holm"),
-    );
-    let mut alone = 0;
-    for row in rd.records() {
-        let row = row.unwrap();
-        let num = |i: usize| row[i].parse::<f64>().unwrap_or(f64::NAN);
-        if num(p).is_finite() && num(holm) >= 0.05 && (num(lo) > 0.0 || num(hi) < 0.0) {
-            alone += 1;
-        }
-    }
+    let num = |r: &std::collections::HashMap<String, String>, k: &str| {
+        r[k].parse::<f64>().unwrap_or(f64::NAN)
+    };
+    let alone = crate::common::csv_rows(&out.join("comparisons.csv"))
+        .iter()
+        .filter(|r| num(r, "p_value").is_finite() && num(r, "p_holm") >= 0.05)
+        .filter(|r| num(r, "ci95_low") > 0.0 || num(r, "ci95_high") < 0.0)
+        .count();
     assert!(alone > 0, "the case this test is about did not occur");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let words = format!("{alone} of them have an interval that excludes 0: significant taken alone, not after the adjustment");
@@ -1063,15 +1054,12 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let mut rd = csv::Reader::from_path(out.join("comparisons.csv")).unwrap();
-    let head = rd.headers().unwrap().clone();
-    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
-    let row = rd
-        .records()
-        .map(|r| r.unwrap())
-        .find(|r| &r[col("metric")] == "win_rate" && &r[col("group")] == "color")
+    let comps = crate::common::csv_rows(&out.join("comparisons.csv"));
+    let row = comps
+        .iter()
+        .find(|r| r["metric"] == "win_rate" && r["group"] == "color")
         .unwrap();
-    let num = |name: &str| row[col(name)].parse::<f64>().unwrap();
+    let num = |name: &str| row[name].parse::<f64>().unwrap();
     let (d, lo, hi) = (num("difference"), num("ci95_low"), num("ci95_high"));
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let at = md
@@ -1096,20 +1084,13 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
         "{rest}"
     );
     // The side-by-side figures differ by the gain: the wins add up.
-    let mut rd = csv::Reader::from_path(out.join("arms.csv")).unwrap();
-    let head = rd.headers().unwrap().clone();
-    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
-    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    let arms = crate::common::csv_rows(&out.join("arms.csv"));
     let rate = |arm: &str, group: &str| -> f64 {
-        let r = rows
+        let r = arms
             .iter()
-            .find(|r| {
-                &r[col("arm")] == arm
-                    && &r[col("metric")] == "win_rate"
-                    && &r[col("group")] == group
-            })
+            .find(|r| r["arm"] == arm && r["metric"] == "win_rate" && r["group"] == group)
             .unwrap();
-        r[col("value")].parse().unwrap()
+        r["value"].parse().unwrap()
     };
     let (c, p) = (rate("B", "cautious"), rate("A", "points"));
     assert!((c - p + 3.0 * d).abs() < 1e-5, "{c} {p} {d}");

@@ -100,7 +100,6 @@ impl Rules {
         Rules::load(name).expect("built-in rule set")
     }
 
-    /// Checks that `players` can be dealt with this deck and these settings.
     /// The cards a deal takes at `players` seats: every hand and the start
     /// card.
     fn cards_to_deal(&self, players: usize) -> usize {
@@ -111,18 +110,22 @@ impl Rules {
     /// players can be dealt fits no table, and every run refuses the rule
     /// set (where the player count is not known: `rules show`).
     pub fn check_dealable(&self) -> Result<(), RulesError> {
-        let (hand, size) = (self.settings.hand_size as usize, self.deck.size);
-        if self.cards_to_deal(2) > size {
+        let (hand, size, need) = (
+            self.settings.hand_size as usize,
+            self.deck.size,
+            self.cards_to_deal(2),
+        );
+        if need > size {
             return Err(RulesError::Invalid(format!(
-                "hand_size = {hand}: no table can be dealt from the '{}' deck of {size} cards (2 players need 2 x {hand} + 1 start card = {}; hand size at most {} for 2 players)",
+                "hand_size = {hand}: no table can be dealt from the '{}' deck of {size} cards (2 players need 2 x {hand} + 1 start card = {need}; hand size at most {} for 2 players)",
                 self.name,
-                self.cards_to_deal(2),
                 size.saturating_sub(1) / 2
             )));
         }
         Ok(())
     }
 
+    /// Checks that `players` can be dealt with this deck and these settings.
     pub fn check_players(&self, players: usize) -> Result<(), RulesError> {
         if !(2..=10).contains(&players) {
             return Err(RulesError::Invalid(format!(

@@ -118,17 +118,17 @@ impl ExperimentReport<'_> {
                     String::new()
                 }
             );
-            let others = comps
+            let not_detected: Vec<&ComparisonRow> = comps
                 .iter()
                 .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
-                .count();
+                .collect();
+            let others = not_detected.len();
             // The table's intervals are each comparison's own (not adjusted
             // for the family), so a row not detected after Holm's adjustment
             // may still have an interval that excludes 0: say so, and how
             // many, rather than let the words and the table disagree.
-            let alone = comps
+            let alone = not_detected
                 .iter()
-                .filter(|r| r.d.p.is_finite() && r.p_holm >= 0.05)
                 .filter(|r| r.d.lo > 0.0 || r.d.hi < 0.0)
                 .count();
             let unadjusted = if alone > 0 {

@@ -2,7 +2,7 @@
 //! `compare` print, and the formatting of figures it shares with
 //! `report.md` (module `markdown`).
 
-use super::{arm_rows, comparison_rows, describe, ComparisonRow, ExperimentReport};
+use super::{arm_rows, comparison_rows, describe, ArmRow, ComparisonRow, ExperimentReport};
 use crate::report::Cell;
 use crate::sim::lockstep::{precision_checks, Estimate, Stop, Untested};
 use crate::sim::Mode;
@@ -297,15 +297,18 @@ impl ExperimentReport<'_> {
     /// round's wins then add up to one, so the challenger's seats (`k_c`)
     /// gain what `o`'s seats (`k_o`) lose: its per-seat gain is `-k_o / k_c`
     /// times `o`'s paired difference, interval included.
+    /// `rows` and `comps` are the experiment's arm and comparison rows.
     fn challenger_gain(
         &self,
+        rows: &[ArmRow],
+        comps: &[ComparisonRow],
         b: usize,
         i: usize,
-        metric: &str,
         new: &[&str],
         gone: &[&str],
     ) -> Option<String> {
-        if metric != "win_rate" || new.len() != 1 || gone.len() != 1 {
+        let metric = "win_rate";
+        if self.exp.mode() != Mode::Round || new.len() != 1 || gone.len() != 1 {
             return None;
         }
         let seats = |a: usize| {
@@ -325,7 +328,6 @@ impl ExperimentReport<'_> {
         {
             return None;
         }
-        let rows = arm_rows(self.state);
         let none_lost = |arm: &str| {
             ["blocked_rate", "truncated_rate"].iter().all(|m| {
                 rows.iter().any(|r| {
@@ -337,7 +339,6 @@ impl ExperimentReport<'_> {
         if !none_lost(arm) || !none_lost(base) {
             return None;
         }
-        let comps = comparison_rows(self.state);
         let d = comps
             .iter()
             .find(|r| r.arm == *arm && r.metric == metric && r.group == o)?
@@ -373,6 +374,7 @@ impl ExperimentReport<'_> {
             return Vec::new();
         };
         let rows = arm_rows(self.state);
+        let comps = comparison_rows(self.state);
         let metric = if self.exp.mode() == Mode::Match {
             "match_win_rate"
         } else {
@@ -444,7 +446,7 @@ impl ExperimentReport<'_> {
                     replaced.join(", ")
                 ));
             }
-            match self.challenger_gain(b, i, metric, &new, &gone) {
+            match self.challenger_gain(&rows, &comps, b, i, &new, &gone) {
                 Some(gain) => line.push_str(&gain),
                 None => line.push_str(
                     " (side by side, not paired: the other strategies' paired differences above carry the comparison)",
