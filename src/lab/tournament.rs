@@ -20,9 +20,9 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
 use crate::engine::rules::Rules;
+use crate::sim::handout;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// Everything a tournament needs; checked by [`TournamentConfig::validate`].
 #[derive(Clone, Debug)]
@@ -220,62 +220,43 @@ pub fn run_from(
             TournamentError::Invalid(format!("cannot start {} threads: {e}", cfg.threads))
         })?;
     let k = cfg.entrants.len();
-    let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
-    let failed_chunk = AtomicU64::new(u64::MAX);
-    let chunks = (cfg.games - first).div_ceil(cfg.chunk);
-    let parts: Vec<(Results, bool)> = threads.broadcast(|_| {
-        let mut pool: Vec<Vec<Option<Seat>>> = (0..k)
-            .map(|e| {
-                (0..cfg.players)
-                    .map(|_| Some(cfg.entrants[e].make()))
-                    .collect()
-            })
-            .collect();
-        let mut res = Results::new(k);
-        let mut complete = true;
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                complete = false;
-                break;
-            }
-            let c = next.fetch_add(1, Ordering::Relaxed);
-            if c >= chunks || c > failed_chunk.load(Ordering::Relaxed) {
-                break;
-            }
+    let parts = handout::in_order(
+        &threads,
+        (cfg.games - first).div_ceil(cfg.chunk),
+        &|| stop.load(Ordering::Relaxed),
+        |_| {
+            let pool: Vec<Vec<Option<Seat>>> = (0..k)
+                .map(|e| {
+                    (0..cfg.players)
+                        .map(|_| Some(cfg.entrants[e].make()))
+                        .collect()
+                })
+                .collect();
+            (pool, Results::new(k))
+        },
+        |(pool, res), c| {
             let start = first + c * cfg.chunk;
             let end = (start + cfg.chunk).min(cfg.games);
             // A chunk counts only when whole, so an interrupted run holds
             // whole chunks.
             let mut part = Results::new(k);
-            if let Err(e) = play_range(cfg, &mut pool, start..end, &mut part) {
-                let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                let lower = match (&*f, &e) {
-                    (
-                        Some(TournamentError::Illegal { game: old, .. }),
-                        TournamentError::Illegal { game, .. },
-                    ) => game < old,
-                    (None, _) => true,
-                    _ => false,
+            play_range(cfg, pool, start..end, &mut part).map_err(|e| {
+                // The failure reported is the lowest game's, whatever the threads.
+                let game = match &e {
+                    TournamentError::Illegal { game, .. } => *game,
+                    TournamentError::Invalid(_) => start,
                 };
-                if lower {
-                    *f = Some(e);
-                }
-                failed_chunk.fetch_min(c, Ordering::Relaxed);
-                break;
-            }
+                (game, e)
+            })?;
             res.merge(&part);
-            let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
-            progress(first + d);
-        }
-        (res, complete)
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+            progress(first + done.fetch_add(end - start, Ordering::Relaxed) + (end - start));
+            Ok(())
+        },
+        |(_, res)| res,
+    )?;
     let mut results = saved.unwrap_or_else(|| Results::new(k));
-    for (p, _) in &parts {
+    for p in &parts {
         results.merge(p);
     }
     let (ratings, covariance) = fit_with_covariance(&results, cfg.players);

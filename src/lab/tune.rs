@@ -18,6 +18,7 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
+use crate::sim::handout;
 use crate::sim::stats::{wilson95, Z95};
 use rand::{Rng as _, SeedableRng};
 use rayon::prelude::*;
@@ -472,19 +473,14 @@ pub fn holdout(
     let arms = [cfg.lineup(tuned), cfg.lineup(start), vs_start];
     const CHUNK: u64 = 2000;
     let chunks = cfg.holdout_games.div_ceil(CHUNK);
-    let next = std::sync::atomic::AtomicU64::new(0);
     // Per thread: wins of each arm, games won by tuned but not start, the
     // reverse, and the games played (sums: the same on any threads).
-    let parts: Vec<Result<[u64; 6], IllegalActionError>> = pool.broadcast(|_| {
-        let mut t = [0u64; 6];
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let c = next.fetch_add(1, Ordering::Relaxed);
-            if c >= chunks {
-                break;
-            }
+    let parts = handout::in_order(
+        pool,
+        chunks,
+        &|| stop.load(Ordering::Relaxed),
+        |_| [0u64; 6],
+        |t, c| {
             let lo = c * CHUNK;
             let hi = ((c + 1) * CHUNK).min(cfg.holdout_games);
             let range = HOLDOUT_BASE + lo..HOLDOUT_BASE + hi;
@@ -494,14 +490,15 @@ pub fn holdout(
                 }
                 t[3] += (w[0] && !w[1]) as u64;
                 t[4] += (w[1] && !w[0]) as u64;
-            })?;
+            })
+            .map_err(|e| (lo, e))?;
             t[5] += hi - lo;
-        }
-        Ok(t)
-    });
+            Ok(())
+        },
+        |t| t,
+    )?;
     let mut t = [0u64; 6];
     for p in parts {
-        let p = p?;
         for k in 0..6 {
             t[k] += p[k];
         }

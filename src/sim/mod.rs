@@ -2,6 +2,7 @@
 
 mod checks;
 pub mod clusters;
+pub mod handout;
 pub mod lockstep;
 pub mod runner;
 pub mod seating;

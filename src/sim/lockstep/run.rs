@@ -10,6 +10,7 @@ use super::state::{LockstepState, MetricState};
 use super::{check, LockstepConfig};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
+use crate::sim::handout;
 use crate::sim::runner::{Mode, RunConfig, RunError, RunStats, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -325,48 +326,41 @@ pub fn run_lockstep(
         let chunk = ((end - start) / (4 * threads)).clamp(1, 64);
         let chunks = (end - start).div_ceil(chunk);
         let clock = Instant::now();
-        let next = AtomicU64::new(0);
-        let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
-        let failed = AtomicU64::new(u64::MAX);
         let interrupted = AtomicBool::new(false);
         let done = AtomicU64::new(0);
         let before = st.clusters;
-        let parts: Vec<LockstepState> = pool.broadcast(|_| {
-            let taken = spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
-            let mut workers: Vec<ArmWorker> =
-                taken.unwrap_or_else(|| cfg.arms.iter().map(|a| ArmWorker::new(&a.cfg)).collect());
-            let mut part = empty.clone();
-            loop {
-                if stop.load(Ordering::Relaxed) {
+        let parts = handout::in_order(
+            &pool,
+            chunks,
+            &|| {
+                let halt = stop.load(Ordering::Relaxed);
+                if halt {
                     interrupted.store(true, Ordering::Relaxed);
-                    break;
                 }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= chunks || k > failed.load(Ordering::Relaxed) {
-                    break;
-                }
+                halt
+            },
+            |_| {
+                let taken = spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
+                let workers: Vec<ArmWorker> = taken
+                    .unwrap_or_else(|| cfg.arms.iter().map(|a| ArmWorker::new(&a.cfg)).collect());
+                (workers, empty.clone())
+            },
+            |(workers, part), k| {
                 let s = start + k * chunk;
                 let e = (s + chunk).min(end);
-                if let Err(err) = play_clusters(cfg, &mut workers, s..e, &mut part) {
-                    let g = err.game().unwrap_or(s);
-                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                    if f.as_ref().is_none_or(|(h, _)| g < *h) {
-                        *f = Some((g, err));
-                    }
-                    failed.fetch_min(k, Ordering::Relaxed);
-                    break;
-                }
+                play_clusters(cfg, workers, s..e, part)
+                    .map_err(|err| (err.game().unwrap_or(s), err))?;
                 progress(before + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
-            }
-            spare
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(workers);
-            part
-        });
-        if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            return Err(e);
-        }
+                Ok(())
+            },
+            |(workers, part)| {
+                spare
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(workers);
+                part
+            },
+        )?;
         // The parts hold every cluster taken, all finished: a prefix of
         // this step's clusters, the whole step unless interrupted.
         for p in &parts {

@@ -17,10 +17,10 @@ pub use run_stats::{
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
+use crate::sim::handout;
 use crate::sim::seating::{Arrangements, Seating};
 use open_cluster::{close_cluster, cluster_counts, OpenCluster};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// One worker thread's strategies (the runner's, a shard's and each arm of
 /// the lockstep runner's): with rotation one instance per seat per rotation,
@@ -256,51 +256,23 @@ pub fn run(
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
-    let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
-    // Chunks are handed out in order; after a failure in chunk k, chunks below k
-    // still finish, so the reported failure is the lowest game's on any threads.
-    let failed_chunk = AtomicU64::new(u64::MAX);
     let chunk = cfg.chunk_games();
-    let chunks = cfg.games.div_ceil(chunk);
-    let parts: Vec<RunStats> = pool.broadcast(|_| {
-        let mut w = Worker::new(cfg);
-        let mut stats = RunStats::new(cfg);
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= chunks || k > failed_chunk.load(Ordering::Relaxed) {
-                break;
-            }
+    let parts = handout::in_order(
+        &pool,
+        cfg.games.div_ceil(chunk),
+        &|| stop.load(Ordering::Relaxed),
+        |_| (Worker::new(cfg), RunStats::new(cfg)),
+        |(w, stats), k| {
             let start = k * chunk;
             let end = (start + chunk).min(cfg.games);
-            match play_range(cfg, &mut w, start..end, &mut stats) {
-                Ok(()) => {}
-                Err(e) => {
-                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                    // Report the failure of the lowest game, whatever the threads.
-                    let game = match &e {
-                        RunError::Illegal { game, .. } => *game,
-                        _ => start,
-                    };
-                    if f.as_ref().is_none_or(|(g, _)| game < *g) {
-                        *f = Some((game, e));
-                    }
-                    failed_chunk.fetch_min(k, Ordering::Relaxed);
-                    break;
-                }
-            }
-            let d = done.fetch_add(end - start, Ordering::Relaxed) + (end - start);
-            progress(d);
-        }
-        stats
-    });
-    if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+            // The failure reported is the lowest game's, whatever the threads.
+            play_range(cfg, w, start..end, stats).map_err(|e| (e.game().unwrap_or(start), e))?;
+            progress(done.fetch_add(end - start, Ordering::Relaxed) + (end - start));
+            Ok(())
+        },
+        |(_, stats)| stats,
+    )?;
     let mut total = RunStats::new(cfg);
     for p in &parts {
         total.merge(p);

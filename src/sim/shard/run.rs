@@ -9,6 +9,7 @@
 use super::{shard_kind, Progress, Shard, ShardFile, SHARD_FORMAT, SHARD_VERSION};
 use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
+use crate::sim::handout;
 use crate::sim::runner::{play_range, Mode, RunConfig, RunError, RunStats, Worker};
 use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
@@ -385,51 +386,34 @@ pub fn run_shard(
         }
         let pause = AtomicBool::new(false);
         let epoch = Instant::now();
-        let next = AtomicU64::new(0);
-        let failure: Mutex<Option<(u64, RunError)>> = Mutex::new(None);
-        let failed_chunk = AtomicU64::new(u64::MAX);
-        let parts: Vec<(RunStats, Vec<Range<u64>>)> = pool.broadcast(|ctx| {
-            let mut slot = workers[ctx.index()]
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            let w = slot.get_or_insert_with(|| Worker::new(cfg));
-            let mut stats = RunStats::new(cfg);
-            let mut finished = Vec::new();
-            loop {
-                if stop.load(Ordering::Relaxed) || pause.load(Ordering::Relaxed) {
-                    break;
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k as usize >= todo.len() || k > failed_chunk.load(Ordering::Relaxed) {
-                    break;
-                }
+        let parts = handout::in_order(
+            &pool,
+            todo.len() as u64,
+            &|| stop.load(Ordering::Relaxed) || pause.load(Ordering::Relaxed),
+            |t| {
+                let w = workers[t].lock().unwrap_or_else(|p| p.into_inner()).take();
+                let w = w.unwrap_or_else(|| Worker::new(cfg));
+                (t, w, RunStats::new(cfg), Vec::new())
+            },
+            |(_, w, stats, finished), k| {
                 let r = todo[k as usize].clone();
                 // A chunk is played whole (the flags are read between chunks);
                 // after a failure nothing since the last checkpoint is kept.
-                if let Err(e) = play_range(cfg, w, r.clone(), &mut stats) {
-                    let game = match &e {
-                        RunError::Illegal { game, .. } => *game,
-                        _ => r.start,
-                    };
-                    let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
-                    if f.as_ref().is_none_or(|(g, _)| game < *g) {
-                        *f = Some((game, e));
-                    }
-                    failed_chunk.fetch_min(k, Ordering::Relaxed);
-                    break;
-                }
+                play_range(cfg, w, r.clone(), stats)
+                    .map_err(|e| (e.game().unwrap_or(r.start), e))?;
                 let n = r.end - r.start;
                 finished.push(r);
                 progress(done.fetch_add(n, Ordering::Relaxed) + n);
                 if epoch.elapsed() >= every {
                     pause.store(true, Ordering::Relaxed);
                 }
-            }
-            (stats, finished)
-        });
-        if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            return Err(e);
-        }
+                Ok(())
+            },
+            |(t, w, stats, finished)| {
+                *workers[t].lock().unwrap_or_else(|p| p.into_inner()) = Some(w);
+                (stats, finished)
+            },
+        )?;
         for (stats, ranges) in &parts {
             state.add(ranges, stats);
         }

@@ -1,0 +1,153 @@
+//! Units of work handed out in order to every thread of a pool: the loop that
+//! the runner, run shards, the lockstep runner, tournaments and `tune`'s
+//! held-out evaluation share.
+//!
+//! Units are taken in order from one counter, and a unit taken is always
+//! finished, so the units finished are a prefix of the list whenever the
+//! handing out stops (between units) or a unit fails (the units below it
+//! still finish). That is what makes an interrupted run's games, and the
+//! failure a run reports, the same on any number of threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::ThreadPool;
+
+/// Plays units `0..units` on every thread of `pool`. Each thread makes its
+/// state with `init(thread index)`, then takes the next unit and calls
+/// `work(&mut state, unit)`, until the units run out or `halt()` (read
+/// before each unit) says to stop; then, still on that thread, it hands its
+/// state to `finish` (which may put back what it borrowed, or drop a worker
+/// whose programs take time to end, on every thread at once).
+///
+/// A unit that fails returns `Err((key, error))`, `key` being where it
+/// failed (the game). No unit past the lowest failed one is taken, the units
+/// below it still finish, and the error returned is the one of the lowest
+/// key: the same failure whatever the threads. Otherwise what `finish`
+/// made of every thread's state is returned, in thread order.
+pub fn in_order<S, T, E>(
+    pool: &ThreadPool,
+    units: u64,
+    halt: &(dyn Fn() -> bool + Sync),
+    init: impl Fn(usize) -> S + Sync,
+    work: impl Fn(&mut S, u64) -> Result<(), (u64, E)> + Sync,
+    finish: impl Fn(S) -> T + Sync,
+) -> Result<Vec<T>, E>
+where
+    T: Send,
+    E: Send,
+{
+    let next = AtomicU64::new(0);
+    let failed_unit = AtomicU64::new(u64::MAX);
+    let failure: Mutex<Option<(u64, E)>> = Mutex::new(None);
+    let states = pool.broadcast(|ctx| {
+        let mut state = init(ctx.index());
+        loop {
+            if halt() {
+                break;
+            }
+            let unit = next.fetch_add(1, Ordering::Relaxed);
+            if unit >= units || unit > failed_unit.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Err((key, e)) = work(&mut state, unit) {
+                let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                if f.as_ref().is_none_or(|(k, _)| key < *k) {
+                    *f = Some((key, e));
+                }
+                failed_unit.fetch_min(unit, Ordering::Relaxed);
+                break;
+            }
+        }
+        finish(state)
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(states),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    fn pool(threads: usize) -> ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn every_unit_is_played_once_on_any_threads() {
+        for threads in [1, 2, 3, 5] {
+            let states = in_order::<Vec<u64>, Vec<u64>, ()>(
+                &pool(threads),
+                100,
+                &|| false,
+                |_| Vec::new(),
+                |s, u| {
+                    s.push(u);
+                    Ok(())
+                },
+                |s| s,
+            )
+            .unwrap();
+            assert_eq!(states.len(), threads);
+            let mut all: Vec<u64> = states.concat();
+            all.sort_unstable();
+            assert_eq!(all, (0..100).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_halt_leaves_a_prefix_of_the_units_finished() {
+        for threads in [1, 2, 4] {
+            let halted = AtomicBool::new(false);
+            let states = in_order::<Vec<u64>, Vec<u64>, ()>(
+                &pool(threads),
+                1000,
+                &|| halted.load(Ordering::Relaxed),
+                |_| Vec::new(),
+                |s, u| {
+                    if u == 40 {
+                        halted.store(true, Ordering::Relaxed);
+                    }
+                    s.push(u);
+                    Ok(())
+                },
+                |s| s,
+            )
+            .unwrap();
+            let mut all: Vec<u64> = states.concat();
+            all.sort_unstable();
+            assert!(all.len() >= 41 && all.len() < 1000, "{}", all.len());
+            assert_eq!(all, (0..all.len() as u64).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn the_failure_returned_is_the_lowest_keys_on_any_threads() {
+        for threads in [1, 2, 4, 7] {
+            // Units 30 and 70 fail; 70 fails at once and 30 slowly, so that
+            // with several threads 70's failure is often recorded first.
+            let r = in_order::<(), (), String>(
+                &pool(threads),
+                100,
+                &|| false,
+                |_| (),
+                |_, u| match u {
+                    30 => {
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        Err((u * 10, format!("unit {u}")))
+                    }
+                    70 => Err((u * 10, format!("unit {u}"))),
+                    _ => Ok(()),
+                },
+                |_| (),
+            );
+            assert_eq!(r.unwrap_err(), "unit 30", "{threads} threads");
+        }
+    }
+}
