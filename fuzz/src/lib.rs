@@ -338,7 +338,9 @@ pub fn protocol(data: &[u8]) {
         let Ok(line) = line else { return true };
         let _ = external::check_hello(&line);
         for want in wants {
-            if let Ok(Answer::Card(Some(c))) = external::parse_answer(&line, want, deck, hand) {
+            if let Ok(Answer::Card(Some(c))) =
+                external::parse_answer(&line, u64::from(data[0]), want, deck, hand)
+            {
                 assert!(
                     deck.all.contains(c),
                     "an answer names card {c}, not of the deck"

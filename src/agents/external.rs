@@ -505,7 +505,7 @@ impl External {
         let reply = self.exchange(&b, &what, self.timeout);
         self.buf = b;
         let reply = reply?;
-        match parse_answer(&reply, want, &obs.rules().deck, obs.hand()) {
+        match parse_answer(&reply, id, want, &obs.rules().deck, obs.hand()) {
             Ok(a) => Some(a),
             Err(why) => {
                 self.fail(format!("answered {what} with '{}': {why}", clip(&reply)));

@@ -14,6 +14,8 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   slowhello  wait N seconds before answering the hello, then play legally
   flood    write its answer over and over without reading any further
            (both pipes fill up: unolab must not wait for ever)
+  twice    echo every request's id, and answer decision N twice (so the
+           second answer is read as the next request's: out of step)
   ok       never misbehave
 MODE may end in "+helper": at start it starts a helper process (`sleep
 1234`) that shares its standard input and output, as a shell wrapper or a
@@ -69,6 +71,12 @@ for line in sys.stdin:
     if msg["type"] != "decide":
         continue
     count += 1
+    if mode == "twice":
+        reply = json.dumps({"id": msg["id"], "answer": legal_answer(msg)})
+        print(reply, flush=True)
+        if count == n:
+            print(reply, flush=True)
+        continue
     if count >= n:
         if mode == "crash":
             sys.exit(3)

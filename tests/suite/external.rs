@@ -713,6 +713,32 @@ fn a_program_that_writes_garbage_stops_the_run_quoting_it() {
     assert_all_gone(&dir);
 }
 
+/// A program that answers a request twice is out of step: its extra line
+/// would be read as the next request's answer, and every answer after as
+/// the answer to the request after its own. A program that echoes the `id`
+/// is caught at once.
+#[test]
+fn an_answer_that_echoes_another_requests_id_stops_the_run() {
+    let (o, dir, _) = fault_run("twice", 2, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    // One line from unolab (the bot's count of its decisions, on its
+    // standard error, passes through too).
+    assert_eq!(e.lines().filter(|l| l.starts_with("error:")).count(), 1, "{e}");
+    assert!(
+        e.contains("strategy 'bad' at seat 0 failed in round 1: answered request 3 (")
+            && e.contains("with '{\"id\": 2, \"answer\": ")
+            && e.contains("its \"id\" is 2, not 3: an answer to another request"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty(), "no half-written results");
+    assert_all_gone(&dir);
+    // The same bot, echoing its ids, plays on when it never answers twice.
+    let (o, dir, _) = fault_run("twice", 1_000_000, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_all_gone(&dir);
+}
+
 #[test]
 fn a_program_that_writes_an_endless_line_stops_the_run_at_once() {
     // A line was read whole, however long, so

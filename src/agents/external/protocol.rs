@@ -38,12 +38,29 @@ pub(super) fn clip(s: &str) -> String {
     }
 }
 
-/// Reads one line a program wrote as the answer to a decision that wants
-/// `want`, in a game of `deck` where the player holds `hand`: the error says
-/// what is wrong with it (the line is the program's fault then).
-pub fn parse_answer(line: &str, want: Want, deck: &Deck, hand: CardSet) -> Result<Answer, String> {
+/// Reads one line a program wrote as the answer to request `id`, a decision
+/// that wants `want`, in a game of `deck` where the player holds `hand`: the
+/// error says what is wrong with it (the line is the program's fault then).
+/// The line need not echo the `id`; one that echoes another is the answer to
+/// another request, and refused: the program is out of step (it answered a
+/// request twice, say), and each answer it wrote from then on would be read
+/// as the answer to the request after its own.
+pub fn parse_answer(
+    line: &str,
+    id: u64,
+    want: Want,
+    deck: &Deck,
+    hand: CardSet,
+) -> Result<Answer, String> {
     let v: Value = serde_json::from_str(line)
         .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
+    if let Some(echo) = v.get("id") {
+        if echo.as_u64() != Some(id) {
+            return Err(format!(
+                "its \"id\" is {echo}, not {id}: an answer to another request (the program is out of step: one answer per request, in order)"
+            ));
+        }
+    }
     let a = v
         .get("answer")
         .ok_or_else(|| "a JSON line without \"answer\"".to_string())?;
