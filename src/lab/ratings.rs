@@ -416,6 +416,97 @@ pub fn fit_with_covariance(r: &Results, players: usize) -> (Vec<Rating>, Option<
     (ratings, cov)
 }
 
+/// Draws of the ratings behind [`rank_intervals`].
+pub const RANK_DRAWS: usize = 10_000;
+
+/// A 95% interval for each strategy's rank (1 = strongest), in the field's
+/// order: the 2.5% and 97.5% quantiles of its rank over [`RANK_DRAWS`]
+/// draws of the log-strengths from the fit's normal approximation (mean
+/// `ratings`, covariance `cov`: a parametric bootstrap, since the ratings of
+/// one fit are correlated). Each interval is for one strategy's rank taken
+/// alone, not for the whole order at once. The draws come from a fixed
+/// seed, so the same fit gives the same intervals. `None` without a
+/// covariance.
+pub fn rank_intervals(ratings: &[Rating], cov: Option<&[f64]>) -> Option<Vec<(usize, usize)>> {
+    let k = ratings.len();
+    let cov = cov?;
+    if k == 0 {
+        return Some(Vec::new());
+    }
+    // Ranks do not move when every rating moves alike, and the centred
+    // covariance is singular (its rows sum to 0): draw the differences
+    // from strategy 0 instead, whose covariance is not.
+    let m = k - 1;
+    let mut d = vec![0.0; m * m];
+    for i in 0..m {
+        for j in 0..m {
+            d[i * m + j] = cov[(i + 1) * k + j + 1] - cov[(i + 1) * k] - cov[j + 1] + cov[0];
+        }
+    }
+    let l = cholesky(&d, m)?;
+    let mean: Vec<f64> = (1..k)
+        .map(|i| ratings[i].log_strength - ratings[0].log_strength)
+        .collect();
+    let mut rng = <crate::engine::rng::Rng as rand::SeedableRng>::seed_from_u64(0x72616e6b);
+    let (mut z, mut x) = (vec![0.0; m], vec![0.0; k]);
+    // counts[i * k + r]: draws in which strategy i had rank r + 1.
+    let mut counts = vec![0u32; k * k];
+    for _ in 0..RANK_DRAWS {
+        for v in z.iter_mut() {
+            *v = crate::sim::stats::normal(&mut rng);
+        }
+        x[0] = 0.0;
+        for i in 0..m {
+            x[i + 1] = mean[i] + (0..=i).map(|j| l[i * m + j] * z[j]).sum::<f64>();
+        }
+        for i in 0..k {
+            let above = x.iter().filter(|&&y| y > x[i]).count();
+            counts[i * k + above] += 1;
+        }
+    }
+    let lo_at = (RANK_DRAWS as f64 * 0.025) as u32;
+    let hi_at = RANK_DRAWS as u32 - lo_at;
+    Some(
+        (0..k)
+            .map(|i| {
+                let row = &counts[i * k..(i + 1) * k];
+                let (mut seen, mut lo, mut hi) = (0u32, None, k);
+                for (r, &c) in row.iter().enumerate() {
+                    seen += c;
+                    if lo.is_none() && seen > lo_at {
+                        lo = Some(r + 1);
+                    }
+                    if seen >= hi_at {
+                        hi = r + 1;
+                        break;
+                    }
+                }
+                (lo.unwrap_or(1), hi)
+            })
+            .collect(),
+    )
+}
+
+/// The lower Cholesky factor of the `m x m` symmetric matrix `a` (row
+/// major); `None` if `a` is not positive definite.
+fn cholesky(a: &[f64], m: usize) -> Option<Vec<f64>> {
+    let mut l = vec![0.0; m * m];
+    for i in 0..m {
+        for j in 0..=i {
+            let s: f64 = a[i * m + j] - (0..j).map(|p| l[i * m + p] * l[j * m + p]).sum::<f64>();
+            if i == j {
+                if s <= 0.0 || !s.is_finite() {
+                    return None;
+                }
+                l[i * m + i] = s.sqrt();
+            } else {
+                l[i * m + j] = s / l[j * m + j];
+            }
+        }
+    }
+    Some(l)
+}
+
 /// The covariance of the centred log-strengths: `P info^-1 P` with
 /// `P = I - J/k` the centring projection (`J` the all-ones matrix); `info`
 /// includes the prior's curvature, so it is invertible. `None` if singular.

@@ -19,8 +19,8 @@ use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
 use crate::sim::handout;
-use crate::sim::stats::{wilson95, Z95};
-use rand::{Rng as _, SeedableRng};
+use crate::sim::stats::{normal, wilson95, Z95};
+use rand::SeedableRng;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -347,13 +347,6 @@ fn play_arms(
         on(&won[..arms.len()]);
     }
     Ok(())
-}
-
-/// Standard normal deviates by the Box-Muller transform.
-fn normal(rng: &mut Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.random::<f64>();
-    let u2: f64 = rng.random::<f64>();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 /// Runs the cross-entropy method. `progress` is called after each generation;

@@ -4,9 +4,9 @@
 //! core), `report.md` (the tables and the plot), and each tournament's own
 //! files in `2p/`, `4p/`, ...
 
-use super::tournament::{saved_state, TournamentReport};
+use super::tournament::{rank_cell, saved_state, TournamentReport};
 use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
-use crate::lab::ratings::Results;
+use crate::lab::ratings::{rank_intervals, Results};
 use crate::sim::stats::wilson95;
 use plotters::prelude::*;
 use serde_json::{json, Value};
@@ -30,6 +30,8 @@ struct Line<'a> {
     name: &'a str,
     players: usize,
     elo: (f64, (f64, f64)),
+    /// The rank's 95% interval ([`rank_intervals`]).
+    rank_ci95: Option<(usize, usize)>,
     win: (f64, (f64, f64)),
     seats: u64,
     wins: u64,
@@ -70,6 +72,7 @@ fn share(r: &Rung, i: usize, reference: usize, ceiling: usize) -> Option<(f64, (
 impl LadderReport<'_> {
     fn lines(&self, r: &Rung) -> Vec<Line<'_>> {
         let res = &r.outcome.results;
+        let ranks = rank_intervals(&r.outcome.ratings, r.outcome.covariance.as_deref());
         let mut v: Vec<Line> = self
             .cfg
             .entrants
@@ -91,6 +94,7 @@ impl LadderReport<'_> {
                     name: e.name(),
                     players: r.players,
                     elo: elo(r, i),
+                    rank_ci95: ranks.as_ref().map(|x| x[i]),
                     win: (
                         wins as f64 / seats.max(1) as f64,
                         wilson95(wins, seats.max(1)),
@@ -117,6 +121,8 @@ impl LadderReport<'_> {
                 rows.push(json!({
                     "players": l.players,
                     "rank": k + 1,
+                    "rank_lo95": l.rank_ci95.map(|x| x.0),
+                    "rank_hi95": l.rank_ci95.map(|x| x.1),
                     "strategy": l.name,
                     "elo": l.elo.0,
                     "elo_lo95": l.elo.1 .0,
@@ -159,6 +165,8 @@ impl LadderReport<'_> {
         w.write_record([
             "players",
             "rank",
+            "rank_lo95",
+            "rank_hi95",
             "strategy",
             "elo",
             "elo_lo95",
@@ -182,6 +190,8 @@ impl LadderReport<'_> {
                 w.write_record([
                     l.players.to_string(),
                     (k + 1).to_string(),
+                    l.rank_ci95.map(|x| x.0.to_string()).unwrap_or_default(),
+                    l.rank_ci95.map(|x| x.1.to_string()).unwrap_or_default(),
                     l.name.to_string(),
                     format!("{:.2}", l.elo.0),
                     format!("{:.2}", l.elo.1 .0),
@@ -245,7 +255,7 @@ impl LadderReport<'_> {
         let ceil = self.cfg.ceiling.map(|c| self.cfg.entrants[c].name());
         for r in &self.outcome.rungs {
             s.push_str(&format!(
-                "## {} players\n\n| rank | strategy | Elo [95% CI] | wins per seat [95% CI] (fair {}) | decisions/s per core |{}\n| --- | --- | --- | --- | --- |{}\n",
+                "## {} players\n\n| rank [95% CI] | strategy | Elo [95% CI] | wins per seat [95% CI] (fair {}) | decisions/s per core |{}\n| --- | --- | --- | --- | --- |{}\n",
                 r.players,
                 pct(1.0 / r.players as f64),
                 ceil.map(|c| format!(" share of the way `{refn}` to `{c}` |")).unwrap_or_default(),
@@ -254,8 +264,9 @@ impl LadderReport<'_> {
             let lines = self.lines(r);
             for (k, l) in lines.iter().enumerate() {
                 s.push_str(&format!(
-                    "| {} | `{}` | {:+.0} [{:+.0}, {:+.0}] | {} [{}, {}] | {} |",
+                    "| {} {} | `{}` | {:+.0} [{:+.0}, {:+.0}] | {} [{}, {}] | {} |",
                     k + 1,
+                    rank_cell(l.rank_ci95),
                     l.name,
                     l.elo.0,
                     l.elo.1 .0,
@@ -302,7 +313,7 @@ impl LadderReport<'_> {
         s.push_str("![strength against decisions per second per core](ladder.svg)\n\n");
         s.push_str(&format!(
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
-             The rank orders the point estimates: agents whose intervals overlap are not shown apart by it. \
+             The rank orders the point estimates; its 95% interval, each agent's rank taken alone, is from 10,000 draws of the ratings from the fit (with their covariance). \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is approximate (delta method, with the three ratings' covariance in the tournament's fit). Each tournament's ratings, head-to-head \
              table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",

@@ -2,7 +2,7 @@
 //! the ratings with their intervals.
 
 use super::{clip_columns, columns, plots, Cell};
-use crate::lab::ratings::{Rating, Results};
+use crate::lab::ratings::{rank_intervals, Rating, Results};
 use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
 use crate::sim::stats::wilson95;
 use serde_json::{json, Value};
@@ -21,8 +21,15 @@ pub struct TournamentReport<'a> {
 struct Row<'a> {
     name: &'a str,
     rating: &'a Rating,
+    /// The rank's 95% interval ([`rank_intervals`]).
+    rank_ci95: Option<(usize, usize)>,
     seats: u64,
     wins: u64,
+}
+
+/// A rank interval as the text and markdown show it: `[1, 3]`, or `-`.
+pub(crate) fn rank_cell(ci: Option<(usize, usize)>) -> String {
+    ci.map_or("-".into(), |(a, b)| format!("[{a}, {b}]"))
 }
 
 fn pct(x: f64) -> String {
@@ -41,6 +48,7 @@ impl TournamentReport<'_> {
     /// The strategies ordered by rating (best first; field order on a tie).
     fn rows(&self) -> Vec<Row<'_>> {
         let r = &self.outcome.results;
+        let ranks = rank_intervals(&self.outcome.ratings, self.outcome.covariance.as_deref());
         let mut v: Vec<Row> = self
             .cfg
             .entrants
@@ -49,6 +57,7 @@ impl TournamentReport<'_> {
             .map(|(i, e)| Row {
                 name: e.name(),
                 rating: &self.outcome.ratings[i],
+                rank_ci95: ranks.as_ref().map(|x| x[i]),
                 seats: r.seats[i],
                 wins: r.wins[i],
             })
@@ -94,7 +103,7 @@ impl TournamentReport<'_> {
         );
         t += &format!(
             "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out; \
-             the rank orders the point estimates (overlapping intervals are not shown apart)\n",
+             the rank orders the point estimates, and its 95% interval (each strategy's alone) is from draws of the ratings\n",
             res.no_winner
         );
         t += &format!(
@@ -113,8 +122,9 @@ impl TournamentReport<'_> {
             .unwrap_or(8)
             .max(8);
         t += &format!(
-            "{:>4}  {:<w$}  {:>7}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
+            "{:>4}  {:>9}  {:<w$}  {:>7}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
             "rank",
+            "95% CI",
             "strategy",
             "elo",
             "95% CI",
@@ -129,8 +139,9 @@ impl TournamentReport<'_> {
             let rt = r.rating;
             let (lo, hi) = wilson95(r.wins, r.seats);
             t += &format!(
-                "{:>4}  {:<w$}  {:>+7.1}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
+                "{:>4}  {:>9}  {:<w$}  {:>+7.1}  {:>17}  {:>12}  {:>17}  {:>9}  {:>9}  {:>9}  {:>17}\n",
                 i + 1,
+                rank_cell(r.rank_ci95),
                 Cell(r.name),
                 rt.elo,
                 format!("[{:+.1}, {:+.1}]", rt.elo_ci95.0, rt.elo_ci95.1),
@@ -198,6 +209,7 @@ impl TournamentReport<'_> {
                 let ci = wilson95(r.wins, r.seats);
                 json!({
                     "rank": i + 1,
+                    "rank_ci95": r.rank_ci95.map(|(a, b)| [a, b]),
                     "name": r.name,
                     "elo": r2(r.rating.elo),
                     "elo_ci95": [r2(r.rating.elo_ci95.0), r2(r.rating.elo_ci95.1)],
@@ -261,6 +273,8 @@ impl TournamentReport<'_> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record([
             "rank",
+            "rank_lo95",
+            "rank_hi95",
             "strategy",
             "elo",
             "elo_lo95",
@@ -279,8 +293,15 @@ impl TournamentReport<'_> {
         for (i, r) in self.rows().iter().enumerate() {
             let ci = wilson95(r.wins, r.seats);
             let rt = r.rating;
+            let (rlo, rhi) = r
+                .rank_ci95
+                .map_or((String::new(), String::new()), |(a, b)| {
+                    (a.to_string(), b.to_string())
+                });
             w.write_record([
                 (i + 1).to_string(),
+                rlo,
+                rhi,
                 r.name.to_string(),
                 r2(rt.elo).to_string(),
                 r2(rt.elo_ci95.0).to_string(),

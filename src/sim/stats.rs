@@ -20,6 +20,14 @@ use std::collections::BTreeMap;
 /// two-sided 95% interval. Checked against `statrs` in the unit tests.
 pub const Z95: f64 = 1.959963984540054;
 
+/// A standard normal deviate, by the Box-Muller transform.
+pub fn normal(rng: &mut crate::engine::rng::Rng) -> f64 {
+    use rand::Rng as _;
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
 /// Above this many degrees of freedom [`t95`] takes the expansion of the
 /// quantile in `1/df` in place of statrs' inverse: statrs' distribution puts
 /// the expansion within 1e-11 of 97.5% from here to a million, while its

@@ -724,7 +724,11 @@ fn an_answer_that_echoes_another_requests_id_stops_the_run() {
     let e = text(&o.stderr);
     // One line from unolab (the bot's count of its decisions, on its
     // standard error, passes through too).
-    assert_eq!(e.lines().filter(|l| l.starts_with("error:")).count(), 1, "{e}");
+    assert_eq!(
+        e.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{e}"
+    );
     assert!(
         e.contains("strategy 'bad' at seat 0 failed in round 1: answered request 3 (")
             && e.contains("with '{\"id\": 2, \"answer\": ")
