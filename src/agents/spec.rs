@@ -208,7 +208,22 @@ pub fn catalog() -> Vec<CatalogEntry> {
             continue;
         };
         let params = match (&f.search, &f.net) {
-            (Some(p), _) => key_values(p),
+            (Some(p), _) => {
+                let mut kv = key_values(p);
+                // The oracle's own keys, left out of other presets' tables
+                // at 0 (they apply to the oracle alone): listed for it.
+                if f.base == "oracle" {
+                    for (k, n) in [
+                        ("sees_next", p.sees_next),
+                        ("sees_previous", p.sees_previous),
+                    ] {
+                        if !kv.iter().any(|(x, _)| x == k) {
+                            kv.push((k.to_string(), n.to_string()));
+                        }
+                    }
+                }
+                kv
+            }
             (_, Some(n)) => key_values(n),
             _ => key_values(&f.params),
         };

@@ -660,6 +660,16 @@ fn strategies_is_a_table_and_completions_print() {
     );
     let all = stdout(&unolab(&["strategies", "--all"]));
     assert!(belief(&all).contains("widen=0.0, guide=\"\", prune=0, model=\"color\""));
+    // The oracle's own keys (0: it sees every hand), which --all left out.
+    let oracle = all
+        .lines()
+        .skip_while(|l| !l.starts_with("oracle-400 "))
+        .nth(1)
+        .expect("oracle-400 is listed");
+    assert!(
+        oracle.ends_with(", sees_next=0, sees_previous=0"),
+        "{oracle}"
+    );
     assert!(all.lines().count() == text.lines().count() - 1, "{all}");
     let o = unolab(&["completions", "bash"]);
     assert!(o.status.success());
