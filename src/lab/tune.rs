@@ -433,6 +433,10 @@ pub fn tune(
         progress(&gen);
         history.push(gen);
     }
+    // An interrupt during the last generation is one of the search too
+    // (the loop only reads it between generations): it did not reach the
+    // evaluation, which skipped every game.
+    interrupted |= stop.load(Ordering::Relaxed);
     let params = params_at(&base, &mu);
     // After an interrupt of the search the evaluation runs whole, as
     // documented; an interrupt that comes during it ends it.

@@ -59,6 +59,28 @@ fn tuning_is_deterministic_and_thread_invariant() {
     assert!(h.diff_ci95.0 < h.diff && h.diff < h.diff_ci95.1);
 }
 
+/// Ctrl-C during the last generation: the search ends with it, and the
+/// held-out evaluation still runs whole, as after an interrupt during any
+/// other generation. The evaluation read the interrupt as its own and
+/// played no game.
+#[test]
+fn an_interrupt_during_the_last_generation_still_evaluates_the_mean_reached() {
+    let whole = tune(&tiny_tune(7, 2), &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert!(!whole.interrupted);
+    let stop = AtomicBool::new(false);
+    let cut = tune(&tiny_tune(7, 2), &stop, &mut |g| {
+        if g.index == 2 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert!(cut.interrupted);
+    assert_eq!(cut.history, whole.history);
+    assert_eq!(cut.params, whole.params);
+    assert_eq!(cut.holdout.games, 600, "the evaluation ran whole");
+    assert_eq!(cut.holdout, whole.holdout);
+}
+
 #[test]
 fn tuning_refuses_bad_configurations() {
     let mut c = tiny_tune(1, 1);
