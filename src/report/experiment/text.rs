@@ -311,10 +311,13 @@ impl ExperimentReport<'_> {
         if self.exp.mode() != Mode::Round || new.len() != 1 || gone.len() != 1 {
             return None;
         }
+        // The line-up is already cycled to every seat.
         let seats = |a: usize| {
-            let cfg = &self.exp.run.arms[a].cfg;
-            (0..cfg.players)
-                .map(|s| cfg.lineup[s % cfg.lineup.len()].name())
+            self.exp.run.arms[a]
+                .cfg
+                .lineup
+                .iter()
+                .map(|s| s.name())
                 .collect::<Vec<&str>>()
         };
         let (sa, sb) = (seats(i), seats(b));
@@ -392,15 +395,7 @@ impl ExperimentReport<'_> {
                 })
                 .unwrap_or_else(|| "-".into())
         };
-        let names = |i: usize| {
-            let mut v: Vec<&str> = Vec::new();
-            for s in &self.exp.run.arms[i].cfg.lineup {
-                if !v.contains(&s.name()) {
-                    v.push(s.name());
-                }
-            }
-            v
-        };
+        let names = |i: usize| self.exp.run.arms[i].cfg.strategy_names();
         let (base, base_names) = (&self.exp.run.arms[b].label, names(b));
         let mut out = Vec::new();
         for (i, a) in self.exp.run.arms.iter().enumerate() {
@@ -410,16 +405,16 @@ impl ExperimentReport<'_> {
             let mine = names(i);
             let new: Vec<&str> = mine
                 .iter()
-                .copied()
-                .filter(|n| !base_names.contains(n))
+                .map(String::as_str)
+                .filter(|n| !base_names.iter().any(|b| b == n))
                 .collect();
             if new.is_empty() {
                 continue;
             }
             let gone: Vec<&str> = base_names
                 .iter()
-                .copied()
-                .filter(|n| !mine.contains(n))
+                .map(String::as_str)
+                .filter(|n| !mine.iter().any(|m| m == n))
                 .collect();
             let own: Vec<String> = new
                 .iter()

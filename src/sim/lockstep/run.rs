@@ -326,19 +326,12 @@ pub fn run_lockstep(
         let chunk = ((end - start) / (4 * threads)).clamp(1, 64);
         let chunks = (end - start).div_ceil(chunk);
         let clock = Instant::now();
-        let interrupted = AtomicBool::new(false);
         let done = AtomicU64::new(0);
         let before = st.clusters;
         let parts = handout::in_order(
             &pool,
             chunks,
-            &|| {
-                let halt = stop.load(Ordering::Relaxed);
-                if halt {
-                    interrupted.store(true, Ordering::Relaxed);
-                }
-                halt
-            },
+            &|| stop.load(Ordering::Relaxed),
             |_| {
                 let taken = spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
                 let workers: Vec<ArmWorker> = taken
@@ -362,11 +355,13 @@ pub fn run_lockstep(
             },
         )?;
         // The parts hold every cluster taken, all finished: a prefix of
-        // this step's clusters, the whole step unless interrupted.
+        // this step's clusters, the whole step unless interrupted (a step
+        // left short was halted by `stop`: nothing else ends it early
+        // without an error).
         for p in &parts {
             st.merge(p);
         }
-        if interrupted.load(Ordering::Relaxed) && cfg.first_cluster + st.clusters < end {
+        if stop.load(Ordering::Relaxed) && cfg.first_cluster + st.clusters < end {
             if st.clusters > before {
                 on_step(st).map_err(RunError::Invalid)?;
                 progress(st.clusters);
