@@ -9,6 +9,8 @@
 
 mod common;
 
+mod alloc;
+
 mod asking;
 mod bad_input;
 mod bounded;

@@ -78,7 +78,7 @@ impl SearchAgent {
             plan: Plan::default(),
             fallback,
             actions: Vec::with_capacity(256),
-            values: Vec::new(),
+            values: Vec::with_capacity(256),
             searched: 0,
             prior,
         }

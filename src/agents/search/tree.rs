@@ -57,9 +57,6 @@ impl Tree {
         }
     }
 
-    /// Empties the tree for a decision of `iterations` iterations (grows
-    /// the node store if it must: once per larger budget, never during the
-    /// iterations).
     /// A new child of the current node for `action` of `seat` (available
     /// once: this iteration), which the walk goes on from.
     #[inline]
@@ -80,6 +77,9 @@ impl Tree {
         self.cur = id;
     }
 
+    /// Empties the tree for a decision of `iterations` iterations (grows
+    /// the node store if it must: once per larger budget, never during the
+    /// iterations).
     pub(super) fn reset(&mut self, iterations: usize) {
         self.limit = iterations + 1;
         self.nodes.clear();
