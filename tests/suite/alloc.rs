@@ -8,7 +8,9 @@
 
 use crate::common::rules;
 use unolab::agents::{parse_list, Seat, StrategySpec};
+use unolab::engine::encode::{KNOWN_LEN, OBS_LEN};
 use unolab::engine::game::{game_rngs, Agents, Game, NoRecord};
+use unolab::engine::step::{Reward, StepMode, Stepper};
 use unolab::Rules;
 
 /// Allocations made by matches `measured` of `seats` under `rules`, after
@@ -153,6 +155,62 @@ fn search_agents_allocate_nothing_after_their_first_match() {
                     0,
                     "{} on {name}, {players} players: {allocs} allocations in {turns} turns",
                     agent.to_json()
+                );
+            }
+        }
+    }
+}
+
+/// The stepper behind the Python environments: after a first game, games
+/// reset and stepped to their end, with the features, the known-cards
+/// section, the legal actions and the rewards read at every decision,
+/// allocate nothing, with one learner or all. In match mode the list of
+/// the match's rounds grows at a match longer than any before it (past the
+/// 16 rounds reserved), so there the games are measured played again.
+#[test]
+fn stepping_games_allocates_nothing() {
+    let specs = parse_list("color,tuned").unwrap();
+    let mut features = [0f32; OBS_LEN];
+    let mut known = [0f32; KNOWN_LEN];
+    for (name, r) in rule_sets() {
+        for (players, env) in [(2, 0b01), (4, 0b0001), (4, 0b1111)] {
+            for mode in [StepMode::Round, StepMode::Match] {
+                let mut st = Stepper::new(&r, seats(&specs, players), env, mode, Reward::Points);
+                st.keep_known(true);
+                let mut decisions = 0u64;
+                let mut game = |st: &mut Stepper<Seat>, i: u64| {
+                    st.reset_game(5, i).unwrap();
+                    let mut d = 0;
+                    while !st.is_over() {
+                        st.write_features(&mut features);
+                        st.write_known(&mut known);
+                        let legal = st.legal();
+                        // A different legal action at each decision, the
+                        // same in a game played again.
+                        let k = (d * 7 + i as usize) % legal.len();
+                        let a = legal.iter().nth(k).unwrap();
+                        st.step(a).unwrap();
+                        st.take_rewards();
+                        decisions += 1;
+                        d += 1;
+                    }
+                };
+                game(&mut st, 0);
+                if mode == StepMode::Match {
+                    for i in 1..=8 {
+                        game(&mut st, i);
+                    }
+                }
+                let info = allocation_counter::measure(|| {
+                    for i in 1..=8 {
+                        game(&mut st, i);
+                    }
+                });
+                assert!(decisions > 0);
+                assert_eq!(
+                    info.count_total, 0,
+                    "{name}, {players} players, learners {env:b}, {mode:?}: {} allocations",
+                    info.count_total
                 );
             }
         }

@@ -159,7 +159,12 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 first_player: 0,
                 first_direction: 1,
             },
-            rounds: Vec::new(),
+            // A game's rounds: one in round mode; most matches end within
+            // 16 (the list grows at a longer match than any before).
+            rounds: Vec::with_capacity(match mode {
+                StepMode::Round => 1,
+                StepMode::Match => 16,
+            }),
             result: None,
             reward_due: [0.0; MAX_PLAYERS],
             reward,
