@@ -8,20 +8,16 @@
 //! input reaches code that can panic (a seat past the table, a player count
 //! out of range).
 
+mod errors;
 mod lab;
 mod observation;
 mod strategy;
 mod vec;
 
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{
-    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyOSError,
-    PyPermissionError, PyRuntimeError, PyValueError,
-};
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use unolab::agents::spec::StrategyError;
 use unolab::engine::encode::{
     self, DecisionKind, ACTIONS, ACT_CHALLENGE, ACT_COLOR, ACT_DRAW, ACT_JUMP, ACT_KEEP,
     ACT_NO_CHALLENGE, ACT_NO_JUMP, ACT_NO_UNO, ACT_PLAY, ACT_PLAY_DRAWN, ACT_TARGET, ACT_UNO,
@@ -29,145 +25,12 @@ use unolab::engine::encode::{
 };
 use unolab::engine::game::{Outcome, MAX_PLAYERS};
 use unolab::engine::rlcard;
-use unolab::engine::rules::RulesError;
 use unolab::engine::step::{Reward, StepError, StepMode, Stepper};
 use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
 
-// ----- errors ----------------------------------------------------------------
-
-/// A `ValueError` with the core's message, its command-line flags named as
-/// this package's keyword arguments ([`keyword_names`]).
-pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(keyword_names(&msg.into()))
-}
-
-/// A `FileExistsError` with the core's message, its flags named as
-/// [`value_error`] names them: an output that holds earlier results.
-pub(crate) fn exists_error(msg: impl Into<String>) -> PyErr {
-    PyFileExistsError::new_err(keyword_names(&msg.into()))
-}
-
-/// The core's messages are shared with the command line and name its flags
-/// (`--b-seat`, `--duplicate`, `--allow-oracle`); from Python they name the
-/// keyword arguments that set the same thing (`b_seat`, `duplicate=True`,
-/// `allow_oracle=True`). A flag followed by a number takes it as its value
-/// (`--games 5` reads `games=5`).
-///
-/// Only the flags the core's messages name are translated
-/// ([`unolab::flags::MESSAGE_FLAGS`], which a test of the core keeps
-/// complete), and only where one starts a word outside a quoted value: the
-/// user's own text that a message quotes (`unknown strategy 'foo --bar'`) or
-/// a file name (`my--rules.toml`) is left as it is.
-fn keyword_names(msg: &str) -> String {
-    // Phrases whose keyword is not the flag's name, or which need a value.
-    const PHRASES: &[(&str, &str)] = &[
-        ("--seating fixed", "fixed_seats=True"),
-        ("--mode match", "mode=\"match\""),
-        ("--allow-oracle", "allow_oracle=True"),
-        ("--duplicate", "duplicate=True"),
-        ("--b-* options", "b_* arguments"),
-        ("--precision X", "precision=X"),
-        ("--set", "settings"),
-        ("--resume", "resume=True"),
-        ("--force", "force=True"),
-    ];
-    let word = |c: char| c.is_alphanumeric() || "-_./\\".contains(c);
-    let mut out = String::with_capacity(msg.len());
-    let mut i = 0;
-    while let Some(c) = msg[i..].chars().next() {
-        let at = &msg[i..];
-        let prev = msg[..i].chars().last();
-        // A quoted value ('...', the quote opening a word and closing one) is
-        // the user's text: copied as it is.
-        if c == '\'' && prev.is_none_or(|p| !p.is_alphanumeric()) {
-            let close = at[1..]
-                .match_indices('\'')
-                .map(|(k, _)| k + 1)
-                .find(|&k| !at[k + 1..].starts_with(|n: char| n.is_alphanumeric()));
-            if let Some(k) = close {
-                out.push_str(&at[..=k]);
-                i += k + 1;
-                continue;
-            }
-        }
-        if at.starts_with("--") && prev.is_none_or(|p| !word(p)) {
-            let ends = |flag: &str| {
-                at.starts_with(flag)
-                    && !at[flag.len()..].starts_with(|n: char| n.is_ascii_lowercase() || n == '-')
-            };
-            if let Some((flag, keyword)) = PHRASES.iter().find(|(flag, _)| ends(flag)) {
-                out.push_str(keyword);
-                i += flag.len();
-                continue;
-            }
-            if let Some(flag) = unolab::flags::message_flag(at) {
-                out.push_str(&flag[2..].replace('-', "_"));
-                i += flag.len();
-                let rest = &msg[i..];
-                let digits = rest
-                    .strip_prefix(' ')
-                    .map(|r| r.find(|d: char| !d.is_ascii_digit()).unwrap_or(r.len()))
-                    .unwrap_or(0);
-                if digits > 0 {
-                    out.push('=');
-                    out.push_str(&rest[1..1 + digits]);
-                    i += 1 + digits;
-                }
-                continue;
-            }
-        }
-        out.push(c);
-        i += c.len_utf8();
-    }
-    out
-}
-
-/// The exception of a file that could not be read (`kind`: why, as the
-/// system said when it was read; `msg`, the message): `FileNotFoundError`
-/// for a missing file, `IsADirectoryError` for a folder,
-/// `NotADirectoryError` for a path through a file, `PermissionError` for
-/// one without permission, an `OSError` otherwise. (A file that is read but
-/// is not UTF-8 text is malformed: the core's `Malformed`, a `ValueError`.)
-pub(crate) fn read_error(kind: std::io::ErrorKind, msg: String) -> PyErr {
-    use std::io::ErrorKind as K;
-    match kind {
-        K::NotFound => PyFileNotFoundError::new_err(msg),
-        K::IsADirectory => PyIsADirectoryError::new_err(msg),
-        K::NotADirectory => PyNotADirectoryError::new_err(msg),
-        K::PermissionDenied => PyPermissionError::new_err(msg),
-        _ => PyOSError::new_err(msg),
-    }
-}
-
-/// A file that cannot be read is an `OSError` ([`read_error`]); every other
-/// problem with the rules a `ValueError`.
-pub(crate) fn rules_error(e: RulesError) -> PyErr {
-    match &e {
-        RulesError::Io(_, why) => read_error(why.kind, e.to_string()),
-        _ => value_error(e.to_string()),
-    }
-}
-
-/// A preset file that cannot be read is an `OSError` ([`read_error`]);
-/// every other problem with a strategy a `ValueError`.
-pub(crate) fn strategy_error(e: StrategyError) -> PyErr {
-    match e.unread() {
-        Some(kind) => read_error(kind, e.to_string()),
-        None => value_error(e.to_string()),
-    }
-}
-
-/// An action refused is a `ValueError` (the core's message); a strategy that
-/// failed (an external program that died), or a step after the end, a
-/// `RuntimeError`.
-pub(crate) fn step_error(e: StepError) -> PyErr {
-    match e {
-        StepError::Illegal { .. } | StepError::Unsupported(_) | StepError::NoDecision(_) => {
-            value_error(e.to_string())
-        }
-        _ => PyRuntimeError::new_err(e.to_string()),
-    }
-}
+pub(crate) use errors::{
+    exists_error, read_error, rules_error, step_error, strategy_error, value_error,
+};
 
 // ----- rules -----------------------------------------------------------------
 
