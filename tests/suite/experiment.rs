@@ -1025,11 +1025,11 @@ fn the_report_counts_rows_significant_alone_but_not_after_holm() {
 }
 
 /// A challenger that replaces one strategy at a table otherwise held by one
-/// other strategy, with no round blocked or truncated: the report gives its
-/// paired gain over the strategy it replaced, which is minus the other
-/// strategy's paired difference times its seats per challenger seat (a
-/// round's wins add up to one), and the two side-by-side figures differ by
-/// that gain.
+/// other strategy, with no round blocked or truncated: its row (its wins
+/// per seat against the replaced strategy's, paired deal by deal) is minus
+/// the other strategy's paired difference times its seats per challenger
+/// seat, interval included (a round's wins add up to one, deal by deal);
+/// the report quotes it, and the two side-by-side figures differ by it.
 #[test]
 fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
     let dir = crate::common::tempdir_created("exp", "challenger");
@@ -1061,26 +1061,39 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
         .unwrap();
     let num = |name: &str| row[name].parse::<f64>().unwrap();
     let (d, lo, hi) = (num("difference"), num("ci95_low"), num("ci95_high"));
+    let gain = comps
+        .iter()
+        .find(|r| r["metric"] == "win_rate" && r["group"] == "cautious vs points")
+        .unwrap_or_else(|| panic!("{comps:?}"));
+    let g = |name: &str| gain[name].parse::<f64>().unwrap();
+    // The CSV rounds to six decimals, and the difference is multiplied by 3.
+    let close = |a: f64, b: f64| (a - b).abs() < 5e-6;
+    assert!(close(g("difference"), -3.0 * d), "{gain:?} {d}");
+    assert!(
+        close(g("ci95_low"), -3.0 * hi) && close(g("ci95_high"), -3.0 * lo),
+        "{gain:?} {lo} {hi}"
+    );
+    assert_eq!(gain["test"], "tested");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let at = md
         .find("paired gain of cautious over points: ")
         .unwrap_or_else(|| panic!("{md}"));
     let rest = &md[at + "paired gain of cautious over points: ".len()..];
-    // "+4.40 pp [+2.68, +6.12] per seat (3 times color's ..."
+    // "+4.40 pp [+2.68, +6.12] per seat (deal by deal: the row ..."
     let figures: Vec<f64> = rest
         .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
         .filter(|w| !w.is_empty())
         .take(3)
         .map(|w| w.parse().unwrap())
         .collect();
-    let close = |a: f64, b: f64| (a - b).abs() < 0.006;
-    assert!(close(figures[0], -300.0 * d), "{figures:?} {d}");
+    let near = |a: f64, b: f64| (a - b).abs() < 0.006;
+    assert!(near(figures[0], 100.0 * g("difference")), "{figures:?}");
     assert!(
-        close(figures[1], -300.0 * hi) && close(figures[2], -300.0 * lo),
+        near(figures[1], 100.0 * g("ci95_low")) && near(figures[2], 100.0 * g("ci95_high")),
         "{figures:?}"
     );
     assert!(
-        rest.contains("3 times color's paired difference, of the other sign"),
+        rest.contains("deal by deal: the row win_rate:cautious vs points"),
         "{rest}"
     );
     // The side-by-side figures differ by the gain: the wins add up.

@@ -14,6 +14,7 @@ mod alloc;
 mod asking;
 mod bad_input;
 mod bounded;
+mod challenger;
 mod cli;
 mod cli_trust;
 mod experiment;

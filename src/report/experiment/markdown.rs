@@ -164,7 +164,7 @@ impl ExperimentReport<'_> {
             }
             let challengers = self.challengers();
             if !challengers.is_empty() {
-                let _ = writeln!(o, "Each challenger's own results (a strategy the baseline does not have; side by side, not a paired difference). The paired evidence is in the other strategies' rows of the table: when no round is blocked or truncated, a round's wins add up to one, so what the challenger's seats gain the others lose together, and their paired differences (times their seats) give it:\n");
+                let _ = writeln!(o, "Each challenger (a strategy the baseline does not have): its own results beside those of the strategy it replaces, and, where every seat it takes held that one strategy in the baseline, its paired gain per seat, deal by deal (the table's row `challenger vs replaced`, in Holm's family):\n");
                 for c in challengers {
                     let _ = writeln!(o, "- {c}.");
                 }

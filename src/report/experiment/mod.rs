@@ -9,8 +9,8 @@ use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, is_share, paired_difference, ArmState, Difference, Estimate, LockstepState,
-    Stop, Untested,
+    games_of, holm, is_share, pair_group, paired_difference, ArmState, Difference, Estimate,
+    LockstepState, Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -117,7 +117,8 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
         for p in &c.pairs {
             let (ma, mb) = (&arm.metrics[p.arm_metric], &base.metrics[p.base_metric]);
             if let Some(mut d) = paired_difference(&ma.sums, &mb.sums, &p.sums, st.clusters) {
-                let (metric, group) = (&ma.key.name, &ma.key.group);
+                let metric = &ma.key.name;
+                let group = &pair_group(&ma.key, &mb.key);
                 let players = (arm.stats.players, base.stats.players);
                 if c.same_config && d.untested == Some(Untested::SameInEveryDeal) {
                     d.untested = Some(Untested::Identical);

@@ -2,9 +2,9 @@
 //! `compare` print, and the formatting of figures it shares with
 //! `report.md` (module `markdown`).
 
-use super::{arm_rows, comparison_rows, describe, ArmRow, ComparisonRow, ExperimentReport};
+use super::{arm_rows, comparison_rows, describe, ComparisonRow, ExperimentReport};
 use crate::report::Cell;
-use crate::sim::lockstep::{precision_checks, Estimate, Stop, Untested};
+use crate::sim::lockstep::{challenger, precision_checks, Estimate, Stop, Untested};
 use crate::sim::Mode;
 use std::fmt::Write as _;
 
@@ -291,78 +291,34 @@ impl ExperimentReport<'_> {
     }
 
     /// The paired gain of arm `i`'s challenger over the strategy it
-    /// replaced, where the table gives it: one challenger for one replaced
-    /// strategy, every other seat held by one strategy `o` in both arms, in
-    /// round mode, and no round blocked or truncated in either arm. A
-    /// round's wins then add up to one, so the challenger's seats (`k_c`)
-    /// gain what `o`'s seats (`k_o`) lose: its per-seat gain is `-k_o / k_c`
-    /// times `o`'s paired difference, interval included.
-    /// `rows` and `comps` are the experiment's arm and comparison rows.
+    /// replaced, where the comparison pairs them
+    /// ([`crate::sim::lockstep::challenger`]): its row of `comps` (the
+    /// experiment's comparison rows) for `metric`, group `"c vs r"`; `b`
+    /// is the baseline.
     fn challenger_gain(
         &self,
-        rows: &[ArmRow],
         comps: &[ComparisonRow],
-        b: usize,
         i: usize,
-        new: &[&str],
-        gone: &[&str],
+        b: usize,
+        metric: &str,
     ) -> Option<String> {
-        let metric = "win_rate";
-        if self.exp.mode() != Mode::Round || new.len() != 1 || gone.len() != 1 {
-            return None;
-        }
-        // The line-up is already cycled to every seat.
-        let seats = |a: usize| {
-            self.exp.run.arms[a]
-                .cfg
-                .lineup
-                .iter()
-                .map(|s| s.name())
-                .collect::<Vec<&str>>()
-        };
-        let (sa, sb) = (seats(i), seats(b));
-        let others: Vec<&str> = sa.iter().copied().filter(|n| *n != new[0]).collect();
-        let o = *others.first()?;
-        let k_c = sa.len() - others.len();
-        if sa.len() != sb.len()
-            || others.iter().any(|n| *n != o)
-            || sb.iter().filter(|n| **n == gone[0]).count() != k_c
-            || sb.iter().filter(|n| **n == o).count() != others.len()
-        {
-            return None;
-        }
-        let none_lost = |arm: &str| {
-            ["blocked_rate", "truncated_rate"].iter().all(|m| {
-                rows.iter().any(|r| {
-                    r.arm == arm && r.metric == *m && r.group == "all" && r.est.value == 0.0
-                })
-            })
-        };
-        let (arm, base) = (&self.exp.run.arms[i].label, &self.exp.run.arms[b].label);
-        if !none_lost(arm) || !none_lost(base) {
-            return None;
-        }
-        let d = comps
+        let arms = &self.exp.run.arms;
+        let (c, r) = challenger(&arms[i].cfg, &arms[b].cfg)?;
+        let group = format!("{c} vs {r}");
+        let row = comps
             .iter()
-            .find(|r| r.arm == *arm && r.metric == metric && r.group == o)?
-            .d;
+            .find(|x| x.arm == arms[i].label && x.metric == metric && x.group == group)?;
+        let d = row.d;
         if !d.lo.is_finite() {
-            return None;
+            return Some(format!(
+                "; paired gain of {c} over {r}: {} per seat, without an interval (the row {metric}:{group} says why)",
+                num(metric, d.diff, true),
+            ));
         }
-        let f = others.len() as f64 / k_c as f64;
-        let how = match f {
-            1.0 => format!("the opposite of {o}'s paired difference"),
-            _ if f.fract() == 0.0 => {
-                format!("{f:.0} times {o}'s paired difference, of the other sign")
-            }
-            _ => format!("{f:.3} times {o}'s paired difference, of the other sign"),
-        };
         Some(format!(
-            "; paired gain of {} over {}: {} {} per seat ({how}: no round was blocked or truncated, so a round's wins add up to one)",
-            new[0],
-            gone[0],
-            num(metric, -f * d.diff, true),
-            ci(metric, -f * d.hi, -f * d.lo, true),
+            "; paired gain of {c} over {r}: {} {} per seat (deal by deal: the row {metric}:{group})",
+            num(metric, d.diff, true),
+            ci(metric, d.lo, d.hi, true),
         ))
     }
 
@@ -370,8 +326,9 @@ impl ExperimentReport<'_> {
     /// (a challenger), one sentence with the challenger's own round wins per
     /// seat held and those of the strategies it replaced, in the baseline,
     /// each with its 95% interval, side by side (the strategies differ, so
-    /// the table has no row pairing them), and where the table holds the
-    /// pairing anyway the challenger's paired gain ([`Self::challenger_gain`]).
+    /// the table's row of the same metric does not pair them), and where the
+    /// comparison pairs them the challenger's paired gain
+    /// ([`Self::challenger_gain`]).
     pub(super) fn challengers(&self) -> Vec<String> {
         let Some(b) = self.exp.run.baseline else {
             return Vec::new();
@@ -441,10 +398,10 @@ impl ExperimentReport<'_> {
                     replaced.join(", ")
                 ));
             }
-            match self.challenger_gain(&rows, &comps, b, i, &new, &gone) {
+            match self.challenger_gain(&comps, i, b, metric) {
                 Some(gain) => line.push_str(&gain),
                 None => line.push_str(
-                    " (side by side, not paired: the other strategies' paired differences above carry the comparison)",
+                    " (side by side, not paired: it takes seats of more than one strategy of the baseline, or shares them with another challenger; the other strategies' paired differences above carry the comparison)",
                 ),
             }
             out.push(line);

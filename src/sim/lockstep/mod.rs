@@ -45,8 +45,8 @@ pub use run::{
     Stop, STEP_SECS,
 };
 pub use state::{
-    ArmState, ComparisonState, LockstepState, MetricState, PairState, STATE_FORMAT, STATE_VERSION,
-    STATE_VERSION_MIN,
+    challenger, pair_group, ArmState, ComparisonState, LockstepState, MetricState, PairState,
+    STATE_FORMAT, STATE_VERSION, STATE_VERSION_MIN,
 };
 
 use crate::sim::runner::{RunConfig, RunError};

@@ -6,7 +6,7 @@
 use super::block::{Block, BLOCK};
 use super::estimate::paired_difference;
 use super::layout::Layout;
-use super::state::{LockstepState, MetricState};
+use super::state::{pair_group, LockstepState, MetricState};
 use super::{check, LockstepConfig};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
@@ -210,7 +210,7 @@ pub fn precision_checks(cfg: &LockstepConfig, st: &LockstepState) -> Vec<Precisi
                         what: format!(
                             "{}:{} of {} against {}",
                             a.key.name,
-                            a.key.group,
+                            pair_group(&a.key, &b.key),
                             st.arms[c.arm].label,
                             st.arms[c.baseline].label
                         ),

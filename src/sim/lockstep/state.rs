@@ -5,15 +5,18 @@ use super::block::{CrossSums, RatioSums};
 use super::estimate::{metric_estimate, Estimate};
 use super::layout::{Layout, MetricKey};
 use super::LockstepConfig;
-use crate::sim::runner::RunStats;
+use crate::sim::runner::{RunConfig, RunStats};
 use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
 
 /// Format name and version of the saved state (see [`LockstepState`]).
-/// Version 2 records each arm's seating; version 1 states (read too) did
-/// not, and hold games with rotated or fixed seats.
+/// Version 3 pairs a challenger's wins with those of the strategy it
+/// replaced ([`challenger`]); version 2 records each arm's seating; version
+/// 1 states (read too) did not, and hold games with rotated or fixed seats.
+/// A state of version 1 or 2 of a comparison with a challenger lacks its
+/// pair, so it is not of the same shape as the experiment's.
 pub const STATE_FORMAT: &str = "unolab-lockstep-state";
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 /// The oldest state version read.
 pub const STATE_VERSION_MIN: u32 = 1;
 
@@ -55,13 +58,54 @@ impl ArmState {
     }
 }
 
-/// A metric of an arm paired with the same metric of the baseline.
+/// A metric of an arm paired with the same metric of the baseline, or a
+/// challenger's round (match) wins per seat paired with those of the
+/// strategy it replaced ([`challenger`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairState {
     /// Index of the arm's metric and of the baseline's metric.
     pub arm_metric: usize,
     pub base_metric: usize,
     pub sums: CrossSums,
+}
+
+/// The challenger of line-up `arm` against line-up `base`, as `(c, r)`:
+/// every seat where the two differ holds strategy `c` in `arm` and strategy
+/// `r` in `base`, and `base` seats no `c`. Its round wins per seat held
+/// pair with `r`'s in the baseline, deal by deal: what a seat gains by
+/// playing `c` instead of `r` at this table, whatever the other seats hold
+/// and whether or not rounds are blocked.
+pub fn challenger(arm: &RunConfig, base: &RunConfig) -> Option<(String, String)> {
+    if arm.lineup.len() != base.lineup.len() {
+        return None;
+    }
+    let mut found: Option<(&str, &str)> = None;
+    for (x, y) in arm.lineup.iter().zip(&base.lineup) {
+        let pair = (x.name(), y.name());
+        if pair.0 == pair.1 {
+            continue;
+        }
+        match found {
+            None => found = Some(pair),
+            Some(f) if f == pair => {}
+            Some(_) => return None,
+        }
+    }
+    let (c, r) = found?;
+    if base.lineup.iter().any(|s| s.name() == c) {
+        return None;
+    }
+    Some((c.to_string(), r.to_string()))
+}
+
+/// The group a comparison row names: the metric's group, or for a
+/// challenger's pair `"c vs r"` (the arm's strategy, then the baseline's).
+pub fn pair_group(arm: &MetricKey, base: &MetricKey) -> String {
+    if arm.group == base.group {
+        arm.group.clone()
+    } else {
+        format!("{} vs {}", arm.group, base.group)
+    }
 }
 
 /// The comparisons of one arm against the baseline.
@@ -121,7 +165,7 @@ impl LockstepState {
                     continue;
                 }
                 let lb = &layouts[b];
-                let pairs = la
+                let mut pairs: Vec<PairState> = la
                     .keys
                     .iter()
                     .enumerate()
@@ -136,6 +180,20 @@ impl LockstepState {
                     .filter(|p| lb.applies(p.base_metric))
                     .collect();
                 let (ca, cb) = (&cfg.arms[a].cfg, &cfg.arms[b].cfg);
+                // The challenger's pairs, after the others.
+                if let Some((c, r)) = challenger(ca, cb) {
+                    for name in ["win_rate", "match_win_rate"] {
+                        let i = la.keys.iter().position(|k| k.name == name && k.group == c);
+                        let j = lb.keys.iter().position(|k| k.name == name && k.group == r);
+                        if let (Some(i), Some(j)) = (i, j) {
+                            pairs.push(PairState {
+                                arm_metric: i,
+                                base_metric: j,
+                                sums: CrossSums::default(),
+                            });
+                        }
+                    }
+                }
                 let same_config = ca.rules.file.to_toml() == cb.rules.file.to_toml()
                     && ca.players == cb.players
                     && ca.mode == cb.mode

@@ -1,0 +1,249 @@
+//! A challenger (a strategy the arm seats and the baseline does not, on
+//! seats that all held one strategy there) gets a comparison row of its own:
+//! its round wins per seat held against the replaced strategy's, paired deal
+//! by deal, whatever the other seats hold and whether rounds are blocked or
+//! truncated; and its intervals cover.
+
+use std::sync::atomic::AtomicBool;
+use unolab::lab::compare::ab;
+use unolab::lab::experiment::{ArmSpec, Experiment};
+use unolab::report::experiment::{arm_rows, comparison_rows, ComparisonRow};
+use unolab::sim::lockstep::{challenger, run_lockstep, LockstepState};
+use unolab::sim::{self, Mode};
+
+fn spec(label: &str, strategies: &str, set: &[&str]) -> ArmSpec {
+    ArmSpec {
+        label: label.into(),
+        rules: "classic".into(),
+        set: set.iter().map(|s| s.to_string()).collect(),
+        house: Vec::new(),
+        players: 4,
+        strategies: strategies.into(),
+    }
+}
+
+/// The experiment "B against A", played: its state.
+fn play(
+    a: &str,
+    b: &str,
+    set: &[&str],
+    games: u64,
+    seed: u64,
+    duplicate: bool,
+) -> (Experiment, LockstepState) {
+    let mut e = ab(
+        spec("A", a, set),
+        spec("B", b, set),
+        Mode::Round,
+        games,
+        seed,
+        false,
+    )
+    .unwrap();
+    e.run.duplicate = duplicate;
+    let cfg = e.lockstep(2);
+    let mut st = LockstepState::new(&cfg);
+    run_lockstep(&cfg, &mut st, &AtomicBool::new(false), &|_| {}, &mut |_| {
+        Ok(())
+    })
+    .unwrap();
+    (e, st)
+}
+
+fn row<'a>(rows: &'a [ComparisonRow], group: &str) -> Option<&'a ComparisonRow> {
+    rows.iter()
+        .find(|r| r.metric == "win_rate" && r.group == group)
+}
+
+#[test]
+fn which_line_ups_have_a_challenger() {
+    let e = |a: &str, b: &str| {
+        ab(
+            spec("A", a, &[]),
+            spec("B", b, &[]),
+            Mode::Round,
+            10,
+            1,
+            false,
+        )
+        .unwrap()
+    };
+    let pair = |a: &str, b: &str| {
+        let x = e(a, b);
+        challenger(&x.run.arms[1].cfg, &x.run.arms[0].cfg)
+    };
+    let some = |c: &str, r: &str| Some((c.to_string(), r.to_string()));
+    assert_eq!(
+        pair("points,color,color,color", "cautious,color,color,color"),
+        some("cautious", "points")
+    );
+    // Several seats of one strategy, the replaced one still seated.
+    assert_eq!(
+        pair("color", "cautious,cautious,color,color"),
+        some("cautious", "color")
+    );
+    // Two strategies replaced, or the challenger seated in A too: none.
+    assert_eq!(
+        pair(
+            "points,color,random,random",
+            "cautious,cautious,random,random"
+        ),
+        None
+    );
+    assert_eq!(
+        pair(
+            "cautious,color,points,points",
+            "cautious,color,cautious,points"
+        ),
+        None
+    );
+    // Two challengers: none.
+    assert_eq!(
+        pair("points,color,color,color", "cautious,forgetful,color,color"),
+        None
+    );
+}
+
+/// In a field of four different strategies, with truncated rounds, the row
+/// exists and is the challenger's round wins per seat in B less the
+/// replaced strategy's in A, with an interval around it. (Without duplicate
+/// deals the default seating may seat the challenger elsewhere than the
+/// strategy it replaced in the same game: the row is paired, but the
+/// pairing need not narrow it.)
+#[test]
+fn a_challenger_in_a_mixed_field_with_truncated_rounds_has_its_row() {
+    let (_, st) = play(
+        "tuned,color,points,cautious",
+        "forgetful,color,points,cautious",
+        &["max_turns=40"],
+        3000,
+        21,
+        false,
+    );
+    let comps = comparison_rows(&st);
+    let arms = arm_rows(&st);
+    let value = |arm: &str, metric: &str, group: &str| {
+        arms.iter()
+            .find(|r| r.arm == arm && r.metric == metric && r.group == group)
+            .map(|r| r.est.value)
+            .unwrap()
+    };
+    // The case the test is for occurs.
+    assert!(value("A", "truncated_rate", "all") > 0.0 && value("B", "truncated_rate", "all") > 0.0);
+    let r = row(&comps, "forgetful vs tuned").unwrap_or_else(|| panic!("{comps:?}"));
+    let (c, t) = (
+        value("B", "win_rate", "forgetful"),
+        value("A", "win_rate", "tuned"),
+    );
+    assert!((r.arm_value - c).abs() < 1e-12 && (r.base_value - t).abs() < 1e-12);
+    assert!((r.d.diff - (c - t)).abs() < 1e-12);
+    assert!(r.d.lo < r.d.diff && r.d.diff < r.d.hi && r.d.p.is_finite() && r.p_holm.is_finite());
+    // Where the challenger takes the seat of a strategy the others do not
+    // play, with duplicate deals, the pairing narrows the interval.
+    let (_, st) = play(
+        "points,color,color,color",
+        "cautious,color,color,color",
+        &[],
+        500,
+        11,
+        true,
+    );
+    let comps = comparison_rows(&st);
+    let d = row(&comps, "cautious vs points").unwrap().d;
+    assert!(d.se < 0.9 * d.se_unpaired, "{d:?}");
+    // No row where a challenger replaces two strategies.
+    let (_, st) = play(
+        "tuned,color,points,cautious",
+        "forgetful,forgetful,points,cautious",
+        &[],
+        300,
+        21,
+        false,
+    );
+    assert!(comparison_rows(&st)
+        .iter()
+        .all(|r| !r.group.contains(" vs ")));
+}
+
+/// The truth of a challenger's gain: its round wins per seat held in B's
+/// line-up less the replaced strategy's in A's, each from one long run.
+fn truth(e: &Experiment, c: &str, r: &str, games: u64) -> f64 {
+    let rate = |arm: usize, name: &str| {
+        let mut cfg = e.run.arms[arm].cfg.clone();
+        cfg.games = games;
+        cfg.seed = 999_331 + arm as u64;
+        cfg.threads = 2;
+        let s = sim::run(&cfg, &AtomicBool::new(false), &|_| {})
+            .unwrap()
+            .stats;
+        let k = s.strategies.iter().find(|x| x.name == name).unwrap();
+        k.round_wins as f64 / (s.rounds * k.seats as u64) as f64
+    };
+    rate(1, c) - rate(0, r)
+}
+
+/// The runs per design: `UNOLAB_COVERAGE_RUNS`, or 200.
+fn coverage_runs() -> u64 {
+    std::env::var("UNOLAB_COVERAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+/// A coverage design: label, line-up A, line-up B, settings, games,
+/// duplicate.
+type Case<'a> = (&'a str, &'a str, &'a str, &'a [&'a str], u64, bool);
+
+/// The 95% intervals of a challenger's paired gain hold its true value in
+/// about 95% of runs (within the 99.9% band of a binomial proportion), in a
+/// mixed field, and with duplicate deals and truncated rounds.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release builds only (cargo test --release)"
+)]
+fn a_challengers_gain_intervals_cover_95_percent() {
+    let runs = coverage_runs();
+    let cases: [Case; 2] = [
+        (
+            "mixed field",
+            "tuned,color,points,cautious",
+            "forgetful,color,points,cautious",
+            &[],
+            400,
+            false,
+        ),
+        (
+            "duplicate, truncated",
+            "points,color,color,color",
+            "cautious,color,color,color",
+            &["max_turns=40"],
+            100,
+            true,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (label, a, b, set, games, duplicate) in cases {
+        let (e, _) = play(a, b, set, 2, 1, duplicate);
+        let (c, r) = challenger(&e.run.arms[1].cfg, &e.run.arms[0].cfg).unwrap();
+        let t = truth(&e, &c, &r, 1_000_000);
+        let group = format!("{c} vs {r}");
+        let mut hits = 0;
+        for seed in 0..runs {
+            let (_, st) = play(a, b, set, games, 70_000 + seed, duplicate);
+            let comps = comparison_rows(&st);
+            let d = row(&comps, &group).unwrap().d;
+            hits += (d.lo <= t && t <= d.hi) as u64;
+        }
+        let cover = hits as f64 / runs as f64;
+        let band = 3.29 * (0.95 * 0.05 / runs as f64).sqrt();
+        eprintln!("{label}: truth {t:.5}, coverage {cover:.4} over {runs} runs");
+        if (cover - 0.95).abs() > band {
+            failures.push(format!("{label}: {cover:.4}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "coverage outside the band: {failures:?}"
+    );
+}
