@@ -247,3 +247,73 @@ fn a_challengers_gain_intervals_cover_95_percent() {
         "coverage outside the band: {failures:?}"
     );
 }
+
+/// A saved state of an earlier version, without the challenger's pair, is
+/// not resumed: one clear line, and the results folder is left as it was.
+#[test]
+fn a_state_without_the_challengers_pair_is_not_resumed() {
+    let dir = crate::common::tempdir_created("challenger", "resume");
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    let run = |more: &[&str]| {
+        let mut v = vec![
+            "compare",
+            "--players",
+            "4",
+            "--strategies",
+            "points,color,color,color",
+            "--b-seat",
+            "0=cautious",
+            "--seed",
+            "5",
+            "--quiet",
+            "--out",
+            out_s,
+        ];
+        v.extend_from_slice(more);
+        crate::common::unolab(&v)
+    };
+    assert!(run(&["--games", "200"]).status.success());
+    let path = out.join("state.json");
+    let mut st: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let group = |arm: usize, m: &serde_json::Value| {
+        st["arms"][arm]["metrics"][m.as_u64().unwrap() as usize]["key"]["group"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let last = st["comparisons"][0]["pairs"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    // The last pair is the challenger's: its metrics are of different groups.
+    assert_eq!(
+        (
+            group(1, &last["arm_metric"]),
+            group(0, &last["base_metric"])
+        ),
+        ("cautious".to_string(), "points".to_string())
+    );
+    st["comparisons"][0]["pairs"].as_array_mut().unwrap().pop();
+    st["version"] = 2.into();
+    std::fs::write(&path, serde_json::to_string(&st).unwrap()).unwrap();
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let o = run(&["--resume", "--games", "400"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("does not belong to this experiment")
+            && err.contains(
+                "one of a comparison with a challenger lacks its pair: --force to start over"
+            ),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        report
+    );
+}
