@@ -182,14 +182,6 @@ fn truth(e: &Experiment, c: &str, r: &str, games: u64) -> f64 {
     rate(1, c) - rate(0, r)
 }
 
-/// The runs per design: `UNOLAB_COVERAGE_RUNS`, or 200.
-fn coverage_runs() -> u64 {
-    std::env::var("UNOLAB_COVERAGE_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
-}
-
 /// A coverage design: label, line-up A, line-up B, settings, games,
 /// duplicate.
 type Case<'a> = (&'a str, &'a str, &'a str, &'a [&'a str], u64, bool);
@@ -203,7 +195,7 @@ type Case<'a> = (&'a str, &'a str, &'a str, &'a [&'a str], u64, bool);
     ignore = "release builds only (cargo test --release)"
 )]
 fn a_challengers_gain_intervals_cover_95_percent() {
-    let runs = coverage_runs();
+    let runs = crate::common::coverage_runs();
     let cases: [Case; 2] = [
         (
             "mixed field",

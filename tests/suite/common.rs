@@ -1099,3 +1099,11 @@ pub fn signalled_after(args: &[&str], ms: u64, signals: &[&str]) -> std::process
     }
     child.wait_with_output().unwrap()
 }
+
+/// The runs per design of the coverage tests: `UNOLAB_COVERAGE_RUNS`, or 200.
+pub fn coverage_runs() -> u64 {
+    std::env::var("UNOLAB_COVERAGE_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}

@@ -687,14 +687,6 @@ fn the_mean_turns_and_cards_per_round_have_intervals_that_cover_95_percent() {
     );
 }
 
-/// The runs per design of the coverage tests: `UNOLAB_COVERAGE_RUNS`, or 200.
-fn coverage_runs() -> u64 {
-    std::env::var("UNOLAB_COVERAGE_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
-}
-
 /// The share of `total` intervals that covered, and whether it lies in the
 /// 99.9% band of a binomial(total, 0.95) proportion.
 fn in_band(hits: u64, total: u64) -> (f64, bool) {
@@ -714,7 +706,7 @@ fn in_band(hits: u64, total: u64) -> (f64, bool) {
 #[test]
 fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
     use unolab::report::points_ci95;
-    let runs_per = coverage_runs();
+    let runs_per = crate::common::coverage_runs();
     let penalty = || {
         let f = RuleSetFile::resolve("classic", &["scoring=penalty".to_string()], &[]).unwrap();
         Rules::build(f).unwrap()
@@ -818,7 +810,7 @@ fn the_points_per_round_won_have_intervals_that_cover_95_percent() {
 #[test]
 fn the_match_points_and_rounds_per_match_have_intervals_that_cover_95_percent() {
     use unolab::report::{match_points_ci95, rounds_per_match_ci95};
-    let runs_per = coverage_runs();
+    let runs_per = crate::common::coverage_runs();
     let cases = [
         ("one seat each", "points,color,random,cautious", false, 25),
         ("two seats", "random,random,color,points", false, 25),
