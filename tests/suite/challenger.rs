@@ -137,7 +137,9 @@ fn a_challenger_in_a_mixed_field_with_truncated_rounds_has_its_row() {
     );
     assert!((r.arm_value - c).abs() < 1e-12 && (r.base_value - t).abs() < 1e-12);
     assert!((r.d.diff - (c - t)).abs() < 1e-12);
+    // Tested: with four strategies the row is no other row's test.
     assert!(r.d.lo < r.d.diff && r.d.diff < r.d.hi && r.d.p.is_finite() && r.p_holm.is_finite());
+    assert_eq!(r.d.untested, None);
     // Where the challenger takes the seat of a strategy the others do not
     // play, with duplicate deals, the pairing narrows the interval.
     let (_, st) = play(
@@ -163,6 +165,52 @@ fn a_challenger_in_a_mixed_field_with_truncated_rounds_has_its_row() {
     assert!(comparison_rows(&st)
         .iter()
         .all(|r| !r.group.contains(" vs ")));
+}
+
+/// Where the other seats hold one strategy and every round is won, the
+/// challenger's row is the same test as that strategy's row (a round's wins
+/// add up to one): it keeps its interval, gets no p-value of its own and
+/// stays out of Holm's family, so the family and every adjusted p-value are
+/// those of the comparison without it. With truncated rounds it is a test
+/// of its own.
+#[test]
+fn a_challengers_row_is_tested_once() {
+    use unolab::sim::lockstep::Untested;
+    let (_, st) = play(
+        "points,color,color,color",
+        "cautious,color,color,color",
+        &[],
+        300,
+        4,
+        true,
+    );
+    let comps = comparison_rows(&st);
+    let r = row(&comps, "cautious vs points").unwrap();
+    assert_eq!(r.d.untested, Some(Untested::SameAsOther));
+    assert!(r.d.p.is_nan() && r.p_holm.is_nan() && r.d.lo.is_finite() && r.d.lo < r.d.hi);
+    let color = row(&comps, "color").unwrap();
+    assert!(color.d.p.is_finite());
+    // Its t statistic is color's: the same p-value from the same interval.
+    let t = |d: &unolab::sim::lockstep::Difference| d.diff / d.se;
+    assert!(
+        (t(&r.d) + t(&color.d)).abs() < 1e-9,
+        "{:?} {:?}",
+        r.d,
+        color.d
+    );
+    // Truncated rounds break the identity: a test of its own.
+    let (_, st) = play(
+        "points,color,color,color",
+        "cautious,color,color,color",
+        &["max_turns=40"],
+        300,
+        4,
+        true,
+    );
+    let comps = comparison_rows(&st);
+    let r = row(&comps, "cautious vs points").unwrap();
+    assert_eq!(r.d.untested, None);
+    assert!(r.d.p.is_finite());
 }
 
 /// The truth of a challenger's gain: its round wins per seat held in B's

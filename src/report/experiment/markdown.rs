@@ -112,7 +112,7 @@ impl ExperimentReport<'_> {
                 "Holm's adjustment over the {m} tested comparisons{}",
                 if untested > 0 {
                     format!(
-                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, or the same test as another metric)"
+                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, or the same test as another row)"
                     )
                 } else {
                     String::new()
@@ -164,7 +164,7 @@ impl ExperimentReport<'_> {
             }
             let challengers = self.challengers();
             if !challengers.is_empty() {
-                let _ = writeln!(o, "Each challenger (a strategy the baseline does not have): its own results beside those of the strategy it replaces, and, where every seat it takes held that one strategy in the baseline, its paired gain per seat, deal by deal (the table's row `challenger vs replaced`, in Holm's family):\n");
+                let _ = writeln!(o, "Each challenger (a strategy the baseline does not have): its own results beside those of the strategy it replaces, and, where every seat it takes held that one strategy in the baseline, its paired gain per seat, deal by deal (the table's row `challenger vs replaced`; in Holm's family unless it is the other strategy's row's test):\n");
                 for c in challengers {
                     let _ = writeln!(o, "- {c}.");
                 }

@@ -97,6 +97,38 @@ fn same_test_as(metric: &str, group: &str, players: (usize, usize)) -> Option<&'
     }
 }
 
+/// Whether the row of challenger `c` (in `arm`) against `r` (in `base`)
+/// is the same test as the other strategy's row ([`Untested::SameAsOther`]):
+/// every seat but the challenger's held by one strategy `o` in the arm, and
+/// by `o` or `r` in the baseline, and no round blocked or truncated in
+/// either (for match wins, no match without a winner either). A round's
+/// wins then add up to one, and `o`'s difference carries the test, as it
+/// did before the challenger had a row.
+fn same_test_as_other(arm: &ArmState, base: &ArmState, metric: &str, c: &str, r: &str) -> bool {
+    let all_won = |s: &crate::sim::runner::RunStats| {
+        s.blocked == 0
+            && s.truncated == 0
+            && (metric == "win_rate"
+                || (s.tied_matches == 0
+                    && s.no_winner_matches == 0
+                    && s.capped_without_winner == 0))
+    };
+    let others = |a: &ArmState, own: &str| -> Vec<String> {
+        a.stats
+            .strategies
+            .iter()
+            .filter(|s| s.name != own)
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    let (oa, ob) = (others(arm, c), others(base, r));
+    oa.len() == 1
+        && ob.len() <= 1
+        && ob.iter().all(|o| *o == oa[0])
+        && all_won(&arm.stats)
+        && all_won(&base.stats)
+}
+
 /// Whether the metric is, in arm `a`, an identity of the table: the round
 /// (match) wins per seat held of a strategy that holds every seat.
 fn identity(a: &ArmState, metric: &str, group: &str) -> bool {
@@ -144,6 +176,11 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                 if d.untested.is_none() {
                     if let Some(m) = same_test_as(metric, group, players) {
                         d.untested = Some(Untested::SameAs(m));
+                        d.p = f64::NAN;
+                    } else if ma.key.group != mb.key.group
+                        && same_test_as_other(arm, base, metric, &ma.key.group, &mb.key.group)
+                    {
+                        d.untested = Some(Untested::SameAsOther);
                         d.p = f64::NAN;
                     }
                 }
@@ -476,7 +513,10 @@ impl ExperimentReport<'_> {
         for r in rows.iter().filter(|r| {
             r.metric != "position_win_rate"
                 && r.d.diff.is_finite()
-                && !matches!(r.d.untested, Some(Untested::SameAs(_)))
+                && !matches!(
+                    r.d.untested,
+                    Some(Untested::SameAs(_) | Untested::SameAsOther)
+                )
         }) {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);

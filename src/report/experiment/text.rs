@@ -173,7 +173,7 @@ impl ExperimentReport<'_> {
                     Some(Untested::Identical) => "identical".into(),
                     Some(Untested::SameInEveryDeal) => "same deals".into(),
                     Some(Untested::NoVariance) => "no var.".into(),
-                    Some(Untested::SameAs(_)) => "same test".into(),
+                    Some(Untested::SameAs(_) | Untested::SameAsOther) => "same test".into(),
                     None => "-".into(),
                 };
                 let _ = writeln!(

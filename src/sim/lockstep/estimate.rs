@@ -56,6 +56,12 @@ pub enum Untested {
     NoVariance,
     /// The same test as another metric's, which carries it.
     SameAs(&'static str),
+    /// A challenger's row that is the same test as the other strategy's
+    /// row: the other seats of both arms held by one strategy and every
+    /// round (match) won, so a round's wins add up to one and the
+    /// challenger's gain is minus that strategy's difference times its
+    /// seats per challenger seat, cluster by cluster.
+    SameAsOther,
 }
 
 impl Untested {
@@ -66,6 +72,7 @@ impl Untested {
             Untested::SameInEveryDeal => "the same in every deal played".into(),
             Untested::NoVariance => "no variance".into(),
             Untested::SameAs(m) => format!("same test as {m}"),
+            Untested::SameAsOther => "same test as the other strategy's row".into(),
         }
     }
 }
