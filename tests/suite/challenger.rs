@@ -97,6 +97,18 @@ fn which_line_ups_have_a_challenger() {
         ),
         None
     );
+    // Counted by strategy: the order a line-up is typed in does not matter.
+    assert_eq!(
+        pair("points,color", "color,cautious"),
+        some("cautious", "points")
+    );
+    assert_eq!(
+        pair(
+            "tuned,color,points,cautious",
+            "color,forgetful,points,cautious"
+        ),
+        some("forgetful", "tuned")
+    );
     // Two challengers: none.
     assert_eq!(
         pair("points,color,color,color", "cautious,forgetful,color,color"),
@@ -355,5 +367,51 @@ fn a_state_without_the_challengers_pair_is_not_resumed() {
     assert_eq!(
         std::fs::read_to_string(out.join("report.md")).unwrap(),
         report
+    );
+}
+
+/// Without a row, the challenger's sentence says why.
+#[test]
+fn a_challenger_without_a_row_says_why() {
+    let why = |b: &str| {
+        let o = crate::common::unolab(&[
+            "compare",
+            "--players",
+            "4",
+            "--strategies",
+            "tuned,color,points,cautious",
+            "--b-strategies",
+            b,
+            "--games",
+            "40",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        text.lines()
+            .find(|l| l.starts_with("B: challenger "))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    let two_replaced = why("forgetful,forgetful,points,cautious");
+    assert!(
+        two_replaced.contains("the strategies it replaces, tuned ")
+            && two_replaced.contains("(side by side, not paired: the line-ups differ by more than the challenger taking seats of one strategy;"),
+        "{two_replaced}"
+    );
+    let two_new = why("forgetful,random,points,cautious");
+    assert!(
+        two_new.contains("(side by side, not paired: the arm seats more than one strategy the baseline does not;"),
+        "{two_new}"
+    );
+    // Typed in another order, the one-for-one challenger is paired.
+    let paired = why("color,forgetful,points,cautious");
+    assert!(
+        paired.contains("in A, the strategy it replaces, tuned ")
+            && paired.contains("paired gain of forgetful over tuned: "),
+        "{paired}"
     );
 }

@@ -368,11 +368,18 @@ impl ExperimentReport<'_> {
             if new.is_empty() {
                 continue;
             }
-            let gone: Vec<&str> = base_names
-                .iter()
-                .map(String::as_str)
-                .filter(|n| !mine.iter().any(|m| m == n))
-                .collect();
+            let arms = &self.exp.run.arms;
+            let pair = challenger(&a.cfg, &arms[b].cfg);
+            // The strategies it replaces: the one its row pairs it with, or
+            // those the baseline seats and the arm does not.
+            let gone: Vec<&str> = match &pair {
+                Some((_, r)) => vec![r.as_str()],
+                None => base_names
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|n| !mine.iter().any(|m| m == n))
+                    .collect(),
+            };
             let own: Vec<String> = new
                 .iter()
                 .map(|n| format!("{n} {}", rate(&a.label, n)))
@@ -400,9 +407,18 @@ impl ExperimentReport<'_> {
             }
             match self.challenger_gain(&comps, i, b, metric) {
                 Some(gain) => line.push_str(&gain),
-                None => line.push_str(
-                    " (side by side, not paired: it takes seats of more than one strategy of the baseline, or shares them with another challenger; the other strategies' paired differences above carry the comparison)",
-                ),
+                None => {
+                    let why = if a.cfg.players != arms[b].cfg.players {
+                        "the arms seat different numbers of players"
+                    } else if new.len() > 1 {
+                        "the arm seats more than one strategy the baseline does not"
+                    } else {
+                        "the line-ups differ by more than the challenger taking seats of one strategy"
+                    };
+                    line.push_str(&format!(
+                        " (side by side, not paired: {why}; the other strategies' paired differences above carry the comparison)"
+                    ));
+                }
             }
             out.push(line);
         }

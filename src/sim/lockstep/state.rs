@@ -70,32 +70,38 @@ pub struct PairState {
 }
 
 /// The challenger of line-up `arm` against line-up `base`, as `(c, r)`:
-/// every seat where the two differ holds strategy `c` in `arm` and strategy
-/// `r` in `base`, and `base` seats no `c`. Its round wins per seat held
-/// pair with `r`'s in the baseline, deal by deal: what a seat gains by
-/// playing `c` instead of `r` at this table, whatever the other seats hold
-/// and whether or not rounds are blocked.
+/// `arm` seats `k` players of strategy `c`, which `base` does not seat, in
+/// place of `k` of strategy `r`, and every other seat as `base` does
+/// (counted by strategy, so the order a line-up is typed in does not
+/// matter, as it does not under the default seating). Its round wins per
+/// seat held pair with `r`'s in the baseline, deal by deal: what a seat
+/// gains by playing `c` instead of `r` at this table, whatever the other
+/// seats hold and whether or not rounds are blocked.
 pub fn challenger(arm: &RunConfig, base: &RunConfig) -> Option<(String, String)> {
     if arm.lineup.len() != base.lineup.len() {
         return None;
     }
-    let mut found: Option<(&str, &str)> = None;
-    for (x, y) in arm.lineup.iter().zip(&base.lineup) {
-        let pair = (x.name(), y.name());
-        if pair.0 == pair.1 {
-            continue;
-        }
-        match found {
-            None => found = Some(pair),
-            Some(f) if f == pair => {}
-            Some(_) => return None,
+    let count =
+        |cfg: &RunConfig, name: &str| cfg.lineup.iter().filter(|s| s.name() == name).count();
+    // Each strategy's seats in the arm less its seats in the baseline.
+    let mut names = arm.strategy_names();
+    names.extend(base.strategy_names());
+    names.sort();
+    names.dedup();
+    let mut more = Vec::new();
+    let mut fewer = Vec::new();
+    for n in names {
+        let (a, b) = (count(arm, &n), count(base, &n));
+        if a > b {
+            more.push((n, a - b));
+        } else if b > a {
+            fewer.push((n, b - a));
         }
     }
-    let (c, r) = found?;
-    if base.lineup.iter().any(|s| s.name() == c) {
-        return None;
+    match (&more[..], &fewer[..]) {
+        ([(c, k)], [(r, l)]) if k == l && count(base, c) == 0 => Some((c.clone(), r.clone())),
+        _ => None,
     }
-    Some((c.to_string(), r.to_string()))
 }
 
 /// The group a comparison row names: the metric's group, or for a
