@@ -104,7 +104,13 @@ fn same_test_as(metric: &str, group: &str, players: (usize, usize)) -> Option<&'
 /// either (for match wins, no match without a winner either). A round's
 /// wins then add up to one, and `o`'s difference carries the test, as it
 /// did before the challenger had a row.
-fn same_test_as_other(arm: &ArmState, base: &ArmState, metric: &str, c: &str, r: &str) -> bool {
+fn same_test_as_other<'a>(
+    arm: &'a ArmState,
+    base: &'a ArmState,
+    metric: &str,
+    c: &str,
+    r: &str,
+) -> bool {
     let all_won = |s: &crate::sim::runner::RunStats| {
         s.blocked == 0
             && s.truncated == 0
@@ -113,12 +119,12 @@ fn same_test_as_other(arm: &ArmState, base: &ArmState, metric: &str, c: &str, r:
                     && s.no_winner_matches == 0
                     && s.capped_without_winner == 0))
     };
-    let others = |a: &ArmState, own: &str| -> Vec<String> {
+    let others = |a: &'a ArmState, own: &str| -> Vec<&'a str> {
         a.stats
             .strategies
             .iter()
             .filter(|s| s.name != own)
-            .map(|s| s.name.clone())
+            .map(|s| s.name.as_str())
             .collect()
     };
     let (oa, ob) = (others(arm, c), others(base, r));

@@ -290,24 +290,20 @@ impl ExperimentReport<'_> {
             .collect()
     }
 
-    /// The paired gain of arm `i`'s challenger over the strategy it
-    /// replaced, where the comparison pairs them
-    /// ([`crate::sim::lockstep::challenger`]): its row of `comps` (the
-    /// experiment's comparison rows) for `metric`, group `"c vs r"`; `b`
-    /// is the baseline.
+    /// The paired gain of challenger `c` of arm `arm` over `r`, the strategy
+    /// it replaced ([`crate::sim::lockstep::challenger`]): its row of
+    /// `comps` (the experiment's comparison rows) for `metric`, group
+    /// `"c vs r"`.
     fn challenger_gain(
-        &self,
         comps: &[ComparisonRow],
-        i: usize,
-        b: usize,
+        arm: &str,
+        (c, r): (&str, &str),
         metric: &str,
     ) -> Option<String> {
-        let arms = &self.exp.run.arms;
-        let (c, r) = challenger(&arms[i].cfg, &arms[b].cfg)?;
         let group = format!("{c} vs {r}");
         let row = comps
             .iter()
-            .find(|x| x.arm == arms[i].label && x.metric == metric && x.group == group)?;
+            .find(|x| x.arm == arm && x.metric == metric && x.group == group)?;
         let d = row.d;
         if !d.lo.is_finite() {
             return Some(format!(
@@ -405,7 +401,10 @@ impl ExperimentReport<'_> {
                     replaced.join(", ")
                 ));
             }
-            match self.challenger_gain(&comps, i, b, metric) {
+            let gain = pair
+                .as_ref()
+                .and_then(|(c, r)| Self::challenger_gain(&comps, &a.label, (c, r), metric));
+            match gain {
                 Some(gain) => line.push_str(&gain),
                 None => {
                     let why = if a.cfg.players != arms[b].cfg.players {

@@ -98,10 +98,7 @@ impl Layout {
         let names = cfg.strategy_names();
         // Seats each strategy holds: its wins per round are over that many
         // seat-rounds (and its match wins over that many seat-matches).
-        let seats: Vec<i64> = names
-            .iter()
-            .map(|n| cfg.lineup.iter().filter(|s| s.name() == n).count() as i64)
-            .collect();
+        let seats: Vec<i64> = names.iter().map(|n| cfg.seats_of(n) as i64).collect();
         let win = keys.len();
         for (name, &k) in names.iter().zip(&seats) {
             keys.push(MetricKey {

@@ -81,25 +81,18 @@ pub fn challenger(arm: &RunConfig, base: &RunConfig) -> Option<(String, String)>
     if arm.lineup.len() != base.lineup.len() {
         return None;
     }
-    let count =
-        |cfg: &RunConfig, name: &str| cfg.lineup.iter().filter(|s| s.name() == name).count();
-    // Each strategy's seats in the arm less its seats in the baseline.
+    // The strategies with more seats in the arm than in the baseline, and
+    // with fewer (the line-ups are as long: the seats moved add up).
     let mut names = arm.strategy_names();
     names.extend(base.strategy_names());
     names.sort();
     names.dedup();
-    let mut more = Vec::new();
-    let mut fewer = Vec::new();
-    for n in names {
-        let (a, b) = (count(arm, &n), count(base, &n));
-        if a > b {
-            more.push((n, a - b));
-        } else if b > a {
-            fewer.push((n, b - a));
-        }
-    }
+    let (more, fewer): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .filter(|n| arm.seats_of(n) != base.seats_of(n))
+        .partition(|n| arm.seats_of(n) > base.seats_of(n));
     match (&more[..], &fewer[..]) {
-        ([(c, k)], [(r, l)]) if k == l && count(base, c) == 0 => Some((c.clone(), r.clone())),
+        ([c], [r]) if base.seats_of(c) == 0 => Some((c.clone(), r.clone())),
         _ => None,
     }
 }

@@ -152,14 +152,16 @@ impl RunConfig {
         v
     }
 
+    /// The seats strategy `name` holds in the line-up.
+    pub fn seats_of(&self, name: &str) -> usize {
+        self.lineup.iter().filter(|s| s.name() == name).count()
+    }
+
     /// The number of distinct arrangements of the line-up (see
     /// [`crate::sim::seating`]).
     pub fn arrangement_count(&self) -> u64 {
         let names = self.strategy_names();
-        let mult: Vec<usize> = names
-            .iter()
-            .map(|n| self.lineup.iter().filter(|s| s.name() == n).count())
-            .collect();
+        let mult: Vec<usize> = names.iter().map(|n| self.seats_of(n)).collect();
         crate::sim::seating::arrangement_count(&mult)
     }
 

@@ -113,7 +113,7 @@ impl RunStats {
                 .iter()
                 .map(|n| StrategyStats {
                     name: n.clone(),
-                    seats: cfg.lineup.iter().filter(|s| s.name() == n).count(),
+                    seats: cfg.seats_of(n),
                     round_wins: 0,
                     match_wins: 0,
                     illegal: 0,
