@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{
-    keep_saved_stop, refuse_saved, resume_state, ExperimentReport, StateSaver,
+    keep_saved_options, refuse_saved, resume_state, ExperimentReport, StateSaver,
 };
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
@@ -114,9 +114,10 @@ pub fn drive(
     json: bool,
     every: f64,
 ) -> Result<ExitCode, Fail> {
-    apply_overrides(&mut exp, c)?;
+    let given = overrides(c);
+    given.apply(&mut exp).map_err(Fail)?;
     if let (Some(dir), true) = (out, c.resume) {
-        keep_saved_stop(dir, &mut exp, c.games.is_some(), !c.precision.is_empty());
+        keep_saved_options(dir, &mut exp, &given);
     }
     // One game (or deal) per arm gives no interval at all: every one was NaN.
     if exp.run.max_clusters < 2 {
@@ -202,6 +203,11 @@ pub fn drive(
 
 /// Applies the command-line overrides of `c` to `exp`.
 pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail> {
+    overrides(c).apply(exp).map_err(Fail)
+}
+
+/// What the command line changes in an experiment.
+fn overrides(c: &CommonArgs) -> Overrides {
     Overrides {
         games: c.games,
         seed: c.seed,
@@ -214,6 +220,4 @@ pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail>
         precision: c.precision.clone(),
         batch: c.batch,
     }
-    .apply(exp)
-    .map_err(Fail)
 }

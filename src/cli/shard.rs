@@ -42,7 +42,7 @@ fn open_state<S: ShardFile>(
         let theirs = s.progress().shard;
         if !d.is_empty() || theirs != shard {
             return Err(Fail(format!(
-                "{} holds shard {theirs} of another {} ({} differ); use another --out, or --force to start this shard over",
+                "{} holds shard {theirs} of another {} (not the same: {}); use another --out, or --force to start this shard over",
                 path.display(),
                 S::WHAT.trim_end_matches('s'),
                 if d.is_empty() {
@@ -96,7 +96,7 @@ fn other_shards<S: ShardFile>(
                 continue;
             }
             format!(
-                "another {} ({} differ)",
+                "another {} (not the same: {})",
                 S::WHAT.trim_end_matches('s'),
                 d.join(", ")
             )

@@ -125,7 +125,7 @@ pub fn run_experiment_shard(
     let d = exp.spec().differences(&state.config);
     if !d.is_empty() {
         return Err(RunError::Invalid(format!(
-            "the shard state belongs to another experiment ({} differ)",
+            "the shard state belongs to another experiment (not the same: {})",
             d.join(", ")
         )));
     }

@@ -542,7 +542,7 @@ pub(super) fn saved_state(
         .collect();
     if !differ.is_empty() {
         return Err(bad(&format!(
-            "it is another {kind} (its {} differ); {hint}",
+            "it is another {kind} (not the same: {}); {hint}",
             differ.join(", ")
         )));
     }

@@ -2,7 +2,7 @@
 //! statistics (against a per-game computation), thread invariance, resume,
 //! the precision stop and the CLI end to end.
 
-use crate::common::unolab;
+use crate::common::{read, tempdir_created, unolab};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::agents::parse_list;
 use unolab::lab::experiment::parse;
@@ -573,7 +573,10 @@ fn cli_writes_every_file_and_refuses_bad_files() {
     let o = compare(&["--resume"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("not this one (mode"), "{err}");
+    assert!(
+        err.contains("with other settings (not the same: mode"),
+        "{err}"
+    );
 
     // A bad file: one line per error, exit 2, nothing written.
     let bad = dir.join("bad.toml");
@@ -1109,4 +1112,59 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
     };
     let (c, p) = (rate("B", "cautious"), rate("A", "points"));
     assert!((c - p + 3.0 * d).abs() < 1e-5, "{c} {p} {d}");
+}
+
+/// A bare `--resume` takes the interrupted command's seed, duplicate play
+/// and batch as it takes its game limit: an audit found them refused as
+/// "another experiment" unless typed again, with `--force` (throwing the
+/// saved games away) as the only advice. Given again, they must match.
+#[test]
+fn a_bare_resume_takes_the_saved_seed_duplicate_play_and_batch() {
+    let dir = tempdir_created("experiment", "resume-options");
+    let compare = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "compare",
+            "-p",
+            "2",
+            "-s",
+            "points,color",
+            "--b-seat",
+            "0=cautious",
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        (unolab(&args), out)
+    };
+    let given = ["--seed", "5", "--duplicate", "--batch", "30"];
+    let (o, a) = compare("a", &[&given[..], &["-g", "60"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Extended to 120 deals with none of the three repeated ...
+    let (o, _) = compare("a", &["--resume", "-g", "120"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // ... it is the run given them from the start.
+    let (o, b) = compare("b", &[&given[..], &["-g", "120"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["arms.csv", "comparisons.csv"] {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+    // Given with other values, they are refused in one line naming them,
+    // and the saved run is left as it was.
+    let state = read(&a.join("state.json"));
+    for (extra, what) in [
+        (&["--seed", "6"][..], "not the same: seed"),
+        (&["--batch", "31"][..], "not the same: batch"),
+        (&["--duplicate=false"][..], "not the same: duplicate play"),
+    ] {
+        let (o, _) = compare("a", &[&["--resume"][..], extra].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{extra:?}: {err}");
+        assert_eq!(read(&a.join("state.json")), state);
+    }
 }

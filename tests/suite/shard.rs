@@ -811,7 +811,9 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
         "--quiet",
     ]));
     assert!(
-        e.contains("shard-0001-of-0003.json holds shard 1/3 of another experiment (seed differ)"),
+        e.contains(
+            "shard-0001-of-0003.json holds shard 1/3 of another experiment (not the same: seed)"
+        ),
         "{e}"
     );
     // Shards of different seeds.
@@ -835,7 +837,7 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
     assert!(
         e.contains(s(&a0))
             && e.contains(s(&b1))
-            && e.contains("different experiments (seed differ)"),
+            && e.contains("different experiments (not the same: seed)"),
         "{e}"
     );
     // The same shard twice.

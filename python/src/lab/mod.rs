@@ -23,7 +23,7 @@ use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, ConfigError, Entrant, Experiment};
 use unolab::report::experiment::{
-    keep_saved_stop, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
+    keep_saved_options, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
 };
 use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
 use unolab::report::{unfit_target, Report};
@@ -294,8 +294,7 @@ fn play_experiment(
     let Saving { out, resume, force } = saving;
     overrides.apply(&mut exp).map_err(value_error)?;
     if let (Some(dir), true) = (&out, resume) {
-        let given = (overrides.games.is_some(), !overrides.precision.is_empty());
-        keep_saved_stop(dir, &mut exp, given.0, given.1);
+        keep_saved_options(dir, &mut exp, &overrides);
     }
     let threads = threads_of(threads)?;
     let cfg = exp.lockstep(threads);
@@ -526,7 +525,7 @@ pub fn compare(
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     // Not given: 10,000, or with resume=True the saved run's (the
-    // experiment's limit is then replaced by keep_saved_stop).
+    // experiment's limit is then replaced by keep_saved_options).
     let given = games;
     let games = games.unwrap_or(10_000);
     check_count(games)?;
@@ -564,7 +563,9 @@ pub fn compare(
         // The experiment holds it already; given, it is said again so that
         // resume=True keeps it rather than the saved run's.
         games: given,
-        seed: None,
+        // Always given here (its default is a fixed number): resume=True
+        // refuses a run saved under another seed rather than taking it.
+        seed: Some(seed),
         duplicate,
         seating,
         precision,

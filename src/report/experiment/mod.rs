@@ -22,7 +22,7 @@ mod state;
 mod text;
 
 pub use state::{
-    keep_saved_stop, load_state, parse_state, refuse_saved, resume_differences, resume_state,
+    keep_saved_options, load_state, parse_state, refuse_saved, resume_differences, resume_state,
     save_state, state_path, StateSaver,
 };
 

@@ -4,6 +4,7 @@
 //! go through these.
 
 use crate::lab::experiment::ExperimentSpec;
+use crate::lab::options::Overrides;
 use crate::lab::Experiment;
 use crate::report::outdir::check_out_dir;
 use crate::sim::lockstep::{LockstepConfig, LockstepState};
@@ -79,28 +80,47 @@ pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<
         .collect()
 }
 
-/// For `--resume` (`resume=True`): the saved run's game limit and
-/// precision where the resuming command gives none (`games_given`,
-/// `precision_given`), so that a run continued with a bare `--resume` stops
-/// where the interrupted one would have, not at the file's limit without
-/// its precision. Nothing when no saved experiment can be read
-/// ([`resume_state`] says why).
-pub fn keep_saved_stop(dir: &Path, exp: &mut Experiment, games_given: bool, precision_given: bool) {
+/// For `--resume` (`resume=True`): what the interrupted command set that the
+/// resuming one does not repeat (`given`, its overrides): the saved run's
+/// game limit, precision rule, seed, duplicate play and batch, so that a run
+/// continued with a bare `--resume` plays the same games and stops where the
+/// interrupted one would have, not at the file's limit without its
+/// precision. Nothing when no saved experiment can be read, or when it
+/// differs from this one in more than those ([`resume_state`] says how).
+pub fn keep_saved_options(dir: &Path, exp: &mut Experiment, given: &Overrides) {
     // The experiment only: the state itself is read (and checked) once, by
     // resume_state.
     let text = std::fs::read_to_string(state_path(dir)).unwrap_or_default();
     let Some(saved) = saved_experiment(&text).ok().flatten() else {
         return;
     };
+    let mut mine = exp.spec();
+    if given.seed.is_none() {
+        mine.seed = saved.seed;
+    }
+    if given.duplicate.is_none() {
+        mine.duplicate = saved.duplicate;
+    }
+    if given.batch.is_none() {
+        mine.batch = saved.batch;
+    }
     // Another experiment's state: resume_state refuses it, with its reason;
-    // its stop rule is not this one's to take.
-    if !resume_differences(&exp.spec(), &saved).is_empty() {
+    // its options are not this one's to take. One given another seed,
+    // duplicate play or batch is refused naming that option alone.
+    let given_other = ["seed", "duplicate play", "batch"];
+    if resume_differences(&mine, &saved)
+        .iter()
+        .any(|d| !given_other.contains(&d.as_str()))
+    {
         return;
     }
-    if !games_given {
+    exp.run.seed = mine.seed;
+    exp.run.duplicate = mine.duplicate;
+    exp.run.batch = mine.batch;
+    if given.games.is_none() {
         exp.run.max_clusters = saved.games;
     }
-    if !precision_given {
+    if given.precision.is_empty() {
         exp.run.precision = saved.precision;
         exp.run.precision_metrics = saved.precision_metrics;
         exp.run.precision_targets = saved.precision_targets;
@@ -121,7 +141,7 @@ pub fn resume_state(
         let d = resume_differences(&exp.spec(), saved);
         if !d.is_empty() {
             return Err(format!(
-                "--out {} holds experiment '{}', not this one ({} differ): --resume continues the same experiment only; use another --out, or --force to start over",
+                "--out {} holds experiment '{}' with other settings (not the same: {}): --resume continues the same experiment only (the game limit, precision, seed, duplicate play and batch it takes from the saved run when not given); give the interrupted command's options, use another --out, or --force to start over",
                 dir.display(),
                 saved.name,
                 d.join(", ")

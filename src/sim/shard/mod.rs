@@ -393,7 +393,7 @@ impl<S: ShardFile> Merger<S> {
                 let d = S::differences(config, s.config());
                 if !d.is_empty() {
                     return Err(format!(
-                        "{first} and {name} are shards of different {} ({} differ)",
+                        "{first} and {name} are shards of different {} (not the same: {})",
                         S::WHAT,
                         d.join(", ")
                     ));
