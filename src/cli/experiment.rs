@@ -167,7 +167,6 @@ pub fn drive(
     )
     .map_err(|e| session.failed(e))?;
     let elapsed = session.finish();
-    saver.save(&state).map_err(Fail)?;
     let command = super::args::command_words();
     let report = ExperimentReport {
         exp: &exp,
@@ -180,10 +179,18 @@ pub fn drive(
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
-    if let Some(out) = out {
-        report.write_dir(out).map_err(Fail)?;
-    }
-    print_result(json, || report.to_json(), || report.to_text())?;
+    let show = || print_result(json, || report.to_json(), || report.to_text());
+    session.write_or_show(
+        || {
+            saver.save(&state)?;
+            match out {
+                Some(out) => report.write_dir(out),
+                None => Ok(()),
+            }
+        },
+        show,
+    )?;
+    show()?;
     if how == Stop::Interrupted {
         return Ok(interrupted(&format!(
             "{} of {} {} per arm {}",

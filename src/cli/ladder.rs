@@ -91,9 +91,11 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     let command: Vec<String> = std::iter::once("unolab".to_string())
         .chain(super::args::command_words().into_iter().skip(1))
         .collect();
-    report.write_dir(&out, &command).map_err(Fail)?;
+    report
+        .write_dir(&out, &command)
+        .map_err(|e| session.failed(e))?;
     // What --resume continues from, kept while the ladder is partial.
-    save_state(&out, &print, &outcome).map_err(Fail)?;
+    save_state(&out, &print, &outcome).map_err(|e| session.failed(e))?;
     print_result(
         a.json,
         || report.to_json(),

@@ -138,11 +138,12 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         partial: outcome.partial,
         started_utc: session.started_utc.clone(),
     };
+    let show = || print_result(json, || report.to_json(), || report.to_text());
     if let Some(dir) = &out {
         let command = super::args::command_words();
-        report.write_dir(dir, &command).map_err(Fail)?;
+        session.write_or_show(|| report.write_dir(dir, &command), show)?;
     }
-    print_result(json, || report.to_json(), || report.to_text())?;
+    show()?;
     if outcome.partial {
         return Ok(interrupted(&format!(
             "{} of {} games finished; results are marked partial",

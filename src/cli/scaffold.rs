@@ -6,6 +6,7 @@ use super::term::Fail;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 use unolab::report::outdir;
 
@@ -74,6 +75,21 @@ impl Session {
         remove_created(&self.created);
     }
 
+    /// Writes the results (`write`). When that fails (a full disk), they are
+    /// shown anyway (`show`, on stdout) so that the finished games are not
+    /// lost with the files, and the error comes back as from
+    /// [`Session::failed`].
+    pub fn write_or_show(
+        &self,
+        write: impl FnOnce() -> Result<(), String>,
+        show: impl FnOnce() -> Result<(), Fail>,
+    ) -> Result<(), Fail> {
+        write().map_err(|e| {
+            let _ = show();
+            self.failed(e)
+        })
+    }
+
     /// The error of a run that failed, after removing the output folder if
     /// this session created it (and it is still empty): no empty folder is
     /// left behind for a run that wrote nothing.
@@ -105,6 +121,9 @@ fn interrupt_flag() -> &'static AtomicBool {
                     return;
                 }
                 unolab::agents::external::end_all();
+                if let Ok(made) = MADE.lock() {
+                    remove_created(&made);
+                }
                 eprintln!("quit at once: nothing more is written");
                 std::process::exit(130);
             }
@@ -194,6 +213,11 @@ pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
     });
 }
 
+/// The folders [`prepare_out_dir`] made for this command's output
+/// (outermost first): a second interrupt, which quits at once, removes
+/// those still empty, as a failed run does ([`Session::failed`]).
+static MADE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 /// Creates `dir` if needed (with its missing parents) and checks that a file
 /// can be written in it. Returns the folders created here (outermost first).
 /// The error names the path and the reason.
@@ -204,7 +228,11 @@ pub fn prepare_out_dir(dir: &Path) -> Result<Vec<PathBuf>, Fail> {
             dir.display()
         )));
     }
-    outdir::create_writable(dir).map_err(|e| Fail(format!("--out {e}")))
+    let created = outdir::create_writable(dir).map_err(|e| Fail(format!("--out {e}")))?;
+    if let Ok(mut made) = MADE.lock() {
+        made.extend(created.iter().cloned());
+    }
+    Ok(created)
 }
 
 /// Makes the file output `path` of option `flag` (`--out FILE`, `--trace

@@ -3,7 +3,7 @@
 //! (shard states into the usual outputs).
 
 use super::args::{cores, CommonArgs};
-use super::scaffold::{check_out_dir, clear_results, prepare_out_dir, Session};
+use super::scaffold::{check_out_dir, clear_results, prepare_out_dir, remove_created, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,8 @@ fn shard_dir(out: Option<PathBuf>) -> Result<PathBuf, Fail> {
 
 /// The state file of `shard` in `dir`: the one found there (refused when it
 /// belongs to another configuration than `mine` or another shard), or a new
-/// one from `make` (creating `dir`). Nothing is created before the checks.
+/// one from `make` (creating `dir`; the folders created come back third,
+/// see [`undo`]). Nothing is created before the checks.
 fn open_state<S: ShardFile>(
     dir: &Path,
     shard: Shard,
@@ -34,7 +35,7 @@ fn open_state<S: ShardFile>(
     mine: &S::Config,
     make: impl FnOnce() -> Result<S, Fail>,
     force: bool,
-) -> Result<(PathBuf, S), Fail> {
+) -> Result<(PathBuf, S, Vec<PathBuf>), Fail> {
     let path = dir.join(shard.file_name());
     if path.is_file() && !force {
         let s = read(&path)?;
@@ -53,14 +54,24 @@ fn open_state<S: ShardFile>(
             )));
         }
         other_shards(dir, shard, &read, mine)?;
-        Ok((path, s))
+        Ok((path, s, Vec::new()))
     } else {
         if !force {
             other_shards(dir, shard, &read, mine)?;
         }
         let s = make()?;
-        prepare_out_dir(dir)?;
-        Ok((path, s))
+        let created = prepare_out_dir(dir)?;
+        Ok((path, s, created))
+    }
+}
+
+/// The error of a shard that failed, after removing the folders made for
+/// it (`created`) if nothing was written there: no empty folder is left
+/// behind, as by a run that fails ([`Session::failed`]).
+fn undo<E: Into<Fail>>(created: &[PathBuf]) -> impl FnOnce(E) -> Fail + '_ {
+    move |e| {
+        remove_created(created);
+        e.into()
     }
 }
 
@@ -154,7 +165,7 @@ pub fn run(
             "--json does not apply to a shard; merge the shards: unolab merge DIR --json".into(),
         ));
     }
-    let (path, mut state) = open_state(
+    let (path, mut state, created) = open_state(
         &dir,
         shard,
         read_state,
@@ -181,9 +192,10 @@ pub fn run(
     let progress = |d: u64| session.progress(d);
     run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
         write(s)
-    })?;
+    })
+    .map_err(undo(&created))?;
     session.finish();
-    write(&state).map_err(Fail)?;
+    write(&state).map_err(undo(&created))?;
     let p = &state.progress;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
@@ -251,7 +263,7 @@ pub fn run_experiment(
             exp.run.max_clusters
         )));
     }
-    let (path, mut state) = open_state(
+    let (path, mut state, created) = open_state(
         &dir,
         shard,
         read_experiment_state,
@@ -292,9 +304,10 @@ pub fn run_experiment(
         session.stop,
         &progress,
         &mut save,
-    )?;
+    )
+    .map_err(undo(&created))?;
     session.finish();
-    write(&state).map_err(Fail)?;
+    write(&state).map_err(undo(&created))?;
     let p = &state.progress;
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",

@@ -98,14 +98,20 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         elapsed_s: session.finish(),
         started_utc: session.started_utc.clone(),
     };
+    let show = || print_result(a.json, || report.to_json(), || report.to_text());
     if let Some(dir) = &a.out {
         let command = super::args::command_words();
-        report.write_dir(dir, &command).map_err(Fail)?;
-        // What --resume continues from: the finished games' counts, kept
-        // while the tournament is partial.
-        save_state(dir, &print, &outcome).map_err(Fail)?;
+        // What --resume continues from (the finished games' counts) is
+        // kept while the tournament is partial.
+        session.write_or_show(
+            || {
+                report.write_dir(dir, &command)?;
+                save_state(dir, &print, &outcome)
+            },
+            show,
+        )?;
     }
-    print_result(a.json, || report.to_json(), || report.to_text())?;
+    show()?;
     if outcome.partial {
         return Ok(interrupted(&format!(
             "{} of {} games finished; results are marked partial ({})",

@@ -423,8 +423,24 @@ impl LadderReport<'_> {
     }
 
     /// Writes `ladder.csv`, `ladder.svg`, `report.md`, `manifest.json` and
-    /// each tournament's folder into `dir`.
+    /// each tournament's folder into `dir`, all or none: when a write fails
+    /// (a full disk), the tournaments' results written before it are
+    /// removed again (and their folders, when left empty), so that no
+    /// ladder is left without its table and the same command can run again
+    /// without `--force`.
     pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
+        let written = self.write_all(dir, command);
+        if written.is_err() {
+            for r in &self.outcome.rungs {
+                let size = dir.join(format!("{}p", r.players));
+                let _ = super::outdir::clear_results(&size);
+                let _ = std::fs::remove_dir(&size);
+            }
+        }
+        written
+    }
+
+    fn write_all(&self, dir: &Path, command: &[String]) -> Result<(), String> {
         for r in &self.outcome.rungs {
             let t = self.cfg.tournament(r.players);
             let rep = TournamentReport {

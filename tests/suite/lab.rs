@@ -776,3 +776,45 @@ fn saved_counts_that_no_games_could_make_are_refused() {
     let e = Results::from_json(&t).unwrap_err();
     assert!(e.contains("not those of the games"), "{e}");
 }
+
+/// A ladder whose results cannot all be written (here its table is a
+/// folder; on a full disk, any file) leaves no table size's results behind:
+/// an audit found the finished tournaments' folders left without the
+/// ladder's table, and the same command then refused them as earlier
+/// results, naming a folder the user never gave.
+#[test]
+fn a_ladder_written_in_part_takes_its_tournaments_back() {
+    use unolab::lab::ladder::{run, LadderFile};
+    use unolab::report::ladder::LadderReport;
+    let (dir, f) = ladder_file("undo", "\"random\", \"color\"", "random", "color");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let (cfg, _) = LadderFile::parse(&text, "ladder.toml")
+        .unwrap()
+        .config("ladder.toml", Some(40), 1)
+        .unwrap();
+    let outcome = run(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
+    let report = LadderReport {
+        cfg: &cfg,
+        outcome: &outcome,
+        description: "",
+        elapsed_s: 0.0,
+        started_utc: String::new(),
+    };
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("ladder.csv")).unwrap();
+    let e = report.write_dir(&out, &["unolab".into()]).unwrap_err();
+    assert!(e.contains("ladder.csv"), "{e}");
+    let mut left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["ladder.csv"], "only what was there before");
+    // Once the way is clear, the same folder takes the whole ladder.
+    std::fs::remove_dir(out.join("ladder.csv")).unwrap();
+    report.write_dir(&out, &["unolab".into()]).unwrap();
+    for p in ["2p", "3p"] {
+        assert!(out.join(p).join("ratings.csv").is_file(), "{p}");
+    }
+    assert!(out.join("ladder.csv").is_file());
+}

@@ -1017,3 +1017,51 @@ fn sigkill_keeps_the_last_experiment_checkpoint_which_resumes() {
     ]));
     assert!(e.contains("not a valid checkpoint interval"), "{e}");
 }
+
+/// A shard whose game fails (a seat's program exits without answering)
+/// leaves no empty output folder behind, as a plain run does: an audit
+/// found `--out` left empty by both kinds of shard.
+#[test]
+fn a_failed_shard_leaves_no_empty_folder() {
+    let dir = tempdir("failed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("nested").join("out");
+    let e = err(&unolab(&[
+        "run",
+        "-s",
+        "ext:false,random",
+        "-p",
+        "2",
+        "-g",
+        "20",
+        "-j",
+        "1",
+        "-q",
+        "--shard",
+        "0/2",
+        "-o",
+        s(&out),
+    ]));
+    assert!(e.contains("the program exited"), "{e}");
+    assert!(!dir.join("nested").exists(), "{e}");
+    let file = dir.join("x.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\n[base]\nplayers = 2\nstrategies = \"ext:false,random\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let e = err(&unolab(&[
+        "experiment",
+        "run",
+        s(&file),
+        "-j",
+        "1",
+        "-q",
+        "--shard",
+        "0/2",
+        "-o",
+        s(&out),
+    ]));
+    assert!(e.contains("the program exited"), "{e}");
+    assert!(!dir.join("nested").exists(), "{e}");
+}
