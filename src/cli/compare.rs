@@ -6,7 +6,7 @@ use super::experiment::drive;
 use super::term::Fail;
 use std::process::ExitCode;
 use unolab::lab::options::CompareOptions;
-use unolab::sim::Mode;
+use unolab::sim::{Mode, Seating};
 
 #[derive(clap::Args)]
 pub struct CompareArgs {
@@ -66,6 +66,10 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         b_seat: a.b_seat.clone(),
         games: a.common.games.unwrap_or(10_000),
         seed: a.common.seed.unwrap_or(1),
+        // clap has checked the name.
+        seating: (a.common.seating.as_deref())
+            .and_then(Seating::parse)
+            .unwrap_or_default(),
         allow_oracle: a.allow_oracle,
     }
     .experiment(&[])

@@ -62,16 +62,19 @@ pub fn ab(
     seed: u64,
     allow_oracle: bool,
 ) -> Result<Experiment, ConfigError> {
-    ab_with(a, b, mode, games, seed, allow_oracle, &[])
+    ab_with(a, b, mode, games, seed, Seating::Mixed, allow_oracle, &[])
 }
 
-/// As [`ab`], strategy names looked up first among `custom`.
+/// As [`ab`], strategy names looked up first among `custom`, both arms
+/// seated by `seating`.
+#[allow(clippy::too_many_arguments)]
 pub fn ab_with(
     a: ArmSpec,
     b: ArmSpec,
     mode: Mode,
     games: u64,
     seed: u64,
+    seating: Seating,
     allow_oracle: bool,
     custom: &[agents::StrategySpec],
 ) -> Result<Experiment, ConfigError> {
@@ -81,14 +84,17 @@ pub fn ab_with(
     }) {
         return Err(ConfigError::Invalid("the two configurations are the same: change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
     }
-    let arms = vec![
+    let mut arms = vec![
         resolve_arm_with(&a, mode, false, allow_oracle, custom)?,
         resolve_arm_with(&b, mode, false, allow_oracle, custom)?,
     ];
+    for arm in &mut arms {
+        arm.cfg.seating = seating;
+    }
     // Options that differ as written may still leave B as A (a setting at
     // its value, an empty house rule list, a line-up cycled to the same).
     if same_games(&arms[0], &arms[1]) {
-        return Err(ConfigError::Invalid("the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
+        return Err(ConfigError::Invalid("the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter): change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
     }
     Ok(Experiment {
         name: "compare".into(),
@@ -103,15 +109,27 @@ pub fn ab_with(
 }
 
 /// Whether arms `a` and `b` play the same games: the same deck, points and
-/// settings (their rule sets resolved), players and seated line-up (a rule
-/// set's name and description aside).
+/// settings (their rule sets resolved), players, seating and seated line-up
+/// (a rule set's name and description aside). Under the default seating
+/// the line-up's order does not count: every game seats an arrangement of
+/// it, enumerated from the line-up sorted by strategy name, so two typings
+/// of one line-up play the same games (`points,color` and `color,points`).
 fn same_games(a: &Arm, b: &Arm) -> bool {
     let (fa, fb) = (&a.cfg.rules.file, &b.cfg.rules.file);
+    fn by_name(c: &RunConfig) -> Vec<&agents::StrategySpec> {
+        let mut v: Vec<&agents::StrategySpec> = c.lineup.iter().collect();
+        v.sort_by(|x, y| x.name().cmp(y.name()));
+        v
+    }
+    let seated_alike = match (a.cfg.seating, b.cfg.seating) {
+        (Seating::Mixed, Seating::Mixed) => by_name(&a.cfg) == by_name(&b.cfg),
+        (sa, sb) => sa == sb && a.cfg.lineup == b.cfg.lineup,
+    };
     fa.deck == fb.deck
         && fa.points == fb.points
         && fa.settings == fb.settings
         && a.cfg.players == b.cfg.players
-        && a.cfg.lineup == b.cfg.lineup
+        && seated_alike
 }
 
 fn describe(s: &ArmSpec) -> String {

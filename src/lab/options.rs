@@ -119,6 +119,10 @@ pub struct CompareOptions {
     pub b_seat: Option<String>,
     pub games: u64,
     pub seed: u64,
+    /// The seating both arms play under (the default: mixed). Under it a
+    /// line-up's order does not change the games, so B typed as a
+    /// reordering of A is refused as the same configuration.
+    pub seating: Seating,
     /// Let a line-up seat the perfect-information reference (`base = "oracle"`).
     pub allow_oracle: bool,
 }
@@ -193,6 +197,7 @@ impl CompareOptions {
             self.mode,
             self.games,
             self.seed,
+            self.seating,
             self.allow_oracle,
             custom,
         )

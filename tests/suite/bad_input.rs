@@ -755,7 +755,7 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         let e = refusal(&unolab(&["compare", "-g", "100", "-q", b[0], b[1]]));
         assert_eq!(
             e,
-            "error: the two configurations are the same once resolved (B's options change nothing): change the rules, a setting, a house rule or a strategy with the --b-* options\n",
+            "error: the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter): change the rules, a setting, a house rule or a strategy with the --b-* options\n",
             "{b:?}"
         );
     }
@@ -768,6 +768,28 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "--b-set",
         "hand_size=6",
     ]));
+    // A line-up typed in another order plays A's games under the default
+    // seating (an audit found it run as an A/A comparison of rows of 0);
+    // under a seating that keeps the order it is a change.
+    let reorder = [
+        "compare",
+        "-p",
+        "2",
+        "-s",
+        "points,color",
+        "--b-strategies",
+        "color,points",
+        "-g",
+        "100",
+        "-q",
+    ];
+    let e = refusal(&unolab(&reorder));
+    assert!(e.contains("the same once resolved"), "{e}");
+    let e = refusal(&unolab(&[&reorder[..], &["--seating", "mixed"]].concat()));
+    assert!(e.contains("the same once resolved"), "{e}");
+    for seating in ["rotate", "fixed"] {
+        ok(unolab(&[&reorder[..], &["--seating", seating]].concat()));
+    }
     // An option given twice: the last won silently (args_override_self).
     for cmd in [
         &["run", "-g", "10", "-g", "20"][..],

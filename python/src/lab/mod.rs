@@ -556,6 +556,7 @@ pub fn compare(
         b_seat,
         games,
         seed,
+        seating: seating.unwrap_or_default(),
         allow_oracle,
     };
     let exp = opts.experiment(&customs.specs()).map_err(config_error)?;
