@@ -23,7 +23,7 @@ pub struct LadderArgs {
     #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
     games: Option<u64>,
     /// Worker threads (default: all cores); the ratings do not depend on it
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// Replace the earlier results in the output folder (the shipped
     /// results/ladder among them)

@@ -73,7 +73,7 @@ pub struct TrainArgs {
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Worker threads for labelling and evaluation (default: all cores); the weights do not depend on it
-    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
     /// The networks' name: stage K is written as NAME-K.safetensors and NAME-K.toml
     #[arg(long, default_value = "net")]
