@@ -211,6 +211,24 @@ def test_a_bare_resume_keeps_the_saved_limit_and_precision(tmp_path):
     assert again["manifest"]["precision"] == 0.0001
 
 
+def test_a_bare_resume_keeps_the_saved_seed_duplicate_and_batch(tmp_path):
+    """resume=True takes the saved run's seed, duplicate play and batch when
+    not given (they were refused as another experiment); given otherwise,
+    the refusal names them."""
+    exp = {"name": "e", "base": {"players": 2, "strategies": "points,color", "games": 600},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["stacking=same"]}]}
+    given = dict(seed=9, duplicate=True, batch=50)
+    d = tmp_path / "run"
+    unolab.experiment(exp, games=100, out=d, threads=1, **given)
+    more = unolab.experiment(exp, games=200, out=d, resume=True, threads=1)
+    straight = unolab.experiment(exp, games=200, threads=1, **given)
+    assert more["manifest"]["clusters"] == 200
+    assert strip(more["arms"]) == strip(straight["arms"])
+    assert strip(more["comparisons"]) == strip(straight["comparisons"])
+    with pytest.raises(ValueError, match=r"not the same: seed\)"):
+        unolab.experiment(exp, seed=10, out=d, resume=True, threads=1)
+
+
 def test_resume_is_refused_where_it_cannot_continue(tmp_path):
     with pytest.raises(ValueError, match=r"^resume=True needs out=DIR"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=10, resume=True)
