@@ -115,7 +115,13 @@ pub fn parse_batch(s: &str) -> Result<u64, String> {
 /// A positive integer (`_` allowed as a separator), no larger than `max` if
 /// given; the error names `what` and the valid range.
 fn parse_up_to(s: &str, what: &str, max: Option<u64>) -> Result<u64, String> {
-    match whole_number(&s.replace('_', "")) {
+    // A separator stands between two digits (`1_000`, not `1_000_` or `1__0`).
+    let b = s.as_bytes();
+    let separated = (0..b.len()).all(|i| {
+        b[i] != b'_'
+            || (i > 0 && i + 1 < b.len() && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+    });
+    match whole_number(&s.replace('_', "")).filter(|_| separated) {
         Some(n) if n > 0 && max.is_none_or(|m| n <= m) => Ok(n),
         _ => Err(match max {
             Some(m) => format!("'{s}' is not a valid {what} (valid: 1 to {m})"),
@@ -133,28 +139,26 @@ fn whole_number(s: &str) -> Option<u64> {
     let Some((mantissa, exp)) = s.split_once(['e', 'E']) else {
         return s.parse().ok();
     };
-    let exp: u32 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
+    let exp: i64 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{int}{frac}");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let frac_len = u32::try_from(frac.len()).ok()?;
-    // `int.frac` times 10^exp is `digits` times 10^(exp - frac_len): whole
-    // only when the fraction's digits beyond the exponent are zeros.
-    let n: u64 = if exp >= frac_len {
-        digits
+    // `int.frac` times 10^exp is `digits` times 10^shift: whole only when
+    // the digits a negative shift drops are zeros (`10e-1` is 1).
+    let shift = exp.checked_sub(i64::try_from(frac.len()).ok()?)?;
+    if shift >= 0 {
+        return digits
             .parse::<u64>()
             .ok()?
-            .checked_mul(10u64.checked_pow(exp - frac_len)?)?
-    } else {
-        let cut = digits.len() - (frac_len - exp) as usize;
-        if !digits[cut..].bytes().all(|b| b == b'0') {
-            return None;
-        }
-        digits[..cut].parse().ok()?
-    };
-    Some(n)
+            .checked_mul(10u64.checked_pow(u32::try_from(shift).ok()?)?);
+    }
+    let cut = digits.len().checked_sub(usize::try_from(-shift).ok()?)?;
+    if !digits[cut..].bytes().all(|b| b == b'0') {
+        return None;
+    }
+    digits[..cut].parse().ok()
 }
 
 /// `train --search-sims`.

@@ -117,8 +117,10 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     }
     // Earlier results are not replaced without --force, and the output
     // folder must be writable before the first game.
-    if let Some(dir) = &out {
-        claim_out_dir(dir, force)?;
+    match &out {
+        Some(dir) => claim_out_dir(dir, force)?,
+        None if force => return Err(force_without_out()),
+        None => {}
     }
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =
@@ -151,4 +153,10 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--force` given where there is nothing it could replace (a run, or a
+/// merge, without `--out`): refused, as `--checkpoint` without `--shard` is.
+pub fn force_without_out() -> Fail {
+    Fail("--force applies only with --out (it replaces the earlier results there)".into())
 }

@@ -433,11 +433,13 @@ fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
 }
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
-    let files = state_files(&a.paths)?;
     // Earlier results are not replaced without --force.
-    if let Some(dir) = &a.out {
-        check_out_dir(dir, a.force)?;
+    match &a.out {
+        Some(dir) => check_out_dir(dir, a.force)?,
+        None if a.force => return Err(super::run::force_without_out()),
+        None => {}
     }
+    let files = state_files(&a.paths)?;
     // Every file is of one kind: a run's shards or an experiment's.
     let mut kinds: Vec<(String, &PathBuf)> = Vec::new();
     for f in &files {

@@ -694,7 +694,14 @@ fn counts_take_scientific_notation_when_it_is_a_whole_number() {
     // `-g 1e6` was refused: counts are written that way in papers and in
     // Python. It means exactly 1,000,000; a count that is not a whole
     // number, or does not fit, is still refused with the forms it takes.
-    for (given, games) in [("2e2", 200), ("2.5E2", 250), ("1_0e1", 100), ("3e+1", 30)] {
+    for (given, games) in [
+        ("2e2", 200),
+        ("2.5E2", 250),
+        ("1_0e1", 100),
+        ("3e+1", 30),
+        ("10e-1", 1),
+        ("2_500e-2", 25),
+    ] {
         let o = unolab(&[
             "run",
             "-s",
@@ -715,7 +722,21 @@ fn counts_take_scientific_notation_when_it_is_a_whole_number() {
         assert_eq!(v["games"], games, "{given}");
     }
     for given in [
-        "1.5", "2.55e1", "1e-3", "1e20", "e6", "1e", "0e5", "1.e", "-1e3",
+        "1.5",
+        "2.55e1",
+        "1e-3",
+        "1e20",
+        "e6",
+        "1e",
+        "0e5",
+        "1.e",
+        "-1e3",
+        "15e-1",
+        "1_000_",
+        "1__0",
+        "_10",
+        "1_e3",
+        "5e-99999999999999999999",
     ] {
         let e = refusal(&unolab(&["run", "-s", "random", "-g", given]));
         assert!(
@@ -1536,4 +1557,22 @@ fn a_ladder_or_experiment_that_does_not_fit_names_its_file() {
         );
         assert!(!eout.exists());
     }
+}
+
+/// `--force` with nothing to replace (no `--out`) was taken silently by
+/// `run` and `merge` (an audit, 2026-12-06); `--checkpoint` without
+/// `--shard` was already refused.
+#[test]
+fn force_without_out_is_refused() {
+    let e = refusal(&unolab(&["run", "-g", "10", "--force"]));
+    assert_eq!(
+        e,
+        "error: --force applies only with --out (it replaces the earlier results there)\n"
+    );
+    let dir = tempdir("force-merge");
+    let e = refusal(&unolab(&["merge", s(&dir), "--force"]));
+    assert_eq!(
+        e,
+        "error: --force applies only with --out (it replaces the earlier results there)\n"
+    );
 }

@@ -115,6 +115,14 @@ fn validation_names_file_line_and_what_is_valid() {
         14,
         "unknown metric 'speed' (valid: turns_per_round",
     );
+    // An empty list meant every metric, as no list does.
+    let t = GOOD.replace("batch = 200", "batch = 200\nprecision = 0.01\nmetrics = []");
+    has(
+        &errors(&t),
+        15,
+        "[stop] metrics = [] names no metric; leave metrics out to look at every metric",
+    );
+    assert_eq!(errors(&t).len(), 1);
 }
 
 fn cfg(threads: usize, games: u64, duplicate: bool) -> LockstepConfig {

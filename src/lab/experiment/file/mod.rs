@@ -266,7 +266,14 @@ fn read_stop(errs: &mut Errors, stop: &FileStop, games: u64) -> StopRule {
         }
     }
     let mut precision_metrics = Vec::new();
-    for m in &stop.metrics {
+    // An empty list would mean every metric, as no list does: one way only.
+    if let Some(list) = stop.metrics.as_ref().filter(|l| l.get_ref().is_empty()) {
+        errs.at(
+            list.span(),
+            "[stop] metrics = [] names no metric; leave metrics out to look at every metric",
+        );
+    }
+    for m in stop.metrics.iter().flat_map(|l| l.get_ref()) {
         if METRIC_NAMES.contains(&m.get_ref().as_str()) {
             precision_metrics.push(m.get_ref().clone());
         } else {

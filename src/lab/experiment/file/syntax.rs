@@ -66,8 +66,7 @@ pub(super) struct FileStop {
     pub(super) precision_per_metric: Option<Spanned<std::collections::BTreeMap<String, f64>>>,
     pub(super) max_games: Option<Spanned<i64>>,
     pub(super) batch: Option<Spanned<i64>>,
-    #[serde(default)]
-    pub(super) metrics: Vec<Spanned<String>>,
+    pub(super) metrics: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Debug)]
