@@ -59,11 +59,7 @@ impl Observation {
             *t = *v;
         }
         // Before the first turn a wild start card has no colour yet.
-        let color = if obs.turns() == 0 && obs.rules().deck.color(obs.top()).is_none() {
-            None
-        } else {
-            Some(obs.color())
-        };
+        let color = obs.named_color();
         Observation {
             seat: obs.seat(),
             round: obs.round(),

@@ -195,6 +195,11 @@ def test_render_shows_the_table_and_the_legal_actions():
     for a in env.game.legal():
         assert f"{a} ({unolab.action_label(a)})" in text
     assert "hand of seat 0:" in text and "top card:" in text
+    # A wild start card's colour is not named yet (the table's red is no
+    # colour a player would call); once named, it is shown.
+    assert "top card: wild   colour: not named yet" in text
+    env.step(63)  # name yellow (the render lists "63 (name yellow)")
+    assert "top card: wild   colour: yellow" in env.render()
 
 
 def test_a_rule_file_by_path():

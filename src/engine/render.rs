@@ -25,7 +25,7 @@ fn table_lines(obs: &Observation, out: &mut String) {
     out.push_str(&format!(
         "top card: {}   colour: {}   direction: {}   draw pile: {}",
         r.deck.token(obs.top()),
-        obs.color().name(),
+        obs.named_color().map_or("not named yet", |c| c.name()),
         if obs.direction() > 0 {
             "clockwise (seat numbers up)"
         } else {

@@ -336,3 +336,63 @@ fn a_start_wild_is_named_from_the_same_view_whatever_the_table_played_before() {
     }
     assert!(other_colour > 0, "some round left another colour active");
 }
+
+/// Records, at each decision, its kind, the colour a player would call
+/// active ([`Observation::named_color`]) and the turn.
+struct Named {
+    seen: Arc<std::sync::Mutex<Vec<(&'static str, Option<unolab::Color>, u32)>>>,
+}
+
+impl Strategy for Named {
+    fn name(&self) -> &str {
+        "named"
+    }
+    fn choose_play(&mut self, obs: &Observation, playable: CardSet, rng: &mut Rng) -> Option<u8> {
+        let seen = (obs.named_color(), obs.turns());
+        self.seen.lock().unwrap().push(("play", seen.0, seen.1));
+        RandomStrategy.choose_play(obs, playable, rng)
+    }
+    fn choose_color(&mut self, obs: &Observation, _rng: &mut Rng) -> unolab::Color {
+        let seen = (obs.named_color(), obs.turns());
+        self.seen.lock().unwrap().push(("color", seen.0, seen.1));
+        unolab::Color::Blue
+    }
+}
+
+#[test]
+fn the_colour_is_unnamed_only_while_a_start_wild_is_named() {
+    // The table holds its starting colour (red) then, which the features
+    // encode; `render` and Python's `Observation.color` say none is named.
+    let rules = Rules::builtin("classic");
+    let d = &rules.deck;
+    let wild = (d.wild - d.wd4).first().unwrap();
+    let order: Vec<u8> = (d.all - CardSet::single(wild))
+        .iter()
+        .take(21)
+        .chain([wild])
+        .collect();
+    let mut g = Game::new(&rules, 3, 0);
+    g.start_match(Some(0));
+    g.script_deck(&order);
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut seats: Vec<Seat> = (0..3)
+        .map(|_| Seat::custom(Named { seen: seen.clone() }))
+        .collect();
+    g.play_round(
+        &mut Agents {
+            seats: &mut seats,
+            rng: <Rng as rand::SeedableRng>::seed_from_u64(1),
+        },
+        &mut NoRecord,
+    )
+    .unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen[0], ("color", None, 0), "{seen:?}");
+    assert_eq!(g.rules().deck.color(wild), None);
+    assert_eq!(seen[1], ("play", Some(unolab::Color::Blue), 1), "{seen:?}");
+    assert!(seen.len() > 2);
+    assert!(
+        seen[1..].iter().all(|s| s.1.is_some() && s.2 > 0),
+        "{seen:?}"
+    );
+}

@@ -92,7 +92,8 @@ impl Human {
         out = format!(
             "top card: {}   colour: {}   direction: {}",
             s.card(r, obs.top()),
-            s.colour(obs.color()),
+            obs.named_color()
+                .map_or("not named yet".to_string(), |c| s.colour(c)),
             if obs.direction() > 0 {
                 "clockwise (seat numbers up)"
             } else {

@@ -44,8 +44,18 @@ impl<'a> Observation<'a> {
     pub fn top(&self) -> CardId {
         self.g.top
     }
+    /// The active colour as the table holds it: while a wild start card's
+    /// colour is not yet named (the first turn's colour decision), the
+    /// table's starting colour, red, which the features encode too (see
+    /// [`Observation::named_color`]).
     pub fn color(&self) -> Color {
         self.g.color
+    }
+    /// The active colour, `None` while a wild start card's colour is not yet
+    /// named: what a player at the table would say the colour is.
+    pub fn named_color(&self) -> Option<Color> {
+        let unnamed = self.g.turns == 0 && self.g.rules.deck.color(self.g.top).is_none();
+        (!unnamed).then_some(self.g.color)
     }
     pub fn direction(&self) -> i8 {
         self.g.dir
