@@ -281,6 +281,19 @@ impl Strategy for ColorSpy {
     }
 }
 
+/// A scripted deck for 3 players of 7 cards whose start card is a plain
+/// wild: the wild, and the deck's order.
+fn start_wild_deck(rules: &Rules) -> (u8, Vec<u8>) {
+    let d = &rules.deck;
+    let wild = (d.wild - d.wd4).first().unwrap();
+    let order = (d.all - CardSet::single(wild))
+        .iter()
+        .take(21)
+        .chain([wild])
+        .collect();
+    (wild, order)
+}
+
 #[test]
 fn a_start_wild_is_named_from_the_same_view_whatever_the_table_played_before() {
     // The runners reuse one table for many games, and which games a table
@@ -288,13 +301,7 @@ fn a_start_wild_is_named_from_the_same_view_whatever_the_table_played_before() {
     // anything of the round before (here the colour left active, which the
     // seat naming a start wild saw, and the network strategy reads).
     let rules = Rules::builtin("classic");
-    let d = &rules.deck;
-    let wild = (d.wild - d.wd4).first().unwrap();
-    let order: Vec<u8> = (d.all - CardSet::single(wild))
-        .iter()
-        .take(21)
-        .chain([wild])
-        .collect();
+    let (wild, order) = start_wild_deck(&rules);
     // The view of the start wild's chooser on a fresh table.
     let start_view = |g: &mut Game, seed: u64| -> Vec<f32> {
         g.start_match(Some(0));
@@ -364,13 +371,7 @@ fn the_colour_is_unnamed_only_while_a_start_wild_is_named() {
     // The table holds its starting colour (red) then, which the features
     // encode; `render` and Python's `Observation.color` say none is named.
     let rules = Rules::builtin("classic");
-    let d = &rules.deck;
-    let wild = (d.wild - d.wd4).first().unwrap();
-    let order: Vec<u8> = (d.all - CardSet::single(wild))
-        .iter()
-        .take(21)
-        .chain([wild])
-        .collect();
+    let (wild, order) = start_wild_deck(&rules);
     let mut g = Game::new(&rules, 3, 0);
     g.start_match(Some(0));
     g.script_deck(&order);

@@ -1026,42 +1026,19 @@ fn a_failed_shard_leaves_no_empty_folder() {
     let dir = tempdir("failed");
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("nested").join("out");
-    let e = err(&unolab(&[
-        "run",
-        "-s",
-        "ext:false,random",
-        "-p",
-        "2",
-        "-g",
-        "20",
-        "-j",
-        "1",
-        "-q",
-        "--shard",
-        "0/2",
-        "-o",
-        s(&out),
-    ]));
-    assert!(e.contains("the program exited"), "{e}");
-    assert!(!dir.join("nested").exists(), "{e}");
     let file = dir.join("x.toml");
     std::fs::write(
         &file,
         "name = \"x\"\n[base]\nplayers = 2\nstrategies = \"ext:false,random\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n",
     )
     .unwrap();
-    let e = err(&unolab(&[
-        "experiment",
-        "run",
-        s(&file),
-        "-j",
-        "1",
-        "-q",
-        "--shard",
-        "0/2",
-        "-o",
-        s(&out),
-    ]));
-    assert!(e.contains("the program exited"), "{e}");
-    assert!(!dir.join("nested").exists(), "{e}");
+    for command in [
+        &["run", "-s", "ext:false,random", "-p", "2", "-g", "20"][..],
+        &["experiment", "run", s(&file)],
+    ] {
+        let shard = ["-j", "1", "-q", "--shard", "0/2", "-o", s(&out)];
+        let e = err(&unolab(&[command, &shard[..]].concat()));
+        assert!(e.contains("the program exited"), "{command:?}: {e}");
+        assert!(!dir.join("nested").exists(), "{command:?}: {e}");
+    }
 }
