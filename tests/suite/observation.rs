@@ -344,10 +344,13 @@ fn a_start_wild_is_named_from_the_same_view_whatever_the_table_played_before() {
     assert!(other_colour > 0, "some round left another colour active");
 }
 
-/// Records, at each decision, its kind, the colour a player would call
-/// active ([`Observation::named_color`]) and the turn.
+/// A decision's kind, the colour a player would call active then
+/// ([`Observation::named_color`]) and the turn.
+type Seen = (&'static str, Option<unolab::Color>, u32);
+
+/// Records [`Seen`] at each decision.
 struct Named {
-    seen: Arc<std::sync::Mutex<Vec<(&'static str, Option<unolab::Color>, u32)>>>,
+    seen: Arc<std::sync::Mutex<Vec<Seen>>>,
 }
 
 impl Strategy for Named {
