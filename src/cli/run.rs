@@ -4,7 +4,7 @@ use super::args::{
     cores, load_rules, parse_checkpoint, parse_count, parse_shard, parse_threads, RuleArgs,
     TableArgs, CHECKPOINT_SECS,
 };
-use super::scaffold::{claim_out_dir, Session};
+use super::scaffold::{claim_out_dir, force_without_out, Session};
 use super::term::{interrupted, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,10 +153,4 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         )));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `--force` given where there is nothing it could replace (a run, or a
-/// merge, without `--out`): refused, as `--checkpoint` without `--shard` is.
-pub fn force_without_out() -> Fail {
-    Fail("--force applies only with --out (it replaces the earlier results there)".into())
 }

@@ -289,3 +289,9 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
 pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
     outdir::claim_out_dir(dir, force).map_err(Fail)
 }
+
+/// `--force` given where there is nothing it could replace (a run, or a
+/// merge, without `--out`): refused, as `--checkpoint` without `--shard` is.
+pub fn force_without_out() -> Fail {
+    Fail("--force applies only with --out (it replaces the earlier results there)".into())
+}

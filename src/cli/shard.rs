@@ -3,7 +3,9 @@
 //! (shard states into the usual outputs).
 
 use super::args::{cores, CommonArgs};
-use super::scaffold::{check_out_dir, clear_results, prepare_out_dir, remove_created, Session};
+use super::scaffold::{
+    check_out_dir, clear_results, force_without_out, prepare_out_dir, remove_created, Session,
+};
 use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -436,7 +438,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     // Earlier results are not replaced without --force.
     match &a.out {
         Some(dir) => check_out_dir(dir, a.force)?,
-        None if a.force => return Err(super::run::force_without_out()),
+        None if a.force => return Err(force_without_out()),
         None => {}
     }
     let files = state_files(&a.paths)?;
