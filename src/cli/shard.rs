@@ -265,6 +265,15 @@ pub fn run_experiment(
             exp.run.max_clusters
         )));
     }
+    // A shard resumes by running its command again; --resume with nothing
+    // saved would quietly start it fresh (compare --resume refuses that).
+    if c.resume && !dir.join(shard.file_name()).is_file() {
+        return Err(Fail(format!(
+            "--resume: no saved state of shard {shard} in {} ({}); a shard continues when its command runs again, --resume or not",
+            dir.display(),
+            shard.file_name()
+        )));
+    }
     let (path, mut state, created) = open_state(
         &dir,
         shard,

@@ -1042,3 +1042,50 @@ fn a_failed_shard_leaves_no_empty_folder() {
         assert!(!dir.join("nested").exists(), "{command:?}: {e}");
     }
 }
+
+/// `--resume` on an experiment shard with nothing saved started it fresh
+/// without a word (an audit); `compare --resume` refuses that, and so does
+/// a shard now, before making any folder.
+#[test]
+fn a_shard_resume_with_nothing_saved_is_refused() {
+    let dir = tempdir("resume-nothing");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("x.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\n[base]\nplayers = 2\nstrategies = \"random,first\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let e = err(&unolab(&[
+        "experiment",
+        "run",
+        s(&file),
+        "-q",
+        "--shard",
+        "0/2",
+        "--resume",
+        "-o",
+        s(&out),
+    ]));
+    assert!(e.contains("--resume: no saved state of shard 0/2"), "{e}");
+    assert!(!out.exists());
+    // Run, then resumed: the finished shard is reported as such.
+    let args = [
+        "experiment",
+        "run",
+        s(&file),
+        "-q",
+        "--shard",
+        "0/2",
+        "-o",
+        s(&out),
+    ];
+    ok(unolab(&args));
+    let o = ok(unolab(&[&args[..], &["--resume"]].concat()));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("already finished"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
