@@ -300,7 +300,7 @@ const fn sections() -> [Section; 12] {
     let spec: [(&str, usize, &str); 12] = [
         ("hand", KINDS, "cards of each kind in the player's hand"),
         ("top", KINDS, "1 at the kind of the top card of the discard pile"),
-        ("color", 4, "1 at the active colour (red, yellow, green, blue)"),
+        ("color", 4, "1 at the active colour (red, yellow, green, blue); while a wild start card's colour is not yet named (the first colour decision), 1 at red, the table's starting colour (`Observation.color` is then `None`, and `render()` says \"not named yet\")"),
         ("direction", 1, "+1 clockwise, -1 counter-clockwise"),
         ("players", MAX_PLAYERS - 1, "1 at the player count (2..10)"),
         (
