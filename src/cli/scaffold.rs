@@ -50,6 +50,14 @@ impl Session {
         }
     }
 
+    /// The session, answerable for the output folders `created` for it
+    /// after it began (a shard makes its folder once its state file is
+    /// checked): [`Session::failed`] removes them too when left empty.
+    pub fn with_created(mut self, created: Vec<PathBuf>) -> Session {
+        self.created.extend(created);
+        self
+    }
+
     /// Moves the bar to `done` units.
     pub fn progress(&self, done: u64) {
         self.bar.set(done);

@@ -3,9 +3,7 @@
 //! (shard states into the usual outputs).
 
 use super::args::{cores, CommonArgs};
-use super::scaffold::{
-    check_out_dir, clear_results, force_without_out, prepare_out_dir, remove_created, Session,
-};
+use super::scaffold::{check_out_dir, clear_results, force_without_out, prepare_out_dir, Session};
 use super::term::{interrupted, print_out, print_result, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -29,7 +27,7 @@ fn shard_dir(out: Option<PathBuf>) -> Result<PathBuf, Fail> {
 /// The state file of `shard` in `dir`: the one found there (refused when it
 /// belongs to another configuration than `mine` or another shard), or a new
 /// one from `make` (creating `dir`; the folders created come back third,
-/// see [`undo`]). Nothing is created before the checks.
+/// for [`Session::with_created`]). Nothing is created before the checks.
 fn open_state<S: ShardFile>(
     dir: &Path,
     shard: Shard,
@@ -64,16 +62,6 @@ fn open_state<S: ShardFile>(
         let s = make()?;
         let created = prepare_out_dir(dir)?;
         Ok((path, s, created))
-    }
-}
-
-/// The error of a shard that failed, after removing the folders made for
-/// it (`created`) if nothing was written there: no empty folder is left
-/// behind, as by a run that fails ([`Session::failed`]).
-fn undo<E: Into<Fail>>(created: &[PathBuf]) -> impl FnOnce(E) -> Fail + '_ {
-    move |e| {
-        remove_created(created);
-        e.into()
     }
 }
 
@@ -187,7 +175,9 @@ pub fn run(
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let session = session.with_bar(total, quiet, "games", resumed);
+    let session = session
+        .with_created(created)
+        .with_bar(total, quiet, "games", resumed);
     // Every write (checkpoints and the last) records the time of all sessions.
     let write = state_writer(&dir, &session, &state);
     let every = Duration::from_secs_f64(every);
@@ -195,9 +185,9 @@ pub fn run(
     run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
         write(s)
     })
-    .map_err(undo(&created))?;
+    .map_err(|e| session.failed(e))?;
     session.finish();
-    write(&state).map_err(undo(&created))?;
+    write(&state).map_err(|e| session.failed(e))?;
     let p = &state.progress;
     print_out(&format!(
         "shard {shard}: games {}..{}, {} of {} finished{}; state in {}\n",
@@ -295,7 +285,10 @@ pub fn run_experiment(
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let session = session.with_bar(total, c.quiet, &format!("{unit} per arm"), resumed);
+    let session =
+        session
+            .with_created(created)
+            .with_bar(total, c.quiet, &format!("{unit} per arm"), resumed);
     // The state is saved at most every `every` seconds (10 by default), and
     // at the end.
     let write = state_writer(&dir, &session, &state);
@@ -316,9 +309,9 @@ pub fn run_experiment(
         &progress,
         &mut save,
     )
-    .map_err(undo(&created))?;
+    .map_err(|e| session.failed(e))?;
     session.finish();
-    write(&state).map_err(undo(&created))?;
+    write(&state).map_err(|e| session.failed(e))?;
     let p = &state.progress;
     print_out(&format!(
         "shard {shard} of {}: {unit} {}..{} of {} arms, {} of {} finished{}; state in {}\n",

@@ -432,9 +432,7 @@ impl LadderReport<'_> {
         let written = self.write_all(dir, command);
         if written.is_err() {
             for r in &self.outcome.rungs {
-                let size = dir.join(format!("{}p", r.players));
-                let _ = super::outdir::clear_results(&size);
-                let _ = std::fs::remove_dir(&size);
+                let _ = remove_size(dir, r.players);
             }
         }
         written
@@ -485,12 +483,19 @@ impl LadderReport<'_> {
 /// be left beside the new results, read as its own.
 pub fn remove_other_sizes(out: &Path, players: &[usize]) -> Result<(), String> {
     for p in 2..=10 {
-        let dir = out.join(format!("{p}p"));
-        if !players.contains(&p) && dir.is_dir() {
-            super::outdir::claim_out_dir(&dir, true)?;
-            let _ = std::fs::remove_dir(&dir);
+        if !players.contains(&p) && out.join(format!("{p}p")).is_dir() {
+            remove_size(out, p)?;
         }
     }
+    Ok(())
+}
+
+/// Removes the results of table size `players` from `out` (its `Np`
+/// folder's result files, and the folder when that leaves it empty).
+fn remove_size(out: &Path, players: usize) -> Result<(), String> {
+    let dir = out.join(format!("{players}p"));
+    super::outdir::claim_out_dir(&dir, true)?;
+    let _ = std::fs::remove_dir(&dir);
     Ok(())
 }
 

@@ -1018,20 +1018,26 @@ fn sigkill_keeps_the_last_experiment_checkpoint_which_resumes() {
     assert!(e.contains("not a valid checkpoint interval"), "{e}");
 }
 
+/// An experiment file `x.toml` in `dir`: one arm of 20 two-player games of
+/// `strategies`.
+fn one_arm_experiment(dir: &Path, strategies: &str) -> std::path::PathBuf {
+    let file = dir.join("x.toml");
+    std::fs::write(
+        &file,
+        format!("name = \"x\"\n[base]\nplayers = 2\nstrategies = \"{strategies}\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n"),
+    )
+    .unwrap();
+    file
+}
+
 /// A shard whose game fails (a seat's program exits without answering)
 /// leaves no empty output folder behind, as a plain run does: an audit
 /// found `--out` left empty by both kinds of shard.
 #[test]
 fn a_failed_shard_leaves_no_empty_folder() {
-    let dir = tempdir("failed");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::tempdir_created("shard", "failed");
     let out = dir.join("nested").join("out");
-    let file = dir.join("x.toml");
-    std::fs::write(
-        &file,
-        "name = \"x\"\n[base]\nplayers = 2\nstrategies = \"ext:false,random\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n",
-    )
-    .unwrap();
+    let file = one_arm_experiment(&dir, "ext:false,random");
     for command in [
         &["run", "-s", "ext:false,random", "-p", "2", "-g", "20"][..],
         &["experiment", "run", s(&file)],
@@ -1048,29 +1054,9 @@ fn a_failed_shard_leaves_no_empty_folder() {
 /// a shard now, before making any folder.
 #[test]
 fn a_shard_resume_with_nothing_saved_is_refused() {
-    let dir = tempdir("resume-nothing");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("x.toml");
-    std::fs::write(
-        &file,
-        "name = \"x\"\n[base]\nplayers = 2\nstrategies = \"random,first\"\ngames = 20\n[[arm]]\nlabel = \"a\"\n",
-    )
-    .unwrap();
+    let dir = common::tempdir_created("shard", "resume-nothing");
+    let file = one_arm_experiment(&dir, "random,first");
     let out = dir.join("out");
-    let e = err(&unolab(&[
-        "experiment",
-        "run",
-        s(&file),
-        "-q",
-        "--shard",
-        "0/2",
-        "--resume",
-        "-o",
-        s(&out),
-    ]));
-    assert!(e.contains("--resume: no saved state of shard 0/2"), "{e}");
-    assert!(!out.exists());
-    // Run, then resumed: the finished shard is reported as such.
     let args = [
         "experiment",
         "run",
@@ -1081,6 +1067,10 @@ fn a_shard_resume_with_nothing_saved_is_refused() {
         "-o",
         s(&out),
     ];
+    let e = err(&unolab(&[&args[..], &["--resume"]].concat()));
+    assert!(e.contains("--resume: no saved state of shard 0/2"), "{e}");
+    assert!(!out.exists());
+    // Run, then resumed: the finished shard is reported as such.
     ok(unolab(&args));
     let o = ok(unolab(&[&args[..], &["--resume"]].concat()));
     assert!(

@@ -94,29 +94,28 @@ pub fn keep_saved_options(dir: &Path, exp: &mut Experiment, given: &Overrides) {
     let Some(saved) = saved_experiment(&text).ok().flatten() else {
         return;
     };
-    let mut mine = exp.spec();
-    if given.seed.is_none() {
-        mine.seed = saved.seed;
-    }
-    if given.duplicate.is_none() {
-        mine.duplicate = saved.duplicate;
-    }
-    if given.batch.is_none() {
-        mine.batch = saved.batch;
-    }
-    // Another experiment's state: resume_state refuses it, with its reason;
-    // its options are not this one's to take. One given another seed,
-    // duplicate play or batch is refused naming that option alone.
-    let given_other = ["seed", "duplicate play", "batch"];
-    if resume_differences(&mine, &saved)
-        .iter()
-        .any(|d| !given_other.contains(&d.as_str()))
-    {
+    // Another experiment's state (beyond these options): resume_state
+    // refuses it, with its reason; its options are not this one's to take.
+    // A seed, duplicate play or batch given otherwise is refused by
+    // resume_state naming that option alone.
+    let others = ExperimentSpec {
+        seed: saved.seed,
+        duplicate: saved.duplicate,
+        batch: saved.batch,
+        ..exp.spec()
+    };
+    if !resume_differences(&others, &saved).is_empty() {
         return;
     }
-    exp.run.seed = mine.seed;
-    exp.run.duplicate = mine.duplicate;
-    exp.run.batch = mine.batch;
+    if given.seed.is_none() {
+        exp.run.seed = saved.seed;
+    }
+    if given.duplicate.is_none() {
+        exp.run.duplicate = saved.duplicate;
+    }
+    if given.batch.is_none() {
+        exp.run.batch = saved.batch;
+    }
     if given.games.is_none() {
         exp.run.max_clusters = saved.games;
     }
