@@ -260,7 +260,7 @@ fn report_experiment(exp: &Experiment, state: &LockstepState, partial: bool) {
         threads: 1,
         elapsed_s: 1.0,
         started: "2025-01-01T00:00:00Z".into(),
-        command: Vec::new(),
+        commands: Vec::new(),
         commit: None,
         shards: None,
     };

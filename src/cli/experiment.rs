@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use unolab::lab::options::Overrides;
 use unolab::lab::{experiment, Experiment};
 use unolab::report::experiment::{
-    keep_saved_options, refuse_saved, resume_state, ExperimentReport, StateSaver,
+    commands_so_far, keep_saved_options, refuse_saved, resume_state, ExperimentReport, StateSaver,
 };
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 
@@ -157,7 +157,8 @@ pub fn drive(
     // The state is saved at most every `every` seconds (10 by default, and
     // always at the end, interrupted or not), so saving costs nothing
     // measurable.
-    let mut saver = StateSaver::new(out, &exp, every);
+    let commands = commands_so_far(out, c.resume, super::args::command_words());
+    let mut saver = StateSaver::new(out, &exp, commands.clone(), every);
     let how = run_lockstep(
         &cfg,
         &mut state,
@@ -167,7 +168,6 @@ pub fn drive(
     )
     .map_err(|e| session.failed(e))?;
     let elapsed = session.finish();
-    let command = super::args::command_words();
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -175,7 +175,7 @@ pub fn drive(
         threads,
         elapsed_s: elapsed,
         started: session.started_utc.clone(),
-        command,
+        commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };

@@ -547,7 +547,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         threads: m.threads,
         elapsed_s: m.elapsed_s,
         started: m.started_utc.clone(),
-        command: super::args::command_words(),
+        commands: vec![super::args::command_words()],
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: Some(shards_entry(&m, files)),
     };
@@ -555,7 +555,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         // A complete merge is the state of games 0..N, as one run leaves it:
         // `experiment run --resume` can extend it.
         if !m.partial() {
-            save_state(&m.stats, &m.config, &state_path(dir)).map_err(Fail)?;
+            save_state(&m.stats, &m.config, &report.commands, &state_path(dir)).map_err(Fail)?;
         }
         report.write_dir(dir).map_err(Fail)?;
     }

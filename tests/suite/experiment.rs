@@ -1160,6 +1160,43 @@ fn a_bare_resume_takes_the_saved_seed_duplicate_play_and_batch() {
     for f in ["arms.csv", "comparisons.csv"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
+    // The report names the command that set the run up (the bare --resume
+    // repeats none of its options), then the one that continued it; the
+    // manifest records both.
+    let report = read(&a.join("report.md"));
+    let produced = report
+        .lines()
+        .find(|l| l.starts_with("Produced by"))
+        .expect("a Produced by line");
+    let typed = |out: &str, extra: &[&str]| {
+        let dir = dir.join(out);
+        format!(
+            "`unolab compare -p 2 -s points,color --b-seat 0=cautious --threads 1 -q --out {} {}`",
+            dir.display(),
+            extra.join(" ")
+        )
+    };
+    assert_eq!(
+        produced,
+        format!(
+            "Produced by {}, continued by {}.",
+            typed("a", &[&given[..], &["-g", "60"]].concat()),
+            typed("a", &["--resume", "-g", "120"])
+        )
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&a.join("manifest.json"))).unwrap();
+    assert!(
+        manifest["command"].to_string().contains("\"--seed\",\"5\""),
+        "{manifest}"
+    );
+    assert_eq!(
+        manifest["continued_by"].as_array().map(Vec::len),
+        Some(1),
+        "{manifest}"
+    );
+    let fresh: serde_json::Value = serde_json::from_str(&read(&b.join("manifest.json"))).unwrap();
+    assert_eq!(fresh["continued_by"], serde_json::json!([]));
     // Given with other values, they are refused in one line naming them,
     // and the saved run is left as it was.
     let state = read(&a.join("state.json"));

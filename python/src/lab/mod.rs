@@ -23,7 +23,8 @@ use unolab::lab::options::{CompareOptions, Overrides, RunOptions};
 use unolab::lab::tournament::{self as tour, TournamentConfig};
 use unolab::lab::{experiment as exp_file, ConfigError, Entrant, Experiment};
 use unolab::report::experiment::{
-    keep_saved_options, refuse_saved, resume_state, state_path, ExperimentReport, StateSaver,
+    commands_so_far, keep_saved_options, refuse_saved, resume_state, state_path, ExperimentReport,
+    StateSaver,
 };
 use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
 use unolab::report::{unfit_target, Report};
@@ -340,7 +341,13 @@ fn play_experiment(
     // With `out`, the state is saved as the command line saves it (every
     // few seconds of play and at the end, interrupted or not), so that a
     // run can be continued with `resume=True` or `--resume`.
-    let saver = Mutex::new(StateSaver::new(out.as_deref(), &exp, CHECKPOINT_SECS));
+    let commands = commands_so_far(out.as_deref(), resume, command(what));
+    let saver = Mutex::new(StateSaver::new(
+        out.as_deref(),
+        &exp,
+        commands.clone(),
+        CHECKPOINT_SECS,
+    ));
     let state = Mutex::new(state);
     let driven = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
@@ -364,7 +371,7 @@ fn play_experiment(
         threads,
         elapsed_s: clock.elapsed().as_secs_f64(),
         started,
-        command: command(what),
+        commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };

@@ -241,8 +241,24 @@ impl ExperimentReport<'_> {
         // it), so that a report depends on the command alone; the threads and
         // the time, which differ from machine to machine, are in
         // manifest.json.
-        let args: Vec<&str> = self.command.iter().skip(1).map(String::as_str).collect();
-        let _ = write!(o, "Produced by `unolab {}`", args.join(" "));
+        let typed = |c: &Vec<String>| {
+            let args: Vec<&str> = c.iter().skip(1).map(String::as_str).collect();
+            match c.first().map(String::as_str) {
+                // The Python package's call (`unolab.compare(...)`).
+                Some("python") => format!("`{}` in Python", args.join(" ")),
+                _ => format!("`unolab {}`", args.join(" ")),
+            }
+        };
+        let mut commands = self.commands.iter().map(typed);
+        let first = commands.next().unwrap_or_default();
+        let _ = write!(o, "Produced by {first}");
+        // A run continued with --resume: the commands that continued it,
+        // after the one that set it up (a bare --resume repeats none of its
+        // options).
+        let continued: Vec<String> = commands.collect();
+        if !continued.is_empty() {
+            let _ = write!(o, ", continued by {}", continued.join(", then "));
+        }
         match &self.shards {
             Some(s) => {
                 let list = |k: &str| {

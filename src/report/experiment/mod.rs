@@ -22,8 +22,8 @@ mod state;
 mod text;
 
 pub use state::{
-    keep_saved_options, load_state, parse_state, refuse_saved, resume_differences, resume_state,
-    save_state, state_path, StateSaver,
+    commands_so_far, keep_saved_options, load_state, parse_state, refuse_saved, resume_differences,
+    resume_state, save_state, state_path, StateSaver,
 };
 
 /// One metric of one arm.
@@ -286,7 +286,9 @@ pub struct ExperimentReport<'a> {
     pub elapsed_s: f64,
     /// Start time (UTC, RFC 3339).
     pub started: String,
-    pub command: Vec<String>,
+    /// The commands that played the run: the first started it, the others
+    /// continued it with `--resume` (`commands_so_far`).
+    pub commands: Vec<Vec<String>>,
     /// Git commit of the build when known.
     pub commit: Option<String>,
     /// For a merge of shards: which shards were merged and which are missing
@@ -459,7 +461,8 @@ impl ExperimentReport<'_> {
             "file": e.origin,
             "version": env!("CARGO_PKG_VERSION"),
             "git_commit": self.commit,
-            "command": self.command,
+            "command": self.commands.first(),
+            "continued_by": self.commands.get(1..).unwrap_or_default(),
             "started": self.started,
             "elapsed_s": (self.elapsed_s * 1000.0).round() / 1000.0,
             "threads": self.threads,

@@ -18,15 +18,24 @@ use std::time::Instant;
 pub struct StateSaver {
     path: Option<PathBuf>,
     spec: ExperimentSpec,
+    commands: Vec<Vec<String>>,
     every: f64,
     last: Instant,
 }
 
 impl StateSaver {
-    pub fn new(out: Option<&Path>, exp: &Experiment, every: f64) -> StateSaver {
+    /// `commands`: the commands that played the run so far, this one last
+    /// ([`commands_so_far`]).
+    pub fn new(
+        out: Option<&Path>,
+        exp: &Experiment,
+        commands: Vec<Vec<String>>,
+        every: f64,
+    ) -> StateSaver {
         StateSaver {
             path: out.map(state_path),
             spec: exp.spec(),
+            commands,
             every,
             last: Instant::now(),
         }
@@ -44,7 +53,7 @@ impl StateSaver {
     /// Saves `st` now.
     pub fn save(&self, st: &LockstepState) -> Result<(), String> {
         match &self.path {
-            Some(p) => save_state(st, &self.spec, p),
+            Some(p) => save_state(st, &self.spec, &self.commands, p),
             None => Ok(()),
         }
     }
@@ -58,14 +67,23 @@ pub fn state_path(out: &Path) -> PathBuf {
 
 /// Writes the state to `path` whole or not at all, with
 /// the experiment it belongs to (`spec`, the key `experiment`), so that
-/// `--resume` can refuse another experiment's state.
-pub fn save_state(st: &LockstepState, spec: &ExperimentSpec, path: &Path) -> Result<(), String> {
+/// `--resume` can refuse another experiment's state, and the commands that
+/// played it (the key `commands`, the first the one that started it), so
+/// that a run continued by a bare `--resume` reports the command that set
+/// it up.
+pub fn save_state(
+    st: &LockstepState,
+    spec: &ExperimentSpec,
+    commands: &[Vec<String>],
+    path: &Path,
+) -> Result<(), String> {
     let state = serde_json::to_string(st).map_err(|e| e.to_string())?;
     let spec = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+    let commands = serde_json::to_string(commands).map_err(|e| e.to_string())?;
     // The state's object with the experiment as its first key (the sums are
     // i128: they do not go through a serde_json::Value).
     let text = match state.strip_prefix('{') {
-        Some(rest) => format!("{{\"experiment\":{spec},{rest}"),
+        Some(rest) => format!("{{\"experiment\":{spec},\"commands\":{commands},{rest}"),
         None => return Err("the state is not a JSON object".into()),
     };
     crate::report::write_file_atomically(path, text.as_bytes())
@@ -201,14 +219,38 @@ pub fn parse_state(
     Ok((st, saved))
 }
 
+/// What a saved state's text records beside the sums, read without the
+/// state itself.
+#[derive(serde::Deserialize)]
+struct Head {
+    /// The experiment (`None` in a state written before states recorded it).
+    experiment: Option<ExperimentSpec>,
+    /// The commands that played it, the first the one that started it
+    /// (empty in a state written before states recorded them).
+    #[serde(default)]
+    commands: Vec<Vec<String>>,
+}
+
 /// The experiment a saved state's text records (`None` in a state written
 /// before states recorded it), without reading the state itself.
 fn saved_experiment(text: &str) -> Result<Option<ExperimentSpec>, serde_json::Error> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        experiment: Option<ExperimentSpec>,
-    }
     Ok(serde_json::from_str::<Head>(text)?.experiment)
+}
+
+/// The commands that have played the run in `dir` when `this` command
+/// continues it (`resume`): those its saved state records, then `this`.
+/// Without `resume`, or with no state that records them, `this` alone.
+pub fn commands_so_far(dir: Option<&Path>, resume: bool, this: Vec<String>) -> Vec<Vec<String>> {
+    let mut commands = match (dir, resume) {
+        (Some(dir), true) => std::fs::read_to_string(state_path(dir))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Head>(&t).ok())
+            .map(|h| h.commands)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    commands.push(this);
+    commands
 }
 
 /// Refuses an output folder holding saved work (an interrupted or finished
