@@ -180,6 +180,16 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
                  "0=color", "--seed", "12", "--games", "900", "--out", str(d), "--resume",
                  "--quiet")
     assert c["manifest"]["clusters"] == 900
+    # The report names the call that started the run, then each that
+    # continued it.
+    assert c["manifest"]["command"] == ["python", "unolab.compare(...)"]
+    assert [x[:2] for x in c["manifest"]["continued_by"]] == [
+        ["python", "unolab.compare(...)"], [c["manifest"]["continued_by"][1][0], "compare"]]
+    produced = [line for line in (d / "report.md").read_text().splitlines()
+                if line.startswith("Produced by")]
+    assert produced[0].startswith(
+        "Produced by `unolab.compare(...)` in Python, continued by `unolab.compare(...)` in "
+        "Python, then `unolab compare --strategies random")
     assert strip(c["arms"]) == strip(straight["arms"])
     assert strip(c["comparisons"]) == strip(straight["comparisons"])
     again = unolab.compare("random", games=900, out=d, resume=True, **args)
