@@ -643,6 +643,19 @@ fn without_lines(text: &str, prefixes: &[&str]) -> String {
         .join("\n")
 }
 
+/// A saved state's text without the commands that played it (the key
+/// `commands`, after the experiment).
+fn without_commands(text: &str) -> String {
+    let key = ",\"commands\":";
+    let Some(at) = text.find(key) else {
+        return text.to_string();
+    };
+    let rest = &text[at + key.len()..];
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+    values.next().expect("a list of commands").expect("JSON");
+    format!("{}{}", &text[..at], &rest[values.byte_offset()..])
+}
+
 /// The files of an experiment's results folder, by name.
 fn results_files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -684,11 +697,17 @@ fn check_experiment_merge(file: &str, extra: &[&str], n: u64, tag: &str) {
     {
         assert_eq!(read(&merged.join(f)), read(&single.join(f)), "{f}");
     }
-    // The merged state is the single run's, so `--resume` can extend either.
-    assert_eq!(
+    // The merged state is the single run's, so `--resume` can extend either
+    // (but for the commands that played it: provenance).
+    let (merged_state, single_state) = (
         read(&merged.join("state.json")),
-        read(&single.join("state.json"))
+        read(&single.join("state.json")),
     );
+    assert_eq!(
+        without_commands(&merged_state),
+        without_commands(&single_state)
+    );
+    assert!(without_commands(&merged_state).len() < merged_state.len());
     let provenance = ["command", "started", "elapsed_s", "threads", "shards"];
     let mm = json(&merged.join("manifest.json"));
     assert_eq!(mm["shards"]["count"], n);
