@@ -1010,12 +1010,21 @@ fn no_program_plays_the_same_deal_twice() {
     // game of a deal (an audit: 92 of 92 cards the opponent played came from
     // the hand the program had held). Now each rotation of a deal and each
     // arm has its own program: here 6 deals, in 2 rotations or 2 arms,
-    // played by 2 programs that each see every deal once.
-    for (tag, extra) in [
-        ("duplicate", vec!["run", "--duplicate"]),
+    // played by 2 programs that each see every deal once; and a comparison
+    // of duplicate deals, 2 rotations in each of 2 arms, by 4 (its arms
+    // shared one program between the rotations of a deal: an audit saw a
+    // program play the same deal from both seats).
+    for (tag, extra, programs) in [
+        ("duplicate", vec!["run", "--duplicate"], 2),
         (
             "compare",
             vec!["compare", "--b-seat", "1=first", "--seating", "fixed"],
+            2,
+        ),
+        (
+            "compare-duplicate",
+            vec!["compare", "--b-seat", "1=first", "--duplicate"],
+            4,
         ),
     ] {
         let dir = tempdir(&format!("once-{tag}"));
@@ -1042,7 +1051,11 @@ fn no_program_plays_the_same_deal_twice() {
         let o = unolab(&args);
         assert!(o.status.success(), "{tag}: {}", text(&o.stderr));
         let p = pids(&dir);
-        assert_eq!(p.len(), 2, "{tag}: one program per rotation or arm: {p:?}");
+        assert_eq!(
+            p.len(),
+            programs,
+            "{tag}: one program per rotation and arm: {p:?}"
+        );
         for pid in p {
             let log = std::fs::read_to_string(dir.join(format!("log-{pid}"))).unwrap();
             let rounds = log

@@ -30,14 +30,25 @@ struct ArmWorker<'a> {
 }
 
 impl<'a> ArmWorker<'a> {
-    fn new(cfg: &'a RunConfig) -> ArmWorker<'a> {
+    /// The worker of arm `cfg`, its deals played in every rotation with
+    /// `duplicate` (the experiment's; the arm's own configuration has none).
+    fn new(cfg: &'a RunConfig, duplicate: bool) -> ArmWorker<'a> {
         let mut game = Game::new(&cfg.rules, cfg.players, 0);
         game.set_lazy_pile(true);
         let layout = Layout::new(cfg);
         ArmWorker {
             cfg,
             game,
-            seats: Worker::new(cfg),
+            // One instance set per rotation of a deal: no instance plays the
+            // same deal twice, from another seat.
+            seats: Worker::with_rotations(
+                cfg,
+                if duplicate {
+                    cfg.players
+                } else {
+                    cfg.rotation_period()
+                },
+            ),
             block: Block::new(layout.keys.len()),
             layout,
             penalty: cfg.rules.settings.scoring == Scoring::Penalty,
@@ -334,8 +345,12 @@ pub fn run_lockstep(
             &|| stop.load(Ordering::Relaxed),
             |_| {
                 let taken = spare.lock().unwrap_or_else(|p| p.into_inner()).pop();
-                let workers: Vec<ArmWorker> = taken
-                    .unwrap_or_else(|| cfg.arms.iter().map(|a| ArmWorker::new(&a.cfg)).collect());
+                let workers: Vec<ArmWorker> = taken.unwrap_or_else(|| {
+                    cfg.arms
+                        .iter()
+                        .map(|a| ArmWorker::new(&a.cfg, cfg.duplicate))
+                        .collect()
+                });
                 (workers, empty.clone())
             },
             |(workers, part), k| {

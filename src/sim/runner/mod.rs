@@ -54,6 +54,14 @@ struct Mixer {
 
 impl Worker {
     pub(crate) fn new(cfg: &RunConfig) -> Worker {
+        Worker::with_rotations(cfg, cfg.rotation_period())
+    }
+
+    /// The worker of `cfg` with `rotations` instance sets: the lockstep
+    /// runner's arms play duplicate deals that their own configuration does
+    /// not know of (the duplicate play is the experiment's), so they say how
+    /// many rotations a deal is played in.
+    pub(crate) fn with_rotations(cfg: &RunConfig, rotations: usize) -> Worker {
         let n = cfg.players;
         let names = cfg.strategy_names();
         let index = |s: &StrategySpec| names.iter().position(|x| x == s.name()).unwrap_or(0);
@@ -63,7 +71,6 @@ impl Worker {
         // several rotations (rotated seats, duplicate play), one otherwise:
         // no instance plays the same deal twice, from another seat (a
         // strategy that remembers, such as a program, would know the hands).
-        let rotations = cfg.rotation_period();
         let mixer =
             (cfg.seating == Seating::Mixed && arrangements.cycle_len() != Some(1)).then(|| Mixer {
                 arrangements,
