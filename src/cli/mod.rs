@@ -164,6 +164,13 @@ pub fn main() -> ExitCode {
     };
     match run_cli(cli) {
         Ok(code) => code,
+        Err(Fail(_)) if scaffold::quitting() => {
+            // An interrupt ended the programs this command waited on: its
+            // handler exits with status 130 and its own line.
+            loop {
+                std::thread::park();
+            }
+        }
         Err(Fail(msg)) => {
             eprintln!("{}: {msg}", paint_error("error"));
             ExitCode::from(2)

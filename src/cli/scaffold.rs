@@ -214,11 +214,25 @@ pub use outdir::remove_created;
 /// said on stderr, and the exit status is 130.
 pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
     let _ = ctrlc::set_handler(move || {
+        // Said before the programs are ended, so that the command, seeing a
+        // program it waited on end, leaves the exit to this handler
+        // ([`quitting`]) instead of blaming the program.
+        QUITTING.store(true, std::sync::atomic::Ordering::SeqCst);
         unolab::agents::external::end_all();
         remove_created(&created);
         eprintln!("{line}");
         std::process::exit(130);
     });
+}
+
+/// Set when [`quit_at_interrupt`]'s handler has begun to quit.
+static QUITTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether an interrupt is quitting the command ([`quit_at_interrupt`]): a
+/// failure seen now is the interrupt's doing (a program it ended), and the
+/// handler exits with its own line and status 130.
+pub fn quitting() -> bool {
+    QUITTING.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// The folders [`prepare_out_dir`] made for this command's output

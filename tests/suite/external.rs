@@ -1368,3 +1368,38 @@ fn the_obs_tells_what_the_seat_knows_of_each_other_hand() {
     assert!(checked >= 20, "only {checked} swaps checked");
     assert!(known_seen >= 20, "only {known_seen} decisions knew a card");
 }
+
+#[test]
+fn an_interrupt_while_a_program_thinks_is_an_interrupt_not_its_failure() {
+    // Ctrl-C during `trace` (or `play`) while a program was thinking ended
+    // the program, and the command, seeing it end, often reported "the
+    // program exited (signal: 15) instead of answering" with status 2 before
+    // the interrupt's own line and 130 (an audit: 4 of 5 runs).
+    let dir = tempdir("trace-int-thinking");
+    for _ in 0..4 {
+        let bot = faulty("slow", "silent", 1, &dir);
+        let lineup = format!("{bot},random");
+        let out = dir.join("t.jsonl");
+        let o = common::signalled_after(
+            &[
+                "trace",
+                "-p",
+                "2",
+                "-s",
+                &lineup,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            1500,
+            &["-INT"],
+        );
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{e}");
+        assert_eq!(
+            e,
+            "interrupted: the match was not finished; no trace written\n"
+        );
+        assert!(!out.exists());
+    }
+    assert_all_gone(&dir);
+}
