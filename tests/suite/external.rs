@@ -122,6 +122,7 @@ fn assert_all_gone(dir: &Path) {
 fn unolab_bounded(args: &[&str], dir: &Path, limit: Duration) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
+        .stdin(Stdio::null())
         .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
         .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
         .spawn()
@@ -1401,5 +1402,44 @@ fn an_interrupt_while_a_program_thinks_is_an_interrupt_not_its_failure() {
         );
         assert!(!out.exists());
     }
+    assert_all_gone(&dir);
+}
+
+#[test]
+fn a_person_who_leaves_play_does_not_wait_for_the_programs_at_the_table() {
+    // Leaving (quit, or the end of input) played the round out with the
+    // programs answering as slowly as they do: a program that takes its hour
+    // kept the person waiting that long (an audit: 8 s against a program
+    // answering in 0.3 s). The programs are now ended when the person
+    // leaves. Here the person leaves at the first prompt (no input), and the
+    // program falls silent at its second decision with an hour to answer:
+    // without the change only the HANG bound ends the command.
+    let dir = tempdir("play-leave");
+    let preset = dir.join("slow.toml");
+    std::fs::write(
+        &preset,
+        format!(
+            "name = \"slow\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"silent\", \"2\", \"{}\"]\ntimeout_ms = 3600000\n",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    let args = [
+        "play",
+        "--seed",
+        "1",
+        "-p",
+        "2",
+        "-s",
+        preset.to_str().unwrap(),
+    ];
+    let o = unolab_bounded(&args, &dir, HANG);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).ends_with("You left the table in round 1.\n"),
+        "{}",
+        text(&o.stdout)
+    );
     assert_all_gone(&dir);
 }

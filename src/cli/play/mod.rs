@@ -266,6 +266,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
                 others[k % others.len()].instantiate(),
                 s as u8,
                 broken.clone(),
+                gone.clone(),
             ));
             k += 1;
         }
@@ -294,7 +295,10 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
     };
     let result = match game.play_match(&mut agents, &mut table, |_| {}) {
         Ok(r) => r,
-        Err(e) if e.fault && e.seat == me => {
+        // The person left (the programs they left are ended, so their
+        // seats fault too, and the lowest seat's fault is the one the
+        // engine reports).
+        Err(e) if e.fault && (e.seat == me || table.gone.load(Ordering::Relaxed)) => {
             remove_created(&created);
             if let Some(lost) = LOST.get() {
                 return Err(Fail(lost.clone()));

@@ -69,6 +69,10 @@ impl Human {
     fn leave(&mut self, why: String) -> Input {
         self.gone.store(true, Ordering::Relaxed);
         self.left = Some(why);
+        // The round is played out with defaults before the match ends: the
+        // programs at the table are ended now, so that their seats answer
+        // defaults at once instead of thinking for a table no one sits at.
+        unolab::agents::external::end_all();
         Input::Quit
     }
 

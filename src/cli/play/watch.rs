@@ -8,6 +8,7 @@
 //! fault in a shared [`Broken`], which the person's next prompt reads: the
 //! game ends there, with the fault.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use unolab::agents::{HookAt, Hooked};
 use unolab::{Observation, Seat, Strategy};
@@ -16,11 +17,15 @@ use unolab::{Observation, Seat, Strategy};
 pub type Broken = Arc<Mutex<Option<String>>>;
 
 /// `inner` at seat `seat`, recording its fault in `broken` (the first one
-/// of the table only) as soon as it has one.
-pub fn watched(inner: Seat, seat: u8, broken: Broken) -> Seat {
+/// of the table only) as soon as it has one, unless the person is `gone`:
+/// leaving ends the table's programs, whose faults are then no failure.
+pub fn watched(inner: Seat, seat: u8, broken: Broken, gone: Arc<AtomicBool>) -> Seat {
     Seat::custom(Hooked {
         inner,
         hook: move |s: &mut Seat, obs: &Observation, _: HookAt| {
+            if gone.load(Ordering::Relaxed) {
+                return;
+            }
             if let Some(f) = s.fault() {
                 let mut b = broken.lock().unwrap_or_else(|p| p.into_inner());
                 if b.is_none() {
