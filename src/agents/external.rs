@@ -24,7 +24,8 @@ mod process;
 mod protocol;
 
 pub use process::{check_command, end_all, read_lines, GRACE_MS, MAX_LINE_BYTES};
-use protocol::{bool_legal, clip};
+use protocol::bool_legal;
+pub use protocol::clip;
 pub use protocol::{check_hello, parse_answer, Answer, Want, PROTOCOL_VERSION};
 
 use crate::engine::cards::{CardId, CardSet, Color};

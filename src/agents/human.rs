@@ -4,6 +4,7 @@
 //! lines are the CLI's (`src/cli/play.rs`); it prints the messages these
 //! functions return.
 
+use crate::agents::external::clip;
 use crate::engine::cards::{CardId, CardSet, Color, Kind};
 use crate::engine::rules::Deck;
 
@@ -74,11 +75,12 @@ pub fn card_reply(
                 .copied()
                 .find(|&c| legal.contains(c))
                 .unwrap_or(c),
-            None => return CardReply::Refused(format!("you do not hold {t}")),
+            None => return CardReply::Refused(format!("you do not hold {}", clip(t))),
         }
     } else {
         return CardReply::Refused(format!(
-            "'{t}' is not a card: type its number, its name (e.g. red-7, wild), 'd' to draw or 'quit'"
+            "'{}' is not a card: type its number, its name (e.g. red-7, wild), 'd' to draw or 'quit'",
+            clip(t)
         ));
     };
     if legal.contains(card) {
@@ -120,6 +122,19 @@ pub fn seat(t: &str, others: &[u8]) -> Option<u8> {
 mod tests {
     use super::*;
     use crate::engine::rules::Rules;
+
+    #[test]
+    fn a_line_that_is_no_card_is_quoted_short_and_escaped() {
+        let rules = Rules::builtin("classic");
+        let t = format!("x\u{1b}[31m{}", "a".repeat(5000));
+        let CardReply::Refused(why) = card_reply(&t, &[], &rules.deck, CardSet::EMPTY, true) else {
+            panic!("refused");
+        };
+        assert!(why.starts_with("'x\\u{1b}[31maaa"), "{why}");
+        assert!(why.contains("aaa...' is not a card"), "{why}");
+        assert!(why.len() < 300, "{}", why.len());
+        assert!(!why.chars().any(char::is_control), "{why:?}");
+    }
 
     #[test]
     fn typed_lines() {

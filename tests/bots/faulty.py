@@ -7,6 +7,8 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
   crash    exit with status 3
   silent   stop answering (sleeps)
   garbage  write a line that is not JSON
+  garbagectl  the same, with a carriage return, an escape sequence and a
+           bell in it, 300 characters long
   long     write 1 MB without a line end, then stop answering
   binary   write a line that is not UTF-8, then stop answering
   illegal  answer a card that is not legal (every play decision from N on)
@@ -91,6 +93,9 @@ for line in sys.stdin:
                 sys.exit(0)
         if mode == "garbage":
             print("I am not JSON", flush=True)
+            continue
+        if mode == "garbagectl":
+            print("abc\rdef\x1b[31mRED\x07" + "z" * 300, flush=True)
             continue
         if mode == "long":
             sys.stdout.write("x" * 1_000_000)

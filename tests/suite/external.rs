@@ -712,6 +712,19 @@ fn a_program_that_writes_garbage_stops_the_run_quoting_it() {
         "{e}"
     );
     assert_all_gone(&dir);
+    // Control characters in the line are quoted escaped, not sent to the
+    // terminal (a carriage return overwrote the start of the message, an
+    // escape sequence coloured it), and the line is cut at 200 characters.
+    let (o, dir, _) = fault_run("garbagectl", 2, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    let quoted = format!(
+        "with 'abc\\rdef\\u{{1b}}[31mRED\\u{{7}}{}...': not JSON",
+        "z".repeat(184)
+    );
+    assert!(e.contains(&quoted), "{e}");
+    assert!(!e.chars().any(|c| c.is_control() && c != '\n'), "{e:?}");
+    assert_all_gone(&dir);
 }
 
 /// A program that answers a request twice is out of step: its extra line

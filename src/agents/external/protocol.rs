@@ -29,13 +29,24 @@ pub enum Answer {
     Seat(u8),
 }
 
-/// At most 200 characters of what a program wrote, for an error message.
-pub(super) fn clip(s: &str) -> String {
-    if s.chars().count() <= 200 {
-        s.to_string()
-    } else {
-        s.chars().take(200).collect::<String>() + "..."
+/// At most 200 characters of what a program (or a person) wrote, for a
+/// message on one line: control characters (a carriage return, an escape
+/// sequence, a bell, a NUL) are written escaped (`\r`, `\u{1b}`), never sent
+/// to the terminal as they are.
+pub fn clip(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == 200 {
+            out += "...";
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 /// Reads one line a program wrote as the answer to request `id`, a decision

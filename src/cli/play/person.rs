@@ -8,6 +8,7 @@ use super::watch;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use unolab::agents::external::clip;
 use unolab::agents::human::{self, CardReply, Typed};
 use unolab::engine::strategy::{fewest_cards_opponent, most_held_color};
 use unolab::report::Cell;
@@ -191,7 +192,7 @@ impl Human {
                 Input::Quit => return default,
                 Input::Line(t) => match human::yes_no(&t) {
                     Some(b) => return b,
-                    None => sayln!("'{t}' is not an answer: type y or n"),
+                    None => sayln!("'{}' is not an answer: type y or n", clip(&t)),
                 },
             }
         }
@@ -298,7 +299,10 @@ impl Strategy for Human {
                 Input::Quit => return most_held_color(obs),
                 Input::Line(t) => match human::color(&t) {
                     Some(c) => return c,
-                    None => sayln!("'{t}' is not a colour: type red, yellow, green or blue"),
+                    None => sayln!(
+                        "'{}' is not a colour: type red, yellow, green or blue",
+                        clip(&t)
+                    ),
                 },
             }
         }
@@ -328,7 +332,10 @@ impl Strategy for Human {
                 Input::Line(t) => match human::seat(&t, &others) {
                     Some(s) => return s,
                     None => {
-                        sayln!("'{t}' is not another player's seat: type one of the numbers listed")
+                        sayln!(
+                            "'{}' is not another player's seat: type one of the numbers listed",
+                            clip(&t)
+                        )
                     }
                 },
             }
