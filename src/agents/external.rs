@@ -292,7 +292,7 @@ impl External {
         if let Value::Object(m) = &mut settings {
             m.insert(
                 "points".into(),
-                serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
+                serde_json::to_value(rules.point_overrides()).unwrap_or(Value::Null),
             );
         }
         let deck: Vec<&str> = self.tokens.iter().map(|s| s.as_str()).collect();

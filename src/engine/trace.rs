@@ -182,7 +182,7 @@ pub fn match_line(rules: &Rules, players: usize, names: &[String], seed: u64) ->
     if let Value::Object(m) = &mut settings {
         m.insert(
             "points".into(),
-            serde_json::to_value(&rules.file.points).unwrap_or(Value::Null),
+            serde_json::to_value(rules.point_overrides()).unwrap_or(Value::Null),
         );
     }
     json!({"type": "match", "rules": rules.name, "settings": settings, "players": players, "strategies": names, "seed": seed})

@@ -24,6 +24,7 @@ pub use settings::{
 };
 
 use file::builtin_text;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A rule set ready for play: the resolved file, its settings and its deck tables.
@@ -88,6 +89,31 @@ impl Rules {
         };
         self.file.points != base.points
             || serde_json::to_value(&self.file.deck).ok() != serde_json::to_value(&base.deck).ok()
+    }
+
+    /// The rule set's point overrides by card token: every card of the deck
+    /// whose points the rule set's `[points]` table sets, by its token or by
+    /// its face (`draw2` sets `red-draw2`, `yellow-draw2`, ...; a token's
+    /// entry wins over its face's), with the points it scores. Empty when
+    /// nothing is overridden (the built-in rule sets). What traces and the
+    /// agent protocol's hello write, as TRACE.md's card tokens.
+    pub fn point_overrides(&self) -> BTreeMap<String, u32> {
+        let points = &self.file.points;
+        let mut out = BTreeMap::new();
+        if points.is_empty() {
+            return out;
+        }
+        for kind in &self.deck.kinds {
+            let token = kind.to_string();
+            let set = points
+                .get(&token)
+                .or_else(|| points.get(kind.face.token()))
+                .copied();
+            if let Some(p) = set {
+                out.insert(token, p);
+            }
+        }
+        out
     }
 
     /// Loads a built-in rule set or a file.
@@ -256,6 +282,29 @@ mod tests {
     fn classic_points_follow_the_rule_book() {
         let d = Rules::builtin("classic").deck;
         assert_eq!(d.points(d.all), 4 * (9 * 2 * 5 + 3 * 2 * 20) + 8 * 50);
+    }
+
+    #[test]
+    fn point_overrides_are_listed_by_card_token() {
+        // A face's override is every card of that face, a token's wins over
+        // its face's, and a rule set without overrides lists none.
+        assert!(Rules::builtin("cars3").point_overrides().is_empty());
+        let mut f = RuleSetFile::load("cars3").unwrap();
+        f.points.insert("draw2".into(), 10);
+        f.points.insert("red-draw2".into(), 12);
+        f.points.insert("wild-swap".into(), 40);
+        let o = Rules::build(f).unwrap().point_overrides();
+        let want: BTreeMap<String, u32> = [
+            ("blue-draw2", 10),
+            ("green-draw2", 10),
+            ("red-draw2", 12),
+            ("wild-swap", 40),
+            ("yellow-draw2", 10),
+        ]
+        .into_iter()
+        .map(|(t, p)| (t.to_string(), p))
+        .collect();
+        assert_eq!(o, want);
     }
 
     #[test]
