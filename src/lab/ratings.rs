@@ -416,75 +416,107 @@ pub fn fit_with_covariance(r: &Results, players: usize) -> (Vec<Rating>, Option<
     (ratings, cov)
 }
 
-/// Draws of the ratings behind [`rank_intervals`].
+/// Draws of the differences' maximum behind [`rank_intervals`].
 pub const RANK_DRAWS: usize = 10_000;
 
 /// A 95% interval for each strategy's rank (1 = strongest), in the field's
-/// order: the 2.5% and 97.5% quantiles of its rank over [`RANK_DRAWS`]
-/// draws of the log-strengths from the fit's normal approximation (mean
-/// `ratings`, covariance `cov`: a parametric bootstrap, since the ratings of
-/// one fit are correlated). Each interval is for one strategy's rank taken
-/// alone, not for the whole order at once. The draws come from a fixed
-/// seed, so the same fit gives the same intervals. `None` without a
-/// covariance.
+/// order, from the pairwise differences of the ratings (Mogstad, Romano,
+/// Shaikh and Wilhelm's marginal rank intervals): strategy `j`'s interval
+/// is `1 + a` to `k - b`, where `a` strategies are shown above it and `b`
+/// below it by simultaneous 95% intervals for its `k - 1` differences
+/// `theta_i - theta_j` (the fit's normal approximation with the ratings'
+/// covariance: the ratings of one fit are correlated). The intervals'
+/// critical value is the 95% quantile of the largest of the `k - 1`
+/// standardised differences, from [`RANK_DRAWS`] draws from a fixed seed
+/// (so the same fit gives the same intervals), stepped down: the
+/// differences shown are set aside and the quantile taken again over the
+/// rest, until none more is shown. The true rank lies outside only when a
+/// difference is shown on the wrong side, which the simultaneous intervals
+/// allow at most 5% of the time, so each strategy's interval holds its
+/// rank with at least 95% chance whatever the strengths, near ties
+/// included. Each interval is for one strategy's rank taken alone, not for
+/// the whole order at once. `None` without a covariance.
 pub fn rank_intervals(ratings: &[Rating], cov: Option<&[f64]>) -> Option<Vec<(usize, usize)>> {
     let k = ratings.len();
     let cov = cov?;
-    if k == 0 {
-        return Some(Vec::new());
+    if k < 2 {
+        return Some(vec![(1, 1); k]);
     }
-    // Ranks do not move when every rating moves alike, and the centred
-    // covariance is singular (its rows sum to 0): draw the differences
-    // from strategy 0 instead, whose covariance is not.
     let m = k - 1;
-    let mut d = vec![0.0; m * m];
-    for i in 0..m {
-        for j in 0..m {
-            d[i * m + j] = cov[(i + 1) * k + j + 1] - cov[(i + 1) * k] - cov[j + 1] + cov[0];
-        }
-    }
-    let l = cholesky(&d, m)?;
-    let mean: Vec<f64> = (1..k)
-        .map(|i| ratings[i].log_strength - ratings[0].log_strength)
-        .collect();
     let mut rng = <crate::engine::rng::Rng as rand::SeedableRng>::seed_from_u64(0x72616e6b);
-    let (mut z, mut x) = (vec![0.0; m], vec![0.0; k]);
-    // counts[i * k + r]: draws in which strategy i had rank r + 1.
-    let mut counts = vec![0u32; k * k];
-    for _ in 0..RANK_DRAWS {
-        for v in z.iter_mut() {
-            *v = crate::sim::stats::normal(&mut rng);
+    // Standard normal draws, shared by every strategy: draw d, coordinate a.
+    let u: Vec<f64> = (0..RANK_DRAWS * m)
+        .map(|_| crate::sim::stats::normal(&mut rng))
+        .collect();
+    let mut out = Vec::with_capacity(k);
+    let (mut corr, mut z, mut maxima) = (vec![0.0; m * m], vec![0.0; m], vec![0.0; RANK_DRAWS]);
+    for j in 0..k {
+        let others: Vec<usize> = (0..k).filter(|&i| i != j).collect();
+        // Cov(theta_a - theta_j, theta_b - theta_j).
+        let c =
+            |a: usize, b: usize| cov[a * k + b] - cov[a * k + j] - cov[j * k + b] + cov[j * k + j];
+        let se: Vec<f64> = others.iter().map(|&a| c(a, a).max(0.0).sqrt()).collect();
+        let t: Vec<f64> = others
+            .iter()
+            .zip(&se)
+            .map(|(&a, &s)| (ratings[a].log_strength - ratings[j].log_strength) / s)
+            .collect();
+        for (x, &a) in others.iter().enumerate() {
+            for (y, &b) in others.iter().enumerate() {
+                corr[x * m + y] = c(a, b) / (se[x] * se[y]);
+            }
         }
-        x[0] = 0.0;
-        for i in 0..m {
-            x[i + 1] = mean[i] + (0..=i).map(|j| l[i * m + j] * z[j]).sum::<f64>();
-        }
-        for i in 0..k {
-            let above = x.iter().filter(|&&y| y > x[i]).count();
-            counts[i * k + above] += 1;
-        }
-    }
-    let lo_at = (RANK_DRAWS as f64 * 0.025) as u32;
-    let hi_at = RANK_DRAWS as u32 - lo_at;
-    Some(
-        (0..k)
-            .map(|i| {
-                let row = &counts[i * k..(i + 1) * k];
-                let (mut seen, mut lo, mut hi) = (0u32, None, k);
-                for (r, &c) in row.iter().enumerate() {
-                    seen += c;
-                    if lo.is_none() && seen > lo_at {
-                        lo = Some(r + 1);
+        // Shown: +1 above j, -1 below, 0 not shown.
+        let mut shown = vec![0i8; m];
+        // Without a usable correlation (a variance of 0 or not a number),
+        // Bonferroni's bound on the maximum, which needs none.
+        let l = cholesky(&corr, m);
+        loop {
+            let rest: Vec<usize> = (0..m).filter(|&x| shown[x] == 0).collect();
+            if rest.is_empty() {
+                break;
+            }
+            let crit = match &l {
+                Some(l) => {
+                    for (d, mx) in maxima.iter_mut().enumerate() {
+                        let ud = &u[d * m..(d + 1) * m];
+                        for (x, zx) in z.iter_mut().enumerate() {
+                            *zx = (0..=x).map(|y| l[x * m + y] * ud[y]).sum();
+                        }
+                        *mx = rest.iter().map(|&x| z[x].abs()).fold(0.0, f64::max);
                     }
-                    if seen >= hi_at {
-                        hi = r + 1;
-                        break;
-                    }
+                    maxima.sort_by(f64::total_cmp);
+                    maxima[(RANK_DRAWS as f64 * 0.95).ceil() as usize - 1]
                 }
-                (lo.unwrap_or(1), hi)
-            })
-            .collect(),
-    )
+                None => bonferroni_z(rest.len()),
+            };
+            let mut more = false;
+            for &x in &rest {
+                if t[x] > crit {
+                    shown[x] = 1;
+                    more = true;
+                } else if t[x] < -crit {
+                    shown[x] = -1;
+                    more = true;
+                }
+            }
+            if !more {
+                break;
+            }
+        }
+        let above = shown.iter().filter(|&&v| v == 1).count();
+        let below = shown.iter().filter(|&&v| v == -1).count();
+        out.push((1 + above, k - below));
+    }
+    Some(out)
+}
+
+/// The normal quantile of a two-sided 95% interval Bonferroni-adjusted for
+/// `m` intervals: `z` with `P(|Z| > z) = 0.05 / m`.
+fn bonferroni_z(m: usize) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let p = 1.0 - 0.025 / m as f64;
+    Normal::standard().inverse_cdf(p)
 }
 
 /// The lower Cholesky factor of the `m x m` symmetric matrix `a` (row
@@ -563,4 +595,50 @@ fn constrained_inverse(info: &[f64], k: usize) -> Option<Vec<f64>> {
         }
     }
     Some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bonferroni_quantile_widens_with_the_intervals_it_covers() {
+        assert!((bonferroni_z(1) - 1.959964).abs() < 1e-5);
+        // P(|Z| > 2.807034) = 0.005, for 10 intervals.
+        assert!((bonferroni_z(10) - 2.807034).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_rank_interval_counts_the_strategies_shown_above_and_below() {
+        let r = |x: f64| Rating {
+            log_strength: x,
+            elo: 0.0,
+            elo_ci95: (0.0, 0.0),
+            p_average_table: 0.0,
+            p_average_table_ci95: (0.0, 0.0),
+        };
+        // Independent ratings of variance 0.01: a difference's se is 0.141;
+        // the two differences from one strategy are correlated 0.5, so the
+        // critical value lies between 1.96 and Bonferroni's 2.394 for 2:
+        // 0.1 apart is not shown, 0.9 and 1.0 are.
+        let ratings = [r(1.0), r(0.9), r(0.0)];
+        let mut cov = vec![0.0; 9];
+        for i in 0..3 {
+            cov[i * 3 + i] = 0.01;
+        }
+        let iv = rank_intervals(&ratings, Some(&cov)).unwrap();
+        assert_eq!(iv, vec![(1, 2), (1, 2), (3, 3)]);
+        // Correlated with the first, the second's difference from it is
+        // surer: 0.1 apart with se 0.032 (at most 2.394 of them: 0.076)
+        // shows it below.
+        cov[1] = 0.0095;
+        cov[3] = 0.0095;
+        let iv = rank_intervals(&ratings, Some(&cov)).unwrap();
+        assert_eq!(iv, vec![(1, 1), (2, 2), (3, 3)]);
+        assert_eq!(
+            rank_intervals(&ratings[..1], Some(&cov[..1])),
+            Some(vec![(1, 1)])
+        );
+        assert_eq!(rank_intervals(&ratings, None), None);
+    }
 }

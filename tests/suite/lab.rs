@@ -656,36 +656,61 @@ fn rating_intervals_cover_the_true_strengths_about_95_percent() {
 #[test]
 fn ladder_share_intervals_cover_the_true_share() {
     // The ladder's "share of the way" from a reference to a ceiling, from
-    // the ratings of synthetic tournaments with known strengths (five
-    // agents between and around them, 300 tournaments per table size). With
-    // the three ratings taken as independent the intervals covered 92.8% (4
-    // players) and 93.1% (heads-up); with their covariance in the fit,
-    // 94.7% and 94.2%.
+    // the ratings of synthetic tournaments with known strengths (300
+    // tournaments per case), each agent's coverage checked. With the
+    // delta method's symmetric interval, an agent far outside the range
+    // with an imprecise gap was covered 87% of the time in an audit's
+    // tournaments (and pooled figures hid it); Fieller's interval is
+    // lopsided as the ratio is. Measured figures: docs/lab.md.
     use unolab::lab::ladder::share_of_gap;
     use unolab::lab::ratings::fit_with_covariance;
-    let strength = [1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8];
-    let (reference, ceiling) = (0, 5);
-    let k = strength.len();
-    let ln: Vec<f64> = strength.iter().map(|x: &f64| x.ln()).collect();
-    let truth = |j: usize| (ln[j] - ln[reference]) / (ln[ceiling] - ln[reference]);
-    for players in [4, 2] {
-        let (mut hit, mut total) = (0u32, 0u32);
+    for (strength, reference, ceiling, players, games) in [
+        // Five agents between and around a clear gap.
+        (&[1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8][..], 0, 5, 4, 2000),
+        (&[1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8][..], 0, 5, 2, 2000),
+        // A gap of 0.3 in log-strength seen in few games, agents far outside.
+        (&[1.0, 0.5, 0.8, 1.15, 1.35, 1.6, 2.5][..], 0, 4, 4, 600),
+    ] {
+        let k = strength.len();
+        let ln: Vec<f64> = strength.iter().map(|x: &f64| x.ln()).collect();
+        let truth = |j: usize| (ln[j] - ln[reference]) / (ln[ceiling] - ln[reference]);
+        let agents: Vec<usize> = (0..k).filter(|&j| j != reference && j != ceiling).collect();
+        // Runs whose ceiling came out below the reference report no share.
+        let (mut hits, mut bounded, mut shown) = (vec![0u32; k], vec![0u32; k], vec![0u32; k]);
+        let mut bounded_hits = vec![0u32; k];
         for rep in 0..300u64 {
-            let r = synthetic(&strength, players, 2000, 5000 + rep);
+            let r = synthetic(strength, players, games, 5000 + rep);
             let (f, cov) = fit_with_covariance(&r, players);
             let cov = cov.unwrap();
-            for j in [1, 2, 3, 4, 6] {
+            for &j in &agents {
                 let ids = [j, reference, ceiling];
                 let c = ids.map(|x| ids.map(|y| cov[x * k + y]));
-                let (_, (lo, hi)) = share_of_gap(ids.map(|x| f[x].log_strength), c).unwrap();
-                hit += u32::from(lo <= truth(j) && truth(j) <= hi);
-                total += 1;
+                let Some((_, (lo, hi))) = share_of_gap(ids.map(|x| f[x].log_strength), c) else {
+                    continue;
+                };
+                shown[j] += 1;
+                // An unbounded interval holds every share.
+                hits[j] += u32::from(lo <= truth(j) && truth(j) <= hi);
+                bounded[j] += u32::from(lo.is_finite());
+                bounded_hits[j] += u32::from(lo.is_finite() && lo <= truth(j) && truth(j) <= hi);
             }
         }
-        let cover = f64::from(hit) / f64::from(total);
+        let cover: Vec<f64> = agents
+            .iter()
+            .map(|&j| f64::from(hits[j]) / f64::from(shown[j]))
+            .collect();
+        let pooled = cover.iter().sum::<f64>() / cover.len() as f64;
+        let least = cover.iter().copied().fold(1.0, f64::min);
+        eprintln!(
+            "{strength:?} {players} players, {games} games: coverage {pooled:.4} pooled, {cover:?} per agent, shown {:?}; bounded {:?}, of which held {:?}",
+            agents.iter().map(|&j| shown[j]).collect::<Vec<_>>(),
+            agents.iter().map(|&j| bounded[j]).collect::<Vec<_>>(),
+            agents.iter().map(|&j| bounded_hits[j]).collect::<Vec<_>>()
+        );
+        // 300 runs estimate an agent's coverage to about 1.3 points.
         assert!(
-            (0.935..=0.965).contains(&cover),
-            "{players} players: coverage {cover}"
+            (0.935..=0.975).contains(&pooled) && least >= 0.92,
+            "{strength:?}, {players} players, {games} games: coverage {cover:?}"
         );
     }
 }
@@ -694,27 +719,34 @@ fn ladder_share_intervals_cover_the_true_share() {
 fn rank_intervals_cover_the_true_ranks() {
     // The rank intervals of tournaments and the ladder, from synthetic
     // tournaments with known strengths: how often does each strategy's
-    // interval hold its true rank? Ranks are whole numbers, so an interval
-    // holds a little more than 95% of the draws' ranks: they cover more
-    // than 95%. Measured (300 tournaments each, 2026-12-06): 100.0%,
-    // 99.9%, 99.5%, 96.3% for the first four cases below (mean widths 0.55,
-    // 0.73, 2.29, 3.33 ranks), and 99.55% (width 1.92) for the 14-strategy
-    // field, which runs 40 tournaments here (a minute for 300).
+    // interval hold its true rank? Each strategy's own coverage is checked,
+    // not only the pooled one: the earlier intervals (quantiles of the
+    // ranks of the ratings' draws) held 99.5% pooled while a strongest
+    // strategy nearly tied with the next held its rank 1 in 87% of
+    // 100-game heads-up tournaments (an audit). The pairwise Bonferroni
+    // intervals hold at least 95% for each strategy by construction; the
+    // figures measured here are in docs/lab.md.
     use unolab::lab::ratings::{fit_with_covariance, rank_intervals};
     // A field like the ladder's: 14 strategies, some close together.
     const LADDER_LIKE: [f64; 14] = [
         0.4, 0.55, 0.6, 0.62, 0.7, 0.72, 0.75, 0.9, 0.95, 1.0, 1.2, 1.3, 1.4, 3.0,
     ];
+    // The audit's case: the strongest a hair above the next two, the
+    // weakest a hair below the next.
+    const NEAR_TIES: [f64; 6] = [1.03, 1.0, 1.0, 0.8, 0.6, 0.59];
     for (strength, players, games, reps) in [
         (&[1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8][..], 4, 2000, 300),
         (&[1.0, 0.6, 1.3, 1.6, 1.9, 4.0, 0.8][..], 2, 2000, 300),
         (&[1.0, 1.05, 1.1, 1.15, 1.2][..], 4, 3000, 300),
         (&[1.0, 1.05, 1.1, 1.15, 1.2][..], 4, 300, 300),
+        (&NEAR_TIES[..], 2, 100, 300),
+        (&NEAR_TIES[..], 2, 400, 300),
         (&LADDER_LIKE[..], 4, 6000, 40),
     ] {
         let k = strength.len();
         let true_rank = |j: usize| 1 + strength.iter().filter(|&&x| x > strength[j]).count();
-        let (mut hit, mut total, mut width) = (0u32, 0u32, 0usize);
+        let mut hits = vec![0u32; k];
+        let mut width = 0usize;
         for rep in 0..reps {
             let r = synthetic(strength, players, games, 7000 + rep);
             let (f, cov) = fit_with_covariance(&r, players);
@@ -722,19 +754,22 @@ fn rank_intervals_cover_the_true_ranks() {
             assert_eq!(iv.len(), k);
             for (j, &(a, b)) in iv.iter().enumerate() {
                 assert!(1 <= a && a <= b && b <= k, "{a}..{b}");
-                hit += u32::from(a <= true_rank(j) && true_rank(j) <= b);
+                hits[j] += u32::from(a <= true_rank(j) && true_rank(j) <= b);
                 width += b - a;
-                total += 1;
             }
         }
-        let cover = f64::from(hit) / f64::from(total);
+        let cover: Vec<f64> = hits.iter().map(|&h| f64::from(h) / reps as f64).collect();
+        let pooled = cover.iter().sum::<f64>() / k as f64;
+        let least = cover.iter().copied().fold(1.0, f64::min);
         eprintln!(
-            "{strength:?} {players} players, {games} games: coverage {cover:.4}, mean width {:.2}",
-            width as f64 / f64::from(total)
+            "{strength:?} {players} players, {games} games: coverage {pooled:.4} pooled, {least:.4} the least of a strategy, mean width {:.2}",
+            width as f64 / (reps as f64 * k as f64)
         );
+        // At least 95% each by construction; 300 runs estimate a strategy's
+        // coverage to about 1.3 points, so 92% flags a real shortfall.
         assert!(
-            cover >= 0.94,
-            "{strength:?}, {players} players, {games} games: coverage {cover}, under 94%"
+            pooled >= 0.95 && least >= 0.92,
+            "{strength:?}, {players} players, {games} games: coverage {cover:?}"
         );
     }
 }

@@ -166,7 +166,7 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
     }
     if cfg.precision.is_none() && !cfg.precision_metrics.is_empty() {
         return bad(format!(
-            "the metrics of a precision are named ({}), but no precision is given (--precision X, or [stop] precision = X)",
+            "the metrics of a precision are named ({}), but no precision is given for them (--precision X, or [stop] precision = X; precision_per_metric gives each of its metrics its own, without [stop] metrics)",
             cfg.precision_metrics.join(", ")
         ));
     }
