@@ -81,7 +81,7 @@ impl LadderReport<'_> {
             .map(|(i, e)| {
                 let (seats, wins) = (res.seats[i], res.wins[i]);
                 // 0 and 1 by definition at the reference and the ceiling
-                // (the delta method would give their own ratings' noise).
+                // (an interval would give their own ratings' noise).
                 let share = self.cfg.ceiling.and_then(|c| {
                     let s = share(r, i, self.cfg.reference, c)?;
                     Some(match i {
@@ -313,9 +313,9 @@ impl LadderReport<'_> {
         s.push_str("![strength against decisions per second per core](ladder.svg)\n\n");
         s.push_str(&format!(
             "Elo: Plackett-Luce on the round winner, 0 = the field's average, 95% intervals from the fit. \
-             The rank orders the point estimates; its 95% interval, each agent's rank taken alone, is from 10,000 draws of the ratings from the fit (with their covariance). \
+             The rank orders the point estimates; its 95% interval, each agent's rank taken alone, counts the agents shown above and below it by simultaneous 95% intervals for its rating differences (with the ratings' covariance in the fit). \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
-             is approximate (delta method, with the three ratings' covariance in the tournament's fit). Each tournament's ratings, head-to-head \
+             is Fieller's, from the three ratings and their covariance in the tournament's fit. Each tournament's ratings, head-to-head \
              table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",
             // The folder holds these results now: running it again needs --force.
             regenerate = if command.split(' ').any(|w| w == "--force") {

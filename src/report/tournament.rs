@@ -103,7 +103,7 @@ impl TournamentReport<'_> {
         );
         t += &format!(
             "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out; \
-             the rank orders the point estimates, and its 95% interval (each strategy's alone) is from draws of the ratings\n",
+             the rank orders the point estimates, and its 95% interval (each strategy's alone) counts those shown above and below it by simultaneous intervals for its rating differences\n",
             res.no_winner
         );
         t += &format!(
