@@ -403,9 +403,10 @@ pub fn share_of_gap(points: [f64; 3], cov: [[f64; 3]; 3]) -> Option<(f64, (f64, 
         return Some((point, (f64::NAN, f64::NAN)));
     }
     let (v_nn, v_dd) = (v_nn.max(0.0), v_dd.max(0.0));
-    // a s^2 - 2 b s + c <= 0: bounded exactly when a > 0, the gap clear of 0.
+    // a s^2 - 2 b s + c <= 0: bounded exactly when a > 0, that is when the
+    // gap (d > 0) is clear of 0.
     let a = d * d - Z * Z * v_dd;
-    if d - Z * v_dd.sqrt() <= 0.0 || a <= 0.0 {
+    if a <= 0.0 {
         return Some((point, (f64::NEG_INFINITY, f64::INFINITY)));
     }
     let b = n * d - Z * Z * v_nd;
