@@ -129,6 +129,19 @@ pub struct Deck {
     pub point_classes: Vec<(u32, CardSet)>,
 }
 
+/// The points a rule set's `[points]` table gives the cards of `kind`: its
+/// token's entry, else its face's (`draw2`), else none (the face's default
+/// then applies).
+pub(crate) fn points_set(
+    points: &std::collections::BTreeMap<String, u32>,
+    kind: &Kind,
+) -> Option<u32> {
+    points
+        .get(&kind.to_string())
+        .or_else(|| points.get(kind.face.token()))
+        .copied()
+}
+
 impl Deck {
     /// Builds the tables from a rule-set file's deck and point overrides.
     pub fn build(file: &RuleSetFile) -> Result<Deck, RulesError> {
@@ -222,13 +235,7 @@ impl Deck {
             let id = i as CardId;
             deck.face_of[i] = kind.face.index() as u8;
             deck.effect_of[i] = *effect;
-            let token = kind.to_string();
-            let pts = file
-                .points
-                .get(&token)
-                .or_else(|| file.points.get(kind.face.token()))
-                .copied()
-                .unwrap_or(kind.face.default_points() as u32);
+            let pts = points_set(&file.points, kind).unwrap_or(kind.face.default_points() as u32);
             deck.points_of[i] = pts.min(u16::MAX as u32) as u16;
             deck.face_mask[kind.face.index()].insert(id);
             deck.kind_of[i] = match kind.color {

@@ -104,13 +104,8 @@ impl Rules {
             return out;
         }
         for kind in &self.deck.kinds {
-            let token = kind.to_string();
-            let set = points
-                .get(&token)
-                .or_else(|| points.get(kind.face.token()))
-                .copied();
-            if let Some(p) = set {
-                out.insert(token, p);
+            if let Some(p) = deck::points_set(points, kind) {
+                out.insert(kind.to_string(), p);
             }
         }
         out
