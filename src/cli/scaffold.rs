@@ -128,12 +128,8 @@ fn interrupt_flag() -> &'static AtomicBool {
                 if now_ms().saturating_sub(FIRST_MS.load(Ordering::SeqCst)) < 1000 {
                     return;
                 }
-                unolab::agents::external::end_all();
-                if let Ok(made) = MADE.lock() {
-                    remove_created(&made);
-                }
-                eprintln!("quit at once: nothing more is written");
-                std::process::exit(130);
+                let made = MADE.lock().map(|m| m.clone()).unwrap_or_default();
+                quit_now(&made, "quit at once: nothing more is written");
             }
             FIRST_MS.store(now_ms(), Ordering::SeqCst);
             // The first signal: the run ends after the games in progress.
@@ -213,22 +209,26 @@ pub use outdir::remove_created;
 /// does not reach), the folders `created` for the output removed, `line`
 /// said on stderr, and the exit status is 130.
 pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
-    let _ = ctrlc::set_handler(move || {
-        // Said before the programs are ended, so that the command, seeing a
-        // program it waited on end, leaves the exit to this handler
-        // ([`quitting`]) instead of blaming the program.
-        QUITTING.store(true, std::sync::atomic::Ordering::SeqCst);
-        unolab::agents::external::end_all();
-        remove_created(&created);
-        eprintln!("{line}");
-        std::process::exit(130);
-    });
+    let _ = ctrlc::set_handler(move || quit_now(&created, &line));
 }
 
-/// Set when [`quit_at_interrupt`]'s handler has begun to quit.
+/// Quits from a signal handler: ends the programs, removes the folders
+/// `created` (those still empty), says `line` on stderr and exits with 130.
+/// It says it is quitting ([`quitting`]) before it ends the programs, so
+/// that the command, seeing a program it waited on end, leaves the exit to
+/// this handler instead of blaming the program.
+fn quit_now(created: &[PathBuf], line: &str) -> ! {
+    QUITTING.store(true, std::sync::atomic::Ordering::SeqCst);
+    unolab::agents::external::end_all();
+    remove_created(created);
+    eprintln!("{line}");
+    std::process::exit(130);
+}
+
+/// Set when a signal handler has begun to quit ([`quit_now`]).
 static QUITTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Whether an interrupt is quitting the command ([`quit_at_interrupt`]): a
+/// Whether an interrupt is quitting the command ([`quit_now`]): a
 /// failure seen now is the interrupt's doing (a program it ended), and the
 /// handler exits with its own line and status 130.
 pub fn quitting() -> bool {
