@@ -37,6 +37,22 @@ fn faulty(name: &str, mode: &str, n: u32, dir: &Path) -> String {
     )
 }
 
+/// A preset file `NAME.toml` in `dir` (base = "external") running the faulty
+/// test bot with `mode`, its decision `n` and a pid file, then the lines
+/// `extra` (such as `timeout_ms = ...`).
+fn faulty_preset(dir: &Path, name: &str, mode: &str, n: u32, extra: &str) -> std::path::PathBuf {
+    let preset = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &preset,
+        format!(
+            "name = \"{name}\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"{mode}\", \"{n}\", \"{}\"]\n{extra}",
+            dir.join("pids").display()
+        ),
+    )
+    .unwrap();
+    preset
+}
+
 fn pid_file(dir: &Path, name: &str) -> Vec<u32> {
     std::fs::read_to_string(dir.join(name))
         .unwrap_or_default()
@@ -653,15 +669,7 @@ fn a_program_that_exits_stops_the_run_with_the_request() {
 /// time taken.
 fn fault_run_300ms(name: &str, mode: &str, n: u32) -> (Output, TempDir, Duration) {
     let dir = tempdir(mode);
-    let preset = dir.join(format!("{name}.toml"));
-    std::fs::write(
-        &preset,
-        format!(
-            "name = \"{name}\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"{mode}\", \"{n}\", \"{}\"]\ntimeout_ms = 300\n",
-            dir.join("pids").display()
-        ),
-    )
-    .unwrap();
+    let preset = faulty_preset(&dir, name, mode, n, "timeout_ms = 300\n");
     let spec = format!("{},random", preset.display());
     let t = Instant::now();
     let o = unolab_bounded(&fault_args(&spec), &dir, Duration::from_secs(60));
@@ -1091,15 +1099,7 @@ fn a_program_whose_helper_holds_its_output_ends_with_the_run() {
     // A preset file (base = "external"), a helper that shares the program's
     // output: the run ends, reports, and ends the helper too.
     let dir = tempdir("helper-preset");
-    let preset = dir.join("helper.toml");
-    std::fs::write(
-        &preset,
-        format!(
-            "name = \"helper\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"ok+helper\", \"1\", \"{}\"]\n",
-            dir.join("pids").display()
-        ),
-    )
-    .unwrap();
+    let preset = faulty_preset(&dir, "helper", "ok+helper", 1, "");
     let spec = format!("{},random", preset.display());
     let args = [
         "run", "--quiet", "--json", "-s", &spec, "-p", "2", "-g", "20", "-j", "1",
@@ -1428,15 +1428,7 @@ fn a_person_who_leaves_play_does_not_wait_for_the_programs_at_the_table() {
     // program falls silent at its second decision with an hour to answer:
     // without the change only the HANG bound ends the command.
     let dir = tempdir("play-leave");
-    let preset = dir.join("slow.toml");
-    std::fs::write(
-        &preset,
-        format!(
-            "name = \"slow\"\nbase = \"external\"\ncommand = [\"python3\", \"tests/bots/faulty.py\", \"silent\", \"2\", \"{}\"]\ntimeout_ms = 3600000\n",
-            dir.join("pids").display()
-        ),
-    )
-    .unwrap();
+    let preset = faulty_preset(&dir, "slow", "silent", 2, "timeout_ms = 3600000\n");
     let args = [
         "play",
         "--seed",
