@@ -1395,12 +1395,30 @@ fn an_interrupted_trace_writes_nothing_and_removes_the_folders_it_made() {
 #[test]
 fn a_preset_value_of_the_wrong_kind_is_said_in_words() {
     // A preset's bad number said Rust's type ("expected u32"), where rule
-    // and experiment files say what is expected.
+    // and experiment files say what is expected; then the type's range
+    // ("from 0 to 4294967295", "0 or more"), where the field's own is
+    // narrower and 0 was refused next with a second range.
     let d = tempdir("preset-words");
     for (body, want) in [
         (
             "base = \"pimc\"\n[search]\niterations = -1\n",
-            "expected a whole number from 0 to 4294967295",
+            "integer `-1`, expected a whole number from 1 to 1000000",
+        ),
+        (
+            "base = \"pimc\"\n[search]\niterations = 0\n",
+            "integer `0`, expected a whole number from 1 to 1000000",
+        ),
+        (
+            "base = \"pimc\"\n[search]\nmodel_turns = 9\n",
+            "integer `9`, expected a whole number from 1 to 8",
+        ),
+        (
+            "base = \"external\"\ncommand = [\"true\"]\ntimeout_ms = -5\n",
+            "integer `-5`, expected a whole number, 1 or more",
+        ),
+        (
+            "base = \"external\"\ncommand = [\"true\"]\ntimeout_ms = 0\n",
+            "integer `0`, expected a whole number, 1 or more",
         ),
         (
             "base = \"heuristic\"\n[params]\npoints_weight = \"x\"\n",

@@ -3,7 +3,9 @@
 //! search ([`SearchKind`]) and the validated [`SearchConfig`] with its rollout
 //! policy loaded.
 
+use crate::agents::preset::whole;
 use crate::agents::StrategySpec;
+use crate::engine::game::{MAX_PLAYERS, MAX_TURNS};
 use serde::{Deserialize, Serialize};
 
 /// What a simulation's result is worth to each seat.
@@ -72,6 +74,7 @@ pub enum Opponents {
 pub struct SearchParams {
     /// `pimc`: determinizations per legal action; `ismcts`: iterations (one
     /// determinization and one simulation each) per decision.
+    #[serde(deserialize_with = "whole::<_, u32, 1, 1_000_000>")]
     pub iterations: u32,
     /// `ismcts`: the UCB exploration constant.
     pub exploration: f64,
@@ -151,9 +154,11 @@ pub struct SearchParams {
     pub model_noise: f64,
     /// `model`: how many of each other player's last turns count (1 to 8;
     /// see `MAX_TURNS`).
+    #[serde(deserialize_with = "whole::<_, u32, 1, { MAX_TURNS as u64 }>")]
     pub model_turns: u32,
     /// `model`: the most candidate deals looked at for one determinization
     /// (the heaviest is played when none is kept).
+    #[serde(deserialize_with = "whole::<_, u32, 1, 4096>")]
     pub model_tries: u32,
     /// `model`: how candidate deals are made: `deal` (whole
     /// determinizations) or `hands` (the hands first, cheaper).
@@ -164,14 +169,20 @@ pub struct SearchParams {
     /// partial ceiling: what knowing the next player's hand alone is
     /// worth, for example. Left out of a preset's description at 0, so
     /// that saved states of presets written before it still resume.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(
+        skip_serializing_if = "is_zero",
+        deserialize_with = "whole::<_, u32, 0, { MAX_PLAYERS as u64 - 1 }>"
+    )]
     pub sees_next: u32,
     /// `oracle`: how many of the players before it (the previous player
     /// first, in the direction of play at each decision) it sees the hands
     /// of, besides those `sees_next` names; the others' hands are dealt
     /// uniformly (0 with `sees_next = 0`: every hand). Left out of a
     /// preset's description at 0, as `sees_next` is.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(
+        skip_serializing_if = "is_zero",
+        deserialize_with = "whole::<_, u32, 0, { MAX_PLAYERS as u64 - 1 }>"
+    )]
     pub sees_previous: u32,
 }
 
