@@ -10,7 +10,8 @@
 //! - [`external`]: a program in any language over JSON Lines;
 //! - [`seat`]: the runner's seat type, with static dispatch of the built-ins;
 //! - [`preset`]: the strategy preset file and its checks;
-//! - [`spec`]: strategies by name (preset files, built-ins) and line-ups.
+//! - [`spec`]: strategies by name (preset files, built-ins) and line-ups;
+//! - [`whole`]: a preset's whole numbers, read in the field's own range.
 
 pub mod builtin;
 pub mod external;
@@ -21,6 +22,7 @@ pub mod preset;
 pub mod search;
 pub mod seat;
 pub mod spec;
+pub mod whole;
 
 pub use builtin::{FirstStrategy, RandomStrategy};
 pub use heuristic::{Heuristic, HeuristicParams};

@@ -3,7 +3,7 @@
 //! search ([`SearchKind`]) and the validated [`SearchConfig`] with its rollout
 //! policy loaded.
 
-use crate::agents::preset::whole;
+use crate::agents::whole::whole;
 use crate::agents::StrategySpec;
 use crate::engine::game::{MAX_PLAYERS, MAX_TURNS};
 use serde::{Deserialize, Serialize};
