@@ -396,6 +396,29 @@ def test_out_holding_results_is_refused_unless_force(tmp_path):
         unolab.run("random", players=2, games=10, force=True)
 
 
+def test_force_keeps_the_earlier_results_when_the_new_call_writes_none(tmp_path):
+    """force=True removed the earlier results before the first game: a call
+    that then failed left the folder empty. They now go only once the new
+    call has written its own, and come back otherwise."""
+    d = tmp_path / "r"
+    unolab.run("color,random", players=2, games=200, seed=1, out=d)
+    before = {p.name: p.read_bytes() for p in d.iterdir()}
+
+    def give_up(done, total):
+        raise RuntimeError("the callback gave up")
+
+    for call in (lambda: unolab.run("color,random", players=2, games=100_000, seed=2, out=d,
+                                    force=True, progress=give_up),
+                 lambda: unolab.tournament("color,random,points", players=2, games=100_000,
+                                           out=d, force=True, progress=give_up)):
+        with pytest.raises(RuntimeError, match="gave up"):
+            call()
+        assert {p.name: p.read_bytes() for p in d.iterdir()} == before
+    unolab.run("color,random", players=2, games=300, seed=2, out=d, force=True)
+    assert json.loads((d / "manifest.json").read_text())["seed"] == 2
+    assert not [p for p in d.iterdir() if p.name.startswith(".")]
+
+
 def test_a_saved_compare_is_resumed_or_replaced_only_when_asked(tmp_path):
     args = dict(players=2, b_seat=(0, "color"), seed=3)
     d = tmp_path / "c"

@@ -162,7 +162,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run_cli(cli) {
+    let result = run_cli(cli);
+    // Earlier results --force moved aside go now, or come back where the
+    // command wrote none.
+    scaffold::settle_set_aside();
+    match result {
         Ok(code) => code,
         Err(Fail(_)) if scaffold::quitting() => {
             // An interrupt ended the programs this command waited on: its

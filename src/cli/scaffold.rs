@@ -220,6 +220,7 @@ pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
 fn quit_now(created: &[PathBuf], line: &str) -> ! {
     QUITTING.store(true, std::sync::atomic::Ordering::SeqCst);
     unolab::agents::external::end_all();
+    settle_set_aside();
     remove_created(created);
     eprintln!("{line}");
     std::process::exit(130);
@@ -302,14 +303,41 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
     outdir::check_out_dir(dir, force).map_err(Fail)
 }
 
-/// [`outdir::clear_results`] for the command line.
+/// [`outdir::set_aside_results`] for the command line: the earlier results
+/// are kept aside until the command ends ([`settle_set_aside`]).
 pub fn clear_results(dir: &Path) -> Result<(), Fail> {
-    outdir::clear_results(dir).map_err(Fail)
+    keep_aside(outdir::set_aside_results(dir).map_err(Fail)?);
+    Ok(())
 }
 
-/// [`outdir::claim_out_dir`] for the command line.
+/// [`outdir::claim_out_dir`] for the command line, the earlier results
+/// kept aside as by [`clear_results`].
 pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
-    outdir::claim_out_dir(dir, force).map_err(Fail)
+    keep_aside(outdir::claim_out_dir(dir, force).map_err(Fail)?);
+    Ok(())
+}
+
+/// The earlier results `--force` moved aside during this command.
+static SET_ASIDE: Mutex<Vec<outdir::SetAside>> = Mutex::new(Vec::new());
+
+fn keep_aside(s: Option<outdir::SetAside>) {
+    if let (Some(s), Ok(mut all)) = (s, SET_ASIDE.lock()) {
+        all.push(s);
+    }
+}
+
+/// The command has ended (or quits at once): the earlier results `--force`
+/// set aside are removed where it wrote results, and put back where it
+/// wrote none (it failed, or was interrupted before a game finished).
+pub fn settle_set_aside() {
+    let all = SET_ASIDE
+        .lock()
+        .map(|mut v| std::mem::take(&mut *v))
+        .unwrap_or_default();
+    // Innermost first: a ladder's table sizes before its folder.
+    for s in all.into_iter().rev() {
+        s.settle();
+    }
 }
 
 /// `--force` given where there is nothing it could replace (a run, or a

@@ -494,7 +494,7 @@ pub fn remove_other_sizes(out: &Path, players: &[usize]) -> Result<(), String> {
 /// folder's result files, and the folder when that leaves it empty).
 fn remove_size(out: &Path, players: usize) -> Result<(), String> {
     let dir = out.join(format!("{players}p"));
-    super::outdir::claim_out_dir(&dir, true)?;
+    super::outdir::clear_results(&dir)?;
     let _ = std::fs::remove_dir(&dir);
     Ok(())
 }

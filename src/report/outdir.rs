@@ -155,8 +155,8 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), String> {
     ))
 }
 
-/// Removes the earlier results in `dir` (the files of [`RESULT_FILES`]), so
-/// that nothing of them is mixed into a new result (`--force`).
+/// Removes the earlier results in `dir` (the files of [`RESULT_FILES`]) at
+/// once, for good: a ladder's table size it no longer has.
 pub fn clear_results(dir: &Path) -> Result<(), String> {
     for f in results_in(dir) {
         std::fs::remove_file(dir.join(f))
@@ -165,12 +165,107 @@ pub fn clear_results(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// [`check_out_dir`], then with `force` [`clear_results`]: the folder is
-/// ready for a new result.
-pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), String> {
+/// Earlier results that `--force` moved out of the way, into a hidden folder
+/// of their own folder (`.unolab-replaced-PID`), until the new command has
+/// results of its own there. Dropped (or [`SetAside::settle`]d), it removes
+/// them if the folder now holds results, and otherwise puts them back: a
+/// command that fails or is quit before it wrote anything leaves the
+/// earlier results as they were, not an empty folder.
+#[derive(Debug)]
+pub struct SetAside {
+    dir: PathBuf,
+    aside: PathBuf,
+    moved: Vec<String>,
+}
+
+impl SetAside {
+    /// Removes the earlier results, or puts them back ([`SetAside`]).
+    pub fn settle(mut self) {
+        self.settle_now();
+    }
+
+    fn settle_now(&mut self) {
+        if self.moved.is_empty() {
+            return;
+        }
+        let moved = std::mem::take(&mut self.moved);
+        if holds_results(&self.dir) {
+            let _ = std::fs::remove_dir_all(&self.aside);
+        } else {
+            put_back(&self.dir, &self.aside, &moved);
+        }
+    }
+}
+
+impl Drop for SetAside {
+    fn drop(&mut self) {
+        self.settle_now();
+    }
+}
+
+/// The folders of a ladder's table sizes (`2p`, `4p`, ...) in `dir` that
+/// hold results.
+fn size_folders(dir: &Path) -> Vec<String> {
+    (2..=crate::engine::game::MAX_PLAYERS)
+        .map(|p| format!("{p}p"))
+        .filter(|n| {
+            let d = dir.join(n);
+            d.is_dir() && !results_in(&d).is_empty()
+        })
+        .collect()
+}
+
+/// Whether `dir` holds results: result files, or a table size's.
+fn holds_results(dir: &Path) -> bool {
+    !results_in(dir).is_empty() || !size_folders(dir).is_empty()
+}
+
+/// Moves `moved` (names in `dir`) back from `aside`, and removes `aside`
+/// when that empties it.
+fn put_back(dir: &Path, aside: &Path, moved: &[String]) {
+    for n in moved {
+        let _ = std::fs::rename(aside.join(n), dir.join(n));
+    }
+    let _ = std::fs::remove_dir(aside);
+}
+
+/// Moves the earlier results in `dir` out of the way (`--force`): the files
+/// of [`RESULT_FILES`] and a ladder's table-size folders, so that nothing of
+/// them is mixed into a new result. They are removed only once the new
+/// command has written results ([`SetAside`]); `None` when there were none.
+pub fn set_aside_results(dir: &Path) -> Result<Option<SetAside>, String> {
+    let mut names: Vec<String> = results_in(dir).iter().map(|f| f.to_string()).collect();
+    names.extend(size_folders(dir));
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let aside = dir.join(format!(".unolab-replaced-{}", std::process::id()));
+    let fail = |e: std::io::Error, what: &Path| {
+        format!("--force: cannot move {} aside: {e}", what.display())
+    };
+    std::fs::create_dir(&aside).map_err(|e| fail(e, &aside))?;
+    let mut moved = Vec::new();
+    for n in names {
+        if let Err(e) = std::fs::rename(dir.join(&n), aside.join(&n)) {
+            put_back(dir, &aside, &moved);
+            return Err(fail(e, &dir.join(&n)));
+        }
+        moved.push(n);
+    }
+    Ok(Some(SetAside {
+        dir: dir.to_path_buf(),
+        aside,
+        moved,
+    }))
+}
+
+/// [`check_out_dir`], then with `force` [`set_aside_results`]: the folder
+/// is ready for a new result.
+pub fn claim_out_dir(dir: &Path, force: bool) -> Result<Option<SetAside>, String> {
     check_out_dir(dir, force)?;
     if force {
-        clear_results(dir)?;
+        set_aside_results(dir)
+    } else {
+        Ok(None)
     }
-    Ok(())
 }

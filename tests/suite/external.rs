@@ -1448,3 +1448,124 @@ fn a_person_who_leaves_play_does_not_wait_for_the_programs_at_the_table() {
     );
     assert_all_gone(&dir);
 }
+
+/// Every file under `dir` (relative paths, hidden ones too) with its bytes.
+fn folder_bytes(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut all = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                all.push((p.strip_prefix(dir).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn force_keeps_the_earlier_results_until_the_new_command_has_written_its_own() {
+    // `--force` removed the earlier results before the first game: a run
+    // that then failed (a program that crashed) left an empty folder, the
+    // results it was to replace gone.
+    let d = tempdir("force-keeps");
+    let out = d.join("out");
+    let o = out.to_str().unwrap();
+    let crash = faulty("crash", "crash", 3, &d);
+    let lineup = format!("color,{crash}");
+    for (first, failing) in [
+        (
+            vec!["run", "-q", "-g", "300", "-s", "color,points"],
+            vec!["run", "-q", "-g", "300", "-s", lineup.as_str()],
+        ),
+        (
+            vec![
+                "tournament",
+                "-q",
+                "-p",
+                "2",
+                "-g",
+                "100",
+                "-s",
+                "color,points,random",
+            ],
+            vec![
+                "tournament",
+                "-q",
+                "-p",
+                "2",
+                "-g",
+                "100",
+                "-s",
+                &format!("color,points,{crash}"),
+            ],
+        ),
+        (
+            vec![
+                "compare",
+                "-q",
+                "-p",
+                "2",
+                "-s",
+                "color,points",
+                "--b-seat",
+                "0=tuned",
+                "-g",
+                "200",
+            ],
+            vec![
+                "compare",
+                "-q",
+                "-p",
+                "2",
+                "-s",
+                "color,points",
+                "--b-seat",
+                &format!("0={crash}"),
+                "-g",
+                "200",
+            ],
+        ),
+    ] {
+        let _ = std::fs::remove_dir_all(&out);
+        let w = unolab(&[&first[..], &["-o", o]].concat());
+        assert!(w.status.success(), "{}", text(&w.stderr));
+        let before = folder_bytes(&out);
+        assert!(before.len() >= 3, "{first:?}: {before:?}");
+        // A command over them that fails: they stay as they were.
+        let f = unolab(&[&failing[..], &["-o", o, "--force"]].concat());
+        assert_eq!(f.status.code(), Some(2), "{}", text(&f.stderr));
+        assert!(text(&f.stderr).contains("crash"), "{}", text(&f.stderr));
+        assert!(
+            folder_bytes(&out) == before,
+            "{first:?}: the earlier results changed"
+        );
+        // A command over them that succeeds: its results, and nothing of
+        // the earlier ones nor of the folder they were kept in.
+        let mut again = first.clone();
+        again.extend(["--seed", "77", "-o", o, "--force"]);
+        let w = unolab(&again);
+        assert!(w.status.success(), "{}", text(&w.stderr));
+        let after = folder_bytes(&out);
+        assert!(after != before, "{first:?}");
+        assert!(
+            std::fs::read_dir(&out).unwrap().all(|e| !e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')),
+            "{first:?}: a hidden folder was left in {o}"
+        );
+        assert!(
+            std::fs::read_to_string(out.join("manifest.json"))
+                .unwrap()
+                .contains("\"77\""),
+            "{first:?}: not the new results"
+        );
+    }
+}

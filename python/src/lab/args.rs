@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use unolab::agents::{self, StrategySpec};
 use unolab::engine::rules::{RuleSetFile, Rules};
-use unolab::report::outdir::{self, check_out_dir, clear_results};
+use unolab::report::outdir::{self, check_out_dir, set_aside_results, SetAside};
 use unolab::sim::{Mode, Seating};
 
 // ----- strategies given as names or Python objects ----------------------------
@@ -191,16 +191,21 @@ pub(super) fn out_named(msg: &str, dir: &Path) -> String {
 }
 
 /// Refuses an output folder that holds earlier results unless `force`
-/// (the command line's `--force`), and with `force` removes them: before the
-/// first game, as the command line does.
-pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<()> {
+/// (the command line's `--force`), and with `force` moves them aside: before
+/// the first game, as the command line does. Keep what it returns until the
+/// call has written its results: dropped, it removes the earlier ones if
+/// the folder holds new results, and puts them back if not (the call failed
+/// or was interrupted before any game finished).
+pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<Option<SetAside>> {
     match out {
         None if force => Err(value_error(
             "force=True needs out=DIR (whose results it replaces)",
         )),
-        None => Ok(()),
-        Some(dir) if force => clear_results(dir).map_err(PyOSError::new_err),
-        Some(dir) => check_out_dir(dir, false).map_err(|e| exists_error(out_named(&e, dir))),
+        None => Ok(None),
+        Some(dir) if force => set_aside_results(dir).map_err(PyOSError::new_err),
+        Some(dir) => check_out_dir(dir, false)
+            .map(|()| None)
+            .map_err(|e| exists_error(out_named(&e, dir))),
     }
 }
 

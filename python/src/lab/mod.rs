@@ -160,7 +160,7 @@ pub fn run(
     }
     .config()
     .map_err(|e| value_error(e.to_string()))?;
-    claim_out(&out, force)?;
+    let _aside = claim_out(&out, force)?;
     let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();
@@ -234,14 +234,15 @@ pub fn tournament(
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     // What a saved state must match (resume=True continues it).
     let print = state_fingerprint(&cfg, field.iter().map(|s| s.to_json()).collect());
-    let saved = match &out {
-        Some(dir) if resume => Some(
-            read_state(dir, &print, games).map_err(|e| value_error(format!("resume=True: {e}")))?,
+    let (saved, _aside) = match &out {
+        Some(dir) if resume => (
+            Some(
+                read_state(dir, &print, games)
+                    .map_err(|e| value_error(format!("resume=True: {e}")))?,
+            ),
+            None,
         ),
-        _ => {
-            claim_out(&out, force)?;
-            None
-        }
+        _ => (None, claim_out(&out, force)?),
     };
     let _made = prepare_out(&out)?;
     let started = now_utc();
@@ -331,9 +332,7 @@ fn play_experiment(
         _ => LockstepState::new(&cfg),
     };
     // With force=True the earlier results go, as for a run.
-    if force {
-        claim_out(&out, true)?;
-    }
+    let _aside = if force { claim_out(&out, true)? } else { None };
     let _made = prepare_out(&out)?;
     let started = now_utc();
     let clock = Instant::now();

@@ -51,15 +51,16 @@ pub fn ladder(
         // in `tournament`.
         .map_err(super::config_error)?;
     let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
+    let mut aside = Vec::new();
     let saved = match &out {
         Some(dir) if resume => {
             read_state(dir, &print).map_err(|e| value_error(format!("resume=True: {e}")))?
         }
         _ => {
-            claim_out(&out, force)?;
+            aside.extend(claim_out(&out, force)?);
             if let Some(dir) = &out {
                 for p in &cfg.players {
-                    claim_out(&Some(dir.join(format!("{p}p"))), force)?;
+                    aside.extend(claim_out(&Some(dir.join(format!("{p}p"))), force)?);
                 }
                 if force {
                     remove_other_sizes(dir, &cfg.players).map_err(PyOSError::new_err)?;
