@@ -136,12 +136,29 @@ fn interrupt_flag() -> &'static AtomicBool {
             // On a terminal the line starts after the progress bar or the
             // echoed ^C; elsewhere no blank line comes first.
             let fresh_line = if std::io::stderr().is_terminal() { "\n" } else { "" };
+            let what = STOPPING
+                .lock()
+                .ok()
+                .and_then(|w| *w)
+                .unwrap_or("the games in progress");
             eprintln!(
-                "{fresh_line}stopping after the games in progress, keeping what is finished (interrupt again to quit at once, keeping nothing)"
+                "{fresh_line}stopping after {what}, keeping what is finished (interrupt again to quit at once, keeping nothing)"
             );
         });
     });
     &STOP
+}
+
+/// What a first interrupt waits for, when it is not "the games in
+/// progress" ([`stops_after`]).
+static STOPPING: Mutex<Option<&'static str>> = Mutex::new(None);
+
+/// Says what a first interrupt of this command waits for ("the generation
+/// in progress"), in its line on stderr.
+pub fn stops_after(what: &'static str) {
+    if let Ok(mut w) = STOPPING.lock() {
+        *w = Some(what);
+    }
 }
 
 /// A progress bar on stderr when it is a terminal and not `--quiet`;
@@ -245,6 +262,9 @@ static MADE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// can be written in it. Returns the folders created here (outermost first).
 /// The error names the path and the reason.
 pub fn prepare_out_dir(dir: &Path) -> Result<Vec<PathBuf>, Fail> {
+    // The handler first: a signal between the folder's creation and the
+    // handler would end the process with the empty folder left behind.
+    interrupt_flag();
     if dir.exists() && !dir.is_dir() {
         return Err(Fail(format!(
             "--out {} exists and is not a directory",
@@ -284,6 +304,10 @@ pub fn prepare_out_file(path: &Path, flag: &str, force: bool) -> Result<Vec<Path
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let created = create_dirs(dir, flag)?;
+    // A second interrupt of a long command (`tune`) removes them too.
+    if let Ok(mut made) = MADE.lock() {
+        made.extend(created.iter().cloned());
+    }
     let probe = dir.join(format!(".unolab-write-test-{}", std::process::id()));
     let written = std::fs::write(&probe, b"");
     let _ = std::fs::remove_file(&probe);
@@ -306,6 +330,9 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
 /// [`outdir::set_aside_results`] for the command line: the earlier results
 /// are kept aside until the command ends ([`settle_set_aside`]).
 pub fn clear_results(dir: &Path) -> Result<(), Fail> {
+    // The handler first: a signal would otherwise end the process with
+    // the earlier results hidden away.
+    interrupt_flag();
     keep_aside(outdir::set_aside_results(dir).map_err(Fail)?);
     Ok(())
 }
@@ -313,6 +340,7 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
 /// [`outdir::claim_out_dir`] for the command line, the earlier results
 /// kept aside as by [`clear_results`].
 pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
+    interrupt_flag();
     keep_aside(outdir::claim_out_dir(dir, force).map_err(Fail)?);
     Ok(())
 }

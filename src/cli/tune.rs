@@ -4,7 +4,7 @@ use super::args::{
     cores, load_rules, parse_count, parse_generations, parse_players, parse_population, parse_seed,
     parse_threads, RuleArgs,
 };
-use super::scaffold::{prepare_out_file, remove_created, Session};
+use super::scaffold::{prepare_out_file, remove_created, stops_after, Session};
 use super::term::{print_out, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,11 +94,14 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     // An earlier preset is not replaced without --force, and its folder is
     // made (with its parents, as --out DIR is) and checked writable before
     // the first game.
+    // The interrupt handler first (Session::begin), so that a signal never
+    // finds a folder made and no handler to remove it.
+    let session = Session::begin(None)?;
+    stops_after("the generation in progress and then its held-out games");
     let created = match &a.out {
         Some(p) => prepare_out_file(p, "--out", a.force)?,
         None => Vec::new(),
     };
-    let session = Session::begin(None)?;
     let quiet = a.quiet;
     if !quiet {
         // The progress figures are the tuning games' own: the best and the
@@ -109,6 +112,10 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         );
     }
     let outcome = tune::tune(&cfg, session.stop, &mut |g| {
+        if g.index == cfg.generations {
+            // The search is over: what comes is the held-out evaluation.
+            stops_after("the held-out games in progress");
+        }
         if quiet {
             return;
         }

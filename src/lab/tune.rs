@@ -207,10 +207,19 @@ impl TuneConfig {
         if self.games == 0 || self.holdout_games == 0 {
             return bad("--games and --holdout-games must be at least 1".into());
         }
-        if (self.generations as u64).saturating_mul(self.games) >= HOLDOUT_BASE
-            || self.holdout_games >= HOLDOUT_BASE
-        {
-            return bad("too many games per run".into());
+        if (self.generations as u64).saturating_mul(self.games) >= HOLDOUT_BASE {
+            return bad(format!(
+                "--generations x --games is {} games; at most 2^62 - 1 ({}): the held-out games are those from 2^62 on",
+                (self.generations as u128) * (self.games as u128),
+                HOLDOUT_BASE - 1
+            ));
+        }
+        if self.holdout_games >= HOLDOUT_BASE {
+            return bad(format!(
+                "--holdout-games {} is too many; at most 2^62 - 1 ({})",
+                self.holdout_games,
+                HOLDOUT_BASE - 1
+            ));
         }
         if self.threads == 0 {
             return bad("--threads must be at least 1".into());

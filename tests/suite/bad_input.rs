@@ -478,6 +478,24 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     // integer", then refused 1 ("at least 4").
     let e = refusal(&unolab(&["tune", "--population", "1"]));
     assert!(e.contains("(valid: 4 to 1048576)"), "{e}");
+    // Games beyond the range below the held-out ones said "too many games
+    // per run", naming neither the options nor the limit.
+    let e = refusal(&unolab(&[
+        "tune",
+        "--generations",
+        "2",
+        "--games",
+        "2305843009213693952",
+    ]));
+    assert!(
+        e.contains("--generations x --games is 4611686018427387904 games; at most 2^62 - 1"),
+        "{e}"
+    );
+    let e = refusal(&unolab(&["tune", "--holdout-games", "4611686018427387904"]));
+    assert!(
+        e.contains("--holdout-games 4611686018427387904 is too many; at most 2^62 - 1"),
+        "{e}"
+    );
     // games = 0 in a ladder file was "--games must be at least 1".
     let lad0 = dir.join("l0.toml");
     std::fs::write(

@@ -1099,6 +1099,12 @@ fn an_interrupt_during_the_held_out_evaluation_of_tune_ends_it_and_keeps_the_pre
     );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
+    // The search is over when the interrupt comes: it says it waits for
+    // the held-out games in progress (during the search, the generation).
+    assert!(
+        err.contains("stopping after the held-out games in progress, keeping what is finished"),
+        "{err}"
+    );
     let last = err.trim_end().lines().last().unwrap();
     let played: u64 = last
         .strip_prefix("interrupted during the held-out evaluation: ")
