@@ -379,9 +379,21 @@ impl StrategySpec {
             let mut params = f.net.unwrap_or(net::NetParams {
                 weights: String::new(),
                 temperature: 0.0,
+                digest: String::new(),
             });
             let (weights, resolved) = load_weights(origin, &params.weights)?;
+            let digest = weights.digest();
+            if !params.digest.is_empty() && params.digest != digest {
+                return Err(StrategyError::Invalid(
+                    origin.into(),
+                    format!(
+                        "{resolved} holds another network than the one recorded (digest {digest}, recorded {}): the weight file changed since",
+                        params.digest
+                    ),
+                ));
+            }
             params.weights = resolved;
+            params.digest = digest;
             return Ok(StrategySpec::Net(Arc::new(net::NetSpec {
                 name: f.name,
                 params,

@@ -1139,3 +1139,85 @@ fn an_interrupt_during_the_held_out_evaluation_of_tune_ends_it_and_keeps_the_pre
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A network preset records its network's digest: a tournament interrupted
+/// with one network was continued with another under the same file name
+/// (retrained in place), mixing the two in one result; and a preset (or a
+/// saved strategy) that names a digest is refused over another network.
+#[test]
+fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
+    let dir = tempdir("net-digest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let weights = dir.join("mine.safetensors");
+    std::fs::copy("strategies/net.safetensors", &weights).unwrap();
+    let preset = dir.join("mine.toml");
+    std::fs::write(
+        &preset,
+        "name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"mine.safetensors\"\n",
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let field = format!("tuned,color,{}", preset.display());
+    let args = [
+        "tournament",
+        "-q",
+        "-p",
+        "4",
+        "-g",
+        "300000000",
+        "--seed",
+        "9",
+        "-j",
+        "1",
+        "-s",
+        field.as_str(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let o = terminated_after(&args, 1500);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let state = read(&out.join("state.json"));
+    let digest = {
+        let m: Value = serde_json::from_str(&state).unwrap();
+        let mine = m["tournament"]["field"]
+            .as_array()
+            .and_then(|v| v.iter().find(|s| s["name"] == "mine"))
+            .cloned()
+            .unwrap_or_else(|| panic!("{state}"));
+        mine["params"]["digest"].as_str().unwrap().to_string()
+    };
+    assert_eq!(digest.len(), 16, "{state}");
+    // Retrained in place: another network, the same file.
+    std::fs::copy("strategies/net-all.safetensors", &weights).unwrap();
+    let mut again = args.to_vec();
+    again.push("--resume");
+    let o = unolab(&again);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("it is another tournament (not the same: field)"),
+        "{}",
+        stderr(&o)
+    );
+    // A preset that names the digest of the first network.
+    std::fs::write(
+        &preset,
+        format!("name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"mine.safetensors\"\ndigest = \"{digest}\"\n"),
+    )
+    .unwrap();
+    let lineup = format!("{},color", preset.display());
+    let o = unolab(&["run", "-q", "-g", "10", "-s", &lineup]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "holds another network than the one recorded (digest"
+        )) && stderr(&o).contains(&format!(
+            "recorded {digest}): the weight file changed since"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // The first network back: the preset plays, and the run continues.
+    std::fs::copy("strategies/net.safetensors", &weights).unwrap();
+    let o = unolab(&["run", "-q", "-g", "10", "-s", &lineup]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

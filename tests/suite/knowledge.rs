@@ -353,6 +353,7 @@ fn the_known_cards_section_counts_what_each_seat_knows_by_colour() {
         params: NetParams {
             weights: String::new(),
             temperature: 0.0,
+            digest: String::new(),
         },
         weights: Arc::new(
             NetWeights::new(vec![Layer {

@@ -467,6 +467,7 @@ pub fn net_spec(name: &str, path: &str, weights: NetWeights) -> StrategySpec {
         params: crate::agents::net::NetParams {
             weights: path.to_string(),
             temperature: 0.0,
+            digest: weights.digest(),
         },
         weights: Arc::new(weights),
     }))

@@ -15,7 +15,8 @@
 //! data. The tensors are `lK.weight` (`F32`, shape `[out, in]`, row-major,
 //! the PyTorch `nn.Linear` layout) and `lK.bias` (`F32`, shape `[out]`), for
 //! `K = 1, 2, ...` with no gap. PyTorch's `safetensors.torch.save_file`,
-//! candle's `safetensors::save` or [`NetWeights::to_safetensors`] write it.
+//! candle's `safetensors::save` or [`NetWeights::to_safetensors`] write it
+//! ([`file`] reads and writes it).
 //!
 //! **Speed**: the features are sparse (a hand, one top card, a few counts),
 //! so the first layer adds the columns of the non-zero features only, and the
@@ -33,6 +34,8 @@ use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+pub mod file;
+
 /// The `[net]` table of a preset file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -43,6 +46,11 @@ pub struct NetParams {
     /// from the softmax of the legal logits divided by it.
     #[serde(default)]
     pub temperature: f64,
+    /// The network's [`NetWeights::digest`]: filled in when the preset is
+    /// loaded; a preset (or a saved run's strategy) that gives it is refused
+    /// when its weight file holds another network.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub digest: String,
 }
 
 /// One fully connected layer.
@@ -87,8 +95,15 @@ impl NetWeights {
             ));
         }
         for (i, l) in layers.iter().enumerate() {
-            if l.outputs == 0 || l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs
-            {
+            if l.outputs == 0 || l.inputs == 0 {
+                return Err(format!(
+                    "l{} has {} inputs and {} outputs (each at least 1)",
+                    i + 1,
+                    l.inputs,
+                    l.outputs
+                ));
+            }
+            if l.weight.len() != l.inputs * l.outputs || l.bias.len() != l.outputs {
                 return Err(format!("l{}: the weight and bias shapes disagree", i + 1));
             }
             if i > 0 && l.inputs != layers[i - 1].outputs {
@@ -117,6 +132,29 @@ impl NetWeights {
         &self.layers
     }
 
+    /// A fingerprint of the network (64-bit FNV-1a over every layer's shape,
+    /// weights and biases, 16 hex digits): two weight files with the same
+    /// digest hold the same network. Recorded with a preset's parameters, so
+    /// that a saved run is not continued, nor shards merged, with another
+    /// network under the same file name.
+    pub fn digest(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: [u8; 4]| {
+            for b in bytes {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        for l in &self.layers {
+            eat((l.inputs as u32).to_le_bytes());
+            eat((l.outputs as u32).to_le_bytes());
+            for v in l.weight.iter().chain(&l.bias) {
+                eat(v.to_bits().to_le_bytes());
+            }
+        }
+        format!("{h:016x}")
+    }
+
     /// The features the network reads: [`OBS_LEN`] or [`OBS_LEN_KNOWN`].
     pub fn inputs(&self) -> usize {
         self.layers[0].inputs
@@ -143,102 +181,6 @@ impl NetWeights {
         l.weight = weight;
         l.inputs = OBS_LEN_KNOWN;
         NetWeights::new(layers).expect("only the first layer's inputs grew")
-    }
-
-    /// Reads a safetensors file's bytes (see the module documentation).
-    pub fn from_safetensors(bytes: &[u8]) -> Result<NetWeights, String> {
-        let bad = |m: &str| format!("not a network weight file: {m}");
-        if bytes.len() < 8 {
-            return Err(bad("too short"));
-        }
-        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap());
-        if n > (bytes.len() - 8) as u64 {
-            return Err(bad("the header runs past the end"));
-        }
-        let data = &bytes[8 + n as usize..];
-        let header: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_slice(&bytes[8..8 + n as usize])
-                .map_err(|e| bad(&format!("header: {e}")))?;
-        type Tensor = Option<(Vec<usize>, Vec<f32>)>;
-        let tensor = |name: &str| -> Result<Tensor, String> {
-            let Some(t) = header.get(name) else {
-                return Ok(None);
-            };
-            if t["dtype"] != "F32" {
-                return Err(format!("{name}: dtype {} (expected F32)", t["dtype"]));
-            }
-            let shape: Vec<usize> = serde_json::from_value(t["shape"].clone())
-                .map_err(|_| bad(&format!("{name}: shape")))?;
-            let off: [usize; 2] = serde_json::from_value(t["data_offsets"].clone())
-                .map_err(|_| bad(&format!("{name}: data_offsets")))?;
-            let len: usize = shape.iter().product();
-            if off[1] < off[0] || off[1] > data.len() || off[1] - off[0] != 4 * len {
-                return Err(bad(&format!(
-                    "{name}: data_offsets disagree with the shape"
-                )));
-            }
-            let v = data[off[0]..off[1]]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-                .collect();
-            Ok(Some((shape, v)))
-        };
-        let mut layers = Vec::new();
-        for k in 1.. {
-            let (w, b) = (format!("l{k}.weight"), format!("l{k}.bias"));
-            let (Some((ws, wv)), Some((bs, bv))) = (tensor(&w)?, tensor(&b)?) else {
-                break;
-            };
-            if ws.len() != 2 || bs.len() != 1 || bs[0] != ws[0] {
-                return Err(format!(
-                    "{w} has shape {ws:?} and {b} {bs:?} (expected [out, in] and [out])"
-                ));
-            }
-            layers.push(Layer {
-                inputs: ws[1],
-                outputs: ws[0],
-                weight: wv,
-                bias: bv,
-            });
-        }
-        NetWeights::new(layers)
-    }
-
-    /// The weights as a safetensors file (`metadata`: free text pairs, such
-    /// as how the network was trained).
-    pub fn to_safetensors(&self, metadata: &[(&str, String)]) -> Vec<u8> {
-        let mut header = serde_json::Map::new();
-        let mut meta = serde_json::Map::new();
-        meta.insert("format".into(), "unolab-net".into());
-        meta.insert("obs_len".into(), self.inputs().to_string().into());
-        meta.insert("actions".into(), ACTIONS.to_string().into());
-        for (k, v) in metadata {
-            meta.insert((*k).into(), v.clone().into());
-        }
-        header.insert("__metadata__".into(), meta.into());
-        let mut data: Vec<u8> = Vec::new();
-        for (k, l) in self.layers.iter().enumerate() {
-            for (name, shape, v) in [
-                ("weight", vec![l.outputs, l.inputs], &l.weight),
-                ("bias", vec![l.outputs], &l.bias),
-            ] {
-                let begin = data.len();
-                data.extend(v.iter().flat_map(|x| x.to_le_bytes()));
-                header.insert(
-                    format!("l{}.{name}", k + 1),
-                    serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [begin, data.len()]}),
-                );
-            }
-        }
-        let mut h = serde_json::to_vec(&header).unwrap_or_default();
-        // The data starts on an 8-byte boundary (the format's advice).
-        while (h.len() + 8) % 8 != 0 {
-            h.push(b' ');
-        }
-        let mut out = (h.len() as u64).to_le_bytes().to_vec();
-        out.extend(h);
-        out.extend(data);
-        out
     }
 
     /// Computes the logits of the actions in `legal` into `out` (others are
@@ -513,7 +455,7 @@ mod tests {
     use crate::engine::rules::Rules;
 
     /// A network of one hidden layer whose weights are `f(layer, out, in)`.
-    fn net(hidden: usize, f: impl Fn(usize, usize, usize) -> f32) -> NetWeights {
+    pub(super) fn net(hidden: usize, f: impl Fn(usize, usize, usize) -> f32) -> NetWeights {
         let sizes = [OBS_LEN, hidden, ACTIONS];
         let layers = (0..2)
             .map(|k| Layer {
@@ -528,31 +470,10 @@ mod tests {
         NetWeights::new(layers).unwrap()
     }
 
-    fn wobble(k: usize, o: usize, i: usize) -> f32 {
+    pub(super) fn wobble(k: usize, o: usize, i: usize) -> f32 {
         // (Wrapping: the bias rows pass i = usize::MAX.)
         let h = (k * 7919 + o * 104_729).wrapping_add(i.wrapping_mul(31)) % 1000;
         h as f32 / 1000.0 - 0.5
-    }
-
-    #[test]
-    fn weights_go_through_a_file_unchanged_and_bad_files_are_refused() {
-        let w = net(16, wobble);
-        let bytes = w.to_safetensors(&[("note", "test".into())]);
-        assert_eq!(NetWeights::from_safetensors(&bytes).unwrap(), w);
-        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
-        assert_eq!((8 + n) % 8, 0, "the data is aligned");
-        assert!(NetWeights::from_safetensors(&bytes[..20]).is_err());
-        assert!(NetWeights::from_safetensors(b"short").is_err());
-        // A network whose input is not the observation is refused.
-        let mut bad = w.layers().to_vec();
-        bad[0].inputs -= 1;
-        let keep = bad[0].inputs * bad[0].outputs;
-        bad[0].weight.truncate(keep);
-        let e = NetWeights::new(bad).unwrap_err();
-        assert!(e.contains("279 inputs"), "{e}");
-        let mut nan = w.layers().to_vec();
-        nan[1].bias[3] = f32::NAN;
-        assert!(NetWeights::new(nan).unwrap_err().contains("not finite"));
     }
 
     #[test]
@@ -638,6 +559,7 @@ mod tests {
                 params: NetParams {
                     weights: String::new(),
                     temperature: 0.0,
+                    digest: String::new(),
                 },
                 weights: Arc::new(w),
             })
