@@ -1208,11 +1208,10 @@ fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
     let o = unolab(&["run", "-q", "-g", "10", "-s", &lineup]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains(&format!(
-            "holds another network than the one recorded (digest"
-        )) && stderr(&o).contains(&format!(
-            "recorded {digest}): the weight file changed since"
-        )),
+        stderr(&o).contains("holds another network than the one recorded (digest")
+            && stderr(&o).contains(&format!(
+                "recorded {digest}): the weight file changed since"
+            )),
         "{}",
         stderr(&o)
     );
