@@ -92,6 +92,9 @@ pub struct Entrant {
     make: Arc<dyn Fn() -> Seat + Send + Sync>,
     /// The perfect-information reference (`base = "oracle"`).
     oracle: bool,
+    /// What it is, for one built from a [`StrategySpec`]
+    /// ([`StrategySpec::to_json`]).
+    description: Option<serde_json::Value>,
 }
 
 impl Entrant {
@@ -101,6 +104,7 @@ impl Entrant {
             name: name.into(),
             make: Arc::new(make),
             oracle: false,
+            description: None,
         }
     }
 
@@ -109,8 +113,15 @@ impl Entrant {
         let s = spec.clone();
         Entrant {
             oracle: spec.is_oracle(),
+            description: Some(spec.to_json()),
             ..Entrant::new(spec.name(), move || s.instantiate())
         }
+    }
+
+    /// What it is (name, base, parameters), for one built from a
+    /// [`StrategySpec`]; `None` for one built from a factory.
+    pub fn description(&self) -> Option<&serde_json::Value> {
+        self.description.as_ref()
     }
 
     /// Whether it is the perfect-information reference (`base = "oracle"`).

@@ -63,7 +63,16 @@ impl TournamentConfig {
             return bad("a tournament needs at least 2 strategies".into());
         }
         for (i, a) in self.entrants.iter().enumerate() {
-            if self.entrants[..i].iter().any(|b| b.name() == a.name()) {
+            let same = self.entrants[..i].iter().find(|b| b.name() == a.name());
+            if let Some(b) = same {
+                if let (Some(x), Some(y)) = (a.description(), b.description()) {
+                    if x != y {
+                        return bad(format!(
+                            "two different strategies are named '{}'; rename one (each strategy once in a field)",
+                            a.name()
+                        ));
+                    }
+                }
                 return bad(format!(
                     "strategy '{}' is given twice (each strategy once; it fills several seats when there are fewer strategies than seats)",
                     a.name()

@@ -365,6 +365,13 @@ impl TournamentReport<'_> {
             "rule_set": serde_json::to_value(&cfg.rules.file).unwrap_or(Value::Null),
             "players": cfg.players,
             "strategies": cfg.entrants.iter().map(|e| e.name()).collect::<Vec<_>>(),
+            // What each is (base, parameters; a network's digest), as a
+            // run's line-up says.
+            "field": cfg
+                .entrants
+                .iter()
+                .map(|e| e.description().cloned().unwrap_or_else(|| json!({ "name": e.name() })))
+                .collect::<Vec<_>>(),
             "games_requested": cfg.games,
             "games_completed": self.outcome.results.games,
             "partial": self.outcome.partial,

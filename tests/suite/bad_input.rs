@@ -478,6 +478,40 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     // integer", then refused 1 ("at least 4").
     let e = refusal(&unolab(&["tune", "--population", "1"]));
     assert!(e.contains("(valid: 4 to 1048576)"), "{e}");
+    // Two different strategies of one name in a tournament's field said
+    // "strategy 'tuned' is given twice", as if the user had typed one twice
+    // (a preset tuned into tuned.toml takes the name of the built-in).
+    std::fs::create_dir_all(&dir).unwrap();
+    let twin = dir.join("tuned.toml");
+    std::fs::write(
+        &twin,
+        "name = \"tuned\"\nbase = \"heuristic\"\n[params]\ncolor_weight = 3.0\n",
+    )
+    .unwrap();
+    let field = format!("{},tuned,color", twin.display());
+    let e = refusal(&unolab(&[
+        "tournament",
+        "-p",
+        "4",
+        "-g",
+        "30",
+        "-s",
+        &field,
+    ]));
+    assert!(
+        e.contains("two different strategies are named 'tuned'; rename one"),
+        "{e}"
+    );
+    let e = refusal(&unolab(&[
+        "tournament",
+        "-p",
+        "4",
+        "-g",
+        "30",
+        "-s",
+        "tuned,tuned,color",
+    ]));
+    assert!(e.contains("strategy 'tuned' is given twice"), "{e}");
     // Games beyond the range below the held-out ones said "too many games
     // per run", naming neither the options nor the limit.
     let e = refusal(&unolab(&[
