@@ -15,7 +15,7 @@ use unolab::report::experiment::{save_state, state_path, ExperimentReport};
 use unolab::report::{write_files_atomically, Report};
 use unolab::sim::lockstep::Stop;
 use unolab::sim::shard::{
-    run_shard, shard_kind, Merged, Merger, RunSpec, Shard, ShardFile, ShardState,
+    run_shard, shard_kind, shown, Merged, Merger, RunSpec, Shard, ShardFile, ShardState,
 };
 use unolab::sim::RunConfig;
 
@@ -417,6 +417,7 @@ fn shards_entry<C, T>(m: &Merged<C, T>, files: &[PathBuf]) -> Value {
     serde_json::json!({
         "count": m.count,
         "merged": m.merged,
+        "unfinished": m.unfinished,
         "missing": m.missing,
         "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
     })
@@ -424,14 +425,25 @@ fn shards_entry<C, T>(m: &Merged<C, T>, files: &[PathBuf]) -> Value {
 
 fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
     if m.partial() {
-        let shown: Vec<String> = m.missing.iter().take(20).map(|i| i.to_string()).collect();
+        let mut what = Vec::new();
+        if !m.missing.is_empty() {
+            what.push(format!(
+                "missing shards of {}: {}",
+                m.count,
+                shown(&m.missing)
+            ));
+        }
+        if !m.unfinished.is_empty() {
+            what.push(format!(
+                "unfinished shards (their finished games merged): {}",
+                shown(&m.unfinished)
+            ));
+        }
         eprintln!(
-            "partial: {} of {} {unit}; missing or unfinished shards of {}: {}{}",
+            "partial: {} of {} {unit}; {}",
             m.games_done,
             m.games_total,
-            m.count,
-            shown.join(", "),
-            if m.missing.len() > 20 { ", ..." } else { "" }
+            what.join("; ")
         );
     }
 }
@@ -513,6 +525,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         let mut j = report.to_json();
         if let (Value::Object(o), true) = (&mut j, partial) {
             o.insert("missing_shards".into(), shards["missing"].clone());
+            o.insert("unfinished_shards".into(), shards["unfinished"].clone());
         }
         j
     };

@@ -343,7 +343,9 @@ fn bad_merges_are_refused_naming_the_files() {
     assert_eq!(m["partial"], true);
     assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
     assert_eq!(m["shards"]["merged"], serde_json::json!([0, 2]));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("missing or unfinished shards of 3: 1"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("; missing shards of 3: 1"));
+    assert_eq!(j["unfinished_shards"], serde_json::json!([]));
+    assert_eq!(m["shards"]["unfinished"], serde_json::json!([]));
 }
 
 #[test]
@@ -520,7 +522,16 @@ fn sigterm_leaves_a_partial_state_that_resumes() {
     let o = ok(unolab(&["merge", s(&a), "--allow-partial", "--json"]));
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["games"].as_u64(), Some(done));
-    assert_eq!(j["missing_shards"], serde_json::json!([0]));
+    // Its finished games are merged: it is unfinished, not missing (it was
+    // listed as missing, its games counted all the same).
+    assert_eq!(j["missing_shards"], serde_json::json!([]));
+    assert_eq!(j["unfinished_shards"], serde_json::json!([0]));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("unfinished shards (their finished games merged): 0"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // Resume, and compare with an uninterrupted shard.
     let (o, ra) = resume_equals_whole(&args, &a, &b, name);
     assert!(
@@ -887,7 +898,7 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
     assert_eq!(m["clusters"], 60);
     assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
     assert!(!part.join("state.json").exists(), "no state to resume from");
-    assert!(read(&part.join("report.md")).contains("(PARTIAL: shards 1 missing or unfinished)"));
+    assert!(read(&part.join("report.md")).contains("(PARTIAL: shards 1 missing)"));
     // A run's shard with an experiment's.
     let mix = dir.join("mix");
     ok(unolab(&[

@@ -266,19 +266,26 @@ impl ExperimentReport<'_> {
                         .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>())
                         .unwrap_or_default()
                 };
-                let (merged, missing) = (list("merged"), list("missing"));
+                let (merged, unfinished, missing) =
+                    (list("merged"), list("unfinished"), list("missing"));
                 let _ = write!(
                     o,
                     " from {} of {} shards",
                     merged.len(),
-                    merged.len() + missing.len()
+                    merged.len() + unfinished.len() + missing.len()
                 );
-                if !missing.is_empty() {
-                    let _ = write!(
-                        o,
-                        " (PARTIAL: shards {} missing or unfinished)",
-                        missing.join(", ")
-                    );
+                if !unfinished.is_empty() || !missing.is_empty() {
+                    let mut what = Vec::new();
+                    if !unfinished.is_empty() {
+                        what.push(format!(
+                            "shards {} unfinished, their finished games included",
+                            unfinished.join(", ")
+                        ));
+                    }
+                    if !missing.is_empty() {
+                        what.push(format!("shards {} missing", missing.join(", ")));
+                    }
+                    let _ = write!(o, " (PARTIAL: {})", what.join("; "));
                 }
                 let _ = writeln!(o, ".");
             }

@@ -306,9 +306,11 @@ pub struct Merged<C, T> {
     pub count: u64,
     /// The shards merged, in shard order.
     pub merged: Vec<u64>,
-    /// Shards without a state, or whose state is partial (only with
-    /// `allow_partial`).
+    /// Shards without a state (only with `allow_partial`).
     pub missing: Vec<u64>,
+    /// Shards whose state is partial: their finished games are merged
+    /// (only with `allow_partial`).
+    pub unfinished: Vec<u64>,
     /// Games (clusters) in the result, and of the whole run.
     pub games_done: u64,
     pub games_total: u64,
@@ -342,7 +344,7 @@ struct Seen {
 /// line-up, seed, game count, ...) or shard counts, the same shard twice, and
 /// in [`Merger::finish`] unless `allow_partial` a missing or partial shard.
 /// With `allow_partial` a partial shard's finished games are merged and the
-/// shard is listed as missing. The result does not depend on the order.
+/// shard is listed as unfinished. The result does not depend on the order.
 pub struct Merger<S: ShardFile> {
     first: Option<(String, S::Config, u32)>,
     /// The shard count, and the shards added.
@@ -452,14 +454,19 @@ impl<S: ShardFile> Merger<S> {
         };
         let count = self.count;
         let absent: Vec<u64> = (0..count).filter(|i| !self.seen.contains_key(i)).collect();
+        let unfinished: Vec<u64> = (0..count)
+            .filter(|i| self.seen.get(i).is_some_and(|s| s.partial))
+            .collect();
         if !allow_partial {
             if !absent.is_empty() {
-                let shown: Vec<String> = absent.iter().take(20).map(|i| i.to_string()).collect();
+                let also = match unfinished.len() {
+                    0 => String::new(),
+                    n => format!("; {n} more unfinished: {}", shown(&unfinished)),
+                };
                 return Err(format!(
-                    "missing {} of {count} shards: {}{} (merge them all, or --allow-partial)",
+                    "missing {} of {count} shards: {}{also} (merge them all, or --allow-partial)",
                     absent.len(),
-                    shown.join(", "),
-                    if absent.len() > 20 { ", ..." } else { "" }
+                    shown(&absent),
                 ));
             }
             if let Some((i, s)) = self.seen.iter().find(|(_, s)| s.partial) {
@@ -476,13 +483,23 @@ impl<S: ShardFile> Merger<S> {
             stats,
             count,
             merged: (0..count).filter(done).collect(),
-            missing: (0..count).filter(|i| !done(i)).collect(),
+            missing: absent,
+            unfinished,
             games_done: self.games_done,
             elapsed_s: self.elapsed_s,
             started_utc: self.started_utc.unwrap_or_default(),
             threads: self.threads.max(1),
         })
     }
+}
+
+/// Shard numbers as a list, the first 20 and "..." after them.
+pub fn shown(shards: &[u64]) -> String {
+    let mut v: Vec<String> = shards.iter().take(20).map(|i| i.to_string()).collect();
+    if shards.len() > 20 {
+        v.push("...".into());
+    }
+    v.join(", ")
 }
 
 #[cfg(test)]
