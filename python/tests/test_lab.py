@@ -429,8 +429,9 @@ def test_a_saved_compare_is_resumed_or_replaced_only_when_asked(tmp_path):
                             "arm): resume=True continues it (with more games), force=True starts over")
     with pytest.raises(FileExistsError) as e:
         unolab.compare("random", games=400, out=d, players=2, b_seat=(0, "points"), seed=3)
-    assert str(e.value) == (f"out={d} holds the results of a compare, not of this one: use "
-                            "another out, or force=True to replace them")
+    assert str(e.value) == (f"out={d} holds the results of a compare, with other settings "
+                            "(not the same: arm 'B': line-up): use another out, or force=True to "
+                            "replace them")
     # A state whose results were never written: an interrupted run.
     (d / "manifest.json").unlink()
     with pytest.raises(FileExistsError) as e:

@@ -1212,4 +1212,11 @@ fn a_bare_resume_takes_the_saved_seed_duplicate_play_and_batch() {
         assert!(err.contains(what), "{extra:?}: {err}");
         assert_eq!(read(&a.join("state.json")), state);
     }
+    // Another arm, seed and batch not given: the refusal names the arm
+    // alone (it listed the seed first, which the command did not set).
+    let (o, _) = compare("a", &["--resume", "--b-house", "seven_o"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("(not the same: arm 'B': rule set)"), "{err}");
+    assert_eq!(read(&a.join("state.json")), state);
 }

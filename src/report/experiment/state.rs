@@ -103,8 +103,9 @@ pub fn resume_differences(mine: &ExperimentSpec, saved: &ExperimentSpec) -> Vec<
 /// game limit, precision rule, seed, duplicate play and batch, so that a run
 /// continued with a bare `--resume` plays the same games and stops where the
 /// interrupted one would have, not at the file's limit without its
-/// precision. Nothing when no saved experiment can be read, or when it
-/// differs from this one in more than those ([`resume_state`] says how).
+/// precision. Nothing when no saved experiment can be read; a saved one
+/// that differs in more than those is refused by [`resume_state`], which
+/// then names only what differs.
 pub fn keep_saved_options(dir: &Path, exp: &mut Experiment, given: &Overrides) {
     // The experiment only: the state itself is read (and checked) once, by
     // resume_state.
@@ -112,19 +113,11 @@ pub fn keep_saved_options(dir: &Path, exp: &mut Experiment, given: &Overrides) {
     let Some(saved) = saved_experiment(&text).ok().flatten() else {
         return;
     };
-    // Another experiment's state (beyond these options): resume_state
-    // refuses it, with its reason; its options are not this one's to take.
-    // A seed, duplicate play or batch given otherwise is refused by
-    // resume_state naming that option alone.
-    let others = ExperimentSpec {
-        seed: saved.seed,
-        duplicate: saved.duplicate,
-        batch: saved.batch,
-        ..exp.spec()
-    };
-    if !resume_differences(&others, &saved).is_empty() {
-        return;
-    }
+    // The seed, duplicate play and batch not given are the saved run's,
+    // also when the state differs otherwise: resume_state then refuses it
+    // naming what differs, not these options the command did not set. A
+    // seed, duplicate play or batch given otherwise is refused by
+    // resume_state naming that option.
     if given.seed.is_none() {
         exp.run.seed = saved.seed;
     }
@@ -133,6 +126,12 @@ pub fn keep_saved_options(dir: &Path, exp: &mut Experiment, given: &Overrides) {
     }
     if given.batch.is_none() {
         exp.run.batch = saved.batch;
+    }
+    // The game limit and precision only from the same experiment: another
+    // one's may not fit this one (a precision on a metric of matches, in a
+    // run of rounds), and resume_state refuses it anyway.
+    if !resume_differences(&exp.spec(), &saved).is_empty() {
+        return;
     }
     if given.games.is_none() {
         exp.run.max_clusters = saved.games;
@@ -281,9 +280,20 @@ pub fn refuse_saved(dir: &Path, exp: &Experiment) -> Result<(), String> {
             .as_ref()
             .and_then(|m| m["experiment"].as_str().map(String::from))
     });
-    let same = match &saved {
-        Some(s) => resume_differences(&exp.spec(), s).is_empty(),
-        None => st.same_shape(&LockstepState::new(&exp.run)),
+    let differences = match &saved {
+        Some(s) => resume_differences(&exp.spec(), s),
+        None if st.same_shape(&LockstepState::new(&exp.run)) => Vec::new(),
+        None => vec!["arms".to_string()],
+    };
+    let same = differences.is_empty();
+    // This experiment with other settings (another seed), or another one.
+    let other = if name.as_deref() == Some(exp.name.as_str()) {
+        format!(
+            "with other settings (not the same: {})",
+            differences.join(", ")
+        )
+    } else {
+        "not of this one".to_string()
     };
     let what = match &name {
         Some(n) if n == "compare" => "a compare".to_string(),
@@ -303,12 +313,12 @@ pub fn refuse_saved(dir: &Path, exp: &Experiment) -> Result<(), String> {
             st.clusters
         ),
         (false, false) => format!(
-            "--out {} holds an interrupted run of {what} ({} {unit} per arm played), not of this one: use another --out, or --force to replace it",
+            "--out {} holds an interrupted run of {what} ({} {unit} per arm played), {other}: use another --out, or --force to replace it",
             dir.display(),
             st.clusters
         ),
         (true, false) => format!(
-            "--out {} holds the results of {what}, not of this one: use another --out, or --force to replace them",
+            "--out {} holds the results of {what}, {other}: use another --out, or --force to replace them",
             dir.display()
         ),
     };
