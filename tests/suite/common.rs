@@ -1053,6 +1053,24 @@ pub fn tempdir_created(group: &str, tag: &str) -> TempDir {
     d
 }
 
+/// Every file under `dir` (hidden ones too), as sorted paths relative to it.
+pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A file's text; a missing file fails naming it.
 pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

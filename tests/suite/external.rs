@@ -1451,21 +1451,13 @@ fn a_person_who_leaves_play_does_not_wait_for_the_programs_at_the_table() {
 
 /// Every file under `dir` (relative paths, hidden ones too) with its bytes.
 fn folder_bytes(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    let mut all = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                let bytes = std::fs::read(&p).unwrap();
-                all.push((p.strip_prefix(dir).unwrap().to_path_buf(), bytes));
-            }
-        }
-    }
-    all.sort();
-    all
+    common::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(dir.join(&p)).unwrap();
+            (p, bytes)
+        })
+        .collect()
 }
 
 #[test]

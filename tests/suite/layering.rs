@@ -32,20 +32,10 @@ fn node(m: &str) -> String {
 
 /// Every `.rs` file under `dir`, as paths relative to `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p.strip_prefix(dir).unwrap().to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::common::files_under(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect()
 }
 
 /// The module path of a file: `engine/game/mod.rs` -> `engine::game`,
