@@ -864,6 +864,11 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_ratings(tmp_path
         unolab.tournament(field, resume=True, **kw)
     r = unolab.tournament(field, out=tmp_path / "part", resume=True, **kw)
     assert not r.partial and not (tmp_path / "part" / "state.json").exists()
+    # The manifest names the call that started it, then the one that
+    # continued it (it named only the last).
+    m = json.loads((tmp_path / "part" / "manifest.json").read_text())
+    assert m["command"] == ["python", "unolab.tournament(...)"]
+    assert m["continued_by"] == [["python", "unolab.tournament(...)"]]
     unolab.tournament(field, out=tmp_path / "whole", **kw)
     for f in ("ratings.csv", "head_to_head.csv"):
         assert (tmp_path / "part" / f).read_text() == (tmp_path / "whole" / f).read_text(), f

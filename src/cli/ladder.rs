@@ -73,6 +73,12 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     if a.force {
         remove_other_sizes(&out, &cfg.players).map_err(Fail)?;
     }
+    // The command as a user types it (not the path of this binary), after
+    // those that played it so far, and their seconds.
+    let typed: Vec<String> = std::iter::once("unolab".to_string())
+        .chain(super::args::command_words().into_iter().skip(1))
+        .collect();
+    let (commands, before_s) = unolab::report::played_so_far(Some(&out), a.resume, typed);
     let total = cfg.games.saturating_mul(cfg.players.len() as u64);
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", first);
     let games = cfg.games;
@@ -84,18 +90,15 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         cfg: &cfg,
         outcome: &outcome,
         description: &file.description,
-        elapsed_s: session.finish(),
+        elapsed_s: before_s + session.finish(),
         started_utc: session.started_utc.clone(),
     };
-    // The command as a user types it (not the path of this binary).
-    let command: Vec<String> = std::iter::once("unolab".to_string())
-        .chain(super::args::command_words().into_iter().skip(1))
-        .collect();
     report
-        .write_dir(&out, &command)
+        .write_dir(&out, &commands)
         .map_err(|e| session.failed(e))?;
     // What --resume continues from, kept while the ladder is partial.
-    save_state(&out, &print, &outcome).map_err(|e| session.failed(e))?;
+    save_state(&out, &print, &outcome, &commands, report.elapsed_s)
+        .map_err(|e| session.failed(e))?;
     print_result(
         a.json,
         || report.to_json(),

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use unolab::agents as strategy;
 use unolab::lab::tournament::{self, TournamentConfig};
 use unolab::lab::Entrant;
+use unolab::report::played_so_far;
 use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
 
 #[derive(clap::Args)]
@@ -82,6 +83,10 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
         None => None,
     };
     let first = saved.as_ref().map_or(0, |r| r.games);
+    // The commands that played it so far, and their seconds (a resumed
+    // tournament's manifest names the command that started it).
+    let (commands, before_s) =
+        played_so_far(a.out.as_deref(), a.resume, super::args::command_words());
     let session = Session::begin(a.out.as_deref())?.with_bar(a.games, a.quiet, "games", first);
     let outcome = tournament::run_from(&cfg, saved, session.stop, &|d| session.progress(d))
         .map_err(|e| session.failed(e))?;
@@ -95,18 +100,17 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let report = TournamentReport {
         cfg: &cfg,
         outcome: &outcome,
-        elapsed_s: session.finish(),
+        elapsed_s: before_s + session.finish(),
         started_utc: session.started_utc.clone(),
     };
     let show = || print_result(a.json, || report.to_json(), || report.to_text());
     if let Some(dir) = &a.out {
-        let command = super::args::command_words();
         // What --resume continues from (the finished games' counts) is
         // kept while the tournament is partial.
         session.write_or_show(
             || {
-                report.write_dir(dir, &command)?;
-                save_state(dir, &print, &outcome)
+                report.write_dir(dir, &commands)?;
+                save_state(dir, &print, &outcome, &commands, report.elapsed_s)
             },
             show,
         )?;

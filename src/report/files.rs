@@ -203,3 +203,36 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 }
+
+/// What an interrupted run's `state.json` records of how it was played.
+#[derive(Default, serde::Deserialize)]
+struct Played {
+    /// The commands that played it, the first the one that started it
+    /// (empty in a state written before states recorded them).
+    #[serde(default)]
+    commands: Vec<Vec<String>>,
+    /// The seconds they took (0 in a state written before).
+    #[serde(default)]
+    elapsed_s: f64,
+}
+
+/// The commands that have played the run saved in `dir` when `this`
+/// command continues it (`resume`): those its `state.json` records, then
+/// `this`; and the seconds they took before it. Without `resume`, or with
+/// no state that records them, `this` alone and 0.
+pub fn played_so_far(
+    dir: Option<&Path>,
+    resume: bool,
+    this: Vec<String>,
+) -> (Vec<Vec<String>>, f64) {
+    let played = match (dir, resume) {
+        (Some(dir), true) => std::fs::read_to_string(dir.join("state.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Played>(&t).ok())
+            .unwrap_or_default(),
+        _ => Played::default(),
+    };
+    let mut commands = played.commands;
+    commands.push(this);
+    (commands, played.elapsed_s)
+}

@@ -428,8 +428,8 @@ impl LadderReport<'_> {
     /// removed again (and their folders, when left empty), so that no
     /// ladder is left without its table and the same command can run again
     /// without `--force`.
-    pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
-        let written = self.write_all(dir, command);
+    pub fn write_dir(&self, dir: &Path, commands: &[Vec<String>]) -> Result<(), String> {
+        let written = self.write_all(dir, commands);
         if written.is_err() {
             for r in &self.outcome.rungs {
                 let _ = remove_size(dir, r.players);
@@ -438,7 +438,7 @@ impl LadderReport<'_> {
         written
     }
 
-    fn write_all(&self, dir: &Path, command: &[String]) -> Result<(), String> {
+    fn write_all(&self, dir: &Path, commands: &[Vec<String>]) -> Result<(), String> {
         for r in &self.outcome.rungs {
             let t = self.cfg.tournament(r.players);
             let rep = TournamentReport {
@@ -447,12 +447,14 @@ impl LadderReport<'_> {
                 elapsed_s: self.elapsed_s,
                 started_utc: self.started_utc.clone(),
             };
-            rep.write_dir(&dir.join(format!("{}p", r.players)), command)?;
+            rep.write_dir(&dir.join(format!("{}p", r.players)), commands)?;
         }
+        let first = commands.first().cloned().unwrap_or_default();
         let manifest = json!({
             "kind": "ladder",
             "name": self.cfg.name,
-            "command": command,
+            "command": first,
+            "continued_by": commands.get(1..).unwrap_or_default(),
             "version": env!("CARGO_PKG_VERSION"),
             "started_utc": self.started_utc,
             "elapsed_s": self.elapsed_s,
@@ -468,7 +470,7 @@ impl LadderReport<'_> {
         let files = [
             ("ladder.csv", self.ladder_csv().map_err(|e| e.to_string())?),
             ("ladder.svg", self.ladder_svg()?),
-            ("report.md", self.markdown(&command.join(" "))),
+            ("report.md", self.markdown(&first.join(" "))),
             (
                 "manifest.json",
                 serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
@@ -518,9 +520,16 @@ pub fn state_fingerprint(cfg: &LadderConfig, field: Vec<Value>) -> Value {
 
 /// Writes or removes `dir/state.json` after a ladder: while it is partial,
 /// each table size played (its tournament's finished games, and its speeds
-/// once every agent was timed), what resuming continues from; none once it
-/// is finished.
-pub fn save_state(dir: &Path, print: &Value, outcome: &LadderOutcome) -> Result<(), String> {
+/// once every agent was timed), what resuming continues from, with the
+/// `commands` that played it and the seconds they took (`elapsed_s`); none
+/// once it is finished.
+pub fn save_state(
+    dir: &Path,
+    print: &Value,
+    outcome: &LadderOutcome,
+    commands: &[Vec<String>],
+    elapsed_s: f64,
+) -> Result<(), String> {
     let path = dir.join("state.json");
     if outcome.partial {
         let rungs: Vec<Value> = outcome
@@ -544,7 +553,13 @@ pub fn save_state(dir: &Path, print: &Value, outcome: &LadderOutcome) -> Result<
                 })
             })
             .collect();
-        let v = json!({"kind": "ladder", "ladder": print, "rungs": rungs});
+        let v = json!({
+            "kind": "ladder",
+            "ladder": print,
+            "rungs": rungs,
+            "commands": commands,
+            "elapsed_s": elapsed_s,
+        });
         super::write_file_atomically(&path, v.to_string().as_bytes())
     } else if path.exists() {
         std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))

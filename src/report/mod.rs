@@ -11,7 +11,7 @@ mod text;
 pub use text::{clip_columns, columns, Cell};
 pub mod tournament;
 
-pub use files::{unfit_target, write_file_atomically, write_files_atomically};
+pub use files::{played_so_far, unfit_target, write_file_atomically, write_files_atomically};
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;

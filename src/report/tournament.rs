@@ -353,10 +353,13 @@ impl TournamentReport<'_> {
         into_string(w)
     }
 
-    pub fn manifest(&self, command: &[String]) -> Value {
+    /// `manifest.json`; `commands`: the command that started the
+    /// tournament, then each that continued it ([`crate::report::played_so_far`]).
+    pub fn manifest(&self, commands: &[Vec<String>]) -> Value {
         let cfg = self.cfg;
         json!({
-            "command": command,
+            "command": commands.first(),
+            "continued_by": commands.get(1..).unwrap_or_default(),
             "version": env!("CARGO_PKG_VERSION"),
             "git_commit": super::GIT_COMMIT,
             "started_utc": self.started_utc,
@@ -424,7 +427,7 @@ impl TournamentReport<'_> {
 
     /// Writes `ratings.csv`, `head_to_head.csv`, `ratings.svg` and
     /// `manifest.json` into `dir`, each through a temporary file.
-    pub fn write_dir(&self, dir: &Path, command: &[String]) -> Result<(), String> {
+    pub fn write_dir(&self, dir: &Path, commands: &[Vec<String>]) -> Result<(), String> {
         let files = [
             (
                 "ratings.csv",
@@ -437,7 +440,8 @@ impl TournamentReport<'_> {
             ("ratings.svg", self.ratings_svg()?),
             (
                 "manifest.json",
-                serde_json::to_string_pretty(&self.manifest(command)).map_err(|e| e.to_string())?
+                serde_json::to_string_pretty(&self.manifest(commands))
+                    .map_err(|e| e.to_string())?
                     + "\n",
             ),
         ];
@@ -467,15 +471,25 @@ pub fn state_fingerprint(cfg: &TournamentConfig, field: Vec<Value>) -> Value {
 }
 
 /// Writes or removes `dir/state.json` after a tournament: the counts of its
-/// finished games while it is partial (what resuming continues from), none
-/// once it is finished.
-pub fn save_state(dir: &Path, print: &Value, outcome: &TournamentOutcome) -> Result<(), String> {
+/// finished games while it is partial (what resuming continues from), with
+/// the `commands` that played it and the seconds they took, `elapsed_s`
+/// (what the manifest of the resumed tournament gives); none once it is
+/// finished.
+pub fn save_state(
+    dir: &Path,
+    print: &Value,
+    outcome: &TournamentOutcome,
+    commands: &[Vec<String>],
+    elapsed_s: f64,
+) -> Result<(), String> {
     let path = dir.join("state.json");
     if outcome.partial {
         let v = json!({
             "kind": "tournament",
             "tournament": print,
             "results": outcome.results.to_json(),
+            "commands": commands,
+            "elapsed_s": elapsed_s,
         });
         super::write_file_atomically(&path, v.to_string().as_bytes())
     } else if path.exists() {

@@ -800,6 +800,23 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     }
     let m: Value = serde_json::from_str(&read(&part.join("manifest.json"))).unwrap();
     assert_eq!(m["partial"], false, "{m}");
+    // The manifest names the command that started it, then the one that
+    // continued it (it named only the last, `--resume`, whose options
+    // repeat nothing), and the seconds of both.
+    let words = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap_or_else(|| panic!("{m}"))
+            .iter()
+            .skip(1)
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(words(&m["command"]), first, "{m}");
+    assert_eq!(m["continued_by"].as_array().map(Vec::len), Some(1), "{m}");
+    assert_eq!(words(&m["continued_by"][0]), again, "{m}");
+    let one: Value = serde_json::from_str(&read(&whole.join("manifest.json"))).unwrap();
+    assert_eq!(one["continued_by"], serde_json::json!([]), "{one}");
+    assert!(m["elapsed_s"].as_f64().unwrap() >= 1.0, "{m}");
     // Nothing left to resume.
     let o = unolab(&again);
     assert!(
@@ -912,6 +929,23 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
     }
     let m: Value = serde_json::from_str(&read(&part.join("manifest.json"))).unwrap();
     assert_eq!(m["partial"], false, "{m}");
+    // The command that started it, then the one that continued it; the
+    // report's "Regenerate" is the first (with --force), not `--resume`.
+    let words = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap_or_else(|| panic!("{m}"))
+            .iter()
+            .skip(1)
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(words(&m["command"]), first, "{m}");
+    assert_eq!(words(&m["continued_by"][0]), again, "{m}");
+    let report = read(&part.join("report.md"));
+    assert!(
+        report.contains("Regenerate: `unolab ladder") && !report.contains("--resume"),
+        "{report}"
+    );
     // ladder.csv: the same ratings (its speeds are timings).
     let ratings = |d: &Path| -> Vec<String> {
         read(&d.join("ladder.csv"))

@@ -837,7 +837,9 @@ fn a_ladder_written_in_part_takes_its_tournaments_back() {
     };
     let out = dir.join("out");
     std::fs::create_dir_all(out.join("ladder.csv")).unwrap();
-    let e = report.write_dir(&out, &["unolab".into()]).unwrap_err();
+    let e = report
+        .write_dir(&out, &[vec!["unolab".into()]])
+        .unwrap_err();
     assert!(e.contains("ladder.csv"), "{e}");
     let mut left: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
@@ -847,7 +849,7 @@ fn a_ladder_written_in_part_takes_its_tournaments_back() {
     assert_eq!(left, ["ladder.csv"], "only what was there before");
     // Once the way is clear, the same folder takes the whole ladder.
     std::fs::remove_dir(out.join("ladder.csv")).unwrap();
-    report.write_dir(&out, &["unolab".into()]).unwrap();
+    report.write_dir(&out, &[vec!["unolab".into()]]).unwrap();
     for p in ["2p", "3p"] {
         assert!(out.join(p).join("ratings.csv").is_file(), "{p}");
     }

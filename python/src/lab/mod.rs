@@ -27,7 +27,7 @@ use unolab::report::experiment::{
     StateSaver,
 };
 use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
-use unolab::report::{unfit_target, Report};
+use unolab::report::{played_so_far, unfit_target, Report};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 use unolab::sim::{self, CHECKPOINT_SECS};
 
@@ -245,6 +245,7 @@ pub fn tournament(
         _ => (None, claim_out(&out, force)?),
     };
     let _made = prepare_out(&out)?;
+    let (commands, before_s) = played_so_far(out.as_deref(), resume, command("tournament"));
     let started = now_utc();
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| {
@@ -257,14 +258,14 @@ pub fn tournament(
     let report = TournamentReport {
         cfg: &cfg,
         outcome: &outcome,
-        elapsed_s: clock.elapsed().as_secs_f64(),
+        elapsed_s: before_s + clock.elapsed().as_secs_f64(),
         started_utc: started,
     };
     finish(
         &out,
         |dir| {
-            report.write_dir(dir, &command("tournament"))?;
-            save_state(dir, &print, &outcome)
+            report.write_dir(dir, &commands)?;
+            save_state(dir, &print, &outcome, &commands, report.elapsed_s)
         },
         report.to_json(),
         interrupted && outcome.partial,

@@ -70,6 +70,8 @@ pub fn ladder(
         }
     };
     let _made = prepare_out(&out)?;
+    let (commands, before_s) =
+        unolab::report::played_so_far(out.as_deref(), resume, command("ladder"));
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.games.saturating_mul(cfg.players.len() as u64);
@@ -89,14 +91,14 @@ pub fn ladder(
         cfg: &cfg,
         outcome: &outcome,
         description: &lf.description,
-        elapsed_s: clock.elapsed().as_secs_f64(),
+        elapsed_s: before_s + clock.elapsed().as_secs_f64(),
         started_utc: started,
     };
     finish(
         &out,
         |dir| {
-            report.write_dir(dir, &command("ladder"))?;
-            save_state(dir, &print, &outcome)
+            report.write_dir(dir, &commands)?;
+            save_state(dir, &print, &outcome, &commands, report.elapsed_s)
         },
         report.to_json(),
         interrupted && outcome.partial,

@@ -224,10 +224,6 @@ pub fn parse_state(
 struct Head {
     /// The experiment (`None` in a state written before states recorded it).
     experiment: Option<ExperimentSpec>,
-    /// The commands that played it, the first the one that started it
-    /// (empty in a state written before states recorded them).
-    #[serde(default)]
-    commands: Vec<Vec<String>>,
 }
 
 /// The experiment a saved state's text records (`None` in a state written
@@ -240,16 +236,7 @@ fn saved_experiment(text: &str) -> Result<Option<ExperimentSpec>, serde_json::Er
 /// continues it (`resume`): those its saved state records, then `this`.
 /// Without `resume`, or with no state that records them, `this` alone.
 pub fn commands_so_far(dir: Option<&Path>, resume: bool, this: Vec<String>) -> Vec<Vec<String>> {
-    let mut commands = match (dir, resume) {
-        (Some(dir), true) => std::fs::read_to_string(state_path(dir))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Head>(&t).ok())
-            .map(|h| h.commands)
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    };
-    commands.push(this);
-    commands
+    crate::report::played_so_far(dir, resume, this).0
 }
 
 /// Refuses an output folder holding saved work (an interrupted or finished
