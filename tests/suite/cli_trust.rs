@@ -13,6 +13,16 @@ fn tempdir(tag: &str) -> TempDir {
     common::tempdir("trust", tag)
 }
 
+/// A command a manifest records, without its first word (the program).
+fn command_after_program(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a command: {v}"))
+        .iter()
+        .skip(1)
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A small experiment file in `dir` named `name`, with `extra` lines in
 /// `[base]` and `stop` lines in `[stop]`.
 fn experiment_file(dir: &Path, name: &str, extra: &str, stop: &str) -> PathBuf {
@@ -803,17 +813,9 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     // The manifest names the command that started it, then the one that
     // continued it (it named only the last, `--resume`, whose options
     // repeat nothing), and the seconds of both.
-    let words = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .unwrap_or_else(|| panic!("{m}"))
-            .iter()
-            .skip(1)
-            .map(|w| w.as_str().unwrap().to_string())
-            .collect()
-    };
-    assert_eq!(words(&m["command"]), first, "{m}");
+    assert_eq!(command_after_program(&m["command"]), first, "{m}");
     assert_eq!(m["continued_by"].as_array().map(Vec::len), Some(1), "{m}");
-    assert_eq!(words(&m["continued_by"][0]), again, "{m}");
+    assert_eq!(command_after_program(&m["continued_by"][0]), again, "{m}");
     let one: Value = serde_json::from_str(&read(&whole.join("manifest.json"))).unwrap();
     assert_eq!(one["continued_by"], serde_json::json!([]), "{one}");
     assert!(m["elapsed_s"].as_f64().unwrap() >= 1.0, "{m}");
@@ -931,16 +933,8 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
     assert_eq!(m["partial"], false, "{m}");
     // The command that started it, then the one that continued it; the
     // report's "Regenerate" is the first (with --force), not `--resume`.
-    let words = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .unwrap_or_else(|| panic!("{m}"))
-            .iter()
-            .skip(1)
-            .map(|w| w.as_str().unwrap().to_string())
-            .collect()
-    };
-    assert_eq!(words(&m["command"]), first, "{m}");
-    assert_eq!(words(&m["continued_by"][0]), again, "{m}");
+    assert_eq!(command_after_program(&m["command"]), first, "{m}");
+    assert_eq!(command_after_program(&m["continued_by"][0]), again, "{m}");
     let report = read(&part.join("report.md"));
     assert!(
         report.contains("Regenerate: `unolab ladder") && !report.contains("--resume"),
