@@ -129,6 +129,13 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             g.spread,
             session.elapsed_s()
         );
+        if g.index == cfg.generations {
+            eprintln!(
+                "held-out evaluation: {} games each of the mean and {start} against the field, and of the mean against {start}, on games the search never saw",
+                cfg.holdout_games,
+                start = cfg.start.name()
+            );
+        }
     })
     .map_err(|e| {
         remove_created(&created);

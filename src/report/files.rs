@@ -93,7 +93,56 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(
             return Err(format!("cannot write {}: {e}", target.display()));
         }
     }
+    for t in &targets {
+        remove_stale_temporaries(t);
+    }
     Ok(())
+}
+
+/// Removes the temporary files of `target` left by processes that are gone
+/// (a `kill -9` during a write): `.NAME.PID.tmp` whose process no longer
+/// runs. Those of a process still running (another copy writing the same
+/// target) are left alone.
+fn remove_stale_temporaries(target: &Path) {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let pid = file
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".tmp"))
+            .and_then(|p| p.parse::<i32>().ok());
+        if let Some(pid) = pid {
+            if pid as u32 != std::process::id() && !process_runs(pid) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// Whether process `pid` runs (a process that may run is taken to run).
+#[cfg(unix)]
+fn process_runs(pid: i32) -> bool {
+    pid <= 0
+        || !matches!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+            Err(nix::errno::Errno::ESRCH)
+        )
+}
+
+#[cfg(not(unix))]
+fn process_runs(_pid: i32) -> bool {
+    true
 }
 
 #[cfg(test)]
@@ -113,6 +162,31 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_write_removes_the_temporary_files_of_processes_that_are_gone() {
+        // `kill -9` during a write left `.state.json.PID.tmp` for good.
+        let d = scratch("stale");
+        std::fs::create_dir_all(&d).unwrap();
+        let gone = d.join(".state.json.2147483646.tmp");
+        // Process 1 always runs: its file may be a write in progress.
+        let running = d.join(".state.json.1.tmp");
+        let other = d.join(".other.json.2147483646.tmp");
+        for f in [&gone, &running, &other] {
+            std::fs::write(f, b"").unwrap();
+        }
+        write_file_atomically(&d.join("state.json"), b"{}").unwrap();
+        assert!(!gone.exists(), "a dead process's temporary file stays");
+        assert_eq!(
+            entries(&d),
+            [
+                ".other.json.2147483646.tmp",
+                ".state.json.1.tmp",
+                "state.json"
+            ]
+        );
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -659,6 +659,33 @@ fn file_outputs_create_missing_folders_alike() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(preset.is_file());
+    // Without -q, the end of the search says what the held-out evaluation
+    // plays (it was silent however long it took).
+    let o = unolab(&[
+        "tune",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "-g",
+        "20",
+        "--holdout-games",
+        "20",
+        "-p",
+        "2",
+        "--field",
+        "points",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "generation 1/1: mean"
+        ) && stderr(&o).contains(
+            "\nheld-out evaluation: 20 games each of the mean and color against the field, and of the mean against color"
+        ),
+        "{}",
+        stderr(&o)
+    );
     // And neither replaces its file without --force.
     let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
