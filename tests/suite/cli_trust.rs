@@ -639,7 +639,7 @@ fn file_outputs_create_missing_folders_alike() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(trace.is_file());
     let preset = dir.join("c").join("d").join("p.toml");
-    let o = unolab(&[
+    let tune = [
         "tune",
         "--generations",
         "1",
@@ -653,29 +653,13 @@ fn file_outputs_create_missing_folders_alike() {
         "2",
         "--field",
         "points",
-        "-q",
-        "-o",
-        preset.to_str().unwrap(),
-    ]);
+    ];
+    let o = unolab(&[&tune[..], &["-q", "-o", preset.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(preset.is_file());
     // Without -q, the end of the search says what the held-out evaluation
     // plays (it was silent however long it took).
-    let o = unolab(&[
-        "tune",
-        "--generations",
-        "1",
-        "--population",
-        "4",
-        "-g",
-        "20",
-        "--holdout-games",
-        "20",
-        "-p",
-        "2",
-        "--field",
-        "points",
-    ]);
+    let o = unolab(&tune);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(

@@ -1470,10 +1470,14 @@ fn force_keeps_the_earlier_results_until_the_new_command_has_written_its_own() {
     let o = out.to_str().unwrap();
     let crash = faulty("crash", "crash", 3, &d);
     let lineup = format!("color,{crash}");
-    for (first, failing) in [
+    // Each command, the argument its failing form replaces, and by what.
+    let tournament_field = format!("color,points,{crash}");
+    let compare_seat = format!("0={crash}");
+    for (first, good, bad) in [
         (
             vec!["run", "-q", "-g", "300", "-s", "color,points"],
-            vec!["run", "-q", "-g", "300", "-s", lineup.as_str()],
+            "color,points",
+            lineup.as_str(),
         ),
         (
             vec![
@@ -1486,16 +1490,8 @@ fn force_keeps_the_earlier_results_until_the_new_command_has_written_its_own() {
                 "-s",
                 "color,points,random",
             ],
-            vec![
-                "tournament",
-                "-q",
-                "-p",
-                "2",
-                "-g",
-                "100",
-                "-s",
-                &format!("color,points,{crash}"),
-            ],
+            "color,points,random",
+            tournament_field.as_str(),
         ),
         (
             vec![
@@ -1510,20 +1506,14 @@ fn force_keeps_the_earlier_results_until_the_new_command_has_written_its_own() {
                 "-g",
                 "200",
             ],
-            vec![
-                "compare",
-                "-q",
-                "-p",
-                "2",
-                "-s",
-                "color,points",
-                "--b-seat",
-                &format!("0={crash}"),
-                "-g",
-                "200",
-            ],
+            "0=tuned",
+            compare_seat.as_str(),
         ),
     ] {
+        let failing: Vec<&str> = first
+            .iter()
+            .map(|a| if *a == good { bad } else { a })
+            .collect();
         let _ = std::fs::remove_dir_all(&out);
         let w = unolab(&[&first[..], &["-o", o]].concat());
         assert!(w.status.success(), "{}", text(&w.stderr));
