@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use unolab::lab::shard::{run_experiment_shard, ExperimentShardState};
 use unolab::lab::Experiment;
 use unolab::report::experiment::{save_state, state_path, ExperimentReport};
+use unolab::report::outdir::{describe_results, results_in};
 use unolab::report::{write_files_atomically, Report};
 use unolab::sim::lockstep::Stop;
 use unolab::sim::shard::{
@@ -56,8 +57,8 @@ fn open_state<S: ShardFile>(
         other_shards(dir, shard, &read, mine)?;
         Ok((path, s, Vec::new()))
     } else {
-        if !force {
-            other_shards(dir, shard, &read, mine)?;
+        if !force && !other_shards(dir, shard, &read, mine)? {
+            beside_results(dir)?;
         }
         let s = make()?;
         let created = prepare_out_dir(dir)?;
@@ -65,19 +66,40 @@ fn open_state<S: ShardFile>(
     }
 }
 
+/// Refuses to start the first shard of a folder that holds another
+/// command's results (a run's, an experiment's ...): its state would sit
+/// among them, and merging into that folder would be refused without
+/// `--force`. A merge of these shards written beside them, where a shard of
+/// the same run already is, does not count ([`open_state`] asks only when
+/// there is none).
+fn beside_results(dir: &Path) -> Result<(), Fail> {
+    let found = results_in(dir);
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Fail(format!(
+        "--out {} already holds {} ({}): a shard's state goes into a folder of its own; use another --out, or --force to write it there anyway",
+        dir.display(),
+        describe_results(dir),
+        found.iter().take(3).copied().collect::<Vec<_>>().join(", ")
+    )))
+}
+
 /// Refuses a folder that holds shard files `shard`'s would never merge
 /// with: another split's (known from the file name), or another run's of
 /// the same split (read, and compared with `mine`: another seed, game
-/// count, line-up ...), which would only be found at the merge.
+/// count, line-up ...), which would only be found at the merge. True when
+/// it holds another shard of this same run.
 fn other_shards<S: ShardFile>(
     dir: &Path,
     shard: Shard,
     read: &impl Fn(&Path) -> Result<S, Fail>,
     mine: &S::Config,
-) -> Result<(), Fail> {
+) -> Result<bool, Fail> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
+        return Ok(false);
     };
+    let mut siblings = false;
     let own = shard.file_name();
     let suffix = &own[own.find("-of-").unwrap_or(0)..];
     for e in entries.flatten() {
@@ -94,6 +116,7 @@ fn other_shards<S: ShardFile>(
         } else {
             let d = S::differences(mine, read(&e.path())?.config());
             if d.is_empty() {
+                siblings = true;
                 continue;
             }
             format!(
@@ -107,7 +130,7 @@ fn other_shards<S: ShardFile>(
             dir.display()
         )));
     }
-    Ok(())
+    Ok(siblings)
 }
 
 /// Writes a shard's state into `dir` (its file, through a temporary name),

@@ -1046,6 +1046,39 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         "-q",
     ]));
 
+    // A first shard in a folder of another command's results was written
+    // among them; the merge there would then be refused without --force.
+    let ran = dir.join("ran");
+    ok(unolab(&["run", "-g", "10", "-o", s(&ran), "-q"]));
+    let shard = ["run", "-g", "40", "--seed", "3", "--shard", "0/3", "-o"];
+    let in_ran = [&shard[..], &[s(&ran), "-q"]].concat();
+    let e = refusal(&unolab(&in_ran));
+    assert!(
+        e.contains("already holds the finished results of a run (manifest.json")
+            && e.contains("a shard's state goes into a folder of its own; use another --out, or --force to write it there anyway"),
+        "{e}"
+    );
+    assert!(!ran.join("shard-0000-of-0003.json").exists());
+    ok(unolab(&[&in_ran[..], &["--force"]].concat()));
+    assert!(ran.join("shard-0000-of-0003.json").is_file());
+    assert!(ran.join("summary.csv").is_file());
+    // Not so a merge of the shards beside them: the next shard of the same
+    // run joins them.
+    let three = dir.join("three");
+    let in_three = [&shard[..], &[s(&three), "-q"]].concat();
+    ok(unolab(&in_three));
+    let merge = ["merge", s(&three), "--allow-partial", "-o", s(&three)];
+    let o = unolab(&merge);
+    assert!(
+        three.join("summary.csv").is_file(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut next = in_three.clone();
+    next[6] = "1/3";
+    ok(unolab(&next));
+    assert!(three.join("shard-0001-of-0003.json").is_file());
+
     // A tournament too short to seat every strategy ranked those that never
     // played.
     let e = refusal(&unolab(&[
