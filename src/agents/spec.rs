@@ -478,7 +478,34 @@ impl StrategySpec {
             v["command"] = serde_json::json!(command);
             v["timeout_ms"] = serde_json::json!(timeout_ms);
         }
+        if let Some(nets) = self.search_networks() {
+            v["networks"] = nets;
+        }
         v
+    }
+
+    /// A search preset's networks (its rollout policy, own rollout policy,
+    /// guide or opponent model when a network preset): each key's digest, so
+    /// that a description tells two networks under one file name apart, as
+    /// a network preset's own `digest` does. `None` when it uses none.
+    fn search_networks(&self) -> Option<serde_json::Value> {
+        let c = match self {
+            StrategySpec::Search(c) => c,
+            StrategySpec::Renamed { inner, .. } => return inner.search_networks(),
+            _ => return None,
+        };
+        let mut nets = serde_json::Map::new();
+        for (key, spec) in [
+            ("rollout", Some(&c.rollout)),
+            ("own_rollout", c.own_rollout.as_ref()),
+            ("guide", c.guide.as_ref()),
+            ("model", c.model.as_ref()),
+        ] {
+            if let Some(n) = spec.and_then(|s| s.net()) {
+                nets.insert(key.into(), serde_json::json!(n.params.digest));
+            }
+        }
+        (!nets.is_empty()).then_some(serde_json::Value::Object(nets))
     }
 
     /// The short form `ext:COMMAND` or `ext:NAME=COMMAND`: the command's words

@@ -555,6 +555,7 @@ pub fn save_state(
             .collect();
         let v = json!({
             "kind": "ladder",
+            "version": super::tournament::STATE_VERSION,
             "ladder": print,
             "rungs": rungs,
             "commands": commands,

@@ -458,6 +458,10 @@ fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
 
 // ----- the saved state of an interrupted tournament ------------------------------
 
+/// The format version of a tournament's or a ladder's saved state
+/// (`"version"`), checked by [`saved_state`] before anything else is read.
+pub(super) const STATE_VERSION: u64 = 1;
+
 /// What a saved state must match to be continued: the rule set, the table
 /// size, every strategy of the field (`field`: each one's description, as
 /// `StrategySpec::to_json` gives it) and the seed; the games may grow.
@@ -486,6 +490,7 @@ pub fn save_state(
     if outcome.partial {
         let v = json!({
             "kind": "tournament",
+            "version": STATE_VERSION,
             "tournament": print,
             "results": outcome.results.to_json(),
             "commands": commands,
@@ -554,6 +559,15 @@ pub(super) fn saved_state(
     let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
     if v.get("kind").and_then(Value::as_str) != Some(kind) {
         return Err(bad(&format!("not the state of a {kind}")));
+    }
+    // A state written before states recorded their version (2026-12-06)
+    // is of version 1.
+    if let Some(version) = v.get("version") {
+        if version.as_u64() != Some(STATE_VERSION) {
+            return Err(bad(&format!(
+                "{kind} state format version {version} (this unolab reads version {STATE_VERSION})"
+            )));
+        }
     }
     let saved = v.get(kind).ok_or_else(|| bad(&format!("no '{kind}'")))?;
     let differ: Vec<&str> = keys

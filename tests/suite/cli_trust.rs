@@ -790,6 +790,20 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // The state records its format version; another version is refused in
+    // one line (there was none to check).
+    let mut v: Value = serde_json::from_str(&kept).unwrap();
+    assert_eq!(v["version"], 1, "{v}");
+    v["version"] = serde_json::json!(2);
+    std::fs::write(&state, v.to_string()).unwrap();
+    let o = unolab(&again0);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tournament state format version 2 (this unolab reads version 1)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
     std::fs::write(&state, kept).unwrap();
     // Another field is refused, in one line, before any game.
     let mut other = a.clone();
@@ -905,7 +919,22 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
         assert!(e.contains(want) && e.contains("state.json"), "{e}");
         assert_eq!(e.trim_end().lines().count(), 1, "{e}");
     }
-    std::fs::write(&state, kept).unwrap();
+    // Its format version: another is refused in one line; a state written
+    // before states recorded one (no "version") resumes, below.
+    let mut v: Value = serde_json::from_str(&kept).unwrap();
+    assert_eq!(v["version"], 1, "{v}");
+    v["version"] = serde_json::json!(7);
+    std::fs::write(&state, v.to_string()).unwrap();
+    let o = unolab(&resume);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("ladder state format version 7 (this unolab reads version 1)"),
+        "{e}"
+    );
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    v.as_object_mut().unwrap().remove("version");
+    std::fs::write(&state, v.to_string()).unwrap();
     // Another ladder (here another number of games) is refused in one
     // line, before any game.
     let mut other = a.clone();
@@ -1258,4 +1287,65 @@ fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
     std::fs::copy("strategies/net.safetensors", &weights).unwrap();
     let o = unolab(&["run", "-q", "-g", "10", "-s", &lineup]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_search_preset_records_the_digest_of_each_network_it_uses() {
+    let dir = common::tempdir_created("trust", "search-digest");
+    let weights = dir.join("mine.safetensors");
+    std::fs::copy("strategies/net.safetensors", &weights).unwrap();
+    let net = dir.join("mine.toml");
+    std::fs::write(
+        &net,
+        "name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"mine.safetensors\"\n",
+    )
+    .unwrap();
+    let search = dir.join("s.toml");
+    std::fs::write(
+        &search,
+        format!(
+            "name = \"s\"\nbase = \"pimc\"\n[search]\niterations = 4\nown_rollout = \"{}\"\n",
+            net.display()
+        ),
+    )
+    .unwrap();
+    let lineup = format!("{},{},pimc-100", search.display(), net.display());
+    // The line-up's descriptions in a run's manifest: the search's, the
+    // network preset's and those of a search that uses no network.
+    let described = |out: &str| -> (Value, Value, Value) {
+        let out = dir.join(out);
+        let o = unolab(&[
+            "run",
+            "-q",
+            "-p",
+            "3",
+            "-g",
+            "2",
+            "-s",
+            &lineup,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let m: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+        let l = &m["lineup"];
+        (l[0].clone(), l[1].clone(), l[2].clone())
+    };
+    let (s, n, plain) = described("first");
+    let digest = n["params"]["digest"].as_str().unwrap().to_string();
+    assert_eq!(digest.len(), 16, "{n}");
+    assert_eq!(
+        s["networks"],
+        serde_json::json!({ "own_rollout": digest }),
+        "{s}"
+    );
+    // Retrained in place: the search's description changes with it.
+    std::fs::copy("strategies/net-all.safetensors", &weights).unwrap();
+    let (s2, n2, _) = described("second");
+    let digest2 = n2["params"]["digest"].as_str().unwrap();
+    assert_ne!(digest2, digest);
+    assert_eq!(s2["networks"]["own_rollout"], digest2, "{s2}");
+    // A search that uses no network describes none.
+    assert_eq!(plain["base"], "pimc", "{plain}");
+    assert!(plain.get("networks").is_none(), "{plain}");
 }
