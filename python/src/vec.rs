@@ -57,6 +57,9 @@ struct Out<'a> {
     done: &'a mut [bool],
     truncated: &'a mut [bool],
     winner: &'a mut [i64],
+    /// With `final_obs=True`: `(n, players, obs)`, each seat's view of the
+    /// last state of the game that ended in slot `i` in the last step.
+    final_obs: Option<&'a mut [f32]>,
 }
 
 /// The table as text ([`Stepper::render`]) with RLCard's legal actions
@@ -174,6 +177,39 @@ impl Batch {
         out.kind[i] = d.map_or(-1, |d| d.kind as i64);
     }
 
+    /// The width of one observation (one row of `obs`).
+    fn obs_len(&self) -> usize {
+        if self.rl {
+            rlcard::OBS_LEN
+        } else if self.known {
+            OBS_LEN_KNOWN
+        } else {
+            OBS_LEN
+        }
+    }
+
+    /// Writes every seat's view of slot `i`'s game, which is over, into its
+    /// rows of `final_obs` (`players` rows of [`Batch::obs_len`]): what the
+    /// single-game environments observe after the end
+    /// (`seat_observation`, or RLCard's planes of it).
+    fn write_final(&mut self, i: usize, final_obs: &mut [f32], players: usize) {
+        let o = self.obs_len();
+        let st = &mut self.games[i];
+        for p in 0..players {
+            let row = &mut final_obs[(i * players + p) * o..(i * players + p + 1) * o];
+            if self.rl {
+                let mut f = [0f32; OBS_LEN];
+                st.seat_features(p as u8, &mut f);
+                rlcard::planes(&f, row);
+            } else {
+                st.seat_features(p as u8, &mut row[..OBS_LEN]);
+                if self.known {
+                    st.seat_known(p as u8, &mut row[OBS_LEN..]);
+                }
+            }
+        }
+    }
+
     fn reset(&mut self, seed: u64, out: &mut Out, players: usize) -> Result<(), StepError> {
         self.seed = seed;
         self.skipped = 0;
@@ -186,6 +222,9 @@ impl Batch {
         out.done.fill(false);
         out.truncated.fill(false);
         out.winner.fill(-1);
+        if let Some(f) = out.final_obs.as_deref_mut() {
+            f.fill(0.0);
+        }
         Ok(())
     }
 
@@ -208,6 +247,9 @@ impl Batch {
             if over {
                 out.truncated[i] = truncated(st);
                 out.winner[i] = winner(st).map_or(-1, |w| w as i64);
+                if let Some(f) = out.final_obs.as_deref_mut() {
+                    self.write_final(i, f, players);
+                }
                 self.start(i)?;
             } else {
                 out.truncated[i] = false;
@@ -240,6 +282,8 @@ pub(crate) struct VecGames {
     done: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     winner: Py<PyArray1<i64>>,
+    /// `(n, players, ...obs)` with `final_obs=True`, else `None`.
+    final_obs: Option<Py<PyArrayDyn<f32>>>,
 }
 
 /// Borrows every output array for writing (numpy's borrow checking refuses
@@ -257,6 +301,10 @@ macro_rules! with_out {
         let mut done = writable($self.done.bind($py), "done")?;
         let mut truncated = writable($self.truncated.bind($py), "truncated")?;
         let mut winner = writable($self.winner.bind($py), "winner")?;
+        let mut final_obs = match &$self.final_obs {
+            Some(a) => Some(writable(a.bind($py), "final_obs")?),
+            None => None,
+        };
         let slice_err = |e: numpy::AsSliceError| PyRuntimeError::new_err(e.to_string());
         let mut $out = Out {
             obs: obs.as_slice_mut().map_err(slice_err)?,
@@ -269,6 +317,10 @@ macro_rules! with_out {
             done: done.as_slice_mut().map_err(slice_err)?,
             truncated: truncated.as_slice_mut().map_err(slice_err)?,
             winner: winner.as_slice_mut().map_err(slice_err)?,
+            final_obs: match final_obs.as_mut() {
+                Some(a) => Some(a.as_slice_mut().map_err(slice_err)?),
+                None => None,
+            },
         };
         $body
     }};
@@ -291,7 +343,7 @@ fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
 #[pymethods]
 impl VecGames {
     #[new]
-    #[pyo3(signature = (n, rules, house, settings, players, learners, strategies, mode, reward, illegal, ask_forced, encoding = "unolab"))]
+    #[pyo3(signature = (n, rules, house, settings, players, learners, strategies, mode, reward, illegal, ask_forced, encoding = "unolab", final_obs = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -307,6 +359,7 @@ impl VecGames {
         illegal: &str,
         ask_forced: bool,
         encoding: &str,
+        final_obs: bool,
     ) -> PyResult<Self> {
         let (rl, known) = match encoding {
             "unolab" => (false, false),
@@ -340,15 +393,26 @@ impl VecGames {
         // The whole figure is reserved once and given back before the
         // steppers are made: under an address-space limit (ulimit -v) the
         // steppers' own allocations would otherwise abort half-way.
+        // With final_obs, each game also holds every seat's observation.
         const GAME_BYTES: u64 = 9 << 10;
+        let obs_len = if rl {
+            rlcard::OBS_LEN
+        } else if known {
+            OBS_LEN_KNOWN
+        } else {
+            OBS_LEN
+        };
+        let final_bytes = if final_obs { players * obs_len * 4 } else { 0 } as u64;
+        let game_bytes = GAME_BYTES + final_bytes;
         let too_big = |_| {
             PyMemoryError::new_err(format!(
-                "{n} games do not fit in memory (about {} MB, some 9 KB a game): use a smaller batch",
-                (n as u64 * GAME_BYTES) >> 20
+                "{n} games do not fit in memory (about {} MB, some {} KB a game): use a smaller batch",
+                (n as u64 * game_bytes) >> 20,
+                game_bytes.div_ceil(1024)
             ))
         };
         Vec::<u8>::new()
-            .try_reserve_exact(n * GAME_BYTES as usize)
+            .try_reserve_exact(n * game_bytes as usize)
             .map_err(too_big)?;
         let mut games = Vec::new();
         games.try_reserve_exact(n).map_err(too_big)?;
@@ -357,7 +421,7 @@ impl VecGames {
             st.keep_known(known);
             st
         }));
-        let (obs_shape, actions) = if rl {
+        let (obs_shape, actions): (Vec<usize>, usize) = if rl {
             let [p, c, k] = rlcard::SHAPE;
             (vec![n, p, c, k], rlcard::ACTIONS)
         } else if known {
@@ -397,6 +461,13 @@ impl VecGames {
             done: PyArray1::from_vec(py, vec![false; n]).unbind(),
             truncated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             winner: PyArray1::from_vec(py, vec![-1i64; n]).unbind(),
+            final_obs: final_obs.then(|| {
+                let shape: Vec<usize> = [n, players]
+                    .into_iter()
+                    .chain(obs_shape[1..].iter().copied())
+                    .collect();
+                PyArrayDyn::zeros(py, IxDyn(&shape), false).unbind()
+            }),
         })
     }
 
@@ -496,6 +567,10 @@ impl VecGames {
     #[getter]
     fn winner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         self.winner.bind(py).clone()
+    }
+    #[getter]
+    fn final_obs<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArrayDyn<f32>>> {
+        self.final_obs.as_ref().map(|a| a.bind(py).clone())
     }
     #[getter]
     fn n(&mut self) -> usize {

@@ -389,3 +389,54 @@ print((rss() - before) / n)
                              capture_output=True, text=True, check=True)
         per_game = float(out.stdout)
         assert 7.5 * 1024 < per_game < 11 * 1024, (players, per_game)
+
+
+@pytest.mark.parametrize("encoding", ["unolab", "known", "rlcard"])
+def test_final_obs_is_each_seats_view_of_the_game_that_ended(rng, encoding):
+    # Autoreset shows the next game in obs; final_obs keeps the ended one's
+    # last state as every seat sees it, for truncated games to bootstrap
+    # from. Checked against single games of the core stepped alike.
+    rl = encoding == "rlcard"
+    n, seed, players = 3, 41, 2 if rl else 3
+    rules = "rlcard" if rl else "classic"
+    settings = {"max_turns": 12}
+    v = unolab.VecEnv(n, rules=rules, players=players, settings=settings, seed=seed, encoding=encoding, final_obs=True)
+    assert unolab.VecEnv(n, players=players).final_obs is None
+    assert v.final_obs.shape == (n, players) + v.obs.shape[1:]
+    assert v.final_obs.dtype == np.float32 and not v.final_obs.any()
+    known = encoding == "known"
+    games, started = [], [0] * n
+
+    def start(i):
+        # The next game of slot i, as the batch starts it (skipping games
+        # that end before any decision).
+        index = games[i].start(seed, i + started[i] * n, rl)
+        started[i] = (index - i) // n + 1
+
+    for i in range(n):
+        games.append(_core.Game(rules, [], ["max_turns=12"], players, None, [], "round", "win", "raise", True))
+        start(i)
+    ended = truncated = 0
+    for _ in range(400):
+        acts = v.random_actions(rng)
+        v.step(acts)
+        for i, g in enumerate(games):
+            if rl:
+                g.step_rlcard(int(acts[i]))
+            else:
+                g.step(int(acts[i]))
+            assert v.done[i] == g.is_over
+            if not g.is_over:
+                continue
+            for s in range(players):
+                want = g.rlcard_observation(s) if rl else g.seat_observation(s, known)
+                assert np.array_equal(v.final_obs[i, s], want), (i, s)
+            # Not the next game's first decision, which obs shows.
+            assert not np.array_equal(v.final_obs[i, v.seat[i]], v.obs[i])
+            ended += 1
+            truncated += int(v.truncated[i])
+            start(i)
+    assert list(v.games_started) == started
+    assert ended >= 10 and truncated >= 5, (ended, truncated)
+    v.reset(seed)
+    assert not v.final_obs.any()

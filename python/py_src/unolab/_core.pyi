@@ -156,6 +156,7 @@ class VecGames:
         illegal: str,
         ask_forced: bool,
         encoding: str = "unolab",
+        final_obs: bool = False,
     ) -> None: ...
     def reset(self, seed: int) -> None:
         """Starts game ``i`` of master seed ``seed`` in every slot ``i`` (the GIL released)."""
@@ -164,6 +165,9 @@ class VecGames:
     @property
     def obs(self) -> npt.NDArray[np.float32]:
         """``(n, OBS_LEN)`` (``(n, OBS_LEN_KNOWN)`` with the known cards, ``(n, 4, 4, 15)`` with RLCard's encoding): the features of the seat to act in each game."""
+    @property
+    def final_obs(self) -> Optional[npt.NDArray[np.float32]]:
+        """With ``final_obs=True``: ``(n, players, ...)``, each seat's view of the last state of the game that ended in each slot in the last step; else ``None``."""
     @property
     def mask(self) -> npt.NDArray[np.int8]:
         """``(n, ACTIONS)`` (``(n, 61)`` with RLCard's encoding): the legal actions of each game's decision."""

@@ -88,6 +88,11 @@ class VecEnv:
             called, a playable drawn card is played; a rule set that can
             ask a decision RLCard does not have, or deals a card it does not
             have, is refused here with ``ValueError``).
+        final_obs: also keep, for every game that ends, each seat's view of
+            its last state in ``final_obs`` (what the single-game
+            environments observe after the end), since ``obs`` already shows
+            the next game: the observation to bootstrap a truncated game's
+            value from. Costs ``players`` observations of memory a game.
 
     Attributes (numpy arrays, rewritten in place by ``reset`` and ``step``):
         obs: ``(n, OBS_LEN)`` float32, the features of the seat to act
@@ -109,6 +114,11 @@ class VecEnv:
         truncated: ``(n,)`` bool, that game's last round hit the turn limit.
         winner: ``(n,)`` int64, that game's winning seat, -1 for none or
             when the game did not end.
+        final_obs: with ``final_obs=True``, ``(n, players, ...)`` float32,
+            the shape of ``obs`` with a seat axis: ``final_obs[i, s]`` is
+            seat ``s``'s view of the last state of the game that ended in
+            slot ``i`` in the last step (valid where ``done[i]``; rows of
+            other games keep older values); ``None`` without it.
 
     Raises:
         ValueError: a bad rule set, house rule, setting, strategy, seat,
@@ -135,6 +145,7 @@ class VecEnv:
         ask_forced: bool = True,
         seed: Optional[int] = 0,
         encoding: str = "unolab",
+        final_obs: bool = False,
     ) -> None:
         n = int_of("n (the number of games)", n)
         if not 1 <= n <= MAX_BATCH:
@@ -158,6 +169,7 @@ class VecEnv:
             option_of("illegal", illegal, ILLEGAL),
             bool_of("ask_forced", ask_forced),
             encoding_of(encoding),
+            bool_of("final_obs", final_obs),
         )
         self.n: int = self._core.n
         """The number of games."""
@@ -177,6 +189,7 @@ class VecEnv:
         self.done: np.ndarray = self._core.done
         self.truncated: np.ndarray = self._core.truncated
         self.winner: np.ndarray = self._core.winner
+        self.final_obs: Optional[np.ndarray] = self._core.final_obs
         self._rows = np.arange(self.n, dtype=np.intp)
         self._seeds = np.random.default_rng()
         self.reset(seed)
