@@ -237,6 +237,7 @@ pub fn quit_at_interrupt(created: Vec<PathBuf>, line: String) {
 fn quit_now(created: &[PathBuf], line: &str) -> ! {
     QUITTING.store(true, std::sync::atomic::Ordering::SeqCst);
     unolab::agents::external::end_all();
+    unolab::report::remove_unfinished_writes();
     settle_set_aside();
     remove_created(created);
     eprintln!("{line}");
@@ -342,6 +343,19 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
 pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
     interrupt_flag();
     keep_aside(outdir::claim_out_dir(dir, force).map_err(Fail)?);
+    Ok(())
+}
+
+/// [`outdir::set_aside_files`] for the command line (`train --force`), the
+/// files kept aside as by [`clear_results`].
+#[cfg_attr(not(feature = "train"), allow(dead_code))]
+pub fn set_aside_files(
+    dir: &Path,
+    names: Vec<String>,
+    written: impl Fn(&Path) -> bool + Send + 'static,
+) -> Result<(), Fail> {
+    interrupt_flag();
+    keep_aside(outdir::set_aside_files(dir, names, written).map_err(Fail)?);
     Ok(())
 }
 

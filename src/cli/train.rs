@@ -100,28 +100,22 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
 #[cfg(feature = "train")]
 pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     use super::args::{cores, load_rules};
-    use super::scaffold::Session;
+    use super::scaffold::{set_aside_files, Session};
     use unolab::lab::train::expert::{train, Progress, TrainConfig};
     use unolab::lab::train::fit::FitConfig;
     use unolab::lab::train::preset_text;
     use unolab::sim::stats::wilson95;
 
-    let list = |s: &str, what: &str| -> Result<Vec<usize>, Fail> {
-        s.split(',')
-            .map(|x| {
-                x.trim().parse::<usize>().map_err(|_| {
-                    Fail(format!(
-                        "--{what} '{s}': expected numbers separated by commas"
-                    ))
-                })
-            })
-            .collect()
-    };
-    let (earlier, teacher) = check_args(&a)?;
+    let Checked {
+        earlier,
+        teacher,
+        search,
+        players,
+    } = check_args(&a)?;
     let name = a.name.clone();
     let cfg = TrainConfig {
         rules: load_rules(&a.rules)?,
-        players: list(&a.players, "players")?,
+        players,
         teacher,
         games: a.games,
         behaviour: a.behaviour.as_deref().map(StrategySpec::load).transpose()?,
@@ -139,10 +133,10 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         iterations: a.iterations,
         search_sims: a.search_sims.unwrap_or(100) as u32,
         search_games: a.search_games.unwrap_or(200),
-        search: a.search.as_deref().map(StrategySpec::load).transpose()?,
+        search,
         refit: a.refit,
         fit: FitConfig {
-            hidden: list(&a.hidden, "hidden")?,
+            hidden: numbers(&a.hidden, "hidden")?,
             epochs: a.epochs as usize,
             batch: a.batch as usize,
             lr: a.lr,
@@ -162,15 +156,17 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         .num_threads(threads)
         .build()
         .map_err(|e| Fail(format!("cannot start {threads} threads: {e}")))?;
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| Fail(format!("cannot create {}: {e}", a.out.display())))?;
-    for f in &earlier {
-        std::fs::remove_file(a.out.join(f))
-            .map_err(|e| Fail(format!("--force: cannot remove {f}: {e}")))?;
-    }
+    // The folder made ready (created, writable) before any work; an
+    // earlier run's networks (--force) kept aside until this run has
+    // written a stage of its own, and put back if it writes none.
+    let session = Session::begin(Some(&a.out))?;
+    let mine = name.clone();
+    set_aside_files(&a.out, earlier, move |dir| {
+        !earlier_networks(dir, &mine).is_empty()
+    })
+    .map_err(|e| session.failed(e))?;
     // Progress on a terminal only: redirected, it would be one long line.
     let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let session = Session::begin(None)?;
     let command = super::tune::command_line(&super::args::command_words());
     let mut rows: Vec<String> = Vec::new();
     let mut write_err: Option<Fail> = None;
@@ -191,8 +187,9 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                 epoch,
                 epochs,
             } => eprint!(
-                "\rstage {stage}: epoch {}/{epochs}, loss {:.4} ({:.0} s)   ",
+                "\rstage {stage}: epoch {}/{epochs} ({}%), loss {:.4} ({:.0} s)   ",
                 epoch.index,
+                100 * epoch.batches / epoch.of.max(1),
                 epoch.loss,
                 session.elapsed_s()
             ),
@@ -215,15 +212,23 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                     "network of `unolab train`, stage {} (teacher {}, {} positions)",
                     s.index, s.teacher, s.fitted
                 );
-                let res =
-                    write_atomic(&out.join(format!("{file}.safetensors")), &bytes).and_then(|_| {
-                        write_atomic(
-                            &out.join(format!("{file}.toml")),
-                            preset_text(&file, &format!("{file}.safetensors"), &desc).as_bytes(),
-                        )
-                    });
+                // The weights and their preset together: a failure writes
+                // neither, and stops the training (its later stages could
+                // not be written either).
+                let weights_file = format!("{file}.safetensors");
+                let preset = preset_text(&file, &weights_file, &desc);
+                let res = unolab::report::write_files_atomically(
+                    &out,
+                    &[
+                        (weights_file.as_str(), bytes.as_slice()),
+                        (format!("{file}.toml").as_str(), preset.as_bytes()),
+                    ],
+                );
                 if let Err(e) = res {
-                    write_err.get_or_insert(e);
+                    write_err.get_or_insert(Fail(e));
+                    session
+                        .stop
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
                 }
                 let evals: Vec<String> = s
                     .eval
@@ -268,9 +273,12 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             }
         })
     });
-    let stages = result.map_err(Fail)?;
-    if let Some(e) = write_err {
-        return Err(e);
+    let stages = result.map_err(|e| session.failed(e))?;
+    if stages.is_empty() && write_err.is_none() {
+        // Interrupted before a stage was done: nothing to keep.
+        session.abandon();
+        eprintln!("interrupted before the first stage was done; nothing written");
+        return Ok(ExitCode::from(130));
     }
     println!(
         "| stage | teacher | positions labelled | positions fitted | agreement with the teacher (before -> after) | vs {} (rounds won, 95% interval) | seconds |",
@@ -281,30 +289,83 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         println!("{r}");
     }
     println!("{}", command);
+    if let Some(e) = write_err {
+        // The table above is the record of the stages that ran.
+        return Err(session.failed(e));
+    }
     if let Some(last) = stages.last() {
+        let to = match last.index {
+            0 => String::new(),
+            k => format!(" .. {name}-{k}"),
+        };
         eprintln!(
-            "wrote {}/{name}-0 .. {name}-{} (.safetensors and .toml)",
-            a.out.display(),
-            last.index
+            "wrote {}/{name}-0{to} (.safetensors and .toml)",
+            a.out.display()
         );
     }
     if session.stop.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("interrupted after {} stages", stages.len());
+        eprintln!(
+            "interrupted after {} stage{}; they are written",
+            stages.len(),
+            if stages.len() == 1 { "" } else { "s" }
+        );
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--WHAT` as numbers separated by commas.
+fn numbers(s: &str, what: &str) -> Result<Vec<usize>, Fail> {
+    s.split(',')
+        .map(|x| {
+            x.trim().parse::<usize>().map_err(|_| {
+                Fail(format!(
+                    "--{what} '{s}': expected numbers separated by commas"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// What [`check_args`] read and checked (used by the training, which a
+/// build without the feature does not have).
+#[cfg_attr(not(feature = "train"), allow(dead_code))]
+struct Checked {
+    /// An earlier run's networks of this name in `--out` (with `--force`),
+    /// to be set aside before the first stage.
+    earlier: Vec<String>,
+    /// The first teacher, loaded.
+    teacher: StrategySpec,
+    /// `--search`, loaded.
+    search: Option<StrategySpec>,
+    /// `--players`.
+    players: Vec<usize>,
+}
+
 /// The checks of the arguments that need no training code, so that they
 /// come before any work, in a build without the feature too: the name, the
-/// options of the expert iterations alone, `--soft` and `--lr`, and `--out`
-/// (not a file; an earlier run's networks of this name only with
-/// `--force`: returned, to be removed before the first stage), with the
-/// first teacher it loaded.
-fn check_args(a: &TrainArgs) -> Result<(Vec<String>, StrategySpec), Fail> {
+/// player counts, the options of the expert iterations alone, `--soft` and
+/// `--lr`, and `--out` (not a file; an earlier run's networks of this name
+/// only with `--force`), with the teachers it loaded.
+fn check_args(a: &TrainArgs) -> Result<Checked, Fail> {
     use unolab::agents::search::SearchKind;
     let name = &a.name;
     super::tune::check_name(name, "NAME-K.safetensors and NAME-K.toml")?;
+    let players = numbers(&a.players, "players")?;
+    for (i, p) in players.iter().enumerate() {
+        if !(2..=10).contains(p) {
+            return Err(Fail(format!(
+                "--players '{}': {p} is not a player count (valid: 2 to 10)",
+                a.players
+            )));
+        }
+        if players[..i].contains(p) {
+            return Err(Fail(format!(
+                "--players '{}' gives {p} twice (each count is labelled and measured once)",
+                a.players
+            )));
+        }
+    }
     // What applies to the expert iterations only.
     if a.iterations == 0 {
         let given: Vec<&str> = [
@@ -318,10 +379,17 @@ fn check_args(a: &TrainArgs) -> Result<(Vec<String>, StrategySpec), Fail> {
         .collect();
         if !given.is_empty() {
             return Err(Fail(format!(
-                "{} apply to the expert iterations: give --iterations N (N >= 1), or leave them out",
-                given.join(", ")
+                "{} {} to the expert iterations: give --iterations N (N >= 1), or leave {} out",
+                given.join(", "),
+                if given.len() == 1 { "applies" } else { "apply" },
+                if given.len() == 1 { "it" } else { "them" }
             )));
         }
+    }
+    if a.search.is_some() && a.search_sims.is_some() {
+        return Err(Fail(
+            "--search-sims sets the determinizations of the default search; --search PRESET plays its own (its iterations): leave one out".into(),
+        ));
     }
     if !(a.soft >= 0.0 && a.soft.is_finite()) {
         return Err(Fail(format!("--soft {} must be a number >= 0", a.soft)));
@@ -330,16 +398,23 @@ fn check_args(a: &TrainArgs) -> Result<(Vec<String>, StrategySpec), Fail> {
         return Err(Fail(format!("--lr {} must be a positive number", a.lr)));
     }
     let teacher = StrategySpec::load(&a.teacher)?;
+    let search = a.search.as_deref().map(StrategySpec::load).transpose()?;
     // --soft fits a teacher's action values: only pimc and oracle (without
-    // halving) give them, the first teacher or the iterations' search.
+    // halving) give them, the first teacher or the iterations' search (by
+    // default pimc).
     let values = |s: &StrategySpec| {
         matches!(s, StrategySpec::Search(c)
             if matches!(c.kind, SearchKind::Pimc | SearchKind::Oracle) && !c.params.halving)
     };
-    if a.soft > 0.0 && a.iterations == 0 && !values(&teacher) {
+    let search_values = a.iterations > 0 && search.as_ref().is_none_or(values);
+    if a.soft > 0.0 && !values(&teacher) && !search_values {
         return Err(Fail(format!(
-            "--soft fits the action values of a searching teacher (pimc or oracle, without halving): '{}' gives none, and no --iterations search; leave --soft out",
-            teacher.name()
+            "--soft fits the action values of a searching teacher (pimc or oracle, without halving): '{}' gives none, {}; leave --soft out",
+            teacher.name(),
+            match &search {
+                Some(s) if a.iterations > 0 => format!("nor does the --search '{}'", s.name()),
+                _ => "and no --iterations search".to_string(),
+            }
         )));
     }
     if a.out.exists() && !a.out.is_dir() {
@@ -358,7 +433,12 @@ fn check_args(a: &TrainArgs) -> Result<(Vec<String>, StrategySpec), Fail> {
             earlier.join(", ")
         )));
     }
-    Ok((earlier, teacher))
+    Ok(Checked {
+        earlier,
+        teacher,
+        search,
+        players,
+    })
 }
 
 /// The files of `dir` that an earlier run named `name` wrote:
@@ -374,16 +454,17 @@ fn earlier_networks(dir: &std::path::Path, name: &str) -> Vec<String> {
             let stem = f
                 .strip_suffix(".safetensors")
                 .or_else(|| f.strip_suffix(".toml"));
+            // K as train writes it: no sign, no leading zero (`net-01` is
+            // not a stage's).
             stem.and_then(|s| s.strip_prefix(name))
                 .and_then(|s| s.strip_prefix('-'))
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|k| {
+                    !k.is_empty()
+                        && k.bytes().all(|b| b.is_ascii_digit())
+                        && (k == "0" || !k.starts_with('0'))
+                })
         })
         .collect();
     v.sort();
     v
-}
-
-#[cfg(feature = "train")]
-fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fail> {
-    unolab::report::write_file_atomically(path, bytes).map_err(Fail)
 }

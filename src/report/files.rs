@@ -76,6 +76,7 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(
         return Err(format!("cannot write {}: it is a folder", t.display()));
     }
     let temps: Vec<PathBuf> = targets.iter().map(|t| temporary(t)).collect();
+    let writing = Writing::of(&temps);
     let remove_from = |k: usize| {
         for t in &temps[k..] {
             let _ = std::fs::remove_file(t);
@@ -93,10 +94,44 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(
             return Err(format!("cannot write {}: {e}", target.display()));
         }
     }
+    drop(writing);
     for t in &targets {
         remove_stale_temporaries(t);
     }
     Ok(())
+}
+
+/// The temporary files of the writes in progress ([`Writing`]).
+static WRITING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// The temporary files of one write, listed in [`WRITING`] while it lasts.
+struct Writing<'a>(&'a [PathBuf]);
+
+impl<'a> Writing<'a> {
+    fn of(temps: &'a [PathBuf]) -> Writing<'a> {
+        if let Ok(mut w) = WRITING.lock() {
+            w.extend(temps.iter().cloned());
+        }
+        Writing(temps)
+    }
+}
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut w) = WRITING.lock() {
+            w.retain(|t| !self.0.contains(t));
+        }
+    }
+}
+
+/// Removes the temporary files of the writes in progress: for a process
+/// about to exit in the middle of one (a second interrupt), which would
+/// otherwise leave `.NAME.PID.tmp` beside the file it was replacing.
+pub fn remove_unfinished_writes() {
+    let temps = WRITING.lock().map(|w| w.clone()).unwrap_or_default();
+    for t in temps {
+        let _ = std::fs::remove_file(t);
+    }
 }
 
 /// Removes the temporary files of `target` left by processes that are gone

@@ -11,7 +11,10 @@ mod text;
 pub use text::{clip_columns, columns, Cell};
 pub mod tournament;
 
-pub use files::{played_so_far, unfit_target, write_file_atomically, write_files_atomically};
+pub use files::{
+    played_so_far, remove_unfinished_writes, unfit_target, write_file_atomically,
+    write_files_atomically,
+};
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;

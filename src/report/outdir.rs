@@ -171,11 +171,25 @@ pub fn clear_results(dir: &Path) -> Result<(), String> {
 /// them if the folder now holds results, and otherwise puts them back: a
 /// command that fails or is quit before it wrote anything leaves the
 /// earlier results as they were, not an empty folder.
-#[derive(Debug)]
 pub struct SetAside {
     dir: PathBuf,
     aside: PathBuf,
     moved: Vec<String>,
+    /// Whether the command wrote outputs of its own into `dir` (`None`:
+    /// results, [`holds_results`]).
+    written: Option<Written>,
+}
+
+type Written = Box<dyn Fn(&Path) -> bool + Send>;
+
+impl std::fmt::Debug for SetAside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetAside")
+            .field("dir", &self.dir)
+            .field("aside", &self.aside)
+            .field("moved", &self.moved)
+            .finish_non_exhaustive()
+    }
 }
 
 impl SetAside {
@@ -189,7 +203,11 @@ impl SetAside {
             return;
         }
         let moved = std::mem::take(&mut self.moved);
-        if holds_results(&self.dir) {
+        let written = match &self.written {
+            Some(w) => w(&self.dir),
+            None => holds_results(&self.dir),
+        };
+        if written {
             let _ = std::fs::remove_dir_all(&self.aside);
         } else {
             put_back(&self.dir, &self.aside, &moved);
@@ -236,6 +254,26 @@ fn put_back(dir: &Path, aside: &Path, moved: &[String]) {
 pub fn set_aside_results(dir: &Path) -> Result<Option<SetAside>, String> {
     let mut names: Vec<String> = results_in(dir).iter().map(|f| f.to_string()).collect();
     names.extend(size_folders(dir));
+    move_aside(dir, names, None)
+}
+
+/// Moves the files `names` of `dir` aside, as [`set_aside_results`] moves
+/// results, for a command whose outputs are others (`train`'s networks):
+/// removed once `written(dir)` says it wrote outputs of its own, else put
+/// back.
+pub fn set_aside_files(
+    dir: &Path,
+    names: Vec<String>,
+    written: impl Fn(&Path) -> bool + Send + 'static,
+) -> Result<Option<SetAside>, String> {
+    move_aside(dir, names, Some(Box::new(written)))
+}
+
+fn move_aside(
+    dir: &Path,
+    names: Vec<String>,
+    written: Option<Written>,
+) -> Result<Option<SetAside>, String> {
     if names.is_empty() {
         return Ok(None);
     }
@@ -256,6 +294,7 @@ pub fn set_aside_results(dir: &Path) -> Result<Option<SetAside>, String> {
         dir: dir.to_path_buf(),
         aside,
         moved,
+        written,
     }))
 }
 
@@ -267,5 +306,55 @@ pub fn claim_out_dir(dir: &Path, force: bool) -> Result<Option<SetAside>, String
         set_aside_results(dir)
     } else {
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_set_aside_come_back_unless_the_command_wrote_its_own() {
+        let dir = std::env::temp_dir().join(format!("unolab-aside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let names = || vec!["net-0.toml".to_string(), "net-1.toml".to_string()];
+        let write_old = || {
+            for n in names() {
+                std::fs::write(dir.join(&n), format!("old {n}")).unwrap();
+            }
+        };
+        let listing = || {
+            let mut v: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        let wrote = |d: &Path| d.join("net-0.toml").exists();
+        // Nothing written (a failed or quit run): the files come back.
+        write_old();
+        let aside = set_aside_files(&dir, names(), wrote).unwrap().unwrap();
+        assert_eq!(listing().len(), 1, "{:?}", listing());
+        assert!(listing()[0].starts_with(".unolab-replaced-"));
+        aside.settle();
+        assert_eq!(listing(), names());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("net-1.toml")).unwrap(),
+            "old net-1.toml"
+        );
+        // A new stage written: the earlier files go, the new one stays.
+        let aside = set_aside_files(&dir, names(), wrote).unwrap().unwrap();
+        std::fs::write(dir.join("net-0.toml"), "new").unwrap();
+        drop(aside);
+        assert_eq!(listing(), ["net-0.toml"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("net-0.toml")).unwrap(),
+            "new"
+        );
+        // No files: nothing set aside.
+        assert!(set_aside_files(&dir, Vec::new(), wrote).unwrap().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

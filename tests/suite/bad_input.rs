@@ -1175,6 +1175,51 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
             && e.contains("'tuned' gives none"),
         "{e}"
     );
+    // The audit of train (2026-12-06): each was accepted and did nothing.
+    let search = dir.join("halving.toml");
+    std::fs::write(
+        &search,
+        "name = \"halving\"\nbase = \"pimc\"\n[search]\niterations = 8\nhalving = true\n",
+    )
+    .unwrap();
+    for (args, want) in [
+        (
+            vec!["--players", "2,2"],
+            "error: --players '2,2' gives 2 twice (each count is labelled and measured once)\n",
+        ),
+        (
+            vec!["--players", "2,11"],
+            "error: --players '2,11': 11 is not a player count (valid: 2 to 10)\n",
+        ),
+        (
+            vec!["--iterations", "1", "--search", "pimc-100", "--search-sims", "5"],
+            "error: --search-sims sets the determinizations of the default search; --search PRESET plays its own (its iterations): leave one out\n",
+        ),
+        (
+            vec!["--refit"],
+            "error: --refit applies to the expert iterations: give --iterations N (N >= 1), or leave it out\n",
+        ),
+    ] {
+        let mut a = vec!["train", "--out", s(&dir)];
+        a.extend(args);
+        assert_eq!(refusal(&unolab(&a)), want);
+    }
+    // --soft with an iterations search that gives no values either.
+    let e = refusal(&unolab(&[
+        "train",
+        "--soft",
+        "0.1",
+        "--iterations",
+        "1",
+        "--search",
+        s(&search),
+        "--out",
+        s(&dir),
+    ]));
+    assert!(
+        e.contains("'tuned' gives none, nor does the --search 'halving'; leave --soft out"),
+        "{e}"
+    );
     // An earlier run's networks were replaced, and its later stages left
     // beside the new ones.
     let nets = dir.join("nets");
@@ -1184,6 +1229,8 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
         "net-0.toml",
         "net-1.toml",
         "netx-0.toml",
+        // Not a stage's name: train writes no leading zero.
+        "net-01.toml",
     ] {
         std::fs::write(nets.join(f), "x").unwrap();
     }

@@ -75,6 +75,16 @@ impl TrainConfig {
         if self.players.is_empty() || self.players.iter().any(|p| !(2..=10).contains(p)) {
             return Err("players must be counts from 2 to 10".into());
         }
+        for (i, p) in self.players.iter().enumerate() {
+            if self.players[..i].contains(p) {
+                return Err(format!(
+                    "players gives {p} twice (each count is labelled and measured once)"
+                ));
+            }
+            // A table the rules cannot deal (a hand size too large for
+            // the deck, a dealer seat past the table).
+            self.rules.check_players(*p).map_err(|e| e.to_string())?;
+        }
         if self.games == 0 {
             return Err("games must be at least 1".into());
         }
@@ -95,7 +105,7 @@ impl TrainConfig {
         if let Some(w) = &self.init {
             if w.reads_known() && !self.known {
                 return Err(
-                    "the starting network (init) reads the known-cards section: turn known cards on to train it"
+                    "the starting network (init) reads the known-cards section: give known (--known) to train it"
                         .into(),
                 );
             }
@@ -203,7 +213,7 @@ pub fn train(
                 seed,
                 cfg.known,
                 stop,
-            ));
+            )?);
             at = to;
             progress(Progress::Labelling {
                 stage: k,
@@ -246,7 +256,8 @@ pub fn train(
                 epoch,
                 epochs: cfg.fit.epochs,
             })
-        })?;
+        })
+        .map_err(|e| format!("stage {k}: {e}"))?;
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -277,7 +288,7 @@ pub fn train(
                     at..to,
                     cfg.seed ^ EVAL_SALT,
                     stop,
-                );
+                )?;
                 wins += w;
                 n += m;
                 done += to - at;
@@ -413,6 +424,51 @@ mod tests {
     }
 
     #[test]
+    fn what_cannot_be_played_or_fitted_is_an_error_not_a_panic_or_a_silent_network() {
+        let stop = AtomicBool::new(false);
+        // A table the deck cannot deal: refused before any game (it
+        // panicked in the deal).
+        let mut cfg = config(None, false);
+        cfg.rules.settings.hand_size = 11;
+        cfg.players = vec![2, 10];
+        let e = cfg.validate().unwrap_err();
+        assert!(e.contains("but the 'classic' deck has 108"), "{e}");
+        let e = train(&cfg, &stop, &mut |_| {}).unwrap_err();
+        assert!(e.contains("deck has 108"), "{e}");
+        cfg.players = vec![2, 2];
+        assert!(cfg.validate().unwrap_err().contains("2 twice"));
+        // A teacher, a behaviour or an opponent that fails (a program that
+        // never answers) is the error: it was a network taught by nothing,
+        // or an evaluation "not measured (interrupted)".
+        let broken = StrategySpec::load("ext:/bin/false").unwrap();
+        for k in 0..3 {
+            let mut cfg = config(None, false);
+            cfg.iterations = 0;
+            match k {
+                0 => cfg.teacher = broken.clone(),
+                1 => cfg.behaviour = Some(broken.clone()),
+                _ => cfg.opponent = broken.clone(),
+            }
+            let e = train(&cfg, &stop, &mut |_| {}).unwrap_err();
+            let failed = match k {
+                1 => "failed in round 1: its behaviour 'false': the program exited",
+                _ => "strategy 'false' at seat",
+            };
+            assert!(e.contains(failed), "{k}: {e}");
+        }
+        // A fit that diverges says so and at which stage.
+        let mut cfg = config(None, false);
+        cfg.iterations = 0;
+        cfg.fit.lr = 1e30;
+        let e = train(&cfg, &stop, &mut |_| {}).unwrap_err();
+        assert!(
+            e.starts_with("stage 0: the fit diverged (")
+                && e.ends_with("try a smaller learning rate than 1000000000000000000000000000000"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn the_searching_teacher_must_be_pimc_or_oracle() {
         assert!(config(Some(oracle(2)), false).validate().is_ok());
         let tuned = StrategySpec::load("tuned").unwrap();
@@ -452,6 +508,7 @@ mod tests {
                 false,
                 &stop,
             )
+            .unwrap()
         };
         assert_eq!(games(true).len(), own[1].labelled);
         assert_ne!(games(false).x, games(true).x);

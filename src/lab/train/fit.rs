@@ -48,11 +48,23 @@ impl Default for FitConfig {
     }
 }
 
-/// One epoch done: its mean training loss.
+/// An epoch's progress: `batches` of its `of` mini-batches done, with
+/// their mean training loss; reported at every twentieth of an epoch and
+/// when it is done ([`Epoch::done`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Epoch {
+    /// The epoch (1 for the first).
     pub index: usize,
     pub loss: f64,
+    pub batches: usize,
+    pub of: usize,
+}
+
+impl Epoch {
+    /// Whether the epoch is done (its loss is then the whole epoch's).
+    pub fn done(&self) -> bool {
+        self.batches == self.of
+    }
 }
 
 /// Fresh weights reading `inputs` features
@@ -170,6 +182,8 @@ pub fn fit(
             order.swap(i, j);
         }
         let (mut sum, mut batches) = (0.0, 0usize);
+        let of = n.div_ceil(batch);
+        let every = (of / 20).max(1);
         for chunk in order.chunks(batch) {
             if stop.load(Ordering::Relaxed) {
                 break 'epochs;
@@ -215,11 +229,21 @@ pub fn fit(
             opt.backward_step(&loss).map_err(err)?;
             sum += loss.to_scalar::<f32>().map_err(err)? as f64;
             batches += 1;
+            if batches % every == 0 || batches == of {
+                progress(Epoch {
+                    index: epoch + 1,
+                    loss: sum / batches as f64,
+                    batches,
+                    of,
+                });
+            }
         }
-        progress(Epoch {
-            index: epoch + 1,
-            loss: sum / batches.max(1) as f64,
-        });
+        if !sum.is_finite() {
+            return Err(diverged(
+                &format!("its loss is not finite at epoch {}", epoch + 1),
+                cfg.lr,
+            ));
+        }
     }
     let mut layers = Vec::new();
     for (w, b) in &vars {
@@ -235,7 +259,19 @@ pub fn fit(
             bias: b.as_tensor().to_vec1::<f32>().map_err(err)?,
         });
     }
-    NetWeights::new(layers)
+    NetWeights::new(layers).map_err(|e| {
+        if e.contains("not finite") {
+            diverged(&e, cfg.lr)
+        } else {
+            e
+        }
+    })
+}
+
+/// The error of a fit whose numbers left the finite ones (`what`), at the
+/// learning rate `lr`.
+fn diverged(what: &str, lr: f64) -> String {
+    format!("the fit diverged ({what}): try a smaller learning rate than {lr}")
 }
 
 #[cfg(test)]
@@ -258,6 +294,7 @@ mod tests {
             false,
             &AtomicBool::new(false),
         )
+        .unwrap()
     }
 
     #[test]
@@ -274,17 +311,32 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let mut losses = Vec::new();
+            let mut seen = Vec::new();
             let w = pool
                 .install(|| {
                     fit(&d, None, &cfg, &AtomicBool::new(false), &mut |e| {
-                        losses.push(e.loss)
+                        seen.push(e)
                     })
                 })
                 .unwrap();
-            (w, losses)
+            (w, seen)
         };
-        let (one, losses) = fit_on(1);
+        let (one, seen) = fit_on(1);
+        // Progress within each epoch (every twentieth of its batches), then
+        // the epoch done with its whole loss.
+        let losses: Vec<f64> = seen.iter().filter(|e| e.done()).map(|e| e.loss).collect();
+        assert_eq!(losses.len(), cfg.epochs);
+        assert!(seen.len() > 2 * cfg.epochs, "{} reports", seen.len());
+        for w in seen.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert!(a.of > 1 && a.batches >= 1 && a.batches <= a.of);
+            if a.done() {
+                assert_eq!((b.index, b.batches < b.of), (a.index + 1, true));
+            } else {
+                assert_eq!(b.index, a.index);
+                assert!(b.batches > a.batches);
+            }
+        }
         let (two, _) = fit_on(2);
         assert_eq!(one, two, "the same weights on 1 and 2 threads");
         assert!(losses.last() < losses.first(), "{losses:?}");

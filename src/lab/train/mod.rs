@@ -251,6 +251,15 @@ impl Strategy for Labeler {
     fn name(&self) -> &str {
         self.teacher.name()
     }
+    /// The teacher's fault, else the behaviour's (a program that stopped
+    /// answering): the engine ends the game with it, as in a run.
+    fn fault(&mut self) -> Option<String> {
+        self.teacher.get().fault().or_else(|| {
+            let b = self.behaviour.as_mut()?;
+            let f = b.fault()?;
+            Some(format!("its behaviour '{}': {f}", b.name()))
+        })
+    }
     fn ask_without_choice(&self) -> bool {
         false
     }
@@ -356,8 +365,14 @@ impl Strategy for Labeler {
             b.round_start(obs)
         }
     }
+    /// As its teacher or behaviour hears them (a program): the engine then
+    /// also asks for their faults after each round ([`Strategy::fault`]).
     fn hears_notices(&self) -> bool {
-        false
+        let teacher = match &self.teacher {
+            Teacher::Seat(s) => s.hears_notices(),
+            Teacher::Search(s) => s.hears_notices(),
+        };
+        teacher || self.behaviour.as_ref().is_some_and(|b| b.hears_notices())
     }
     fn notes(&self) -> Tracking {
         match &self.teacher {
@@ -377,7 +392,8 @@ fn players_of(players: &[usize], i: u64) -> usize {
 /// only), and returns the positions in game order, seat after seat (so
 /// labelling a range in parts gives the same positions), with the
 /// known-cards section when `known`. A raised `stop` skips the games not
-/// yet begun.
+/// yet begun. A seat that fails (a program that does not answer, an
+/// illegal action) is the error, as in a run.
 #[allow(clippy::too_many_arguments)]
 pub fn label(
     rules: &Rules,
@@ -388,12 +404,12 @@ pub fn label(
     seed: u64,
     known: bool,
     stop: &AtomicBool,
-) -> Dataset {
+) -> Result<Dataset, String> {
     let parts: Vec<Dataset> = games
         .into_par_iter()
         .map(|i| {
             if stop.load(Ordering::Relaxed) {
-                return Dataset::default();
+                return Ok(Dataset::default());
             }
             let n = players_of(players, i);
             let mut game = new_game(rules, n);
@@ -407,24 +423,24 @@ pub fn label(
                     data: Dataset::default(),
                 })
                 .collect();
-            let _ = play_round(&mut game, &mut seats[..], seed, i);
+            play_round(&mut game, &mut seats[..], seed, i).map_err(|e| e.to_string())?;
             let mut out = Dataset::default();
             for s in seats {
                 out.append(s.data);
             }
-            out
+            Ok(out)
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     let mut all = Dataset::default();
     for p in parts {
         all.append(p);
     }
-    all
+    Ok(all)
 }
 
 /// Round wins of `a` against `b` (the other seats) over the rounds `games`
 /// of master seed `seed`, `a` at seat `i mod players` in game `i`: (wins,
-/// rounds played).
+/// rounds played). A seat that fails is the error, as in a run.
 pub fn head_to_head(
     rules: &Rules,
     players: usize,
@@ -433,12 +449,12 @@ pub fn head_to_head(
     games: Range<u64>,
     seed: u64,
     stop: &AtomicBool,
-) -> (u64, u64) {
+) -> Result<(u64, u64), String> {
     let results: Vec<Option<bool>> = games
         .into_par_iter()
         .map(|i| {
             if stop.load(Ordering::Relaxed) {
-                return None;
+                return Ok(None);
             }
             let me = (i % players as u64) as usize;
             let mut game = new_game(rules, players);
@@ -451,13 +467,13 @@ pub fn head_to_head(
                     }
                 })
                 .collect();
-            let r = play_round(&mut game, &mut seats, seed, i).ok();
-            r.map(|r| r.winner == Some(me as u8))
+            let r = play_round(&mut game, &mut seats, seed, i).map_err(|e| e.to_string())?;
+            Ok(Some(r.winner == Some(me as u8)))
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     let played = results.iter().flatten().count() as u64;
     let wins = results.iter().flatten().filter(|&&w| w).count() as u64;
-    (wins, played)
+    Ok((wins, played))
 }
 
 /// A network preset in memory (`name`, the weights as written to `path`).
@@ -518,7 +534,7 @@ mod tests {
         games: Range<u64>,
         stop: &AtomicBool,
     ) -> Dataset {
-        label(rules, &[2, 4], teacher, None, games, 9, false, stop)
+        label(rules, &[2, 4], teacher, None, games, 9, false, stop).unwrap()
     }
 
     #[test]
@@ -531,7 +547,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| label(&rules, &[2, 4], &tuned, None, 0..40, 9, false, &stop))
+            pool.install(|| label(&rules, &[2, 4], &tuned, None, 0..40, 9, false, &stop).unwrap())
         };
         let one = run(1);
         let three = run(3);
@@ -563,8 +579,8 @@ mod tests {
         rules.settings.seven_o = true;
         let tuned = StrategySpec::load("tuned").unwrap();
         let stop = AtomicBool::new(false);
-        let plain = label(&rules, &[3], &tuned, None, 0..20, 4, false, &stop);
-        let known = label(&rules, &[3], &tuned, None, 0..20, 4, true, &stop);
+        let plain = label(&rules, &[3], &tuned, None, 0..20, 4, false, &stop).unwrap();
+        let known = label(&rules, &[3], &tuned, None, 0..20, 4, true, &stop).unwrap();
         assert_eq!(known.width(), OBS_LEN_KNOWN);
         assert_eq!((known.len(), &known.label), (plain.len(), &plain.label));
         let mut knowing = 0;
@@ -590,7 +606,7 @@ mod tests {
         let tuned = StrategySpec::load("tuned").unwrap();
         let first = StrategySpec::load("first").unwrap();
         let stop = AtomicBool::new(false);
-        let own = label(&rules, &[2, 4], &tuned, None, 0..30, 9, false, &stop);
+        let own = label(&rules, &[2, 4], &tuned, None, 0..30, 9, false, &stop).unwrap();
         let taught = label(
             &rules,
             &[2, 4],
@@ -600,7 +616,8 @@ mod tests {
             9,
             false,
             &stop,
-        );
+        )
+        .unwrap();
         // The same games as tuned's own: its play decisions, in order.
         let plays = |d: &Dataset| -> Vec<usize> {
             (0..d.len())
@@ -638,7 +655,7 @@ mod tests {
         let color = StrategySpec::load("color").unwrap();
         let pimc = search_with("pimc-4", 4, &color);
         let stop = AtomicBool::new(false);
-        let data = label(&rules, &[2, 4], &pimc, None, 0..6, 3, false, &stop);
+        let data = label(&rules, &[2, 4], &pimc, None, 0..6, 3, false, &stop).unwrap();
         assert_eq!(data.q.len(), data.len() * ACTIONS);
         let mut valued = 0;
         for i in 0..data.len() {
@@ -663,6 +680,7 @@ mod tests {
         // Without a search, no values.
         let tuned = StrategySpec::load("tuned").unwrap();
         assert!(label(&rules, &[2], &tuned, None, 0..2, 3, false, &stop)
+            .unwrap()
             .q
             .is_empty());
     }
