@@ -123,10 +123,15 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
             Some(p) => {
                 let bytes =
                     std::fs::read(p).map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
-                Some(
-                    unolab::agents::net::NetWeights::from_safetensors(&bytes)
-                        .map_err(|e| Fail(format!("--init {}: {e}", p.display())))?,
-                )
+                let w = unolab::agents::net::NetWeights::from_safetensors(&bytes)
+                    .map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
+                if w.reads_known() && !a.known {
+                    return Err(Fail(format!(
+                        "--init {}: the network reads the known-cards section; give --known to train it",
+                        p.display()
+                    )));
+                }
+                Some(w)
             }
             None => None,
         },

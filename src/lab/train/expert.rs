@@ -105,7 +105,7 @@ impl TrainConfig {
         if let Some(w) = &self.init {
             if w.reads_known() && !self.known {
                 return Err(
-                    "the starting network (init) reads the known-cards section: give known (--known) to train it"
+                    "the starting network (init) reads the known-cards section: turn known cards on to train it"
                         .into(),
                 );
             }
