@@ -1212,10 +1212,9 @@ fn an_interrupt_during_the_held_out_evaluation_of_tune_ends_it_and_keeps_the_pre
 /// with one network was continued with another under the same file name
 /// (retrained in place), mixing the two in one result; and a preset (or a
 /// saved strategy) that names a digest is refused over another network.
-#[test]
-fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
-    let dir = tempdir("net-digest");
-    std::fs::create_dir_all(&dir).unwrap();
+/// A network preset `mine` in `dir` with a copy of the shipped `net`'s
+/// weights beside it: (the weight file, the preset file).
+fn network_preset_in(dir: &Path) -> (PathBuf, PathBuf) {
     let weights = dir.join("mine.safetensors");
     std::fs::copy("strategies/net.safetensors", &weights).unwrap();
     let preset = dir.join("mine.toml");
@@ -1224,6 +1223,14 @@ fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
         "name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"mine.safetensors\"\n",
     )
     .unwrap();
+    (weights, preset)
+}
+
+#[test]
+fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
+    let dir = tempdir("net-digest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (weights, preset) = network_preset_in(&dir);
     let out = dir.join("t");
     let field = format!("tuned,color,{}", preset.display());
     let args = [
@@ -1292,14 +1299,7 @@ fn a_saved_run_is_not_continued_with_another_network_under_the_same_name() {
 #[test]
 fn a_search_preset_records_the_digest_of_each_network_it_uses() {
     let dir = common::tempdir_created("trust", "search-digest");
-    let weights = dir.join("mine.safetensors");
-    std::fs::copy("strategies/net.safetensors", &weights).unwrap();
-    let net = dir.join("mine.toml");
-    std::fs::write(
-        &net,
-        "name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"mine.safetensors\"\n",
-    )
-    .unwrap();
+    let (weights, net) = network_preset_in(&dir);
     let search = dir.join("s.toml");
     std::fs::write(
         &search,
