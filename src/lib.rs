@@ -26,6 +26,7 @@ pub mod flags;
 pub mod lab;
 pub mod report;
 pub mod sim;
+pub mod suggest;
 
 pub use agents::{Seat, StrategySpec};
 pub use engine::cards::{CardId, CardSet, Color, Face, Kind};

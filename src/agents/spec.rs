@@ -82,7 +82,7 @@ impl fmt::Debug for StrategySpec {
 /// Errors about strategy names and preset files.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StrategyError {
-    #[error("unknown strategy '{0}' (valid: {list}, a path to a preset .toml file, or ext:COMMAND)", list = builtin_names().join(", "))]
+    #[error("unknown strategy '{0}'{hint} (valid: {list}, a path to a preset .toml file, or ext:COMMAND)", hint = crate::suggest::hint(.0, &builtin_names()), list = builtin_names().join(", "))]
     Unknown(String),
     #[error("cannot read strategy file {0}: {1}")]
     Io(String, ReadFailure),

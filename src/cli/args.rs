@@ -121,8 +121,20 @@ fn parse_up_to(s: &str, what: &str, max: Option<u64>) -> Result<u64, String> {
         b[i] != b'_'
             || (i > 0 && i + 1 < b.len() && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
     });
-    match whole_number(&s.replace('_', "")).filter(|_| separated) {
+    let clean = s.replace('_', "");
+    match whole_number(&clean).filter(|_| separated) {
         Some(n) if n > 0 && max.is_none_or(|m| n <= m) => Ok(n),
+        // A number past 64 bits (`2e19`) is too large, not malformed.
+        None if separated
+            && max.is_none()
+            && !clean.starts_with(['+', '-'])
+            && clean.parse::<f64>().is_ok_and(|f| f.is_finite() && f >= u64::MAX as f64) =>
+        {
+            Err(format!(
+                "'{s}' is too large a {what} (at most {})",
+                u64::MAX
+            ))
+        }
         _ => Err(match max {
             Some(m) => format!("'{s}' is not a valid {what} (valid: 1 to {m})"),
             None => format!(

@@ -60,6 +60,9 @@ enum Command {
     },
     /// List the built-in strategies and presets with their parameters
     Strategies {
+        /// Only these strategies: built-in names or preset files (default: every built-in one)
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
         /// Print every parameter of a search preset, not only those it sets
         /// away from the defaults
         #[arg(long)]
@@ -189,7 +192,7 @@ fn run_cli(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Experiment { action } => experiment::exec(action),
         Command::Compare(a) => compare::exec(a),
         Command::Rules { action } => rules::exec(action),
-        Command::Strategies { all } => strategies::exec(all),
+        Command::Strategies { names, all } => strategies::exec(&names, all),
         Command::Merge(a) => shard::merge(a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

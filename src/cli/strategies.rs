@@ -6,9 +6,48 @@ use unolab::agents;
 use unolab::agents::search::SearchKind;
 use unolab::report::{columns, Cell};
 
-pub fn exec(all: bool) -> Result<ExitCode, Fail> {
-    print_out(&table(&agents::catalog(), all))?;
+pub fn exec(names: &[String], all: bool) -> Result<ExitCode, Fail> {
+    let catalog = agents::catalog();
+    if names.is_empty() {
+        print_out(&table(&catalog, all))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The strategies named: a built-in one from the catalog, a preset file
+    // as it loads (every name checked before anything is printed).
+    let mut chosen = Vec::new();
+    for n in names {
+        match catalog.iter().find(|e| &e.name == n) {
+            Some(e) => chosen.push(e.clone()),
+            None => chosen.push(entry_of(&agents::StrategySpec::load(n)?, n)),
+        }
+    }
+    print_out(&table(&chosen, all))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The line of a strategy loaded from `given` (a preset file, `ext:`):
+/// its name, base and parameters as its description gives them.
+fn entry_of(spec: &agents::StrategySpec, given: &str) -> agents::CatalogEntry {
+    let v = spec.to_json();
+    let value = |x: &serde_json::Value| match x {
+        serde_json::Value::String(s) => format!("{s:?}"),
+        x => x.to_string(),
+    };
+    let mut params: Vec<(String, String)> = v["params"]
+        .as_object()
+        .map(|m| m.iter().map(|(k, x)| (k.clone(), value(x))).collect())
+        .unwrap_or_default();
+    for key in ["command", "timeout_ms"] {
+        if let Some(x) = v.get(key) {
+            params.push((key.to_string(), value(x)));
+        }
+    }
+    agents::CatalogEntry {
+        name: spec.name().to_string(),
+        base: spec.base().to_string(),
+        description: format!("from {given}"),
+        params,
+    }
 }
 
 /// The `[search]` parameters shown even at their defaults: what a search

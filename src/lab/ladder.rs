@@ -55,12 +55,36 @@ fn classic() -> String {
     "classic".into()
 }
 
+/// The top-level keys of a TOML text (none when it does not parse).
+fn top_keys(text: &str) -> Vec<String> {
+    toml::from_str::<toml::Table>(text)
+        .map(|t| t.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Whether `text` reads as a ladder file (a `field` of agents, no arms):
+/// given where an experiment file was expected, it is named as one.
+pub fn looks_like_ladder(text: &str) -> bool {
+    let keys = top_keys(text);
+    keys.iter().any(|k| k == "field") && !keys.iter().any(|k| k == "arm" || k == "base")
+}
+
+/// Whether `text` reads as an experiment file (arms or a `[base]`), given
+/// where a ladder file was expected.
+fn looks_like_experiment(text: &str) -> bool {
+    let keys = top_keys(text);
+    keys.iter().any(|k| k == "arm" || k == "base") && !keys.iter().any(|k| k == "field")
+}
+
 impl LadderFile {
     /// Reads a ladder file's text (`origin` names it in the message: one
     /// line, with the line of the file it is about).
     pub fn parse(text: &str, origin: &str) -> Result<LadderFile, String> {
         toml::from_str(text).map_err(|e| {
-            let why = crate::engine::rules::plain_toml_message(e.message());
+            let mut why = crate::engine::rules::plain_toml_message(e.message());
+            if looks_like_experiment(text) {
+                why.push_str(": this is an experiment file (arms compared); run it with `unolab experiment run FILE`");
+            }
             match e.span() {
                 Some(s) => {
                     let line = text[..s.start.min(text.len())].matches('\n').count() + 1;

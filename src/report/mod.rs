@@ -245,10 +245,12 @@ impl<'a> Report<'a> {
                 json!({"position": i, "round_wins": w, "win_rate": r, "win_ci95": ci})
             })
             .collect();
-        let t = st.turns.summary();
         let cl = st.clusters.as_ref();
         let mean_ci =
             |h: &Histogram, m: Option<&Moments>| ci_json(per_round_mean_ci95(cfg, st, h, m));
+        // The same fields as cards_drawn's and rounds_per_match's.
+        let mut turns_json = summary_json(&st.turns);
+        turns_json["mean_ci95"] = mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref()));
         let mut cards_json = summary_json(&st.cards_drawn);
         cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
         let changed: serde_json::Map<String, Value> = cfg
@@ -289,7 +291,7 @@ impl<'a> Report<'a> {
             "seats": seats,
             "first_player": positions,
             "first_player_counted": "steps from the first mover in the direction of play at the first turn",
-            "turns": {"mean": round6(t.mean), "mean_ci95": mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())), "sd": round6(t.sd), "p5": t.p5, "p25": t.p25, "p50": t.p50, "p75": t.p75, "p95": t.p95, "max": t.max},
+            "turns": turns_json,
             "cards_drawn": cards_json,
             "rounds_per_match": if matches {
                 let mut v = summary_json(&st.rounds_per_match);

@@ -636,7 +636,7 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
         ),
         (
             "uno_penalty=1.5",
-            "invalid value '1.5' for setting 'uno_penalty': invalid type: floating point `1.5`, expected a whole number from 0 to 100",
+            "invalid value '1.5' for setting 'uno_penalty': expected a whole number from 0 to 100, not the number 1.5",
         ),
     ] {
         let e = refusal(&unolab(&["run", "--set", item]));
@@ -777,7 +777,6 @@ fn counts_take_scientific_notation_when_it_is_a_whole_number() {
         "1.5",
         "2.55e1",
         "1e-3",
-        "1e20",
         "e6",
         "1e",
         "0e5",
@@ -794,6 +793,16 @@ fn counts_take_scientific_notation_when_it_is_a_whole_number() {
         assert!(
             e.contains(&format!(
                 "'{given}' is not a valid game count (valid: a positive integer, such as 1000000, 1_000_000 or 1e6)"
+            )),
+            "{given}: {e}"
+        );
+    }
+    // Past 64 bits: too large, not malformed.
+    for given in ["1e20", "2e19", "18446744073709551616"] {
+        let e = refusal(&unolab(&["run", "-s", "random", "-g", given]));
+        assert!(
+            e.contains(&format!(
+                "'{given}' is too large a game count (at most 18446744073709551615)"
             )),
             "{given}: {e}"
         );
@@ -1724,5 +1733,101 @@ fn force_without_out_is_refused() {
     assert_eq!(
         e,
         "error: --force applies only with --out (it replaces the earlier results there)\n"
+    );
+}
+
+/// What a new user's walk through the README found (2026-12-06): a slip
+/// in a name gave the whole list and no hint, serde's words for a value of
+/// the wrong kind, the wrong kind of file and a missing state named no
+/// cause; each is one line that says what to give now.
+#[test]
+fn a_slip_in_a_name_is_answered_with_the_nearest_one() {
+    let dir = tempdir("new-user");
+    for (args, want) in [
+        (vec!["run", "-s", "pionts,color"], "unknown strategy 'pionts'; did you mean 'points'? (valid: random,"),
+        (vec!["run", "-s", "Points,color"], "unknown strategy 'Points'; did you mean 'points'?"),
+        (vec!["run", "-r", "clasic"], "unknown rule set 'clasic'; did you mean 'classic'? (valid: classic,"),
+        (vec!["run", "-r", "h20"], "did you mean 'h2o'?"),
+        (vec!["run", "--house", "seven-o"], "unknown house rule 'seven-o'; did you mean 'seven_o'?"),
+        (vec!["run", "--set", "hand_sise=5"], "unknown setting 'hand_sise'; did you mean 'hand_size'?"),
+        (
+            vec!["run", "--house", "stacking=sam"],
+            "invalid value 'sam' for setting 'stacking': 'sam' is not one of: off, same, cross; did you mean 'same'?",
+        ),
+        (
+            vec!["run", "--set", "hand_size=five"],
+            "invalid value 'five' for setting 'hand_size': expected a whole number from 1 to 4294967295, not the text \"five\"",
+        ),
+        (vec!["strategies", "pimc-40"], "unknown strategy 'pimc-40'; did you mean 'pimc-400'?"),
+        // Nothing near: no hint.
+        (vec!["run", "-s", "zzzzzz,color"], "unknown strategy 'zzzzzz' (valid:"),
+    ] {
+        let e = refusal(&unolab(&args));
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+    // A list where one item was given, in an experiment file.
+    let text = std::fs::read_to_string("experiments/house-rules.toml").unwrap();
+    let one = dir.join("one.toml");
+    std::fs::write(
+        &one,
+        text.replacen(
+            "house = [\"stacking=same\"]",
+            "house = \"stacking=same\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&one)]));
+    assert!(
+        e.contains(
+            "house: expected a list, such as [\"a\", \"b\"], not the text \"stacking=same\""
+        ),
+        "{e}"
+    );
+    // The wrong kind of file names the command that reads it.
+    let e = refusal(&unolab(&["experiment", "check", "experiments/ladder.toml"]));
+    assert!(
+        e.contains("this is a ladder file") && e.contains("unolab ladder FILE"),
+        "{e}"
+    );
+    let e = refusal(&unolab(&[
+        "ladder",
+        "experiments/house-rules.toml",
+        "--games",
+        "10",
+    ]));
+    assert!(
+        e.contains("this is an experiment file") && e.contains("unolab experiment run FILE"),
+        "{e}"
+    );
+    // --resume where nothing was saved.
+    let none = dir.join("none");
+    let e = refusal(&unolab(&[
+        "experiment",
+        "run",
+        "experiments/house-rules.toml",
+        "--resume",
+        "--out",
+        s(&none),
+    ]));
+    assert!(
+        e.contains("holds no interrupted experiment (no state.json"),
+        "{e}"
+    );
+    // One strategy shown, built in or from its file.
+    let o = ok(unolab(&[
+        "strategies",
+        "pimc-400",
+        "experiments/presets/pimc-1k-net-model.toml",
+    ]));
+    let t = String::from_utf8_lossy(&o.stdout);
+    let rows: Vec<&str> = t.lines().filter(|l| !l.starts_with(' ')).take(3).collect();
+    assert!(
+        rows[1].starts_with("pimc-400 ") && rows[2].starts_with("pimc-1k-net-model "),
+        "{t}"
+    );
+    assert!(
+        t.contains("own_rollout=\"net\"") && !t.contains("tuned"),
+        "{t}"
     );
 }

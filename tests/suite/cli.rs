@@ -72,6 +72,15 @@ fn run_json_has_every_field_and_is_thread_independent() {
     for key in ["mean", "sd", "p50"] {
         assert!(a["turns"][key].is_number());
     }
+    // turns has the fields of the other distributions (count and min were
+    // missing).
+    let keys = |k: &str| -> Vec<String> {
+        let mut v: Vec<String> = a[k].as_object().unwrap().keys().cloned().collect();
+        v.sort();
+        v
+    };
+    assert_eq!(keys("turns"), keys("cards_drawn"));
+    assert_eq!(a["turns"]["count"], 3000);
     // Same numbers on one or two threads.
     for key in [
         "strategies",

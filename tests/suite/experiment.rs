@@ -79,13 +79,21 @@ fn validation_names_file_line_and_what_is_valid() {
         .replace("points,color", "points,colour");
     let errs = errors(&t);
     assert_eq!(errs.len(), 2, "{errs:?}");
-    has(&errs, 6, "unknown rule set 'klassic' (valid: classic");
-    has(&errs, 8, "unknown strategy 'colour' (valid:");
+    has(
+        &errs,
+        6,
+        "unknown rule set 'klassic'; did you mean 'classic'? (valid: classic",
+    );
+    has(
+        &errs,
+        8,
+        "unknown strategy 'colour'; did you mean 'color'? (valid:",
+    );
     let t = GOOD.replace("stacking=cross", "stacking=cross,sevn_o");
     has(
         &errors(&t),
         20,
-        "arm 'stack': unknown house rule 'sevn_o' (valid: stacking",
+        "arm 'stack': unknown house rule 'sevn_o'; did you mean 'seven_o'? (valid: stacking",
     );
     // Duplicate arm label (the second one, line 19).
     let t = GOOD.replace("label = \"stack\"", "label = \"plain\"");

@@ -41,7 +41,7 @@ pub struct RuleSetFile {
 /// Errors about rule sets and settings.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RulesError {
-    #[error("unknown rule set '{0}' (valid: {list}, or a path to a .toml file)", list = BUILTIN_NAMES.join(", "))]
+    #[error("unknown rule set '{0}'{hint} (valid: {list}, or a path to a .toml file)", hint = crate::suggest::hint(.0, &BUILTIN_NAMES), list = BUILTIN_NAMES.join(", "))]
     UnknownRuleSet(String),
     #[error("cannot read rule-set file {0}: {1}")]
     Io(String, ReadFailure),
@@ -211,7 +211,8 @@ impl RuleSetFile {
                 )));
             }
             return Err(RulesError::Invalid(format!(
-                "unknown house rule '{key}' (valid: {})",
+                "unknown house rule '{key}'{} (valid: {})",
+                crate::suggest::hint(key, &HOUSE_RULES),
                 HOUSE_RULES.join(", ")
             )));
         }
@@ -238,8 +239,10 @@ impl RuleSetFile {
     fn apply_setting(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         let names = Settings::names();
         if !names.iter().any(|n| n == key) {
+            let known: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
             return Err(RulesError::Invalid(format!(
-                "unknown setting '{key}' (valid: {})",
+                "unknown setting '{key}'{} (valid: {})",
+                crate::suggest::hint(key, &known),
                 names.join(", ")
             )));
         }
@@ -364,7 +367,7 @@ pub(super) fn one_line(s: &str) -> String {
 /// types said as a user reads them ("expected u32" is "expected a whole
 /// number from 0 to 4294967295").
 pub fn plain_toml_message(message: &str) -> String {
-    let mut why = one_line(message);
+    let mut why = plain_serde_words(&one_line(message));
     for (rust, plain) in [
         ("expected u8", "expected a whole number from 0 to 255"),
         ("expected u16", "expected a whole number from 0 to 65535"),
@@ -382,4 +385,61 @@ pub fn plain_toml_message(message: &str) -> String {
         why = why.replace(rust, plain);
     }
     why
+}
+
+/// Serde's wording of a value of the wrong type or an unknown name, in
+/// words: `invalid type: string "five", expected X` becomes `expected X,
+/// not the text "five"`; `unknown variant `sam`, expected one of `off`,
+/// `same`` becomes `'sam' is not one of: off, same` with the nearest name.
+fn plain_serde_words(why: &str) -> String {
+    if let Some(rest) = why.strip_prefix("invalid type: ") {
+        if let Some((kind, expected)) = rest.split_once(", expected ") {
+            let kind = kind.replace('`', "");
+            let kind = match kind.split_once(' ') {
+                Some(("string", v)) => format!("the text {v}"),
+                Some(("integer" | "floating", v)) => {
+                    format!("the number {}", v.trim_start_matches("point "))
+                }
+                Some(("boolean", v)) => v.to_string(),
+                _ => match kind.as_str() {
+                    "sequence" => "a list".to_string(),
+                    "map" => "a table".to_string(),
+                    k => k.to_string(),
+                },
+            };
+            let expected = match expected {
+                "a sequence" => "a list, such as [\"a\", \"b\"]",
+                e => e,
+            };
+            return format!("expected {expected}, not {kind}");
+        }
+    }
+    // `unknown field `stackng`, expected one of ...`: kept, with the
+    // nearest field.
+    if let Some(at) = why.find("unknown field `") {
+        let rest = &why[at + "unknown field `".len()..];
+        if let Some((given, expected)) = rest.split_once("`, expected ") {
+            let names: Vec<&str> = expected
+                .trim_start_matches("one of ")
+                .split(['`', ',', ' '])
+                .filter(|w| !w.is_empty() && *w != "or")
+                .collect();
+            return format!("{why}{}", crate::suggest::hint(given, &names));
+        }
+    }
+    if let Some(rest) = why.strip_prefix("unknown variant `") {
+        if let Some((given, expected)) = rest.split_once("`, expected ") {
+            let names: Vec<&str> = expected
+                .trim_start_matches("one of ")
+                .split(['`', ',', ' '])
+                .filter(|w| !w.is_empty() && *w != "or")
+                .collect();
+            return format!(
+                "'{given}' is not one of: {}{}",
+                names.join(", "),
+                crate::suggest::hint(given, &names)
+            );
+        }
+    }
+    why.to_string()
 }

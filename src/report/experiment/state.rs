@@ -195,8 +195,13 @@ pub fn resume_state(
 /// Reads a saved state, with the experiment it records (`None` in a state
 /// written before states recorded it).
 pub fn load_state(path: &Path) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the saved state {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "{} holds no interrupted experiment (no state.json: it is saved as an experiment with an output folder runs, and kept when it is interrupted)",
+            path.parent().unwrap_or(Path::new(".")).display()
+        ),
+        _ => format!("cannot read the saved state {}: {e}", path.display()),
+    })?;
     parse_state(&text, &path.display().to_string())
 }
 

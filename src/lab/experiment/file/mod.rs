@@ -72,7 +72,9 @@ pub fn parse_reporting(
         Ok(f) => f,
         Err(e) => {
             let msg = plain_toml_message(e.message());
-            let msg = if msg.starts_with("unknown field") {
+            let msg = if crate::lab::ladder::looks_like_ladder(text) {
+                format!("{msg}: this is a ladder file (a field of agents rated together); play it with `unolab ladder FILE`")
+            } else if msg.starts_with("unknown field") {
                 format!("{msg} (see experiments/README.md)")
             } else {
                 match e.span().and_then(|s| key_before(text, s.start)) {

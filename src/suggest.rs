@@ -1,0 +1,58 @@
+//! "Did you mean ...?": the known name nearest to a mistyped one.
+
+/// The candidate nearest to `given` (case and `-`/`_` ignored, then by
+/// Damerau-Levenshtein distance: a letter wrong, missing, extra or two
+/// swapped count one each), if it is near enough to be a slip: at most 2
+/// edits, and fewer than half the candidate's letters.
+pub fn nearest<'a>(given: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let norm = |s: &str| s.to_lowercase().replace('-', "_");
+    let g = norm(given);
+    if g.is_empty() {
+        return None;
+    }
+    candidates
+        .iter()
+        .map(|&c| (strsim::damerau_levenshtein(&g, &norm(c)), c))
+        .filter(|&(d, c)| d <= 2 && 2 * d < c.chars().count())
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean 'NAME'?"` for [`nearest`], else nothing: to follow the
+/// name in an "unknown ..." message.
+pub fn hint(given: &str, candidates: &[&str]) -> String {
+    match nearest(given, candidates) {
+        Some(c) if c != given => format!("; did you mean '{c}'?"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slips_find_their_name_and_other_words_none() {
+        let names = [
+            "points", "color", "cautious", "classic", "h2o", "seven_o", "pimc-400",
+        ];
+        for (given, want) in [
+            ("pionts", "points"),
+            ("Points", "points"),
+            ("colour", "color"),
+            ("cautous", "cautious"),
+            ("clasic", "classic"),
+            ("h20", "h2o"),
+            ("seveno", "seven_o"),
+            ("seven-o", "seven_o"),
+            ("pimc400", "pimc-400"),
+        ] {
+            assert_eq!(nearest(given, &names), Some(want), "{given}");
+        }
+        for given in ["", "x", "random", "tuned", "seven_o_and_more"] {
+            assert_eq!(nearest(given, &names), None, "{given}");
+        }
+        assert_eq!(hint("pionts", &names), "; did you mean 'points'?");
+        assert_eq!(hint("nothing-like-it", &names), "");
+    }
+}
