@@ -6,7 +6,7 @@
 use super::args::{
     parse_batch_size, parse_count, parse_epochs, parse_seed, parse_sims, parse_threads, RuleArgs,
 };
-use super::term::Fail;
+use super::term::{print_out, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents::StrategySpec;
@@ -181,29 +181,25 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         train(&cfg, session.stop, &mut |p| match p {
             Progress::Labelling { .. } | Progress::Fitting { .. } | Progress::Evaluating { .. }
                 if !live => {}
-            Progress::Labelling { stage, done, total } => {
-                eprint!(
-                    "\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ",
-                    session.elapsed_s()
-                )
-            }
+            Progress::Labelling { stage, done, total } => status(&format!(
+                "\rstage {stage}: labelling {done}/{total} games ({:.0} s)   ",
+                session.elapsed_s()
+            )),
             Progress::Fitting {
                 stage,
                 epoch,
                 epochs,
-            } => eprint!(
+            } => status(&format!(
                 "\rstage {stage}: epoch {}/{epochs} ({}%), loss {:.4} ({:.0} s)   ",
                 epoch.index,
                 100 * epoch.batches / epoch.of.max(1),
                 epoch.loss,
                 session.elapsed_s()
-            ),
-            Progress::Evaluating { stage, done, total } => {
-                eprint!(
-                    "\rstage {stage}: evaluating {done}/{total} rounds ({:.0} s)   ",
-                    session.elapsed_s()
-                )
-            }
+            )),
+            Progress::Evaluating { stage, done, total } => status(&format!(
+                "\rstage {stage}: evaluating {done}/{total} rounds ({:.0} s)   ",
+                session.elapsed_s()
+            )),
             Progress::Done(s) => {
                 let file = format!("{name}-{}", s.index);
                 let meta = [
@@ -261,7 +257,7 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                 let row = format!(
                     "| {} | {} | {} | {} | {:.1}% -> {:.1}% | {} | {:.0} |",
                     s.index,
-                    s.teacher,
+                    s.teacher.replace('|', "\\|"),
                     s.labelled,
                     s.fitted,
                     100.0 * s.agreement_before,
@@ -270,53 +266,73 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
                     s.seconds
                 );
                 if live {
-                    eprintln!("\r{row}");
+                    status(&format!("{CLEAR_LINE}{row}\n"));
                 } else if !a.quiet {
-                    eprintln!("{row}");
+                    status(&format!("{row}\n"));
                 }
                 rows.push(row);
             }
         })
     });
+    // The progress line ends here: what follows starts on a line of its own.
+    if live {
+        status(CLEAR_LINE);
+    }
     let stages = result.map_err(|e| session.failed(e))?;
     if stages.is_empty() && write_err.is_none() {
         // Interrupted before a stage was done: nothing to keep.
         session.abandon();
-        eprintln!("interrupted before the first stage was done; nothing written");
+        status("interrupted before the first stage was done; nothing written\n");
         return Ok(ExitCode::from(130));
     }
-    println!(
-        "| stage | teacher | positions labelled | positions fitted | agreement with the teacher (before -> after) | vs {} (rounds won, 95% interval) | seconds |",
-        cfg.opponent.name()
+    let mut table = format!(
+        "| stage | teacher | positions labelled | positions fitted | agreement with the teacher (before -> after) | vs {} (rounds won, 95% interval) | seconds |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+        cfg.opponent.name().replace('|', "\\|")
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- |");
     for r in &rows {
-        println!("{r}");
+        table.push_str(r);
+        table.push('\n');
     }
-    println!("{}", command);
+    table.push_str(&command);
+    table.push('\n');
+    // A stdout that cannot be written (a full disk) is an error, not a
+    // panic; the stages are written either way.
+    let printed = print_out(&table);
     if let Some(e) = write_err {
         // The table above is the record of the stages that ran.
         return Err(session.failed(e));
     }
+    printed?;
     if let Some(last) = stages.last() {
         let to = match last.index {
             0 => String::new(),
             k => format!(" .. {name}-{k}"),
         };
-        eprintln!(
-            "wrote {}/{name}-0{to} (.safetensors and .toml)",
-            a.out.display()
-        );
+        status(&format!(
+            "wrote {}{to} (.safetensors and .toml)\n",
+            a.out.join(format!("{name}-0")).display()
+        ));
     }
     if session.stop.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!(
-            "interrupted after {} stage{}; they are written",
-            stages.len(),
-            if stages.len() == 1 { "" } else { "s" }
-        );
+        status(&match stages.len() {
+            1 => "interrupted after 1 stage; it is written\n".to_string(),
+            n => format!("interrupted after {n} stages; they are written\n"),
+        });
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Clears a terminal's progress line (back to its start, erased).
+#[cfg(feature = "train")]
+const CLEAR_LINE: &str = "\r\x1b[2K";
+
+/// Writes `text` on stderr; one that cannot be written (closed, full) is
+/// dropped, not a panic.
+#[cfg(feature = "train")]
+fn status(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// `--WHAT` as numbers separated by commas.
@@ -356,6 +372,14 @@ fn check_args(a: &TrainArgs) -> Result<Checked, Fail> {
     use unolab::agents::search::SearchKind;
     let name = &a.name;
     super::tune::check_name(name, "NAME-K.safetensors and NAME-K.toml")?;
+    // Its files, and their temporary names while written
+    // (`.NAME-K.safetensors.PID.tmp`), must fit a file name's 255 bytes.
+    if name.len() > 200 {
+        return Err(Fail(format!(
+            "--name is {} bytes long; at most 200 (the names of its files must fit the file system)",
+            name.len()
+        )));
+    }
     let players = numbers(&a.players, "players")?;
     for (i, p) in players.iter().enumerate() {
         if !(2..=10).contains(p) {
@@ -398,6 +422,14 @@ fn check_args(a: &TrainArgs) -> Result<Checked, Fail> {
     }
     if !(a.soft >= 0.0 && a.soft.is_finite()) {
         return Err(Fail(format!("--soft {} must be a number >= 0", a.soft)));
+    }
+    // Below that the softmax is the teacher's one action (and past f32's
+    // range it reads 0).
+    if a.soft > 0.0 && a.soft < 1e-6 {
+        return Err(Fail(format!(
+            "--soft {:e} is too small (at least 1e-6; 0 fits the teacher's action itself)",
+            a.soft
+        )));
     }
     if !(a.lr > 0.0 && a.lr.is_finite()) {
         return Err(Fail(format!("--lr {} must be a positive number", a.lr)));

@@ -1184,7 +1184,9 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
             && e.contains("'tuned' gives none"),
         "{e}"
     );
-    // The audit of train (2026-12-06): each was accepted and did nothing.
+    // The audit of train (2026-12-06): each was accepted and did nothing,
+    // or failed only when the work was done.
+    let long_name = "a".repeat(201);
     let search = dir.join("halving.toml");
     std::fs::write(
         &search,
@@ -1207,6 +1209,14 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
         (
             vec!["--refit"],
             "error: --refit applies to the expert iterations: give --iterations N (N >= 1), or leave it out\n",
+        ),
+        (
+            vec!["--teacher", "pimc-100", "--soft", "1e-300"],
+            "error: --soft 1e-300 is too small (at least 1e-6; 0 fits the teacher's action itself)\n",
+        ),
+        (
+            vec!["--name", &long_name],
+            "error: --name is 201 bytes long; at most 200 (the names of its files must fit the file system)\n",
         ),
     ] {
         let mut a = vec!["train", "--out", s(&dir)];

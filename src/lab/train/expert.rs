@@ -113,6 +113,12 @@ impl TrainConfig {
         if self.fit.hidden.is_empty() || self.fit.hidden.iter().any(|&h| h == 0 || h > 4096) {
             return Err("hidden layer sizes must be from 1 to 4096".into());
         }
+        if self.fit.hidden.len() > 16 {
+            return Err(format!(
+                "{} hidden layers; at most 16",
+                self.fit.hidden.len()
+            ));
+        }
         if self.fit.epochs == 0 || self.fit.batch == 0 || self.fit.lr.is_nan() || self.fit.lr <= 0.0
         {
             return Err("epochs, batch and learning rate must be above 0".into());
@@ -437,6 +443,16 @@ mod tests {
         assert!(e.contains("deck has 108"), "{e}");
         cfg.players = vec![2, 2];
         assert!(cfg.validate().unwrap_err().contains("2 twice"));
+        let mut cfg = config(None, false);
+        cfg.fit.hidden = vec![8; 17];
+        assert_eq!(cfg.validate().unwrap_err(), "17 hidden layers; at most 16");
+        // A preset whose description quotes a teacher named with a
+        // backslash and a quote reads back (it was written unescaped).
+        let desc = "network of `unolab train`, stage 0 (teacher a\\q\"b, 5 positions)";
+        let text = super::super::preset_text("n-0", "n-0.safetensors", desc);
+        let v: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(v["description"].as_str(), Some(desc), "{text}");
+        assert_eq!(v["name"].as_str(), Some("n-0"), "{text}");
         // A teacher, a behaviour or an opponent that fails (a program that
         // never answers) is the error: it was a network taught by nothing,
         // or an evaluation "not measured (interrupted)".
@@ -463,7 +479,7 @@ mod tests {
         let e = train(&cfg, &stop, &mut |_| {}).unwrap_err();
         assert!(
             e.starts_with("stage 0: the fit diverged (")
-                && e.ends_with("try a smaller learning rate than 1000000000000000000000000000000"),
+                && e.ends_with("try a smaller learning rate than 1e30"),
             "{e}"
         );
     }

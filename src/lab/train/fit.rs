@@ -271,6 +271,11 @@ pub fn fit(
 /// The error of a fit whose numbers left the finite ones (`what`), at the
 /// learning rate `lr`.
 fn diverged(what: &str, lr: f64) -> String {
+    let lr = if (1e-4..1e6).contains(&lr) {
+        format!("{lr}")
+    } else {
+        format!("{lr:e}")
+    };
     format!("the fit diverged ({what}): try a smaller learning rate than {lr}")
 }
 

@@ -509,9 +509,14 @@ pub fn search_with(name: &str, iterations: u32, rollout: &StrategySpec) -> Strat
 
 /// The preset file of a network written beside it as `weights`.
 pub fn preset_text(name: &str, weights: &str, description: &str) -> String {
+    // TOML's own quoting: a name with a backslash or a quote (a
+    // teacher's) is written as it reads back.
+    let q = |s: &str| toml::Value::String(s.to_string()).to_string();
     format!(
-        "# Written by `unolab train` (docs/learning.md).\nname = \"{name}\"\ndescription = \"{}\"\nbase = \"net\"\n\n[net]\nweights = \"{weights}\"\ntemperature = 0.0\n",
-        description.replace('"', "'")
+        "# Written by `unolab train` (docs/learning.md).\nname = {}\ndescription = {}\nbase = \"net\"\n\n[net]\nweights = {}\ntemperature = 0.0\n",
+        q(name),
+        q(description),
+        q(weights)
     )
 }
 
