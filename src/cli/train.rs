@@ -6,7 +6,7 @@
 use super::args::{
     parse_batch_size, parse_count, parse_epochs, parse_seed, parse_sims, parse_threads, RuleArgs,
 };
-use super::term::{print_out, Fail};
+use super::term::Fail;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents::StrategySpec;
@@ -297,7 +297,7 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
     table.push('\n');
     // A stdout that cannot be written (a full disk) is an error, not a
     // panic; the stages are written either way.
-    let printed = print_out(&table);
+    let printed = super::term::print_out(&table);
     if let Some(e) = write_err {
         // The table above is the record of the stages that ran.
         return Err(session.failed(e));
