@@ -2,7 +2,7 @@
 //! statistics (against a per-game computation), thread invariance, resume,
 //! the precision stop and the CLI end to end.
 
-use crate::common::{read, tempdir_created, unolab};
+use crate::common::{self, read, tempdir_created, unolab};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unolab::agents::parse_list;
 use unolab::lab::experiment::parse;
@@ -1227,4 +1227,35 @@ fn a_bare_resume_takes_the_saved_seed_duplicate_play_and_batch() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("(not the same: arm 'B': rule set)"), "{err}");
     assert_eq!(read(&a.join("state.json")), state);
+}
+
+#[test]
+fn the_comparison_table_keeps_its_columns_when_a_value_passes_100() {
+    // Points per round past 100 ("116.2550 [113.7340, 118.7760]") were
+    // wider than their column and pushed the rest of the row out of line.
+    let dir = common::tempdir("experiment", "columns");
+    let o = common::unolab(&[
+        "experiment",
+        "run",
+        "experiments/house-rules.toml",
+        "--games",
+        "200",
+        "-q",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = common::stdout(&o);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("arm "))
+        .take_while(|l| !l.is_empty() && !l.starts_with('('))
+        .collect();
+    assert!(table.len() > 20, "{text}");
+    assert!(
+        table.iter().any(|l| l.contains("points_per_round")),
+        "{text}"
+    );
+    let widths: std::collections::BTreeSet<usize> = table.iter().map(|l| l.len()).collect();
+    assert_eq!(widths.len(), 1, "rows of different widths: {text}");
 }

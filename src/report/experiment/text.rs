@@ -3,7 +3,7 @@
 //! `report.md` (module `markdown`).
 
 use super::{arm_rows, comparison_rows, describe, ComparisonRow, ExperimentReport};
-use crate::report::Cell;
+use crate::report::{columns, Cell};
 use crate::sim::lockstep::{challenger, precision_checks, Estimate, Stop, Untested};
 use crate::sim::Mode;
 use std::fmt::Write as _;
@@ -148,18 +148,6 @@ impl ExperimentReport<'_> {
                 );
             }
         } else {
-            let _ = writeln!(
-                o,
-                "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
-                "arm",
-                "metric",
-                "baseline [95% CI]",
-                "arm [95% CI]",
-                "diff",
-                "95% CI",
-                "p",
-                "Holm p"
-            );
             // Each side's value with its own interval (report.md's too).
             let valued = |m: &str, e: Option<Estimate>, x: f64| match e {
                 Some(e) if e.lo.is_finite() => {
@@ -167,6 +155,18 @@ impl ExperimentReport<'_> {
                 }
                 _ => fmt(m, x),
             };
+            let header = [
+                "arm",
+                "metric",
+                "baseline [95% CI]",
+                "arm [95% CI]",
+                "diff",
+                "95% CI",
+                "p",
+                "Holm p",
+            ]
+            .map(String::from);
+            let mut rows = vec![header];
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
                 let p = |x: f64| match c.d.untested {
                     _ if x.is_finite() => format!("{x:.4}"),
@@ -176,11 +176,9 @@ impl ExperimentReport<'_> {
                     Some(Untested::SameAs(_) | Untested::SameAsOther) => "same test".into(),
                     None => "-".into(),
                 };
-                let _ = writeln!(
-                    o,
-                    "{:<28} {:<34} {:<28} {:<28} {:>10}  {:<24} {:>9} {:>9}",
-                    Cell(&c.arm),
-                    Cell(&format!("{}:{}", c.metric, c.group)),
+                rows.push([
+                    c.arm.clone(),
+                    format!("{}:{}", c.metric, c.group),
                     valued(&c.metric, c.base_est, c.base_value),
                     valued(&c.metric, c.arm_est, c.arm_value),
                     fmt(&c.metric, c.d.diff),
@@ -194,7 +192,42 @@ impl ExperimentReport<'_> {
                         format!("{:.4}", c.p_holm)
                     } else {
                         "-".into()
-                    }
+                    },
+                ]);
+            }
+            // Columns as wide as their widest cell (at least the widths
+            // they always had), so that a value past 100 does not push the
+            // next column out of line.
+            let least = [28, 34, 28, 28, 10, 24, 9, 9];
+            let w: Vec<usize> = (0..8)
+                .map(|k| {
+                    rows.iter()
+                        .map(|r| columns(&r[k]))
+                        .max()
+                        .unwrap_or(0)
+                        .max(least[k])
+                })
+                .collect();
+            for r in &rows {
+                let _ = writeln!(
+                    o,
+                    "{:<w0$} {:<w1$} {:<w2$} {:<w3$} {:>w4$}  {:<w5$} {:>w6$} {:>w7$}",
+                    Cell(&r[0]),
+                    Cell(&r[1]),
+                    Cell(&r[2]),
+                    Cell(&r[3]),
+                    Cell(&r[4]),
+                    Cell(&r[5]),
+                    Cell(&r[6]),
+                    Cell(&r[7]),
+                    w0 = w[0],
+                    w1 = w[1],
+                    w2 = w[2],
+                    w3 = w[3],
+                    w4 = w[4],
+                    w5 = w[5],
+                    w6 = w[6],
+                    w7 = w[7],
                 );
             }
             let positions = comps
