@@ -175,6 +175,22 @@ pub fn train(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Stage>, String> {
     cfg.validate()?;
+    // An opponent that is a program plays only after a stage's work: one
+    // round of it in every seat first (on seeds of their own, which no
+    // stage plays), so that one that fails is found before that work.
+    if cfg.opponent.is_external() {
+        const PROBE_SALT: u64 = 0x9E0B_E5EE_D000_0001;
+        let o = &cfg.opponent;
+        head_to_head(
+            &cfg.rules,
+            cfg.players[0],
+            o,
+            o,
+            0..1,
+            cfg.seed ^ PROBE_SALT,
+            stop,
+        )?;
+    }
     let mut stages: Vec<Stage> = Vec::new();
     // The positions fitted on: every one so far with `refit`, else the
     // stage's own at stage 0 and the search-labelled ones after it.
@@ -465,7 +481,14 @@ mod tests {
                 1 => cfg.behaviour = Some(broken.clone()),
                 _ => cfg.opponent = broken.clone(),
             }
-            let e = train(&cfg, &stop, &mut |_| {}).unwrap_err();
+            let mut fitted = false;
+            let e = train(&cfg, &stop, &mut |p| {
+                fitted |= matches!(p, Progress::Fitting { .. })
+            })
+            .unwrap_err();
+            // Each is found before a fit: a broken opponent too, which
+            // plays only after it.
+            assert!(!fitted, "{k}");
             let failed = match k {
                 1 => "failed in round 1: its behaviour 'false': the program exited",
                 _ => "strategy 'false' at seat",
