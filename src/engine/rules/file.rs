@@ -419,21 +419,13 @@ fn plain_serde_words(why: &str) -> String {
     if let Some(at) = why.find("unknown field `") {
         let rest = &why[at + "unknown field `".len()..];
         if let Some((given, expected)) = rest.split_once("`, expected ") {
-            let names: Vec<&str> = expected
-                .trim_start_matches("one of ")
-                .split(['`', ',', ' '])
-                .filter(|w| !w.is_empty() && *w != "or")
-                .collect();
+            let names = serde_names(expected);
             return format!("{why}{}", crate::suggest::hint(given, &names));
         }
     }
     if let Some(rest) = why.strip_prefix("unknown variant `") {
         if let Some((given, expected)) = rest.split_once("`, expected ") {
-            let names: Vec<&str> = expected
-                .trim_start_matches("one of ")
-                .split(['`', ',', ' '])
-                .filter(|w| !w.is_empty() && *w != "or")
-                .collect();
+            let names = serde_names(expected);
             return format!(
                 "'{given}' is not one of: {}{}",
                 names.join(", "),
@@ -442,4 +434,14 @@ fn plain_serde_words(why: &str) -> String {
         }
     }
     why.to_string()
+}
+
+/// The names serde lists after "expected": `one of `a`, `b`` or `` `a` or
+/// `b` ``.
+fn serde_names(expected: &str) -> Vec<&str> {
+    expected
+        .trim_start_matches("one of ")
+        .split(['`', ',', ' '])
+        .filter(|w| !w.is_empty() && *w != "or")
+        .collect()
 }
