@@ -334,7 +334,7 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
     // The handler first: a signal would otherwise end the process with
     // the earlier results hidden away.
     interrupt_flag();
-    keep_aside(outdir::set_aside_results(dir).map_err(Fail)?);
+    keep_aside(|| outdir::set_aside_results(dir))?;
     Ok(())
 }
 
@@ -342,7 +342,7 @@ pub fn clear_results(dir: &Path) -> Result<(), Fail> {
 /// kept aside as by [`clear_results`].
 pub fn claim_out_dir(dir: &Path, force: bool) -> Result<(), Fail> {
     interrupt_flag();
-    keep_aside(outdir::claim_out_dir(dir, force).map_err(Fail)?);
+    keep_aside(|| outdir::claim_out_dir(dir, force))?;
     Ok(())
 }
 
@@ -355,29 +355,39 @@ pub fn set_aside_files(
     written: impl Fn(&Path) -> bool + Send + 'static,
 ) -> Result<(), Fail> {
     interrupt_flag();
-    keep_aside(outdir::set_aside_files(dir, names, written).map_err(Fail)?);
+    keep_aside(|| outdir::set_aside_files(dir, names, written))?;
     Ok(())
 }
 
 /// The earlier results `--force` moved aside during this command.
 static SET_ASIDE: Mutex<Vec<outdir::SetAside>> = Mutex::new(Vec::new());
 
-fn keep_aside(s: Option<outdir::SetAside>) {
-    if let (Some(s), Ok(mut all)) = (s, SET_ASIDE.lock()) {
+/// Moves earlier results aside with `move_aside` and keeps them in
+/// [`SET_ASIDE`], holding its lock throughout: a second interrupt during
+/// the move, whose handler settles [`SET_ASIDE`] ([`settle_set_aside`]),
+/// waits for the move to end and then puts back all it moved, instead of
+/// finding nothing listed and leaving the moved files in the hidden folder.
+fn keep_aside(
+    move_aside: impl FnOnce() -> Result<Option<outdir::SetAside>, String>,
+) -> Result<(), Fail> {
+    let mut all = SET_ASIDE.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(s) = move_aside().map_err(Fail)? {
         all.push(s);
     }
+    Ok(())
 }
 
 /// The command has ended (or quits at once): the earlier results `--force`
 /// set aside are removed where it wrote results, and put back where it
 /// wrote none (it failed, or was interrupted before a game finished).
+///
+/// The lock is held while they are settled: a second interrupt meanwhile
+/// (whose handler settles too) waits for the files to be back, rather than
+/// exiting with half of them still in the hidden folder.
 pub fn settle_set_aside() {
-    let all = SET_ASIDE
-        .lock()
-        .map(|mut v| std::mem::take(&mut *v))
-        .unwrap_or_default();
+    let mut all = SET_ASIDE.lock().unwrap_or_else(|p| p.into_inner());
     // Innermost first: a ladder's table sizes before its folder.
-    for s in all.into_iter().rev() {
+    while let Some(s) = all.pop() {
         s.settle();
     }
 }
