@@ -107,8 +107,8 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         // The progress figures are the tuning games' own: the best and the
         // elite are chosen on them, so they read high.
         eprintln!(
-            "tune: per generation, rounds won on its tuning games by the mean, the best candidate and the elite \
-             (best and elite are chosen on these games and read high; the held-out evaluation at the end is the figure to quote)"
+            "tune: per generation, rounds won on its tuning games by the mean (with its 95% interval), the best candidate and the elite \
+             (best and elite are chosen on these games and read high: no interval; the held-out evaluation at the end is the figure to quote)"
         );
     }
     let outcome = tune::tune(&cfg, session.stop, &mut |g| {
@@ -120,10 +120,12 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
             return;
         }
         eprintln!(
-            "generation {}/{}: mean {:.2}%  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
+            "generation {}/{}: mean {:.2}% [{:.2}, {:.2}]  best {:.2}%  elite {:.2}%  spread {:.3}  ({:.0} s)",
             g.index,
             cfg.generations,
             100.0 * g.mean_rate,
+            100.0 * g.mean_ci95.0,
+            100.0 * g.mean_ci95.1,
             100.0 * g.best_rate,
             100.0 * g.elite_rate,
             g.spread,

@@ -261,6 +261,10 @@ pub struct Generation {
     pub index: u32,
     /// Share of rounds won by the mean (the first candidate).
     pub mean_rate: f64,
+    /// Its 95% Wilson interval: the mean is not chosen on these games, so
+    /// its share estimates its strength on them (the best's and the
+    /// elite's, chosen on them, read high and have none).
+    pub mean_ci95: (f64, f64),
     /// Best candidate's share.
     pub best_rate: f64,
     /// Mean share of the elite.
@@ -424,6 +428,7 @@ pub fn tune(
         let gen = Generation {
             index: g + 1,
             mean_rate: rate(wins[0]),
+            mean_ci95: wilson95(wins[0], cfg.games),
             best_rate: rate(wins[order[0]]),
             elite_rate: elite.iter().map(|&k| rate(wins[k])).sum::<f64>() / n_elite as f64,
             mean: params_at(&base, &mu),

@@ -670,6 +670,25 @@ fn file_outputs_create_missing_folders_alike() {
         "{}",
         stderr(&o)
     );
+    // The mean's share carries its interval, which holds it; the best's
+    // and the elite's, chosen on those games, none.
+    let e = stderr(&o);
+    let line = e
+        .lines()
+        .find(|l| l.starts_with("generation 1/1: mean "))
+        .unwrap();
+    let nums: Vec<f64> = line["generation 1/1: mean ".len()..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert!(
+        line.contains("% [") && nums[1] <= nums[0] && nums[0] <= nums[2] && nums[2] > nums[1],
+        "{line}"
+    );
+    let chosen = &line[line.find("]  best ").expect(line)..];
+    assert!(!chosen[1..].contains('['), "{line}");
     // And neither replaces its file without --force.
     let o = unolab(&["trace", "--seed", "2", "-o", trace.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
