@@ -313,7 +313,7 @@ pub fn train(
                 )?;
                 wins += w;
                 n += m;
-                done += to - at;
+                done += m;
                 at = to;
                 progress(Progress::Evaluating {
                     stage: k,
