@@ -381,18 +381,22 @@ fn check_args(a: &TrainArgs) -> Result<Checked, Fail> {
         )));
     }
     let players = numbers(&a.players, "players")?;
-    for (i, p) in players.iter().enumerate() {
-        if !(2..=10).contains(p) {
-            return Err(Fail(format!(
-                "--players '{}': {p} is not a player count (valid: 2 to 10)",
-                a.players
-            )));
-        }
-        if players[..i].contains(p) {
-            return Err(Fail(format!(
-                "--players '{}' gives {p} twice (each count is labelled and measured once)",
-                a.players
-            )));
+    // The first count at fault, in the order given.
+    for end in 1..=players.len() {
+        match unolab::lab::train::player_count_faults(&players[..end]) {
+            (Some(p), _) => {
+                return Err(Fail(format!(
+                    "--players '{}': {p} is not a player count (valid: 2 to 10)",
+                    a.players
+                )))
+            }
+            (None, Some(p)) => {
+                return Err(Fail(format!(
+                    "--players '{}' gives {p} twice (each count is labelled and measured once)",
+                    a.players
+                )))
+            }
+            (None, None) => {}
         }
     }
     // What applies to the expert iterations only.

@@ -4,7 +4,7 @@
 //! core), `report.md` (the tables and the plot), and each tournament's own
 //! files in `2p/`, `4p/`, ...
 
-use super::tournament::{rank_cell, saved_state, TournamentReport};
+use super::tournament::{rank_cell, saved_state, write_state, TournamentReport};
 use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
 use crate::lab::ratings::{rank_intervals, Results};
 use crate::sim::stats::wilson95;
@@ -530,8 +530,7 @@ pub fn save_state(
     commands: &[Vec<String>],
     elapsed_s: f64,
 ) -> Result<(), String> {
-    let path = dir.join("state.json");
-    if outcome.partial {
+    let state = outcome.partial.then(|| {
         let rungs: Vec<Value> = outcome
             .rungs
             .iter()
@@ -553,20 +552,14 @@ pub fn save_state(
                 })
             })
             .collect();
-        let v = json!({
-            "kind": "ladder",
-            "version": super::tournament::STATE_VERSION,
+        json!({
             "ladder": print,
             "rungs": rungs,
             "commands": commands,
             "elapsed_s": elapsed_s,
-        });
-        super::write_file_atomically(&path, v.to_string().as_bytes())
-    } else if path.exists() {
-        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))
-    } else {
-        Ok(())
-    }
+        })
+    });
+    write_state(dir, "ladder", state)
 }
 
 /// The table sizes saved by an interrupted ladder in `dir`, checked against

@@ -460,7 +460,7 @@ fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
 
 /// The format version of a tournament's or a ladder's saved state
 /// (`"version"`), checked by [`saved_state`] before anything else is read.
-pub(super) const STATE_VERSION: u64 = 1;
+const STATE_VERSION: u64 = 1;
 
 /// What a saved state must match to be continued: the rule set, the table
 /// size, every strategy of the field (`field`: each one's description, as
@@ -486,21 +486,39 @@ pub fn save_state(
     commands: &[Vec<String>],
     elapsed_s: f64,
 ) -> Result<(), String> {
-    let path = dir.join("state.json");
-    if outcome.partial {
-        let v = json!({
-            "kind": "tournament",
-            "version": STATE_VERSION,
+    let state = outcome.partial.then(|| {
+        json!({
             "tournament": print,
             "results": outcome.results.to_json(),
             "commands": commands,
             "elapsed_s": elapsed_s,
-        });
-        super::write_file_atomically(&path, v.to_string().as_bytes())
-    } else if path.exists() {
-        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))
-    } else {
-        Ok(())
+        })
+    });
+    write_state(dir, "tournament", state)
+}
+
+/// Writes `dir/state.json` of a `kind` ("tournament", "ladder") that is
+/// partial: `"kind"` and `"version"` ([`STATE_VERSION`], what
+/// [`saved_state`] checks), then the entries of the object `body`; with no
+/// body (it is finished), removes the file if there is one.
+pub(super) fn write_state(dir: &Path, kind: &str, body: Option<Value>) -> Result<(), String> {
+    let path = dir.join("state.json");
+    match body {
+        Some(body) => {
+            let mut v = serde_json::Map::new();
+            v.insert("kind".into(), json!(kind));
+            v.insert("version".into(), json!(STATE_VERSION));
+            v.extend(
+                body.as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, x)| (k.clone(), x.clone())),
+            );
+            super::write_file_atomically(&path, Value::Object(v).to_string().as_bytes())
+        }
+        None if path.exists() => std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display())),
+        None => Ok(()),
     }
 }
 

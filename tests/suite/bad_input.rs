@@ -489,28 +489,14 @@ fn what_the_second_probe_of_the_commands_found_is_refused_before_any_work() {
     )
     .unwrap();
     let field = format!("{},tuned,color", twin.display());
-    let e = refusal(&unolab(&[
-        "tournament",
-        "-p",
-        "4",
-        "-g",
-        "30",
-        "-s",
-        &field,
-    ]));
+    let tournament =
+        |field: &str| refusal(&unolab(&["tournament", "-p", "4", "-g", "30", "-s", field]));
+    let e = tournament(&field);
     assert!(
         e.contains("two different strategies are named 'tuned'; rename one"),
         "{e}"
     );
-    let e = refusal(&unolab(&[
-        "tournament",
-        "-p",
-        "4",
-        "-g",
-        "30",
-        "-s",
-        "tuned,tuned,color",
-    ]));
+    let e = tournament("tuned,tuned,color");
     assert!(e.contains("strategy 'tuned' is given twice"), "{e}");
     // Games beyond the range below the held-out ones said "too many games
     // per run", naming neither the options nor the limit.

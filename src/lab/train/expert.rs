@@ -72,15 +72,16 @@ pub struct TrainConfig {
 
 impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
-        if self.players.is_empty() || self.players.iter().any(|p| !(2..=10).contains(p)) {
+        let (outside, twice) = super::player_count_faults(&self.players);
+        if self.players.is_empty() || outside.is_some() {
             return Err("players must be counts from 2 to 10".into());
         }
-        for (i, p) in self.players.iter().enumerate() {
-            if self.players[..i].contains(p) {
-                return Err(format!(
-                    "players gives {p} twice (each count is labelled and measured once)"
-                ));
-            }
+        if let Some(p) = twice {
+            return Err(format!(
+                "players gives {p} twice (each count is labelled and measured once)"
+            ));
+        }
+        for p in &self.players {
             // A table the rules cannot deal (a hand size too large for
             // the deck, a dealer seat past the table).
             self.rules.check_players(*p).map_err(|e| e.to_string())?;

@@ -382,6 +382,17 @@ impl Strategy for Labeler {
     }
 }
 
+/// The first count of `players` outside 2 to 10, and the first given a
+/// second time: what a training's player counts may not hold (each count
+/// is labelled and measured once).
+pub fn player_count_faults(players: &[usize]) -> (Option<usize>, Option<usize>) {
+    let outside = players.iter().copied().find(|p| !(2..=10).contains(p));
+    let twice = (0..players.len())
+        .find(|&i| players[..i].contains(&players[i]))
+        .map(|i| players[i]);
+    (outside, twice)
+}
+
 /// The player count of game `i`: the list cycled.
 fn players_of(players: &[usize], i: u64) -> usize {
     players[i as usize % players.len()]
