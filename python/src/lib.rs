@@ -249,11 +249,20 @@ pub(crate) fn winner(st: &Stepper<'static, Seat>) -> Option<u8> {
     }
 }
 
-/// Whether a finished game's last round was cut by the turn limit.
+/// Whether a finished game was cut by the turn limit: a round whose turns
+/// ran out, or a match without a winner whose last round's did. A match the
+/// rules (or `max_rounds`) gave a winner is over, not cut, whatever ended its
+/// last round: its reward is the win's, so bootstrapping it from `final_obs`
+/// would count the end twice.
 pub(crate) fn truncated(st: &Stepper<'static, Seat>) -> bool {
-    st.rounds()
+    let cut = st
+        .rounds()
         .last()
-        .is_some_and(|r| r.outcome == Outcome::Truncated)
+        .is_some_and(|r| r.outcome == Outcome::Truncated);
+    match st.match_result() {
+        Some(m) => cut && m.winner.is_none(),
+        None => cut,
+    }
 }
 
 /// `seat` as a seat of a `players`-player table, or the error naming the range.

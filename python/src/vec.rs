@@ -284,6 +284,9 @@ pub(crate) struct VecGames {
     winner: Py<PyArray1<i64>>,
     /// `(n, players, ...obs)` with `final_obs=True`, else `None`.
     final_obs: Option<Py<PyArrayDyn<f32>>>,
+    /// The error a step or reset stopped on (a strategy that failed): the
+    /// batch is left part stepped, so every step is refused until a reset.
+    failed: Option<String>,
 }
 
 /// Borrows every output array for writing (numpy's borrow checking refuses
@@ -338,6 +341,15 @@ fn writable<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
         )),
         e => PyRuntimeError::new_err(format!("VecEnv.{name}: {e}")),
     })
+}
+
+impl VecGames {
+    /// The result of a step or reset, kept: an error (the batch left part
+    /// stepped) refuses every step until a reset goes through.
+    fn note(&mut self, done: Result<(), StepError>) -> PyResult<()> {
+        self.failed = done.as_ref().err().map(|e| e.to_string());
+        done.map_err(step_error)
+    }
 }
 
 #[pymethods]
@@ -468,19 +480,25 @@ impl VecGames {
                     .collect();
                 PyArrayDyn::zeros(py, IxDyn(&shape), false).unbind()
             }),
+            failed: None,
         })
     }
 
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         let players = self.players;
         let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
-        with_out!(self, py, |out| {
+        let done = with_out!(self, py, |out| {
             py.detach(|| batch.reset(seed, &mut out, players))
-                .map_err(step_error)
-        })
+        });
+        self.note(done)
     }
 
     fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        if let Some(e) = &self.failed {
+            return Err(PyRuntimeError::new_err(format!(
+                "the batch stopped on an error ({e}): reset() needs to be called before step()"
+            )));
+        }
         let players = self.players;
         let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
         let n = batch.games.len();
@@ -522,10 +540,10 @@ impl VecGames {
             self.actions[i] = a;
         }
         let acts = &self.actions;
-        with_out!(self, py, |out| {
+        let done = with_out!(self, py, |out| {
             py.detach(|| batch.step(acts, &mut out, players))
-                .map_err(step_error)
-        })
+        });
+        self.note(done)
     }
 
     #[getter]

@@ -178,3 +178,36 @@ def test_the_sanction_covers_plays_not_colours_nor_yes_no_decisions(rng):
         while not done:
             _, _, term, trunc, _ = env.step(int(rng.integers(env.action_space.n)))
             done = term or trunc
+
+
+def test_a_match_with_a_winner_is_terminated_even_when_its_last_round_hit_the_turn_limit():
+    """A match stopped by max_rounds (or its round count) names the leader as
+    its winner and pays the win; it used to be flagged truncated when its last
+    round hit max_turns, and a learner bootstrapping truncated games from the
+    final observation counted the end twice."""
+    stopped_by_max_rounds = 0
+    for seed in range(12):
+        env = unolab.UnoEnv(mode="match", settings={"max_turns": 25, "max_rounds": 3})
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, reward, terminated, truncated, info = env.step(int(legal[0]))
+            done = terminated or truncated
+        if info["winner"] is not None:
+            assert terminated and not truncated, (seed, info)
+            assert reward in (1.0, -1.0)
+            # With 25 turns a round, most rounds run out of turns, the last
+            # of a match stopped by max_rounds among them.
+            stopped_by_max_rounds += info["rounds"] == 3
+        else:
+            assert reward == 0.0
+    assert stopped_by_max_rounds > 0
+    # A round game cut by the turn limit is still truncated, with no winner.
+    env = unolab.UnoEnv(settings={"max_turns": 6})
+    env.reset(seed=1)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done = terminated or truncated
+    assert truncated and not terminated and info["winner"] is None and reward == 0.0

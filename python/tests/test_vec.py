@@ -440,3 +440,39 @@ def test_final_obs_is_each_seats_view_of_the_game_that_ended(rng, encoding):
     assert ended >= 10 and truncated >= 5, (ended, truncated)
     v.reset(seed)
     assert not v.final_obs.any()
+
+
+def test_a_batch_that_stopped_on_an_error_refuses_steps_until_a_reset(tmp_path, rng):
+    """A strategy that fails mid-step leaves the batch part stepped (the games
+    before it moved, the rest did not): stepping on used to move some games
+    and then blame "the game is over". Every step is now refused until a
+    reset."""
+    import sys
+    from pathlib import Path
+
+    simple = Path(__file__).resolve().parents[2] / "bots" / "simple.py"
+    dying = tmp_path / "dying.py"
+    # bots/simple.py that exits after its sixth decision.
+    dying.write_text(
+        simple.read_text().replace(
+            'reply = {"id": msg["id"], "answer": decide(msg)}',
+            'reply = {"id": msg["id"], "answer": decide(msg)}\n'
+            '            globals()["n"] = globals().get("n", 0) + 1\n'
+            '            if n > 6:\n'
+            '                sys.exit(3)',
+        )
+    )
+    v = unolab.VecEnv(3, learners=[0], strategies=[f"ext:{sys.executable} {dying}"], seed=1)
+    with pytest.raises(RuntimeError, match="exited"):
+        for _ in range(200):
+            v.step(v.random_actions(rng))
+    before = [a.copy() for a in arrays(v)]
+    with pytest.raises(RuntimeError, match=r"stopped on an error .*reset\(\) needs to be called before step\(\)"):
+        v.step(v.random_actions(rng))
+    # The refused step moved nothing.
+    for a, b in zip(before, arrays(v)):
+        np.testing.assert_array_equal(a, b)
+    # A reset with a strategy that answers starts the batch again; the dying
+    # program is started anew with it, so a reset goes through.
+    v.reset(seed=2)
+    v.step(v.random_actions(rng))

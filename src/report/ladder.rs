@@ -264,13 +264,13 @@ impl LadderReport<'_> {
             let lines = self.lines(r);
             for (k, l) in lines.iter().enumerate() {
                 s.push_str(&format!(
-                    "| {} {} | `{}` | {:+.0} [{:+.0}, {:+.0}] | {} [{}, {}] | {} |",
+                    "| {} {} | `{}` | {} [{}, {}] | {} [{}, {}] | {} |",
                     k + 1,
                     rank_cell(l.rank_ci95),
                     l.name,
-                    l.elo.0,
-                    l.elo.1 .0,
-                    l.elo.1 .1,
+                    super::text::elo_text(l.elo.0),
+                    super::text::elo_text(l.elo.1 .0),
+                    super::text::elo_text(l.elo.1 .1),
                     pct(l.win.0),
                     pct(l.win.1 .0),
                     pct(l.win.1 .1),
@@ -381,6 +381,7 @@ impl LadderReport<'_> {
                 .x_label_formatter(&|x| fmt_rate(*x))
                 .draw()
                 .map_err(|e| err(e.to_string()))?;
+            let mut names: Vec<((i32, i32), String, RGBAColor)> = Vec::new();
             for (k, r) in self.outcome.rungs.iter().enumerate() {
                 let c = Palette99::pick(k).to_rgba();
                 let mine: Vec<_> = pts.iter().filter(|p| p.0 == r.players).collect();
@@ -400,16 +401,11 @@ impl LadderReport<'_> {
                     .map_err(|e| err(e.to_string()))?
                     .label(format!("{} players", r.players))
                     .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
-                chart
-                    .draw_series(mine.iter().map(|p| {
-                        Text::new(
-                            p.1.to_string(),
-                            (p.2 * 1.08, p.3 .0),
-                            ("sans-serif", 11).into_font().color(&c),
-                        )
-                    }))
-                    .map_err(|e| err(e.to_string()))?;
+                for p in &mine {
+                    names.push((chart.backend_coord(&(p.2, p.3 .0)), p.1.to_string(), c));
+                }
             }
+            super::plots::draw_names(&root, names)?;
             chart
                 .configure_series_labels()
                 .background_style(WHITE.mix(0.85))

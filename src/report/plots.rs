@@ -24,7 +24,43 @@ fn err(e: impl std::fmt::Display) -> String {
     format!("cannot draw plot: {e}")
 }
 
-/// Panels stacked vertically, each with its rows as points with interval bars.
+/// The size of every label and tick of a plot (`plotters` writes it as 0.81
+/// times this in the SVG: 11.3 pixels): fixed, where `plotters` would scale
+/// it with the panel's height (a panel of one row had labels 3 pixels high).
+const LABEL: u32 = 14;
+/// The most characters of a row's label drawn; a longer one is cut in the
+/// middle with an ellipsis (its start and its end are what tell rows apart).
+const LABEL_CHARS: usize = 56;
+
+/// `label` cut to [`LABEL_CHARS`] characters, its middle left out.
+fn short(label: &str) -> String {
+    let n = label.chars().count();
+    if n <= LABEL_CHARS {
+        return label.to_string();
+    }
+    let keep = LABEL_CHARS - 1;
+    let head: String = label.chars().take(keep / 2).collect();
+    let tail: String = label.chars().skip(n - (keep - keep / 2)).collect();
+    format!("{head}\u{2026}{tail}")
+}
+
+/// A tick's value with the decimals its axis's span needs (a seventh of it,
+/// about the step between ticks, to one significant digit), never "-0".
+fn tick(x: f64, span: f64) -> String {
+    let d = ((-(span / 7.0).log10()).ceil().max(0.0) as usize).min(6);
+    let s = format!("{x:.d$}");
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+/// Panels stacked vertically, each with its rows as points with interval
+/// bars; a row without an interval is a hollow point.
 pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> {
     let panels: Vec<&Panel> = panels.iter().filter(|p| !p.rows.is_empty()).collect();
     let heights: Vec<u32> = panels
@@ -32,11 +68,31 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
         .map(|p| 70 + 22 * p.rows.len() as u32)
         .collect();
     let total = 40 + heights.iter().sum::<u32>().max(60);
+    // The label area as wide as the longest label needs (about 7 pixels a
+    // character at the label's size), so that none is cut at the left edge
+    // and short ones leave no empty margin.
+    let widest = panels
+        .iter()
+        .flat_map(|p| &p.rows)
+        .map(|r| short(&r.label).chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    let label_area = (widest * 7 + 16).clamp(48, 420);
+    let width = 820.max(label_area + 520);
+    let hollow = panels
+        .iter()
+        .flat_map(|p| &p.rows)
+        .any(|r| !r.lo.is_finite());
+    let title = if hollow {
+        format!("{title}; hollow: no interval")
+    } else {
+        title.to_string()
+    };
     let mut s = String::new();
     {
-        let root = SVGBackend::with_string(&mut s, (820, total)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut s, (width, total)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
+        let root = root.titled(&title, ("sans-serif", 18)).map_err(err)?;
         let mut rest = root;
         for (p, &h) in panels.iter().zip(&heights) {
             let (area, below) = rest.split_vertically(h);
@@ -45,14 +101,14 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
             let mut lo = p
                 .rows
                 .iter()
-                .map(|r| r.lo)
+                .flat_map(|r| [r.lo, r.value, r.hi])
                 .chain(p.reference)
                 .filter(|x| x.is_finite())
                 .fold(f64::INFINITY, f64::min);
             let mut hi = p
                 .rows
                 .iter()
-                .map(|r| r.hi)
+                .flat_map(|r| [r.lo, r.value, r.hi])
                 .chain(p.reference)
                 .filter(|x| x.is_finite())
                 .fold(f64::NEG_INFINITY, f64::max);
@@ -60,19 +116,28 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
                 lo = -1.0;
                 hi = 1.0;
             }
-            let pad = ((hi - lo) * 0.08).max(1e-9);
+            if hi - lo < 1e-9 {
+                // One value everywhere (a row without an interval): a span
+                // around it, so that the axis has ticks.
+                let w = (lo.abs() * 0.1).max(1.0);
+                lo -= w;
+                hi += w;
+            }
+            let pad = (hi - lo) * 0.08;
             let (lo, hi) = (lo - pad, hi + pad);
-            let labels: Vec<String> = p.rows.iter().map(|r| r.label.clone()).collect();
+            let labels: Vec<String> = p.rows.iter().map(|r| short(&r.label)).collect();
             let mut chart = ChartBuilder::on(&area)
                 .caption(&p.title, ("sans-serif", 14))
                 .margin(6)
+                .margin_right(20)
                 .x_label_area_size(24)
-                .y_label_area_size(230)
+                .y_label_area_size(label_area)
                 .build_cartesian_2d(lo..hi, (0..k).into_segmented())
                 .map_err(err)?;
             chart
                 .configure_mesh()
                 .disable_y_mesh()
+                .label_style(("sans-serif", LABEL))
                 .y_labels(k)
                 .y_label_formatter(&|v| match v {
                     SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
@@ -81,13 +146,14 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
                     SegmentValue::Last => String::new(),
                 })
                 .x_labels(7)
+                .x_label_formatter(&|x| tick(*x, hi - lo))
                 .draw()
                 .map_err(err)?;
             if let Some(r) = p.reference {
                 chart
                     .draw_series(std::iter::once(PathElement::new(
                         vec![(r, SegmentValue::Exact(0)), (r, SegmentValue::Last)],
-                        BLACK.mix(0.5),
+                        RGBColor(200, 30, 30).stroke_width(2),
                     )))
                     .map_err(err)?;
             }
@@ -111,7 +177,12 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
                 .map_err(err)?;
             chart
                 .draw_series(p.rows.iter().enumerate().map(|(i, r)| {
-                    Circle::new((r.value, SegmentValue::CenterOf(i)), 4, color.filled())
+                    let style = if r.lo.is_finite() {
+                        color.filled()
+                    } else {
+                        color.stroke_width(2)
+                    };
+                    Circle::new((r.value, SegmentValue::CenterOf(i)), 4, style)
                 }))
                 .map_err(err)?;
         }
@@ -120,7 +191,23 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
     Ok(s)
 }
 
-/// Distributions as lines: for each series `(name, points (x, share))`.
+/// Ten colours that stand apart on white (Tableau's), then again.
+const COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// Distributions as lines: for each series `(name, points (x, share))`. A
+/// series of one point is a point; every series past the tenth has its
+/// points marked too, as its colour is used again.
 pub fn lines(
     title: &str,
     x_desc: &str,
@@ -142,28 +229,38 @@ pub fn lines(
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(10)
+            .margin_right(28)
             .x_label_area_size(36)
             .y_label_area_size(60)
             .build_cartesian_2d(0.0..xmax, 0.0..ymax * 1.05)
             .map_err(err)?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", LABEL))
             .x_desc(x_desc)
             .y_desc(y_desc)
+            .x_label_formatter(&|x| tick(*x, xmax))
+            .y_label_formatter(&|y| tick(*y, ymax))
             .draw()
             .map_err(err)?;
         for (i, (name, pts)) in series.iter().enumerate() {
-            let c = Palette99::pick(i).to_rgba();
+            let c = COLOURS[i % COLOURS.len()];
             chart
                 .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                 .map_err(err)?
-                .label(name.clone())
+                .label(short(name))
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2))
                 });
+            if pts.len() == 1 || i >= COLOURS.len() {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
+                    .map_err(err)?;
+            }
         }
         chart
             .configure_series_labels()
+            .label_font(("sans-serif", LABEL))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK.mix(0.4))
             .position(SeriesLabelPosition::UpperRight)
@@ -172,4 +269,147 @@ pub fn lines(
         root.present().map_err(err)?;
     }
     Ok(s)
+}
+
+/// Draws the names of points, `(pixel, name, colour)`, each where it
+/// overlaps no name already drawn and no point (see [`place_label`]), with a
+/// thin line to its point when it had to move away from it.
+pub fn draw_names(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    names: Vec<((i32, i32), String, RGBAColor)>,
+) -> Result<(), String> {
+    let points: Vec<(i32, i32)> = names.iter().map(|n| n.0).collect();
+    let mut placed: Vec<Boxed> = Vec::new();
+    for ((x, y), name, c) in names {
+        let (bx, by, w) = place_label(&mut placed, &points, (x, y), &name);
+        if (by - y).abs() > 10 || bx < x {
+            let end = if bx < x { bx + w } else { bx };
+            root.draw(&PathElement::new(vec![(x, y), (end, by)], c.mix(0.5)))
+                .map_err(err)?;
+        }
+        let font = ("sans-serif", 13).into_font().color(&c);
+        root.draw(&Text::new(name, (bx, by - 7), font))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// A name's box on the plot, in pixels: left, top, right, bottom.
+pub type Boxed = (i32, i32, i32, i32);
+
+/// Where the name of the point at `(x, y)` goes: the first of a few places
+/// around it (right, left, then further above and below) whose box meets no
+/// box in `placed` and no other point; else the one that meets the fewest.
+/// Returns its left end, its middle height and its width, and adds its box
+/// to `placed`.
+pub fn place_label(
+    placed: &mut Vec<Boxed>,
+    points: &[(i32, i32)],
+    (x, y): (i32, i32),
+    name: &str,
+) -> (i32, i32, i32) {
+    // About 7 pixels a character at the names' size.
+    let w = 7 * name.chars().count() as i32 + 2;
+    let h = 14;
+    let mut best: Option<(usize, (i32, i32))> = None;
+    for dy in [0, -14, 14, -28, 28, -42, 42, -56, 56] {
+        for left in [false, true] {
+            let bx = if left { x - 8 - w } else { x + 8 };
+            let by = y + dy;
+            let b = (bx, by - h / 2, bx + w, by + h / 2);
+            let meets = |o: &Boxed| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3;
+            let hits = placed.iter().filter(|o| meets(o)).count()
+                + points
+                    .iter()
+                    .filter(|&&(px, py)| {
+                        (px, py) != (x, y) && meets(&(px - 4, py - 4, px + 4, py + 4))
+                    })
+                    .count();
+            if best.is_none_or(|(n, _)| hits < n) {
+                best = Some((hits, (bx, by)));
+            }
+            if hits == 0 {
+                placed.push(b);
+                return (bx, by, w);
+            }
+        }
+    }
+    let (_, (bx, by)) = best.expect("a place was tried");
+    placed.push((bx, by - h / 2, bx + w, by + h / 2));
+    (bx, by, w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{interval_panels, place_label, short, tick, Panel, Row};
+
+    #[test]
+    fn names_of_points_close_together_do_not_overprint() {
+        // Four points at almost one place, and a fifth apart.
+        let points = [(100, 100), (102, 101), (101, 99), (99, 102), (400, 300)];
+        let mut placed = Vec::new();
+        for (k, &p) in points.iter().enumerate() {
+            place_label(&mut placed, &points, p, &format!("agent-{k}"));
+        }
+        for (i, a) in placed.iter().enumerate() {
+            for b in &placed[..i] {
+                let meet = a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+                assert!(!meet, "{a:?} and {b:?} overlap");
+            }
+        }
+        // The one apart keeps the place at the right of its point.
+        assert_eq!((placed[4].0, placed[4].1), (408, 293));
+    }
+
+    #[test]
+    fn ticks_and_labels_read_as_meant() {
+        assert_eq!(tick(-0.0001, 2.0), "0.0");
+        assert_eq!(tick(-0.4, 100.0), "0");
+        assert_eq!(tick(-12.4, 100.0), "-12");
+        assert_eq!(tick(0.2, 1.0), "0.2");
+        assert_eq!(tick(0.05, 0.3), "0.05");
+        let long = "a".repeat(30) + &"b".repeat(40);
+        let cut = short(&long);
+        assert_eq!(cut.chars().count(), 56);
+        assert!(cut.starts_with("aaaa") && cut.ends_with("bbbb") && cut.contains('\u{2026}'));
+        assert_eq!(short("B"), "B");
+    }
+
+    #[test]
+    fn a_panel_of_one_row_has_labels_of_the_fixed_size() {
+        let row = |label: &str, lo: f64| Row {
+            label: label.into(),
+            value: 1.0,
+            lo,
+            hi: 2.0,
+        };
+        let svg = interval_panels(
+            "t",
+            &[Panel {
+                title: "one".into(),
+                rows: vec![row("B", 0.5)],
+                reference: Some(0.0),
+            }],
+        )
+        .unwrap();
+        // Every text is 11 pixels or more: no label shrinks with the panel.
+        let sizes: Vec<f64> = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|t| t[..t.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert!(!sizes.is_empty());
+        assert!(sizes.iter().all(|&x| x >= 11.0), "{sizes:?}");
+        // A row without an interval: said in the title, drawn hollow.
+        let svg = interval_panels(
+            "t",
+            &[Panel {
+                title: "one".into(),
+                rows: vec![row("B", f64::NAN)],
+                reference: None,
+            }],
+        )
+        .unwrap();
+        assert!(svg.contains("hollow: no interval"));
+    }
 }

@@ -311,9 +311,28 @@ impl Report<'_> {
     }
 }
 
+/// An Elo figure, signed, whole, but with a decimal under half a point, so
+/// that an interval's end just below 0 does not read "-0" (or "+0" above).
+pub fn elo_text(x: f64) -> String {
+    if x != 0.0 && x.abs() < 0.5 {
+        let d = ((-x.abs().log10()).ceil() as usize).clamp(1, 3);
+        format!("{x:+.d$}")
+    } else {
+        format!("{x:+.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{clip_columns, columns, Cell};
+    use super::{clip_columns, columns, elo_text, Cell};
+
+    #[test]
+    fn an_elo_end_near_zero_keeps_its_sign_and_a_decimal() {
+        assert_eq!(elo_text(-0.28), "-0.3");
+        assert_eq!(elo_text(0.04), "+0.04");
+        assert_eq!(elo_text(0.0), "+0");
+        assert_eq!(elo_text(-19.6), "-20");
+    }
 
     #[test]
     fn a_cell_is_padded_by_terminal_columns() {

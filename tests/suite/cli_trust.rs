@@ -1368,3 +1368,58 @@ fn a_search_preset_records_the_digest_of_each_network_it_uses() {
     assert_eq!(plain["base"], "pimc", "{plain}");
     assert!(plain.get("networks").is_none(), "{plain}");
 }
+
+#[test]
+fn a_change_seen_in_every_deal_is_reported_with_an_interval_and_undefined_rows_are_said() {
+    // B's turn limit truncates every round; A's never does: the difference
+    // has no variance, but it is no less a change (it was "no variance",
+    // without an interval, and left out of what changes).
+    let dir = tempdir("constant");
+    let o = unolab(&[
+        "compare",
+        "-s",
+        "points,color,random,cautious",
+        "--b-set",
+        "max_turns=12",
+        "-g",
+        "300",
+        "-j",
+        "1",
+        "-q",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = read(&dir.join("comparisons.csv"));
+    let row: Vec<&str> = csv
+        .lines()
+        .find(|l| l.contains(",truncated_rate,"))
+        .unwrap_or_else(|| panic!("no truncated_rate row: {csv}"))
+        .split(',')
+        .collect();
+    assert_eq!(row[14], "constant in each arm", "{row:?}");
+    let (diff, lo, hi): (f64, f64, f64) = (
+        row[6].parse().unwrap(),
+        row[7].parse().unwrap(),
+        row[8].parse().unwrap(),
+    );
+    assert_eq!(diff, 1.0);
+    // From each arm's own interval: 300 rounds put each end about 1.3
+    // points from 0 and 100%.
+    assert!(lo > 0.95 && lo < 1.0 && hi == 1.0, "{row:?}");
+    let report = read(&dir.join("report.md"));
+    assert!(
+        report.contains("Differences the same in every deal played")
+            && report.contains("truncated rounds +100.00 pp ["),
+        "{report}"
+    );
+    // No round of B is won: its shares of won rounds are undefined, and said
+    // to be, on the screen and in the report.
+    let text = stdout(&o);
+    assert!(
+        text.contains("B: not shown, as undefined") && text.contains("first_mover_win_rate:all"),
+        "{text}"
+    );
+    assert!(report.contains("B: not shown, as undefined"), "{report}");
+    assert!(text.contains("constant"), "{text}");
+}

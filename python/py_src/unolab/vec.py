@@ -221,8 +221,9 @@ class VecEnv:
         decision the sanction does not cover) and the batch stays as it was.
 
         Raises:
-            RuntimeError: a strategy failed (an ``ext:`` program that died);
-                ``reset`` before stepping again.
+            RuntimeError: a strategy failed (an ``ext:`` program that died):
+                the batch is left part stepped, and every later ``step``
+                raises until a ``reset``.
             TypeError: ``actions`` not of an integer dtype.
             ValueError: an action outside its game's mask; one of the
                 batch's arrays made read-only (``flags.writeable = False``:

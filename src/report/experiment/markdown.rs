@@ -1,9 +1,9 @@
 //! The experiment's `report.md`: the setup, the arms and the comparisons
 //! in words and tables, the plots, and how the games were seated.
 
-use super::text::{ci, fmt_p, num, p_cell, valued};
+use super::text::{figure, fmt_p, p_cell, valued};
 use super::{arm_rows, comparison_rows, tested, title, ArmRow, ComparisonRow, ExperimentReport};
-use crate::sim::lockstep::Stop;
+use crate::sim::lockstep::{Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
 
@@ -112,7 +112,7 @@ impl ExperimentReport<'_> {
                 "Holm's adjustment over the {m} tested comparisons{}",
                 if untested > 0 {
                     format!(
-                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, or the same test as another row)"
+                        " (the other {untested} have no test: identical by construction, the same in every deal played, no variance, constant in each arm, or the same test as another row)"
                     )
                 } else {
                     String::new()
@@ -145,13 +145,14 @@ impl ExperimentReport<'_> {
                     "Differences significant at the 5% level after {family}; arm minus baseline with its 95% interval, then each arm's value with its own:\n",
                 );
                 for r in sig {
+                    let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
                     let _ = writeln!(
                         o,
                         "- **{}**: {} {} {} (baseline {}; {} {}).",
                         r.arm,
                         title(&r.metric, &r.group),
-                        num(&r.metric, r.d.diff, true),
-                        ci(&r.metric, r.d.lo, r.d.hi, true),
+                        diff,
+                        ci,
                         valued(&r.metric, r.base_est, r.base_value),
                         r.arm,
                         valued(&r.metric, r.arm_est, r.arm_value),
@@ -161,6 +162,36 @@ impl ExperimentReport<'_> {
                     o,
                     "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment).{unadjusted} {bounds}\n"
                 );
+            }
+            // A difference seen in every deal (each arm's value constant, the
+            // two apart) has no test, but it is no less a change: listed,
+            // with the interval put together from each arm's own.
+            let constant: Vec<&ComparisonRow> = comps
+                .iter()
+                .filter(|r| {
+                    r.d.untested == Some(Untested::Constant) && (r.d.lo > 0.0 || r.d.hi < 0.0)
+                })
+                .collect();
+            if !constant.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "Differences the same in every deal played (each arm's value never varied, and they differ): not tested, as they have no variance, and their 95% interval is put together from each arm's own (Newcombe's square-and-add); arm minus baseline, then each arm's value:\n",
+                );
+                for r in constant {
+                    let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
+                    let _ = writeln!(
+                        o,
+                        "- **{}**: {} {} {} (baseline {}; {} {}).",
+                        r.arm,
+                        title(&r.metric, &r.group),
+                        diff,
+                        ci,
+                        valued(&r.metric, r.base_est, r.base_value),
+                        r.arm,
+                        valued(&r.metric, r.arm_est, r.arm_value),
+                    );
+                }
+                o.push('\n');
             }
             let challengers = self.challengers();
             if !challengers.is_empty() {
@@ -176,6 +207,7 @@ impl ExperimentReport<'_> {
             );
             let _ = writeln!(o, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |");
             for r in comps.iter().filter(|r| main_metric(&r.metric)) {
+                let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
                 let _ = writeln!(
                     o,
                     "| {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -183,8 +215,8 @@ impl ExperimentReport<'_> {
                     title(&r.metric, &r.group),
                     valued(&r.metric, r.base_est, r.base_value),
                     valued(&r.metric, r.arm_est, r.arm_value),
-                    num(&r.metric, r.d.diff, true),
-                    ci(&r.metric, r.d.lo, r.d.hi, true),
+                    diff,
+                    ci,
                     p_cell(r, r.d.p),
                     if r.d.untested.is_some() {
                         "-".into()
@@ -217,13 +249,21 @@ impl ExperimentReport<'_> {
         let _ = writeln!(o, "| arm | metric | value | 95% CI |");
         let _ = writeln!(o, "| --- | --- | ---: | --- |");
         for r in rows.iter().filter(|r| main_metric(&r.metric)) {
+            let (value, ci) = figure(&r.metric, r.est.value, r.est.lo, r.est.hi, false);
             let _ = writeln!(
                 o,
                 "| {} | {} | {} | {} |",
                 r.arm,
                 title(&r.metric, &r.group),
-                num(&r.metric, r.est.value, false),
-                ci(&r.metric, r.est.lo, r.est.hi, false)
+                value,
+                ci
+            );
+        }
+        for (arm, names) in super::undefined_metrics(st) {
+            let _ = writeln!(
+                o,
+                "\n{arm}: not shown, as undefined (no round was won, and these are shares of won rounds): {}.",
+                names.join(", ")
             );
         }
         if !plot_names.is_empty() {

@@ -73,6 +73,31 @@ pub fn arm_rows(st: &LockstepState) -> Vec<ArmRow> {
     v
 }
 
+/// For each arm with metrics left undefined (a share of won rounds where no
+/// round was won: its denominator is 0), the arm's label and those metrics
+/// (`metric:group`), which no table, file or plot shows: the reports say
+/// so in words instead.
+pub fn undefined_metrics(st: &LockstepState) -> Vec<(String, Vec<String>)> {
+    st.arms
+        .iter()
+        .filter_map(|a| {
+            let names: Vec<String> = a
+                .metrics
+                .iter()
+                .filter(|m| {
+                    m.sums.x == 0
+                        && matches!(
+                            m.key.name.as_str(),
+                            "first_mover_win_rate" | "first_mover_advantage" | "position_win_rate"
+                        )
+                })
+                .map(|m| format!("{}:{}", m.key.name, m.key.group))
+                .collect();
+            (!names.is_empty()).then(|| (a.label.clone(), names))
+        })
+        .collect()
+}
+
 /// The metric whose test a comparison of `metric` (`group`) is, when it is
 /// another's: when both tables seat as many players, the first mover's
 /// share of won rounds and position +0 (the same share), and with two
@@ -145,6 +170,21 @@ fn identity(a: &ArmState, metric: &str, group: &str) -> bool {
             .any(|s| s.name == group && s.seats == a.stats.players)
 }
 
+/// The interval of `diff`, arm minus baseline, from each arm's own
+/// (Newcombe's square-and-add: each end moves by the root of the sum of the
+/// squares of the arms' distances to the ends that push it that way), for a
+/// difference without a standard error of its own ([`Untested::Constant`]).
+/// None when either arm has no interval.
+fn square_and_add(diff: f64, arm: Option<Estimate>, base: Option<Estimate>) -> Option<(f64, f64)> {
+    let (a, b) = (arm?, base?);
+    if !(a.lo.is_finite() && a.hi.is_finite() && b.lo.is_finite() && b.hi.is_finite()) {
+        return None;
+    }
+    let lo = diff - (a.value - a.lo).hypot(b.hi - b.value);
+    let hi = diff + (a.hi - a.value).hypot(b.value - b.lo);
+    Some((lo, hi))
+}
+
 /// Every comparison with data; those with a test Holm-adjusted together.
 /// A comparison without a test (no variance, identical by construction, or
 /// the same test as another metric's) has no p-value and is not counted.
@@ -172,6 +212,14 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     d.untested = Some(Untested::Identical);
                     (d.lo, d.hi) = (0.0, 0.0);
                 }
+                let arm_est = arm.estimate(p.arm_metric, st.clusters);
+                let base_est = base.estimate(p.base_metric, st.clusters);
+                if d.untested == Some(Untested::NoVariance) && d.diff != 0.0 {
+                    if let Some((lo, hi)) = square_and_add(d.diff, arm_est, base_est) {
+                        d.untested = Some(Untested::Constant);
+                        (d.lo, d.hi) = (lo, hi);
+                    }
+                }
                 // A difference of two shares lies in [-1, 1] (a few deals
                 // give a normal interval past that).
                 // No interval (NaN: untested) stays none: f64::max would
@@ -197,8 +245,8 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     group: group.clone(),
                     arm_value: d.diff + mb.sums.y as f64 / mb.sums.x as f64,
                     base_value: mb.sums.y as f64 / mb.sums.x as f64,
-                    arm_est: arm.estimate(p.arm_metric, st.clusters),
-                    base_est: base.estimate(p.base_metric, st.clusters),
+                    arm_est,
+                    base_est,
                     d,
                     p_holm: f64::NAN,
                 });
@@ -515,7 +563,7 @@ impl ExperimentReport<'_> {
     fn difference_panels(&self, rows: &[ComparisonRow]) -> Vec<Panel> {
         // A panel per compared metric but the positions, with a row per arm,
         // tested or not: an arm whose difference is zero, or has no variance
-        // (a point without a bar), keeps its row. A metric carried by
+        // (a hollow point: no interval), keeps its row. A metric carried by
         // another's test is drawn once, under that metric, and a metric no
         // arm has a test of (an identity) is left out.
         let mut panels: Vec<(String, bool, Panel)> = Vec::new();
@@ -530,19 +578,17 @@ impl ExperimentReport<'_> {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);
             let k = if pct { 100.0 } else { 1.0 };
-            // No interval (the same in every deal played): a point.
-            let (lo, hi) = if r.d.lo.is_finite() {
-                (r.d.lo, r.d.hi)
-            } else {
-                (r.d.diff, r.d.diff)
-            };
+            // No interval (the same in every deal played, no variance): a
+            // hollow point.
             let row = Row {
                 label: r.arm.clone(),
                 value: k * r.d.diff,
-                lo: k * lo,
-                hi: k * hi,
+                lo: k * r.d.lo,
+                hi: k * r.d.hi,
             };
-            let tested = r.d.untested.is_none();
+            // A panel is drawn for a metric some arm has a test of, or a
+            // change seen in every deal.
+            let tested = r.d.untested.is_none() || r.d.untested == Some(Untested::Constant);
             match panels.iter_mut().find(|(key, _, _)| *key == t) {
                 Some((_, any, p)) => {
                     p.rows.push(row);
@@ -576,12 +622,18 @@ impl ExperimentReport<'_> {
             out.push((
                 "differences.svg".into(),
                 plots::interval_panels(
-                    &format!("Paired difference against '{base}' (95% intervals)"),
+                    &format!("Paired difference, arm minus '{base}' (95% intervals)"),
                     &self.difference_panels(&comps),
                 )?,
             ));
         }
-        // Win rates per strategy per arm.
+        // Win rates per strategy per arm, with the fair share 1/players
+        // where every arm seats as many players.
+        let players: Vec<usize> = self.exp.run.arms.iter().map(|a| a.cfg.players).collect();
+        let fair = players
+            .iter()
+            .all(|&p| p == players[0])
+            .then(|| 100.0 / players[0] as f64);
         let mut panels: Vec<Panel> = Vec::new();
         for r in arms.iter().filter(|r| r.metric == "win_rate") {
             let row = Row {
@@ -590,13 +642,21 @@ impl ExperimentReport<'_> {
                 lo: 100.0 * r.est.lo,
                 hi: 100.0 * r.est.hi,
             };
-            let t = format!("{} (% of seat-rounds won)", r.group);
+            let t = format!(
+                "{} (% of seat-rounds won{})",
+                r.group,
+                if fair.is_some() {
+                    "; line: fair share"
+                } else {
+                    ""
+                }
+            );
             match panels.iter_mut().find(|p| p.title == t) {
                 Some(p) => p.rows.push(row),
                 None => panels.push(Panel {
                     title: t,
                     rows: vec![row],
-                    reference: None,
+                    reference: fair,
                 }),
             }
         }
@@ -646,7 +706,7 @@ impl ExperimentReport<'_> {
                     a.label.clone(),
                     h.bins()
                         .filter(|(v, _)| (*v as f64) <= top)
-                        .map(|(v, c)| (v as f64, c as f64 / n))
+                        .map(|(v, c)| (v as f64, 100.0 * c as f64 / n))
                         .collect(),
                 )
             })
@@ -654,9 +714,9 @@ impl ExperimentReport<'_> {
         out.push((
             "round_length.svg".into(),
             plots::lines(
-                "Round length: share of rounds by number of turns (to the 99th percentile)",
+                "Round length: % of rounds by number of turns (to the 99th percentile)",
                 "turns",
-                "share of rounds",
+                "% of rounds",
                 &series,
             )?,
         ));

@@ -8,16 +8,19 @@ use crate::sim::lockstep::{challenger, precision_checks, Estimate, Stop, Unteste
 use crate::sim::Mode;
 use std::fmt::Write as _;
 
-/// `x` with `d` decimals, or, when that would show a value that is not 0
-/// as 0 (the upper end of a rare event's interval: 0.0014%), with two
-/// significant digits.
-pub(super) fn fixed(x: f64, d: usize, signed: bool) -> String {
+/// The decimals `x` is written with where `d` are asked: `d`, or, when that
+/// would show a value that is not 0 as 0 (the upper end of a rare event's
+/// interval: 0.0014%), enough for two significant digits.
+fn decimals(x: f64, d: usize) -> usize {
     let small = x != 0.0 && x.is_finite() && x.abs() < 0.5 * 10f64.powi(-(d as i32));
-    let d = if small {
+    if small {
         ((-x.abs().log10()).ceil() as usize + 1).min(12)
     } else {
         d
-    };
+    }
+}
+
+fn with_decimals(x: f64, d: usize, signed: bool) -> String {
     if signed {
         format!("{x:+.d$}")
     } else {
@@ -25,39 +28,62 @@ pub(super) fn fixed(x: f64, d: usize, signed: bool) -> String {
     }
 }
 
-pub(super) fn num(metric: &str, x: f64, signed: bool) -> String {
-    let (_, pct) = describe(metric);
-    match pct {
-        true => format!(
-            "{}{}",
-            fixed(100.0 * x, 2, signed),
-            if signed { " pp" } else { "%" }
-        ),
-        false => fixed(x, 3, signed),
-    }
+/// A value and its interval's ends with one number of decimals, the most
+/// [`decimals`] gives any of them, so that they read alike:
+/// `0.000000 [0.000000, 0.000014]`, not `0.0000 [0.0000, 0.000014]`. An end
+/// that is not finite (no interval) does not count.
+pub(super) fn alike(xs: [f64; 3], d: usize, signed: bool) -> [String; 3] {
+    let d = xs
+        .iter()
+        .filter(|x| x.is_finite())
+        .map(|&x| decimals(x, d))
+        .max()
+        .unwrap_or(d);
+    xs.map(|x| with_decimals(x, d, signed))
 }
 
-pub(super) fn ci(metric: &str, lo: f64, hi: f64, signed: bool) -> String {
+/// A metric's figure, its interval's ends (`lo`, `hi`) and the interval in
+/// brackets, written alike (see [`alike`]): a percentage with two
+/// decimals and "%" (" pp" when `signed`: a difference), any other value
+/// with three. The brackets are "-" when the interval is not finite.
+pub(super) fn figure(metric: &str, x: f64, lo: f64, hi: f64, signed: bool) -> (String, String) {
     let (_, pct) = describe(metric);
-    let f = |x: f64| match pct {
-        true => fixed(100.0 * x, 2, signed),
-        false => fixed(x, 3, signed),
+    let k = if pct { 100.0 } else { 1.0 };
+    let finite = lo.is_finite();
+    let [v, l, h] = alike(
+        [
+            k * x,
+            if finite { k * lo } else { f64::NAN },
+            if finite { k * hi } else { f64::NAN },
+        ],
+        if pct { 2 } else { 3 },
+        signed,
+    );
+    let unit = match (pct, signed) {
+        (false, _) => "",
+        (true, true) => " pp",
+        (true, false) => "%",
     };
-    if lo.is_finite() {
-        format!("[{}, {}]", f(lo), f(hi))
+    let bracket = if finite {
+        format!("[{l}, {h}]")
     } else {
         "-".into()
-    }
+    };
+    (format!("{v}{unit}"), bracket)
+}
+
+/// A metric's figure without an interval, as [`figure`] writes it.
+pub(super) fn num(metric: &str, x: f64, signed: bool) -> String {
+    figure(metric, x, f64::NAN, f64::NAN, signed).0
 }
 
 /// A value with its 95% interval: `2.27% [2.08, 2.47]`.
 pub(super) fn valued(metric: &str, e: Option<Estimate>, x: f64) -> String {
     match e {
-        Some(e) => format!(
-            "{} {}",
-            num(metric, e.value, false),
-            ci(metric, e.lo, e.hi, false)
-        ),
+        Some(e) => {
+            let (v, ci) = figure(metric, e.value, e.lo, e.hi, false);
+            format!("{v} {ci}")
+        }
         None => num(metric, x, false),
     }
 }
@@ -123,11 +149,14 @@ impl ExperimentReport<'_> {
                 let _ = writeln!(o, "{line}");
             }
         }
-        let fmt = |m: &str, x: f64| {
+        // A figure and its interval's ends alike (see `alike`), with more
+        // decimals than report.md's: a percentage three and "%", any other
+        // value four.
+        let fmt = |m: &str, xs: [f64; 3]| {
             if describe(m).1 {
-                format!("{}%", fixed(100.0 * x, 3, false))
+                alike(xs.map(|x| 100.0 * x), 3, false).map(|x| x + "%")
             } else {
-                fixed(x, 4, false)
+                alike(xs, 4, false)
             }
         };
         let comps = comparison_rows(r.state);
@@ -137,23 +166,22 @@ impl ExperimentReport<'_> {
                 .iter()
                 .filter(|a| a.metric != "position_win_rate")
             {
+                let [v, lo, hi] = fmt(&a.metric, [a.est.value, a.est.lo, a.est.hi]);
                 let _ = writeln!(
                     o,
-                    "{:<28} {:<34} {:>10}  [{}, {}]",
+                    "{:<28} {:<34} {v:>10}  [{lo}, {hi}]",
                     Cell(&a.arm),
                     Cell(&format!("{}:{}", a.metric, a.group)),
-                    fmt(&a.metric, a.est.value),
-                    fmt(&a.metric, a.est.lo),
-                    fmt(&a.metric, a.est.hi)
                 );
             }
         } else {
             // Each side's value with its own interval (report.md's too).
             let valued = |m: &str, e: Option<Estimate>, x: f64| match e {
                 Some(e) if e.lo.is_finite() => {
-                    format!("{} [{}, {}]", fmt(m, e.value), fmt(m, e.lo), fmt(m, e.hi))
+                    let [v, lo, hi] = fmt(m, [e.value, e.lo, e.hi]);
+                    format!("{v} [{lo}, {hi}]")
                 }
-                _ => fmt(m, x),
+                _ => fmt(m, [x, f64::NAN, f64::NAN])[0].clone(),
             };
             let header = [
                 "arm",
@@ -168,11 +196,30 @@ impl ExperimentReport<'_> {
             .map(String::from);
             let mut rows = vec![header];
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
+                // A difference: signed, and of a percentage in points.
+                let finite = c.d.lo.is_finite();
+                let xs = if finite {
+                    [c.d.diff, c.d.lo, c.d.hi]
+                } else {
+                    [c.d.diff, f64::NAN, f64::NAN]
+                };
+                let [d, lo, hi] = if describe(&c.metric).1 {
+                    alike(xs.map(|x| 100.0 * x), 3, true)
+                } else {
+                    alike(xs, 4, true)
+                };
+                let diff = if describe(&c.metric).1 { d + " pp" } else { d };
+                let ci = if finite {
+                    format!("[{lo}, {hi}]")
+                } else {
+                    "-".into()
+                };
                 let p = |x: f64| match c.d.untested {
                     _ if x.is_finite() => format!("{x:.4}"),
                     Some(Untested::Identical) => "identical".into(),
                     Some(Untested::SameInEveryDeal) => "same deals".into(),
                     Some(Untested::NoVariance) => "no var.".into(),
+                    Some(Untested::Constant) => "constant".into(),
                     Some(Untested::SameAs(_) | Untested::SameAsOther) => "same test".into(),
                     None => "-".into(),
                 };
@@ -181,12 +228,8 @@ impl ExperimentReport<'_> {
                     format!("{}:{}", c.metric, c.group),
                     valued(&c.metric, c.base_est, c.base_value),
                     valued(&c.metric, c.arm_est, c.arm_value),
-                    fmt(&c.metric, c.d.diff),
-                    if c.d.lo.is_finite() {
-                        format!("[{}, {}]", fmt(&c.metric, c.d.lo), fmt(&c.metric, c.d.hi))
-                    } else {
-                        "-".into()
-                    },
+                    diff,
+                    ci,
                     p(c.d.p),
                     if c.p_holm.is_finite() {
                         format!("{:.4}", c.p_holm)
@@ -230,6 +273,11 @@ impl ExperimentReport<'_> {
                     w7 = w[7],
                 );
             }
+            let _ = writeln!(
+                o,
+                "(diff: arm minus baseline, in percentage points (pp) for a rate; Holm p: adjusted over the {} tested rows; no var., constant, same deals, same test, identical: why a row has no test, worded in report.md)",
+                super::tested(&comps)
+            );
             let positions = comps
                 .iter()
                 .filter(|c| c.metric == "position_win_rate")
@@ -247,6 +295,13 @@ impl ExperimentReport<'_> {
             for line in self.challengers() {
                 let _ = writeln!(o, "{line}");
             }
+        }
+        for (arm, names) in super::undefined_metrics(r.state) {
+            let _ = writeln!(
+                o,
+                "{arm}: not shown, as undefined (no round was won, and these are shares of won rounds): {}",
+                names.join(", ")
+            );
         }
         o
     }
@@ -344,10 +399,9 @@ impl ExperimentReport<'_> {
                 num(metric, d.diff, true),
             ));
         }
+        let (gain, ci) = figure(metric, d.diff, d.lo, d.hi, true);
         Some(format!(
-            "; paired gain of {c} over {r}: {} {} per seat (deal by deal: the row {metric}:{group})",
-            num(metric, d.diff, true),
-            ci(metric, d.lo, d.hi, true),
+            "; paired gain of {c} over {r}: {gain} {ci} per seat (deal by deal: the row {metric}:{group})",
         ))
     }
 
@@ -373,11 +427,8 @@ impl ExperimentReport<'_> {
             rows.iter()
                 .find(|r| r.arm == arm && r.metric == metric && r.group == name)
                 .map(|r| {
-                    format!(
-                        "{} {}",
-                        num(metric, r.est.value, false),
-                        ci(metric, r.est.lo, r.est.hi, false)
-                    )
+                    let (v, ci) = figure(metric, r.est.value, r.est.lo, r.est.hi, false);
+                    format!("{v} {ci}")
                 })
                 .unwrap_or_else(|| "-".into())
         };
@@ -455,5 +506,41 @@ impl ExperimentReport<'_> {
             out.push(line);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{alike, figure};
+
+    #[test]
+    fn a_value_and_its_interval_share_their_decimals() {
+        // A rare event: the value 0 and the lower end 0 are written with as
+        // many decimals as the upper end needs to show it is not 0.
+        assert_eq!(
+            alike([0.0, 0.0, 0.000014], 4, false),
+            ["0.000000", "0.000000", "0.000014"]
+        );
+        // Figures that need no more keep the decimals asked.
+        assert_eq!(
+            alike([0.5231, 0.5012, 0.545], 3, false),
+            ["0.523", "0.501", "0.545"]
+        );
+        // A signed difference keeps its sign; an end that is not finite
+        // (no interval) does not count.
+        assert_eq!(
+            alike([-0.00002, f64::NAN, f64::NAN], 2, true)[0],
+            "-0.000020"
+        );
+        assert_eq!(alike([0.25, f64::NAN, f64::NAN], 2, true)[0], "+0.25");
+        // A percentage: the same decimals on the value and both ends.
+        let (v, ci) = figure("win_rate", 0.0, 0.0, 0.000014, false);
+        assert_eq!((v.as_str(), ci.as_str()), ("0.0000%", "[0.0000, 0.0014]"));
+        let (v, ci) = figure("win_rate", 0.2531, 0.2412, 0.2650, false);
+        assert_eq!((v.as_str(), ci.as_str()), ("25.31%", "[24.12, 26.50]"));
+        let (v, ci) = figure("win_rate", 0.01, -0.002, 0.022, true);
+        assert_eq!((v.as_str(), ci.as_str()), ("+1.00 pp", "[-0.20, +2.20]"));
+        let (v, ci) = figure("win_rate", 0.01, f64::NAN, f64::NAN, true);
+        assert_eq!((v.as_str(), ci.as_str()), ("+1.00 pp", "-"));
     }
 }

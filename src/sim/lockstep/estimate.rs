@@ -54,6 +54,12 @@ pub enum Untested {
     /// varies, e.g. no blocked round in either arm): its standard error is
     /// zero, or below floating-point rounding of the sums. No interval.
     NoVariance,
+    /// Each arm's value was the same in every cluster, and the two differ
+    /// (a turn limit that truncates every round of one arm and none of the
+    /// other): a difference seen in every deal, not tested (its standard
+    /// error is zero). Its interval is put together from each arm's own
+    /// (Newcombe's square-and-add) by the report.
+    Constant,
     /// The same test as another metric's, which carries it.
     SameAs(&'static str),
     /// A challenger's row that is the same test as the other strategy's
@@ -71,6 +77,7 @@ impl Untested {
             Untested::Identical => "identical by construction".into(),
             Untested::SameInEveryDeal => "the same in every deal played".into(),
             Untested::NoVariance => "no variance".into(),
+            Untested::Constant => "constant in each arm".into(),
             Untested::SameAs(m) => format!("same test as {m}"),
             Untested::SameAsOther => "same test as the other strategy's row".into(),
         }
