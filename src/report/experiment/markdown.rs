@@ -7,6 +7,20 @@ use crate::sim::lockstep::{Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
 
+/// A difference as what changes lists it: the arm, the metric, arm minus
+/// baseline with its 95% interval, then each arm's value with its own.
+fn change(r: &ComparisonRow) -> String {
+    let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
+    format!(
+        "- **{}**: {} {diff} {ci} (baseline {}; {} {}).",
+        r.arm,
+        title(&r.metric, &r.group),
+        valued(&r.metric, r.base_est, r.base_value),
+        r.arm,
+        valued(&r.metric, r.arm_est, r.arm_value),
+    )
+}
+
 impl ExperimentReport<'_> {
     /// `report.md`: the question, the set-up, the findings in words, the
     /// tables and the plots.
@@ -145,18 +159,7 @@ impl ExperimentReport<'_> {
                     "Differences significant at the 5% level after {family}; arm minus baseline with its 95% interval, then each arm's value with its own:\n",
                 );
                 for r in sig {
-                    let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
-                    let _ = writeln!(
-                        o,
-                        "- **{}**: {} {} {} (baseline {}; {} {}).",
-                        r.arm,
-                        title(&r.metric, &r.group),
-                        diff,
-                        ci,
-                        valued(&r.metric, r.base_est, r.base_value),
-                        r.arm,
-                        valued(&r.metric, r.arm_est, r.arm_value),
-                    );
+                    let _ = writeln!(o, "{}", change(r));
                 }
                 let _ = writeln!(
                     o,
@@ -178,18 +181,7 @@ impl ExperimentReport<'_> {
                     "Differences the same in every deal played (each arm's value never varied, and they differ): not tested, as they have no variance, and their 95% interval is put together from each arm's own (Newcombe's square-and-add); arm minus baseline, then each arm's value:\n",
                 );
                 for r in constant {
-                    let (diff, ci) = figure(&r.metric, r.d.diff, r.d.lo, r.d.hi, true);
-                    let _ = writeln!(
-                        o,
-                        "- **{}**: {} {} {} (baseline {}; {} {}).",
-                        r.arm,
-                        title(&r.metric, &r.group),
-                        diff,
-                        ci,
-                        valued(&r.metric, r.base_est, r.base_value),
-                        r.arm,
-                        valued(&r.metric, r.arm_est, r.arm_value),
-                    );
+                    let _ = writeln!(o, "{}", change(r));
                 }
                 o.push('\n');
             }
