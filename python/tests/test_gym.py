@@ -111,6 +111,9 @@ def test_calls_before_reset_are_refused():
         (35.9, TypeError, "an action is an integer, got 35.9"),
         ("59", TypeError, "an action is an integer"),
         (2**70, ValueError, r"is not an action \(valid: 0 to 80\)"),
+        # A batch of one action (a vectorised policy's output): the package's
+        # words, not numpy's "only integer scalar arrays ...".
+        (np.array([3]), TypeError, r"an action is an integer, got array\(\[3\]\) \(an array of shape \(1,\)"),
     ],
 )
 def test_a_step_takes_an_integer_action_only(action, error, message):

@@ -146,7 +146,14 @@ def action_of(action: Any, n_actions: int, rlcard: bool = False) -> int:
     if type(action) is not int:
         if isinstance(action, (bool, np.bool_)) or not hasattr(type(action), "__index__"):
             raise TypeError(f"an action is an integer, got {action!r}")
-        action = operator.index(action)
+        try:
+            action = operator.index(action)
+        except TypeError:
+            # numpy's own words ("only integer scalar arrays can be converted
+            # to a scalar index") name neither the action nor the way out.
+            shape = getattr(action, "shape", None)
+            hint = f" (an array of shape {shape}: give its one action, e.g. int(a[0]))" if shape else ""
+            raise TypeError(f"an action is an integer, got {action!r}{hint}") from None
     if not 0 <= action < n_actions:
         what = "an RLCard action" if rlcard else "an action"
         raise ValueError(f"action {action} is not {what} (valid: 0 to {n_actions - 1})")
