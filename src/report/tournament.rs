@@ -174,15 +174,19 @@ impl TournamentReport<'_> {
             for b in &rows {
                 let ib = self.index_of(b.name);
                 let cell = if ia == ib {
-                    "-".to_string()
+                    "- ".to_string()
                 } else {
                     match res.head_to_head(ia, ib) {
                         Some((s, (lo, hi), n)) => {
                             widest = widest.max((hi - lo) / 2.0);
                             fewest = fewest.min(n);
-                            pct(s)
+                            // One decimal (the cells' intervals are a point
+                            // or more wide), and a star where the interval
+                            // excludes 50%.
+                            let star = if lo > 0.5 || hi < 0.5 { "*" } else { " " };
+                            format!("{:.1}%{star}", 100.0 * s)
                         }
-                        None => "n/a".to_string(),
+                        None => "n/a ".to_string(),
                     }
                 };
                 t += &format!("  {cell:>9}");
@@ -191,7 +195,8 @@ impl TournamentReport<'_> {
         }
         if fewest < u64::MAX {
             t += &format!(
-                "each cell is an estimate: its 95% interval is in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
+                "each cell is an estimate: *, its 95% interval excludes 50% (taken alone, not adjusted for the {} pairs); the intervals are in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
+                rows.len() * (rows.len() - 1) / 2,
                 100.0 * widest
             );
         }

@@ -349,6 +349,38 @@ fn the_head_to_head_table_says_how_precise_its_cells_are() {
         100.0 * widest
     );
     assert!(text.contains(&expect), "{expect}\n{text}");
+    // Each cell: its share with one decimal, starred where its interval
+    // excludes 50%, as head_to_head.csv has them.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("head-to-head:"))
+        .unwrap();
+    let names: Vec<&str> = lines[at + 1].split_whitespace().collect();
+    let mut starred = 0;
+    for line in csv.lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        let (share, lo, hi): (f64, f64, f64) = (
+            c[5].parse().unwrap(),
+            c[6].parse().unwrap(),
+            c[7].parse().unwrap(),
+        );
+        let row: Vec<&str> = lines[at + 2..]
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(c[0]))
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let col = names.iter().position(|n| *n == c[1]).unwrap();
+        let star = lo > 0.5 || hi < 0.5;
+        starred += star as usize;
+        let want = format!("{:.1}%{}", 100.0 * share, if star { "*" } else { "" });
+        assert_eq!(row[1 + col], want, "{line}\n{text}");
+    }
+    // random against points and color over 900 rounds: some cells are
+    // starred, and the text says what a star means.
+    assert!(starred > 0, "{text}");
+    assert!(text.contains("*, its 95% interval excludes 50%"), "{text}");
 }
 
 /// Plays with the base heuristic and, at every decision, asks variants with
