@@ -1422,4 +1422,33 @@ fn a_change_seen_in_every_deal_is_reported_with_an_interval_and_undefined_rows_a
     );
     assert!(report.contains("B: not shown, as undefined"), "{report}");
     assert!(text.contains("constant"), "{text}");
+
+    // The win rate of the only strategy at tables of 2 and 4 players is
+    // 1/players in each arm: an identity of each table, not a change found,
+    // so it stays "no variance", out of what changes.
+    let exp = dir.join("sizes.toml");
+    std::fs::write(
+        &exp,
+        "name = \"sizes\"\nbaseline = \"4 players\"\n\n[base]\nstrategies = \"points\"\ngames = 200\nseed = 3\n\n[grid]\nplayers = [2, 4]\n",
+    )
+    .unwrap();
+    let out = dir.join("sizes");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        exp.to_str().unwrap(),
+        "-j",
+        "1",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = read(&out.join("comparisons.csv"));
+    let row = csv
+        .lines()
+        .find(|l| l.contains(",win_rate,points,"))
+        .unwrap_or_else(|| panic!("no win_rate row: {csv}"));
+    assert!(row.ends_with(",no variance"), "{row}");
+    assert!(!read(&out.join("report.md")).contains("the same in every deal played (each"));
 }

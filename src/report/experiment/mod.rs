@@ -214,7 +214,13 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                 }
                 let arm_est = arm.estimate(p.arm_metric, st.clusters);
                 let base_est = base.estimate(p.base_metric, st.clusters);
-                if d.untested == Some(Untested::NoVariance) && d.diff != 0.0 {
+                // (Not an identity of each table, as the win rate of the
+                // only strategy at tables of different sizes, 1/players:
+                // no finding, and it stays "no variance".)
+                if d.untested == Some(Untested::NoVariance)
+                    && d.diff != 0.0
+                    && !(identity(arm, metric, group) && identity(base, metric, group))
+                {
                     if let Some((lo, hi)) = square_and_add(d.diff, arm_est, base_est) {
                         d.untested = Some(Untested::Constant);
                         (d.lo, d.hi) = (lo, hi);
