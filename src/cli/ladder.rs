@@ -3,7 +3,7 @@
 
 use super::args::{cores, parse_count, parse_threads};
 use super::scaffold::{claim_out_dir, Session};
-use super::term::{interrupted, print_result, Fail};
+use super::term::{interrupted, print_out, print_result, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::engine::rules::{read_text, Unread};
@@ -39,6 +39,10 @@ pub struct LadderArgs {
     /// state.json); the same command otherwise
     #[arg(long, conflicts_with = "force")]
     resume: bool,
+    /// Draw ladder.svg again from the output folder's ladder.csv, playing
+    /// no game (after an update of unolab's plots); the other files stay
+    #[arg(long, conflicts_with_all = ["force", "resume", "json", "games"])]
+    redraw: bool,
 }
 
 pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
@@ -55,6 +59,15 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
+    if a.redraw {
+        unolab::report::ladder::redraw_svg(&out, &cfg.rules.name, cfg.games).map_err(Fail)?;
+        print_out(&format!(
+            "redrew {} from {} (no game played)\n",
+            out.join("ladder.svg").display(),
+            out.join("ladder.csv").display()
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
     // Earlier results (the shipped ones in results/ladder) are not replaced
     // without --force (or continued with --resume), and the folder must be

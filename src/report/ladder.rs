@@ -8,7 +8,6 @@ use super::tournament::{rank_cell, saved_state, write_state, TournamentReport};
 use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
 use crate::lab::ratings::{rank_intervals, Results};
 use crate::sim::stats::wilson95;
-use plotters::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -22,8 +21,7 @@ pub struct LadderReport<'a> {
     pub started_utc: String,
 }
 
-/// A point of the plot: table size, agent, decisions/s, Elo and its interval.
-type Point<'a> = (usize, &'a str, f64, (f64, (f64, f64)));
+use super::plots::LadderPoint as Point;
 
 /// One agent at one table size.
 struct Line<'a> {
@@ -274,7 +272,9 @@ impl LadderReport<'_> {
                     pct(l.win.0),
                     pct(l.win.1 .0),
                     pct(l.win.1 .1),
-                    l.dps.map(fmt_rate).unwrap_or_else(|| "-".into()),
+                    l.dps
+                        .map(super::text::fmt_rate)
+                        .unwrap_or_else(|| "-".into()),
                 ));
                 if ceil.is_some() {
                     match l.share {
@@ -337,7 +337,6 @@ impl LadderReport<'_> {
     /// `ladder.svg`: Elo (with its interval) against decisions per second
     /// per core, log scale, one colour per table size.
     pub fn ladder_svg(&self) -> Result<String, String> {
-        let err = |e: String| format!("cannot draw plot: {e}");
         let pts: Vec<Point> = self
             .outcome
             .rungs
@@ -345,77 +344,12 @@ impl LadderReport<'_> {
             .flat_map(|r| {
                 self.lines(r)
                     .into_iter()
-                    .filter_map(|l| l.dps.map(|d| (l.players, l.name, d.max(1.0), l.elo)))
+                    .filter_map(|l| l.dps.map(|d| (l.players, l.name.to_string(), d, l.elo)))
                     .collect::<Vec<_>>()
             })
             .collect();
-        let xmin = pts
-            .iter()
-            .map(|p| p.2)
-            .fold(f64::INFINITY, f64::min)
-            .min(1e3);
-        let xmax = pts.iter().map(|p| p.2).fold(1.0, f64::max).max(1e4);
-        let ymin = pts.iter().map(|p| p.3 .1 .0).fold(0.0, f64::min) - 20.0;
-        let ymax = pts.iter().map(|p| p.3 .1 .1).fold(0.0, f64::max) + 20.0;
-        let mut s = String::new();
-        {
-            let root = SVGBackend::with_string(&mut s, (900, 560)).into_drawing_area();
-            root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(
-                    format!(
-                        "Strength against cost: {} ({} games per table size)",
-                        self.cfg.rules.name, self.cfg.games
-                    ),
-                    ("sans-serif", 18),
-                )
-                .margin(14)
-                .x_label_area_size(40)
-                .y_label_area_size(60)
-                .build_cartesian_2d((xmin / 2.0..xmax * 2.0).log_scale(), ymin..ymax)
-                .map_err(|e| err(e.to_string()))?;
-            chart
-                .configure_mesh()
-                .x_desc("decisions per second per core (log scale)")
-                .y_desc("rating, Elo (0 = field average), 95% interval")
-                .x_label_formatter(&|x| fmt_rate(*x))
-                .draw()
-                .map_err(|e| err(e.to_string()))?;
-            let mut names: Vec<((i32, i32), String, RGBAColor)> = Vec::new();
-            for (k, r) in self.outcome.rungs.iter().enumerate() {
-                let c = Palette99::pick(k).to_rgba();
-                let mine: Vec<_> = pts.iter().filter(|p| p.0 == r.players).collect();
-                chart
-                    .draw_series(mine.iter().map(|p| {
-                        PathElement::new(
-                            vec![(p.2, p.3 .1 .0), (p.2, p.3 .1 .1)],
-                            c.stroke_width(2),
-                        )
-                    }))
-                    .map_err(|e| err(e.to_string()))?;
-                chart
-                    .draw_series(
-                        mine.iter()
-                            .map(|p| Circle::new((p.2, p.3 .0), 4, c.filled())),
-                    )
-                    .map_err(|e| err(e.to_string()))?
-                    .label(format!("{} players", r.players))
-                    .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
-                for p in &mine {
-                    names.push((chart.backend_coord(&(p.2, p.3 .0)), p.1.to_string(), c));
-                }
-            }
-            super::plots::draw_names(&root, names)?;
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.4))
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
-                .map_err(|e| err(e.to_string()))?;
-            root.present().map_err(|e| err(e.to_string()))?;
-        }
-        Ok(s)
+        let sizes: Vec<usize> = self.outcome.rungs.iter().map(|r| r.players).collect();
+        super::plots::ladder(&self.cfg.rules.name, self.cfg.games, &sizes, &pts)
     }
 
     /// Writes `ladder.csv`, `ladder.svg`, `report.md`, `manifest.json` and
@@ -650,15 +584,62 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
     Ok(out)
 }
 
-/// 1234567 -> "1.23M", 45678 -> "45.7k", 12.3 -> "12".
-fn fmt_rate(x: f64) -> String {
-    if x >= 1e6 {
-        format!("{:.2}M", x / 1e6)
-    } else if x >= 1e3 {
-        format!("{:.1}k", x / 1e3)
-    } else {
-        format!("{x:.0}")
+/// Draws `ladder.svg` in `dir` again from its `ladder.csv`, playing no game:
+/// after an update of unolab's plot, a ladder that took hours need not be
+/// run again for it. `rules` and `games` name the set-up in the title, as
+/// the ladder file gives them. Nothing is written when the file is missing
+/// or is not a ladder's.
+pub fn redraw_svg(dir: &Path, rules: &str, games: u64) -> Result<(), String> {
+    let path = dir.join("ladder.csv");
+    let bad = |why: String| format!("cannot redraw from {}: {why}", path.display());
+    let mut r = csv::Reader::from_path(&path).map_err(|e| bad(e.to_string()))?;
+    let head = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .ok_or_else(|| bad(format!("it has no column '{name}' (not a ladder.csv)")))
+    };
+    let cols = [
+        "players",
+        "strategy",
+        "elo",
+        "elo_lo95",
+        "elo_hi95",
+        "decisions_per_second",
+    ]
+    .map(col);
+    let [pl, st, elo, lo, hi, dps] = match cols {
+        [Ok(a), Ok(b), Ok(c), Ok(d), Ok(e), Ok(f)] => [a, b, c, d, e, f],
+        _ => return Err(cols.into_iter().find_map(Result::err).unwrap_or_default()),
+    };
+    let (mut pts, mut sizes) = (Vec::new(), Vec::new());
+    for (i, rec) in r.records().enumerate() {
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let num = |k: usize| {
+            rec.get(k).unwrap_or("").parse::<f64>().map_err(|_| {
+                bad(format!(
+                    "row {} has no number in column {}",
+                    i + 1,
+                    head.get(k).unwrap_or("")
+                ))
+            })
+        };
+        // An agent without a speed (not timed) has no place on the plot.
+        if rec.get(dps).unwrap_or("").is_empty() {
+            continue;
+        }
+        let players = num(pl)? as usize;
+        if !sizes.contains(&players) {
+            sizes.push(players);
+        }
+        let name = rec.get(st).unwrap_or("").to_string();
+        pts.push((players, name, num(dps)?, (num(elo)?, (num(lo)?, num(hi)?))));
     }
+    if pts.is_empty() {
+        return Err(bad("it holds no timed agent".into()));
+    }
+    let svg = super::plots::ladder(rules, games, &sizes, &pts)?;
+    super::write_files_atomically(dir, &[("ladder.svg", svg)])
 }
 
 #[cfg(test)]

@@ -271,6 +271,86 @@ pub fn lines(
     Ok(s)
 }
 
+/// A point of the ladder's plot: table size, agent, decisions per second,
+/// and Elo with its 95% interval, `(players, agent, decisions/s, (Elo, (lo,
+/// hi)))`.
+pub type LadderPoint = (usize, String, f64, (f64, (f64, f64)));
+
+/// The ladder's plot: Elo (with its 95% interval) against decisions per
+/// second per core, log scale, one colour per table size of `sizes`; each
+/// point named.
+pub fn ladder(
+    rules: &str,
+    games: u64,
+    sizes: &[usize],
+    pts: &[LadderPoint],
+) -> Result<String, String> {
+    let x = |p: &LadderPoint| p.2.max(1.0);
+    let xmin = pts.iter().map(x).fold(f64::INFINITY, f64::min).min(1e3);
+    let xmax = pts.iter().map(x).fold(1.0, f64::max).max(1e4);
+    let ymin = pts.iter().map(|p| p.3 .1 .0).fold(0.0, f64::min) - 20.0;
+    let ymax = pts.iter().map(|p| p.3 .1 .1).fold(0.0, f64::max) + 20.0;
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, (900, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Strength against cost: {rules} ({games} games per table size)"),
+                ("sans-serif", 18),
+            )
+            .margin(14)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((xmin / 2.0..xmax * 2.0).log_scale(), ymin..ymax)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", LABEL))
+            .x_desc("decisions per second per core (log scale)")
+            .y_desc("rating, Elo (0 = field average), 95% interval")
+            .x_label_formatter(&|x| super::text::fmt_rate(*x))
+            .y_label_formatter(&|y| tick(*y, ymax - ymin))
+            .draw()
+            .map_err(err)?;
+        let mut names: Vec<((i32, i32), String, RGBAColor)> = Vec::new();
+        for (k, &players) in sizes.iter().enumerate() {
+            let c = COLOURS[k % COLOURS.len()].to_rgba();
+            let mine: Vec<_> = pts.iter().filter(|p| p.0 == players).collect();
+            chart
+                .draw_series(mine.iter().map(|p| {
+                    PathElement::new(
+                        vec![(x(p), p.3 .1 .0), (x(p), p.3 .1 .1)],
+                        c.stroke_width(2),
+                    )
+                }))
+                .map_err(err)?;
+            chart
+                .draw_series(
+                    mine.iter()
+                        .map(|p| Circle::new((x(p), p.3 .0), 4, c.filled())),
+                )
+                .map_err(err)?
+                .label(format!("{players} players"))
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
+            for p in &mine {
+                names.push((chart.backend_coord(&(x(p), p.3 .0)), p.1.clone(), c));
+            }
+        }
+        draw_names(&root, names)?;
+        chart
+            .configure_series_labels()
+            .label_font(("sans-serif", LABEL))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.4))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(s)
+}
+
 /// Draws the names of points, `(pixel, name, colour)`, each where it
 /// overlaps no name already drawn and no point (see [`place_label`]), with a
 /// thin line to its point when it had to move away from it.

@@ -322,6 +322,16 @@ pub fn elo_text(x: f64) -> String {
     }
 }
 
+/// 1234567 -> "1.23M", 45678 -> "45.7k", 12.3 -> "12".
+pub fn fmt_rate(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::{clip_columns, columns, elo_text, Cell};

@@ -613,6 +613,69 @@ fn ladder_rates_every_agent_at_every_table_size_and_times_it() {
 }
 
 #[test]
+fn a_ladder_plot_is_drawn_again_from_its_csv_without_a_game() {
+    let (_dir, f) = ladder_file(
+        "redraw",
+        "\"random\", \"first\", \"color\"",
+        "random",
+        "color",
+    );
+    let out = f.parent().unwrap().join("out");
+    let ladder = |extra: &[&str]| {
+        let mut args = vec![
+            "ladder",
+            f.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    // Without a ladder.csv: one line, nothing written.
+    let o = ladder(&["--redraw"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot redraw from") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    assert!(!out.join("ladder.svg").exists());
+    let o = ladder(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before: Vec<Vec<u8>> = ["ladder.csv", "report.md"]
+        .iter()
+        .map(|n| std::fs::read(out.join(n)).unwrap())
+        .collect();
+    std::fs::remove_file(out.join("ladder.svg")).unwrap();
+    let o = ladder(&["--redraw"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(no game played)"));
+    // The plot is back, every agent named at both table sizes; the other
+    // files are as they were.
+    let svg = std::fs::read_to_string(out.join("ladder.svg")).unwrap();
+    for name in ["random", "first", "color"] {
+        assert_eq!(svg.matches(&format!("\n{name}\n")).count(), 2, "{name}");
+    }
+    assert!(svg.contains("\n2 players\n") && svg.contains("\n3 players\n"));
+    for (n, b) in ["ladder.csv", "report.md"].iter().zip(&before) {
+        assert_eq!(&std::fs::read(out.join(n)).unwrap(), b, "{n}");
+    }
+    // A file that is not a ladder's: refused in one line, the plot kept.
+    std::fs::write(out.join("ladder.csv"), "a,b\n1,2\n").unwrap();
+    let o = ladder(&["--redraw"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has no column 'players'"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
+        svg
+    );
+}
+
+#[test]
 fn ladder_refuses_a_reference_outside_the_field_and_the_oracle_unless_allowed() {
     for (tag, field, reference, ceiling, says) in [
         (
