@@ -1158,3 +1158,25 @@ def test_an_interrupted_ladder_resumes_to_the_uninterrupted_ratings(tmp_path):
         for name in ("ratings.csv", "head_to_head.csv"):
             a = (tmp_path / "part" / sub / name).read_text()
             assert a == (tmp_path / "whole" / sub / name).read_text(), (sub, name)
+
+
+def test_trace_refuses_a_match_without_an_end_as_the_command_line_does():
+    # It played on to max_rounds (a million events at max_rounds=20000).
+    with pytest.raises(ValueError, match="a match needs an end"):
+        unolab.trace("color", players=2, settings={"target": 0, "max_rounds": 20000})
+
+
+def test_an_empty_out_is_refused_not_taken_for_the_current_folder(tmp_path, monkeypatch):
+    # out="" wrote into the current folder, and with force=True removed the
+    # results it found there.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "summary.csv").write_text("kept")
+    for call in (
+        lambda: unolab.run("color", games=10, out=""),
+        lambda: unolab.run("color", games=10, out="", force=True),
+        lambda: unolab.compare("random", b_seat=(0, "color"), games=10, out="", force=True),
+    ):
+        with pytest.raises(ValueError, match="out is an empty path"):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.csv"]
+    assert (tmp_path / "summary.csv").read_text() == "kept"

@@ -56,11 +56,18 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
                 .map_err(|e| Fail(format!("{file}: {e}")))?;
             let arms = exp.run.arms.len();
             print_out(&format!(
-                "{}: {} arm{}, {} games per arm, seed {}{}: valid\n",
+                "{}: {} arm{}, {}{} {} per arm, seed {}{}: valid\n",
                 file,
                 arms,
                 if arms == 1 { "" } else { "s" },
+                // With a precision rule the count is a limit, not what is played.
+                if exp.run.has_precision_rule() {
+                    "up to "
+                } else {
+                    ""
+                },
                 exp.run.max_clusters,
+                if exp.run.duplicate { "deals" } else { "games" },
                 exp.run.seed,
                 if exp.run.duplicate { ", duplicate" } else { "" }
             ))?;
@@ -157,8 +164,12 @@ pub fn drive(
     // The state is saved at most every `every` seconds (10 by default, and
     // always at the end, interrupted or not), so saving costs nothing
     // measurable.
-    let commands = commands_so_far(out, c.resume, super::args::command_words());
-    let mut saver = StateSaver::new(out, &exp, commands.clone(), every);
+    let mut saver = StateSaver::new(
+        out,
+        &exp,
+        commands_so_far(out, c.resume, super::args::command_words()),
+        every,
+    );
     let how = run_lockstep(
         &cfg,
         &mut state,
@@ -167,7 +178,9 @@ pub fn drive(
         &mut |st| saver.tick(st),
     )
     .map_err(|e| session.failed(e))?;
-    let elapsed = session.finish();
+    session.finish();
+    // The whole run's seconds: a resumed run adds those before it.
+    let elapsed = saver.elapsed_s();
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -175,7 +188,7 @@ pub fn drive(
         threads,
         elapsed_s: elapsed,
         started: session.started_utc.clone(),
-        commands,
+        commands: saver.commands().to_vec(),
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };

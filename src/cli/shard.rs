@@ -421,6 +421,42 @@ fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
     Ok(files)
 }
 
+/// Refuses `--out` when it holds shard state files that this merge does not
+/// read: the shards of another run, which the merged results would then sit
+/// among (and, written there, would let those shards' own merge or next
+/// shard go on beside results not theirs). A merge into the folder of the
+/// shards it merges is what the docs show, and is taken.
+fn beside_other_shards(dir: &Path, files: &[PathBuf]) -> Result<(), Fail> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let mine: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|f| std::fs::canonicalize(f).ok())
+        .collect();
+    let mut others: Vec<String> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| {
+            f.is_file()
+                && f.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json"))
+                && !std::fs::canonicalize(f).is_ok_and(|c| mine.contains(&c))
+        })
+        .filter_map(|f| f.file_name().and_then(|n| n.to_str()).map(String::from))
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    others.sort();
+    Err(Fail(format!(
+        "--out {} holds shards this merge does not read ({}{}): the merged results would sit among another run's shards; use another --out, or --force to write there anyway",
+        dir.display(),
+        others.iter().take(3).cloned().collect::<Vec<_>>().join(", "),
+        if others.len() > 3 { ", ..." } else { "" }
+    )))
+}
+
 /// Adds the states in `files` one at a time (one in memory at a time: read,
 /// check, add, drop).
 fn merge_files<S: ShardFile>(
@@ -479,6 +515,9 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
         None => {}
     }
     let files = state_files(&a.paths)?;
+    if let (Some(dir), false) = (&a.out, a.force) {
+        beside_other_shards(dir, &files)?;
+    }
     // Every file is of one kind: a run's shards or an experiment's.
     let mut kinds: Vec<(String, &PathBuf)> = Vec::new();
     for f in &files {
@@ -591,7 +630,14 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
         // A complete merge is the state of games 0..N, as one run leaves it:
         // `experiment run --resume` can extend it.
         if !m.partial() {
-            save_state(&m.stats, &m.config, &report.commands, &state_path(dir)).map_err(Fail)?;
+            save_state(
+                &m.stats,
+                &m.config,
+                &report.commands,
+                report.elapsed_s,
+                &state_path(dir),
+            )
+            .map_err(Fail)?;
         }
         report.write_dir(dir).map_err(Fail)?;
     }

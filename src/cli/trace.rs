@@ -35,11 +35,8 @@ pub fn exec(a: TraceArgs) -> Result<ExitCode, Fail> {
     let rules = load_rules(&rules)?;
     // A trace records a whole match, as `run --mode match` and `play` play
     // one: refused alike when it has no end (it ran to the round cap).
-    let s = &rules.settings;
-    if s.target == 0 && s.rounds == 0 && !s.quick {
-        return Err(Fail(
-            "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
-        ));
+    if let Some(why) = rules.settings.match_end_fault() {
+        return Err(Fail(why.into()));
     }
     let lineup = strategy::parse_list(&table.strategies)?;
     rules.check_players(table.players)?;

@@ -359,6 +359,8 @@ fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
     assert_eq!(m["partial"], true, "{m}");
     let kept = m["clusters"].as_u64().unwrap();
     assert!(kept > 0 && kept < 100_000_000, "{kept}");
+    let first_s = m["elapsed_s"].as_f64().unwrap();
+    assert!(first_s > 1.0, "{m}");
     // Rerun without --resume: refused, naming --resume, the state untouched.
     let state = read(&out.join("state.json"));
     let o = unolab(&[
@@ -392,6 +394,10 @@ fn sigterm_keeps_every_game_of_an_experiment_and_resume_gives_the_same_bits() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The resumed run's seconds count those played before the interrupt
+    // (they were this command's alone).
+    let m: Value = serde_json::from_str(&read(&out.join("manifest.json"))).unwrap();
+    assert!(m["elapsed_s"].as_f64().unwrap() >= first_s, "{m}");
     let whole = dir.join("whole");
     let o = unolab(&[
         "experiment",

@@ -654,17 +654,21 @@ fn without_lines(text: &str, prefixes: &[&str]) -> String {
         .join("\n")
 }
 
-/// A saved state's text without the commands that played it (the key
-/// `commands`, after the experiment).
+/// A saved state's text without the commands that played it and the
+/// seconds they took (the keys `commands` and `elapsed_s`, after the
+/// experiment).
 fn without_commands(text: &str) -> String {
-    let key = ",\"commands\":";
-    let Some(at) = text.find(key) else {
-        return text.to_string();
-    };
-    let rest = &text[at + key.len()..];
-    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
-    values.next().expect("a list of commands").expect("JSON");
-    format!("{}{}", &text[..at], &rest[values.byte_offset()..])
+    let mut text = text.to_string();
+    for key in [",\"commands\":", ",\"elapsed_s\":"] {
+        let Some(at) = text.find(key) else {
+            continue;
+        };
+        let rest = &text[at + key.len()..];
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+        values.next().expect("a value").expect("JSON");
+        text = format!("{}{}", &text[..at], &rest[values.byte_offset()..]);
+    }
+    text
 }
 
 /// The files of an experiment's results folder, by name.
@@ -899,6 +903,22 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
     assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
     assert!(!part.join("state.json").exists(), "no state to resume from");
     assert!(read(&part.join("report.md")).contains("(PARTIAL: shards 1 missing)"));
+    // The set-up says which shards, and why: missing here.
+    assert!(
+        read(&part.join("report.md")).contains("Stopped by: missing shards (1) (PARTIAL results)"),
+        "{}",
+        read(&part.join("report.md"))
+    );
+    // A merge into the folder of another run's shards: refused, the folder
+    // left as it was; into the folder of its own shards, taken.
+    let before = results_files(&b);
+    let e = err(&unolab(&["merge", s(&a), "--out", s(&b)]));
+    assert!(
+        e.contains("holds shards this merge does not read (shard-0001-of-0003.json)"),
+        "{e}"
+    );
+    assert_eq!(results_files(&b), before);
+    ok(unolab(&["merge", s(&a), "--out", s(&a)]));
     // A run's shard with an experiment's.
     let mix = dir.join("mix");
     ok(unolab(&[

@@ -66,6 +66,11 @@ def path_of(name: str, p: Any) -> Optional[str]:
     path = _fspath(p)
     if path is None:
         raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(p).__name__}")
+    if path == "":
+        # Taken as the current folder, out="" wrote results there (and,
+        # with force=True, removed those it found); the command line refuses
+        # an empty --out.
+        raise ValueError(f"{name} is an empty path: give a file or folder, or leave {name} out")
     return path
 
 

@@ -54,12 +54,22 @@ fn drive<T: Send>(
     let done = AtomicU64::new(0);
     let mut raised: Option<PyErr> = None;
     let mut interrupted = false;
+    let mut last = u64::MAX;
     let out = py.detach(|| {
         std::thread::scope(|s| {
-            let h = s.spawn(|| work(&stop, &|d| done.store(d, Ordering::Relaxed)));
-            let mut last = u64::MAX;
-            while !h.is_finished() {
-                std::thread::sleep(Duration::from_millis(50));
+            // The work says when it ends, so that a short call returns at
+            // once (waiting out the 50 ms tick made every call take 50 ms
+            // at least, and its games per second wrong).
+            let (ended, end) = std::sync::mpsc::channel::<()>();
+            let (stop, done) = (&stop, &done);
+            let h = s.spawn(move || {
+                let out = work(stop, &|d| done.store(d, Ordering::Relaxed));
+                let _ = ended.send(());
+                out
+            });
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                end.recv_timeout(Duration::from_millis(50))
+            {
                 Python::attach(|py| {
                     if let Err(e) = py.check_signals() {
                         if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
@@ -94,8 +104,10 @@ fn drive<T: Send>(
         return Err(e);
     }
     let out = out.map_err(|_| PyRuntimeError::new_err("the run failed (a panic in the core)"))?;
-    if let Some(cb) = &progress {
-        cb.call1(py, (done.load(Ordering::Relaxed), total))?;
+    // The last count, unless the loop gave it already.
+    let d = done.load(Ordering::Relaxed);
+    if let (Some(cb), true) = (&progress, d != last) {
+        cb.call1(py, (d, total))?;
     }
     Ok((out, interrupted))
 }
@@ -336,16 +348,14 @@ fn play_experiment(
     let _aside = if force { claim_out(&out, true)? } else { None };
     let _made = prepare_out(&out)?;
     let started = now_utc();
-    let clock = Instant::now();
     let total = cfg.max_clusters;
     // With `out`, the state is saved as the command line saves it (every
     // few seconds of play and at the end, interrupted or not), so that a
     // run can be continued with `resume=True` or `--resume`.
-    let commands = commands_so_far(out.as_deref(), resume, command(what));
     let saver = Mutex::new(StateSaver::new(
         out.as_deref(),
         &exp,
-        commands.clone(),
+        commands_so_far(out.as_deref(), resume, command(what)),
         CHECKPOINT_SECS,
     ));
     let state = Mutex::new(state);
@@ -369,9 +379,10 @@ fn play_experiment(
         state: &state,
         stop: how,
         threads,
-        elapsed_s: clock.elapsed().as_secs_f64(),
+        // The whole run's seconds: a resumed run adds those before it.
+        elapsed_s: saver.elapsed_s(),
         started,
-        commands,
+        commands: saver.commands().to_vec(),
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
@@ -626,6 +637,11 @@ pub fn trace(
         _ => {}
     }
     let rules = load_rules(rules, &set, &house)?;
+    // A trace records a whole match: refused, as the command line refuses
+    // it, when the match has no end (it ran to the round cap).
+    if let Some(why) = rules.settings.match_end_fault() {
+        return Err(value_error(why));
+    }
     let mut customs = Customs::default();
     let names = customs.names(&strategies)?;
     let lineup = customs.lineup(&names)?;

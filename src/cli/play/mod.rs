@@ -200,11 +200,8 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
             a.players - 1
         )));
     }
-    let st = &rules.settings;
-    if st.target == 0 && st.rounds == 0 && !st.quick {
-        return Err(Fail(
-            "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
-        ));
+    if let Some(why) = rules.settings.match_end_fault() {
+        return Err(Fail(why.into()));
     }
     let others = strategy::parse_list(&a.strategies)?;
     if others.len() > a.players - 1 {

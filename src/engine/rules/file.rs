@@ -384,6 +384,14 @@ pub fn plain_toml_message(message: &str) -> String {
     ] {
         why = why.replace(rust, plain);
     }
+    if why.contains("number too large to fit in target type") {
+        // TOML's own limit, before any field's: say how to get past it.
+        why.push_str(&format!(
+            " (TOML's integers stop at {}; a seed above it is written as a string, e.g. seed = \"{}\")",
+            i64::MAX,
+            u64::MAX
+        ));
+    }
     why
 }
 
@@ -444,4 +452,23 @@ fn serde_names(expected: &str) -> Vec<&str> {
         .split(['`', ',', ' '])
         .filter(|w| !w.is_empty() && *w != "or")
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_toml_message;
+
+    #[test]
+    fn a_number_past_tomls_integers_says_how_to_write_it() {
+        let m = plain_toml_message("seed: number too large to fit in target type");
+        assert!(
+            m.contains("TOML's integers stop at 9223372036854775807")
+                && m.contains("seed = \"18446744073709551615\""),
+            "{m}"
+        );
+        assert_eq!(
+            plain_toml_message("expected u32"),
+            "expected a whole number from 0 to 4294967295"
+        );
+    }
 }

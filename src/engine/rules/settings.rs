@@ -254,6 +254,14 @@ pub const HOUSE_RULES: [&str; 10] = [
 ];
 
 impl Settings {
+    /// Why a match under these settings would have no end of its own (it
+    /// would run to the round cap `max_rounds`): none of `target`, `rounds`
+    /// or `quick` is set. Every way to play a match refuses it alike.
+    pub fn match_end_fault(&self) -> Option<&'static str> {
+        (self.target == 0 && self.rounds == 0 && !self.quick)
+            .then_some("a match needs an end: set target > 0, rounds > 0 or quick = true")
+    }
+
     /// Every setting name, in file order.
     pub fn names() -> Vec<String> {
         match toml::Value::try_from(Settings::default()) {

@@ -59,10 +59,31 @@ impl ExperimentReport<'_> {
             e.mode().name(),
             self.seating_sentence(),
             match self.stop {
-                Stop::Limit => "the game limit",
-                Stop::Precision => "the precision rule",
-                Stop::Interrupted if self.shards.is_some() => "missing shards (PARTIAL results)",
-                Stop::Interrupted => "an interruption (PARTIAL results)",
+                Stop::Limit => "the game limit".to_string(),
+                Stop::Precision => "the precision rule".to_string(),
+                Stop::Interrupted => match &self.shards {
+                    // A merge: the shards it lacked, or had unfinished.
+                    Some(sh) => {
+                        let list = |k: &str| {
+                            sh[k].as_array().filter(|v| !v.is_empty()).map(|v| {
+                                v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                            })
+                        };
+                        let why: Vec<String> = [
+                            list("missing").map(|l| format!("missing shards ({l})")),
+                            list("unfinished").map(|l| format!("unfinished shards ({l})")),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                        if why.is_empty() {
+                            "an interruption (PARTIAL results)".to_string()
+                        } else {
+                            format!("{} (PARTIAL results)", why.join(" and "))
+                        }
+                    }
+                    None => "an interruption (PARTIAL results)".to_string(),
+                },
             },
             if e.run.has_precision_rule() {
                 format!(

@@ -19,26 +19,44 @@ pub struct StateSaver {
     path: Option<PathBuf>,
     spec: ExperimentSpec,
     commands: Vec<Vec<String>>,
+    /// The seconds the commands before this one played.
+    before_s: f64,
+    /// When this command began to play.
+    clock: Instant,
     every: f64,
     last: Instant,
 }
 
 impl StateSaver {
-    /// `commands`: the commands that played the run so far, this one last
+    /// `commands`: the commands that played the run so far, this one last,
+    /// and `before_s` the seconds those before it played
     /// ([`commands_so_far`]).
     pub fn new(
         out: Option<&Path>,
         exp: &Experiment,
-        commands: Vec<Vec<String>>,
+        (commands, before_s): (Vec<Vec<String>>, f64),
         every: f64,
     ) -> StateSaver {
         StateSaver {
             path: out.map(state_path),
             spec: exp.spec(),
             commands,
+            before_s,
+            clock: Instant::now(),
             every,
             last: Instant::now(),
         }
+    }
+
+    /// The seconds the run has played: the commands before this one, and
+    /// this one so far.
+    pub fn elapsed_s(&self) -> f64 {
+        self.before_s + self.clock.elapsed().as_secs_f64()
+    }
+
+    /// The commands that played the run, this one last.
+    pub fn commands(&self) -> &[Vec<String>] {
+        &self.commands
     }
 
     /// Saves `st` when `every` seconds have passed since the last save.
@@ -53,7 +71,7 @@ impl StateSaver {
     /// Saves `st` now.
     pub fn save(&self, st: &LockstepState) -> Result<(), String> {
         match &self.path {
-            Some(p) => save_state(st, &self.spec, &self.commands, p),
+            Some(p) => save_state(st, &self.spec, &self.commands, self.elapsed_s(), p),
             None => Ok(()),
         }
     }
@@ -70,20 +88,25 @@ pub fn state_path(out: &Path) -> PathBuf {
 /// `--resume` can refuse another experiment's state, and the commands that
 /// played it (the key `commands`, the first the one that started it), so
 /// that a run continued by a bare `--resume` reports the command that set
-/// it up.
+/// it up, and the seconds they played (the key `elapsed_s`), so that its
+/// report gives the whole run's time.
 pub fn save_state(
     st: &LockstepState,
     spec: &ExperimentSpec,
     commands: &[Vec<String>],
+    elapsed_s: f64,
     path: &Path,
 ) -> Result<(), String> {
     let state = serde_json::to_string(st).map_err(|e| e.to_string())?;
     let spec = serde_json::to_string(spec).map_err(|e| e.to_string())?;
     let commands = serde_json::to_string(commands).map_err(|e| e.to_string())?;
+    let elapsed_s = serde_json::to_string(&elapsed_s).map_err(|e| e.to_string())?;
     // The state's object with the experiment as its first key (the sums are
     // i128: they do not go through a serde_json::Value).
     let text = match state.strip_prefix('{') {
-        Some(rest) => format!("{{\"experiment\":{spec},\"commands\":{commands},{rest}"),
+        Some(rest) => format!(
+            "{{\"experiment\":{spec},\"commands\":{commands},\"elapsed_s\":{elapsed_s},{rest}"
+        ),
         None => return Err("the state is not a JSON object".into()),
     };
     crate::report::write_file_atomically(path, text.as_bytes())
@@ -238,10 +261,15 @@ fn saved_experiment(text: &str) -> Result<Option<ExperimentSpec>, serde_json::Er
 }
 
 /// The commands that have played the run in `dir` when `this` command
-/// continues it (`resume`): those its saved state records, then `this`.
-/// Without `resume`, or with no state that records them, `this` alone.
-pub fn commands_so_far(dir: Option<&Path>, resume: bool, this: Vec<String>) -> Vec<Vec<String>> {
-    crate::report::played_so_far(dir, resume, this).0
+/// continues it (`resume`): those its saved state records, then `this`;
+/// and the seconds they played. Without `resume`, or with no state that
+/// records them, `this` alone and 0.
+pub fn commands_so_far(
+    dir: Option<&Path>,
+    resume: bool,
+    this: Vec<String>,
+) -> (Vec<Vec<String>>, f64) {
+    crate::report::played_so_far(dir, resume, this)
 }
 
 /// Refuses an output folder holding saved work (an interrupted or finished

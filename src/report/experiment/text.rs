@@ -343,14 +343,18 @@ impl ExperimentReport<'_> {
         let worst = wide
             .iter()
             .max_by(|a, b| (a.half_width / a.target).total_cmp(&(b.half_width / b.target)))?;
+        // With the decimals that tell the width from the target (±0.0100
+        // read as the ±0.01 asked when it was 0.010004).
+        let (w, t) = (worst.half_width, worst.target);
+        let d = (4..=12)
+            .find(|&d| format!("{w:.d$}") != format!("{t:.d$}"))
+            .unwrap_or(12);
         Some(format!(
-            "{} of {} intervals wider than asked at the limit of {} per arm; the widest, {}, is ±{:.4} (asked ±{})",
+            "{} of {} intervals wider than asked at the limit of {} per arm; the widest, {}, is ±{w:.d$} (asked ±{t})",
             wide.len(),
             checks.len(),
             r.max_clusters,
             worst.what,
-            worst.half_width,
-            worst.target
         ))
     }
 

@@ -148,6 +148,10 @@ enum Bounds {
     Advantage(f64),
     /// A mean of counts ([`count_estimate`]).
     Count,
+    /// A mean of counts of at least one each (`rounds_per_match`: a match
+    /// has a round at least): the counts past one floored and bounded as a
+    /// mean of counts is, so that no end falls below 1.
+    CountFromOne,
 }
 
 /// [`ratio_estimate`] with the floor and bounds of `bounds`.
@@ -168,6 +172,7 @@ fn delta_estimate(s: &RatioSums, clusters: u64, bounds: Bounds) -> Option<Estima
             // of the won rounds: that share's residuals, times p.
             Bounds::Advantage(p) => p * p * share_floor_ss((r + 1.0 / p).clamp(0.0, 1.0)),
             Bounds::Count => share_floor_ss(r.clamp(0.0, 1.0)),
+            Bounds::CountFromOne => share_floor_ss((r - 1.0).clamp(0.0, 1.0)),
         };
         ((resid_ss(s, r) + floor) / (n * (n - 1.0))).sqrt() / xbar
     } else {
@@ -180,6 +185,7 @@ fn delta_estimate(s: &RatioSums, clusters: u64, bounds: Bounds) -> Option<Estima
         Bounds::Share(k) => ((r - h).max(0.0), (r + h).min(1.0 / k)),
         Bounds::Advantage(p) => ((r - h).max(-1.0 / p), (r + h).min(1.0 - 1.0 / p)),
         Bounds::Count => ((r - h).max(0.0), r + h),
+        Bounds::CountFromOne => ((r - h).max(1.0), r + h),
     };
     Some(Estimate {
         value: r,
@@ -196,7 +202,8 @@ fn delta_estimate(s: &RatioSums, clusters: u64, bounds: Bounds) -> Option<Estima
 /// `first_mover_advantage` (a share less `1 / players`, floored as that
 /// share and within `[-1 / players, 1 - 1 / players]`), or a mean of counts
 /// ([`count_estimate`]: the other metrics, turns, cards drawn, points and UNO
-/// penalties per round, rounds per match).
+/// penalties per round; rounds per match, at least 1, as its rounds past the
+/// first).
 ///
 /// [`METRIC_NAMES`]: super::METRIC_NAMES
 pub fn metric_estimate(
@@ -210,6 +217,8 @@ pub fn metric_estimate(
         share_estimate(s, clusters, held)
     } else if metric == "first_mover_advantage" {
         delta_estimate(s, clusters, Bounds::Advantage(players.max(1) as f64))
+    } else if metric == "rounds_per_match" {
+        delta_estimate(s, clusters, Bounds::CountFromOne)
     } else {
         count_estimate(s, clusters)
     }
@@ -337,6 +346,24 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounds_per_match_has_no_interval_end_below_one() {
+        // 400 matches, each of one round but one of two (the audit's
+        // 1.0025 [0.9940, 1.0110]): the lower end stops at 1.
+        let mut s = RatioSums::default();
+        for k in 0..400 {
+            let y: i128 = if k == 0 { 2 } else { 1 };
+            (s.y, s.x, s.yy, s.xx, s.xy) = (s.y + y, s.x + 1, s.yy + y * y, s.xx + 1, s.xy + y);
+        }
+        let e = metric_estimate("rounds_per_match", &s, 400, 1, 8).unwrap();
+        assert_eq!(e.value, 1.0025);
+        assert_eq!(e.lo, 1.0);
+        assert!(e.hi > 1.0025 && e.hi < 1.02, "{e:?}");
+        // The same counts as a mean of counts from 0 keep their lower end.
+        let c = metric_estimate("turns_per_round", &s, 400, 1, 8).unwrap();
+        assert!(c.lo < 1.0, "{c:?}");
+    }
 
     #[test]
     fn t95_is_continuous_at_the_expansion_and_ends_for_any_df() {

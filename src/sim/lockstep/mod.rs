@@ -199,7 +199,7 @@ pub fn check(cfg: &LockstepConfig) -> Result<(), RunError> {
         for m in asked {
             if MATCH_ONLY_METRICS.contains(&m.as_str()) {
                 return bad(format!(
-                    "the precision asks for '{m}', which only matches measure, and this run plays rounds (--mode match, or mode = \"match\")"
+                    "the precision asks for '{m}', which only matches measure, and this run plays rounds (to play matches: mode = \"match\" in an experiment file, --mode match for compare)"
                 ));
             }
         }

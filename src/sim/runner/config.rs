@@ -278,11 +278,8 @@ impl RunBuilder {
                 "duplicate play rotates the seats; the seating cannot be fixed".into(),
             ));
         }
-        let s = &rules.settings;
-        if mode == Mode::Match && s.target == 0 && s.rounds == 0 && !s.quick {
-            return Err(RunError::Invalid(
-                "a match needs an end: set target > 0, rounds > 0 or quick = true".into(),
-            ));
+        if let (Mode::Match, Some(why)) = (mode, rules.settings.match_end_fault()) {
+            return Err(RunError::Invalid(why.into()));
         }
         let lineup: Vec<StrategySpec> = (0..players)
             .map(|i| strategies[i % strategies.len()].clone())
