@@ -1088,8 +1088,12 @@ def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):
         unolab.ladder(f, resume=True)
     with pytest.raises(ValueError, match="give one"):
         unolab.ladder(f, out=tmp_path / "o", resume=True, force=True)
-    with pytest.raises(ValueError, match="no interrupted ladder"):
+    # No saved state is a missing file, as for compare and experiment (it
+    # was a ValueError here and in tournament).
+    with pytest.raises(FileNotFoundError, match="no interrupted ladder"):
         unolab.ladder(f, out=tmp_path / "o", resume=True)
+    with pytest.raises(FileNotFoundError, match="resume=True"):
+        unolab.tournament(["color", "points"], players=2, games=10, out=tmp_path / "t0", resume=True)
     with pytest.raises(ValueError, match="not a valid game count"):
         unolab.ladder(f, games=0)
     with pytest.raises(TypeError):

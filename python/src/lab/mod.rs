@@ -112,6 +112,17 @@ fn drive<T: Send>(
     Ok((out, interrupted))
 }
 
+/// A refused `resume=True`: no saved state is a missing file
+/// (`FileNotFoundError`), a state that does not fit a bad value
+/// (`ValueError`), for every function that resumes alike.
+pub(crate) fn resume_error(dir: &std::path::Path, e: String) -> PyErr {
+    if state_path(dir).exists() {
+        value_error(e)
+    } else {
+        PyFileNotFoundError::new_err(e)
+    }
+}
+
 /// Interrupted before any game finished: nothing is written or returned,
 /// as the command line does (the folders made for `out` go again with
 /// [`prepare_out`]'s guard).
@@ -250,7 +261,7 @@ pub fn tournament(
         Some(dir) if resume => (
             Some(
                 read_state(dir, &print, games)
-                    .map_err(|e| value_error(format!("resume=True: {e}")))?,
+                    .map_err(|e| resume_error(dir, format!("resume=True: {e}")))?,
             ),
             None,
         ),
@@ -326,16 +337,7 @@ fn play_experiment(
             ))
         }
         (Some(dir), true, _) => {
-            // No saved state is a missing file, not a bad value.
-            let missing = !state_path(dir).exists();
-            resume_state(dir, &exp, &cfg).map_err(|e| {
-                let e = out_named(&e, dir);
-                if missing {
-                    PyFileNotFoundError::new_err(e)
-                } else {
-                    value_error(e)
-                }
-            })?
+            resume_state(dir, &exp, &cfg).map_err(|e| resume_error(dir, out_named(&e, dir)))?
         }
         (Some(dir), false, false) => {
             // Saved work is not replaced without force=True.

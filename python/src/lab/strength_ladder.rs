@@ -53,9 +53,8 @@ pub fn ladder(
     let print = state_fingerprint(&cfg, specs.iter().map(|s| s.to_json()).collect());
     let mut aside = Vec::new();
     let saved = match &out {
-        Some(dir) if resume => {
-            read_state(dir, &print).map_err(|e| value_error(format!("resume=True: {e}")))?
-        }
+        Some(dir) if resume => read_state(dir, &print)
+            .map_err(|e| super::resume_error(dir, format!("resume=True: {e}")))?,
         _ => {
             aside.extend(claim_out(&out, force)?);
             if let Some(dir) = &out {
