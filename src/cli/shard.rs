@@ -386,19 +386,25 @@ pub struct MergeArgs {
 }
 
 /// The state files named by `paths` (a folder stands for its `shard-*.json`).
+/// The shard state files (`shard-*.json`) in the folder `dir`.
+fn shard_files_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    Ok(std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| {
+            f.is_file()
+                && f.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json"))
+        })
+        .collect())
+}
+
 fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| Fail(format!("{}: cannot read the folder: {e}", p.display())))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| {
-                    f.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                        n.starts_with("shard-") && n.ends_with(".json") && f.is_file()
-                    })
-                })
-                .collect();
+            let mut found = shard_files_in(p)
+                .map_err(|e| Fail(format!("{}: cannot read the folder: {e}", p.display())))?;
             if found.is_empty() {
                 return Err(Fail(format!(
                     "{} holds no shard state files (shard-*.json)",
@@ -427,22 +433,16 @@ fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fail> {
 /// shard go on beside results not theirs). A merge into the folder of the
 /// shards it merges is what the docs show, and is taken.
 fn beside_other_shards(dir: &Path, files: &[PathBuf]) -> Result<(), Fail> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(found) = shard_files_in(dir) else {
         return Ok(());
     };
     let mine: Vec<PathBuf> = files
         .iter()
         .filter_map(|f| std::fs::canonicalize(f).ok())
         .collect();
-    let mut others: Vec<String> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| {
-            f.is_file()
-                && f.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json"))
-                && !std::fs::canonicalize(f).is_ok_and(|c| mine.contains(&c))
-        })
+    let mut others: Vec<String> = found
+        .into_iter()
+        .filter(|f| !std::fs::canonicalize(f).is_ok_and(|c| mine.contains(&c)))
         .filter_map(|f| f.file_name().and_then(|n| n.to_str()).map(String::from))
         .collect();
     if others.is_empty() {

@@ -599,19 +599,14 @@ pub fn redraw_svg(dir: &Path, rules: &str, games: u64) -> Result<(), String> {
             .position(|h| h == name)
             .ok_or_else(|| bad(format!("it has no column '{name}' (not a ladder.csv)")))
     };
-    let cols = [
-        "players",
-        "strategy",
-        "elo",
-        "elo_lo95",
-        "elo_hi95",
-        "decisions_per_second",
-    ]
-    .map(col);
-    let [pl, st, elo, lo, hi, dps] = match cols {
-        [Ok(a), Ok(b), Ok(c), Ok(d), Ok(e), Ok(f)] => [a, b, c, d, e, f],
-        _ => return Err(cols.into_iter().find_map(Result::err).unwrap_or_default()),
-    };
+    let [pl, st, elo, lo, hi, dps] = [
+        col("players")?,
+        col("strategy")?,
+        col("elo")?,
+        col("elo_lo95")?,
+        col("elo_hi95")?,
+        col("decisions_per_second")?,
+    ];
     let (mut pts, mut sizes) = (Vec::new(), Vec::new());
     for (i, rec) in r.records().enumerate() {
         let rec = rec.map_err(|e| bad(e.to_string()))?;

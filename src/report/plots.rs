@@ -191,6 +191,20 @@ pub fn interval_panels(title: &str, panels: &[Panel]) -> Result<String, String> 
     Ok(s)
 }
 
+/// The series' legend, at the upper right of `chart`.
+fn legend<'a, 'b: 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", LABEL))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)
+}
+
 /// Ten colours that stand apart on white (Tableau's), then again.
 const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
@@ -258,14 +272,7 @@ pub fn lines(
                     .map_err(err)?;
             }
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", LABEL))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart)?;
         root.present().map_err(err)?;
     }
     Ok(s)
@@ -338,14 +345,7 @@ pub fn ladder(
             }
         }
         draw_names(&root, names)?;
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", LABEL))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart)?;
         root.present().map_err(err)?;
     }
     Ok(s)

@@ -32,7 +32,7 @@ fn with_decimals(x: f64, d: usize, signed: bool) -> String {
 /// [`decimals`] gives any of them, so that they read alike:
 /// `0.000000 [0.000000, 0.000014]`, not `0.0000 [0.0000, 0.000014]`. An end
 /// that is not finite (no interval) does not count.
-pub(super) fn alike(xs: [f64; 3], d: usize, signed: bool) -> [String; 3] {
+fn alike(xs: [f64; 3], d: usize, signed: bool) -> [String; 3] {
     let d = xs
         .iter()
         .filter(|x| x.is_finite())
@@ -42,11 +42,41 @@ pub(super) fn alike(xs: [f64; 3], d: usize, signed: bool) -> [String; 3] {
     xs.map(|x| with_decimals(x, d, signed))
 }
 
+/// How figures are written: the decimals of a percentage and of any other
+/// value, and whether an interval's ends carry the "%" too.
+#[derive(Clone, Copy)]
+struct Style {
+    pct: usize,
+    other: usize,
+    pct_on_ends: bool,
+}
+
+/// report.md's: `2.27% [2.08, 2.47]`.
+const REPORT: Style = Style {
+    pct: 2,
+    other: 3,
+    pct_on_ends: false,
+};
+
+/// The screen table's, a decimal more: `2.270% [2.080%, 2.470%]`.
+const SCREEN: Style = Style {
+    pct: 3,
+    other: 4,
+    pct_on_ends: true,
+};
+
 /// A metric's figure, its interval's ends (`lo`, `hi`) and the interval in
-/// brackets, written alike (see [`alike`]): a percentage with two
-/// decimals and "%" (" pp" when `signed`: a difference), any other value
-/// with three. The brackets are "-" when the interval is not finite.
-pub(super) fn figure(metric: &str, x: f64, lo: f64, hi: f64, signed: bool) -> (String, String) {
+/// brackets, written alike (see [`alike`]) in `style`: a percentage with
+/// "%" (" pp", and on the value alone, when `signed`: a difference). The
+/// brackets are "-" when the interval is not finite.
+fn figure_in(
+    style: Style,
+    metric: &str,
+    x: f64,
+    lo: f64,
+    hi: f64,
+    signed: bool,
+) -> (String, String) {
     let (_, pct) = describe(metric);
     let k = if pct { 100.0 } else { 1.0 };
     let finite = lo.is_finite();
@@ -56,7 +86,7 @@ pub(super) fn figure(metric: &str, x: f64, lo: f64, hi: f64, signed: bool) -> (S
             if finite { k * lo } else { f64::NAN },
             if finite { k * hi } else { f64::NAN },
         ],
-        if pct { 2 } else { 3 },
+        if pct { style.pct } else { style.other },
         signed,
     );
     let unit = match (pct, signed) {
@@ -64,12 +94,22 @@ pub(super) fn figure(metric: &str, x: f64, lo: f64, hi: f64, signed: bool) -> (S
         (true, true) => " pp",
         (true, false) => "%",
     };
+    let end = if pct && !signed && style.pct_on_ends {
+        "%"
+    } else {
+        ""
+    };
     let bracket = if finite {
-        format!("[{l}, {h}]")
+        format!("[{l}{end}, {h}{end}]")
     } else {
         "-".into()
     };
     (format!("{v}{unit}"), bracket)
+}
+
+/// [`figure_in`] report.md's style.
+pub(super) fn figure(metric: &str, x: f64, lo: f64, hi: f64, signed: bool) -> (String, String) {
+    figure_in(REPORT, metric, x, lo, hi, signed)
 }
 
 /// A metric's figure without an interval, as [`figure`] writes it.
@@ -149,15 +189,9 @@ impl ExperimentReport<'_> {
                 let _ = writeln!(o, "{line}");
             }
         }
-        // A figure and its interval's ends alike (see `alike`), with more
-        // decimals than report.md's: a percentage three and "%", any other
-        // value four.
-        let fmt = |m: &str, xs: [f64; 3]| {
-            if describe(m).1 {
-                alike(xs.map(|x| 100.0 * x), 3, false).map(|x| x + "%")
-            } else {
-                alike(xs, 4, false)
-            }
+        // The screen's figures: a decimal more than report.md's.
+        let fig = |m: &str, x: f64, lo: f64, hi: f64, signed: bool| {
+            figure_in(SCREEN, m, x, lo, hi, signed)
         };
         let comps = comparison_rows(r.state);
         if comps.is_empty() {
@@ -166,10 +200,10 @@ impl ExperimentReport<'_> {
                 .iter()
                 .filter(|a| a.metric != "position_win_rate")
             {
-                let [v, lo, hi] = fmt(&a.metric, [a.est.value, a.est.lo, a.est.hi]);
+                let (v, ci) = fig(&a.metric, a.est.value, a.est.lo, a.est.hi, false);
                 let _ = writeln!(
                     o,
-                    "{:<28} {:<34} {v:>10}  [{lo}, {hi}]",
+                    "{:<28} {:<34} {v:>10}  {ci}",
                     Cell(&a.arm),
                     Cell(&format!("{}:{}", a.metric, a.group)),
                 );
@@ -178,10 +212,10 @@ impl ExperimentReport<'_> {
             // Each side's value with its own interval (report.md's too).
             let valued = |m: &str, e: Option<Estimate>, x: f64| match e {
                 Some(e) if e.lo.is_finite() => {
-                    let [v, lo, hi] = fmt(m, [e.value, e.lo, e.hi]);
-                    format!("{v} [{lo}, {hi}]")
+                    let (v, ci) = fig(m, e.value, e.lo, e.hi, false);
+                    format!("{v} {ci}")
                 }
-                _ => fmt(m, [x, f64::NAN, f64::NAN])[0].clone(),
+                _ => fig(m, x, f64::NAN, f64::NAN, false).0,
             };
             let header = [
                 "arm",
@@ -197,23 +231,7 @@ impl ExperimentReport<'_> {
             let mut rows = vec![header];
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
                 // A difference: signed, and of a percentage in points.
-                let finite = c.d.lo.is_finite();
-                let xs = if finite {
-                    [c.d.diff, c.d.lo, c.d.hi]
-                } else {
-                    [c.d.diff, f64::NAN, f64::NAN]
-                };
-                let [d, lo, hi] = if describe(&c.metric).1 {
-                    alike(xs.map(|x| 100.0 * x), 3, true)
-                } else {
-                    alike(xs, 4, true)
-                };
-                let diff = if describe(&c.metric).1 { d + " pp" } else { d };
-                let ci = if finite {
-                    format!("[{lo}, {hi}]")
-                } else {
-                    "-".into()
-                };
+                let (diff, ci) = fig(&c.metric, c.d.diff, c.d.lo, c.d.hi, true);
                 let p = |x: f64| match c.d.untested {
                     _ if x.is_finite() => format!("{x:.4}"),
                     Some(Untested::Identical) => "identical".into(),
