@@ -656,6 +656,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(lab::experiment, m)?,
         wrap_pyfunction!(lab::tournament, m)?,
         wrap_pyfunction!(lab::ladder, m)?,
+        wrap_pyfunction!(lab::redraw_ladder, m)?,
+        wrap_pyfunction!(lab::tune, m)?,
         wrap_pyfunction!(lab::trace, m)?,
         wrap_pyfunction!(lab::rules_list, m)?,
         wrap_pyfunction!(lab::rules_show, m)?,

@@ -69,7 +69,8 @@ def test_the_function_table_gives_each_functions_keywords_and_defaults():
     text = (REPO / "docs" / "python.md").read_text()
     rows = re.findall(r"^\| `unolab\.(\w+)\((.*?)\)` \|", text, flags=re.M)
     documented = {name: params for name, params in rows if "*" in params}
-    assert {"run", "compare", "experiment", "tournament", "trace"} <= set(documented)
+    assert {"run", "compare", "experiment", "tournament", "trace", "tune", "redraw_ladder"} <= set(
+        documented)
     for name, params in documented.items():
         sig = inspect.signature(getattr(unolab, name))
         keywords = [p for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]

@@ -180,20 +180,28 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
                  "0=color", "--seed", "12", "--games", "900", "--out", str(d), "--resume",
                  "--quiet")
     assert c["manifest"]["clusters"] == 900
-    # The report names the call that started the run, then each that
-    # continued it.
-    assert c["manifest"]["command"] == ["python", "unolab.compare(...)"]
+    # The report names the call that started the run, with the arguments
+    # given, then each that continued it.
+    call = ("unolab.compare(strategies='random', players=2, b_seat=(0, 'color'), "
+            "games={}, seed=12, threads=2, out=" + repr(str(d)) + "{})")
+    assert c["manifest"]["command"] == ["python", call.format(300, "")]
     assert [x[:2] for x in c["manifest"]["continued_by"]] == [
-        ["python", "unolab.compare(...)"], [c["manifest"]["continued_by"][1][0], "compare"]]
+        ["python", call.format(600, ", resume=True")],
+        [c["manifest"]["continued_by"][1][0], "compare"]]
     produced = [line for line in (d / "report.md").read_text().splitlines()
                 if line.startswith("Produced by")]
     assert produced[0].startswith(
-        "Produced by `unolab.compare(...)` in Python, continued by `unolab.compare(...)` in "
-        "Python, then `unolab compare --strategies random")
+        f"Produced by `{call.format(300, '')}` in Python, continued by "
+        f"`{call.format(600, ', resume=True')}` in Python, then `unolab compare --strategies random")
     assert strip(c["arms"]) == strip(straight["arms"])
     assert strip(c["comparisons"]) == strip(straight["comparisons"])
+    # Resuming the finished run plays nothing and leaves its files as they
+    # were (it added a call that played no game).
+    files = {f.name: f.read_bytes() for f in d.iterdir()}
     again = unolab.compare("random", games=900, out=d, resume=True, **args)
     assert strip(again["arms"]) == strip(straight["arms"])
+    assert len(again["manifest"]["continued_by"]) == 2
+    assert {f.name: f.read_bytes() for f in d.iterdir()} == files
 
 
 def test_a_bare_resume_keeps_the_saved_limit_and_precision(tmp_path):
@@ -867,8 +875,10 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_ratings(tmp_path
     # The manifest names the call that started it, then the one that
     # continued it (it named only the last).
     m = json.loads((tmp_path / "part" / "manifest.json").read_text())
-    assert m["command"] == ["python", "unolab.tournament(...)"]
-    assert m["continued_by"] == [["python", "unolab.tournament(...)"]]
+    call = ("unolab.tournament(strategies=[<class Slow>, 'color', 'random'], players=3, "
+            "games=600, seed=4, threads=1, out=" + repr(str(tmp_path / "part")) + "{})")
+    assert m["command"] == ["python", call.format("")]
+    assert m["continued_by"] == [["python", call.format(", resume=True")]]
     unolab.tournament(field, out=tmp_path / "whole", **kw)
     for f in ("ratings.csv", "head_to_head.csv"):
         assert (tmp_path / "part" / f).read_text() == (tmp_path / "whole" / f).read_text(), f
@@ -1070,6 +1080,19 @@ def test_ladder_equals_the_cli_and_writes_what_it_writes(cli, tmp_path):
     one.write_text(f.read_text().replace("players = [2, 3]", "players = [2]"))
     unolab.ladder(one, out=out, games=60, force=True)
     assert (out / "2p").is_dir() and not (out / "3p").exists()
+    # redraw_ladder draws ladder.svg again from ladder.csv, as the command
+    # line's --redraw does, and leaves the other files as they are.
+    (tmp_path / "cli" / "ladder.svg").unlink()
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "cli").iterdir() if p.is_file()}
+    svg = unolab.redraw_ladder(f, out=tmp_path / "cli")
+    assert svg == tmp_path / "cli" / "ladder.svg" and "<svg" in svg.read_text()[:200]
+    subprocess.run([str(cli), "ladder", str(f), "--out", str(tmp_path / "cli"), "--redraw"],
+                   check=True, capture_output=True)
+    assert svg.read_text() == unolab.redraw_ladder(f, out=tmp_path / "cli").read_text()
+    assert {p.name: p.read_bytes() for p in (tmp_path / "cli").iterdir()
+            if p.is_file() and p.name != "ladder.svg"} == kept
+    with pytest.raises(FileNotFoundError, match="holds no ladder.csv"):
+        unolab.redraw_ladder(f, out=tmp_path / "nowhere")
 
 
 def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):

@@ -264,8 +264,20 @@ def test_no_play_method_is_a_type_error_and_names_must_differ():
         def play(self, obs, legal):
             return legal[0]
 
-    with pytest.raises(ValueError, match="two different strategies are named 'color'"):
+    with pytest.raises(ValueError, match="a Python strategy is named 'color', a built-in"):
         unolab.run([Color(), "color"], players=2, games=10)
+
+    class Other(First):
+        name = "First"
+
+    with pytest.raises(ValueError, match="two different strategies are named 'First'"):
+        unolab.run([First(), Other()], players=2, games=10)
+    # An experiment's map from the file's names: a built-in's name is said
+    # to be one (it read as two strategies of one name).
+    exp = {"name": "e", "base": {"players": 2, "strategies": "color,points"},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["seven_o"]}]}
+    with pytest.raises(ValueError, match="'color' is a built-in strategy's name and cannot stand"):
+        unolab.experiment(exp, strategies={"color": First()}, games=20)
     assert unolab.strategy.check(First()) == "First"
 
     class Numbered(First):

@@ -122,6 +122,7 @@ pub fn drive(
     every: f64,
 ) -> Result<ExitCode, Fail> {
     let given = overrides(c);
+    let replaced = given.seating_replaced(&exp);
     given.apply(&mut exp).map_err(Fail)?;
     if let (Some(dir), true) = (out, c.resume) {
         keep_saved_options(dir, &mut exp, &given);
@@ -153,6 +154,19 @@ pub fn drive(
         }
         (None, false) => LockstepState::new(&cfg),
     };
+    // Said once every check has passed, so that a refusal stays one line.
+    if !replaced.is_empty() {
+        let arms: Vec<String> = replaced
+            .iter()
+            .map(|(label, s)| format!("'{label}' ({})", s.name()))
+            .collect();
+        eprintln!(
+            "note: --seating {} replaces the seating the file gives arm{} {}",
+            c.seating.as_deref().unwrap_or_default(),
+            if arms.len() == 1 { "" } else { "s" },
+            arms.join(", ")
+        );
+    }
     // The output folder must be writable before the first game; with
     // --force the earlier results go.
     let session = Session::begin(out)?;
@@ -160,6 +174,9 @@ pub fn drive(
         clear_results(dir).map_err(|e| session.failed(e))?;
     }
     let total = cfg.max_clusters;
+    // What a resumed run had played: when it had finished, nothing is
+    // played and nothing written (its files stand, with no command added).
+    let resumed_from = c.resume.then_some(state.clusters);
     let session = session.with_bar(total, c.quiet, "games per arm", state.clusters);
     // The state is saved at most every `every` seconds (10 by default, and
     // always at the end, interrupted or not), so saving costs nothing
@@ -179,8 +196,16 @@ pub fn drive(
     )
     .map_err(|e| session.failed(e))?;
     session.finish();
+    // Resumed, not interrupted, and no game played: the saved run had
+    // finished (or met its precision), and its files stand as they are.
+    let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
     // The whole run's seconds: a resumed run adds those before it.
-    let elapsed = saver.elapsed_s();
+    let (commands, elapsed) = if idle {
+        let (earlier, s) = saver.earlier();
+        (earlier.to_vec(), s)
+    } else {
+        (saver.commands().to_vec(), saver.elapsed_s())
+    };
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -188,11 +213,16 @@ pub fn drive(
         threads,
         elapsed_s: elapsed,
         started: session.started_utc.clone(),
-        commands: saver.commands().to_vec(),
+        commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
     let show = || print_result(json, || report.to_json(), || report.to_text());
+    if let (true, Some(dir)) = (idle, out) {
+        show()?;
+        eprintln!("{}", nothing_left(dir));
+        return Ok(ExitCode::SUCCESS);
+    }
     session.write_or_show(
         || {
             saver.save(&state)?;
@@ -219,6 +249,14 @@ pub fn drive(
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `--resume` says of a run that had nothing left to play.
+pub fn nothing_left(dir: &Path) -> String {
+    format!(
+        "--resume: nothing was left to play; {} holds a finished run, left unchanged",
+        dir.display()
+    )
 }
 
 /// Applies the command-line overrides of `c` to `exp`.

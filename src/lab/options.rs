@@ -219,6 +219,20 @@ pub struct Overrides {
 }
 
 impl Overrides {
+    /// The arms whose own seating (one other than the default, mixed) the
+    /// override's seating replaces: their labels and seatings, for a note.
+    pub fn seating_replaced(&self, exp: &Experiment) -> Vec<(String, crate::sim::Seating)> {
+        let Some(s) = self.seating else {
+            return Vec::new();
+        };
+        exp.run
+            .arms
+            .iter()
+            .filter(|a| a.cfg.seating != s && a.cfg.seating != crate::sim::Seating::Mixed)
+            .map(|a| (a.label.clone(), a.cfg.seating))
+            .collect()
+    }
+
     /// Applies the overrides to `exp`.
     pub fn apply(&self, exp: &mut Experiment) -> Result<(), String> {
         if let Some(g) = self.games {

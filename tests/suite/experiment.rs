@@ -1259,3 +1259,108 @@ fn the_comparison_table_keeps_its_columns_when_a_value_passes_100() {
     let widths: std::collections::BTreeSet<usize> = table.iter().map(|l| l.len()).collect();
     assert_eq!(widths.len(), 1, "rows of different widths: {text}");
 }
+
+/// A `--resume` of a run that had finished plays nothing: it said so
+/// nowhere, and rewrote the results with a "continued by" command that
+/// played no game (an audit's finding). Now its files stand byte for byte,
+/// the results are shown again, and stderr says that nothing was left.
+#[test]
+fn a_resume_of_a_finished_run_leaves_its_files_as_they_were() {
+    let dir = tempdir_created("experiment", "resume-finished");
+    let out = dir.join("a");
+    let go = |extra: &[&str]| {
+        let mut v = vec![
+            "compare",
+            "-p",
+            "2",
+            "-s",
+            "points,color",
+            "--b-seat",
+            "0=cautious",
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        v.extend_from_slice(extra);
+        unolab(&v)
+    };
+    let o = go(&["-g", "80"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let files = [
+        "arms.csv",
+        "comparisons.csv",
+        "report.md",
+        "manifest.json",
+        "state.json",
+    ];
+    let before: Vec<String> = files.iter().map(|f| read(&out.join(f))).collect();
+    let o = go(&["--resume", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("nothing was left to play"), "{err}");
+    for (f, b) in files.iter().zip(&before) {
+        assert_eq!(&read(&out.join(f)), b, "{f} was rewritten");
+    }
+    // The results shown are the saved run's: its 80 games per arm, and no
+    // command added.
+    let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(shown["manifest"]["clusters"], 80, "{shown}");
+    assert_eq!(shown["manifest"]["continued_by"], serde_json::json!([]));
+    // A larger game count still continues it.
+    let o = go(&["--resume", "-g", "120"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("nothing was left"));
+    assert!(read(&out.join("report.md")).contains("continued by"));
+}
+
+/// `--seating` replaces every arm's seating, an arm's own too: that was
+/// documented but silent. It is now said on stderr, naming the arms whose
+/// own seating (other than the default) it replaced.
+#[test]
+fn a_seating_given_on_the_command_line_says_which_arms_it_replaced() {
+    let dir = tempdir_created("experiment", "seating-note");
+    let file = dir.join("s.toml");
+    std::fs::write(
+        &file,
+        "name = \"s\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\n\
+         [[arm]]\nlabel = \"a\"\n[[arm]]\nlabel = \"b\"\nseating = \"fixed\"\n\
+         [[arm]]\nlabel = \"c\"\nseating = \"rotate\"\n",
+    )
+    .unwrap();
+    let go = |extra: &[&str]| {
+        let mut v = vec![
+            "experiment",
+            "run",
+            file.to_str().unwrap(),
+            "-g",
+            "20",
+            "-q",
+        ];
+        v.extend_from_slice(extra);
+        v.extend_from_slice(&["--out", dir.to_str().unwrap(), "--force"]);
+        unolab(&v)
+    };
+    let o = go(&["--seating", "rotate"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("note: --seating rotate replaces the seating the file gives arm 'b' (fixed)"),
+        "{err}"
+    );
+    let o = go(&["--seating", "mixed"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("gives arms 'b' (fixed), 'c' (rotate)"),
+        "{err}"
+    );
+    // An arm already seated so is not named; without --seating nothing
+    // is said.
+    let o = go(&["--seating", "fixed"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("gives arm 'c' (rotate)\n"), "{err}");
+    let o = go(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("note: --seating"), "{err}");
+}

@@ -9,8 +9,8 @@ speed:
   one learner seat, unolab strategies at the others;
 * ``unolab.VecEnv(n, ...)``: ``n`` games stepped together in Rust, their
   state in preallocated numpy arrays;
-* ``unolab.run``, ``compare``, ``experiment``, ``tournament``, ``ladder``, ``trace``,
-  ``rules``, ``strategies``: the commands of the ``unolab`` command line,
+* ``unolab.run``, ``compare``, ``experiment``, ``tournament``, ``ladder``, ``redraw_ladder``,
+  ``tune``, ``trace``, ``rules``, ``strategies``: the commands of the ``unolab`` command line,
   with the same options and the same numbers (``unolab.lab``);
 * ``unolab.Strategy``: Python strategies, played in-process at any seat;
   ``unolab.rlcard.RLCardAgent`` seats an agent trained on RLCard;
@@ -50,14 +50,17 @@ from .lab import (
     Result,
     RunResult,
     TournamentResult,
+    TuneResult,
     compare,
     experiment,
     ladder,
+    redraw_ladder,
     rules,
     run,
     strategies,
     tournament,
     trace,
+    tune,
 )
 from . import rlcard
 from .rlcard import RLCardAgent
@@ -127,6 +130,7 @@ __all__ = [
     "RunResult",
     "Strategy",
     "TournamentResult",
+    "TuneResult",
     "KINDS",
     "KNOWN_LEN",
     "MAX_PLAYERS",
@@ -146,10 +150,12 @@ __all__ = [
     "experiment",
     "ladder",
     "observation_bounds",
+    "redraw_ladder",
     "rules",
     "run",
     "section",
     "strategies",
     "tournament",
     "trace",
+    "tune",
 ]

@@ -298,19 +298,23 @@ def run(
     fixed_seats: bool,
     duplicate: bool, out: Optional[str], force: bool,
     progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
 ) -> tuple[str, bool]:
-    """``unolab run``: the JSON of ``--json``, and whether Ctrl-C interrupted it."""
+    """``unolab run``: the JSON of ``--json``, and whether Ctrl-C interrupted it.
+    ``call`` is the Python call the manifest records (``unolab.run(...)``)."""
 
 def tournament(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any],
     games: int, seed: int, threads: Optional[int], allow_oracle: bool, out: Optional[str],
     force: bool, resume: bool, progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
 ) -> tuple[str, bool]:
     """``unolab tournament``: the JSON of ``--json``, and whether it was interrupted."""
 
 def ladder(
     file: str, games: Optional[int], threads: Optional[int], out: Optional[str],
     force: bool, resume: bool, progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
 ) -> tuple[str, bool]:
     """``unolab ladder FILE``: the JSON of ``--json``, and whether it was interrupted."""
 
@@ -322,6 +326,7 @@ def compare(
     batch: Optional[int],
     threads: Optional[int], allow_oracle: bool, out: Optional[str], resume: bool,
     force: bool, progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
 ) -> tuple[str, bool]:
     """``unolab compare``: the JSON of ``--json``, and whether it was interrupted."""
 
@@ -331,8 +336,22 @@ def experiment(
     precision: Optional[list[tuple[Optional[str], float]]],
     batch: Optional[int], threads: Optional[int], out: Optional[str], resume: bool,
     force: bool, progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
 ) -> tuple[str, bool]:
     """``unolab experiment run``: the JSON of the results, and whether it was interrupted."""
+
+def redraw_ladder(file: str, out: Optional[str] = None) -> str:
+    """``unolab ladder FILE --redraw``: ladder.svg drawn again; its path."""
+
+def tune(
+    rules: str, set: list[str], house: list[str], players: int, field: list[Any], start: str,
+    generations: int, population: int, games: int, holdout_games: int, seed: int,
+    threads: Optional[int], name: Optional[str], allow_oracle: bool, out: Optional[str],
+    force: bool, progress: Optional[Callable[[int, int], Any]],
+    call: Optional[str] = None,
+) -> tuple[str, bool]:
+    """``unolab tune``: the result as JSON (the preset's text, parameters,
+    generations and held-out evaluation), and whether it was interrupted."""
 
 def trace(
     rules: str, set: list[str], house: list[str], players: int, strategies: list[Any], seed: int,

@@ -17,6 +17,9 @@ a number read as one.
 
 from __future__ import annotations
 
+import contextvars
+import functools
+import inspect
 import operator
 import os
 from typing import Any, Mapping, Optional, Sequence, Union
@@ -273,3 +276,56 @@ def check_started(started: bool, failed: Optional[str], what: str) -> None:
             f"the game stopped on an error ({failed}): "
             f"reset() needs to be called before {what}()"
         )
+
+
+# ----- the call a result records ------------------------------------------------
+
+_CALL: "contextvars.ContextVar[Optional[str]]" = contextvars.ContextVar("unolab_call", default=None)
+
+
+def _value_text(v: Any) -> str:
+    """A value of a call as Python text: a plain value as its repr, a path
+    as its text, containers item by item, anything else (a Python strategy,
+    a callable) by what it is, since its state is not in a repr."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return repr(v)
+    if isinstance(v, os.PathLike):
+        return repr(os.fspath(v))
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{_value_text(k)}: {_value_text(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_value_text(x) for x in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+    if isinstance(v, type):
+        return f"<class {v.__name__}>"
+    if callable(v) and hasattr(v, "__name__"):
+        return f"<function {v.__name__}>"
+    return f"<{type(v).__name__} object>"
+
+
+def recorded(fn):
+    """Makes ``fn`` record its call as given (``unolab.run(strategies='color',
+    games=1000)``, the arguments given and no default) for the results'
+    manifest, which :func:`call_text` reads while it runs."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            # The call's own error, as Python words it.
+            return fn(*args, **kwargs)
+        text = ", ".join(f"{k}={_value_text(v)}" for k, v in bound.arguments.items())
+        token = _CALL.set(f"unolab.{fn.__name__}({text})")
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _CALL.reset(token)
+
+    return wrapper
+
+
+def call_text() -> Optional[str]:
+    """The call of the lab function running (see :func:`recorded`)."""
+    return _CALL.get()

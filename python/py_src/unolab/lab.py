@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import pathlib
 import sys
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
@@ -32,10 +33,12 @@ from ._options import (
     House,
     SettingsArg,
     bool_of,
+    call_text,
     house_items,
     int_of,
     option_of,
     path_of,
+    recorded,
     rules_of,
     seed_of,
     setting_items,
@@ -137,6 +140,19 @@ class LadderResult(Result):
         return [_flatten(r) for r in rows]
 
 
+class TuneResult(Result):
+    """The result of :func:`tune`: ``preset`` (the preset file's text, what
+    ``out=`` writes), ``params``, each generation's progress figures
+    (``generations``) and the held-out evaluation (``holdout``, the figure
+    to quote). ``to_pandas()``: one row per generation."""
+
+    kind = "tune"
+
+    def _rows(self, table: Optional[str]) -> list[dict]:
+        _, rows = _pick(self, table, "generations")
+        return [_flatten(r) for r in rows]
+
+
 class ExperimentResult(Result):
     """The result of :func:`experiment` and :func:`compare` (``--json``).
     ``to_pandas()``: one row per arm and metric (``table="arms"``) or per
@@ -163,7 +179,10 @@ def _first_list(d: Mapping[str, Any], names: Iterable[str]) -> str:
 
 
 def _strategies(s: Strategies, what: str = "strategies") -> list:
-    """A list of names and objects (a comma list of names is split)."""
+    """A list of names and objects (a comma list of names is split; a path,
+    ``pathlib.Path``, names a preset file)."""
+    if isinstance(s, os.PathLike):
+        return [os.fspath(s)]
     if isinstance(s, str):
         items = [x.strip() for x in s.split(",")]
         if not all(items):
@@ -172,7 +191,7 @@ def _strategies(s: Strategies, what: str = "strategies") -> list:
     if isinstance(s, (list, tuple)):
         out: list = []
         for x in s:
-            out.extend(_strategies(x, what) if isinstance(x, str) else [x])
+            out.extend(_strategies(x, what) if isinstance(x, (str, os.PathLike)) else [x])
         if not out:
             raise ValueError(f"{what}: no strategies given")
         return out
@@ -307,6 +326,7 @@ def _finish(text: str, interrupted: bool, cls: type, unit: str) -> Result:
     return result
 
 
+@recorded
 def run(
     strategies: Strategies = "random",
     *,
@@ -353,10 +373,12 @@ def run(
         _path(out),
         bool_of("force", force),
         _progress(progress, "games"),
+        call_text(),
     )
     return _finish(text, interrupted, RunResult, "games")
 
 
+@recorded
 def tournament(
     strategies: Strategies,
     *,
@@ -399,10 +421,12 @@ def tournament(
         bool_of("force", force),
         bool_of("resume", resume),
         _progress(progress, "games"),
+        call_text(),
     )
     return _finish(text, interrupted, TournamentResult, "games")
 
 
+@recorded
 def ladder(
     file: PathArg,
     *,
@@ -434,10 +458,87 @@ def ladder(
         bool_of("force", force),
         bool_of("resume", resume),
         _progress(progress, "games"),
+        call_text(),
     )
     return _finish(text, interrupted, LadderResult, "games")
 
 
+def redraw_ladder(file: PathArg, *, out: PathArg = None) -> pathlib.Path:
+    """Draws ``ladder.svg`` again from the ladder's ``ladder.csv`` (in
+    ``out``, default ``results/<name>`` of the file), playing no game, as
+    ``unolab ladder FILE --redraw``: after an update of unolab's plots, a
+    ladder that took hours gets the new drawing. The other files stay as
+    they are. Returns the SVG's path; a folder without ``ladder.csv`` is a
+    ``FileNotFoundError``."""
+    path = _path(file, "file")
+    if path is None:
+        raise TypeError("file is the path of a ladder file")
+    return pathlib.Path(_core.redraw_ladder(path, _path(out)))
+
+
+@recorded
+def tune(
+    *,
+    players: int = 4,
+    field: Strategies = "points,color,cautious",
+    start: str = "color",
+    generations: int = 10,
+    population: int = 16,
+    games: int = 4000,
+    holdout_games: int = 40_000,
+    rules: RulesArg = "classic",
+    house: House = None,
+    settings: SettingsArg = None,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    name: Optional[str] = None,
+    allow_oracle: bool = False,
+    out: PathArg = None,
+    force: bool = False,
+    progress: Progress = None,
+) -> TuneResult:
+    """The cross-entropy method over a heuristic preset's parameters, as
+    ``unolab tune``: from ``start`` (a heuristic preset), ``generations`` of
+    ``population`` candidates, each playing ``games`` rounds in one seat
+    against ``field`` (cycled to fill the other seats; names or Python
+    strategies), then ``holdout_games`` rounds on seeds the search never
+    used: the tuned preset and ``start`` against the field, paired, and the
+    tuned preset against ``start``. ``out=FILE`` writes the preset file
+    (refused when it exists, unless ``force=True``); ``name`` names the
+    preset (default: ``out``'s file name, or ``"tuned"``). ``progress``
+    counts generations. Ctrl-C ends the search after the generation in
+    progress, then the held-out evaluation after the games in progress, and
+    raises ``KeyboardInterrupt`` whose ``result`` holds the preset reached."""
+    text, interrupted = _core.tune(
+        rules_of(rules),
+        setting_items(settings),
+        house_items(house),
+        _players(players),
+        _strategies(field, "field"),
+        _name("start", start),
+        _count("generations", generations),
+        _count("population", population),
+        _count("game count", games),
+        _count("holdout_games", holdout_games),
+        _seed(seed),
+        _threads(threads),
+        None if name is None else _name("name", name),
+        bool_of("allow_oracle", allow_oracle),
+        path_of("out", out),
+        bool_of("force", force),
+        _progress(progress, "generations"),
+        call_text(),
+    )
+    return _finish(text, interrupted, TuneResult, "generations")
+
+
+def _name(what: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"{what} is a name (a string), got {v!r}")
+    return v
+
+
+@recorded
 def compare(
     strategies: Strategies = "random",
     *,
@@ -535,10 +636,12 @@ def compare(
         bool_of("resume", resume),
         bool_of("force", force),
         _progress(progress, "games per arm"),
+        call_text(),
     )
     return _finish(text, interrupted, ExperimentResult, "games per arm")
 
 
+@recorded
 def experiment(
     source: Union[str, "os.PathLike[str]", Mapping[str, Any]],
     *,
@@ -606,6 +709,7 @@ def experiment(
         bool_of("resume", resume),
         bool_of("force", force),
         _progress(progress, "games per arm"),
+        call_text(),
     )
     return _finish(text_out, interrupted, ExperimentResult, "games per arm")
 

@@ -40,9 +40,20 @@ impl Customs {
             return Ok(s.name().to_string());
         }
         let spec = strategy::spec(item, self.errors.clone(), name)?;
-        if self.list.iter().any(|(_, s)| s.name() == spec.name())
-            || agents::builtin_names().contains(&spec.name())
-        {
+        if agents::builtin_names().contains(&spec.name()) {
+            // A built-in's name cannot stand for a Python strategy: where
+            // the name came from says what to change.
+            return Err(value_error(match name {
+                Some(n) => format!(
+                    "strategies: '{n}' is a built-in strategy's name and cannot stand for a Python strategy; map a name of your own (one the file seats instead of '{n}', e.g. 'my-{n}') to it"
+                ),
+                None => format!(
+                    "a Python strategy is named '{}', a built-in strategy's name; give it a name of its own (a `name` attribute)",
+                    spec.name()
+                ),
+            }));
+        }
+        if self.list.iter().any(|(_, s)| s.name() == spec.name()) {
             return Err(value_error(format!(
                 "two different strategies are named '{}'; rename one (a `name` attribute)",
                 spec.name()
@@ -267,6 +278,9 @@ pub(super) fn json_text(v: &serde_json::Value) -> PyResult<String> {
     serde_json::to_string(v).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-pub(super) fn command(what: &str) -> Vec<String> {
-    vec!["python".into(), format!("unolab.{what}(...)")]
+pub(super) fn command(what: &str, call: Option<String>) -> Vec<String> {
+    vec![
+        "python".into(),
+        call.unwrap_or_else(|| format!("unolab.{what}(...)")),
+    ]
 }

@@ -1,5 +1,5 @@
 //! Running the lab from Python: `run`, `compare`, `experiment`,
-//! `tournament`, `trace`, `rules` and `strategies`, with the options of the
+//! `tournament`, `ladder`, `tune`, `trace`, `rules` and `strategies`, with the options of the
 //! command line turned into configurations by the core's own code
 //! (`unolab::lab::options`) and the results written by the core's reports as
 //! JSON (the text `unolab ... --json` prints), which the Python side loads.
@@ -33,10 +33,12 @@ use unolab::sim::{self, CHECKPOINT_SECS};
 
 mod args;
 mod strength_ladder;
+mod tuning;
 
 pub use args::thread_limit;
 use args::*;
-pub use strength_ladder::ladder;
+pub use strength_ladder::{ladder, redraw_ladder};
+pub use tuning::tune;
 
 // ----- the long work, off the interpreter's lock -------------------------------
 
@@ -136,7 +138,7 @@ fn nothing_finished() -> PyErr {
 
 /// `unolab run`: returns the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, seating, fixed_seats, duplicate, out, force, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, mode, seed, threads, seating, fixed_seats, duplicate, out, force, progress, call=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -155,6 +157,7 @@ pub fn run(
     out: Option<PathBuf>,
     force: bool,
     progress: Option<Py<PyAny>>,
+    call: Option<String>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     check_count(games)?;
@@ -202,7 +205,7 @@ pub fn run(
     };
     finish(
         &out,
-        |dir| report.write_dir(dir, &command("run")),
+        |dir| report.write_dir(dir, &command("run", call)),
         report.to_json(),
         interrupted && outcome.partial,
     )
@@ -210,7 +213,7 @@ pub fn run(
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, force, resume, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, games, seed, threads, allow_oracle, out, force, resume, progress, call=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -227,6 +230,7 @@ pub fn tournament(
     force: bool,
     resume: bool,
     progress: Option<Py<PyAny>>,
+    call: Option<String>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     check_count(games)?;
@@ -268,7 +272,7 @@ pub fn tournament(
         _ => (None, claim_out(&out, force)?),
     };
     let _made = prepare_out(&out)?;
-    let (commands, before_s) = played_so_far(out.as_deref(), resume, command("tournament"));
+    let (commands, before_s) = played_so_far(out.as_deref(), resume, command("tournament", call));
     let started = now_utc();
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, games, |stop, p| {
@@ -315,7 +319,7 @@ fn play_experiment(
     saving: Saving,
     progress: Option<Py<PyAny>>,
     customs: &Customs,
-    what: &str,
+    command: Vec<String>,
 ) -> PyResult<(String, bool)> {
     let Saving { out, resume, force } = saving;
     overrides.apply(&mut exp).map_err(value_error)?;
@@ -357,9 +361,12 @@ fn play_experiment(
     let saver = Mutex::new(StateSaver::new(
         out.as_deref(),
         &exp,
-        commands_so_far(out.as_deref(), resume, command(what)),
+        commands_so_far(out.as_deref(), resume, command),
         CHECKPOINT_SECS,
     ));
+    // What a resumed run had played: when it had finished, nothing is
+    // played or written (its files stand, with no call added).
+    let resumed_from = resume.then_some(state.clusters);
     let state = Mutex::new(state);
     let driven = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
@@ -375,21 +382,28 @@ fn play_experiment(
     }
     let (how, interrupted) = driven?;
     let how = how.map_err(|e| customs.run_error(e.to_string()))?;
-    saver.save(&state).map_err(PyOSError::new_err)?;
+    let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
+    // The whole run's seconds: a resumed run adds those before it.
+    let (commands, elapsed_s) = if idle {
+        let (earlier, s) = saver.earlier();
+        (earlier.to_vec(), s)
+    } else {
+        saver.save(&state).map_err(PyOSError::new_err)?;
+        (saver.commands().to_vec(), saver.elapsed_s())
+    };
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
         stop: how,
         threads,
-        // The whole run's seconds: a resumed run adds those before it.
-        elapsed_s: saver.elapsed_s(),
+        elapsed_s,
         started,
-        commands: saver.commands().to_vec(),
+        commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
     finish(
-        &out,
+        &if idle { None } else { out },
         |dir| report.write_dir(dir),
         report.to_json(),
         interrupted && how == Stop::Interrupted,
@@ -421,7 +435,7 @@ pub(crate) fn read_text(path: &str, what: &str) -> PyResult<String> {
 /// (`text=True`, e.g. a dict written as TOML by the Python side); `custom`
 /// maps the names the file uses to Python strategies.
 #[pyfunction]
-#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, resume, force, progress))]
+#[pyo3(signature = (source, is_text, custom, games, seed, duplicate, seating, precision, batch, threads, out, resume, force, progress, call=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn experiment(
     py: Python<'_>,
@@ -439,6 +453,7 @@ pub fn experiment(
     resume: bool,
     force: bool,
     progress: Option<Py<PyAny>>,
+    call: Option<String>,
 ) -> PyResult<(String, bool)> {
     let seating = seating_of(seating)?;
     let precision = precision_of(precision)?;
@@ -509,13 +524,13 @@ pub fn experiment(
         saving,
         progress,
         &customs,
-        "experiment",
+        command("experiment", call),
     )
 }
 
 /// `unolab compare`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, resume, force, progress))]
+#[pyo3(signature = (rules, set, house, players, strategies, mode, b_rules, b_set, b_house, b_strategies, b_seat, games, seed, duplicate, seating, precision, batch, threads, allow_oracle, out, resume, force, progress, call=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     py: Python<'_>,
@@ -542,6 +557,7 @@ pub fn compare(
     resume: bool,
     force: bool,
     progress: Option<Py<PyAny>>,
+    call: Option<String>,
 ) -> PyResult<(String, bool)> {
     check_players(players)?;
     // Not given: 10,000, or with resume=True the saved run's (the
@@ -594,7 +610,14 @@ pub fn compare(
     };
     let saving = Saving { out, resume, force };
     play_experiment(
-        py, exp, overrides, threads, saving, progress, &customs, "compare",
+        py,
+        exp,
+        overrides,
+        threads,
+        saving,
+        progress,
+        &customs,
+        command("compare", call),
     )
 }
 

@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 use unolab::lab::ladder::{run_from, LadderFile};
 use unolab::report::ladder::{
-    read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
+    read_state, redraw_svg, remove_other_sizes, save_state, state_fingerprint, LadderReport,
 };
 
 /// `unolab ladder`: the JSON of `--json` and whether it was interrupted.
 #[pyfunction]
-#[pyo3(signature = (file, games, threads, out, force, resume, progress))]
+#[pyo3(signature = (file, games, threads, out, force, resume, progress, call=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn ladder(
     py: Python<'_>,
@@ -27,6 +27,7 @@ pub fn ladder(
     force: bool,
     resume: bool,
     progress: Option<Py<PyAny>>,
+    call: Option<String>,
 ) -> PyResult<(String, bool)> {
     if games == Some(0) {
         return Err(value_error(
@@ -70,7 +71,7 @@ pub fn ladder(
     };
     let _made = prepare_out(&out)?;
     let (commands, before_s) =
-        unolab::report::played_so_far(out.as_deref(), resume, command("ladder"));
+        unolab::report::played_so_far(out.as_deref(), resume, command("ladder", call));
     let started = now_utc();
     let clock = Instant::now();
     let total = cfg.games.saturating_mul(cfg.players.len() as u64);
@@ -102,4 +103,24 @@ pub fn ladder(
         report.to_json(),
         interrupted && outcome.partial,
     )
+}
+
+/// `unolab ladder FILE --redraw`: `ladder.svg` drawn again from the output
+/// folder's `ladder.csv` (default `results/<name>`), no game played; the
+/// SVG's path.
+#[pyfunction]
+#[pyo3(signature = (file, out=None))]
+pub fn redraw_ladder(file: &str, out: Option<PathBuf>) -> PyResult<String> {
+    let text = super::read_text(file, "ladder file")?;
+    let lf = LadderFile::parse(&text, file).map_err(value_error)?;
+    let (cfg, _) = lf.config(file, None, 1).map_err(super::config_error)?;
+    let out = out.unwrap_or_else(|| PathBuf::from("results").join(&lf.name));
+    if !out.join("ladder.csv").is_file() {
+        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+            "{} holds no ladder.csv: nothing to redraw (a ladder writes it when it is run with out=)",
+            out.display()
+        )));
+    }
+    redraw_svg(&out, &cfg.rules.name, cfg.games).map_err(value_error)?;
+    Ok(out.join("ladder.svg").display().to_string())
 }

@@ -59,6 +59,15 @@ impl StateSaver {
         &self.commands
     }
 
+    /// The commands before this one and their seconds: the run as it was
+    /// saved, for a resumed run that played nothing.
+    pub fn earlier(&self) -> (&[Vec<String>], f64) {
+        (
+            &self.commands[..self.commands.len().saturating_sub(1)],
+            self.before_s,
+        )
+    }
+
     /// Saves `st` when `every` seconds have passed since the last save.
     pub fn tick(&mut self, st: &LockstepState) -> Result<(), String> {
         if self.path.is_none() || self.last.elapsed().as_secs_f64() < self.every {
