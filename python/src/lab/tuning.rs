@@ -78,12 +78,10 @@ pub fn tune(
     // An earlier preset is not replaced without force=True, and its folder
     // is made and checked writable before the first game.
     let _made = match &out {
-        Some(p) if p.is_dir() => {
-            return Err(value_error(format!(
-                "out={} is a directory; tune writes a preset file (e.g. out='strategies/mine.toml')",
-                p.display()
-            )))
-        }
+        Some(p) if p.is_dir() => return Err(value_error(format!(
+            "out={} is a directory; tune writes a preset file (e.g. out='strategies/mine.toml')",
+            p.display()
+        ))),
         Some(p) if p.exists() && !force => {
             return Err(exists_error(format!(
                 "out={} already exists; use force=True to replace it, or another out",
@@ -109,15 +107,16 @@ pub fn tune(
         unolab::report::write_file_atomically(p, text.as_bytes()).map_err(PyOSError::new_err)?;
     }
     let json = result_json(&cfg, &outcome, text);
-    Ok((super::args::json_text(&json)?, interrupted && outcome.interrupted))
+    Ok((
+        super::args::json_text(&json)?,
+        interrupted && outcome.interrupted,
+    ))
 }
 
 /// The result: the preset's text and parameters, the search's generations,
 /// and the held-out evaluation (the figure to quote).
 fn result_json(cfg: &TuneConfig, out: &TuneOutcome, preset: String) -> Value {
-    let share = |s: &Share| {
-        json!({"wins": s.wins, "games": s.games, "rate": s.rate, "ci95": [s.ci95.0, s.ci95.1]})
-    };
+    let share = |s: &Share| json!({"wins": s.wins, "games": s.games, "rate": s.rate, "ci95": [s.ci95.0, s.ci95.1]});
     let generation = |g: &Generation| {
         json!({
             "index": g.index,
