@@ -321,6 +321,8 @@ pub fn ladder(
             .draw()
             .map_err(err)?;
         let mut names: Vec<((i32, i32), String, RGBAColor)> = Vec::new();
+        // The interval bars, in pixels: a name is placed off them too.
+        let mut bars: Vec<Boxed> = Vec::new();
         for (k, &players) in sizes.iter().enumerate() {
             let c = COLOURS[k % COLOURS.len()].to_rgba();
             let mine: Vec<_> = pts.iter().filter(|p| p.0 == players).collect();
@@ -342,9 +344,14 @@ pub fn ladder(
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, c.filled()));
             for p in &mine {
                 names.push((chart.backend_coord(&(x(p), p.3 .0)), p.1.clone(), c));
+                let (top, bottom) = (
+                    chart.backend_coord(&(x(p), p.3 .1 .1)),
+                    chart.backend_coord(&(x(p), p.3 .1 .0)),
+                );
+                bars.push((top.0 - 1, top.1, top.0 + 1, bottom.1));
             }
         }
-        draw_names(&root, names)?;
+        draw_names(&root, names, &bars)?;
         legend(&mut chart)?;
         root.present().map_err(err)?;
     }
@@ -352,16 +359,18 @@ pub fn ladder(
 }
 
 /// Draws the names of points, `(pixel, name, colour)`, each where it
-/// overlaps no name already drawn and no point (see [`place_label`]), with a
-/// thin line to its point when it had to move away from it.
+/// overlaps no name already drawn, no point and none of the `bars` (boxes
+/// in pixels; see [`place_label`]), with a thin line to its point when it
+/// had to move away from it.
 pub fn draw_names(
     root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     names: Vec<((i32, i32), String, RGBAColor)>,
+    bars: &[Boxed],
 ) -> Result<(), String> {
     let points: Vec<(i32, i32)> = names.iter().map(|n| n.0).collect();
     let mut placed: Vec<Boxed> = Vec::new();
     for ((x, y), name, c) in names {
-        let (bx, by, w) = place_label(&mut placed, &points, (x, y), &name);
+        let (bx, by, w) = place_label(&mut placed, &points, bars, (x, y), &name);
         if (by - y).abs() > 10 || bx < x {
             let end = if bx < x { bx + w } else { bx };
             root.draw(&PathElement::new(vec![(x, y), (end, by)], c.mix(0.5)))
@@ -379,12 +388,14 @@ pub type Boxed = (i32, i32, i32, i32);
 
 /// Where the name of the point at `(x, y)` goes: the first of a few places
 /// around it (right, left, then further above and below) whose box meets no
-/// box in `placed` and no other point; else the one that meets the fewest.
+/// box in `placed`, no other point and none of `bars` (an interval bar
+/// crossing a name hides both); else the one that meets the fewest.
 /// Returns its left end, its middle height and its width, and adds its box
 /// to `placed`.
 pub fn place_label(
     placed: &mut Vec<Boxed>,
     points: &[(i32, i32)],
+    bars: &[Boxed],
     (x, y): (i32, i32),
     name: &str,
 ) -> (i32, i32, i32) {
@@ -398,7 +409,7 @@ pub fn place_label(
             let by = y + dy;
             let b = (bx, by - h / 2, bx + w, by + h / 2);
             let meets = |o: &Boxed| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3;
-            let hits = placed.iter().filter(|o| meets(o)).count()
+            let hits = placed.iter().chain(bars).filter(|o| meets(o)).count()
                 + points
                     .iter()
                     .filter(|&&(px, py)| {
@@ -429,7 +440,7 @@ mod tests {
         let points = [(100, 100), (102, 101), (101, 99), (99, 102), (400, 300)];
         let mut placed = Vec::new();
         for (k, &p) in points.iter().enumerate() {
-            place_label(&mut placed, &points, p, &format!("agent-{k}"));
+            place_label(&mut placed, &points, &[], p, &format!("agent-{k}"));
         }
         for (i, a) in placed.iter().enumerate() {
             for b in &placed[..i] {
@@ -439,6 +450,28 @@ mod tests {
         }
         // The one apart keeps the place at the right of its point.
         assert_eq!((placed[4].0, placed[4].1), (408, 293));
+    }
+
+    #[test]
+    fn a_name_is_placed_off_the_interval_bars() {
+        // A bar 20 pixels right of the point, tall enough to cross every
+        // place on that side: the name goes to the left.
+        let bars = [(119, 0, 121, 400)];
+        let mut placed = Vec::new();
+        let (bx, by, w) = place_label(&mut placed, &[(100, 200)], &bars, (100, 200), "pimc-1k");
+        assert_eq!((bx + w, by), (92, 200), "{placed:?}");
+        // Bars on both sides, short: the name goes above or below them.
+        let bars = [(105, 190, 300, 210), (-100, 190, 95, 210)];
+        let mut placed = Vec::new();
+        let (_, by, _) = place_label(&mut placed, &[(100, 200)], &bars, (100, 200), "pimc-1k");
+        assert!((by - 200).abs() >= 14, "{placed:?}");
+        let b = placed[0];
+        for o in bars {
+            assert!(
+                !(b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3),
+                "{b:?} meets {o:?}"
+            );
+        }
     }
 
     #[test]
