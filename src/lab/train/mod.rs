@@ -115,7 +115,7 @@ impl Dataset {
 /// `behaviour` when there is one (the teacher then only labels, and the
 /// game is the behaviour's: the teacher's colour and target are asked, and
 /// recorded, only after a play it agreed with).
-struct Labeler {
+struct Labeler<'s> {
     teacher: Teacher,
     behaviour: Option<Seat>,
     /// Whether the behaviour's last play (or drawn-card or stack answer)
@@ -126,6 +126,11 @@ struct Labeler {
     /// Whether each position has the known-cards section too.
     known: bool,
     data: Dataset,
+    /// Raised by an interrupt: the round in progress is played out by
+    /// `idle`, cheaply, instead of waiting for the teacher's searches (its
+    /// positions are not kept: an interrupted stage keeps no labels).
+    stop: &'s AtomicBool,
+    idle: Seat,
 }
 
 /// The teacher of a labelling: any strategy, or a search kept as itself so
@@ -168,7 +173,12 @@ enum Values {
     None,
 }
 
-impl Labeler {
+impl Labeler<'_> {
+    /// The seat that plays out the round once `stop` is raised.
+    fn stopped(&mut self) -> Option<&mut Seat> {
+        self.stop.load(Ordering::Relaxed).then_some(&mut self.idle)
+    }
+
     /// The answer played: the behaviour's (asked by `ask`), or the
     /// teacher's `taught` when the teacher plays.
     fn play<T>(&mut self, taught: T, ask: impl FnOnce(&mut Seat) -> T) -> T {
@@ -247,7 +257,7 @@ fn decision(obs: &Observation, kind: DecisionKind, cards: CardSet, may_draw: boo
     }
 }
 
-impl Strategy for Labeler {
+impl Strategy for Labeler<'_> {
     fn name(&self) -> &str {
         self.teacher.name()
     }
@@ -269,6 +279,9 @@ impl Strategy for Labeler {
         playable: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
+        if let Some(s) = self.stopped() {
+            return s.choose_play(obs, playable, rng);
+        }
         let c = self.teacher.get().choose_play(obs, playable, rng);
         let d = decision(obs, DecisionKind::Play, playable, may_draw(obs, playable));
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
@@ -277,6 +290,9 @@ impl Strategy for Labeler {
         self.play_noting(c, |b| b.choose_play(obs, playable, rng))
     }
     fn play_drawn(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        if let Some(s) = self.stopped() {
+            return s.play_drawn(obs, card, rng);
+        }
         let yes = self.teacher.get().play_drawn(obs, card, rng);
         let d = decision(obs, DecisionKind::PlayDrawn, CardSet::single(card), false);
         self.record(
@@ -290,6 +306,9 @@ impl Strategy for Labeler {
         self.play_noting(yes, |b| b.play_drawn(obs, card, rng))
     }
     fn choose_color(&mut self, obs: &Observation, rng: &mut Rng) -> Color {
+        if let Some(s) = self.stopped() {
+            return s.choose_color(obs, rng);
+        }
         if let Some(b) = self.disagreeing() {
             return b.choose_color(obs, rng);
         }
@@ -304,6 +323,9 @@ impl Strategy for Labeler {
         self.play(c, |b| b.choose_color(obs, rng))
     }
     fn call_uno(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        if let Some(s) = self.stopped() {
+            return s.call_uno(obs, rng);
+        }
         let yes = self.teacher.get().call_uno(obs, rng);
         let d = decision(obs, DecisionKind::Uno, CardSet::EMPTY, false);
         self.record(
@@ -316,6 +338,9 @@ impl Strategy for Labeler {
         self.play(yes, |b| b.call_uno(obs, rng))
     }
     fn choose_target(&mut self, obs: &Observation, rng: &mut Rng) -> u8 {
+        if let Some(s) = self.stopped() {
+            return s.choose_target(obs, rng);
+        }
         if let Some(b) = self.disagreeing() {
             return b.choose_target(obs, rng);
         }
@@ -332,6 +357,9 @@ impl Strategy for Labeler {
         answers: CardSet,
         rng: &mut Rng,
     ) -> Option<CardId> {
+        if let Some(s) = self.stopped() {
+            return s.answer_stack(obs, answers, rng);
+        }
         let c = self.teacher.get().answer_stack(obs, answers, rng);
         let d = decision(obs, DecisionKind::Stack, answers, true);
         let a = c.map_or(ACT_DRAW, |c| action_of_card(&obs.rules().deck, c));
@@ -340,6 +368,9 @@ impl Strategy for Labeler {
         self.play_noting(c, |b| b.answer_stack(obs, answers, rng))
     }
     fn challenge(&mut self, obs: &Observation, rng: &mut Rng) -> bool {
+        if let Some(s) = self.stopped() {
+            return s.challenge(obs, rng);
+        }
         let yes = self.teacher.get().challenge(obs, rng);
         let d = decision(obs, DecisionKind::Challenge, CardSet::EMPTY, false);
         let a = if yes { ACT_CHALLENGE } else { ACT_NO_CHALLENGE };
@@ -347,6 +378,9 @@ impl Strategy for Labeler {
         self.play(yes, |b| b.challenge(obs, rng))
     }
     fn jump_in(&mut self, obs: &Observation, card: CardId, rng: &mut Rng) -> bool {
+        if let Some(s) = self.stopped() {
+            return s.jump_in(obs, card, rng);
+        }
         let yes = self.teacher.get().jump_in(obs, card, rng);
         let d = decision(obs, DecisionKind::JumpIn, CardSet::single(card), false);
         self.record(
@@ -432,6 +466,8 @@ pub fn label(
                     played: None,
                     known,
                     data: Dataset::default(),
+                    stop,
+                    idle: Seat::First(crate::agents::FirstStrategy),
                 })
                 .collect();
             play_round(&mut game, &mut seats[..], seed, i).map_err(|e| e.to_string())?;
@@ -551,6 +587,45 @@ mod tests {
         stop: &AtomicBool,
     ) -> Dataset {
         label(rules, &[2, 4], teacher, None, games, 9, false, stop).unwrap()
+    }
+
+    /// An interrupt during a round: the teacher is asked nothing more (a
+    /// search of 3,000 simulations a decision made the interrupt wait for
+    /// every round in progress to be searched to its end).
+    #[test]
+    fn an_interrupt_plays_the_round_in_progress_out_without_the_teacher() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        static ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        /// Plays the first card, and raises the stop at its first play.
+        struct Raising;
+        impl Strategy for Raising {
+            fn name(&self) -> &str {
+                "raising"
+            }
+            fn choose_play(
+                &mut self,
+                _: &Observation,
+                playable: CardSet,
+                _: &mut Rng,
+            ) -> Option<CardId> {
+                ASKED.fetch_add(1, Ordering::SeqCst);
+                STOP.store(true, Ordering::SeqCst);
+                playable.first()
+            }
+        }
+        let teacher = StrategySpec::custom("raising", "rust", || Box::new(Raising)).unwrap();
+        let rules = Rules::builtin("classic");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let data = pool
+            .install(|| label(&rules, &[2], &teacher, None, 0..3, 9, false, &STOP))
+            .unwrap();
+        // One play asked of the teacher; the round went on to its end with
+        // the stand-in (the games not begun were skipped).
+        assert_eq!(ASKED.load(Ordering::SeqCst), 1);
+        assert!(data.len() <= 1, "{}", data.len());
     }
 
     #[test]
