@@ -67,14 +67,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     // fair table: refused unless asked for, as tournaments refuse it.
     strategy::check_fair(&field, a.allow_oracle).map_err(Fail)?;
     let start = StrategySpec::load(&a.start)?;
-    let name = match (&a.name, &a.out) {
-        (Some(n), _) => n.clone(),
-        (None, Some(p)) => p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "tuned".into()),
-        (None, None) => "tuned".into(),
-    };
+    let name = tune::preset_name(a.name.as_deref(), a.out.as_deref());
     check_name(&name, "the preset (--name, or --out's file name)")?;
     let threads = a.threads.unwrap_or_else(cores);
     let cfg = TuneConfig {

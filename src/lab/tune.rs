@@ -144,6 +144,19 @@ pub fn params_at(base: &HeuristicParams, x: &[f64]) -> HeuristicParams {
     p
 }
 
+/// The tuned preset's name: `name` when given, else the stem of the file
+/// it is written to, else "tuned".
+pub fn preset_name(name: Option<&str>, out: Option<&std::path::Path>) -> String {
+    match (name, out) {
+        (Some(n), _) => n.to_string(),
+        (None, Some(p)) => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tuned".into()),
+        (None, None) => "tuned".into(),
+    }
+}
+
 /// Everything a tuning run needs; checked by [`TuneConfig::validate`].
 #[derive(Clone, Debug)]
 pub struct TuneConfig {

@@ -48,14 +48,7 @@ pub fn tune(
     // no fair table: refused unless asked for, as tournaments refuse it.
     agents::check_fair(&field, allow_oracle).map_err(value_error)?;
     let start = StrategySpec::load(start).map_err(crate::strategy_error)?;
-    let name = match (&name, &out) {
-        (Some(n), _) => n.clone(),
-        (None, Some(p)) => p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "tuned".into()),
-        (None, None) => "tuned".into(),
-    };
+    let name = search::preset_name(name.as_deref(), out.as_deref());
     if !unolab::lab::plain_name(&name, true) {
         return Err(value_error(format!(
             "invalid name '{name}' (valid: letters, digits, '-', '_' and '.'; it names the preset: name=, or out's file name)"
