@@ -175,7 +175,11 @@ fn identity(a: &ArmState, metric: &str, group: &str) -> bool {
 /// squares of the arms' distances to the ends that push it that way), for a
 /// difference without a standard error of its own ([`Untested::Constant`]).
 /// None when either arm has no interval.
-fn square_and_add(diff: f64, arm: Option<Estimate>, base: Option<Estimate>) -> Option<(f64, f64)> {
+pub fn square_and_add(
+    diff: f64,
+    arm: Option<Estimate>,
+    base: Option<Estimate>,
+) -> Option<(f64, f64)> {
     let (a, b) = (arm?, base?);
     if !(a.lo.is_finite() && a.hi.is_finite() && b.lo.is_finite() && b.hi.is_finite()) {
         return None;
