@@ -198,9 +198,13 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
     # Resuming the finished run plays nothing and leaves its files as they
     # were (it added a call that played no game).
     files = {f.name: f.read_bytes() for f in d.iterdir()}
-    again = unolab.compare("random", games=900, out=d, resume=True, **args)
+    seen = []
+    again = unolab.compare("random", games=900, out=d, resume=True,
+                           progress=lambda done, total: seen.append((done, total)), **args)
     assert strip(again["arms"]) == strip(straight["arms"])
     assert len(again["manifest"]["continued_by"]) == 2
+    # Its progress says the saved games are all there (it said 0).
+    assert seen and seen[-1] == (900, 900), seen
     assert {f.name: f.read_bytes() for f in d.iterdir()} == files
 
 
@@ -1071,6 +1075,12 @@ def test_ladder_equals_the_cli_and_writes_what_it_writes(cli, tmp_path):
     out = tmp_path / "py"
     unolab.ladder(f, out=out, games=60)
     assert (out / "ladder.csv").is_file() and (out / "2p" / "ratings.csv").is_file()
+    # The report's command to play it again is the call, with force=True
+    # (it was the call's text with a command line's " --force" after it).
+    regen = [line for line in (out / "report.md").read_text().splitlines()
+             if line.startswith("Regenerate:")]
+    assert regen == [f"Regenerate: `unolab.ladder(file={str(f)!r}, games=60, out={str(out)!r}, "
+                     "force=True)` in Python"]
     with pytest.raises(FileExistsError, match="force"):
         unolab.ladder(f, out=out, games=60)
     unolab.ladder(f, out=out, games=60, force=True)
@@ -1091,8 +1101,9 @@ def test_ladder_equals_the_cli_and_writes_what_it_writes(cli, tmp_path):
     assert svg.read_text() == unolab.redraw_ladder(f, out=tmp_path / "cli").read_text()
     assert {p.name: p.read_bytes() for p in (tmp_path / "cli").iterdir()
             if p.is_file() and p.name != "ladder.svg"} == kept
+    (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="holds no ladder.csv"):
-        unolab.redraw_ladder(f, out=tmp_path / "nowhere")
+        unolab.redraw_ladder(f, out=tmp_path / "empty")
 
 
 def test_a_bad_ladder_call_is_refused_before_any_game(tmp_path):

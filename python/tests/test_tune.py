@@ -65,7 +65,7 @@ def test_tune_refuses_bad_input_before_any_game(tmp_path):
         unolab.tune(**SMALL, force=True)
     with pytest.raises(ValueError, match="start 'random' is not a heuristic preset"):
         unolab.tune(**{**SMALL, "generations": 1}, start="random")
-    with pytest.raises(ValueError, match="population must be at least 4"):
+    with pytest.raises(ValueError, match=r"population=3 is out of range \(valid: 4 to 1048576\)"):
         unolab.tune(**{**SMALL, "population": 3})
     with pytest.raises(ValueError, match="invalid name 'a b'"):
         unolab.tune(**SMALL, name="a b")
@@ -86,3 +86,60 @@ def test_tune_plays_its_field_with_python_strategies():
     r = unolab.tune(**{**SMALL, "field": [First()], "holdout_games": 200}, threads=1)
     assert r["field"] == ["First"]
     assert r["holdout"]["games"] == 200
+
+
+def test_limits_paths_and_numpy_values_are_taken_as_the_command_line_takes_them(tmp_path):
+    """What an audit of the new functions found: bounds the command line
+    has and Python lacked, paths refused or split, numpy values recorded
+    as '<int64 object>'."""
+    import json
+
+    import numpy as np
+    from conftest import REPO
+
+    with pytest.raises(ValueError, match=r"population=1000000000 is out of range \(valid: 4 to 1048576\)"):
+        unolab.tune(**{**SMALL, "population": 10**9})
+    with pytest.raises(ValueError, match=r"generations=1099511627776 is out of range"):
+        unolab.tune(**{**SMALL, "generations": 2**40})
+    with pytest.raises(ValueError, match="ends with a separator"):
+        unolab.tune(**SMALL, out=str(tmp_path / "newdir") + "/")
+    assert not (tmp_path / "newdir").exists()
+    # A preset's path as a pathlib.Path: tune's start, compare's b_seat.
+    r = unolab.tune(**{**SMALL, "generations": 1, "holdout_games": 100},
+                    start=REPO / "strategies" / "color.toml")
+    assert r["start"] == "color"
+    c = unolab.compare("color", players=2, b_seat=(0, REPO / "strategies" / "tuned.toml"),
+                       games=20, threads=1)
+    assert "tuned" in c["manifest"]["arms"][1]["lineup"][0]["name"]
+    # A path with a comma cannot stand in a comma list: said, not split.
+    with pytest.raises(ValueError, match="holds a comma"):
+        unolab.run([tmp_path / "a,b.toml", "color"], players=2, games=10)
+    # numpy's integers are recorded by their values.
+    unolab.run(["color", "random"], players=np.int64(2), games=np.int32(30),
+               settings={"hand_size": np.int64(5)}, out=tmp_path / "np", threads=1)
+    m = json.loads((tmp_path / "np" / "manifest.json").read_text())
+    assert m["command"][1].startswith(
+        "unolab.run(strategies=['color', 'random'], players=2, games=30, settings={'hand_size': 5}"
+    ), m["command"]
+
+
+def test_one_python_object_stands_for_one_name_of_an_experiment():
+    class Mine(unolab.Strategy):
+        def play(self, obs, legal):
+            return legal[0]
+
+    exp = {"name": "e", "base": {"players": 3, "strategies": "mine,random,yours"},
+           "arm": [{"label": "a"}, {"label": "b", "house": ["seven_o"]}]}
+    d = Mine()
+    with pytest.raises(ValueError, match="'mine' and 'yours' map to the same Python object"):
+        unolab.experiment(exp, strategies={"mine": d, "yours": d}, games=10)
+    r = unolab.experiment(exp, strategies={"mine": Mine(), "yours": Mine()}, games=10, threads=1)
+    assert r["manifest"]["clusters"] == 10
+
+
+def test_redraw_ladder_says_when_the_folder_is_missing(tmp_path):
+    f = tmp_path / "l.toml"
+    f.write_text('name = "l"\nplayers = [2]\ngames = 10\nseed = 1\nfield = ["random", "color"]\n'
+                 'reference = "random"\nceiling = "color"\n')
+    with pytest.raises(FileNotFoundError, match="is not a folder: nothing to redraw"):
+        unolab.redraw_ladder(f, out=tmp_path / "nosuch")

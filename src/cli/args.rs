@@ -92,17 +92,21 @@ fn parse_positive(s: &str, what: &str) -> Result<u64, String> {
 
 /// `tune --generations`.
 pub fn parse_generations(s: &str) -> Result<u64, String> {
-    parse_positive(s, "generation count")
+    parse_up_to(
+        s,
+        "generation count",
+        Some(unolab::lab::tune::MAX_GENERATIONS),
+    )
 }
 
 /// `tune --population`: 4 (the least the search works with) to 2^20.
 pub fn parse_population(s: &str) -> Result<u64, String> {
+    use unolab::lab::tune::{MAX_POPULATION, MIN_POPULATION};
     const WHAT: &str = "population (candidates per generation)";
-    match parse_up_to(s, WHAT, Some(1 << 20)) {
-        Ok(n) if n >= 4 => Ok(n),
+    match parse_up_to(s, WHAT, Some(MAX_POPULATION)) {
+        Ok(n) if n >= MIN_POPULATION => Ok(n),
         _ => Err(format!(
-            "'{s}' is not a valid {WHAT} (valid: 4 to {})",
-            1 << 20
+            "'{s}' is not a valid {WHAT} (valid: {MIN_POPULATION} to {MAX_POPULATION})"
         )),
     }
 }

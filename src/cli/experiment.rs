@@ -154,25 +154,14 @@ pub fn drive(
         }
         (None, false) => LockstepState::new(&cfg),
     };
-    // Said once every check has passed, so that a refusal stays one line.
-    if !replaced.is_empty() {
-        let arms: Vec<String> = replaced
-            .iter()
-            .map(|(label, s)| format!("'{label}' ({})", s.name()))
-            .collect();
-        eprintln!(
-            "note: --seating {} replaces the seating the file gives arm{} {}",
-            c.seating.as_deref().unwrap_or_default(),
-            if arms.len() == 1 { "" } else { "s" },
-            arms.join(", ")
-        );
-    }
     // The output folder must be writable before the first game; with
     // --force the earlier results go.
     let session = Session::begin(out)?;
     if let (Some(dir), true) = (out, c.force) {
         clear_results(dir).map_err(|e| session.failed(e))?;
     }
+    // Said once every check has passed, so that a refusal stays one line.
+    seating_note(&replaced, c);
     let total = cfg.max_clusters;
     // What a resumed run had played: when it had finished, nothing is
     // played and nothing written (its files stand, with no command added).
@@ -249,6 +238,24 @@ pub fn drive(
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Names the arms whose own seating `--seating` replaced
+/// ([`Overrides::seating_replaced`]), on stderr.
+pub fn seating_note(replaced: &[(String, unolab::sim::Seating)], c: &CommonArgs) {
+    if replaced.is_empty() {
+        return;
+    }
+    let arms: Vec<String> = replaced
+        .iter()
+        .map(|(label, s)| format!("'{label}' ({})", s.name()))
+        .collect();
+    eprintln!(
+        "note: --seating {} replaces the seating the file gives arm{} {}",
+        c.seating.as_deref().unwrap_or_default(),
+        if arms.len() == 1 { "" } else { "s" },
+        arms.join(", ")
+    );
 }
 
 /// What `--resume` says of a run that had nothing left to play.

@@ -90,7 +90,9 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     // The interrupt handler first (Session::begin), so that a signal never
     // finds a folder made and no handler to remove it.
     let session = Session::begin(None)?;
-    stops_after("the generation in progress and then its held-out games");
+    stops_after(
+        "the games in progress (the generation under way is dropped) and then the held-out games",
+    );
     let created = match &a.out {
         Some(p) => prepare_out_file(p, "--out", a.force)?,
         None => Vec::new(),

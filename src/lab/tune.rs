@@ -144,6 +144,12 @@ pub fn params_at(base: &HeuristicParams, x: &[f64]) -> HeuristicParams {
     p
 }
 
+/// The most generations a tuning run takes (its count is a `u32`).
+pub const MAX_GENERATIONS: u64 = u32::MAX as u64;
+/// The fewest and the most candidates per generation.
+pub const MIN_POPULATION: u64 = 4;
+pub const MAX_POPULATION: u64 = 1 << 20;
+
 /// The tuned preset's name: `name` when given, else the stem of the file
 /// it is written to, else "tuned".
 pub fn preset_name(name: Option<&str>, out: Option<&std::path::Path>) -> String {
@@ -338,13 +344,14 @@ pub struct TuneOutcome {
 /// Plays games `range` with each line-up of `arms` (entry 0 is the arm; the
 /// table rotates as in the runner: in game `i`, seat `s` holds entry
 /// `(s + i) mod players`) and calls `on(i, won)` with whether each arm's entry
-/// 0 won game `i`. At most 8 arms.
+/// 0 won game `i`. At most 8 arms. A raised `stop` ends it after the game
+/// in progress.
 fn play_arms(
     rules: &Rules,
     players: usize,
     arms: &[Vec<Entrant>],
     seed: u64,
-    range: Range<u64>,
+    (range, stop): (Range<u64>, &AtomicBool),
     mut on: impl FnMut(&[bool]),
 ) -> Result<(), IllegalActionError> {
     let mut game = new_game(rules, players);
@@ -363,6 +370,9 @@ fn play_arms(
         .collect();
     let mut won = [false; 8];
     for i in range {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let r = (i % players as u64) as usize;
         let arm_seat = (players - r) % players;
         for (a, rot) in seats.iter_mut().enumerate() {
@@ -376,8 +386,9 @@ fn play_arms(
 }
 
 /// Runs the cross-entropy method. `progress` is called after each generation;
-/// setting `stop` ends the search after the generation in progress (the
-/// held-out evaluation still runs, on the mean reached); set during the
+/// setting `stop` ends the search after the games in progress, dropping the
+/// generation under way (the held-out evaluation still runs, on the mean
+/// the generations before it reached); set during the
 /// held-out evaluation, it ends that after the games in progress (the
 /// figures are those of the games played, a prefix of its range).
 pub fn tune(
@@ -427,13 +438,19 @@ pub fn tune(
                         cfg.players,
                         &[cfg.lineup(arm)],
                         cfg.seed,
-                        range.clone(),
+                        (range.clone(), stop),
                         |won| w += won[0] as u64,
                     )
                     .map(|_| w)
                 })
                 .collect::<Result<Vec<u64>, IllegalActionError>>()
         })?;
+        // Interrupted within the generation: its games are dropped, and the
+        // mean stays the one the generations before it reached.
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
         let mut order: Vec<usize> = (0..cfg.population).collect();
         order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
         let elite = &order[..n_elite];
@@ -460,9 +477,9 @@ pub fn tune(
         progress(&gen);
         history.push(gen);
     }
-    // An interrupt during the last generation is one of the search too
-    // (the loop only reads it between generations): it did not reach the
-    // evaluation, which skipped every game.
+    // An interrupt after the last generation's games, before the
+    // evaluation, is one of the search too: it did not reach the
+    // evaluation, which would skip every game.
     interrupted |= stop.load(Ordering::Relaxed);
     let params = params_at(&base, &mu);
     // After an interrupt of the search the evaluation runs whole, as
@@ -508,13 +525,22 @@ pub fn holdout(
             let lo = c * CHUNK;
             let hi = ((c + 1) * CHUNK).min(cfg.holdout_games);
             let range = HOLDOUT_BASE + lo..HOLDOUT_BASE + hi;
-            play_arms(&cfg.rules, cfg.players, &arms, cfg.seed, range, |w| {
-                for a in 0..3 {
-                    t[a] += w[a] as u64;
-                }
-                t[3] += (w[0] && !w[1]) as u64;
-                t[4] += (w[1] && !w[0]) as u64;
-            })
+            // The chunks end at an interrupt; a chunk is played whole.
+            let whole = AtomicBool::new(false);
+            play_arms(
+                &cfg.rules,
+                cfg.players,
+                &arms,
+                cfg.seed,
+                (range, &whole),
+                |w| {
+                    for a in 0..3 {
+                        t[a] += w[a] as u64;
+                    }
+                    t[3] += (w[0] && !w[1]) as u64;
+                    t[4] += (w[1] && !w[0]) as u64;
+                },
+            )
             .map_err(|e| (lo, e))?;
             t[5] += hi - lo;
             Ok(())

@@ -213,8 +213,9 @@ impl LadderReport<'_> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// `report.md`: the question, one table per table size, the plot, the command.
-    pub fn markdown(&self, command: &str) -> String {
+    /// `report.md`: the question, one table per table size, the plot, the
+    /// command (its words; a Python call is `["python", CALL]`).
+    pub fn markdown(&self, command: &[String]) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
         let mut s = format!("# {}\n\n", self.cfg.name);
         if !self.description.trim().is_empty() {
@@ -316,13 +317,8 @@ impl LadderReport<'_> {
              The rank orders the point estimates; its 95% interval, each agent's rank taken alone, counts the agents shown above and below it by simultaneous 95% intervals for its rating differences (with the ratings' covariance in the fit). \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is Fieller's, from the three ratings and their covariance in the tournament's fit. Each tournament's ratings, head-to-head \
-             table and plot are in its folder ({folders}).\n\nRegenerate: `{regenerate}`\n",
-            // The folder holds these results now: running it again needs --force.
-            regenerate = if command.split(' ').any(|w| w == "--force") {
-                command.to_string()
-            } else {
-                format!("{command} --force")
-            },
+             table and plot are in its folder ({folders}).\n\nRegenerate: {regenerate}\n",
+            regenerate = regenerate(command),
             folders = self
                 .outcome
                 .rungs
@@ -400,13 +396,38 @@ impl LadderReport<'_> {
         let files = [
             ("ladder.csv", self.ladder_csv().map_err(|e| e.to_string())?),
             ("ladder.svg", self.ladder_svg()?),
-            ("report.md", self.markdown(&first.join(" "))),
+            ("report.md", self.markdown(&first)),
             (
                 "manifest.json",
                 serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
             ),
         ];
         super::write_files_atomically(dir, &files)
+    }
+}
+
+/// The command that plays a ladder again into the folder that holds its
+/// results now, which needs `--force` (`force=True` in a Python call).
+fn regenerate(command: &[String]) -> String {
+    match command {
+        [py, call] if py == "python" => {
+            let call = match call.strip_suffix(')') {
+                Some(head) if !call.contains("force=True") => {
+                    let sep = if head.ends_with('(') { "" } else { ", " };
+                    format!("{head}{sep}force=True)")
+                }
+                _ => call.clone(),
+            };
+            format!("{} in Python", super::text::code_span(&call))
+        }
+        _ => {
+            let line = command.join(" ");
+            super::text::code_span(&if command.iter().any(|w| w == "--force") {
+                line
+            } else {
+                format!("{line} --force")
+            })
+        }
     }
 }
 

@@ -311,6 +311,20 @@ impl Report<'_> {
     }
 }
 
+/// `text` as a Markdown code span: between single backticks, or between
+/// more backticks than the longest run of them in it (a Python call's
+/// string may hold one), with a space inside so the text may start or end
+/// with one.
+pub fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    if longest == 0 {
+        format!("`{text}`")
+    } else {
+        let fence = "`".repeat(longest + 1);
+        format!("{fence} {text} {fence}")
+    }
+}
+
 /// An Elo figure, signed, whole, but with a decimal under half a point, so
 /// that an interval's end just below 0 does not read "-0" (or "+0" above).
 pub fn elo_text(x: f64) -> String {
@@ -334,7 +348,15 @@ pub fn fmt_rate(x: f64) -> String {
 }
 #[cfg(test)]
 mod tests {
-    use super::{clip_columns, columns, elo_text, Cell};
+    use super::{clip_columns, code_span, columns, elo_text, Cell};
+
+    #[test]
+    fn a_code_span_holds_a_text_with_backticks() {
+        assert_eq!(code_span("unolab run -g 5"), "`unolab run -g 5`");
+        // A Python call whose string holds a backtick, and one holding two.
+        assert_eq!(code_span("f(x='a`b')"), "`` f(x='a`b') ``");
+        assert_eq!(code_span("f('``')"), "``` f('``') ```");
+    }
 
     #[test]
     fn an_elo_end_near_zero_keeps_its_sign_and_a_decimal() {

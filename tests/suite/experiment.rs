@@ -1363,4 +1363,22 @@ fn a_seating_given_on_the_command_line_says_which_arms_it_replaced() {
     let o = go(&[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("note: --seating"), "{err}");
+    // A refusal stays one line: the note comes only once every check has
+    // passed (it came before an --out that is a file was refused).
+    let afile = dir.join("afile");
+    std::fs::write(&afile, "x").unwrap();
+    let o = unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "-g",
+        "20",
+        "--seating",
+        "rotate",
+        "--out",
+        afile.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

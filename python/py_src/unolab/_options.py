@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import numbers
 import operator
 import os
 from typing import Any, Mapping, Optional, Sequence, Union
@@ -235,6 +236,8 @@ def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
     ``""``) is a ``ValueError``, as in ``unolab.run``."""
     if strategies is None:
         return []
+    if isinstance(strategies, os.PathLike):
+        return [os.fspath(strategies)]
     if isinstance(strategies, str):
         if not strategies.strip():
             return []
@@ -244,7 +247,7 @@ def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
         return items
     if isinstance(strategies, Mapping) or not _iterable(strategies):
         raise TypeError(f"strategies are a comma list or a list of names, got {strategies!r}")
-    items = list(strategies)
+    items = [os.fspath(x) if isinstance(x, os.PathLike) else x for x in strategies]
     for item in items:
         if not isinstance(item, str):
             raise TypeError(f"strategies are names, got {item!r}")
@@ -289,6 +292,13 @@ def _value_text(v: Any) -> str:
     a callable) by what it is, since its state is not in a repr."""
     if v is None or isinstance(v, (bool, int, float, str)):
         return repr(v)
+    # numpy's scalars (np.int64, np.float32, np.bool_) by their value.
+    if isinstance(v, np.bool_):
+        return repr(bool(v))
+    if isinstance(v, numbers.Integral):
+        return repr(int(v))
+    if isinstance(v, numbers.Real):
+        return repr(float(v))
     if isinstance(v, os.PathLike):
         return repr(os.fspath(v))
     if isinstance(v, Mapping):

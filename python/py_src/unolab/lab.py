@@ -182,7 +182,13 @@ def _strategies(s: Strategies, what: str = "strategies") -> list:
     """A list of names and objects (a comma list of names is split; a path,
     ``pathlib.Path``, names a preset file)."""
     if isinstance(s, os.PathLike):
-        return [os.fspath(s)]
+        path = os.fspath(s)
+        if "," in path:
+            raise ValueError(
+                f"{what}: the preset path '{path}' holds a comma, which separates "
+                "strategies in a list; rename the file"
+            )
+        return [path]
     if isinstance(s, str):
         items = [x.strip() for x in s.split(",")]
         if not all(items):
@@ -506,9 +512,10 @@ def tune(
     tuned preset against ``start``. ``out=FILE`` writes the preset file
     (refused when it exists, unless ``force=True``); ``name`` names the
     preset (default: ``out``'s file name, or ``"tuned"``). ``progress``
-    counts generations. Ctrl-C ends the search after the generation in
-    progress, then the held-out evaluation after the games in progress, and
-    raises ``KeyboardInterrupt`` whose ``result`` holds the preset reached."""
+    counts generations. Ctrl-C ends the search after the games in progress
+    (the generation under way is dropped), then the held-out evaluation
+    after its games in progress, and raises ``KeyboardInterrupt`` whose
+    ``result`` holds the preset reached."""
     text, interrupted = _core.tune(
         rules_of(rules),
         setting_items(settings),
@@ -516,10 +523,10 @@ def tune(
         _players(players),
         _strategies(field, "field"),
         _name("start", start),
-        _count("generations", generations),
-        _count("population", population),
+        _within("generations", generations, 1, _MAX_GENERATIONS),
+        _within("population", population, 4, _MAX_POPULATION),
         _count("game count", games),
-        _count("holdout_games", holdout_games),
+        _count("held-out game count", holdout_games),
         _seed(seed),
         _threads(threads),
         None if name is None else _name("name", name),
@@ -532,9 +539,24 @@ def tune(
     return _finish(text, interrupted, TuneResult, "generations")
 
 
+# The core's bounds (unolab::lab::tune): a generation count is 32 bits, and
+# a generation holds 4 to 2**20 candidates.
+_MAX_GENERATIONS = 2**32 - 1
+_MAX_POPULATION = 2**20
+
+
+def _within(name: str, v: Any, lo: int, hi: int) -> int:
+    v = int_of(name, v)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}={v} is out of range (valid: {lo} to {hi})")
+    return v
+
+
 def _name(what: str, v: Any) -> str:
+    if isinstance(v, os.PathLike):
+        return os.fspath(v)
     if not isinstance(v, str):
-        raise TypeError(f"{what} is a name (a string), got {v!r}")
+        raise TypeError(f"{what} is a name or a preset's path, got {v!r}")
     return v
 
 
@@ -609,6 +631,8 @@ def compare(
                     f"(K, strategy) or {{K: strategy}}, not {b_seat!r}"
                 )
             k, s = b_seat
+            if isinstance(s, os.PathLike):
+                s = os.fspath(s)
             seat = (int_of("seat", k), s)
         if not 0 <= seat[0] < players:
             raise not_a_seat(seat[0])

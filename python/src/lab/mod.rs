@@ -370,6 +370,9 @@ fn play_experiment(
     let state = Mutex::new(state);
     let driven = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+        // A resumed run starts from the games it saved, as the command
+        // line's bar does.
+        p(st.clusters);
         let mut saver = saver.lock().unwrap_or_else(|p| p.into_inner());
         run_lockstep(&cfg, &mut st, stop, p, &mut |s| saver.tick(s))
     });
@@ -469,7 +472,14 @@ pub fn experiment(
         )));
     }
     let mut customs = Customs::default();
-    for (name, obj) in &custom {
+    for (k, (name, obj)) in custom.iter().enumerate() {
+        // One object (or class) stands for one name: a second name of it
+        // was taken for the first, and then read as an unknown strategy.
+        if let Some((other, _)) = custom[..k].iter().find(|(_, o)| o.is(obj)) {
+            return Err(value_error(format!(
+                "strategies: '{other}' and '{name}' map to the same Python object; a Python strategy stands for one name (give '{name}' an object of its own)"
+            )));
+        }
         customs.name_for(obj, Some(name))?;
     }
     let specs = customs.specs();

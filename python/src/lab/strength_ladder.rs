@@ -115,6 +115,12 @@ pub fn redraw_ladder(file: &str, out: Option<PathBuf>) -> PyResult<String> {
     let lf = LadderFile::parse(&text, file).map_err(value_error)?;
     let (cfg, _) = lf.config(file, None, 1).map_err(super::config_error)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&lf.name));
+    if !out.is_dir() {
+        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+            "{} is not a folder: nothing to redraw (out= is the folder a ladder wrote)",
+            out.display()
+        )));
+    }
     if !out.join("ladder.csv").is_file() {
         return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
             "{} holds no ladder.csv: nothing to redraw (a ladder writes it when it is run with out=)",

@@ -70,11 +70,21 @@ pub fn tune(
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     // An earlier preset is not replaced without force=True, and its folder
     // is made and checked writable before the first game.
+    let unfit = out.as_deref().and_then(unolab::report::unfit_target);
     let _made = match &out {
-        Some(p) if p.is_dir() => return Err(value_error(format!(
+        Some(p) if unfit.is_some() && !p.is_dir() => {
+            return Err(value_error(format!(
+                "out={} {}",
+                p.display(),
+                unfit.unwrap_or_default()
+            )))
+        }
+        Some(p) if p.is_dir() => {
+            return Err(value_error(format!(
             "out={} is a directory; tune writes a preset file (e.g. out='strategies/mine.toml')",
             p.display()
-        ))),
+        )))
+        }
         Some(p) if p.exists() && !force => {
             return Err(exists_error(format!(
                 "out={} already exists; use force=True to replace it, or another out",

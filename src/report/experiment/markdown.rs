@@ -3,6 +3,7 @@
 
 use super::text::{figure, fmt_p, p_cell, valued};
 use super::{arm_rows, comparison_rows, tested, title, ArmRow, ComparisonRow, ExperimentReport};
+use crate::report::text::code_span;
 use crate::sim::lockstep::{Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
@@ -298,8 +299,8 @@ impl ExperimentReport<'_> {
             let args: Vec<&str> = c.iter().skip(1).map(String::as_str).collect();
             match c.first().map(String::as_str) {
                 // The Python package's call (`unolab.compare(...)`).
-                Some("python") => format!("`{}` in Python", args.join(" ")),
-                _ => format!("`unolab {}`", args.join(" ")),
+                Some("python") => format!("{} in Python", code_span(&args.join(" "))),
+                _ => code_span(&format!("unolab {}", args.join(" "))),
             }
         };
         let mut commands = self.commands.iter().map(typed);
