@@ -88,8 +88,8 @@ pub fn exec(action: ExperimentAction) -> Result<ExitCode, Fail> {
             let every = a.checkpoint.unwrap_or(CHECKPOINT_SECS);
             if let Some(spec) = &a.shard {
                 let shard = parse_shard(spec)?;
-                apply_overrides(&mut exp, &a.common)?;
-                return super::shard::run_experiment(exp, shard, &a.common, every);
+                let replaced = apply_overrides(&mut exp, &a.common)?;
+                return super::shard::run_experiment(exp, shard, &a.common, every, &replaced);
             }
             let out = a
                 .common
@@ -266,9 +266,16 @@ pub fn nothing_left(dir: &Path) -> String {
     )
 }
 
-/// Applies the command-line overrides of `c` to `exp`.
-pub fn apply_overrides(exp: &mut Experiment, c: &CommonArgs) -> Result<(), Fail> {
-    overrides(c).apply(exp).map_err(Fail)
+/// Applies the command-line overrides of `c` to `exp`; the arms whose own
+/// seating `--seating` replaced, for [`seating_note`].
+pub fn apply_overrides(
+    exp: &mut Experiment,
+    c: &CommonArgs,
+) -> Result<Vec<(String, unolab::sim::Seating)>, Fail> {
+    let given = overrides(c);
+    let replaced = given.seating_replaced(exp);
+    given.apply(exp).map_err(Fail)?;
+    Ok(replaced)
 }
 
 /// What the command line changes in an experiment.

@@ -259,6 +259,7 @@ pub fn run_experiment(
     shard: Shard,
     c: &CommonArgs,
     every: f64,
+    replaced: &[(String, unolab::sim::Seating)],
 ) -> Result<ExitCode, Fail> {
     let session = Session::begin(None)?;
     let dir = shard_dir(c.out.clone())?;
@@ -308,6 +309,8 @@ pub fn run_experiment(
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Said once every check has passed, as an unsharded run says it.
+    super::experiment::seating_note(replaced, c);
     let session =
         session
             .with_created(created)

@@ -1381,4 +1381,26 @@ fn a_seating_given_on_the_command_line_says_which_arms_it_replaced() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    // A shard says it too.
+    let shards = dir.join("shards");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "-g",
+        "20",
+        "-q",
+        "--seating",
+        "rotate",
+        "--shard",
+        "1/2",
+        "--out",
+        shards.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: --seating rotate replaces the seating the file gives arm 'b' (fixed)"),
+        "{err}"
+    );
 }
