@@ -18,6 +18,13 @@ pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(keyword_names(&msg.into()))
 }
 
+/// An `OSError` with the core's message (a write that failed, earlier
+/// results that could not be moved aside), its flags named as
+/// [`value_error`] names them.
+pub(crate) fn os_error(msg: impl Into<String>) -> PyErr {
+    PyOSError::new_err(keyword_names(&msg.into()))
+}
+
 /// A `FileExistsError` with the core's message, its flags named as
 /// [`value_error`] names them: an output that holds earlier results.
 pub(crate) fn exists_error(msg: impl Into<String>) -> PyErr {
@@ -36,9 +43,26 @@ pub(crate) fn exists_error(msg: impl Into<String>) -> PyErr {
 /// user's own text that a message quotes (`unknown strategy 'foo --bar'`) or
 /// a file name (`my--rules.toml`) is left as it is.
 fn keyword_names(msg: &str) -> String {
+    // Whole phrases of the command line, said as the package says them.
+    const COMMANDS: &[(&str, &str)] = &[
+        ("`unolab ladder FILE`", "`unolab.ladder(file)`"),
+        ("`unolab experiment run FILE`", "`unolab.experiment(file)`"),
+        (
+            "give the interrupted command's options",
+            "pass the interrupted call's arguments again",
+        ),
+        ("the results of an earlier command", "earlier results"),
+    ];
+    let mut msg = msg.to_string();
+    for (cli, py) in COMMANDS {
+        msg = msg.replace(cli, py);
+    }
+    let msg = msg.as_str();
     // Phrases whose keyword is not the flag's name, or which need a value.
     const PHRASES: &[(&str, &str)] = &[
-        ("--seating fixed", "fixed_seats=True"),
+        ("--seating fixed", "seating=\"fixed\" (fixed_seats=True)"),
+        ("--seating rotate", "seating=\"rotate\""),
+        ("--seating mixed", "seating=\"mixed\""),
         ("--mode match", "mode=\"match\""),
         ("--allow-oracle", "allow_oracle=True"),
         ("--duplicate", "duplicate=True"),
@@ -72,6 +96,20 @@ fn keyword_names(msg: &str) -> String {
                 at.starts_with(flag)
                     && !at[flag.len()..].starts_with(|n: char| n.is_ascii_lowercase() || n == '-')
             };
+            // `--set key=VALUE`: the dict item that sets it.
+            if let Some(item) = at.strip_prefix("--set ") {
+                let end = item.find(char::is_whitespace).unwrap_or(item.len());
+                if let Some((key, value)) = item[..end].split_once('=') {
+                    let plain = |t: &str| {
+                        !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    };
+                    if plain(key) && plain(value) {
+                        out.push_str(&format!("settings={{\"{key}\": {value}}}"));
+                        i += "--set ".len() + end;
+                        continue;
+                    }
+                }
+            }
             if let Some((flag, keyword)) = PHRASES.iter().find(|(flag, _)| ends(flag)) {
                 out.push_str(keyword);
                 i += flag.len();

@@ -153,7 +153,7 @@ pub(crate) fn table(
         // Under strict = true the engine stops with an error on an illegal
         // action instead of sanctioning it: the two cannot both hold.
         return Err(value_error(
-            "illegal=\"sanction\" contradicts the rules' strict = true (an illegal action is an error there, not sanctioned): use illegal=\"raise\", or strict = false",
+            "illegal=\"sanction\" contradicts the rules' strict = true (an illegal action is an error there, not sanctioned): use illegal=\"raise\", or settings={\"strict\": False}",
         ));
     }
     let st = &rules.settings;

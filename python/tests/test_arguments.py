@@ -177,7 +177,7 @@ def test_a_lab_call_refuses_seed_none_rather_than_playing_seed_1(call):
 def test_a_network_preset_whose_weights_are_missing_is_a_file_not_found_error(tmp_path):
     preset = tmp_path / "n.toml"
     preset.write_text('name = "n"\nbase = "net"\n\n[net]\nweights = "nope.safetensors"\n')
-    message = r"invalid strategy .*n\.toml: cannot read weights .*nope\.safetensors"
+    message = r"invalid strategy '.*n\.toml': cannot read weights .*nope\.safetensors"
     with pytest.raises(FileNotFoundError, match=message):
         unolab.run([str(preset), "random"], players=2, games=10)
     with pytest.raises(FileNotFoundError, match=message):

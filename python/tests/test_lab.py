@@ -613,7 +613,13 @@ def test_bad_values_are_value_errors():
     "call, message",
     [
         (lambda: unolab.run("color,random", players=2, games=10, duplicate=True, fixed_seats=True),
-         "duplicate=True rotates the seats; it cannot have fixed_seats=True"),
+         'duplicate=True rotates the seats; it cannot have seating="fixed" (fixed_seats=True)'),
+        (lambda: unolab.run("random", players=2, games=10, house="max_turns"),
+         'give it as settings={"max_turns": VALUE}'),
+        (lambda: unolab.experiment(REPO / "experiments" / "ladder.toml", games=10),
+         "play it with `unolab.ladder(file)`"),
+        (lambda: unolab.ladder(REPO / "experiments" / "house-rules.toml", games=10),
+         "run it with `unolab.experiment(file)`"),
         (lambda: unolab.compare("random", players=3, b_seat="7=color", games=10),
          "b_seat: '7' is not a seat (valid: 0 to 2)"),
         (lambda: unolab.compare("random", players=3, b_seat=(7, "color"), games=10),
@@ -652,6 +658,8 @@ def test_a_double_dash_inside_a_file_name_is_not_taken_for_a_flag(tmp_path):
     [
         (lambda: unolab.run(["foo --bar", "random"], players=2, games=10), "'foo --bar'"),
         (lambda: unolab.run(["x --games 5", "random"], players=2, games=10), "'x --games 5'"),
+        (lambda: unolab.run(["ext:/nonexistent/bot --games 5 --force", "random"], players=2,
+                            games=10), "'ext:/nonexistent/bot --games 5 --force'"),
         (lambda: unolab.run("random", players=2, games=10, settings={"--x": "1"}), "'--x'"),
         (lambda: unolab.run("random", players=2, games=10, house=["--seating"]), "'--seating'"),
     ],
@@ -868,7 +876,7 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_ratings(tmp_path
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert e.value.result.partial and (tmp_path / "part" / "state.json").is_file()
-    with pytest.raises(FileExistsError, match="resume=True to continue them, or force=True"):
+    with pytest.raises(FileExistsError, match=r"continue them where they were started \(resume=True\), or force=True"):
         unolab.tournament(field, out=tmp_path / "part", **kw)
     with pytest.raises(ValueError, match="it is another tournament"):
         unolab.tournament([Slow, "color", "points"], out=tmp_path / "part", resume=True, **kw)
@@ -1184,7 +1192,7 @@ def test_an_interrupted_ladder_resumes_to_the_uninterrupted_ratings(tmp_path):
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert e.value.result.partial and (tmp_path / "part" / "state.json").is_file()
-    with pytest.raises(FileExistsError, match="resume=True to continue them, or force=True"):
+    with pytest.raises(FileExistsError, match=r"continue them where they were started \(resume=True\), or force=True"):
         unolab.ladder(f, out=tmp_path / "part")
     with pytest.raises(ValueError, match="it is another ladder"):
         unolab.ladder(f, out=tmp_path / "part", resume=True, games=200)

@@ -143,3 +143,13 @@ def test_redraw_ladder_says_when_the_folder_is_missing(tmp_path):
                  'reference = "random"\nceiling = "color"\n')
     with pytest.raises(FileNotFoundError, match="is not a folder: nothing to redraw"):
         unolab.redraw_ladder(f, out=tmp_path / "nosuch")
+
+
+def test_a_tournaments_state_is_not_resumed_as_an_experiments(tmp_path):
+    from conftest import REPO
+
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "state.json").write_text('{"kind": "tournament", "version": 1, "results": {}}')
+    with pytest.raises(ValueError, match="is the state of an interrupted tournament, not of an experiment"):
+        unolab.experiment(REPO / "experiments" / "house-rules.toml", games=10, out=d, resume=True)

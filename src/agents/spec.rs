@@ -88,12 +88,12 @@ pub enum StrategyError {
     Io(String, ReadFailure),
     #[error("malformed strategy file {0}: {1}")]
     Malformed(String, String),
-    #[error("invalid strategy {0}: {1}")]
+    #[error("invalid strategy '{0}': {1}")]
     Invalid(String, String),
     /// A network preset whose weights file cannot be read (the preset, the
     /// message, why): worded as `Invalid`, refused by its cause where a
     /// caller tells causes apart ([`StrategyError::unread`]).
-    #[error("invalid strategy {0}: {1}")]
+    #[error("invalid strategy '{0}': {1}")]
     WeightsUnread(String, String, ReadFailure),
     #[error("{0}")]
     Lineup(String),

@@ -161,7 +161,7 @@ pub fn drive(
         clear_results(dir).map_err(|e| session.failed(e))?;
     }
     // Said once every check has passed, so that a refusal stays one line.
-    seating_note(&replaced, c);
+    super::scaffold::seating_note(&replaced, c.seating.as_deref());
     let total = cfg.max_clusters;
     // What a resumed run had played: when it had finished, nothing is
     // played and nothing written (its files stand, with no command added).
@@ -240,24 +240,6 @@ pub fn drive(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Names the arms whose own seating `--seating` replaced
-/// ([`Overrides::seating_replaced`]), on stderr.
-pub fn seating_note(replaced: &[(String, unolab::sim::Seating)], c: &CommonArgs) {
-    if replaced.is_empty() {
-        return;
-    }
-    let arms: Vec<String> = replaced
-        .iter()
-        .map(|(label, s)| format!("'{label}' ({})", s.name()))
-        .collect();
-    eprintln!(
-        "note: --seating {} replaces the seating the file gives arm{} {}",
-        c.seating.as_deref().unwrap_or_default(),
-        if arms.len() == 1 { "" } else { "s" },
-        arms.join(", ")
-    );
-}
-
 /// What `--resume` says of a run that had nothing left to play.
 pub fn nothing_left(dir: &Path) -> String {
     format!(
@@ -267,7 +249,7 @@ pub fn nothing_left(dir: &Path) -> String {
 }
 
 /// Applies the command-line overrides of `c` to `exp`; the arms whose own
-/// seating `--seating` replaced, for [`seating_note`].
+/// seating `--seating` replaced, for [`super::scaffold::seating_note`].
 pub fn apply_overrides(
     exp: &mut Experiment,
     c: &CommonArgs,

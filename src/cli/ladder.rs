@@ -60,7 +60,8 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&file.name));
     if a.redraw {
-        unolab::report::ladder::redraw_svg(&out, &cfg.rules.name, cfg.games).map_err(Fail)?;
+        unolab::report::redraw::redraw_svg(&out, &file.name, &cfg.rules.name, cfg.games)
+            .map_err(Fail)?;
         print_out(&format!(
             "redrew {} from {} (no game played)\n",
             out.join("ladder.svg").display(),

@@ -397,3 +397,22 @@ pub fn settle_set_aside() {
 pub fn force_without_out() -> Fail {
     Fail("--force applies only with --out (it replaces the earlier results there)".into())
 }
+
+/// Names the arms whose own seating `--seating` replaced
+/// (`Overrides::seating_replaced`), on stderr: `experiment run` and its
+/// shards say it alike.
+pub fn seating_note(replaced: &[(String, unolab::sim::Seating)], seating: Option<&str>) {
+    if replaced.is_empty() {
+        return;
+    }
+    let arms: Vec<String> = replaced
+        .iter()
+        .map(|(label, s)| format!("'{label}' ({})", s.name()))
+        .collect();
+    eprintln!(
+        "note: --seating {} replaces the seating the file gives arm{} {}",
+        seating.unwrap_or_default(),
+        if arms.len() == 1 { "" } else { "s" },
+        arms.join(", ")
+    );
+}

@@ -310,7 +310,7 @@ pub fn run_experiment(
         return Ok(ExitCode::SUCCESS);
     }
     // Said once every check has passed, as an unsharded run says it.
-    super::experiment::seating_note(replaced, c);
+    super::scaffold::seating_note(replaced, c.seating.as_deref());
     let session =
         session
             .with_created(created)

@@ -7,6 +7,7 @@ mod intervals;
 pub mod ladder;
 pub mod outdir;
 pub mod plots;
+pub mod redraw;
 mod text;
 pub use text::{clip_columns, columns, Cell};
 pub mod tournament;

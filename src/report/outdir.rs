@@ -148,7 +148,7 @@ pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), String> {
             ""
         },
         if resumable {
-            "--resume to continue them, "
+            "continue them where they were started (--resume), "
         } else {
             ""
         },

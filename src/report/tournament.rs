@@ -552,8 +552,8 @@ pub fn read_state(dir: &Path, print: &Value, games: u64) -> Result<Results, Stri
     r.check_players(players).map_err(|e| bad(&e))?;
     if r.games > games {
         return Err(bad(&format!(
-            "it holds {} games, more than the {games} asked",
-            r.games
+            "it holds {} games, more than the {games} asked (give --games {} or more)",
+            r.games, r.games
         )));
     }
     Ok(r)

@@ -782,7 +782,9 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     let o = unolab(&a);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--resume to continue them, or --force to replace them"),
+        stderr(&o).contains(
+            "continue them where they were started (--resume), or --force to replace them"
+        ),
         "{}",
         stderr(&o)
     );
@@ -921,7 +923,9 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
     let o = unolab(&a);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--resume to continue them, or --force to replace them"),
+        stderr(&o).contains(
+            "continue them where they were started (--resume), or --force to replace them"
+        ),
         "{}",
         stderr(&o)
     );

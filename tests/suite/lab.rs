@@ -711,6 +711,40 @@ fn a_ladder_plot_is_drawn_again_from_its_csv_without_a_game() {
     for (n, b) in ["ladder.csv", "report.md"].iter().zip(&before) {
         assert_eq!(&std::fs::read(out.join(n)).unwrap(), b, "{n}");
     }
+    // The title's game count is the one the folder was played with (its
+    // manifest's), not the file's: it said the file's after `--games`.
+    assert!(svg.contains("(120 games per table size)"));
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    std::fs::write(
+        out.join("manifest.json"),
+        manifest.replace("\"games\": 120", "\"games\": 77"),
+    )
+    .unwrap();
+    let o = ladder(&["--redraw"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(out.join("ladder.svg")).unwrap();
+    assert!(svg.contains("(77 games per table size)"));
+    // Another ladder's file is refused, naming the folder's ladder.
+    let other = f.with_file_name("other.toml");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(&other, text.replace("name = \"l\"", "name = \"m\"")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "ladder",
+            other.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--redraw",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("holds the ladder 'l', not 'm'"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
+        svg
+    );
     // A file that is not a ladder's: refused in one line, the plot kept.
     std::fs::write(out.join("ladder.csv"), "a,b\n1,2\n").unwrap();
     let o = ladder(&["--redraw"]);

@@ -315,8 +315,9 @@ def _value_text(v: Any) -> str:
 
 def recorded(fn):
     """Makes ``fn`` record its call as given (``unolab.run(strategies='color',
-    games=1000)``, the arguments given and no default) for the results'
-    manifest, which :func:`call_text` reads while it runs."""
+    games=1000)``, the arguments given and no default, but ``progress``,
+    which changes no result) for the results' manifest, which
+    :func:`call_text` reads while it runs."""
     sig = inspect.signature(fn)
 
     @functools.wraps(fn)
@@ -326,7 +327,10 @@ def recorded(fn):
         except TypeError:
             # The call's own error, as Python words it.
             return fn(*args, **kwargs)
-        text = ", ".join(f"{k}={_value_text(v)}" for k, v in bound.arguments.items())
+        # The progress callable changes nothing of the results.
+        text = ", ".join(
+            f"{k}={_value_text(v)}" for k, v in bound.arguments.items() if k != "progress"
+        )
         token = _CALL.set(f"unolab.{fn.__name__}({text})")
         try:
             return fn(*args, **kwargs)

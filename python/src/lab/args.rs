@@ -5,7 +5,7 @@
 
 use crate::strategy::{self, ErrorSlot};
 use crate::{exists_error, rules_error, strategy_error, value_error};
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::{Path, PathBuf};
 use unolab::agents::{self, StrategySpec};
@@ -213,7 +213,7 @@ pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<Option<S
             "force=True needs out=DIR (whose results it replaces)",
         )),
         None => Ok(None),
-        Some(dir) if force => set_aside_results(dir).map_err(PyOSError::new_err),
+        Some(dir) if force => set_aside_results(dir).map_err(crate::errors::os_error),
         Some(dir) => check_out_dir(dir, false)
             .map(|()| None)
             .map_err(|e| exists_error(out_named(&e, dir))),
@@ -229,7 +229,7 @@ pub(super) fn finish(
     interrupted: bool,
 ) -> PyResult<(String, bool)> {
     if let Some(dir) = out {
-        write(dir).map_err(PyOSError::new_err)?;
+        write(dir).map_err(crate::errors::os_error)?;
     }
     Ok((json_text(&json)?, interrupted))
 }
@@ -250,7 +250,7 @@ pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<MadeDirs> {
     }
     outdir::create_writable(dir)
         .map(MadeDirs)
-        .map_err(|e| PyOSError::new_err(format!("out={e}")))
+        .map_err(|e| crate::errors::os_error(format!("out={e}")))
 }
 
 /// [`prepare_out`] for a file: its folder made and checked writable before
@@ -262,7 +262,7 @@ pub(super) fn prepare_out_file(path: &std::path::Path) -> PyResult<MadeDirs> {
     };
     outdir::create_writable(dir)
         .map(MadeDirs)
-        .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", path.display())))
+        .map_err(|e| crate::errors::os_error(format!("cannot write {}: {e}", path.display())))
 }
 
 /// The folders [`prepare_out`] created, removed on drop while empty.

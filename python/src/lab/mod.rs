@@ -11,7 +11,7 @@
 
 use crate::strategy;
 use crate::{exists_error, read_error, rules_error, strategy_error, value_error};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -381,7 +381,7 @@ fn play_experiment(
     // A progress callable that raised stopped the run as Ctrl-C does: what
     // finished is saved for `resume=True` before its exception goes on.
     if driven.is_err() && state.clusters > 0 {
-        saver.save(&state).map_err(PyOSError::new_err)?;
+        saver.save(&state).map_err(crate::errors::os_error)?;
     }
     let (how, interrupted) = driven?;
     let how = how.map_err(|e| customs.run_error(e.to_string()))?;
@@ -391,7 +391,7 @@ fn play_experiment(
         let (earlier, s) = saver.earlier();
         (earlier.to_vec(), s)
     } else {
-        saver.save(&state).map_err(PyOSError::new_err)?;
+        saver.save(&state).map_err(crate::errors::os_error)?;
         (saver.commands().to_vec(), saver.elapsed_s())
     };
     let report = ExperimentReport {
@@ -688,7 +688,7 @@ pub fn trace(
     unolab::engine::trace::write_trace(&rules, &mut seats, seed, &mut buf)
         .map_err(|e| customs.run_error(e.to_string()))?;
     if let Some(path) = out {
-        unolab::report::write_file_atomically(&path, &buf).map_err(PyOSError::new_err)?;
+        unolab::report::write_file_atomically(&path, &buf).map_err(crate::errors::os_error)?;
     }
     String::from_utf8(buf).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }

@@ -5,13 +5,13 @@
 use super::args::{claim_out, command, finish, now_utc, prepare_out, threads_of};
 use super::{drive, nothing_finished};
 use crate::value_error;
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 use unolab::lab::ladder::{run_from, LadderFile};
 use unolab::report::ladder::{
-    read_state, redraw_svg, remove_other_sizes, save_state, state_fingerprint, LadderReport,
+    read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
 };
 
 /// `unolab ladder`: the JSON of `--json` and whether it was interrupted.
@@ -63,7 +63,7 @@ pub fn ladder(
                     aside.extend(claim_out(&Some(dir.join(format!("{p}p"))), force)?);
                 }
                 if force {
-                    remove_other_sizes(dir, &cfg.players).map_err(PyOSError::new_err)?;
+                    remove_other_sizes(dir, &cfg.players).map_err(crate::errors::os_error)?;
                 }
             }
             Vec::new()
@@ -127,6 +127,7 @@ pub fn redraw_ladder(file: &str, out: Option<PathBuf>) -> PyResult<String> {
             out.display()
         )));
     }
-    redraw_svg(&out, &cfg.rules.name, cfg.games).map_err(value_error)?;
+    unolab::report::redraw::redraw_svg(&out, &lf.name, &cfg.rules.name, cfg.games)
+        .map_err(value_error)?;
     Ok(out.join("ladder.svg").display().to_string())
 }

@@ -7,7 +7,6 @@
 use super::args::{check_players, command, load_rules, prepare_out_file, threads_of, Customs};
 use super::drive;
 use crate::{exists_error, value_error};
-use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -107,7 +106,8 @@ pub fn tune(
     let words = command("tune", call);
     let text = search::preset_file(&cfg, &outcome, &format!("{} in Python", words[1]));
     if let Some(p) = &out {
-        unolab::report::write_file_atomically(p, text.as_bytes()).map_err(PyOSError::new_err)?;
+        unolab::report::write_file_atomically(p, text.as_bytes())
+            .map_err(crate::errors::os_error)?;
     }
     let json = result_json(&cfg, &outcome, text);
     Ok((

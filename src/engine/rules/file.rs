@@ -190,7 +190,7 @@ impl RuleSetFile {
     pub fn apply_set(&mut self, assignment: &str) -> Result<(), RulesError> {
         let (key, value) = assignment.split_once('=').ok_or_else(|| {
             RulesError::Invalid(format!(
-                "--set expects key=value, got '{assignment}' (settings: {})",
+                "a setting is key=value, got '{assignment}' (settings: {})",
                 Settings::names().join(", ")
             ))
         })?;

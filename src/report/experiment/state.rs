@@ -243,8 +243,19 @@ pub fn parse_state(
     text: &str,
     name: &str,
 ) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
-    let st: LockstepState =
-        serde_json::from_str(text).map_err(|e| format!("malformed saved state {name}: {e}"))?;
+    let st: LockstepState = serde_json::from_str(text).map_err(|e| {
+        // The state of an interrupted tournament or ladder is not an
+        // experiment's: said as such, not as a malformed file.
+        let kind = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|v| v["kind"].as_str().map(String::from));
+        match kind.as_deref() {
+            Some(k @ ("tournament" | "ladder")) => {
+                format!("{name} is the state of an interrupted {k}, not of an experiment")
+            }
+            _ => format!("malformed saved state {name}: {e}"),
+        }
+    })?;
     use crate::sim::lockstep::{STATE_FORMAT, STATE_VERSION, STATE_VERSION_MIN};
     if st.format != STATE_FORMAT || !(STATE_VERSION_MIN..=STATE_VERSION).contains(&st.version) {
         return Err(format!(
