@@ -317,8 +317,13 @@ impl LadderReport<'_> {
              The rank orders the point estimates; its 95% interval, each agent's rank taken alone, counts the agents shown above and below it by simultaneous 95% intervals for its rating differences (with the ratings' covariance in the fit). \
              The share of the way is (Elo - Elo of `{refn}`) / (Elo of the ceiling - Elo of `{refn}`); its interval \
              is Fieller's, from the three ratings and their covariance in the tournament's fit. Each tournament's ratings, head-to-head \
-             table and plot are in its folder ({folders}).\n\nRegenerate: {regenerate}\n",
-            regenerate = regenerate(command),
+             table and plot are in its folder ({folders}).\n\n{regenerate}\n",
+            // A partial ladder is continued, not played again.
+            regenerate = if self.outcome.partial {
+                format!("Continue: {}", again(command, ("--resume", "resume=True")))
+            } else {
+                format!("Regenerate: {}", again(command, ("--force", "force=True")))
+            },
             folders = self
                 .outcome
                 .rungs
@@ -407,26 +412,31 @@ impl LadderReport<'_> {
 }
 
 /// The command that plays a ladder again into the folder that holds its
-/// results now, which needs `--force` (`force=True` in a Python call).
-fn regenerate(command: &[String]) -> String {
+/// results now, with `flag` (`--force`, or `--resume` for a partial one;
+/// in a Python call its keyword): the other of the two is left out.
+fn again(command: &[String], (flag, keyword): (&str, &str)) -> String {
+    let other = |w: &str| ["--force", "--resume"].contains(&w) && w != flag;
     match command {
         [py, call] if py == "python" => {
-            let call = match call.strip_suffix(')') {
-                Some(head) if !call.contains("force=True") => {
-                    let sep = if head.ends_with('(') { "" } else { ", " };
-                    format!("{head}{sep}force=True)")
-                }
-                _ => call.clone(),
-            };
+            let mut call = call
+                .replace(", force=True", "")
+                .replace(", resume=True", "");
+            if let Some(head) = call.strip_suffix(')') {
+                let sep = if head.ends_with('(') { "" } else { ", " };
+                call = format!("{head}{sep}{keyword})");
+            }
             format!("{} in Python", super::text::code_span(&call))
         }
         _ => {
-            let line = command.join(" ");
-            super::text::code_span(&if command.iter().any(|w| w == "--force") {
-                line
-            } else {
-                format!("{line} --force")
-            })
+            let mut words: Vec<&str> = command
+                .iter()
+                .map(String::as_str)
+                .filter(|w| !other(w))
+                .collect();
+            if !words.contains(&flag) {
+                words.push(flag);
+            }
+            super::text::code_span(&words.join(" "))
         }
     }
 }

@@ -929,6 +929,15 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // The partial report says how to continue it (it offered to play it
+    // again from the start with --force).
+    let report = read(&part.join("report.md"));
+    assert!(
+        report.contains("\nContinue: `unolab ladder")
+            && report.contains(" --resume`")
+            && !report.contains("Regenerate"),
+        "{report}"
+    );
     // A damaged state is refused in one line: counts of another table size
     // changed the ratings silently (another field's counts: a unit test of
     // report::ladder).
