@@ -58,6 +58,12 @@ fn keyword_names(msg: &str) -> String {
         msg = msg.replace(cli, py);
     }
     let msg = msg.as_str();
+    // A message about `compare`'s B ("B: ...") names B's arguments.
+    let settings = if msg.starts_with("B: ") {
+        "b_settings"
+    } else {
+        "settings"
+    };
     // Phrases whose keyword is not the flag's name, or which need a value.
     const PHRASES: &[(&str, &str)] = &[
         ("--seating fixed", "seating=\"fixed\" (fixed_seats=True)"),
@@ -104,14 +110,14 @@ fn keyword_names(msg: &str) -> String {
                         !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     };
                     if plain(key) && plain(value) {
-                        out.push_str(&format!("settings={{\"{key}\": {value}}}"));
+                        out.push_str(&format!("{settings}={{\"{key}\": {value}}}"));
                         i += "--set ".len() + end;
                         continue;
                     }
                 }
             }
             if let Some((flag, keyword)) = PHRASES.iter().find(|(flag, _)| ends(flag)) {
-                out.push_str(keyword);
+                out.push_str(if *flag == "--set" { settings } else { keyword });
                 i += flag.len();
                 continue;
             }

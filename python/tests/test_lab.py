@@ -616,6 +616,8 @@ def test_bad_values_are_value_errors():
          'duplicate=True rotates the seats; it cannot have seating="fixed" (fixed_seats=True)'),
         (lambda: unolab.run("random", players=2, games=10, house="max_turns"),
          'give it as settings={"max_turns": VALUE}'),
+        (lambda: unolab.compare("random", players=2, b_house="max_turns", games=10),
+         'B: \'max_turns\' is a setting, not a house rule: give it as b_settings={"max_turns": VALUE}'),
         (lambda: unolab.experiment(REPO / "experiments" / "ladder.toml", games=10),
          "play it with `unolab.ladder(file)`"),
         (lambda: unolab.ladder(REPO / "experiments" / "house-rules.toml", games=10),
