@@ -121,11 +121,9 @@ pub fn drive(
     json: bool,
     every: f64,
 ) -> Result<ExitCode, Fail> {
-    let given = overrides(c);
-    let replaced = given.seating_replaced(&exp);
-    given.apply(&mut exp).map_err(Fail)?;
+    let replaced = apply_overrides(&mut exp, c)?;
     if let (Some(dir), true) = (out, c.resume) {
-        keep_saved_options(dir, &mut exp, &given);
+        keep_saved_options(dir, &mut exp, &overrides(c));
     }
     // One game (or deal) per arm gives no interval at all: every one was NaN.
     if exp.run.max_clusters < 2 {
@@ -189,12 +187,7 @@ pub fn drive(
     // finished (or met its precision), and its files stand as they are.
     let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
     // The whole run's seconds: a resumed run adds those before it.
-    let (commands, elapsed) = if idle {
-        let (earlier, s) = saver.earlier();
-        (earlier.to_vec(), s)
-    } else {
-        (saver.commands().to_vec(), saver.elapsed_s())
-    };
+    let (commands, elapsed) = saver.record(idle);
     let report = ExperimentReport {
         exp: &exp,
         state: &state,

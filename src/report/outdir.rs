@@ -91,13 +91,18 @@ pub fn results_in(dir: &Path) -> Vec<&'static str> {
         .collect()
 }
 
+/// The `manifest.json` of the results in `dir`, when there is one that
+/// reads as JSON.
+pub fn read_manifest(dir: &Path) -> Option<serde_json::Value> {
+    std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+}
+
 /// What the results in `dir` are, from their `manifest.json`: "the finished
 /// results of a run", "the partial results of experiment 'x'", ...
 pub fn describe_results(dir: &Path) -> String {
-    let m: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
-    let Some(m) = m else {
+    let Some(m) = read_manifest(dir) else {
         return "the results of an earlier command".into();
     };
     let what = if let Some(name) = m["experiment"].as_str() {

@@ -11,10 +11,7 @@ use std::path::Path;
 /// refused. Nothing is written when the file is missing or is not a
 /// ladder's.
 pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(), String> {
-    let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .filter(|m: &serde_json::Value| m["kind"] == "ladder");
+    let manifest = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
     let (rules, games) = match &manifest {
         Some(m) if m["name"].as_str().is_some_and(|n| n != name) => {
             return Err(format!(

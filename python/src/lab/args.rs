@@ -253,6 +253,36 @@ pub(super) fn prepare_out(out: &Option<PathBuf>) -> PyResult<MadeDirs> {
         .map_err(|e| crate::errors::os_error(format!("out={e}")))
 }
 
+/// Refuses an output file `out` before any work, as `trace` and `tune` take
+/// it: a directory (`directory` ends the sentence saying so), a path that
+/// names a folder or is no regular file, an existing file without `force`,
+/// and `force` without `out` (`replaced` says what it would replace).
+pub(super) fn check_out_file(
+    out: &Option<PathBuf>,
+    force: bool,
+    (directory, replaced): (&str, &str),
+) -> PyResult<()> {
+    match out {
+        Some(p) if p.is_dir() || p.file_name().is_none() => Err(value_error(format!(
+            "out={} is a directory{directory}",
+            p.display()
+        ))),
+        Some(p) if unolab::report::unfit_target(p).is_some() => Err(value_error(format!(
+            "out={} {}",
+            p.display(),
+            unolab::report::unfit_target(p).unwrap_or_default()
+        ))),
+        Some(p) if p.exists() && !force => Err(exists_error(format!(
+            "out={} already exists; use force=True to replace it, or another out",
+            p.display()
+        ))),
+        None if force => Err(value_error(format!(
+            "force=True needs out=FILE ({replaced})"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// [`prepare_out`] for a file: its folder made and checked writable before
 /// the first game; the error is the writer's (`cannot write PATH: ...`).
 pub(super) fn prepare_out_file(path: &std::path::Path) -> PyResult<MadeDirs> {

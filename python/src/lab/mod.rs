@@ -27,7 +27,7 @@ use unolab::report::experiment::{
     StateSaver,
 };
 use unolab::report::tournament::{read_state, save_state, state_fingerprint, TournamentReport};
-use unolab::report::{played_so_far, unfit_target, Report};
+use unolab::report::{played_so_far, Report};
 use unolab::sim::lockstep::{run_lockstep, LockstepState, Stop};
 use unolab::sim::{self, CHECKPOINT_SECS};
 
@@ -387,13 +387,10 @@ fn play_experiment(
     let how = how.map_err(|e| customs.run_error(e.to_string()))?;
     let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
     // The whole run's seconds: a resumed run adds those before it.
-    let (commands, elapsed_s) = if idle {
-        let (earlier, s) = saver.earlier();
-        (earlier.to_vec(), s)
-    } else {
+    if !idle {
         saver.save(&state).map_err(crate::errors::os_error)?;
-        (saver.commands().to_vec(), saver.elapsed_s())
-    };
+    }
+    let (commands, elapsed_s) = saver.record(idle);
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -649,28 +646,7 @@ pub fn trace(
     force: bool,
 ) -> PyResult<String> {
     check_players(players)?;
-    if let Some(path) = out
-        .as_ref()
-        .filter(|p| p.is_dir() || p.file_name().is_none())
-    {
-        return Err(value_error(format!(
-            "out={} is a directory, not a file path",
-            path.display()
-        )));
-    }
-    if let Some((path, why)) = out.as_ref().and_then(|p| Some((p, unfit_target(p)?))) {
-        return Err(value_error(format!("out={} {why}", path.display())));
-    }
-    match &out {
-        Some(path) if path.exists() && !force => {
-            return Err(exists_error(format!(
-                "out={} already exists; use force=True to replace it, or another out",
-                path.display()
-            )))
-        }
-        None if force => return Err(value_error("force=True needs out=FILE (which it replaces)")),
-        _ => {}
-    }
+    check_out_file(&out, force, (", not a file path", "which it replaces"))?;
     let rules = load_rules(rules, &set, &house)?;
     // A trace records a whole match: refused, as the command line refuses
     // it, when the match has no end (it ran to the round cap).

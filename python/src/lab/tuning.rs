@@ -4,9 +4,11 @@
 //! the parameters, each generation's progress figures and the held-out
 //! evaluation with its intervals.
 
-use super::args::{check_players, command, load_rules, prepare_out_file, threads_of, Customs};
+use super::args::{
+    check_out_file, check_players, command, load_rules, prepare_out_file, threads_of, Customs,
+};
 use super::drive;
-use crate::{exists_error, value_error};
+use crate::value_error;
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -69,35 +71,15 @@ pub fn tune(
     cfg.validate().map_err(|e| value_error(e.to_string()))?;
     // An earlier preset is not replaced without force=True, and its folder
     // is made and checked writable before the first game.
-    let unfit = out.as_deref().and_then(unolab::report::unfit_target);
-    let _made = match &out {
-        Some(p) if unfit.is_some() && !p.is_dir() => {
-            return Err(value_error(format!(
-                "out={} {}",
-                p.display(),
-                unfit.unwrap_or_default()
-            )))
-        }
-        Some(p) if p.is_dir() => {
-            return Err(value_error(format!(
-            "out={} is a directory; tune writes a preset file (e.g. out='strategies/mine.toml')",
-            p.display()
-        )))
-        }
-        Some(p) if p.exists() && !force => {
-            return Err(exists_error(format!(
-                "out={} already exists; use force=True to replace it, or another out",
-                p.display()
-            )))
-        }
-        Some(p) => Some(prepare_out_file(p)?),
-        None if force => {
-            return Err(value_error(
-                "force=True needs out=FILE (the preset file it replaces)",
-            ))
-        }
-        None => None,
-    };
+    check_out_file(
+        &out,
+        force,
+        (
+            "; tune writes a preset file (e.g. out='strategies/mine.toml')",
+            "the preset file it replaces",
+        ),
+    )?;
+    let _made = out.as_deref().map(prepare_out_file).transpose()?;
     let total = cfg.generations as u64;
     let (outcome, interrupted) = drive(py, progress, total, |stop, p| {
         search::tune(&cfg, stop, &mut |g| p(g.index as u64))

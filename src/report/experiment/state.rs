@@ -54,18 +54,16 @@ impl StateSaver {
         self.before_s + self.clock.elapsed().as_secs_f64()
     }
 
-    /// The commands that played the run, this one last.
-    pub fn commands(&self) -> &[Vec<String>] {
-        &self.commands
-    }
-
-    /// The commands before this one and their seconds: the run as it was
-    /// saved, for a resumed run that played nothing.
-    pub fn earlier(&self) -> (&[Vec<String>], f64) {
-        (
-            &self.commands[..self.commands.len().saturating_sub(1)],
-            self.before_s,
-        )
+    /// The commands that played the run and their seconds, for its report:
+    /// this one's too, unless it played nothing (`idle`: a resumed run that
+    /// had finished, reported as it was saved).
+    pub fn record(&self, idle: bool) -> (Vec<Vec<String>>, f64) {
+        if idle {
+            let earlier = &self.commands[..self.commands.len().saturating_sub(1)];
+            (earlier.to_vec(), self.before_s)
+        } else {
+            (self.commands.clone(), self.elapsed_s())
+        }
     }
 
     /// Saves `st` when `every` seconds have passed since the last save.
@@ -306,9 +304,7 @@ pub fn refuse_saved(dir: &Path, exp: &Experiment) -> Result<(), String> {
         // Unreadable: said as any other result.
         Err(_) => return check_out_dir(dir, false),
     };
-    let manifest: Option<serde_json::Value> = std::fs::read_to_string(dir.join("manifest.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
+    let manifest = crate::report::outdir::read_manifest(dir);
     // Finished when the results written at the end say so for this very
     // state; a state saved while the run went on, and never followed by its
     // results, is an interrupted one.
