@@ -21,12 +21,15 @@ from conftest import REPO
 
 # What differs between two runs of the same configuration: the clock.
 TIMING = {"elapsed_s", "games_per_s", "git_commit", "started_utc", "started", "threads", "command", "commit"}
+FRONT_ENDS = {"command line", "Python call"}
 
 
 def strip(v):
     """`v` without the fields that depend on the clock or the machine."""
     if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if k not in TIMING}
+        # (a compare's "file" says which front end set it up)
+        return {k: strip(x) for k, x in v.items()
+                if k not in TIMING and not (k == "file" and x in FRONT_ENDS)}
     if isinstance(v, list):
         return [strip(x) for x in v]
     return v
@@ -173,6 +176,9 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
     d = tmp_path / "run"
     first = unolab.compare("random", games=300, out=d, **args)
     assert first["manifest"]["clusters"] == 300 and (d / "state.json").exists()
+    # A compare set up by a call says so where a file would be named.
+    assert first["manifest"]["file"] == "Python call"
+    assert json.loads((d / "manifest.json").read_text())["file"] == "Python call"
     more = unolab.compare("random", games=600, out=d, resume=True, **args)
     assert more["manifest"]["clusters"] == 600
     # The command line continues the state Python saved.
@@ -196,13 +202,18 @@ def test_a_compare_saved_to_out_is_continued_with_resume(cli, tmp_path):
     assert strip(c["arms"]) == strip(straight["arms"])
     assert strip(c["comparisons"]) == strip(straight["comparisons"])
     # Resuming the finished run plays nothing and leaves its files as they
-    # were (it added a call that played no game).
+    # were (it added a call that played no game), and reports the start its
+    # manifest holds (it gave this call's).
+    manifest = (d / "manifest.json").read_text()
+    saved = json.loads(manifest)["started"]
+    (d / "manifest.json").write_text(manifest.replace(saved, "2001-02-03T04:05:06Z"))
     files = {f.name: f.read_bytes() for f in d.iterdir()}
     seen = []
     again = unolab.compare("random", games=900, out=d, resume=True,
                            progress=lambda done, total: seen.append((done, total)), **args)
     assert strip(again["arms"]) == strip(straight["arms"])
     assert len(again["manifest"]["continued_by"]) == 2
+    assert again["manifest"]["started"] == "2001-02-03T04:05:06Z"
     # Its progress says the saved games are all there (it said 0).
     assert seen and seen[-1] == (900, 900), seen
     assert {f.name: f.read_bytes() for f in d.iterdir()} == files
@@ -262,8 +273,8 @@ def test_resume_is_refused_where_it_cannot_continue(tmp_path):
     msg = str(e.value)
     assert "resume=True continues the same experiment only" in msg
     assert "use another out, or force=True to start over" in msg and "--" not in msg
-    with pytest.raises(ValueError, match=r"more than the limit of 100; resume with a limit of "
-                                         r"at least 300 \(games\), or start over with force=True"):
+    with pytest.raises(ValueError, match=r"more than the limit of 100; resume with at least "
+                                         r"games=300, or start over with force=True"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=100, seed=1, out=d,
                        resume=True)
     # No saved state is a missing file.

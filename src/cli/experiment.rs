@@ -194,7 +194,12 @@ pub fn drive(
         stop: how,
         threads,
         elapsed_s: elapsed,
-        started: session.started_utc.clone(),
+        // A run that played nothing reports the start it was saved with.
+        started: match (idle, out) {
+            (true, Some(dir)) => unolab::report::outdir::saved_started(dir)
+                .unwrap_or_else(|| session.started_utc.clone()),
+            _ => session.started_utc.clone(),
+        },
         commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,

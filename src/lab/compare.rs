@@ -9,6 +9,17 @@ use crate::sim::lockstep::{Arm, LockstepConfig};
 use crate::sim::runner::{Mode, RunConfig};
 use crate::sim::seating::Seating;
 
+/// The `origin` (a results manifest's `file`) of a compare set up on the
+/// command line.
+pub const COMMAND_LINE: &str = "command line";
+/// The `origin` of a compare set up by a call of the Python package.
+pub const PYTHON_CALL: &str = "Python call";
+
+/// Whether an experiment's `origin` is that of a compare rather than a file.
+pub fn is_compare_origin(origin: &str) -> bool {
+    origin == COMMAND_LINE || origin == PYTHON_CALL
+}
+
 /// Resolves one arm (rules, settings, house rules, line-up); a
 /// perfect-information reference in the line-up only if `allow_oracle`.
 pub fn resolve_arm(
@@ -99,7 +110,7 @@ pub fn ab_with(
     Ok(Experiment {
         name: "compare".into(),
         description: format!("What changes from {} to {}?", describe(&a), describe(&b)),
-        origin: "command line".into(),
+        origin: COMMAND_LINE.into(),
         specs: vec![a, b],
         run: LockstepConfig {
             baseline: Some(0),

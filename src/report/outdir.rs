@@ -99,6 +99,12 @@ pub fn read_manifest(dir: &Path) -> Option<serde_json::Value> {
         .and_then(|t| serde_json::from_str(&t).ok())
 }
 
+/// When the run whose results are in `dir` started (its manifest's
+/// `started`): what a `--resume` that played nothing reports.
+pub fn saved_started(dir: &Path) -> Option<String> {
+    read_manifest(dir).and_then(|m| m["started"].as_str().map(String::from))
+}
+
 /// What the results in `dir` are, from their `manifest.json`: "the finished
 /// results of a run", "the partial results of experiment 'x'", ...
 pub fn describe_results(dir: &Path) -> String {
@@ -106,7 +112,10 @@ pub fn describe_results(dir: &Path) -> String {
         return "the results of an earlier command".into();
     };
     let what = if let Some(name) = m["experiment"].as_str() {
-        if name == "compare" && m["file"] == "command line" {
+        let compare = m["file"]
+            .as_str()
+            .is_some_and(crate::lab::compare::is_compare_origin);
+        if name == "compare" && compare {
             "a compare".to_string()
         } else {
             format!("experiment '{name}'")

@@ -1295,6 +1295,16 @@ fn a_resume_of_a_finished_run_leaves_its_files_as_they_were() {
         "manifest.json",
         "state.json",
     ];
+    // The start the manifest holds is what the resume that plays nothing
+    // reports (it gave its own).
+    let manifest = read(&out.join("manifest.json"));
+    let saved: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let saved = saved["started"].as_str().unwrap().to_string();
+    std::fs::write(
+        out.join("manifest.json"),
+        manifest.replace(&saved, "2001-02-03T04:05:06Z"),
+    )
+    .unwrap();
     let before: Vec<String> = files.iter().map(|f| read(&out.join(f))).collect();
     let o = go(&["--resume", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -1308,6 +1318,15 @@ fn a_resume_of_a_finished_run_leaves_its_files_as_they_were() {
     let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(shown["manifest"]["clusters"], 80, "{shown}");
     assert_eq!(shown["manifest"]["continued_by"], serde_json::json!([]));
+    assert_eq!(shown["manifest"]["started"], "2001-02-03T04:05:06Z");
+    // A smaller one is refused, saying what to give.
+    let o = go(&["--resume", "-g", "40"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("more than the limit of 40; resume with at least --games 80, or start over with --force"),
+        "{err}"
+    );
     // A larger game count still continues it.
     let o = go(&["--resume", "-g", "120"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -391,6 +391,11 @@ fn play_experiment(
         saver.save(&state).map_err(crate::errors::os_error)?;
     }
     let (commands, elapsed_s) = saver.record(idle);
+    // A run that played nothing reports the start it was saved with.
+    let started = match (idle, &out) {
+        (true, Some(dir)) => unolab::report::outdir::saved_started(dir).unwrap_or(started),
+        _ => started,
+    };
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
@@ -602,7 +607,8 @@ pub fn compare(
         seating: seating.unwrap_or_default(),
         allow_oracle,
     };
-    let exp = opts.experiment(&customs.specs()).map_err(config_error)?;
+    let mut exp = opts.experiment(&customs.specs()).map_err(config_error)?;
+    exp.origin = unolab::lab::compare::PYTHON_CALL.into();
     let overrides = Overrides {
         // The experiment holds it already; given, it is said again so that
         // resume=True keeps it rather than the saved run's.

@@ -212,7 +212,7 @@ pub fn resume_state(
     // than it allows.
     if st.clusters > cfg.max_clusters {
         return Err(format!(
-            "the saved run has {} {} per arm, more than the limit of {}; resume with a limit of at least {} (--games), or start over with --force",
+            "the saved run has {} {} per arm, more than the limit of {}; resume with at least --games {}, or start over with --force",
             st.clusters,
             if exp.run.duplicate { "deals" } else { "games" },
             cfg.max_clusters,

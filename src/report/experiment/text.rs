@@ -183,7 +183,7 @@ impl ExperimentReport<'_> {
                 self.precision_asked()
             );
         }
-        if r.exp.origin == "command line" {
+        if crate::lab::compare::is_compare_origin(&r.exp.origin) {
             // A compare: what A and B are, one line each.
             for line in self.arm_lines() {
                 let _ = writeln!(o, "{line}");
