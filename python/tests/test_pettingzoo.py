@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -79,6 +80,22 @@ def test_the_mask_is_the_legal_set_and_the_agent_is_the_deciding_seat(rng):
                 assert not o["observation"][unolab.section("decision")].any()
         env.step(int(rng.choice(np.flatnonzero(mask))))
     assert {"play", "color", "uno"} <= kinds
+
+
+def test_agents_share_the_observation_space_and_each_has_its_own_action_space():
+    """As docs/python.md says: one observation space object, and equal
+    Discrete(81) action spaces that are separate objects, so that seeding
+    one agent's sampling leaves the others' alone."""
+    env = raw_env(players=3)
+    a, b, c = env.possible_agents
+    assert env.observation_space(a) is env.observation_space(b) is env.observation_space(c)
+    assert env.action_space(a) == env.action_space(b) == gymnasium.spaces.Discrete(81)
+    assert env.action_space(a) is not env.action_space(b)
+    env.action_space(a).seed(5)
+    env.action_space(b).seed(5)
+    first = env.action_space(a).sample()
+    env.action_space(c).sample()
+    assert env.action_space(b).sample() == first
 
 
 def test_hands_seen_by_other_seats_are_their_own():

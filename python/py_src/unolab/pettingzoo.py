@@ -185,7 +185,10 @@ class raw_env(AECEnv):
 
     @property
     def game(self) -> _core.Game:
-        """The core's game (its decision, legal actions, rounds, totals)."""
+        """The core's game (its decision, legal actions, rounds, totals), for
+        tools and debugging. It holds every hand (``seat_observation(seat)``
+        of any seat): an agent that reads it sees more than its seat could
+        at the table; a fair agent uses the observation alone."""
         return self._game
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
