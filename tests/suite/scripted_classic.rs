@@ -1354,6 +1354,58 @@ colors = ["red"]
     assert_eq!(run.res().winner, Some(0));
 }
 
+/// A draw of several cards with both piles all but empty: the player draws
+/// what there is (the discard pile less its top), and the draw ends short.
+#[test]
+fn a_draw_two_with_one_card_left_in_both_piles_draws_that_one() {
+    let deck = r#"
+[[deck]]
+faces = ["1", "2", "3"]
+count = 1
+colors = ["red", "blue"]
+
+[[deck]]
+faces = ["draw2"]
+count = 1
+colors = ["red"]
+"#;
+    // 2 x 3 dealt and the start card: the draw pile is empty from the start.
+    let r = custom_rules(deck, &["hand_size=3"]);
+    assert_eq!(r.deck.size, 7);
+    let run = run_round(
+        &r,
+        1,
+        &[
+            &["red-draw2", "red-1", "red-2"],
+            &["blue-1", "blue-2", "blue-3"],
+        ],
+        &["red-3"],
+        &[],
+        vec![
+            seat().play("red-draw2").play_uno("red-1").play("red-2"),
+            seat().play("red-3"),
+        ],
+    );
+    assert_log(
+        &run,
+        &[
+            "flip red-3",
+            "play 0 red-draw2",
+            "reshuffle: red-3",
+            // One card of the two: nothing is left to draw (the Draw Two
+            // stays as the top), and the player still loses the turn.
+            "draw 1 draw2: red-3",
+            "skip 1",
+            "play 0 red-1 uno",
+            "play 1 red-3",
+            "play 0 red-2",
+        ],
+    );
+    let res = run.res();
+    assert_eq!(res.winner, Some(0));
+    assert_eq!(res.points[0], 1 + 2 + 3, "seat 1 kept its three blue cards");
+}
+
 #[test]
 fn blocked_after_as_many_idle_turns_as_players() {
     let deck = r#"
