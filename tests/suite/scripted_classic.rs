@@ -2012,6 +2012,42 @@ count = 2
     assert_eq!(res.cards_drawn, 0, "no one draws: {log:?}");
 }
 
+#[test]
+fn a_deck_of_wild_draw4_only_is_played_its_start_card_a_plain_wild() {
+    // The same rule with a deck made only of Wild Draw Four (it was refused:
+    // the rule book refuses only a table that cannot be dealt). The flipped
+    // card stays as a plain Wild; every later card is a Wild Draw Four,
+    // playable on anything (no hand holds a card of a colour).
+    let deck = r#"
+[[deck]]
+faces = ["wild-draw4"]
+count = 5
+"#;
+    let r = custom_rules(deck, &["hand_size=2"]);
+    assert_eq!(r.deck.size, 5);
+    let run = run_round(
+        &r,
+        1,
+        &[&["wild-draw4", "wild-draw4"], &["wild-draw4", "wild-draw4"]],
+        &["wild-draw4"],
+        &[],
+        vec![
+            seat()
+                .color("green")
+                .wild("wild-draw4", "blue")
+                .uno(true)
+                .wild("wild-draw4", "red"),
+            seat(),
+        ],
+    );
+    let log = run.log();
+    assert_eq!(log[0], "flip wild-draw4", "{log:?}");
+    assert_eq!(log.iter().filter(|l| l.starts_with("flip")).count(), 1);
+    let res = run.res();
+    assert_eq!(res.first_player, 0, "P names the colour and plays first");
+    assert_eq!(res.winner, Some(0), "{log:?}");
+}
+
 // ----- wild_when_matching = false (seeds 000 and 002) ----------------------------
 
 /// (start card, colour named for a start wild, hand of seat 0, playable with

@@ -277,12 +277,9 @@ impl Deck {
             }
         }
         deck.point_classes.sort_by_key(|&(p, _)| p);
-        if deck.returned_at_start == deck.all {
-            return Err(RulesError::Invalid(
-                "every card of the deck goes back at the start; no start card can be flipped"
-                    .into(),
-            ));
-        }
+        // A deck made only of cards that go back at the start is played:
+        // no flip can succeed, so the first card turned stays as a plain
+        // wild (`deal`), as with a draw pile left holding only those.
         Ok(deck)
     }
 
