@@ -26,6 +26,7 @@ pub const MESSAGE_FLAGS: &[&str] = &[
     "--holdout-games",
     "--json",
     "--mode",
+    "--name",
     "--out",
     "--population",
     "--precision",

@@ -278,7 +278,7 @@ def test_resume_is_refused_where_it_cannot_continue(tmp_path):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=100, seed=1, out=d,
                        resume=True)
     # No saved state is a missing file.
-    with pytest.raises(FileNotFoundError, match="holds no interrupted experiment"):
+    with pytest.raises(FileNotFoundError, match="holds no saved run to continue"):
         unolab.compare("random", players=2, b_seat=(0, "color"), games=10, out=tmp_path / "new",
                        resume=True)
 

@@ -75,6 +75,12 @@ def test_tune_refuses_bad_input_before_any_game(tmp_path):
         unolab.tune(**{**SMALL, "field": "oracle-400"})
     with pytest.raises(TypeError, match="start is a name"):
         unolab.tune(**SMALL, start=3)
+    # Named as its start or a field strategy, by name= or by out's file name.
+    with pytest.raises(ValueError, match=r"would be named 'color' \(by name, or by out's file "
+                                         r"name\), as a strategy of start or field.*give another name"):
+        unolab.tune(**SMALL, name="color")
+    with pytest.raises(ValueError, match="would be named .color."):
+        unolab.tune(**SMALL, out=tmp_path / "color.toml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.toml"]
 
 

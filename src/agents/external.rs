@@ -49,6 +49,38 @@ pub const HELLO_TIMEOUT_MS: u64 = 10_000;
 /// exited.
 const EXIT_CHECK: Duration = Duration::from_millis(50);
 
+/// Once the work is interrupted, the most a program is still waited for
+/// (for an answer, or to take a line), whatever its time limit: the games
+/// in progress finish when the programs answer, but a program that hangs
+/// under a long `timeout_ms` no longer keeps the run from ending.
+pub const AFTER_INTERRUPT_MS: u64 = 10_000;
+
+/// When the work was interrupted ([`interrupted`]), if it was.
+static INTERRUPTED: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Says that the work under way was interrupted (a first Ctrl-C or SIGTERM):
+/// from now on every wait on a program ends at most [`AFTER_INTERRUPT_MS`]
+/// after this call.
+pub fn interrupted() {
+    let mut at = INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner());
+    at.get_or_insert_with(Instant::now);
+}
+
+/// Ends what [`interrupted`] began, for the next work in the same process
+/// (a Python session).
+pub fn carry_on() {
+    *INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
+/// `until`, or the interrupt's bound when it comes first (then `true`).
+fn bounded(until: Instant) -> (Instant, bool) {
+    let at = *INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner());
+    match at.map(|at| at + Duration::from_millis(AFTER_INTERRUPT_MS)) {
+        Some(cap) if cap < until => (cap, true),
+        _ => (until, false),
+    }
+}
+
 /// The idle programs of one strategy on one thread. The runner makes one
 /// instance of a strategy per seat and per rotation of a deal (and per arm
 /// of a comparison); an instance holds its own program from the start to the
@@ -126,7 +158,7 @@ fn write_by(
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    if Instant::now() >= until {
+                    if Instant::now() >= bounded(until).0 {
                         return Ok(false);
                     }
                     std::thread::sleep(Duration::from_millis(1));
@@ -348,10 +380,12 @@ impl External {
             return None;
         }
         let p = self.proc.as_mut()?;
-        let until = Instant::now() + timeout;
+        let limit = Instant::now() + timeout;
         let how = loop {
+            let (until, cut) = bounded(limit);
             // In slices, to see a program that exited while a helper it
-            // started holds its output open (no end of output comes then).
+            // started holds its output open (no end of output comes then),
+            // and an interrupt that shortens the wait.
             let left = until.saturating_duration_since(Instant::now());
             match p.lines.recv_timeout(left.min(EXIT_CHECK)) {
                 Ok(Ok(reply)) => return Some(reply),
@@ -371,10 +405,17 @@ impl External {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    self.fail(format!(
-                        "no answer to {what} within {} ms (it wrote nothing)",
-                        timeout.as_millis()
-                    ));
+                    self.fail(if cut {
+                        format!(
+                            "no answer to {what} within {} s of the interrupt (it wrote nothing)",
+                            AFTER_INTERRUPT_MS / 1000
+                        )
+                    } else {
+                        format!(
+                            "no answer to {what} within {} ms (it wrote nothing)",
+                            timeout.as_millis()
+                        )
+                    });
                     return None;
                 }
                 Err(RecvTimeoutError::Disconnected) => {

@@ -54,22 +54,8 @@ impl PresetFile {
                 self.name
             ));
         }
-        if ![
-            "heuristic",
-            "random",
-            "first",
-            "external",
-            "pimc",
-            "ismcts",
-            "net",
-            "oracle",
-        ]
-        .contains(&self.base.as_str())
-        {
-            return Err(format!(
-                "base '{}' is unknown (valid: heuristic, random, first, external, pimc, ismcts, oracle, net)",
-                self.base
-            ));
+        if let Some(m) = unknown_base(&self.base) {
+            return Err(m);
         }
         if (self.base == "net") != self.net.is_some() {
             return Err(
@@ -132,4 +118,22 @@ impl PresetFile {
         }
         Ok(())
     }
+}
+
+/// A preset's `base` values.
+pub const BASES: [&str; 8] = [
+    "heuristic",
+    "random",
+    "first",
+    "external",
+    "pimc",
+    "ismcts",
+    "oracle",
+    "net",
+];
+
+/// The message for a `base` that is none of [`BASES`].
+pub fn unknown_base(base: &str) -> Option<String> {
+    (!BASES.contains(&base))
+        .then(|| format!("base '{base}' is unknown (valid: {})", BASES.join(", ")))
 }

@@ -316,6 +316,11 @@ impl StrategySpec {
                 .and_then(|p| p.as_table())
                 .is_some_and(|p| !p.is_empty());
             if let (Some(base), true) = (base, has_params) {
+                // A misspelt base is said as such, not as one without
+                // parameters.
+                if let Some(m) = super::preset::unknown_base(base) {
+                    return Err(StrategyError::Invalid(origin.into(), m));
+                }
                 if base != "heuristic" {
                     let instead = match base {
                         "net" => "it takes a [net] table",
@@ -334,7 +339,7 @@ impl StrategySpec {
         let f: PresetFile = toml::from_str(text).map_err(|e| {
             StrategyError::Malformed(
                 origin.into(),
-                crate::engine::rules::plain_toml_message(&e.to_string()),
+                crate::engine::rules::toml_error_text(&e, text),
             )
         })?;
         f.validate()

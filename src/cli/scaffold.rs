@@ -132,6 +132,8 @@ fn interrupt_flag() -> &'static AtomicBool {
                 quit_now(&made, "quit at once: nothing more is written");
             }
             FIRST_MS.store(now_ms(), Ordering::SeqCst);
+            // A program that hangs no longer holds the games in progress.
+            unolab::agents::external::interrupted();
             // The first signal: the run ends after the games in progress.
             // On a terminal the line starts after the progress bar or the
             // echoed ^C; elsewhere no blank line comes first.

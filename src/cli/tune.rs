@@ -97,6 +97,15 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         Some(p) => prepare_out_file(p, "--out", a.force)?,
         None => Vec::new(),
     };
+    // Said once every check has passed, so that a refusal stays one line.
+    if strategy::builtin_names().contains(&cfg.name.as_str()) {
+        // Allowed (`--out strategies/tuned.toml` makes the shipped preset
+        // anew), but a line-up cannot hold it beside the built-in.
+        eprintln!(
+            "note: the tuned preset is named '{}', as a built-in strategy: a line-up cannot hold both; give --name to rename it",
+            cfg.name
+        );
+    }
     let quiet = a.quiet;
     if !quiet {
         // The progress figures are the tuning games' own: the best and the

@@ -233,7 +233,12 @@ impl LadderConfig {
         if !(self.speed_seconds > 0.0 && self.speed_seconds <= 600.0) {
             return Err(TournamentError::Invalid(format!(
                 "speed_seconds = {} must be above 0 and at most 600",
-                self.speed_seconds
+                // (1e300 as 1e300, not as its 301 digits)
+                if self.speed_seconds.abs() >= 1e6 {
+                    format!("{:e}", self.speed_seconds)
+                } else {
+                    self.speed_seconds.to_string()
+                }
             )));
         }
         Ok(())

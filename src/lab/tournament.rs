@@ -97,8 +97,10 @@ impl TournamentConfig {
         let least = k.saturating_sub(self.players as u64) + 1;
         if self.games < least {
             return bad(format!(
-                "{} games at {} players seat only some of the {k} strategies: give at least {least} games, so that each plays (a multiple of {k} gives each the same number of seats)",
-                self.games, self.players
+                "{} {} at {} players seat only some of the {k} strategies: give at least {least} games, so that each plays (a multiple of {k} gives each the same number of seats)",
+                self.games,
+                if self.games == 1 { "game" } else { "games" },
+                self.players
             ));
         }
         if self.threads == 0 {

@@ -209,6 +209,14 @@ impl TuneConfig {
         if self.field.is_empty() {
             return bad("--field is empty".into());
         }
+        // The report names the tuned preset, the start and the field: one
+        // name for two of them would make its figures ambiguous.
+        if self.name == self.start.name() || self.field.iter().any(|f| f.name() == self.name) {
+            return bad(format!(
+                "the tuned preset would be named '{}' (by --name, or by --out's file name), as a strategy of --start or --field, and its figures could not be told from that one's: give another --name",
+                self.name
+            ));
+        }
         if self.field.len() > self.players - 1 {
             return bad(format!(
                 "{} field strategies for {} other seat{} (give at most players - 1; the field is cycled to fill the seats)",

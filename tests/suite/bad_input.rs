@@ -1150,6 +1150,45 @@ fn what_the_probe_of_train_tune_and_ladder_found_is_refused_before_any_work() {
         s(&dir.join("t.toml")),
     ]));
     assert!(e.contains("invalid name 'b\\z'"), "{e}");
+    // A tuned preset named as its start or a field strategy (by --name, or
+    // by --out's file name): its figures would read as that strategy's, and
+    // a line-up could not hold both (the CLI audit of 2026-12-07).
+    let e = refusal(&unolab(&[
+        "tune",
+        "--name",
+        "color",
+        "--out",
+        s(&dir.join("c.toml")),
+    ]));
+    assert!(
+        e.contains("the tuned preset would be named 'color' (by --name, or by --out's file name), as a strategy of --start or --field"),
+        "{e}"
+    );
+    let e = refusal(&unolab(&["tune", "--out", s(&dir.join("points.toml"))]));
+    assert!(e.contains("would be named 'points'"), "{e}");
+    assert!(!dir.join("c.toml").exists() && !dir.join("points.toml").exists());
+    // A built-in's name is allowed (the shipped strategies/tuned.toml is
+    // made so), with a note.
+    let o = unolab(&[
+        "tune",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "--games",
+        "20",
+        "--holdout-games",
+        "20",
+        "--threads",
+        "1",
+        "-q",
+        "--out",
+        s(&dir.join("tuned.toml")),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "note: the tuned preset is named 'tuned', as a built-in strategy: a line-up cannot hold both"
+    ));
     // Options of the expert iterations did nothing without --iterations.
     let e = refusal(&unolab(&[
         "train",
@@ -1807,7 +1846,7 @@ fn a_slip_in_a_name_is_answered_with_the_nearest_one() {
         s(&none),
     ]));
     assert!(
-        e.contains("holds no interrupted experiment (no state.json"),
+        e.contains("holds no saved run to continue (no state.json: a compare or experiment given an output folder saves one as it plays"),
         "{e}"
     );
     // One strategy shown, built in or from its file.

@@ -303,6 +303,30 @@ fn bad_input_is_one_line_and_exit_code_2() {
         &["run", "--mode", "match", "--set", "rounds=1001"],
         "raise max_rounds with it (max_rounds = 1001)",
     );
+    // Quick play ends a match after one round: more rounds are refused,
+    // not ignored.
+    bad(
+        &[
+            "run",
+            "--mode",
+            "match",
+            "--set",
+            "quick=true",
+            "--set",
+            "rounds=5",
+        ],
+        "quick = true ends a match after its first round, and rounds = 5 asks for 5 rounds",
+    );
+    // A number past the setting's own range is said with that range, and
+    // serde's words do not repeat the value.
+    bad(
+        &["run", "--set", "max_turns=18446744073709551615"],
+        "max_turns = 18446744073709551615 is not valid (valid: 1 to 4294967295)",
+    );
+    bad(
+        &["run", "--mode", "match", "--set", "target=-1"],
+        "invalid value '-1' for setting 'target': expected a whole number from 0 to 4294967295",
+    );
     let raised = unolab(&[
         "rules",
         "show",
@@ -704,7 +728,8 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
             "--out",
             out.to_str().unwrap(),
         ],
-        "malformed rule-set file",
+        // The line and key, not the parser's quoted line and carets.
+        "broken.toml: line 4: count: expected a whole number from 0 to 4294967295, not the text \"two\"",
     );
     assert!(!out.exists(), "no result directory on bad input");
     let strat = dir.join("s.toml");
@@ -716,6 +741,39 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
     bad(
         &["run", "--strategies", strat.to_str().unwrap()],
         "forget_uno",
+    );
+    // A key missing from the whole file names no line (it blamed line 1).
+    let nameless = dir.join("nameless.toml");
+    std::fs::write(&nameless, "# a comment\nbase = \"random\"\n").unwrap();
+    let o = unolab(&["run", "--strategies", nameless.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&o).trim(),
+        format!(
+            "error: malformed strategy file {}: missing field `name`",
+            nameless.display()
+        )
+    );
+    // A misspelt base is said as such, with a [params] table too.
+    let typo = dir.join("typo.toml");
+    std::fs::write(
+        &typo,
+        "name = \"t\"\nbase = \"heuristc\"\n[params]\npoints_weight = 2.0\n",
+    )
+    .unwrap();
+    bad(
+        &["run", "--strategies", typo.to_str().unwrap()],
+        "base 'heuristc' is unknown (valid: heuristic,",
+    );
+    // Card points are a u16: a larger value is refused, not scored as 65535.
+    let points = dir.join("points.toml");
+    std::fs::write(
+        &points,
+        "name = \"p\"\n[points]\nwild = 70000\n[[deck]]\nfaces = [\"wild\", \"1\"]\ncount = 4\n",
+    )
+    .unwrap();
+    bad(
+        &["run", "--rules", points.to_str().unwrap()],
+        "line 3: wild: invalid value: integer `70000`, expected a whole number from 0 to 65535",
     );
 }
 

@@ -1551,3 +1551,49 @@ fn force_keeps_the_earlier_results_until_the_new_command_has_written_its_own() {
         );
     }
 }
+
+/// A program that hangs under a long time limit no longer keeps a run alive
+/// after one SIGTERM (what a scheduler sends): once interrupted, a wait on a
+/// program ends within `AFTER_INTERRUPT_MS` (10 s), and the run ends with a
+/// line saying so. It ran on, with the program, until a second signal.
+#[test]
+fn a_hung_program_under_a_long_time_limit_does_not_outlast_an_interrupt() {
+    let dir = tempdir("hung-after-interrupt");
+    let preset = faulty_preset(&dir, "hangs", "silent", 3, "timeout_ms = 99999999999\n");
+    let spec = format!("{},random", preset.display());
+    let child = Command::new(BIN)
+        .args(["run", "-q", "-p", "2", "-g", "100", "-j", "1", "-s", &spec])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while pid_file(&dir, "pids").is_empty() {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "the bot did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Past its third decision, where it stops answering.
+    std::thread::sleep(Duration::from_millis(1500));
+    let st = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    // One signal, and the run ends on its own (the bound is 10 s; a minute
+    // is allowed for a loaded machine, where before it never ended).
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let o = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the run outlasted the interrupt")
+        .unwrap();
+    let err = text(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("within 10 s of the interrupt"), "{err}");
+    assert_all_gone(&dir);
+}

@@ -669,13 +669,13 @@ fn shipped_search_presets_load_and_bad_ones_are_refused() {
         (
             "oracle",
             "[search]\nsees_next = 10",
-            "sees_next = 10 | ^^ invalid value: integer `10`, expected a whole number from 0 to 9",
+            "line 4: sees_next: invalid value: integer `10`, expected a whole number from 0 to 9",
         ),
         ("ismcts", "[search]\nsees_next = 2", "sees_next"),
         (
             "oracle",
             "[search]\nsees_previous = 10",
-            "sees_previous = 10 | ^^ invalid value: integer `10`, expected a whole number from 0 to 9",
+            "line 4: sees_previous: invalid value: integer `10`, expected a whole number from 0 to 9",
         ),
         ("ismcts", "[search]\nwiden = -1.0", "widen"),
         ("ismcts", "[search]\nguide = \"nope\"", "nope"),

@@ -57,6 +57,8 @@ fn drive<T: Send>(
     let mut raised: Option<PyErr> = None;
     let mut interrupted = false;
     let mut last = u64::MAX;
+    // An interrupt of an earlier call no longer shortens the waits.
+    unolab::agents::external::carry_on();
     let out = py.detach(|| {
         std::thread::scope(|s| {
             // The work says when it ends, so that a short call returns at
@@ -76,6 +78,9 @@ fn drive<T: Send>(
                     if let Err(e) = py.check_signals() {
                         if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
                             interrupted = true;
+                            // A program that hangs no longer holds the
+                            // games in progress.
+                            unolab::agents::external::interrupted();
                         } else if raised.is_none() {
                             raised = Some(e);
                         }

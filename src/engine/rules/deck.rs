@@ -133,13 +133,13 @@ pub struct Deck {
 /// token's entry, else its face's (`draw2`), else none (the face's default
 /// then applies).
 pub(crate) fn points_set(
-    points: &std::collections::BTreeMap<String, u32>,
+    points: &std::collections::BTreeMap<String, u16>,
     kind: &Kind,
 ) -> Option<u32> {
     points
         .get(&kind.to_string())
         .or_else(|| points.get(kind.face.token()))
-        .copied()
+        .map(|&p| p as u32)
 }
 
 impl Deck {
@@ -236,7 +236,8 @@ impl Deck {
             deck.face_of[i] = kind.face.index() as u8;
             deck.effect_of[i] = *effect;
             let pts = points_set(&file.points, kind).unwrap_or(kind.face.default_points() as u32);
-            deck.points_of[i] = pts.min(u16::MAX as u32) as u16;
+            // (a [points] value is a u16, and the faces' defaults are far below)
+            deck.points_of[i] = pts as u16;
             deck.face_mask[kind.face.index()].insert(id);
             deck.kind_of[i] = match kind.color {
                 Some(c) => c.index() * 13 + kind.face.index(),

@@ -32,7 +32,7 @@ pub struct RuleSetFile {
     pub description: String,
     /// Point overrides: card token ("wild-swap", "red-7") or face token ("draw2").
     #[serde(default)]
-    pub points: BTreeMap<String, u32>,
+    pub points: BTreeMap<String, u16>,
     #[serde(default)]
     pub settings: Settings,
     pub deck: Vec<DeckEntry>,
@@ -107,7 +107,7 @@ impl RuleSetFile {
     /// Parses a rule-set file's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<RuleSetFile, RulesError> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
-            let why = plain_toml_message(&e.to_string());
+            let why = plain_toml_message(e.message());
             // The value serde refused, if it belongs to a whole-number
             // setting with its own range, is named by that range, not its
             // type's ("hand_size = -1": at least 1). Its key is the setting
@@ -133,7 +133,7 @@ impl RuleSetFile {
                 }
                 None => why,
             };
-            RulesError::Malformed(origin.to_string(), why)
+            RulesError::Malformed(origin.to_string(), at_line(&e, text, why))
         })
     }
 
@@ -257,6 +257,11 @@ impl RuleSetFile {
             Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(value.into())),
             Err(_) if is_integer(value) => {
                 // TOML integers are 64-bit: a longer one is not a string.
+                // A setting with its own range says it.
+                let v = value.replace('_', "").parse::<i128>().ok();
+                if let Some(why) = v.and_then(|v| super::settings::out_of_range(key, v)) {
+                    return Err(RulesError::Invalid(why));
+                }
                 return Err(RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': the number is too large"
                 )));
@@ -269,9 +274,8 @@ impl RuleSetFile {
         };
         // Out of its type's range and of the setting's own: the setting's
         // range (hand_size=-1: "at least 1", not "from 0 to 4294967295").
-        let narrow = parsed
-            .as_integer()
-            .and_then(|v| super::settings::out_of_range(key, i128::from(v)));
+        let parsed_int = parsed.as_integer();
+        let narrow = parsed_int.and_then(|v| super::settings::out_of_range(key, i128::from(v)));
         table.insert(key.to_string(), parsed);
         self.settings = toml::Value::Table(table)
             .try_into()
@@ -280,6 +284,11 @@ impl RuleSetFile {
                     return RulesError::Invalid(why);
                 }
                 let why = super::settings::with_own_range(key, plain_toml_message(e.message()));
+                // (serde's "invalid value: integer `-1`, " would say the
+                // value again)
+                let why = parsed_int
+                    .and_then(|v| why.strip_prefix(&format!("invalid value: integer `{v}`, ")))
+                    .map_or(why.clone(), String::from);
                 RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': {why}"
                 ))
@@ -361,6 +370,47 @@ fn is_integer(s: &str) -> bool {
 
 pub(super) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A TOML error of a file's `text` on one line, as a user reads it: "line
+/// 4: invalid value: integer `70000`, expected a whole number from 0 to
+/// 65535" ([`plain_toml_message`] after [`at_line`]). The parser's own text
+/// quoted the line and drew carets under it, on one line a wall of text.
+pub fn toml_error_text(e: &toml::de::Error, text: &str) -> String {
+    at_line(e, text, plain_toml_message(e.message()))
+}
+
+/// `why` after the line of `text` the error `e` is about ("line 4: why").
+/// An error about the whole file (a missing key: its span runs from the
+/// start of the text) names no line, rather than blaming line 1.
+pub fn at_line(e: &toml::de::Error, text: &str, why: String) -> String {
+    let whole = e.message().starts_with("missing field");
+    match e.span() {
+        Some(s) if !(s.start == 0 && whole) => {
+            let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+            match key_before(text, s.start) {
+                Some(key) => format!("line {line}: {key}: {why}"),
+                None => format!("line {line}: {why}"),
+            }
+        }
+        _ => why,
+    }
+}
+
+/// The key of a `key = value` line whose value starts at byte `at` of
+/// `text`: a TOML error's span is the value, and its message ("invalid
+/// type: string \"four\", expected i64") does not name the key.
+pub fn key_before(text: &str, at: usize) -> Option<&str> {
+    let line = text.get(..at)?.rsplit('\n').next()?;
+    let key = line
+        .strip_suffix('=')
+        .or_else(|| line.trim_end().strip_suffix('='))?;
+    let key = key.trim();
+    (!key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
+    .then_some(key)
 }
 
 /// A TOML or serde message on one line, with serde's words for Rust's

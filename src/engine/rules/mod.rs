@@ -16,8 +16,9 @@ mod settings;
 
 pub use deck::{Deck, Effect};
 pub use file::{
-    given_twice, overridden, plain_toml_message, read_text, setting_key, without_overridden,
-    DeckEntry, ReadFailure, RuleSetFile, RulesError, Unread, BUILTIN_NAMES,
+    at_line, given_twice, key_before, overridden, plain_toml_message, read_text, setting_key,
+    toml_error_text, without_overridden, DeckEntry, ReadFailure, RuleSetFile, RulesError, Unread,
+    BUILTIN_NAMES,
 };
 pub use settings::{
     CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,
@@ -199,6 +200,14 @@ fn validate_settings(s: &Settings) -> Result<(), RulesError> {
             "rounds = {} is past max_rounds = {} (unolab's bound on the rounds of a match, \
              which would stop it first): raise max_rounds with it (max_rounds = {})",
             s.rounds, s.max_rounds, s.rounds
+        ));
+    }
+    // Quick play ends a match after its first round: more rounds asked for
+    // would be ignored.
+    if s.quick && s.rounds > 1 {
+        return bad(format!(
+            "quick = true ends a match after its first round, and rounds = {} asks for {} rounds: give one of them",
+            s.rounds, s.rounds
         ));
     }
     let Ok(toml::Value::Table(t)) = toml::Value::try_from(s) else {

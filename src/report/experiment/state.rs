@@ -227,7 +227,7 @@ pub fn resume_state(
 pub fn load_state(path: &Path) -> Result<(LockstepState, Option<ExperimentSpec>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!(
-            "{} holds no interrupted experiment (no state.json: it is saved as an experiment with an output folder runs, and kept when it is interrupted)",
+            "{} holds no saved run to continue (no state.json: a compare or experiment given an output folder saves one as it plays, and keeps it when interrupted)",
             path.parent().unwrap_or(Path::new(".")).display()
         ),
         _ => format!("cannot read the saved state {}: {e}", path.display()),

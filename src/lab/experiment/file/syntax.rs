@@ -144,21 +144,7 @@ impl Errors<'_> {
     }
 }
 
-/// The key of a `key = value` line whose value starts at byte `at` of
-/// `text`: a TOML error's span is the value, and its message ("invalid
-/// type: string \"four\", expected i64") does not name the key.
-pub(super) fn key_before(text: &str, at: usize) -> Option<&str> {
-    let line = text.get(..at)?.rsplit('\n').next()?;
-    let key = line
-        .strip_suffix('=')
-        .or_else(|| line.trim_end().strip_suffix('='))?;
-    let key = key.trim();
-    (!key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
-    .then_some(key)
-}
+pub(super) use crate::engine::rules::key_before;
 
 /// One arm before it is resolved, each value with where it was written:
 /// (label, rules, set, house, players, strategies, seating).
