@@ -986,6 +986,32 @@ fn arms_equal_in_every_deal_played_are_not_called_identical_and_get_no_interval(
 }
 
 #[test]
+fn a_grid_s_empty_value_is_none_added_when_the_base_gives_house_rules() {
+    // "none" read as if the base's house rules did not hold (the CLI audit
+    // of 2026-12-07).
+    let labels = |text: &str| -> Vec<String> {
+        let e = parse(text, "g.toml").unwrap();
+        e.specs.iter().map(|a| a.label.clone()).collect()
+    };
+    assert_eq!(
+        labels(
+            "name = \"g\"\n[base]\nhouse = [\"seven_o\"]\n[grid]\nhouse = [\"\", \"jump_in\"]\n"
+        ),
+        ["none added", "jump_in"]
+    );
+    assert_eq!(
+        labels(
+            "name = \"g\"\n[base]\nset = [\"target=100\"]\n[grid]\nset = [\"\", \"hand_size=5\"]\n"
+        ),
+        ["none added", "hand_size=5"]
+    );
+    assert_eq!(
+        labels("name = \"g\"\n[grid]\nhouse = [\"\", \"jump_in\"]\n"),
+        ["none", "jump_in"]
+    );
+}
+
+#[test]
 fn an_empty_grid_is_one_problem() {
     // It was said twice: the empty [grid], then "no arms".
     let errs = parse("name = \"x\"\n[grid]\nplayers = []\n", "g.toml").unwrap_err();

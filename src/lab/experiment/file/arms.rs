@@ -104,7 +104,7 @@ pub(super) fn gather(errs: &mut Errors, f: &File) -> Option<(Vec<Raw>, usize)> {
                     .map(|x| (x.trim().to_string(), s.span())),
             );
             if s.get_ref().trim().is_empty() {
-                "none".into()
+                nothing_added(&b.set)
             } else {
                 s.get_ref().clone()
             }
@@ -112,7 +112,7 @@ pub(super) fn gather(errs: &mut Errors, f: &File) -> Option<(Vec<Raw>, usize)> {
         combos = cross(combos, &g.house, |c, h| {
             c.3.push((h.get_ref().clone(), h.span()));
             if h.get_ref().trim().is_empty() {
-                "none".into()
+                nothing_added(&b.house)
             } else {
                 h.get_ref().clone()
             }
@@ -211,4 +211,15 @@ fn cross<T>(
         }
     }
     out
+}
+
+/// The label part of a grid's empty `set` or `house` value: "none" when the
+/// base gives none either, else "none added" (the base's items still hold:
+/// "none" read as if they did not).
+fn nothing_added(base: &[Spanned<String>]) -> String {
+    if base.iter().all(|x| x.get_ref().trim().is_empty()) {
+        "none".into()
+    } else {
+        "none added".into()
+    }
 }
