@@ -36,6 +36,9 @@ pub struct TraceWriter<W: Write> {
     drawing: Vec<CardId>,
     draw_who: u8,
     draw_reason: DrawReason,
+    /// Whether the draw under way has given a card (its lines may be cut
+    /// by a reshuffle).
+    drew_any: bool,
     error: Option<std::io::Error>,
 }
 
@@ -46,6 +49,7 @@ impl<W: Write> TraceWriter<W> {
             drawing: Vec::new(),
             draw_who: 0,
             draw_reason: DrawReason::Turn,
+            drew_any: false,
             error: None,
         }
     }
@@ -109,9 +113,22 @@ impl<W: Write> Recorder for TraceWriter<W> {
             self.draw_who = player;
             self.draw_reason = reason;
             self.drawing.push(card);
+            self.drew_any = true;
             return;
         }
         self.flush_draw(g);
+        // A penalty or a sanction that gave no card (a penalty of 0, or
+        // nothing left to draw) still writes its `draw` line, empty: the
+        // `uno_caught` and `illegal` lines are always followed by theirs.
+        if let Event::DrawEnd { player, reason } = e {
+            let drew = std::mem::take(&mut self.drew_any);
+            if !drew && matches!(reason, DrawReason::UnoPenalty | DrawReason::WrongCard) {
+                let v =
+                    json!({"type": "draw", "player": player, "cards": [], "reason": reason.name()});
+                self.line(&v);
+            }
+            return;
+        }
         let d = &g.rules().deck;
         let v = match e {
             Event::Draw { .. } | Event::DrawEnd { .. } => return,

@@ -94,3 +94,44 @@ fn h2o_and_cars3() {
         4,
     );
 }
+
+/// A caught UNO call with a penalty of 0 is still followed by its `draw`
+/// line, empty, as the trace format has `uno_caught` followed by its draw
+/// (the line was left out); a draw of zero cards otherwise writes no line.
+#[test]
+fn a_penalty_of_zero_still_writes_its_empty_draw_line() {
+    let rules = Rules::build(
+        RuleSetFile::resolve(
+            "classic",
+            &["quick=true".to_string(), "uno_penalty=0".to_string()],
+            &[],
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut caught = 0;
+    for seed in 1..=20 {
+        let mut out = Vec::new();
+        let mut seats = lineup_seats(&parse_list("forgetful").unwrap(), 3).unwrap();
+        write_trace(&rules, &mut seats, seed, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l["type"] == "uno_caught" {
+                caught += 1;
+                let next = &lines[i + 1];
+                assert_eq!(next["type"], "draw", "seed {seed}, line {}: {next}", i + 2);
+                assert_eq!(next["player"], l["player"]);
+                assert_eq!(next["reason"], "uno_penalty");
+                assert_eq!(next["cards"], serde_json::json!([]));
+            }
+            if l["type"] == "draw" && l["reason"] != "uno_penalty" {
+                assert!(!l["cards"].as_array().unwrap().is_empty(), "{l}");
+            }
+        }
+    }
+    assert!(caught > 0, "no caught call in 20 seeds");
+}
