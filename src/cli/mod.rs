@@ -179,7 +179,10 @@ pub fn main() -> ExitCode {
             }
         }
         Err(Fail(msg)) => {
-            eprintln!("{}: {msg}", paint_error("error"));
+            // Not eprintln!: with standard error closed too (`2>&1 | true`)
+            // it would panic (exit 101); the status says it.
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "{}: {msg}", paint_error("error"));
             ExitCode::from(2)
         }
     }

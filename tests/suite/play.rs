@@ -439,3 +439,157 @@ fn after_a_swap_the_table_shows_what_you_know_of_the_other_hand() {
     assert!(shown >= 3, "'you know' shown {shown} times:\n{screen}");
     p.expect(expectrl::Eof).unwrap();
 }
+
+/// `play` with `input` on stdin (stdout and stderr piped); its stdout.
+fn piped(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .arg("play")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let o = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The terminal-play audit (2026-12-07): the hand at a swap's target
+/// question held the card being played; the jump-in question came right
+/// after a swap without the new hand; "(1 cards)"; under stacking the
+/// challenge question said not challenging meant drawing; under
+/// `drawn_card = "rlcard"` a colour drawn at random read as the person's.
+#[test]
+fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
+    let seven = [
+        "-p",
+        "4",
+        "--seat",
+        "1",
+        "--seed",
+        "114",
+        "--set",
+        "hand_size=2",
+        "--set",
+        "quick=true",
+        "--house",
+        "jump_in,seven_o",
+        "-s",
+        "points,random",
+    ];
+    let out = piped(&seven, "1\n2\n");
+    let at = out.find("swap hands with which seat?").expect(&out);
+    let shown = &out[..at];
+    let hand_line = shown.lines().last().unwrap();
+    assert_eq!(hand_line, "play> your hand: blue-0  blue-reverse", "{out}");
+    assert!(
+        out[at..].starts_with("swap hands with which seat? 2 (2 cards), 3 (3 cards), 0 (1 card)\n"),
+        "{out}"
+    );
+
+    let swapped = [
+        "-p",
+        "4",
+        "--seat",
+        "1",
+        "--seed",
+        "141",
+        "--set",
+        "hand_size=2",
+        "--set",
+        "quick=true",
+        "--house",
+        "jump_in,seven_o",
+        "-s",
+        "points,random",
+    ];
+    let out = piped(&swapped, "1\nno\n1\nd\n2\n5\nquit\n");
+    let at = out
+        .find("identical to the top card: jump in with it?")
+        .expect(&out);
+    let before: Vec<&str> = out[..at].lines().collect();
+    let n = before.len();
+    assert_eq!(
+        before[n - 3],
+        "  seat 2 (random) and you swapped hands",
+        "{out}"
+    );
+    assert_eq!(
+        before[n - 2],
+        "your hand: green-4  blue-7  blue-reverse",
+        "{out}"
+    );
+
+    let stack = [
+        "-r",
+        "cars3",
+        "-p",
+        "5",
+        "--seat",
+        "4",
+        "--seed",
+        "134",
+        "--set",
+        "quick=true",
+        "-s",
+        "random",
+        "--house",
+        "stacking=cross,seven_o,jump_in,bluff_challenge,draw_to_match",
+    ];
+    let out = piped(&stack, "6\nn\nmaybe\nno\nn\nd\nquit\n");
+    assert!(
+        out.contains("a wild-draw4 was played on you (4 cards to answer or draw if you do not challenge, 6 if you challenge and lose)"),
+        "{out}"
+    );
+
+    let rlcard = [
+        "-r",
+        "rlcard",
+        "-p",
+        "6",
+        "--seat",
+        "2",
+        "--seed",
+        "17",
+        "--set",
+        "quick=true",
+        "-s",
+        "color,random",
+    ];
+    let out = piped(&rlcard, "3\n3\nquit\n");
+    assert!(
+        out.contains(
+            "you played wild at once, with a colour drawn at random: green (drawn_card = rlcard)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("you played wild and named"), "{out}");
+}
+
+/// With standard output and standard error both closed, the game ends with
+/// status 2 (writing its line to the closed standard error panicked: 101).
+#[test]
+fn a_closed_screen_and_error_stream_end_with_status_2() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["play", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let mut input = String::from("r\n");
+    for _ in 0..100 {
+        input.push_str("1\ny\n");
+    }
+    // The game may end before reading it all: a closed stdin is no error.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+}

@@ -61,6 +61,9 @@ struct Table {
     gone: Arc<AtomicBool>,
     trace: Option<TraceWriter<Vec<u8>>>,
     drawn: Vec<CardId>,
+    /// The last card drawn for a turn, and by whom: under `drawn_card =
+    /// "rlcard"` a drawn wild is played at once with a colour at random.
+    drawn_for_turn: Option<(u8, CardId)>,
 }
 
 impl Recorder for Table {
@@ -95,7 +98,15 @@ impl Recorder for Table {
                 target,
             } => {
                 let mut l = format!("{} played {}", s.who(player), s.card(r, card));
-                if r.deck.color(card).is_none() {
+                let auto = r.settings.drawn_card == unolab::engine::rules::DrawnCard::Rlcard
+                    && self.drawn_for_turn == Some((player, card));
+                if r.deck.color(card).is_none() && auto {
+                    // Nobody named it (drawn_card = "rlcard").
+                    l += &format!(
+                        " at once, with a colour drawn at random: {} (drawn_card = rlcard)",
+                        s.colour(color)
+                    );
+                } else if r.deck.color(card).is_none() {
                     l += &format!(" and named {}", s.colour(color));
                 }
                 if jump_in {
@@ -115,6 +126,10 @@ impl Recorder for Table {
             }
             Event::DrawEnd { player, reason } => {
                 let cards = std::mem::take(&mut self.drawn);
+                self.drawn_for_turn = match (reason, cards.last()) {
+                    (DrawReason::Turn | DrawReason::Match, Some(&c)) => Some((player, c)),
+                    _ => None,
+                };
                 if cards.is_empty() {
                     return;
                 }
@@ -255,6 +270,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
                 gone: gone.clone(),
                 left: None,
                 broken: broken.clone(),
+                playing: None,
             }));
         } else {
             // Watched: a broken program ends the game at the person's next
@@ -269,6 +285,7 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         }
     }
     let mut table = Table {
+        drawn_for_turn: None,
         style: style.clone(),
         log,
         gone,

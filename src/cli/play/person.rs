@@ -22,6 +22,10 @@ pub(super) struct Human {
     pub(super) left: Option<String>,
     /// The first fault of another seat: the game ends at the next prompt.
     pub(super) broken: watch::Broken,
+    /// The card being played, once chosen, with the round and turn count
+    /// it was chosen at: not shown in the hand at the questions of the same
+    /// play that follow (a swap's target is asked before it leaves).
+    pub(super) playing: Option<(CardId, u32, u32)>,
 }
 
 /// What the person typed, read as an answer.
@@ -133,11 +137,21 @@ impl Human {
     /// asked (the colour of a wild, a challenge, a swap).
     fn show_held(&self, obs: &Observation) {
         let r = obs.rules();
-        let cards: Vec<String> = sorted(r, obs.hand())
+        let mut held = obs.hand();
+        if let Some((c, round, turns)) = self.playing {
+            if (round, turns) == (obs.round(), obs.turns()) {
+                held.remove(c);
+            }
+        }
+        let cards: Vec<String> = sorted(r, held)
             .into_iter()
             .map(|c| self.style.card(r, c))
             .collect();
-        sayln!("your hand: {}", cards.join("  "));
+        if cards.is_empty() {
+            sayln!("your hand: none left (the card you play is your last: the round ends)");
+        } else {
+            sayln!("your hand: {}", cards.join("  "));
+        }
     }
 
     /// Shows the hand numbered from 1; returns the cards in that order.
@@ -272,10 +286,12 @@ impl Strategy for Human {
                 )
             }
         };
-        match self.ask_card(obs, &hand, playable, may_draw, "play", &why) {
+        let chosen = match self.ask_card(obs, &hand, playable, may_draw, "play", &why) {
             Some(c) => c,
             None => playable.first(),
-        }
+        };
+        self.playing = chosen.map(|c| (c, obs.round(), obs.turns()));
+        chosen
     }
 
     fn play_drawn(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
@@ -283,7 +299,9 @@ impl Strategy for Human {
             "you drew {}, which is playable: play it?",
             self.style.card(obs.rules(), card)
         );
-        self.ask_yes_no(&q, true)
+        let yes = self.ask_yes_no(&q, true);
+        self.playing = yes.then_some((card, obs.round(), obs.turns()));
+        yes
     }
 
     fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
@@ -323,7 +341,10 @@ impl Strategy for Human {
             .collect();
         let list: Vec<String> = others
             .iter()
-            .map(|&s| format!("{s} ({} cards)", obs.hand_size(s as usize)))
+            .map(|&s| {
+                let n = obs.hand_size(s as usize);
+                format!("{s} ({n} card{})", if n == 1 { "" } else { "s" })
+            })
             .collect();
         sayln!("swap hands with which seat? {}", list.join(", "));
         loop {
@@ -353,29 +374,47 @@ impl Strategy for Human {
             obs.pending_draw()
         );
         let why = |c: CardId| format!("{} cannot answer this draw", obs.rules().deck.token(c));
-        self.ask_card(obs, &hand, answers, true, "stack", &why)
-            .flatten()
+        let chosen = self
+            .ask_card(obs, &hand, answers, true, "stack", &why)
+            .flatten();
+        self.playing = chosen.map(|c| (c, obs.round(), obs.turns()));
+        chosen
     }
 
     fn challenge(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        self.playing = None;
         if self.left.is_none() {
             self.show_log();
             self.show_held(obs);
         }
+        // Under stacking, not challenging leaves the total to answer or draw.
+        let otherwise = if obs.settings().stacking == unolab::engine::rules::Stacking::Off {
+            format!("{} cards to draw", obs.pending_draw())
+        } else {
+            format!("{} cards to answer or draw", obs.pending_draw())
+        };
         let q = format!(
-            "a wild-draw4 was played on you ({} cards to draw if you do not challenge, {} if you challenge and lose): challenge it?",
-            obs.pending_draw(),
+            "a wild-draw4 was played on you ({otherwise} if you do not challenge, {} if you challenge and lose): challenge it?",
             obs.pending_draw() + 2
         );
         self.ask_yes_no(&q, false)
     }
 
     fn jump_in(&mut self, obs: &Observation, card: CardId, _: &mut Rng) -> bool {
+        if self.left.is_none() {
+            // The hand may have changed since the last screen (a swap, a
+            // rotation).
+            self.show_log();
+            self.playing = None;
+            self.show_held(obs);
+        }
         let q = format!(
             "you hold {}, identical to the top card: jump in with it?",
             self.style.card(obs.rules(), card)
         );
-        self.ask_yes_no(&q, false)
+        let yes = self.ask_yes_no(&q, false);
+        self.playing = yes.then_some((card, obs.round(), obs.turns()));
+        yes
     }
 
     fn fault(&mut self) -> Option<String> {
