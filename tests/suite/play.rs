@@ -259,8 +259,9 @@ fn a_colour_is_asked_beside_the_hand_and_ctrl_c_leaves_cleanly() {
 
 /// Output closed (`| head`) or full: one line and exit status 2, where
 /// `play` panicked ("failed printing to stdout").
-#[test]
-fn a_closed_screen_ends_the_game_with_one_line() {
+/// `play --seed 1` with its standard output closed (and its standard error
+/// too with `close_stderr`), answered with the first card and yes.
+fn closed_screen(close_stderr: bool) -> std::process::Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(BIN)
@@ -271,13 +272,21 @@ fn a_closed_screen_ends_the_game_with_one_line() {
         .spawn()
         .unwrap();
     drop(child.stdout.take());
+    if close_stderr {
+        drop(child.stderr.take());
+    }
     let mut input = String::from("r\n");
     for _ in 0..100 {
         input.push_str("1\ny\n");
     }
     // The game may end before reading it all: a closed stdin is no error.
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let o = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_screen_ends_the_game_with_one_line() {
+    let o = closed_screen(false);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(
@@ -574,22 +583,5 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
 /// status 2 (writing its line to the closed standard error panicked: 101).
 #[test]
 fn a_closed_screen_and_error_stream_end_with_status_2() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(BIN)
-        .args(["play", "--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    drop(child.stderr.take());
-    let mut input = String::from("r\n");
-    for _ in 0..100 {
-        input.push_str("1\ny\n");
-    }
-    // The game may end before reading it all: a closed stdin is no error.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    assert_eq!(child.wait().unwrap().code(), Some(2));
+    assert_eq!(closed_screen(true).status.code(), Some(2));
 }
