@@ -474,22 +474,26 @@ fn piped(args: &[&str], input: &str) -> String {
 /// `drawn_card = "rlcard"` a colour drawn at random read as the person's.
 #[test]
 fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
-    let seven = [
-        "-p",
-        "4",
-        "--seat",
-        "1",
-        "--seed",
-        "114",
-        "--set",
-        "hand_size=2",
-        "--set",
-        "quick=true",
-        "--house",
-        "jump_in,seven_o",
-        "-s",
-        "points,random",
-    ];
+    // Four players, seat 1, two cards each, seven-o and jump-in, on `seed`.
+    let table = |seed: &'static str| {
+        [
+            "-p",
+            "4",
+            "--seat",
+            "1",
+            "--seed",
+            seed,
+            "--set",
+            "hand_size=2",
+            "--set",
+            "quick=true",
+            "--house",
+            "jump_in,seven_o",
+            "-s",
+            "points,random",
+        ]
+    };
+    let seven = table("114");
     let out = piped(&seven, "1\n2\n");
     let at = out.find("swap hands with which seat?").expect(&out);
     let shown = &out[..at];
@@ -500,22 +504,7 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
         "{out}"
     );
 
-    let swapped = [
-        "-p",
-        "4",
-        "--seat",
-        "1",
-        "--seed",
-        "141",
-        "--set",
-        "hand_size=2",
-        "--set",
-        "quick=true",
-        "--house",
-        "jump_in,seven_o",
-        "-s",
-        "points,random",
-    ];
+    let swapped = table("141");
     let out = piped(&swapped, "1\nno\n1\nd\n2\n5\nquit\n");
     let at = out
         .find("identical to the top card: jump in with it?")
