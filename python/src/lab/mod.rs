@@ -57,8 +57,6 @@ fn drive<T: Send>(
     let mut raised: Option<PyErr> = None;
     let mut interrupted = false;
     let mut last = u64::MAX;
-    // An interrupt of an earlier call no longer shortens the waits.
-    unolab::agents::external::carry_on();
     let out = py.detach(|| {
         std::thread::scope(|s| {
             // The work says when it ends, so that a short call returns at
@@ -107,6 +105,9 @@ fn drive<T: Send>(
             h.join()
         })
     });
+    // The interrupt shortened the waits of this call's programs only: an
+    // environment's external seats after it wait their full time again.
+    unolab::agents::external::carry_on();
     if let Some(e) = raised {
         return Err(e);
     }
