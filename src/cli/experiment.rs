@@ -195,11 +195,7 @@ pub fn drive(
         threads,
         elapsed_s: elapsed,
         // A run that played nothing reports the start it was saved with.
-        started: match (idle, out) {
-            (true, Some(dir)) => unolab::report::outdir::saved_started(dir)
-                .unwrap_or_else(|| session.started_utc.clone()),
-            _ => session.started_utc.clone(),
-        },
+        started: unolab::report::outdir::reported_start(idle, out, session.started_utc.clone()),
         commands,
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,

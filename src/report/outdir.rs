@@ -99,10 +99,15 @@ pub fn read_manifest(dir: &Path) -> Option<serde_json::Value> {
         .and_then(|t| serde_json::from_str(&t).ok())
 }
 
-/// When the run whose results are in `dir` started (its manifest's
-/// `started`): what a `--resume` that played nothing reports.
-pub fn saved_started(dir: &Path) -> Option<String> {
-    read_manifest(dir).and_then(|m| m["started"].as_str().map(String::from))
+/// The start a run's report gives: `now`, but for a resumed run that played
+/// nothing (`idle`), the start its manifest in `out` holds.
+pub fn reported_start(idle: bool, out: Option<&Path>, now: String) -> String {
+    let saved =
+        |dir: &Path| read_manifest(dir).and_then(|m| m["started"].as_str().map(String::from));
+    match (idle, out) {
+        (true, Some(dir)) => saved(dir).unwrap_or(now),
+        _ => now,
+    }
 }
 
 /// What the results in `dir` are, from their `manifest.json`: "the finished

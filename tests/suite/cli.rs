@@ -742,9 +742,13 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
         &["run", "--strategies", strat.to_str().unwrap()],
         "forget_uno",
     );
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
     // A key missing from the whole file names no line (it blamed line 1).
-    let nameless = dir.join("nameless.toml");
-    std::fs::write(&nameless, "# a comment\nbase = \"random\"\n").unwrap();
+    let nameless = file("nameless.toml", "# a comment\nbase = \"random\"\n");
     let o = unolab(&["run", "--strategies", nameless.to_str().unwrap()]);
     assert_eq!(
         stderr(&o).trim(),
@@ -754,23 +758,19 @@ fn a_malformed_file_is_reported_and_no_results_are_written() {
         )
     );
     // A misspelt base is said as such, with a [params] table too.
-    let typo = dir.join("typo.toml");
-    std::fs::write(
-        &typo,
+    let typo = file(
+        "typo.toml",
         "name = \"t\"\nbase = \"heuristc\"\n[params]\npoints_weight = 2.0\n",
-    )
-    .unwrap();
+    );
     bad(
         &["run", "--strategies", typo.to_str().unwrap()],
         "base 'heuristc' is unknown (valid: heuristic,",
     );
     // Card points are a u16: a larger value is refused, not scored as 65535.
-    let points = dir.join("points.toml");
-    std::fs::write(
-        &points,
+    let points = file(
+        "points.toml",
         "name = \"p\"\n[points]\nwild = 70000\n[[deck]]\nfaces = [\"wild\", \"1\"]\ncount = 4\n",
-    )
-    .unwrap();
+    );
     bad(
         &["run", "--rules", points.to_str().unwrap()],
         "line 3: wild: invalid value: integer `70000`, expected a whole number from 0 to 65535",

@@ -339,22 +339,11 @@ fn a_stray_byte_is_asked_again_and_a_negative_seat_is_refused() {
 /// round ended: a whole round against the seat's legal defaults).
 #[test]
 fn a_broken_external_seat_ends_the_game_at_the_first_prompt() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(BIN)
-        .args(["play", "--seed", "1", "--strategies", "ext:false"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let mut input = String::from("r\n");
     for _ in 0..60 {
         input.push_str("d\nn\n");
     }
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let o = child.wait_with_output().unwrap();
+    let o = piped(&["--seed", "1", "--strategies", "ext:false"], &input);
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -449,8 +438,8 @@ fn after_a_swap_the_table_shows_what_you_know_of_the_other_hand() {
     p.expect(expectrl::Eof).unwrap();
 }
 
-/// `play` with `input` on stdin (stdout and stderr piped); its stdout.
-fn piped(args: &[&str], input: &str) -> String {
+/// `play` with `input` on stdin (stdout and stderr piped, no colour).
+fn piped(args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(BIN)
@@ -463,8 +452,12 @@ fn piped(args: &[&str], input: &str) -> String {
         .spawn()
         .unwrap();
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let o = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    child.wait_with_output().unwrap()
+}
+
+/// [`piped`]'s standard output.
+fn piped_out(args: &[&str], input: &str) -> String {
+    String::from_utf8_lossy(&piped(args, input).stdout).into_owned()
 }
 
 /// The terminal-play audit (2026-12-07): the hand at a swap's target
@@ -494,7 +487,7 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
         ]
     };
     let seven = table("114");
-    let out = piped(&seven, "1\n2\n");
+    let out = piped_out(&seven, "1\n2\n");
     let at = out.find("swap hands with which seat?").expect(&out);
     let shown = &out[..at];
     let hand_line = shown.lines().last().unwrap();
@@ -505,7 +498,7 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
     );
 
     let swapped = table("141");
-    let out = piped(&swapped, "1\nno\n1\nd\n2\n5\nquit\n");
+    let out = piped_out(&swapped, "1\nno\n1\nd\n2\n5\nquit\n");
     let at = out
         .find("identical to the top card: jump in with it?")
         .expect(&out);
@@ -538,7 +531,7 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
         "--house",
         "stacking=cross,seven_o,jump_in,bluff_challenge,draw_to_match",
     ];
-    let out = piped(&stack, "6\nn\nmaybe\nno\nn\nd\nquit\n");
+    let out = piped_out(&stack, "6\nn\nmaybe\nno\nn\nd\nquit\n");
     assert!(
         out.contains("a wild-draw4 was played on you (4 cards to answer or draw if you do not challenge, 6 if you challenge and lose)"),
         "{out}"
@@ -558,7 +551,7 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
         "-s",
         "color,random",
     ];
-    let out = piped(&rlcard, "3\n3\nquit\n");
+    let out = piped_out(&rlcard, "3\n3\nquit\n");
     assert!(
         out.contains(
             "you played wild at once, with a colour drawn at random: green (drawn_card = rlcard)"

@@ -398,10 +398,7 @@ fn play_experiment(
     }
     let (commands, elapsed_s) = saver.record(idle);
     // A run that played nothing reports the start it was saved with.
-    let started = match (idle, &out) {
-        (true, Some(dir)) => unolab::report::outdir::saved_started(dir).unwrap_or(started),
-        _ => started,
-    };
+    let started = unolab::report::outdir::reported_start(idle, out.as_deref(), started);
     let report = ExperimentReport {
         exp: &exp,
         state: &state,
