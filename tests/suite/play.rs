@@ -567,3 +567,42 @@ fn the_questions_of_a_play_show_the_hand_as_it_will_be() {
 fn a_closed_screen_and_error_stream_end_with_status_2() {
     assert_eq!(closed_screen(true).status.code(), Some(2));
 }
+
+/// Two questions that cannot matter are not asked: the colour of a wild
+/// that is the person's last card (the round ends), and the UNO call when a
+/// missed call is never caught (`uno_catch_chance = 0`, rlcard).
+#[test]
+fn a_last_wild_and_an_uncatchable_uno_call_ask_nothing() {
+    let wild = [
+        "-p",
+        "2",
+        "--seed",
+        "18",
+        "--set",
+        "hand_size=1",
+        "--set",
+        "quick=true",
+    ];
+    let out = piped_out(&wild, "1\nquit\n");
+    assert!(!out.contains("name a colour"), "{out}");
+    assert!(
+        out.contains("play>   you played wild, the last card\n"),
+        "{out}"
+    );
+    assert!(out.contains("you won the match after 1 round\n"), "{out}");
+
+    let rlcard = [
+        "-r",
+        "rlcard",
+        "-p",
+        "2",
+        "--set",
+        "hand_size=2",
+        "--seed",
+        "3",
+    ];
+    let out = piped_out(&rlcard, "1\n1\nquit\n");
+    assert!(!out.contains("call UNO?"), "{out}");
+    assert!(out.contains("  you played yellow-draw2: UNO!\n"), "{out}");
+    assert!(out.contains("you won the round"), "{out}");
+}

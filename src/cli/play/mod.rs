@@ -106,6 +106,9 @@ impl Recorder for Table {
                         " at once, with a colour drawn at random: {} (drawn_card = rlcard)",
                         s.colour(color)
                     );
+                } else if r.deck.color(card).is_none() && g.hand(player as usize).is_empty() {
+                    // The round ends: no colour counts (the person is not asked).
+                    l += ", the last card";
                 } else if r.deck.color(card).is_none() {
                     l += &format!(" and named {}", s.colour(color));
                 }
@@ -343,7 +346,8 @@ pub fn exec(a: PlayArgs) -> Result<ExitCode, Fail> {
         Some(w) => format!("{} won the match", style.who(w)),
         None => "a tie".to_string(),
     };
-    out += &format!(" after {} round(s)\n", result.rounds);
+    let plural = if result.rounds == 1 { "" } else { "s" };
+    out += &format!(" after {} round{plural}\n", result.rounds);
     for p in 0..a.players {
         out += &format!(
             "   {:<24} {:>4} points\n",

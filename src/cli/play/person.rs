@@ -147,11 +147,8 @@ impl Human {
             .into_iter()
             .map(|c| self.style.card(r, c))
             .collect();
-        if cards.is_empty() {
-            sayln!("your hand: none left (the card you play is your last: the round ends)");
-        } else {
-            sayln!("your hand: {}", cards.join("  "));
-        }
+        // Never empty: a last card asks nothing (no colour, no swap target).
+        sayln!("your hand: {}", cards.join("  "));
     }
 
     /// Shows the hand numbered from 1; returns the cards in that order.
@@ -305,7 +302,9 @@ impl Strategy for Human {
     }
 
     fn choose_color(&mut self, obs: &Observation, _: &mut Rng) -> Color {
-        if self.left.is_some() {
+        // A wild played as the last card ends the round: no colour counts, so
+        // none is asked (the engine still takes one, for the trace).
+        if self.left.is_some() || obs.hand().is_empty() {
             return most_held_color(obs);
         }
         self.show_log();
@@ -326,7 +325,12 @@ impl Strategy for Human {
         }
     }
 
-    fn call_uno(&mut self, _: &Observation, _: &mut Rng) -> bool {
+    fn call_uno(&mut self, obs: &Observation, _: &mut Rng) -> bool {
+        // With `uno_catch_chance = 0` (rlcard) a missed call is never caught:
+        // the call is made without a question.
+        if obs.settings().uno_catch_chance == 0.0 {
+            return true;
+        }
         self.ask_yes_no("one card left: call UNO?", true)
     }
 
