@@ -1449,3 +1449,71 @@ fn a_seating_given_on_the_command_line_says_which_arms_it_replaced() {
         "{err}"
     );
 }
+
+/// Two strategies that hold every seat of both arms alike, every round won:
+/// one's wins are the round's others, so its row is the first's difference
+/// times minus its seats per the other's (here points holds 2 seats of 3,
+/// color 1: color's share is 1 minus twice points'), interval included, and
+/// it is one test, counted once by Holm. With truncated rounds it is not,
+/// and both rows are tested.
+#[test]
+fn the_second_of_two_strategies_is_the_same_test_as_the_first() {
+    let dir = crate::common::tempdir_created("exp", "mirror");
+    let rows = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "compare",
+            "--players",
+            "3",
+            "--strategies",
+            "points,color",
+            "--b-set",
+            "hand_size=5",
+            "--games",
+            "300",
+            "--seed",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let o = unolab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let comps = crate::common::csv_rows(&out.join("comparisons.csv"));
+        let row = |group: &str| {
+            comps
+                .iter()
+                .find(|r| r["metric"] == "win_rate" && r["group"] == group)
+                .unwrap_or_else(|| panic!("{comps:?}"))
+                .clone()
+        };
+        (row("points"), row("color"))
+    };
+    let (first, second) = rows("won", &[]);
+    let num = |r: &std::collections::HashMap<String, String>, k: &str| r[k].parse::<f64>().unwrap();
+    let close = |a: f64, b: f64| (a - b).abs() < 5e-6;
+    assert_eq!(first["test"], "tested");
+    assert_eq!(second["test"], "same test as the other strategy's row");
+    assert_eq!(second["p_value"], "");
+    assert_eq!(second["p_holm"], "");
+    assert!(close(
+        num(&second, "difference"),
+        -2.0 * num(&first, "difference")
+    ));
+    assert!(close(
+        num(&second, "ci95_low"),
+        -2.0 * num(&first, "ci95_high")
+    ));
+    assert!(close(
+        num(&second, "ci95_high"),
+        -2.0 * num(&first, "ci95_low")
+    ));
+
+    let (first, second) = rows("truncated", &["--set", "max_turns=30"]);
+    assert_eq!(first["test"], "tested");
+    assert_eq!(second["test"], "tested");
+    assert!(!second["p_value"].is_empty());
+}

@@ -136,14 +136,7 @@ fn same_test_as_other<'a>(
     c: &str,
     r: &str,
 ) -> bool {
-    let all_won = |s: &crate::sim::runner::RunStats| {
-        s.blocked == 0
-            && s.truncated == 0
-            && (metric == "win_rate"
-                || (s.tied_matches == 0
-                    && s.no_winner_matches == 0
-                    && s.capped_without_winner == 0))
-    };
+    let all_won = |s: &crate::sim::runner::RunStats| all_won(s, metric);
     let others = |a: &'a ArmState, own: &str| -> Vec<&'a str> {
         a.stats
             .strategies
@@ -158,6 +151,42 @@ fn same_test_as_other<'a>(
         && ob.iter().all(|o| *o == oa[0])
         && all_won(&arm.stats)
         && all_won(&base.stats)
+}
+
+/// Whether every round (for match wins, every match) of `s` has a winner:
+/// none blocked or truncated, and for `match_win_rate` none tied, without a
+/// winner or capped without one.
+fn all_won(s: &crate::sim::runner::RunStats, metric: &str) -> bool {
+    s.blocked == 0
+        && s.truncated == 0
+        && (metric == "win_rate"
+            || (s.tied_matches == 0 && s.no_winner_matches == 0 && s.capped_without_winner == 0))
+}
+
+/// Whether the row of `group` is the mirror of the other strategy's, the
+/// same test ([`Untested::SameAsOther`]): both arms seat the same two
+/// strategies, each on as many seats in both, and every round (match) of
+/// both has a winner. One's wins are then the round's (match's) others, its
+/// share an affine function of the other's, cluster by cluster; the row of
+/// the first strategy of the arm's line-up carries the test, tested once.
+fn mirror_of_first(arm: &ArmState, base: &ArmState, metric: &str, group: &str) -> bool {
+    fn two(a: &ArmState) -> Vec<(&str, usize)> {
+        let mut v: Vec<(&str, usize)> = a
+            .stats
+            .strategies
+            .iter()
+            .map(|s| (s.name.as_str(), s.seats))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    let held = two(arm);
+    matches!(metric, "win_rate" | "match_win_rate")
+        && held.len() == 2
+        && held == two(base)
+        && arm.stats.strategies[0].name != group
+        && all_won(&arm.stats, metric)
+        && all_won(&base.stats, metric)
 }
 
 /// Whether the metric is, in arm `a`, an identity of the table: the round
@@ -241,8 +270,10 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                     if let Some(m) = same_test_as(metric, group, players) {
                         d.untested = Some(Untested::SameAs(m));
                         d.p = f64::NAN;
-                    } else if ma.key.group != mb.key.group
-                        && same_test_as_other(arm, base, metric, &ma.key.group, &mb.key.group)
+                    } else if (ma.key.group != mb.key.group
+                        && same_test_as_other(arm, base, metric, &ma.key.group, &mb.key.group))
+                        || (ma.key.group == mb.key.group
+                            && mirror_of_first(arm, base, metric, &ma.key.group))
                     {
                         d.untested = Some(Untested::SameAsOther);
                         d.p = f64::NAN;

@@ -232,8 +232,16 @@ impl ExperimentReport<'_> {
             for c in comps.iter().filter(|c| c.metric != "position_win_rate") {
                 // A difference: signed, and of a percentage in points.
                 let (diff, ci) = fig(&c.metric, c.d.diff, c.d.lo, c.d.hi, true);
+                // As report.md writes them: below 0.0001 is not 0.
+                let p4 = |x: f64| {
+                    if x < 0.0001 {
+                        "<0.0001".to_string()
+                    } else {
+                        format!("{x:.4}")
+                    }
+                };
                 let p = |x: f64| match c.d.untested {
-                    _ if x.is_finite() => format!("{x:.4}"),
+                    _ if x.is_finite() => p4(x),
                     Some(Untested::Identical) => "identical".into(),
                     Some(Untested::SameInEveryDeal) => "same deals".into(),
                     Some(Untested::NoVariance) => "no var.".into(),
@@ -250,7 +258,7 @@ impl ExperimentReport<'_> {
                     ci,
                     p(c.d.p),
                     if c.p_holm.is_finite() {
-                        format!("{:.4}", c.p_holm)
+                        p4(c.p_holm)
                     } else {
                         "-".into()
                     },

@@ -66,7 +66,9 @@ pub enum Untested {
     /// row: the other seats of both arms held by one strategy and every
     /// round (match) won, so a round's wins add up to one and the
     /// challenger's gain is minus that strategy's difference times its
-    /// seats per challenger seat, cluster by cluster.
+    /// seats per challenger seat, cluster by cluster. Also the second
+    /// strategy's row of two that hold every seat of both arms alike, every
+    /// round (match) won: the mirror of the first's.
     SameAsOther,
 }
 
