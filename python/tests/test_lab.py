@@ -646,7 +646,7 @@ def test_bad_values_are_value_errors():
         (lambda: unolab.tournament(["oracle-400", "color"], players=2, games=4),
          "allow it explicitly with allow_oracle=True"),
         (lambda: unolab.compare("color", players=2, b_seat=(0, "oracle-400"), games=4),
-         "allow it explicitly (allow_oracle=True;"),
+         "allow it explicitly with allow_oracle=True"),
     ],
 )
 def test_messages_name_the_keyword_arguments_not_the_command_lines_flags(call, message):

@@ -15,6 +15,7 @@
 
 pub mod builtin;
 pub mod external;
+mod fair;
 pub mod heuristic;
 pub mod human;
 pub mod net;
@@ -25,9 +26,10 @@ pub mod spec;
 pub mod whole;
 
 pub use builtin::{FirstStrategy, RandomStrategy};
+pub use fair::{check_fair, OracleAllowedBy};
 pub use heuristic::{Heuristic, HeuristicParams};
 pub use seat::{HookAt, Hooked, Seat};
 pub use spec::{
-    builtin_names, catalog, check_fair, lineup_seats, parse_list, parse_list_with, search_defaults,
+    builtin_names, catalog, lineup_seats, parse_list, parse_list_with, search_defaults,
     CatalogEntry, CustomSpec, PresetFile, StrategyError, StrategySpec,
 };

@@ -583,7 +583,7 @@ impl StrategySpec {
 
     /// Whether the strategy is the perfect-information reference (`base =
     /// "oracle"`: it sees every hand). Tournaments, experiments and
-    /// comparisons refuse it unless told to allow it ([`check_fair`]).
+    /// comparisons refuse it unless told to allow it ([`super::check_fair`]).
     pub fn is_oracle(&self) -> bool {
         matches!(self, StrategySpec::Search(c) if c.kind == search::SearchKind::Oracle)
     }
@@ -646,23 +646,6 @@ pub fn lineup_seats(lineup: &[StrategySpec], players: usize) -> Result<Vec<Seat>
     Ok((0..players)
         .map(|i| lineup[i % lineup.len()].instantiate())
         .collect())
-}
-
-/// Refuses a line-up holding a perfect-information reference agent
-/// (`base = "oracle"`) unless `allow` (a tournament's or comparison's
-/// `--allow-oracle`, an experiment file's `allow_oracle = true`): its
-/// results are a ceiling to measure against, not a fair player's.
-pub fn check_fair<'a>(
-    lineup: impl IntoIterator<Item = &'a StrategySpec>,
-    allow: bool,
-) -> Result<(), String> {
-    match lineup.into_iter().find(|s| s.is_oracle()) {
-        Some(s) if !allow => Err(format!(
-            "'{}' sees other players' hands (base = \"oracle\", a perfect-information reference for benchmarks): allow it explicitly (--allow-oracle; allow_oracle = true in an experiment file)",
-            s.name()
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Parses a comma list of strategies.

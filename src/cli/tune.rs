@@ -65,7 +65,7 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
     let field = strategy::parse_list(&a.field)?;
     // A preset tuned against a player that sees every hand is tuned for no
     // fair table: refused unless asked for, as tournaments refuse it.
-    strategy::check_fair(&field, a.allow_oracle).map_err(Fail)?;
+    strategy::check_fair(&field, a.allow_oracle, strategy::OracleAllowedBy::Flag).map_err(Fail)?;
     let start = StrategySpec::load(&a.start)?;
     let name = tune::preset_name(a.name.as_deref(), a.out.as_deref());
     check_name(&name, "the preset (--name, or --out's file name)")?;

@@ -47,7 +47,7 @@ pub fn resolve_arm_with(
     let rules = Rules::build(file).map_err(|e| within(ConfigError::Rules(e)))?;
     let lineup = agents::parse_list_with(&spec.strategies, custom)
         .map_err(|e| within(ConfigError::Strategy(e)))?;
-    agents::check_fair(&lineup, allow_oracle).map_err(invalid)?;
+    agents::check_fair(&lineup, allow_oracle, agents::OracleAllowedBy::Flag).map_err(invalid)?;
     let cfg = RunConfig::builder(rules, spec.players, &lineup)
         .mode(mode)
         .seating(if fixed_seats {

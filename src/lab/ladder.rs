@@ -34,6 +34,8 @@ pub struct LadderFile {
     pub players: Vec<usize>,
     /// Games (one round each) per tournament.
     pub games: u64,
+    /// An integer, or above 2^63-1 a string, as in experiment files.
+    #[serde(deserialize_with = "crate::lab::options::seed_in_file")]
     pub seed: u64,
     /// The field: strategy names or preset paths, each once.
     pub field: Vec<String>,
@@ -88,7 +90,10 @@ impl LadderFile {
             match e.span() {
                 Some(s) => {
                     let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                    format!("{origin}:{line}: {why}")
+                    match crate::engine::rules::key_before(text, s.start) {
+                        Some(key) => format!("{origin}:{line}: {key}: {why}"),
+                        None => format!("{origin}:{line}: {why}"),
+                    }
                 }
                 None => format!("{origin}: {why}"),
             }

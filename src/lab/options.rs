@@ -16,6 +16,45 @@ use crate::agents::StrategySpec;
 use crate::engine::rules::{overridden, without_overridden, Rules};
 use crate::sim::runner::{Mode, RunConfig, RunError};
 use crate::sim::Seating;
+use serde::{Deserialize, Deserializer};
+
+/// A seed as written in a file: an integer (TOML's reach 2^63-1), or a
+/// string for the whole unsigned 64-bit range of `run --seed`.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+pub(crate) enum SeedValue {
+    Int(i64),
+    Text(String),
+}
+
+impl SeedValue {
+    /// The seed, or why it is none.
+    pub(crate) fn value(&self) -> Result<u64, String> {
+        let v = match self {
+            SeedValue::Int(i) => u64::try_from(*i).ok(),
+            SeedValue::Text(t) => t.trim().parse::<u64>().ok(),
+        };
+        v.ok_or_else(|| {
+            let shown = match self {
+                SeedValue::Int(i) => i.to_string(),
+                SeedValue::Text(t) => format!("'{t}'"),
+            };
+            format!(
+                "invalid seed {shown} (valid: an integer from 0 to {}; above {} write it as a string, e.g. seed = \"{}\")",
+                u64::MAX,
+                i64::MAX,
+                u64::MAX
+            )
+        })
+    }
+}
+
+/// A file's `seed` as [`SeedValue`] reads it (serde's `deserialize_with`).
+pub(crate) fn seed_in_file<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    SeedValue::deserialize(d)?
+        .value()
+        .map_err(serde::de::Error::custom)
+}
 
 /// The options of `unolab run` (and `unolab.run` in Python), after the
 /// rules and the line-up are resolved.

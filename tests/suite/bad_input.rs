@@ -1866,3 +1866,58 @@ fn a_slip_in_a_name_is_answered_with_the_nearest_one() {
         "{t}"
     );
 }
+
+/// The tournament and ladder audit (2026-12-07): an experiment file holding
+/// an oracle was told to use `--allow-oracle`, which `experiment` does not
+/// take; a ladder file's too-large `games` was told how to write a seed,
+/// and a ladder file's seed above 2^63-1 could not be written at all.
+#[test]
+fn a_files_messages_name_what_the_file_can_say() {
+    let dir = tempdir("file-words");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exp = dir.join("exo.toml");
+    std::fs::write(
+        &exp,
+        "name = \"exo\"\ndescription = \"oracle\"\n[base]\nplayers = 2\ngames = 4\n\
+         [grid]\nstrategies = [\"oracle-400,color\", \"color,points\"]\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&exp)]));
+    assert!(
+        e.contains("allow it explicitly with allow_oracle = true in the experiment file"),
+        "{e}"
+    );
+    assert!(!e.contains("--allow-oracle"), "{e}");
+
+    let ladder = |games: &str, seed: &str| {
+        let f = dir.join("l.toml");
+        std::fs::write(
+            &f,
+            format!(
+                "name = \"l\"\nplayers = [2]\ngames = {games}\nseed = {seed}\n\
+                 field = [\"random\", \"points\"]\nreference = \"random\"\nspeed_seconds = 0.01\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.join("lout");
+        let _ = std::fs::remove_dir_all(&out);
+        unolab(&["ladder", s(&f), "--out", s(&out), "-q", "--json"])
+    };
+    let e = refusal(&ladder("18446744073709551615", "1"));
+    assert!(
+        e.contains("l.toml:3: games: number too large") && e.contains("only a seed may be larger"),
+        "{e}"
+    );
+    let o = ladder("20", "\"18446744073709551615\"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("\"seed\":18446744073709551615"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let e = refusal(&ladder("20", "-3"));
+    assert!(
+        e.contains("l.toml:4: seed: invalid seed -3 (valid: an integer from 0 to"),
+        "{e}"
+    );
+}

@@ -47,7 +47,7 @@ pub fn tune(
     let field = customs.lineup(&names)?;
     // Tuned against a player that sees every hand, a preset is tuned for
     // no fair table: refused unless asked for, as tournaments refuse it.
-    agents::check_fair(&field, allow_oracle).map_err(value_error)?;
+    agents::check_fair(&field, allow_oracle, agents::OracleAllowedBy::Flag).map_err(value_error)?;
     let start = StrategySpec::load(start).map_err(crate::strategy_error)?;
     let name = search::preset_name(name.as_deref(), out.as_deref());
     if !unolab::lab::plain_name(&name, true) {

@@ -437,7 +437,7 @@ pub fn plain_toml_message(message: &str) -> String {
     if why.contains("number too large to fit in target type") {
         // TOML's own limit, before any field's: say how to get past it.
         why.push_str(&format!(
-            " (TOML's integers stop at {}; a seed above it is written as a string, e.g. seed = \"{}\")",
+            " (TOML's integers stop at {}; only a seed may be larger, written as a string, e.g. seed = \"{}\")",
             i64::MAX,
             u64::MAX
         ));

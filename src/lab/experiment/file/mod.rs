@@ -192,28 +192,10 @@ fn positive(errs: &mut Errors, v: &Option<Spanned<i64>>, what: &str, default: u6
 fn read_seed(errs: &mut Errors, seed: &Option<Spanned<SeedValue>>) -> u64 {
     match seed {
         None => 1,
-        Some(s) => {
-            let v = match s.get_ref() {
-                SeedValue::Int(i) => u64::try_from(*i).ok(),
-                SeedValue::Text(t) => t.trim().parse::<u64>().ok(),
-            };
-            v.unwrap_or_else(|| {
-                let shown = match s.get_ref() {
-                    SeedValue::Int(i) => i.to_string(),
-                    SeedValue::Text(t) => format!("'{t}'"),
-                };
-                errs.at(
-                    s.span(),
-                    format!(
-                        "invalid seed {shown} (valid: an integer from 0 to {}; above {} write it as a string, e.g. seed = \"{}\")",
-                        u64::MAX,
-                        i64::MAX,
-                        u64::MAX
-                    ),
-                );
-                1
-            })
-        }
+        Some(s) => s.get_ref().value().unwrap_or_else(|why| {
+            errs.at(s.span(), why);
+            1
+        }),
     }
 }
 

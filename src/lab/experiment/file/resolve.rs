@@ -188,8 +188,9 @@ pub(super) fn resolve(
                 }
                 e.to_string()
             })
-            .and_then(|l| agents::check_fair(&l, f.allow_oracle).map(|_| l))
-        {
+            .and_then(|l| {
+                agents::check_fair(&l, f.allow_oracle, agents::OracleAllowedBy::File).map(|_| l)
+            }) {
             Ok(l) => Some(l),
             Err(e) => {
                 errs.arm(strategies.1.clone(), &label.0, e);

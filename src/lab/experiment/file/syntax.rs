@@ -2,6 +2,7 @@
 //! was written), the one-line messages of its checks (file:line), and an arm
 //! before it is resolved.
 
+pub(super) use crate::lab::options::SeedValue;
 use crate::sim::seating::Seating;
 use serde::Deserialize;
 use toml::Spanned;
@@ -37,15 +38,6 @@ pub(super) struct FileArm {
     pub(super) strategies: Option<Spanned<String>>,
     pub(super) seating: Option<Spanned<String>>,
     pub(super) fixed_seats: Option<Spanned<bool>>,
-}
-
-/// A seed as written: an integer (TOML's reach 2^63-1), or a string for the
-/// whole unsigned 64-bit range of `run --seed`.
-#[derive(Deserialize, Debug)]
-#[serde(untagged)]
-pub(super) enum SeedValue {
-    Int(i64),
-    Text(String),
 }
 
 #[derive(Deserialize, Debug, Default)]
