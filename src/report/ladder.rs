@@ -213,6 +213,28 @@ impl LadderReport<'_> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Of an interrupted ladder, the games each table size played: "games
+    /// played: 2280684 at 2 players, 0 at 3 players" (none when finished).
+    pub fn played_note(&self) -> Option<String> {
+        self.outcome.partial.then(|| {
+            let played: Vec<String> = self
+                .cfg
+                .players
+                .iter()
+                .map(|&p| {
+                    let games = self
+                        .outcome
+                        .rungs
+                        .iter()
+                        .find(|r| r.players == p)
+                        .map_or(0, |r| r.outcome.results.games);
+                    format!("{games} at {p} players")
+                })
+                .collect();
+            format!("games played: {}", played.join(", "))
+        })
+    }
+
     /// `report.md`: the question, one table per table size, the plot, the
     /// command (its words; a Python call is `["python", CALL]`).
     pub fn markdown(&self, command: &[String]) -> String {
@@ -227,27 +249,9 @@ impl LadderReport<'_> {
             self.cfg.games,
             self.cfg.seed,
             self.cfg.speed_seconds,
-            if self.outcome.partial {
-                let played: Vec<String> = self
-                    .cfg
-                    .players
-                    .iter()
-                    .map(|&p| {
-                        let games = self
-                            .outcome
-                            .rungs
-                            .iter()
-                            .find(|r| r.players == p)
-                            .map_or(0, |r| r.outcome.results.games);
-                        format!("{games} at {p} players")
-                    })
-                    .collect();
-                format!(
-                    " **Partial: interrupted** (games played: {}).",
-                    played.join(", ")
-                )
-            } else {
-                String::new()
+            match self.played_note() {
+                Some(played) => format!(" **Partial: interrupted** ({played})."),
+                None => String::new(),
             }
         ));
         let refn = self.cfg.entrants[self.cfg.reference].name();
@@ -350,7 +354,14 @@ impl LadderReport<'_> {
             })
             .collect();
         let sizes: Vec<usize> = self.outcome.rungs.iter().map(|r| r.players).collect();
-        super::plots::ladder(&self.cfg.rules.name, self.cfg.games, &sizes, &pts)
+        let partial = self.played_note();
+        super::plots::ladder(
+            &self.cfg.rules.name,
+            self.cfg.games,
+            &sizes,
+            &pts,
+            partial.as_deref(),
+        )
     }
 
     /// Writes `ladder.csv`, `ladder.svg`, `report.md`, `manifest.json` and
@@ -397,6 +408,9 @@ impl LadderReport<'_> {
             "field": self.cfg.entrants.iter().map(|e| e.name()).collect::<Vec<_>>(),
             "speed_seconds": self.cfg.speed_seconds,
             "partial": self.outcome.partial,
+            // Per table size reached, in order (what a redraw marks partial).
+            "games_played": self.outcome.rungs.iter().map(|r| r.outcome.results.games).collect::<Vec<_>>(),
+            "partial_note": self.played_note(),
         });
         let files = [
             ("ladder.csv", self.ladder_csv().map_err(|e| e.to_string())?),

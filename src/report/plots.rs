@@ -291,21 +291,33 @@ pub fn ladder(
     games: u64,
     sizes: &[usize],
     pts: &[LadderPoint],
+    partial: Option<&str>,
 ) -> Result<String, String> {
     let x = |p: &LadderPoint| p.2.max(1.0);
-    let xmin = pts.iter().map(x).fold(f64::INFINITY, f64::min).min(1e3);
-    let xmax = pts.iter().map(x).fold(1.0, f64::max).max(1e4);
+    // At least three decades (a narrower log axis crowds its labels).
+    let xmin = pts.iter().map(x).fold(f64::INFINITY, f64::min).min(1e2);
+    let xmax = pts.iter().map(x).fold(1.0, f64::max).max(1e5);
     let ymin = pts.iter().map(|p| p.3 .1 .0).fold(0.0, f64::min) - 20.0;
     let ymax = pts.iter().map(|p| p.3 .1 .1).fold(0.0, f64::max) + 20.0;
     let mut s = String::new();
     {
         let root = SVGBackend::with_string(&mut s, (900, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
+        // An interrupted ladder says so in its title, with what it played.
+        let caption = match partial {
+            Some(note) => (
+                format!(
+                    "Strength against cost: {rules} - PARTIAL: {note} (of {games} per table size)"
+                ),
+                14,
+            ),
+            None => (
                 format!("Strength against cost: {rules} ({games} games per table size)"),
-                ("sans-serif", 18),
-            )
+                18,
+            ),
+        };
+        let mut chart = ChartBuilder::on(&root)
+            .caption(caption.0, ("sans-serif", caption.1))
             .margin(14)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -352,7 +364,18 @@ pub fn ladder(
             }
         }
         draw_names(&root, names, &bars)?;
-        legend(&mut chart)?;
+        if pts.is_empty() {
+            // Interrupted before any agent was timed.
+            let font = ("sans-serif", 16).into_font().color(&BLACK);
+            root.draw(&Text::new(
+                "no agent timed yet: no point to draw",
+                (330, 270),
+                font,
+            ))
+            .map_err(err)?;
+        } else {
+            legend(&mut chart)?;
+        }
         root.present().map_err(err)?;
     }
     Ok(s)

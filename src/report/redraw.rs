@@ -12,6 +12,10 @@ use std::path::Path;
 /// ladder's.
 pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(), String> {
     let manifest = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
+    // An interrupted ladder's plot is marked partial again.
+    let partial = manifest
+        .as_ref()
+        .and_then(|m| m["partial_note"].as_str().map(String::from));
     let (rules, games) = match &manifest {
         Some(m) if m["name"].as_str().is_some_and(|n| n != name) => {
             return Err(format!(
@@ -59,6 +63,12 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
         if rec.get(dps).unwrap_or("").is_empty() {
             continue;
         }
+        if !num(dps)?.is_finite() || num(dps)? <= 0.0 {
+            return Err(bad(format!(
+                "row {} has no positive number in column decisions_per_second",
+                i + 1
+            )));
+        }
         let players = num(pl)? as usize;
         if !sizes.contains(&players) {
             sizes.push(players);
@@ -69,6 +79,6 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
     if pts.is_empty() {
         return Err(bad("it holds no timed agent".into()));
     }
-    let svg = super::plots::ladder(&rules, games, &sizes, &pts)?;
+    let svg = super::plots::ladder(&rules, games, &sizes, &pts, partial.as_deref())?;
     super::write_files_atomically(dir, &[("ladder.svg", svg)])
 }

@@ -929,6 +929,19 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // The plot says it is partial, with the games played (its title gave
+    // the file's games per table size, as if finished), and so does the
+    // manifest, which a redraw reads.
+    let svg = read(&part.join("ladder.svg"));
+    assert!(
+        svg.contains("PARTIAL: games played: ") && svg.contains("(of 500 per table size)"),
+        "{svg}"
+    );
+    let manifest = read(&part.join("manifest.json"));
+    assert!(
+        manifest.contains("\"partial_note\": \"games played: "),
+        "{manifest}"
+    );
     // The partial report says how to continue it (it offered to play it
     // again from the start with --force).
     let report = read(&part.join("report.md"));

@@ -745,6 +745,32 @@ fn a_ladder_plot_is_drawn_again_from_its_csv_without_a_game() {
         std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
         svg
     );
+    // A speed that is not positive: refused (it was drawn at 1).
+    let csv = String::from_utf8(before[0].clone()).unwrap();
+    let col = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|h| h == "decisions_per_second")
+        .unwrap();
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let mut cells: Vec<&str> = lines[1].split(',').collect();
+    cells[col] = "-5";
+    lines[1] = cells.join(",");
+    std::fs::write(out.join("ladder.csv"), lines.join("\n") + "\n").unwrap();
+    let o = ladder(&["--redraw"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("row 1 has no positive number in column decisions_per_second"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
+        svg
+    );
     // A file that is not a ladder's: refused in one line, the plot kept.
     std::fs::write(out.join("ladder.csv"), "a,b\n1,2\n").unwrap();
     let o = ladder(&["--redraw"]);
