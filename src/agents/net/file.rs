@@ -33,6 +33,8 @@ impl NetWeights {
                 .filter(|(k, part)| {
                     ["weight", "bias"].contains(part)
                         && !k.starts_with('0')
+                        // Digits only: `usize`'s parser takes a `+` too.
+                        && k.bytes().all(|b| b.is_ascii_digit())
                         && k.parse::<usize>().is_ok()
                 });
             if layer.is_none() {
@@ -224,6 +226,12 @@ mod tests {
             h.insert("optimizer.step".into(), serde_json::json!({}));
         }));
         assert!(e.contains("unknown tensor 'optimizer.step'"), "{e}");
+        // A layer number with a sign (`usize`'s parser took it: the
+        // tensor was ignored, audit 2026-12-07).
+        let e = refused(&with_header(&bytes, |h| {
+            h.insert("l+1.weight".into(), serde_json::json!({}));
+        }));
+        assert!(e.contains("unknown tensor 'l+1.weight'"), "{e}");
         let e = refused(&with_header(&bytes, |h| {
             h.remove("l1.bias");
         }));
