@@ -182,11 +182,15 @@ impl PyStrategy {
                             Refused::Type(w) => (true, w),
                             Refused::Value(w) => (false, w),
                         };
+                        // What was answered, at most 200 characters of it
+                        // (a 10 MB string was quoted whole, twice).
+                        let clip = unolab::agents::external::clip;
                         let msg = format!(
-                            "strategy '{}': {}() answered {}: {why}",
+                            "strategy '{}': {}() answered {}: {}",
                             self.name,
                             METHODS[m],
-                            v.repr().map(|r| r.to_string()).unwrap_or_default()
+                            clip(&v.repr().map(|r| r.to_string()).unwrap_or_default()),
+                            clip(&why)
                         );
                         self.failed(if is_type {
                             PyTypeError::new_err(msg)

@@ -975,6 +975,15 @@ def test_a_setting_given_twice_is_refused():
     unolab.compare(games=10, house="stacking=same", b_house="stacking=cross")
 
 
+def test_a_settings_dicts_keys_are_names():
+    """A key that is not a string was an unknown setting ('5'), and one with
+    '=' in it was pasted into 'hand_size=5=5' and read as a bad value."""
+    with pytest.raises(TypeError, match=r"a setting's name is a string, got 5"):
+        unolab.run("random", players=2, games=10, settings={5: 5})
+    with pytest.raises(ValueError, match=r"a setting's name holds no '=': got 'hand_size=5'"):
+        unolab.run("random", players=2, games=10, settings={"hand_size=5": 5})
+
+
 def test_a_none_in_an_experiment_dict_names_its_key():
     with pytest.raises(TypeError) as e:
         unolab.experiment({"name": "x", "base": {"players": None}})

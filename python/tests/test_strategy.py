@@ -211,6 +211,10 @@ def test_an_answer_of_the_wrong_type_is_a_type_error_and_a_bad_value_a_value_err
     # Of the right type, but no answer: a ValueError.
     refused(ValueError, r"play\(\) answered 'purple-3'", seat(play=lambda self, obs, legal: "purple-3"))
     refused(ValueError, r"color\(\) answered 'purple'", seat(color=lambda self, obs: "purple"))
+    # A huge answer is quoted in short (10 MB was quoted whole, twice).
+    with pytest.raises(ValueError, match=r"play\(\) answered 'xxx") as e:
+        unolab.run([seat(play=lambda self, obs, legal: "x" * 10**6), "random"], players=2, games=5)
+    assert len(str(e.value)) < 600, len(str(e.value))
     refused(ValueError, r"target\(\) answered 300: the answer must be a seat number",
             seat(target=lambda self, obs, legal: 300), players=3, house="seven_o",
             fixed_seats=True)

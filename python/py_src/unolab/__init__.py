@@ -104,7 +104,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__) | set(_LAZY_MODULES))
+    # The public names (`Any` and `annotations` are this file's imports).
+    hidden = {"Any", "annotations"}
+    return sorted((set(globals()) - hidden) | set(__all__) | set(_LAZY_MODULES))
 
 
 def _register() -> None:

@@ -215,6 +215,14 @@ def setting_items(settings: SettingsArg) -> list[str]:
     if settings is None:
         return []
     if isinstance(settings, Mapping):
+        for k in settings:
+            if not isinstance(k, str):
+                raise TypeError(f"a setting's name is a string, got {k!r}")
+            if "=" in k:
+                raise ValueError(
+                    f"a setting's name holds no '=': got {k!r} (a dict maps the "
+                    "name to its value: {'hand_size': 5})"
+                )
         return [f"{k}={_value(v)}" for k, v in settings.items()]
     if isinstance(settings, str):
         return [settings]

@@ -25,7 +25,7 @@ import numbers
 import os
 import pathlib
 import sys
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union, overload
 
 from . import _core
 from ._options import (
@@ -787,6 +787,28 @@ def _fits_toml(value: Any, path: str) -> None:
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _fits_toml(v, f"{path}[{i}]")
+
+
+@overload
+def rules(
+    name: None = None, *, house: None = None, settings: None = None, as_toml: bool = False
+) -> list[dict]: ...
+
+
+@overload
+def rules(
+    name: RulesArg,
+    *,
+    house: House = None,
+    settings: SettingsArg = None,
+    as_toml: Literal[False] = False,
+) -> dict: ...
+
+
+@overload
+def rules(
+    name: RulesArg, *, house: House = None, settings: SettingsArg = None, as_toml: Literal[True]
+) -> str: ...
 
 
 def rules(
