@@ -310,7 +310,7 @@ impl LadderReport<'_> {
                 if unbounded {
                     s.push_str(&format!("\n`{c}` is not shown above `{refn}` at {} players (the 95% interval of their ratings' difference holds 0): a share of the way has no bounded interval (Fieller's confidence set is unbounded), so each is given without one.\n", r.players));
                 } else if none {
-                    s.push_str(&format!("\n`{c}` rated at or below `{refn}` at {} players: there is no way from one to the other to cover, so no share is given (-).\n", r.players));
+                    s.push_str(&format!("\n`{c}` rated at or below `{refn}` at {} players (by the point estimates): there is no way from one to the other to cover, so no share is given (-).\n", r.players));
                 }
             }
             s.push('\n');

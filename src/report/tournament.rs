@@ -88,10 +88,11 @@ impl TournamentReport<'_> {
         let res = &self.outcome.results;
         let mut t = String::new();
         t += &format!(
-            "tournament: {} strategies, {} players, {} rounds{}, rules {}, seed {}, {:.1} s\n",
+            "tournament: {} strategies, {} players, {} round{}{}, rules {}, seed {}, {:.1} s\n",
             cfg.entrants.len(),
             cfg.players,
             res.games,
+            if res.games == 1 { "" } else { "s" },
             if self.outcome.partial {
                 format!(" of {} (partial)", cfg.games)
             } else {
@@ -102,10 +103,14 @@ impl TournamentReport<'_> {
             self.elapsed_s
         );
         t += &format!(
-            "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} rounds without a winner left out; \
+            "rating: Plackett-Luce on the round winner, Elo scale (0 = field average), 95% intervals from the fit; {} round{} without a winner left out; \
              the rank orders the point estimates, and its 95% interval (each strategy's alone) counts those shown above and below it by simultaneous intervals for its rating differences\n",
-            res.no_winner
+            res.no_winner,
+            if res.no_winner == 1 { "" } else { "s" }
         );
+        if res.games > 0 && res.no_winner == res.games {
+            t += "no round had a winner: the ratings are the prior's alone, and their order says nothing\n";
+        }
         t += &format!(
             "p(avg table): chance to win a round against {} of average strength; fair share {}\n\n",
             match cfg.players - 1 {
@@ -162,7 +167,7 @@ impl TournamentReport<'_> {
             );
         }
         t += "\nhead-to-head: how often the row beat the column (of the rounds both sat in and one of them won)\n";
-        let (mut widest, mut fewest) = (0.0f64, u64::MAX);
+        let (mut widest, mut fewest, mut met) = (0.0f64, u64::MAX, 0usize);
         t += &format!("{:<w$}", "");
         for r in &rows {
             t += &format!("  {:>9}", Cell(clip_columns(r.name, 9)));
@@ -178,6 +183,7 @@ impl TournamentReport<'_> {
                 } else {
                     match res.head_to_head(ia, ib) {
                         Some((s, (lo, hi), n)) => {
+                            met += 1;
                             widest = widest.max((hi - lo) / 2.0);
                             fewest = fewest.min(n);
                             // One decimal (the cells' intervals are a point
@@ -195,8 +201,10 @@ impl TournamentReport<'_> {
         }
         if fewest < u64::MAX {
             t += &format!(
-                "each cell is an estimate: *, its 95% interval excludes 50% (taken alone, not adjusted for the {} pairs); the intervals are in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
-                rows.len() * (rows.len() - 1) / 2,
+                "each cell is an estimate: *, its 95% interval excludes 50% (taken alone, not adjusted for the {} pair{}); the intervals are in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
+                // Each pair that met has two cells.
+                met / 2,
+                if met == 2 { "" } else { "s" },
                 100.0 * widest
             );
         }

@@ -1057,3 +1057,47 @@ fn a_ladder_written_in_part_takes_its_tournaments_back() {
     }
     assert!(out.join("ladder.csv").is_file());
 }
+
+/// The tournament audit (2026-12-07): a tournament whose rounds all ended
+/// without a winner printed a ranking of the prior's ratings without a word;
+/// the head-to-head note counted every pair of the field, met or not; "1
+/// rounds".
+#[test]
+fn a_tournaments_text_says_what_its_ratings_rest_on() {
+    let text = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["tournament", "-p", "2", "-j", "1", "-q"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let t = text(&[
+        "-s",
+        "points,color,random",
+        "-g",
+        "60",
+        "--set",
+        "max_turns=1",
+    ]);
+    assert!(
+        t.contains("60 rounds without a winner left out")
+            && t.contains("no round had a winner: the ratings are the prior's alone"),
+        "{t}"
+    );
+    let t = text(&["-s", "points,color,random", "-g", "60"]);
+    assert!(!t.contains("no round had a winner"), "{t}");
+    assert!(t.contains("not adjusted for the 3 pairs"), "{t}");
+    // Five games of six strategies: at most five of the fifteen pairs met.
+    let t = text(&["-s", "points,color,random,first,cautious,tuned", "-g", "5"]);
+    let pairs: usize = t
+        .split("not adjusted for the ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!((1..=5).contains(&pairs), "{t}");
+    let t = text(&["-s", "points,color", "-g", "1"]);
+    assert!(t.contains(", 1 round,"), "{t}");
+}
