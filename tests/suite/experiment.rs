@@ -1517,3 +1517,31 @@ fn the_second_of_two_strategies_is_the_same_test_as_the_first() {
     assert_eq!(second["test"], "tested");
     assert!(!second["p_value"].is_empty());
 }
+
+/// A head-to-head table of many pairs says its intervals are each pair's
+/// own (the strategies report read 15 intervals against 50% with no word of
+/// multiplicity; the statistics audit, 2026-12-07).
+#[test]
+fn a_head_to_head_table_says_its_intervals_are_each_pairs_own() {
+    let dir = crate::common::tempdir_created("exp", "h2h-words");
+    let out = dir.join("out");
+    let file = format!("{}/experiments/strategies.toml", env!("CARGO_MANIFEST_DIR"));
+    let o = unolab(&[
+        "experiment",
+        "run",
+        &file,
+        "--games",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("with its 95% interval (each pair's own, not adjusted for the 15 pairs)"),
+        "{md}"
+    );
+}

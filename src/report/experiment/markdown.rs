@@ -429,9 +429,12 @@ impl ExperimentReport<'_> {
         if names.len() < 2 {
             return;
         }
+        // Each pair gives two cells.
+        let pairs = cells.len() / 2;
         let _ = writeln!(
             o,
-            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval. Above 50% the row strategy won more rounds than the column strategy; an interval that holds 50% is a difference not detected at this sample size, not an even match:\n"
+            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval (each pair's own, not adjusted for the {pairs} pair{}). Above 50% the row strategy won more rounds than the column strategy; an interval that holds 50% is a difference not detected at this sample size, not an even match:\n",
+            if pairs == 1 { "" } else { "s" }
         );
         let _ = writeln!(o, "| | {} |", names.join(" | "));
         let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));
