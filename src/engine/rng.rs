@@ -5,8 +5,75 @@
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The random generator used everywhere in unolab.
-pub type Rng = Xoshiro256PlusPlus;
+/// The random generator used everywhere in unolab: Xoshiro256++, the same
+/// stream, behind a type that a strategy can draw from but not read,
+/// print, copy or compare. A strategy is handed the game's one generator
+/// (`&mut Rng`, shared by every seat): with its state printable
+/// (`Debug`) a strategy could work the seed back to the table's generator
+/// and so to every hand, and with a copy (`Clone`, `PartialEq`) count the
+/// numbers the other seats drew since its last turn, which depends on
+/// their hidden hands (the search agents audit, 2026-12-07).
+///
+/// A strategy can neither copy it:
+/// ```compile_fail
+/// let rng = <unolab::Rng as rand::SeedableRng>::seed_from_u64(1);
+/// let copy = rng.clone();
+/// ```
+/// nor print it:
+/// ```compile_fail
+/// let rng = <unolab::Rng as rand::SeedableRng>::seed_from_u64(1);
+/// let state = format!("{rng:?}");
+/// ```
+/// nor compare it:
+/// ```compile_fail
+/// use rand::SeedableRng;
+/// let (a, b) = (unolab::Rng::seed_from_u64(1), unolab::Rng::seed_from_u64(1));
+/// let same = a == b;
+/// ```
+/// but draws the same numbers as Xoshiro256++:
+/// ```
+/// use rand::{RngCore, SeedableRng};
+/// let mut a = unolab::Rng::seed_from_u64(7);
+/// let mut b = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+/// assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
+/// ```
+pub struct Rng(Xoshiro256PlusPlus);
+
+impl Rng {
+    /// A copy, for the engine's own use (a game copied whole, a paired
+    /// search's twin streams); not for strategies.
+    #[inline]
+    pub(crate) fn fork(&self) -> Rng {
+        Rng(self.0.clone())
+    }
+}
+
+impl RngCore for Rng {
+    #[inline(always)]
+    fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+    #[inline(always)]
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    #[inline]
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        self.0.fill_bytes(dst)
+    }
+}
+
+impl SeedableRng for Rng {
+    type Seed = <Xoshiro256PlusPlus as SeedableRng>::Seed;
+    #[inline]
+    fn from_seed(seed: Self::Seed) -> Rng {
+        Rng(Xoshiro256PlusPlus::from_seed(seed))
+    }
+    #[inline]
+    fn seed_from_u64(state: u64) -> Rng {
+        Rng(Xoshiro256PlusPlus::seed_from_u64(state))
+    }
+}
 
 /// A uniform integer in `0..n` (`n > 0`) by Lemire's multiply-and-reject method:
 /// exact (no modulo bias) and almost never divides.

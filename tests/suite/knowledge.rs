@@ -909,7 +909,7 @@ fn dealing_the_hands_first_builds_the_same_hands_and_deals_them_uniformly() {
     let mut count = vec![[0u32; 3]; 128];
     for seed in 0..n {
         let mut a = Rng::seed_from_u64(seed);
-        let mut b = a.clone();
+        let mut b = Rng::seed_from_u64(seed);
         Game::deal_hands(&obs, &mut a, &mut hands);
         let x = Game::determinize_by_hands(&obs, &mut b);
         check_deal(&obs, &x);

@@ -444,12 +444,12 @@ mod tests {
                 for _ in 0..10 {
                     let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
                     Game::deal_hands(&obs, &mut rng, &mut hands);
-                    let (mut a, mut b) = (rng.clone(), rng.clone());
+                    let (mut a, mut b) = (rng.fork(), rng.fork());
                     let coin = Game::determinize_with_hands(&obs, &hands, &mut a);
                     let same = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut b);
                     assert_eq!(same.wd4_guilty, coin.wd4_guilty, "no knowledge: the coin");
                     know.any = true;
-                    let mut c = rng.clone();
+                    let mut c = rng.fork();
                     let dealt = Game::determinize_with_hands_informed(&obs, &hands, &know, &mut c);
                     know.any = false;
                     assert_eq!(dealt.hands, coin.hands);

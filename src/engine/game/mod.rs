@@ -179,7 +179,7 @@ pub struct Game<'r> {
 impl Clone for Game<'_> {
     fn clone(&self) -> Self {
         Game {
-            rng: self.rng.clone(),
+            rng: self.rng.fork(),
             scripted: self.scripted.clone(),
             ..*self
         }
@@ -286,7 +286,7 @@ impl Clone for Game<'_> {
         self.round = *round;
         self.dealer = *dealer;
         self.totals = *totals;
-        self.rng.clone_from(rng);
+        self.rng = rng.fork();
         self.drawn = *drawn;
         self.uno_penalties = *uno_penalties;
         self.illegal = *illegal;

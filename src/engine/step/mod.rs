@@ -358,7 +358,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         };
         let mut agents = Agents {
             seats: &mut table,
-            rng: self.agent_rng.clone(),
+            rng: self.agent_rng.fork(),
         };
         match self.phase {
             Phase::Deal => {
@@ -541,7 +541,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
             };
             let mut agents = Agents {
                 seats: &mut table,
-                rng: self.agent_rng.clone(),
+                rng: self.agent_rng.fork(),
             };
             let next = match unit {
                 Phase::Deal => {
@@ -552,7 +552,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 Phase::Turn(cur) => match scratch.play_turn(cur, &mut agents, &mut NoRecord) {
                     TurnEnd::Next(next) => Phase::Turn(next),
                     TurnEnd::Over(outcome, last) => {
-                        let rng = agents.rng.clone();
+                        let rng = agents.rng.fork();
                         if let Some(stop) = table_stop(&agents) {
                             let round = scratch.round();
                             self.fault_check(round)?;
@@ -574,7 +574,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
                 self.stop = Some(stop);
                 return Ok(());
             }
-            self.agent_rng = agents.rng.clone();
+            self.agent_rng = agents.rng.fork();
             self.finish_unit(lent.as_deref());
             synced = lent.is_some();
             self.log.clear();
@@ -641,7 +641,7 @@ impl<'r, S: Strategy> Stepper<'r, S> {
         };
         let mut agents = Agents {
             seats: &mut table,
-            rng: self.agent_rng.clone(),
+            rng: self.agent_rng.fork(),
         };
         let game = &mut self.games[self.cur];
         let r = game.end_round(self.start, outcome, last, &mut agents)?;

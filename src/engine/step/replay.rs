@@ -18,12 +18,30 @@ pub(super) enum Answer {
     Notice,
 }
 
-#[derive(Clone, Debug)]
 pub(super) struct Entry {
     pub(super) answer: Answer,
     /// The strategies' generator after a strategy's answer (`None` for the
     /// learner's answers and notices, which draw nothing).
     pub(super) rng: Option<Rng>,
+}
+
+// By hand: the generator is neither `Clone` nor `Debug` (see `Rng`).
+impl Clone for Entry {
+    fn clone(&self) -> Entry {
+        Entry {
+            answer: self.answer,
+            rng: self.rng.as_ref().map(Rng::fork),
+        }
+    }
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("answer", &self.answer)
+            .field("rng", &self.rng.as_ref().map(|_| "saved"))
+            .finish()
+    }
 }
 
 /// The decision a pass stopped at.
@@ -67,7 +85,7 @@ impl<S: Strategy> ReplayTable<'_, S> {
         let e = self.log.get(self.pos)?;
         self.pos += 1;
         if let Some(r) = &e.rng {
-            *rng = r.clone();
+            *rng = r.fork();
         }
         Some(e.answer)
     }
@@ -75,7 +93,7 @@ impl<S: Strategy> ReplayTable<'_, S> {
     fn record(&mut self, answer: Answer, rng: Option<&Rng>) {
         self.log.push(Entry {
             answer,
-            rng: rng.cloned(),
+            rng: rng.map(Rng::fork),
         });
         self.pos += 1;
     }
