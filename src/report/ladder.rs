@@ -490,6 +490,9 @@ pub fn state_fingerprint(cfg: &LadderConfig, field: Vec<Value>) -> Value {
         "games": cfg.games,
         "seed": cfg.seed,
         "speed_seconds": cfg.speed_seconds,
+        // Checked against the folder's manifest ([`read_state`]), not the
+        // state (states saved before it was written hold no name).
+        "name": cfg.name,
     })
 }
 
@@ -555,6 +558,19 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
         &keys,
         "give the same file and --games",
     )?;
+    // A ladder renamed in its file went on into the folder of the old name.
+    let held = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
+    if let (Some(a), Some(b)) = (
+        held.as_ref().and_then(|m| m["name"].as_str()),
+        print["name"].as_str(),
+    ) {
+        if a != b {
+            return Err(format!(
+                "{} holds the ladder '{a}', not '{b}': give its own ladder file",
+                dir.display()
+            ));
+        }
+    }
     let bad = |why: &str| format!("{}: {why}", path.display());
     let players: Vec<u64> = print["players"]
         .as_array()

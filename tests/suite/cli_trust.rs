@@ -929,6 +929,24 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
         "{}",
         stderr(&o)
     );
+    // The same folder resumed by a ladder file of another name: refused (it
+    // went on, and the folder's ladder took the new name).
+    let renamed = dir.join("m.toml");
+    std::fs::write(&renamed, read(&lad).replace("name = \"l\"", "name = \"m\"")).unwrap();
+    let o = unolab(&[
+        "ladder",
+        renamed.to_str().unwrap(),
+        "-q",
+        "--out",
+        part.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds the ladder 'l', not 'm': give its own ladder file"),
+        "{}",
+        stderr(&o)
+    );
     // The plot says it is partial, with the games played (its title gave
     // the file's games per table size, as if finished), and so does the
     // manifest, which a redraw reads.
