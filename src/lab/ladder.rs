@@ -88,13 +88,10 @@ impl LadderFile {
                 why.push_str(": this is an experiment file (arms compared); run it with `unolab experiment run FILE`");
             }
             match e.span() {
-                Some(s) => {
-                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                    match crate::engine::rules::key_before(text, s.start) {
-                        Some(key) => format!("{origin}:{line}: {key}: {why}"),
-                        None => format!("{origin}:{line}: {why}"),
-                    }
-                }
+                Some(s) => format!(
+                    "{origin}:{}: {why}",
+                    crate::engine::rules::line_and_key(text, s.start)
+                ),
                 None => format!("{origin}: {why}"),
             }
         })

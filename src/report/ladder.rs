@@ -408,8 +408,7 @@ impl LadderReport<'_> {
             "field": self.cfg.entrants.iter().map(|e| e.name()).collect::<Vec<_>>(),
             "speed_seconds": self.cfg.speed_seconds,
             "partial": self.outcome.partial,
-            // Per table size reached, in order (what a redraw marks partial).
-            "games_played": self.outcome.rungs.iter().map(|r| r.outcome.results.games).collect::<Vec<_>>(),
+            // What a redraw marks the plot partial with.
             "partial_note": self.played_note(),
         });
         let files = [
@@ -496,6 +495,20 @@ pub fn state_fingerprint(cfg: &LadderConfig, field: Vec<Value>) -> Value {
     })
 }
 
+/// The manifest of the ladder `dir` holds, if any; refused when it is
+/// another ladder's than `name` (a `--redraw` or a resume with another
+/// ladder's file, or with this one renamed since).
+pub fn manifest_of(dir: &Path, name: &str) -> Result<Option<Value>, String> {
+    let manifest = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
+    match manifest.as_ref().and_then(|m| m["name"].as_str()) {
+        Some(held) if held != name => Err(format!(
+            "{} holds the ladder '{held}', not '{name}': give its own ladder file",
+            dir.display()
+        )),
+        _ => Ok(manifest),
+    }
+}
+
 /// Writes or removes `dir/state.json` after a ladder: while it is partial,
 /// each table size played (its tournament's finished games, and its speeds
 /// once every agent was timed), what resuming continues from, with the
@@ -559,17 +572,8 @@ pub fn read_state(dir: &Path, print: &Value) -> Result<Vec<SavedRung>, String> {
         "give the same file and --games",
     )?;
     // A ladder renamed in its file went on into the folder of the old name.
-    let held = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
-    if let (Some(a), Some(b)) = (
-        held.as_ref().and_then(|m| m["name"].as_str()),
-        print["name"].as_str(),
-    ) {
-        if a != b {
-            return Err(format!(
-                "{} holds the ladder '{a}', not '{b}': give its own ladder file",
-                dir.display()
-            ));
-        }
+    if let Some(name) = print["name"].as_str() {
+        manifest_of(dir, name)?;
     }
     let bad = |why: &str| format!("{}: {why}", path.display());
     let players: Vec<u64> = print["players"]

@@ -11,19 +11,12 @@ use std::path::Path;
 /// refused. Nothing is written when the file is missing or is not a
 /// ladder's.
 pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(), String> {
-    let manifest = super::outdir::read_manifest(dir).filter(|m| m["kind"] == "ladder");
+    let manifest = super::ladder::manifest_of(dir, name)?;
     // An interrupted ladder's plot is marked partial again.
     let partial = manifest
         .as_ref()
         .and_then(|m| m["partial_note"].as_str().map(String::from));
     let (rules, games) = match &manifest {
-        Some(m) if m["name"].as_str().is_some_and(|n| n != name) => {
-            return Err(format!(
-                "{} holds the ladder '{}', not '{name}': give its own ladder file",
-                dir.display(),
-                m["name"].as_str().unwrap_or_default()
-            ))
-        }
         Some(m) => (
             m["rules"].as_str().unwrap_or(rules).to_string(),
             m["games"].as_u64().unwrap_or(games),
@@ -63,7 +56,8 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
         if rec.get(dps).unwrap_or("").is_empty() {
             continue;
         }
-        if !num(dps)?.is_finite() || num(dps)? <= 0.0 {
+        let speed = num(dps)?;
+        if !speed.is_finite() || speed <= 0.0 {
             return Err(bad(format!(
                 "row {} has no positive number in column decisions_per_second",
                 i + 1
@@ -74,7 +68,7 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
             sizes.push(players);
         }
         let name = rec.get(st).unwrap_or("").to_string();
-        pts.push((players, name, num(dps)?, (num(elo)?, (num(lo)?, num(hi)?))));
+        pts.push((players, name, speed, (num(elo)?, (num(lo)?, num(hi)?))));
     }
     if pts.is_empty() {
         return Err(bad("it holds no timed agent".into()));

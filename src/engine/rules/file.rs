@@ -387,13 +387,20 @@ pub fn at_line(e: &toml::de::Error, text: &str, why: String) -> String {
     let whole = e.message().starts_with("missing field");
     match e.span() {
         Some(s) if !(s.start == 0 && whole) => {
-            let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-            match key_before(text, s.start) {
-                Some(key) => format!("line {line}: {key}: {why}"),
-                None => format!("line {line}: {why}"),
-            }
+            format!("line {}: {why}", line_and_key(text, s.start))
         }
         _ => why,
+    }
+}
+
+/// Where byte `at` of `text` is, as a message names it: its line, then the
+/// key of a `key = value` line whose value starts there ("4: games"), or the
+/// line alone ("4").
+pub fn line_and_key(text: &str, at: usize) -> String {
+    let line = text[..at.min(text.len())].matches('\n').count() + 1;
+    match key_before(text, at) {
+        Some(key) => format!("{line}: {key}"),
+        None => line.to_string(),
     }
 }
 

@@ -136,7 +136,6 @@ fn same_test_as_other<'a>(
     c: &str,
     r: &str,
 ) -> bool {
-    let all_won = |s: &crate::sim::runner::RunStats| all_won(s, metric);
     let others = |a: &'a ArmState, own: &str| -> Vec<&'a str> {
         a.stats
             .strategies
@@ -149,8 +148,8 @@ fn same_test_as_other<'a>(
     oa.len() == 1
         && ob.len() <= 1
         && ob.iter().all(|o| *o == oa[0])
-        && all_won(&arm.stats)
-        && all_won(&base.stats)
+        && all_won(&arm.stats, metric)
+        && all_won(&base.stats, metric)
 }
 
 /// Whether every round (for match wins, every match) of `s` has a winner:
