@@ -96,8 +96,19 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
     let total = cfg.games.saturating_mul(cfg.players.len() as u64);
     let session = Session::begin(Some(&out))?.with_bar(total, a.quiet, "games", first);
     let games = cfg.games;
-    let outcome = ladder::run_from(&cfg, saved, session.stop, &|k, d| {
-        session.progress((k as u64).saturating_mul(games).saturating_add(d))
+    let field = cfg.entrants.len();
+    let outcome = ladder::run_from(&cfg, saved, session.stop, &|k, step| match step {
+        ladder::Step::Games(d) => {
+            session.note("");
+            session.progress((k as u64).saturating_mul(games).saturating_add(d))
+        }
+        // The bar stands at the size's last game while its agents are timed.
+        ladder::Step::Timing(i) => session.note(&format!(
+            "timing agent {} of {field} at {} players ({} s each)",
+            i + 1,
+            cfg.players[k],
+            cfg.speed_seconds
+        )),
     })
     .map_err(|e| session.failed(e))?;
     let report = LadderReport {

@@ -63,6 +63,14 @@ impl Session {
         self.bar.set(done);
     }
 
+    /// Shows `msg` after the bar (what is being done when the bar stands
+    /// still); "" clears it.
+    pub fn note(&self, msg: &str) {
+        if let Some(b) = &self.bar.0 {
+            b.set_message(msg.to_string());
+        }
+    }
+
     /// Seconds since the session began.
     pub fn elapsed_s(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
@@ -177,7 +185,7 @@ impl Bar {
         let unit = unit.to_string();
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{wide_bar} {human_pos}/{human_len} {rate} eta {eta}",
+                "{wide_bar} {human_pos}/{human_len} {rate} eta {eta} {msg}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .with_key(

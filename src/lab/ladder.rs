@@ -286,12 +286,23 @@ pub struct SavedRung {
     pub speeds: Option<Vec<Speed>>,
 }
 
+/// How far a ladder has got, for a progress bar: given with the index of
+/// the table size under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The games of its tournament finished so far.
+    Games(u64),
+    /// Its tournament is over and the agent of this index in the field is
+    /// being timed (for `speed_seconds`).
+    Timing(usize),
+}
+
 /// Plays every tournament, then times every agent. `progress` gets the
-/// games finished in the tournament under way and its index.
+/// index of the table size under way and its [`Step`].
 pub fn run(
     cfg: &LadderConfig,
     stop: &AtomicBool,
-    progress: &(dyn Fn(usize, u64) + Sync),
+    progress: &(dyn Fn(usize, Step) + Sync),
 ) -> Result<LadderOutcome, TournamentError> {
     run_from(cfg, Vec::new(), stop, progress)
 }
@@ -305,7 +316,7 @@ pub fn run_from(
     cfg: &LadderConfig,
     saved: Vec<SavedRung>,
     stop: &AtomicBool,
-    progress: &(dyn Fn(usize, u64) + Sync),
+    progress: &(dyn Fn(usize, Step) + Sync),
 ) -> Result<LadderOutcome, TournamentError> {
     cfg.validate()?;
     if saved.len() > cfg.players.len() {
@@ -323,16 +334,17 @@ pub fn run_from(
             Some(s) => (Some(s.results), s.speeds),
             None => (None, None),
         };
-        let outcome = tournament::run_from(&t, results, stop, &|d| progress(k, d))?;
+        let outcome = tournament::run_from(&t, results, stop, &|d| progress(k, Step::Games(d)))?;
         let partial = outcome.partial;
         let mut speeds = Vec::with_capacity(cfg.entrants.len());
         match timed {
             Some(s) if !partial && s.len() == cfg.entrants.len() => speeds = s,
             _ if !partial => {
-                for e in &cfg.entrants {
+                for (i, e) in cfg.entrants.iter().enumerate() {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    progress(k, Step::Timing(i));
                     speeds.push(speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds)?);
                 }
             }

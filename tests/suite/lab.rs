@@ -1021,7 +1021,7 @@ fn saved_counts_that_no_games_could_make_are_refused() {
 /// results, naming a folder the user never gave.
 #[test]
 fn a_ladder_written_in_part_takes_its_tournaments_back() {
-    use unolab::lab::ladder::{run, LadderFile};
+    use unolab::lab::ladder::{run, LadderFile, Step};
     use unolab::report::ladder::LadderReport;
     let (dir, f) = ladder_file("undo", "\"random\", \"color\"", "random", "color");
     let text = std::fs::read_to_string(&f).unwrap();
@@ -1029,7 +1029,20 @@ fn a_ladder_written_in_part_takes_its_tournaments_back() {
         .unwrap()
         .config("ladder.toml", Some(40), 1)
         .unwrap();
-    let outcome = run(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
+    // The progress: each size's games, then each agent timed in turn.
+    let steps = std::sync::Mutex::new(Vec::new());
+    let outcome = run(&cfg, &AtomicBool::new(false), &|k, step| {
+        steps.lock().unwrap().push((k, step))
+    })
+    .unwrap();
+    let steps = steps.into_inner().unwrap();
+    for k in 0..2 {
+        let mine: Vec<Step> = steps.iter().filter(|s| s.0 == k).map(|s| s.1).collect();
+        assert_eq!(mine.last(), Some(&Step::Timing(1)), "{mine:?}");
+        let timing = mine.iter().position(|s| *s == Step::Timing(0)).unwrap();
+        assert_eq!(mine[timing - 1], Step::Games(40), "{mine:?}");
+        assert_eq!(mine[timing..], [Step::Timing(0), Step::Timing(1)]);
+    }
     let report = LadderReport {
         cfg: &cfg,
         outcome: &outcome,

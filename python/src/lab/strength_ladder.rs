@@ -9,7 +9,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
-use unolab::lab::ladder::{run_from, LadderFile};
+use unolab::lab::ladder::{run_from, LadderFile, Step};
 use unolab::report::ladder::{
     read_state, remove_other_sizes, save_state, state_fingerprint, LadderReport,
 };
@@ -77,8 +77,11 @@ pub fn ladder(
     let total = cfg.games.saturating_mul(cfg.players.len() as u64);
     let per = cfg.games;
     let (outcome, interrupted) = drive(py, progress, total, |stop, p| {
-        run_from(&cfg, saved, stop, &|k, d| {
-            p((k as u64).saturating_mul(per).saturating_add(d))
+        run_from(&cfg, saved, stop, &|k, step| {
+            // While a size's agents are timed, its games stay all done.
+            if let Step::Games(d) = step {
+                p((k as u64).saturating_mul(per).saturating_add(d))
+            }
         })
     })?;
     // The tournament failed during play (a program that broke the protocol,
