@@ -23,7 +23,7 @@ import inspect
 import numbers
 import operator
 import os
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, SupportsIndex, Union, cast, overload
 
 import numpy as np
 
@@ -61,6 +61,18 @@ def rules_of(rules: Any, name: str = "rules") -> str:
         # The core reads a name without a separator or .toml as a built-in.
         return os.path.join(os.curdir, path)
     return path
+
+
+@overload
+def path_of(name: str, p: None) -> None: ...
+
+
+@overload
+def path_of(name: str, p: Union[str, os.PathLike[str]]) -> str: ...
+
+
+@overload
+def path_of(name: str, p: Any) -> Optional[str]: ...
 
 
 def path_of(name: str, p: Any) -> Optional[str]:
@@ -204,7 +216,8 @@ def _value(v: object) -> str:
     if isinstance(v, str):
         return v
     if hasattr(type(v), "__index__"):
-        return str(operator.index(v))
+        # The check just above is what operator.index needs (int_of's test).
+        return str(operator.index(cast(SupportsIndex, v)))
     if isinstance(v, (float, np.floating)):
         return repr(float(v))
     raise TypeError(f"a setting's value is a bool, a number or a string, got {v!r}")
@@ -268,6 +281,12 @@ def seed_of(seed: Optional[int]) -> Optional[int]:
     """A seed checked to be an unsigned 64-bit integer (or ``None``)."""
     if seed is None:
         return None
+    return seed_value(seed)
+
+
+def seed_value(seed: Any) -> int:
+    """A seed that is given (not ``None``) checked to be an unsigned 64-bit
+    integer, as :func:`seed_of` checks it."""
     if isinstance(seed, bool) or not isinstance(seed, int) and not hasattr(seed, "__index__"):
         raise TypeError(f"a seed is an integer, got {seed!r}")
     seed = int(seed)

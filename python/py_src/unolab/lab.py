@@ -25,7 +25,7 @@ import numbers
 import os
 import pathlib
 import sys
-from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union, overload
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, TypeVar, Union, overload
 
 from . import _core
 from ._options import (
@@ -41,6 +41,7 @@ from ._options import (
     recorded,
     rules_of,
     seed_of,
+    seed_value,
     setting_items,
 )
 
@@ -74,7 +75,8 @@ class Result(dict):
         """The result as a tidy ``pandas.DataFrame`` (one row per strategy,
         entrant or arm; see the subclasses). Needs pandas."""
         try:
-            import pandas as pd
+            # pandas is optional and has no type information of its own.
+            import pandas as pd  # type: ignore[import-untyped, import-not-found]
         except ImportError as e:  # pragma: no cover - pandas is optional
             raise ImportError("to_pandas() needs pandas: pip install pandas") from e
         rows = self._rows(table)
@@ -287,7 +289,7 @@ def _seed(seed: Any) -> int:
             "seed=None: a lab call needs an integer seed (the default is 1; "
             "for a fresh one pass e.g. random.getrandbits(64))"
         )
-    return seed_of(seed)
+    return seed_value(seed)
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
@@ -323,7 +325,10 @@ def _progress(progress: Progress, unit: str):
     raise TypeError(f"progress is True, False or a callable (done, total), got {progress!r}")
 
 
-def _finish(text: str, interrupted: bool, cls: type, unit: str) -> Result:
+R = TypeVar("R", bound=Result)
+
+
+def _finish(text: str, interrupted: bool, cls: type[R], unit: str) -> R:
     result = cls(json.loads(text))
     if interrupted:
         err = KeyboardInterrupt(f"interrupted: results are marked partial ({unit})")
@@ -474,12 +479,21 @@ def redraw_ladder(file: PathArg, *, out: PathArg = None) -> pathlib.Path:
     ``out``, default ``results/<name>`` of the file), playing no game, as
     ``unolab ladder FILE --redraw``: after an update of unolab's plots, a
     ladder that took hours gets the new drawing. The other files stay as
-    they are. Returns the SVG's path; a folder without ``ladder.csv`` is a
-    ``FileNotFoundError``."""
+    they are. Returns the SVG's path; a folder that is not there or holds
+    no ``ladder.csv`` is a ``FileNotFoundError``, an ``out`` that is a file
+    a ``ValueError``."""
     path = _path(file, "file")
     if path is None:
         raise TypeError("file is the path of a ladder file")
-    return pathlib.Path(_core.redraw_ladder(path, _path(out)))
+    folder = _path(out)
+    if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
+        # As the other functions refuse a file where they write a folder (the
+        # core said FileNotFoundError, of a file that exists).
+        raise ValueError(
+            f"out={folder} exists and is not a directory: nothing to redraw "
+            "(out= is the folder a ladder wrote)"
+        )
+    return pathlib.Path(_core.redraw_ladder(path, folder))
 
 
 @recorded
@@ -776,7 +790,7 @@ def _fits_toml(value: Any, path: str) -> None:
             f"experiment: {path or 'the experiment'} is None (an experiment file has no "
             "null: leave the key out for its default)"
         )
-    if isinstance(value, numbers.Integral) and not -(2**63) <= value < 2**63:
+    if isinstance(value, numbers.Integral) and not -(2**63) <= int(value) < 2**63:
         raise ValueError(
             f"experiment: {path} = {value} is past what an experiment file holds (TOML "
             "integers, -2**63 to 2**63 - 1); a seed that large goes in experiment(..., seed=...)"

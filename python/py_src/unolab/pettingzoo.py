@@ -21,8 +21,9 @@ from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils.env import AECIterable
+# pettingzoo ships no type information (no stubs, no py.typed).
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils.env import AECIterable  # type: ignore[import-untyped]
 
 from . import _core
 from ._options import (
@@ -217,7 +218,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._end_if_over()
 
     def _end_if_over(self) -> None:
@@ -230,7 +231,14 @@ class raw_env(AECEnv):
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self._game.seat]
+            seat = self._game.seat
+            if seat is None:
+                # The core's game is over or at a decision (whose seat this
+                # is): never reached, but a clear error if it ever were.
+                raise RuntimeError(
+                    "the game is neither over nor at a decision (a bug in unolab: please report it)"
+                )
+            self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now, and its action mask (all zeros unless it acts)."""
