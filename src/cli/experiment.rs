@@ -135,7 +135,16 @@ pub fn drive(
     }
     let threads = c.threads.unwrap_or_else(cores);
     let cfg = exp.lockstep(threads);
-    unolab::sim::lockstep::check(&cfg)?;
+    // What the file and the command line give together (a [stop] metrics
+    // list and no precision from either): the file is named, as for its
+    // own problems.
+    unolab::sim::lockstep::check(&cfg).map_err(|e| {
+        if unolab::lab::compare::is_compare_origin(&exp.origin) {
+            Fail::from(e)
+        } else {
+            Fail(format!("{}: {e}", exp.origin))
+        }
+    })?;
     let mut state = match (out, c.resume) {
         (None, true) => {
             return Err(Fail(

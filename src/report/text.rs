@@ -170,6 +170,14 @@ impl Report<'_> {
             pct(1.0 / cfg.players as f64),
             cfg.players
         );
+        let unwon = st.blocked + st.truncated;
+        if unwon > 0 {
+            let _ = writeln!(
+                o,
+                "{unwon} of {} rounds had no winner (blocked or truncated, last line): the fair share holds when every round has one, and here a strategy no better than the others wins less than it.",
+                st.rounds
+            );
+        }
         let _ = writeln!(
             o,
             "\n{:<6} {:>10} {:>8}  {:<18}{}",

@@ -1459,7 +1459,7 @@ fn a_change_seen_in_every_deal_is_reported_with_an_interval_and_undefined_rows_a
     assert!(lo > 0.95 && lo < 1.0 && hi == 1.0, "{row:?}");
     let report = read(&dir.join("report.md"));
     assert!(
-        report.contains("Differences the same in every deal played")
+        report.contains("Differences seen in every deal played (each arm's value never varied, and the two differ)")
             && report.contains("truncated rounds +100.00 pp ["),
         "{report}"
     );

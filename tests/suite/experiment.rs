@@ -1545,3 +1545,95 @@ fn a_head_to_head_table_says_its_intervals_are_each_pairs_own() {
         "{md}"
     );
 }
+
+/// The head-to-head table is read against the fair share of a seat, and
+/// only when every round had a winner: at 4 players 25% (it said 50%, and
+/// a strategy that won 29% per seat read as losing), and with truncated
+/// rounds against no share; a self-play arm no longer removes the table,
+/// and a pair met in two arms gives none (the experiments audit,
+/// 2026-12-07).
+#[test]
+fn a_head_to_head_table_is_read_against_the_fair_share_of_a_seat() {
+    let dir = crate::common::tempdir_created("exp", "h2h-fair");
+    let report = |name: &str, base: &str, grid: &str| -> String {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &f,
+            format!("name = \"{name}\"\n[base]\n{base}games = 60\n[grid]\nstrategies = [{grid}]\n"),
+        )
+        .unwrap();
+        let out = dir.join(name);
+        let o = unolab(&[
+            "experiment",
+            "run",
+            f.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out.join("report.md")).unwrap()
+    };
+    let four = report(
+        "four",
+        "players = 4\n",
+        "\"points,color\", \"points,random\"",
+    );
+    assert!(
+        four.contains("Above 25% (the fair share of a seat at 4 players) the row strategy won more rounds per seat held than the column strategy; an interval that holds 25% is"),
+        "{four}"
+    );
+    assert!(!four.contains("50%"), "{four}");
+    let cut = report(
+        "cut",
+        "players = 2\nset = [\"max_turns=25\"]\n",
+        "\"points,color\", \"points,random\"",
+    );
+    assert!(
+        cut.contains("Some rounds had no winner (blocked or truncated), so a cell is not read against the fair share of a seat"),
+        "{cut}"
+    );
+    assert!(!cut.contains("Above 50%"), "{cut}");
+    // Arms of other table sizes: no one share.
+    let f = dir.join("sizes.toml");
+    std::fs::write(
+        &f,
+        "name = \"sizes\"\n[base]\ngames = 60\n[[arm]]\nlabel = \"a\"\nplayers = 2\nstrategies = \"points,color\"\n[[arm]]\nlabel = \"b\"\nplayers = 3\nstrategies = \"points,random\"\n",
+    )
+    .unwrap();
+    let out = dir.join("sizes");
+    let o = unolab(&[
+        "experiment",
+        "run",
+        f.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sizes = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        sizes.contains(
+            "The arms seat different numbers of players, so no one share divides winning from losing"
+        ),
+        "{sizes}"
+    );
+    let selfplay = report(
+        "selfplay",
+        "players = 2\n",
+        "\"points,points\", \"points,color\", \"random,color\"",
+    );
+    assert!(selfplay.contains("## Head to head"), "{selfplay}");
+    assert!(
+        selfplay.contains("not adjusted for the 2 pairs"),
+        "{selfplay}"
+    );
+    let twice = report(
+        "twice",
+        "players = 2\n",
+        "\"points,color\", \"color,points\"",
+    );
+    assert!(!twice.contains("## Head to head"), "{twice}");
+}

@@ -4,7 +4,7 @@
 use super::text::{figure, fmt_p, p_cell, valued};
 use super::{arm_rows, comparison_rows, tested, title, ArmRow, ComparisonRow, ExperimentReport};
 use crate::report::text::code_span;
-use crate::sim::lockstep::{Stop, Untested};
+use crate::sim::lockstep::{Estimate, Stop, Untested};
 use crate::sim::{Mode, Seating};
 use std::fmt::Write as _;
 
@@ -168,7 +168,12 @@ impl ExperimentReport<'_> {
                 .filter(|r| r.d.lo > 0.0 || r.d.hi < 0.0)
                 .count();
             let unadjusted = if alone > 0 {
-                format!(" {alone} of them {} an interval that excludes 0: significant taken alone, not after the adjustment for the {m} comparisons.", if alone == 1 { "has" } else { "have" })
+                let who = match (others, alone) {
+                    (1, _) => "It has".to_string(),
+                    (_, 1) => "1 of them has".to_string(),
+                    _ => format!("{alone} of them have"),
+                };
+                format!(" {who} an interval that excludes 0: significant taken alone, not after the adjustment for the {m} comparisons.")
             } else {
                 String::new()
             };
@@ -183,10 +188,12 @@ impl ExperimentReport<'_> {
                 for r in sig {
                     let _ = writeln!(o, "{}", change(r));
                 }
-                let _ = writeln!(
-                    o,
-                    "\nThe other {others} tested differences were not detected at this sample size (after Holm's adjustment).{unadjusted} {bounds}\n"
-                );
+                let rest = match others {
+                    0 => String::new(),
+                    1 => format!("The other tested difference was not detected at this sample size (after Holm's adjustment).{unadjusted} "),
+                    _ => format!("The other {others} tested differences were not detected at this sample size (after Holm's adjustment).{unadjusted} "),
+                };
+                let _ = writeln!(o, "\n{rest}{bounds}\n");
             }
             // A difference seen in every deal (each arm's value constant, the
             // two apart) has no test, but it is no less a change: listed,
@@ -200,7 +207,7 @@ impl ExperimentReport<'_> {
             if !constant.is_empty() {
                 let _ = writeln!(
                     o,
-                    "Differences the same in every deal played (each arm's value never varied, and they differ): not tested, as they have no variance, and their 95% interval is put together from each arm's own (Newcombe's square-and-add); arm minus baseline, then each arm's value:\n",
+                    "Differences seen in every deal played (each arm's value never varied, and the two differ): not tested, as they have no variance, and their 95% interval is put together from each arm's own (Newcombe's square-and-add); arm minus baseline, then each arm's value:\n",
                 );
                 for r in constant {
                     let _ = writeln!(o, "{}", change(r));
@@ -388,54 +395,101 @@ impl ExperimentReport<'_> {
         format!("Seating {}{dup}.", parts.join("; "))
     }
 
-    /// When every arm is a match-up of two strategies: a table of the row
-    /// strategy's round wins per seat held against the column strategy.
+    /// When every arm is a match-up of two strategies (arms of one
+    /// strategy, self-play, left out) and no pair is met in two arms: a
+    /// table of the row strategy's round wins per seat held against the
+    /// column strategy.
     fn head_to_head(&self, o: &mut String) {
         let rows = arm_rows(self.state);
         let mut names: Vec<String> = Vec::new();
-        let mut cells: Vec<(String, String, String)> = Vec::new();
+        let mut cells: Vec<(String, String, Estimate)> = Vec::new();
+        let mut players: Vec<usize> = Vec::new();
+        let mut all_won = true;
         for a in &self.state.arms {
             let s: Vec<&ArmRow> = rows
                 .iter()
                 .filter(|r| r.arm == a.label && r.metric == "win_rate")
                 .collect();
-            if s.len() != 2 {
+            match s.len() {
+                1 => continue,
+                2 => {}
+                _ => return,
+            }
+            // One cell per pair: a pair met in two arms (another seating,
+            // other rules) has no one figure to show.
+            if cells.iter().any(|(x, y, _)| {
+                x == &s[0].group && y == &s[1].group || x == &s[1].group && y == &s[0].group
+            }) {
                 return;
             }
+            players.push(a.stats.players);
+            all_won &= a.stats.blocked == 0 && a.stats.truncated == 0;
             for (x, y) in [(s[0], s[1]), (s[1], s[0])] {
                 for n in [&x.group, &y.group] {
                     if !names.contains(n) {
                         names.push(n.clone());
                     }
                 }
-                // One decimal, or two where one would put an end of an
-                // interval that excludes 50% on 50.0 (it would look as if
-                // it held it).
-                let (lo, hi) = (100.0 * x.est.lo, 100.0 * x.est.hi);
-                let blurred = |e: f64| format!("{e:.1}") == "50.0" && e != 50.0;
-                let excludes = lo > 50.0 || hi < 50.0;
-                let d = if excludes && (blurred(lo) || blurred(hi)) {
-                    2
-                } else {
-                    1
-                };
-                cells.push((
-                    x.group.clone(),
-                    y.group.clone(),
-                    format!("{:.1}% [{lo:.d$}, {hi:.d$}]", 100.0 * x.est.value),
-                ));
+                cells.push((x.group.clone(), y.group.clone(), x.est));
             }
         }
         if names.len() < 2 {
             return;
         }
-        // Each pair gives two cells.
+        players.sort_unstable();
+        players.dedup();
+        // Against the fair share of a seat, 1/P: when every round has a
+        // winner, a strategy above it won more rounds per seat held than the
+        // other (s_a r_a + s_b r_b = 1 with s_a + s_b = P seats: r_a > 1/P
+        // exactly when r_a > r_b). With rounds without a winner, or arms of
+        // other table sizes, no one share is the line between them.
+        let fair = match players[..] {
+            [p] if all_won => Some(100.0 / p as f64),
+            _ => None,
+        };
         let pairs = cells.len() / 2;
+        let reading = match fair {
+            Some(f) => {
+                let f = if f.fract() == 0.0 { format!("{f:.0}%") } else { format!("{f:.1}%") };
+                let (share, rounds) = if players[0] == 2 {
+                    (String::new(), "rounds")
+                } else {
+                    (
+                        format!(" (the fair share of a seat at {} players)", players[0]),
+                        "rounds per seat held",
+                    )
+                };
+                format!(
+                    "Above {f}{share} the row strategy won more {rounds} than the column strategy; an interval that holds {f} is a difference not detected at this sample size, not an even match"
+                )
+            }
+            None if players.len() > 1 => "The arms seat different numbers of players, so no one share divides winning from losing: compare a cell with its mirror (the column strategy's against the row strategy)".to_string(),
+            None => "Some rounds had no winner (blocked or truncated), so a cell is not read against the fair share of a seat: compare a cell with its mirror (the column strategy's against the row strategy)".to_string(),
+        };
         let _ = writeln!(
             o,
-            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval (each pair's own, not adjusted for the {pairs} pair{}). Above 50% the row strategy won more rounds than the column strategy; an interval that holds 50% is a difference not detected at this sample size, not an even match:\n",
+            "\n## Head to head\n\nRound wins per seat held of the row strategy against the column strategy, with its 95% interval (each pair's own, not adjusted for the {pairs} pair{}). {reading}:\n",
             if pairs == 1 { "" } else { "s" }
         );
+        // One decimal, or two where one would put an end of an interval
+        // that excludes the fair share on it (it would look as if it held
+        // it).
+        let text = |e: &Estimate| {
+            let (lo, hi) = (100.0 * e.lo, 100.0 * e.hi);
+            let d = match fair {
+                Some(f) => {
+                    let blurred = |x: f64| format!("{x:.1}") == format!("{f:.1}") && x != f;
+                    let excludes = lo > f || hi < f;
+                    if excludes && (blurred(lo) || blurred(hi)) {
+                        2
+                    } else {
+                        1
+                    }
+                }
+                None => 1,
+            };
+            format!("{:.1}% [{lo:.d$}, {hi:.d$}]", 100.0 * e.value)
+        };
         let _ = writeln!(o, "| | {} |", names.join(" | "));
         let _ = writeln!(o, "| --- |{}", " --- |".repeat(names.len()));
         for r in &names {
@@ -445,7 +499,7 @@ impl ExperimentReport<'_> {
                     cells
                         .iter()
                         .find(|(a, b, _)| a == r && b == c)
-                        .map(|x| x.2.clone())
+                        .map(|x| text(&x.2))
                         .unwrap_or_else(|| "-".into())
                 })
                 .collect();

@@ -668,11 +668,16 @@ impl ExperimentReport<'_> {
             ));
         }
         // Win rates per strategy per arm, with the fair share 1/players
-        // where every arm seats as many players.
+        // where every arm seats as many players and every round had a
+        // winner (rounds without one put a strategy no better than the
+        // others under it).
         let players: Vec<usize> = self.exp.run.arms.iter().map(|a| a.cfg.players).collect();
-        let fair = players
+        let every_round_won = self
+            .state
+            .arms
             .iter()
-            .all(|&p| p == players[0])
+            .all(|a| a.stats.blocked == 0 && a.stats.truncated == 0);
+        let fair = (every_round_won && players.iter().all(|&p| p == players[0]))
             .then(|| 100.0 / players[0] as f64);
         let mut panels: Vec<Panel> = Vec::new();
         for r in arms.iter().filter(|r| r.metric == "win_rate") {
