@@ -79,9 +79,19 @@ impl Strategy for Follow {
             return None;
         }
         let tok = self.0.plays.pop_front()??;
-        let c = (obs.rules().deck.all_of(kind(tok)) & playable)
-            .first()
-            .unwrap_or_else(|| panic!("seat {}: {tok} is not playable", obs.seat()));
+        // "^TOKEN": the copy of the token with the highest id (the plain
+        // token plays the lowest).
+        let (tok, last) = match tok.strip_prefix('^') {
+            Some(t) => (t, true),
+            None => (tok, false),
+        };
+        let copies = obs.rules().deck.all_of(kind(tok)) & playable;
+        let c = if last {
+            copies.iter().last()
+        } else {
+            copies.first()
+        }
+        .unwrap_or_else(|| panic!("seat {}: {tok} is not playable", obs.seat()));
         Some(c)
     }
     fn play_drawn(&mut self, _: &Observation, _: CardId, _: &mut Rng) -> bool {
@@ -482,6 +492,63 @@ fn a_challenger_saw_the_challenged_hand() {
     assert_eq!(d.obs(1).known_in(0), seen, "the challenger saw the hand");
     assert!(d.obs(2).known_in(0).is_empty(), "nobody else did");
     always_in(&d, 1, 0, seen);
+}
+
+/// A copy of a card the challenger saw, played from a hand that also held
+/// an identical copy drawn unseen: the challenger cannot tell which was
+/// played, so it no longer knows that hand holds one. (It went on knowing
+/// the copy it saw, which was still there: that the player still held a
+/// blue-1, which the table never showed; the ext audit, 2026-12-07.)
+#[test]
+fn a_seen_card_played_from_a_hand_with_an_unseen_twin_is_no_longer_known() {
+    let r = rules("classic", &["hand_size=3", "bluff_challenge=true"]);
+    for (play, played_seen) in [("^blue-1", false), ("blue-1", true)] {
+        let mut d = Drive::new(
+            &r,
+            2,
+            &[
+                &["wild-draw4", "red-1", "blue-1"],
+                &["green-1", "green-2", "green-3"],
+                &["yellow-1", "yellow-2", "yellow-3"],
+            ],
+            "red-5",
+            // The challenged bluff's 4, then one card each for seats 1 and 2.
+            &[
+                "blue-1", "blue-6", "blue-7", "blue-8", "green-9", "yellow-9",
+            ],
+            vec![
+                moves().play("wild-draw4").color("blue").play(play),
+                moves().challenge(true),
+                moves(),
+            ],
+            1,
+        );
+        d.turns(2);
+        let blue1 = d.g.rules().deck.all_of(kind("blue-1"));
+        let seen = d.obs(1).known_in(0);
+        assert_eq!(
+            seen,
+            d.set(&["red-1", "blue-1"]),
+            "the challenger saw the hand"
+        );
+        assert_eq!(
+            (d.hand(0) & blue1).len(),
+            2,
+            "the seen blue-1 and one drawn"
+        );
+        let seen_copy = (seen & blue1).first().unwrap();
+        // Seat 2 draws; seat 0 plays a blue-1 on blue.
+        d.turns(2);
+        let left = (d.hand(0) & blue1).first().unwrap();
+        assert_eq!(left != seen_copy, played_seen, "{play}: the copy played");
+        assert_eq!(
+            d.obs(1).known_in(0),
+            d.set(&["red-1"]),
+            "{play}: one blue-1 played, the one seen or not: none known"
+        );
+        assert!(d.obs(2).known_in(0).is_empty());
+        always_in(&d, 1, 0, d.set(&["red-1"]));
+    }
 }
 
 #[test]

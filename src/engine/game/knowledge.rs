@@ -15,7 +15,9 @@
 //!   still knows after the hands moved: the bits stay on the card and follow
 //!   it. A known card that is played is on the discard pile for everyone to
 //!   see (the observation drops it, as it looks only in hands), and a reshuffle
-//!   clears the bits of the cards it returns to the draw pile.
+//!   clears the bits of the cards it returns to the draw pile. A card played
+//!   from a hand takes one known identical copy with it for a seat that did
+//!   not know which it was ([`Game::played_face_up`]).
 //! - **The reshuffled cards** (public): a reshuffle returns the discard pile
 //!   (under its top card) to the draw pile in front of everyone, so until
 //!   the next one the draw pile holds only those cards
@@ -176,7 +178,7 @@ pub(super) struct Ledger {
     /// For each card, the seats (bits) that know which hand holds it.
     known_by: [u16; 128],
     /// Whether any bit of `known_by` is set (the deal clears it only then).
-    dirty: bool,
+    pub(super) dirty: bool,
     notes: [Note; MAX_NOTES],
     len: u8,
     /// The table's last turns (`Tracking::Plays`), a ring: `log[next - 1]`
@@ -217,6 +219,17 @@ impl Ledger {
         logged: false,
         reshuffled: CardSet::EMPTY,
     };
+
+    /// Each seat other than `holder` that did not know where `c` was loses
+    /// the first copy of `twins` it knew ([`Game::played_face_up`]).
+    pub(super) fn forget_a_twin(&mut self, holder: u8, c: CardId, twins: CardSet) {
+        let mut pending = !self.known_by[c as usize & 127] & !(1u16 << holder);
+        for t in twins.iter() {
+            let drop = self.known_by[t as usize & 127] & pending;
+            self.known_by[t as usize & 127] &= !drop;
+            pending &= !drop;
+        }
+    }
 
     /// Forgets everything (a new deal).
     #[inline]

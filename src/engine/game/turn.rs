@@ -271,6 +271,7 @@ impl<'r> Game<'r> {
             };
             let prev_color = self.color;
             self.hands[p as usize & 15].remove(c);
+            self.played_face_up(p, c);
             if H && drawn && !jump_in {
                 self.drawn_card_played(p);
             }
@@ -426,6 +427,7 @@ impl<'r> Game<'r> {
                 // The drawn card joined a hand of at least one card, so it
                 // is never the last one.
                 self.hands[p as usize & 15].remove(c);
+                self.played_face_up(p, c);
                 self.drawn_card_played(p);
                 self.discard.insert(c);
                 self.top = c;
@@ -456,6 +458,35 @@ impl<'r> Game<'r> {
     /// (`skip`, `extra` as [`Game::play`] found them): the flow at the end of
     /// a play, without its draws and events.
     #[cold]
+    /// `p` played `c` face up (it has left the hand): a seat that did not
+    /// know `c` was there but knew a copy identical to it (the same face,
+    /// colour and effect) in that hand cannot tell which of the two was
+    /// played, so it knows one such copy fewer. Without this a seat that had
+    /// seen a Wild in a hand would go on "knowing" it after the player
+    /// played another Wild it had drawn unseen: that it still held one,
+    /// which the table did not show (the ext audit, 2026-12-07). Nothing to
+    /// do at a table where no one knows a card (a branch per play).
+    #[inline]
+    pub(super) fn played_face_up(&mut self, p: u8, c: CardId) {
+        if self.ledger.dirty {
+            self.forget_twins_of(p, c);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn forget_twins_of(&mut self, p: u8, c: CardId) {
+        let d = &self.rules.deck;
+        let effect = d.effect_of[c as usize & 127];
+        let mut twins = d.identical(c) & self.hands[p as usize & 15];
+        for t in twins.iter() {
+            if d.effect_of[t as usize & 127] != effect {
+                twins.remove(t);
+            }
+        }
+        self.ledger.forget_a_twin(p, c, twins);
+    }
+
     fn to_move_after<const H: bool>(&self, q: u8, skip: bool, extra: bool) -> u8 {
         if extra {
             return q;
