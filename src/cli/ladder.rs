@@ -118,12 +118,14 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         elapsed_s: before_s + session.finish(),
         started_utc: session.started_utc.clone(),
     };
+    let hold = unolab::report::hold_writes();
     report
         .write_dir(&out, &commands)
         .map_err(|e| session.failed(e))?;
     // What --resume continues from, kept while the ladder is partial.
     save_state(&out, &print, &outcome, &commands, report.elapsed_s)
         .map_err(|e| session.failed(e))?;
+    drop(hold);
     print_result(
         a.json,
         || report.to_json(),

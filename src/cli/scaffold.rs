@@ -100,7 +100,10 @@ impl Session {
         write: impl FnOnce() -> Result<(), String>,
         show: impl FnOnce() -> Result<(), Fail>,
     ) -> Result<(), Fail> {
-        write().map_err(|e| {
+        let hold = unolab::report::hold_writes();
+        let written = write();
+        drop(hold);
+        written.map_err(|e| {
             let _ = show();
             self.failed(e)
         })
@@ -131,9 +134,18 @@ fn interrupt_flag() -> &'static AtomicBool {
             .map_or(0, |d| d.as_millis() as u64)
     }
     INSTALL.call_once(|| {
+        static DEFERRED: AtomicBool = AtomicBool::new(false);
         let _ = ctrlc::set_handler(|| {
             if STOP.swap(true, Ordering::SeqCst) {
                 if now_ms().saturating_sub(FIRST_MS.load(Ordering::SeqCst)) < 1000 {
+                    return;
+                }
+                // The results are being written: quitting now would leave
+                // part of the new set and none of the old. Finished first,
+                // unless asked once more.
+                if unolab::report::writes_held() && !DEFERRED.swap(true, Ordering::SeqCst) {
+                    FIRST_MS.store(now_ms(), Ordering::SeqCst);
+                    eprintln!("writing the results: they are finished first (interrupt again to quit at once)");
                     return;
                 }
                 let made = MADE.lock().map(|m| m.clone()).unwrap_or_default();

@@ -511,6 +511,8 @@ fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
 }
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
+    // A merge plays nothing: an interrupt lets it finish (it is quick).
+    super::scaffold::stops_after("the merge in progress");
     // Earlier results are not replaced without --force.
     match &a.out {
         Some(dir) => check_out_dir(dir, a.force)?,
@@ -555,12 +557,19 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
             files[0].display()
         ))
     })?;
+    // The folders made for the output, removed if the results cannot be
+    // written (a full disk), as a run removes its own.
+    let mut created = Vec::new();
     if let Some(dir) = &a.out {
-        prepare_out_dir(dir)?;
+        created = prepare_out_dir(dir)?;
         if a.force {
             clear_results(dir)?;
         }
     }
+    let failed = |e: String| {
+        super::scaffold::remove_created(&created);
+        Fail(e)
+    };
     let partial = m.partial();
     let report = Report {
         cfg: &cfg,
@@ -584,7 +593,8 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
                 serde_json::to_string_pretty(&manifest)? + "\n",
             ),
         ];
-        write_files_atomically(dir, &files).map_err(Fail)?;
+        let _hold = unolab::report::hold_writes();
+        write_files_atomically(dir, &files).map_err(failed)?;
     }
     let as_json = || {
         let mut j = report.to_json();
@@ -608,12 +618,19 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
             files[0].display()
         ))
     })?;
+    // The folders made for the output, removed if the results cannot be
+    // written (a full disk), as a run removes its own.
+    let mut created = Vec::new();
     if let Some(dir) = &a.out {
-        prepare_out_dir(dir)?;
+        created = prepare_out_dir(dir)?;
         if a.force {
             clear_results(dir)?;
         }
     }
+    let failed = |e: String| {
+        super::scaffold::remove_created(&created);
+        Fail(e)
+    };
     let report = ExperimentReport {
         exp: &exp,
         state: &m.stats,
@@ -632,6 +649,7 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
     if let Some(dir) = &a.out {
         // A complete merge is the state of games 0..N, as one run leaves it:
         // `experiment run --resume` can extend it.
+        let _hold = unolab::report::hold_writes();
         if !m.partial() {
             save_state(
                 &m.stats,
@@ -640,9 +658,9 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
                 report.elapsed_s,
                 &state_path(dir),
             )
-            .map_err(Fail)?;
+            .map_err(failed)?;
         }
-        report.write_dir(dir).map_err(Fail)?;
+        report.write_dir(dir).map_err(failed)?;
     }
     print_result(a.json, || report.to_json(), || report.to_text())?;
     warn_partial(

@@ -124,6 +124,35 @@ impl Drop for Writing<'_> {
     }
 }
 
+/// How many [`WriteHold`]s are alive ([`hold_writes`]).
+static HELD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// While alive, a command's results are being written as a set
+/// ([`writes_held`]); dropped when the set is written (or failed).
+#[must_use]
+pub struct WriteHold(());
+
+impl Drop for WriteHold {
+    fn drop(&mut self) {
+        HELD.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Marks the writing of a command's results, several files and calls of
+/// [`write_files_atomically`] that belong together (CSVs, plots, report,
+/// manifest), until the hold is dropped: a signal handler that would quit
+/// at once asks [`writes_held`] first, so that it does not leave half of
+/// a new set beside none of the old.
+pub fn hold_writes() -> WriteHold {
+    HELD.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    WriteHold(())
+}
+
+/// Whether a command's results are being written ([`hold_writes`]).
+pub fn writes_held() -> bool {
+    HELD.load(std::sync::atomic::Ordering::SeqCst) > 0
+}
+
 /// Removes the temporary files of the writes in progress: for a process
 /// about to exit in the middle of one (a second interrupt), which would
 /// otherwise leave `.NAME.PID.tmp` beside the file it was replacing.
@@ -197,6 +226,18 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn writes_are_held_until_every_hold_is_dropped() {
+        // (No other test of this binary holds writes.)
+        assert!(!writes_held());
+        let (a, b) = (hold_writes(), hold_writes());
+        assert!(writes_held());
+        drop(a);
+        assert!(writes_held(), "the merge's hold and a nested one");
+        drop(b);
+        assert!(!writes_held());
     }
 
     #[test]

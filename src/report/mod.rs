@@ -13,8 +13,8 @@ pub use text::{clip_columns, columns, Cell};
 pub mod tournament;
 
 pub use files::{
-    played_so_far, remove_unfinished_writes, unfit_target, write_file_atomically,
-    write_files_atomically,
+    hold_writes, played_so_far, remove_unfinished_writes, unfit_target, write_file_atomically,
+    write_files_atomically, writes_held, WriteHold,
 };
 pub use intervals::*;
 

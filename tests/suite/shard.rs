@@ -901,6 +901,8 @@ fn bad_experiment_shards_are_refused_naming_the_files() {
     assert_eq!(m["partial"], true);
     assert_eq!(m["clusters"], 60);
     assert_eq!(m["shards"]["missing"], serde_json::json!([1]));
+    // Nothing was interrupted (it said "interrupted").
+    assert_eq!(m["stopped_by"], "missing shards");
     assert!(!part.join("state.json").exists(), "no state to resume from");
     assert!(read(&part.join("report.md")).contains("(PARTIAL: shards 1 missing)"));
     // The set-up says which shards, and why: missing here.

@@ -395,6 +395,25 @@ impl ExperimentReport<'_> {
         format!("Seating {}{dup}.", parts.join("; "))
     }
 
+    /// What stopped a partial run: for a merge, the shards it lacked
+    /// ("missing shards") or had unfinished ("unfinished shards"), else an
+    /// interruption.
+    pub(super) fn merge_stop(&self) -> &'static str {
+        let listed = |k: &str| {
+            self.shards
+                .as_ref()
+                .and_then(|s| s[k].as_array())
+                .is_some_and(|v| !v.is_empty())
+        };
+        if listed("missing") {
+            "missing shards"
+        } else if listed("unfinished") {
+            "unfinished shards"
+        } else {
+            "interrupted"
+        }
+    }
+
     /// When every arm is a match-up of two strategies (arms of one
     /// strategy, self-play, left out) and no pair is met in two arms: a
     /// table of the row strategy's round wins per seat held against the

@@ -565,7 +565,7 @@ impl ExperimentReport<'_> {
             "precision_metrics": e.run.precision_metrics,
             "precision_targets": e.run.precision_targets,
             "precision_reached": if e.run.has_precision_rule() && self.stop != Stop::Interrupted { json!(self.precision_missed().is_none()) } else { Value::Null },
-            "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => "interrupted" },
+            "stopped_by": match self.stop { Stop::Limit => "game limit", Stop::Precision => "precision", Stop::Interrupted => self.merge_stop() },
             "partial": self.partial(),
             "baseline": e.run.baseline.map(|b| e.run.arms[b].label.clone()),
             "arms": arms,
