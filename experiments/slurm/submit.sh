@@ -20,6 +20,13 @@ shift 3
 case $n in
     '' | *[!0-9]* | 0) echo "$0: N must be a positive integer, not '$n'" >&2; exit 2 ;;
 esac
+# Decimal, whatever zeros lead it (bash reads 010 as octal 8, and 08 not at all).
+given=$n
+n=$((10#$n))
+if [ "$n" -eq 0 ]; then
+    echo "$0: N must be a positive integer, not '$given'" >&2
+    exit 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$shards"
 # shellcheck disable=SC2086
