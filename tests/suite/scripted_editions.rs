@@ -1993,3 +1993,45 @@ fn without_wild_when_matching_stack_answers_and_bluff_challenge_are_unchanged() 
         vec![sorted(&["red-1", "wild-draw4"])]
     );
 }
+
+/// Two effects under one card token (a rule file's `wild` given the swap
+/// effect beside plain wilds, a `5` given skip beside plain 5s) are refused:
+/// no player, trace or program could tell the cards apart (an agent's
+/// `legal` listed `wild` once for both, and a jump-in took one for the
+/// other; the ext audit, 2026-12-07). One effect per face, or a face per
+/// effect, is taken.
+#[test]
+fn a_deck_with_two_effects_under_one_token_is_refused() {
+    use unolab::engine::rules::{RuleSetFile, Rules};
+    let deck = |extra: &str| {
+        format!(
+            "name = \"d\"\n[[deck]]\nfaces = [\"1\", \"2\", \"3\", \"4\", \"5\"]\ncount = 2\n[[deck]]\nfaces = [\"wild\"]\ncount = 4\n{extra}"
+        )
+    };
+    let build = |text: &str| Rules::build(RuleSetFile::parse(text, "d").unwrap());
+    let e = build(&deck(
+        "[[deck]]\nfaces = [\"wild\"]\ncount = 2\neffect = \"swap\"\n",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("the deck holds wild cards of two effects (wild and swap)")
+            && e.contains("such as wild-swap for swap"),
+        "{e}"
+    );
+    let e = build(&deck(
+        "[[deck]]\nfaces = [\"5\"]\ncolors = [\"red\"]\ncount = 1\neffect = \"skip\"\n",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("red-5 cards of two effects (number and skip)"),
+        "{e}"
+    );
+    // A face given another effect for all its copies, and a face per effect.
+    build(&deck(
+        "[[deck]]\nfaces = [\"6\"]\ncount = 1\neffect = \"skip\"\n",
+    ))
+    .unwrap();
+    build(&deck("[[deck]]\nfaces = [\"wild-swap\"]\ncount = 2\n")).unwrap();
+}

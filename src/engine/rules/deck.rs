@@ -201,6 +201,27 @@ impl Deck {
                 "the deck has {total} cards; at most {MAX_CARDS} are supported"
             )));
         }
+        // One token, one kind: cards of one colour and face with two effects
+        // would look the same to every player (in an observation, a trace,
+        // a program's messages), and a jump-in would take one for the other.
+        for (i, (kind, effect)) in kinds.iter().enumerate() {
+            if let Some((_, other)) = kinds[..i].iter().find(|(k, e)| k == kind && e != effect) {
+                let own = |e: &Effect| {
+                    Face::ALL
+                        .into_iter()
+                        .find(|f| Effect::default_for(*f) == *e)
+                        .map_or(String::new(), |f| {
+                            format!(", such as {} for {}", f.token(), e.name())
+                        })
+                };
+                return Err(RulesError::Invalid(format!(
+                    "the deck holds {kind} cards of two effects ({} and {}): no player could tell them apart; give one of them a face of its own{}",
+                    other.name(),
+                    effect.name(),
+                    own(effect)
+                )));
+            }
+        }
         if kinds.is_empty() {
             return Err(RulesError::Invalid("the deck is empty".into()));
         }
