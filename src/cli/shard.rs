@@ -146,6 +146,7 @@ fn state_writer<'a, S: ShardFile>(
     move |s: &S| {
         let mut s = s.clone();
         s.progress_mut().elapsed_s = before + session.elapsed_s();
+        s.progress_mut().note_build();
         write_files_atomically(dir, &[(name.as_str(), s.to_json())])
     }
 }
@@ -482,7 +483,19 @@ fn shards_entry<C, T>(m: &Merged<C, T>, files: &[PathBuf]) -> Value {
         "unfinished": m.unfinished,
         "missing": m.missing,
         "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+        "builds": m.builds,
     })
+}
+
+/// Says on stderr when the shards were played by more than one build.
+fn warn_builds<C, T>(m: &Merged<C, T>) {
+    if m.builds.len() > 1 {
+        eprintln!(
+            "note: the shards were played by {} builds of unolab ({}): their games are those of one run only if play did not change between them",
+            m.builds.len(),
+            m.builds.join("; ")
+        );
+    }
 }
 
 fn warn_partial<C, T>(m: &Merged<C, T>, unit: &str) {
@@ -606,6 +619,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode, Fail> {
     };
     print_result(a.json, as_json, || report.to_text())?;
     warn_partial(&m, "games");
+    warn_builds(&m);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -671,5 +685,6 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
             "games per arm"
         },
     );
+    warn_builds(&m);
     Ok(ExitCode::SUCCESS)
 }

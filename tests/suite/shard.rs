@@ -259,6 +259,54 @@ fn merge_order_does_not_matter() {
     }
 }
 
+/// A shard state records the builds that played it; a merge of shards
+/// played by several builds says so (they merged silently, though a build
+/// that changed play would change their games; the shards audit), and a
+/// state whose time is not one is refused.
+#[test]
+fn a_merge_names_the_builds_that_played_its_shards() {
+    let dir = tempdir("builds");
+    let sh = dir.join("shards");
+    shards(&["run", "-g", "60", "--seed", "3"], 2, &sh);
+    let f1 = sh.join("shard-0001-of-0002.json");
+    let mut v = json(&f1);
+    let ours = v["builds"].as_array().unwrap().clone();
+    assert_eq!(ours.len(), 1, "{v}");
+    assert!(ours[0]
+        .as_str()
+        .unwrap()
+        .starts_with(env!("CARGO_PKG_VERSION")));
+    // One build: nothing said.
+    let o = ok(unolab(&["merge", s(&sh), "-o", s(&dir.join("m1"))]));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("builds"));
+    assert_eq!(
+        json(&dir.join("m1/manifest.json"))["shards"]["builds"],
+        Value::Array(ours.clone())
+    );
+    // Shard 1 as an older build wrote it (before builds were recorded).
+    v.as_object_mut().unwrap().remove("builds");
+    std::fs::write(&f1, v.to_string()).unwrap();
+    let o = ok(unolab(&["merge", s(&sh), "-o", s(&dir.join("m2"))]));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("note: the shards were played by 2 builds of unolab (")
+            && e.contains("not recorded"),
+        "{e}"
+    );
+    assert_eq!(
+        json(&dir.join("m2/manifest.json"))["shards"]["builds"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // A time that is not one.
+    v["elapsed_s"] = serde_json::json!(-5.0);
+    std::fs::write(&f1, v.to_string()).unwrap();
+    let e = err(&unolab(&["merge", s(&sh), "-o", s(&dir.join("m3"))]));
+    assert!(e.contains("its elapsed_s (-5) is not a time"), "{e}");
+}
+
 #[test]
 fn bad_merges_are_refused_naming_the_files() {
     let dir = tempdir("refuse");

@@ -212,6 +212,20 @@ pub struct Progress {
     pub started_utc: String,
     /// Threads of the last session (never changes a result).
     pub threads: usize,
+    /// The builds of unolab that played the shard, in order ([`build`]);
+    /// empty in states written before they were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub builds: Vec<String>,
+}
+
+/// This build of unolab, as a shard state records it: the version and,
+/// when the build knew it, the commit.
+pub fn build() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    match option_env!("UNOLAB_GIT_COMMIT") {
+        Some(commit) => format!("{version} {commit}"),
+        None => format!("{version} (commit unknown)"),
+    }
 }
 
 impl Progress {
@@ -237,6 +251,15 @@ impl Progress {
             elapsed_s: 0.0,
             started_utc,
             threads,
+            builds: vec![build()],
+        }
+    }
+
+    /// Records that this build plays on (a resumed shard).
+    pub fn note_build(&mut self) {
+        let this = build();
+        if self.builds.last() != Some(&this) {
+            self.builds.push(this);
         }
     }
 
@@ -261,10 +284,14 @@ impl Progress {
         Ok(())
     }
 
-    /// Checks a state file's partial flag against its games finished.
+    /// Checks a state file's partial flag against its games finished, and
+    /// its time.
     pub(crate) fn check_partial(&self) -> Result<(), String> {
         if self.partial != (self.games_done < self.games()) {
             return Err("its partial flag does not match its games".into());
+        }
+        if !(self.elapsed_s.is_finite() && self.elapsed_s >= 0.0) {
+            return Err(format!("its elapsed_s ({}) is not a time", self.elapsed_s));
         }
         Ok(())
     }
@@ -320,6 +347,10 @@ pub struct Merged<C, T> {
     pub started_utc: String,
     /// The most threads a shard used.
     pub threads: usize,
+    /// The builds that played the shards (sorted; "not recorded" for states
+    /// written before builds were): more than one says the shards' games
+    /// are the same only if play did not change between them.
+    pub builds: Vec<String>,
 }
 
 impl<C, T> Merged<C, T> {
@@ -355,6 +386,7 @@ pub struct Merger<S: ShardFile> {
     elapsed_s: f64,
     started_utc: Option<String>,
     threads: usize,
+    builds: std::collections::BTreeSet<String>,
 }
 
 impl<S: ShardFile> Default for Merger<S> {
@@ -368,6 +400,7 @@ impl<S: ShardFile> Default for Merger<S> {
             elapsed_s: 0.0,
             started_utc: None,
             threads: 0,
+            builds: std::collections::BTreeSet::new(),
         }
     }
 }
@@ -437,6 +470,10 @@ impl<S: ShardFile> Merger<S> {
         self.games_done += info.games_done;
         self.elapsed_s += info.elapsed_s;
         self.threads = self.threads.max(info.threads);
+        if info.builds.is_empty() {
+            self.builds.insert("not recorded".into());
+        }
+        self.builds.extend(info.builds);
         if self
             .started_utc
             .as_ref()
@@ -489,6 +526,7 @@ impl<S: ShardFile> Merger<S> {
             elapsed_s: self.elapsed_s,
             started_utc: self.started_utc.unwrap_or_default(),
             threads: self.threads.max(1),
+            builds: self.builds.into_iter().collect(),
         })
     }
 }
