@@ -246,9 +246,11 @@ impl ExperimentReport<'_> {
                     }
                 );
             }
+            // Over the tested comparisons: a row that is the same test as
+            // another's would count that test twice.
             let ratios: Vec<f64> = comps
                 .iter()
-                .filter(|r| r.d.se > 0.0 && r.d.se_unpaired > 0.0)
+                .filter(|r| r.d.p.is_finite() && r.d.se > 0.0 && r.d.se_unpaired > 0.0)
                 .map(|r| r.d.se / r.d.se_unpaired)
                 .collect();
             if !ratios.is_empty() {
@@ -256,7 +258,7 @@ impl ExperimentReport<'_> {
                 s.sort_by(f64::total_cmp);
                 let _ = writeln!(
                     o,
-                    "\nPairing: the paired interval is {:.2} times as wide as an unpaired one at the same games (median over {} comparisons; range {:.2} to {:.2}).",
+                    "\nPairing: the paired interval is {:.2} times as wide as an unpaired one at the same games (median over the {} tested comparisons; range {:.2} to {:.2}).",
                     s[s.len() / 2],
                     s.len(),
                     s[0],
