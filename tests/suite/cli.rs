@@ -1053,3 +1053,28 @@ fn a_mean_without_a_value_is_no_figure() {
     assert_eq!(random["round_points"]["count"], 0);
     assert!(random["round_points"]["mean"].is_null(), "{random}");
 }
+
+/// With rounds that no one won, `run`'s text says the fair share no longer
+/// holds (it printed 50% beside a strategy at 2.6% with 1,900 of 2,000
+/// rounds truncated, and said so only on its last line; the experiments
+/// audit); with every round won it says nothing more.
+#[test]
+fn run_says_when_rounds_without_a_winner_put_the_fair_share_out_of_reach() {
+    let text = |extra: &[&str]| {
+        let mut a = vec!["run", "-p", "2", "-s", "points,color", "-g", "200", "-q"];
+        a.extend(extra);
+        let o = unolab(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let cut = text(&["--set", "max_turns=20"]);
+    let line = cut
+        .lines()
+        .find(|l| l.contains("rounds had no winner"))
+        .unwrap_or_else(|| panic!("{cut}"));
+    assert!(
+        line.contains("of 200 rounds had no winner (blocked or truncated, last line): the fair share holds when every round has one"),
+        "{line}"
+    );
+    assert!(!text(&[]).contains("had no winner"));
+}
