@@ -1555,13 +1555,10 @@ fn a_head_to_head_table_says_its_intervals_are_each_pairs_own() {
 #[test]
 fn a_head_to_head_table_is_read_against_the_fair_share_of_a_seat() {
     let dir = crate::common::tempdir_created("exp", "h2h-fair");
-    let report = |name: &str, base: &str, grid: &str| -> String {
+    // The report of an experiment file `text` (named `name`).
+    let of_file = |name: &str, text: String| -> String {
         let f = dir.join(format!("{name}.toml"));
-        std::fs::write(
-            &f,
-            format!("name = \"{name}\"\n[base]\n{base}games = 60\n[grid]\nstrategies = [{grid}]\n"),
-        )
-        .unwrap();
+        std::fs::write(&f, text).unwrap();
         let out = dir.join(name);
         let o = unolab(&[
             "experiment",
@@ -1575,6 +1572,12 @@ fn a_head_to_head_table_is_read_against_the_fair_share_of_a_seat() {
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         std::fs::read_to_string(out.join("report.md")).unwrap()
+    };
+    let report = |name: &str, base: &str, grid: &str| {
+        of_file(
+            name,
+            format!("name = \"{name}\"\n[base]\n{base}games = 60\n[grid]\nstrategies = [{grid}]\n"),
+        )
     };
     let four = report(
         "four",
@@ -1597,23 +1600,10 @@ fn a_head_to_head_table_is_read_against_the_fair_share_of_a_seat() {
     );
     assert!(!cut.contains("Above 50%"), "{cut}");
     // Arms of other table sizes: no one share.
-    let f = dir.join("sizes.toml");
-    std::fs::write(
-        &f,
-        "name = \"sizes\"\n[base]\ngames = 60\n[[arm]]\nlabel = \"a\"\nplayers = 2\nstrategies = \"points,color\"\n[[arm]]\nlabel = \"b\"\nplayers = 3\nstrategies = \"points,random\"\n",
-    )
-    .unwrap();
-    let out = dir.join("sizes");
-    let o = unolab(&[
-        "experiment",
-        "run",
-        f.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let sizes = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let sizes = of_file(
+        "sizes",
+        "name = \"sizes\"\n[base]\ngames = 60\n[[arm]]\nlabel = \"a\"\nplayers = 2\nstrategies = \"points,color\"\n[[arm]]\nlabel = \"b\"\nplayers = 3\nstrategies = \"points,random\"\n".into(),
+    );
     assert!(
         sizes.contains(
             "The arms seat different numbers of players, so no one share divides winning from losing"
