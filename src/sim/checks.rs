@@ -307,6 +307,7 @@ impl LockstepState {
             }
             a.stats
                 .check(&arm.cfg)
+                .and_then(|()| a.check_sums(&arm.cfg, self.clusters))
                 .map_err(|e| format!("arm '{}': {e}", a.label))?;
         }
         Ok(())

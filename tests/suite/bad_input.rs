@@ -217,6 +217,61 @@ fn hand_edited_run_shards_are_refused_by_merge() {
     }
 }
 
+/// An experiment's shard states whose metric sums were edited are refused
+/// by merge, as a run's are: a denominator of 5 gave 194 turns a round
+/// where the games had 49, and a negative sum of squares an interval of no
+/// width (the shards audit, 2026-12-07).
+#[test]
+fn hand_edited_experiment_shards_are_refused_by_merge() {
+    let d = tempdir("exp-shards");
+    let f = d.join("e.toml");
+    std::fs::write(
+        &f,
+        "name = \"e\"\n[base]\nplayers = 3\ngames = 40\n[[arm]]\nlabel = \"a\"\n[[arm]]\nlabel = \"b\"\nhouse = [\"stacking=same\"]\n",
+    )
+    .unwrap();
+    let sh = d.join("sh");
+    for i in 0..2 {
+        ok(unolab(&[
+            "experiment",
+            "run",
+            s(&f),
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            s(&sh),
+            "-q",
+        ]));
+    }
+    ok(unolab(&["merge", s(&sh)]));
+    let file = sh.join("shard-0001-of-0002.json");
+    let original = read_json(&file);
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit); 3] = [
+        ("a denominator", |v| {
+            v["state"]["arms"][1]["metrics"][0]["sums"]["x"] = 5.into()
+        }),
+        ("a negative sum of squares", |v| {
+            v["state"]["arms"][1]["metrics"][0]["sums"]["yy"] = (-5).into()
+        }),
+        ("a sum past its squares", |v| {
+            let y = &mut v["state"]["arms"][0]["metrics"][1]["sums"]["y"];
+            *y = (y.as_i64().unwrap() * 1000).into();
+        }),
+    ];
+    for (what, edit) in edits {
+        let mut v = original.clone();
+        edit(&mut v);
+        write_json(&file, &v);
+        let e = refusal(&unolab(&["merge", s(&sh)]));
+        assert!(
+            e.contains(&format!("{}: ", file.display()))
+                && e.contains("are not those of its games"),
+            "{what}: {e}"
+        );
+    }
+}
+
 #[test]
 fn a_shard_of_2_to_the_63_games_lists_its_work_a_part_at_a_time() {
     // The games still to play were listed whole before the first one was

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 /// The per-cluster counts every denominator is a multiple of (rows of
 /// [`Block::base`]).
-pub(super) const BASE_ROUNDS: usize = 0;
-pub(super) const BASE_WON: usize = 1;
+pub(crate) const BASE_ROUNDS: usize = 0;
+pub(crate) const BASE_WON: usize = 1;
 pub(super) const BASE_MATCHES: usize = 2;
 pub(super) const BASES: usize = 3;
 

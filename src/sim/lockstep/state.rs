@@ -56,6 +56,49 @@ impl ArmState {
         let players = self.stats.players as u64;
         metric_estimate(&key.name, &self.metrics[m].sums, clusters, held, players)
     }
+
+    /// Checks the metric sums of a state read from a file against the arm's
+    /// statistics (`cfg` its configuration, over `clusters` clusters): each
+    /// denominator is its coefficient times the arm's rounds, won rounds or
+    /// matches, and the sums of squares and products are those of real
+    /// numbers (not negative; within Cauchy-Schwarz over the clusters). An
+    /// edited sum gave figures of no game (a denominator of 5 put 194 turns
+    /// in a round of 49; the shards audit).
+    pub(crate) fn check_sums(&self, cfg: &RunConfig, clusters: u64) -> Result<(), String> {
+        use super::block::{BASE_ROUNDS, BASE_WON};
+        let layout = Layout::new(cfg);
+        let matches = match cfg.mode {
+            crate::sim::runner::Mode::Match => self.stats.games,
+            crate::sim::runner::Mode::Round => 0,
+        };
+        let n = clusters as i128;
+        for (m, &(b, coef)) in self.metrics.iter().zip(&layout.x_of) {
+            let base = match b {
+                BASE_ROUNDS => self.stats.rounds,
+                BASE_WON => self.stats.won,
+                _ => matches,
+            };
+            let s = &m.sums;
+            // (A product past i128 is no evidence either way.)
+            let within = |a: i128, b: i128, c: i128| match (a.checked_mul(a), b.checked_mul(c)) {
+                (Some(l), Some(r)) => l <= r,
+                _ => true,
+            };
+            if s.x != coef as i128 * base as i128
+                || s.yy < 0
+                || s.xx < 0
+                || !within(s.xy, s.xx, s.yy)
+                || !within(s.y, n, s.yy)
+                || !within(s.x, n, s.xx)
+            {
+                return Err(format!(
+                    "the sums of its metric {} {} are not those of its games",
+                    m.key.name, m.key.group
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A metric of an arm paired with the same metric of the baseline, or a
