@@ -47,6 +47,11 @@ pub struct CompareArgs {
 }
 
 pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
+    // (An experiment file's run writes results/<name> without --out; a
+    // compare writes nothing without it.)
+    if a.common.force && a.common.out.is_none() {
+        return Err(super::scaffold::force_without_out());
+    }
     // B's options are added to A's (and win over them): each list alone
     // gives a setting once.
     super::args::given_once(&a.rules.set, &a.rules.house, "")?;

@@ -20,7 +20,7 @@ pub struct LadderArgs {
     #[arg(short, long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Games per table size instead of the file's (a quick look)
-    #[arg(long, value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, value_parser = parse_count, allow_hyphen_values = true)]
     games: Option<u64>,
     /// Worker threads (default: all cores); the ratings do not depend on it
     #[arg(short = 'j', long, value_parser = parse_threads, allow_hyphen_values = true)]
@@ -131,9 +131,13 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         || report.to_json(),
         || {
             format!(
-                "ladder: {} agents, {:?} players, {} games each, seed {}, {:.1} s; wrote {}{}\n",
+                "ladder: {} agents, {} players, {} games each, seed {}, {:.1} s; wrote {}{}\n",
                 cfg.entrants.len(),
-                cfg.players,
+                cfg.players
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 cfg.games,
                 cfg.seed,
                 report.elapsed_s,

@@ -85,6 +85,14 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         checkpoint,
         force,
     } = a;
+    // Settings given that only a match reads (a round mode run plays the
+    // same games with or without them): said once the checks have passed.
+    let match_only: Vec<String> = rules
+        .set
+        .iter()
+        .filter_map(|s| s.split_once('=').map(|(k, _)| k.trim().to_string()))
+        .filter(|k| ["target", "rounds", "max_rounds", "quick"].contains(&k.as_str()))
+        .collect();
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;
     // clap has checked the name (round or match).
@@ -121,6 +129,14 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         Some(dir) => claim_out_dir(dir, force)?,
         None if force => return Err(force_without_out()),
         None => {}
+    }
+    if mode == Mode::Round && !match_only.is_empty() {
+        eprintln!(
+            "note: {} end{} a match and change{} no round: this run plays rounds (--mode match plays matches)",
+            match_only.join(", "),
+            if match_only.len() == 1 { "s" } else { "" },
+            if match_only.len() == 1 { "s" } else { "" }
+        );
     }
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =

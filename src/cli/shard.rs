@@ -169,9 +169,15 @@ pub fn run(
     let clusters = cfg.games / cfg.games_per_cluster();
     if shard.count > clusters {
         return Err(Fail(format!(
-            "--shard {shard}: {} shards of {clusters} {} leave some without any (give at most {clusters} shards)",
+            "--shard {shard}: {} shards of {clusters} {} leave some without any (give at most {clusters} shard{})",
             shard.count,
-            if cfg.duplicate { "deals" } else { "games" }
+            match (cfg.duplicate, clusters) {
+                (true, 1) => "deal",
+                (true, _) => "deals",
+                (false, 1) => "game",
+                (false, _) => "games",
+            },
+            if clusters == 1 { "" } else { "s" }
         )));
     }
     if json {
@@ -273,11 +279,17 @@ pub fn run_experiment(
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
     if shard.count > exp.run.max_clusters {
         return Err(Fail(format!(
-            "--shard {shard}: {} shards of {} {} per arm leave some without any (give at most {} shards)",
+            "--shard {shard}: {} shards of {} {} per arm leave some without any (give at most {} shard{})",
             shard.count,
             exp.run.max_clusters,
-            if exp.run.duplicate { "deals" } else { "games" },
-            exp.run.max_clusters
+            match (exp.run.duplicate, exp.run.max_clusters) {
+                (true, 1) => "deal",
+                (true, _) => "deals",
+                (false, 1) => "game",
+                (false, _) => "games",
+            },
+            exp.run.max_clusters,
+            if exp.run.max_clusters == 1 { "" } else { "s" }
         )));
     }
     // A shard resumes by running its command again; --resume with nothing
@@ -384,7 +396,8 @@ pub struct MergeArgs {
     /// Replace the results an earlier command left in --out (refused without it)
     #[arg(long)]
     force: bool,
-    /// No progress output (accepted as by every command; merge shows none)
+    /// No progress output (merge shows none; accepted as by the commands
+    /// that do)
     #[arg(short, long)]
     quiet: bool,
 }

@@ -42,7 +42,7 @@ pub struct TournamentArgs {
     #[arg(short, long)]
     quiet: bool,
     /// Replace the results an earlier command left in --out (refused without it)
-    #[arg(long)]
+    #[arg(long, requires = "out")]
     force: bool,
     /// Let a perfect-information reference agent (base = "oracle") take part
     #[arg(long)]

@@ -17,9 +17,10 @@ pub struct TraceArgs {
     #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Replace an existing --out file (refused without it)
-    #[arg(long)]
+    #[arg(long, requires = "out")]
     force: bool,
-    /// No progress output (accepted as by every command; trace prints none)
+    /// No progress output (trace prints none; accepted as by the commands
+    /// that do)
     #[arg(short, long)]
     quiet: bool,
 }

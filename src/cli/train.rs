@@ -16,7 +16,7 @@ pub struct TrainArgs {
     #[command(flatten)]
     rules: RuleArgs,
     /// Player counts, comma separated, cycled over the games
-    #[arg(long, default_value = "2,4")]
+    #[arg(short, long, default_value = "2,4")]
     players: String,
     /// The first teacher: a strategy name or preset (e.g. tuned, pimc-400)
     #[arg(long, default_value = "tuned")]
@@ -28,7 +28,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
     /// Games (rounds) labelled by the first teacher
-    #[arg(long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
+    #[arg(short, long, default_value = "2000", value_parser = parse_count, allow_hyphen_values = true)]
     games: u64,
     /// Expert iterations: a search with the latest network as rollout policy labels again
     #[arg(long, default_value = "0")]

@@ -50,7 +50,7 @@ pub struct TuneArgs {
     #[arg(short, long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Replace an existing --out file (refused without it)
-    #[arg(long)]
+    #[arg(long, requires = "out")]
     force: bool,
     /// No progress lines (one per generation on stderr)
     #[arg(short, long)]

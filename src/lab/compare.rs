@@ -105,7 +105,7 @@ pub fn ab_with(
     // Options that differ as written may still leave B as A (a setting at
     // its value, an empty house rule list, a line-up cycled to the same).
     if same_games(&arms[0], &arms[1]) {
-        return Err(ConfigError::Invalid("the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter): change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
+        return Err(ConfigError::Invalid("the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter, and in round mode target, rounds, max_rounds and quick, which end a match, do not either: --mode match): change the rules, a setting, a house rule or a strategy with the --b-* options".into()));
     }
     Ok(Experiment {
         name: "compare".into(),
@@ -136,9 +136,17 @@ fn same_games(a: &Arm, b: &Arm) -> bool {
         (Seating::Mixed, Seating::Mixed) => by_name(&a.cfg) == by_name(&b.cfg),
         (sa, sb) => sa == sb && a.cfg.lineup == b.cfg.lineup,
     };
+    // What only a match reads (its end, quick play) changes no round.
+    let mut sb = fb.settings.clone();
+    if a.cfg.mode == Mode::Round && b.cfg.mode == Mode::Round {
+        sb.target = fa.settings.target;
+        sb.rounds = fa.settings.rounds;
+        sb.max_rounds = fa.settings.max_rounds;
+        sb.quick = fa.settings.quick;
+    }
     fa.deck == fb.deck
         && fa.points == fb.points
-        && fa.settings == fb.settings
+        && fa.settings == sb
         && a.cfg.players == b.cfg.players
         && seated_alike
 }

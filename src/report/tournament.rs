@@ -168,13 +168,34 @@ impl TournamentReport<'_> {
         }
         t += "\nhead-to-head: how often the row beat the column (of the rounds both sat in and one of them won)\n";
         let (mut widest, mut fewest, mut met) = (0.0f64, u64::MAX, 0usize);
+        // Columns headed by the names cut to 9 columns, or by the rows'
+        // numbers where two cut names would read the same
+        // (`pimc-1k-net-chain` and `pimc-1k-net-prune-chain`).
+        let cut: Vec<&str> = rows.iter().map(|r| clip_columns(r.name, 9)).collect();
+        let numbered = (1..cut.len()).any(|i| cut[..i].contains(&cut[i]));
+        let label = |i: usize, name: &str| {
+            if numbered {
+                format!("({}) {name}", i + 1)
+            } else {
+                name.to_string()
+            }
+        };
+        let w = (0..rows.len())
+            .map(|i| columns(&label(i, rows[i].name)))
+            .max()
+            .unwrap_or(w)
+            .max(w);
         t += &format!("{:<w$}", "");
-        for r in &rows {
-            t += &format!("  {:>9}", Cell(clip_columns(r.name, 9)));
+        for (i, c) in cut.iter().enumerate() {
+            if numbered {
+                t += &format!("  {:>9}", format!("({})", i + 1));
+            } else {
+                t += &format!("  {:>9}", Cell(c));
+            }
         }
         t += "\n";
-        for a in &rows {
-            t += &format!("{:<w$}", Cell(a.name));
+        for (i, a) in rows.iter().enumerate() {
+            t += &format!("{:<w$}", Cell(&label(i, a.name)));
             let ia = self.index_of(a.name);
             for b in &rows {
                 let ib = self.index_of(b.name);

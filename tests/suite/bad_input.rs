@@ -878,7 +878,7 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
         let e = refusal(&unolab(&["compare", "-g", "100", "-q", b[0], b[1]]));
         assert_eq!(
             e,
-            "error: the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter): change the rules, a setting, a house rule or a strategy with the --b-* options\n",
+            "error: the two configurations are the same once resolved (B's options change nothing; under the default seating the order of a line-up does not matter, and in round mode target, rounds, max_rounds and quick, which end a match, do not either: --mode match): change the rules, a setting, a house rule or a strategy with the --b-* options\n",
             "{b:?}"
         );
     }

@@ -1078,3 +1078,80 @@ fn run_says_when_rounds_without_a_winner_put_the_fair_share_out_of_reach() {
     );
     assert!(!text(&[]).contains("had no winner"));
 }
+
+/// Settings that only end a match change no round: a round-mode compare
+/// whose B differs only in them is refused as the same configuration (it
+/// played a whole A/B of identical deals), and a run that is given one says
+/// so (the command-line audit, 2026-12-07); in match mode both are taken.
+#[test]
+fn match_only_settings_in_round_mode_are_named() {
+    let o = unolab(&[
+        "compare",
+        "-j",
+        "1",
+        "-q",
+        "-g",
+        "20",
+        "-s",
+        "points,color",
+        "--b-set",
+        "target=200",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "in round mode target, rounds, max_rounds and quick, which end a match, do not either"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = unolab(&[
+        "compare",
+        "-j",
+        "1",
+        "-q",
+        "-g",
+        "20",
+        "-m",
+        "match",
+        "-s",
+        "points,color",
+        "--b-set",
+        "target=200",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = unolab(&[
+        "run",
+        "-j",
+        "1",
+        "-q",
+        "-g",
+        "20",
+        "--set",
+        "target=200",
+        "--set",
+        "rounds=3",
+    ]);
+    assert!(o.status.success());
+    assert_eq!(
+        stderr(&o).trim(),
+        "note: target, rounds end a match and change no round: this run plays rounds (--mode match plays matches)"
+    );
+    let o = unolab(&[
+        "run",
+        "-j",
+        "1",
+        "-q",
+        "-g",
+        "20",
+        "-m",
+        "match",
+        "--set",
+        "target=200",
+    ]);
+    assert!(
+        o.status.success() && stderr(&o).is_empty(),
+        "{}",
+        stderr(&o)
+    );
+}

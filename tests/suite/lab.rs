@@ -1114,3 +1114,86 @@ fn a_tournaments_text_says_what_its_ratings_rest_on() {
     let t = text(&["-s", "points,color", "-g", "1"]);
     assert!(t.contains(", 1 round,"), "{t}");
 }
+
+/// A tournament's head-to-head columns are headed by the rows' numbers when
+/// two names cut to 9 columns would read the same (two presets whose names
+/// start alike gave two columns both headed `my-very-l`; the command-line
+/// audit, 2026-12-07).
+#[test]
+fn head_to_head_columns_that_would_read_the_same_are_numbered() {
+    let dir = common::tempdir_created("lab", "h2h-columns");
+    let tuned = std::fs::read_to_string(format!(
+        "{}/strategies/tuned.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut field = Vec::new();
+    for n in ["a-long-preset-name-alpha", "a-long-preset-name-beta"] {
+        let f = dir.join(format!("{n}.toml"));
+        let text: String = tuned
+            .lines()
+            .map(|l| {
+                if l.starts_with("name =") {
+                    format!("name = \"{n}\"")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&f, text).unwrap();
+        field.push(f.to_str().unwrap().to_string());
+    }
+    field.push("color".into());
+    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "tournament",
+            "-j",
+            "1",
+            "-g",
+            "60",
+            "-q",
+            "-s",
+            &field.join(","),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("head-to-head:"))
+        .skip(1)
+        .take(4)
+        .collect();
+    assert_eq!(
+        table[0].split_whitespace().collect::<Vec<_>>(),
+        ["(1)", "(2)", "(3)"],
+        "{text}"
+    );
+    for (i, row) in table[1..].iter().enumerate() {
+        assert!(row.starts_with(&format!("({}) ", i + 1)), "{text}");
+    }
+    assert!(
+        table[1..]
+            .iter()
+            .any(|r| r.contains("a-long-preset-name-alpha")),
+        "{text}"
+    );
+    // Names that stay apart keep their columns.
+    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "tournament",
+            "-j",
+            "1",
+            "-g",
+            "60",
+            "-q",
+            "-s",
+            "points,color",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains("(1)"), "{text}");
+}

@@ -49,7 +49,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
     /// Replace an existing --trace file (refused without it)
-    #[arg(long)]
+    #[arg(long, requires = "trace")]
     force: bool,
 }
 
