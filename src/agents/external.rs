@@ -405,14 +405,20 @@ impl External {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
+                    // A line begun and not ended is quoted (the line end
+                    // is what unolab waits for).
+                    let wrote = match p.unended.text() {
+                        Some(t) => format!("it wrote '{}' and no line end", clip(&t)),
+                        None => "it wrote nothing".to_string(),
+                    };
                     self.fail(if cut {
                         format!(
-                            "no answer to {what} within {} s of the interrupt (it wrote nothing)",
+                            "no answer to {what} within {} s of the interrupt ({wrote})",
                             AFTER_INTERRUPT_MS / 1000
                         )
                     } else {
                         format!(
-                            "no answer to {what} within {} ms (it wrote nothing)",
+                            "no answer to {what} within {} ms ({wrote})",
                             timeout.as_millis()
                         )
                     });

@@ -84,6 +84,11 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "silent":
             time.sleep(3600)
+        if mode == "unended":
+            # Begins its answer and never ends the line.
+            sys.stdout.write('{"answer": ')
+            sys.stdout.flush()
+            time.sleep(3600)
         if mode == "flood":
             line = json.dumps({"answer": legal_answer(msg)}) + "\n"
             try:

@@ -687,6 +687,21 @@ fn a_silent_program_times_out_and_is_ended() {
         "{e}"
     );
     assert!(took < Duration::from_secs(20));
+    assert!(e.contains("(it wrote nothing)"), "{e}");
+    assert_all_gone(&dir);
+}
+
+/// A program that begins a line and never ends it: the message quotes what
+/// it wrote (it said "it wrote nothing"; the ext audit, 2026-12-07).
+#[test]
+fn a_line_begun_and_never_ended_is_quoted_when_the_time_is_up() {
+    let (o, dir, _) = fault_run_300ms("unended", "unended", 3);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("no answer to request 3 (play) within 300 ms (it wrote '{\"answer\": ' and no line end)"),
+        "{e}"
+    );
     assert_all_gone(&dir);
 }
 

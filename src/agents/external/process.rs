@@ -224,6 +224,44 @@ pub fn read_lines(mut r: impl BufRead, mut each: impl FnMut(Result<String, Strin
     }
 }
 
+/// The bytes a program wrote since its last line end (at most 201 kept): a
+/// line it began and did not end, for the message when it then answers no
+/// more.
+#[derive(Clone, Default)]
+pub(super) struct Unended(std::sync::Arc<Mutex<Vec<u8>>>);
+
+impl Unended {
+    /// The line begun and not ended, if any, as text.
+    pub(super) fn text(&self) -> Option<String> {
+        let b = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        (!b.is_empty()).then(|| String::from_utf8_lossy(&b).into_owned())
+    }
+}
+
+/// A program's output, noting in [`Unended`] what follows its last line end.
+struct Tap<R> {
+    inner: R,
+    unended: Unended,
+}
+
+impl<R: Read> Read for Tap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let got = &buf[..n];
+        let mut u = self.unended.0.lock().unwrap_or_else(|p| p.into_inner());
+        let rest = match got.iter().rposition(|&b| b == b'\n') {
+            Some(i) => {
+                u.clear();
+                &got[i + 1..]
+            }
+            None => got,
+        };
+        let room = 201usize.saturating_sub(u.len());
+        u.extend_from_slice(&rest[..rest.len().min(room)]);
+        Ok(n)
+    }
+}
+
 /// A running program: its input, its output lines (read by a thread, so that
 /// a silent program can be timed out; see [`read_lines`]) and its serial in
 /// [`LIVE`].
@@ -235,6 +273,8 @@ pub(super) struct Proc {
     pub(super) in_match: bool,
     pub(super) stdin: Option<ChildStdin>,
     pub(super) lines: Receiver<Result<String, String>>,
+    /// What it wrote after its last line end.
+    pub(super) unended: Unended,
 }
 
 impl Proc {
@@ -274,9 +314,14 @@ impl Proc {
         v.push((serial, child));
         drop(v);
         let (tx, rx) = std::sync::mpsc::sync_channel(LINES_AHEAD);
+        let unended = Unended::default();
         if let Some(out) = stdout {
+            let tap = Tap {
+                inner: out,
+                unended: unended.clone(),
+            };
             // Detached: see the module documentation.
-            std::thread::spawn(move || read_lines(BufReader::new(out), |l| tx.send(l).is_ok()));
+            std::thread::spawn(move || read_lines(BufReader::new(tap), |l| tx.send(l).is_ok()));
         }
         Ok(Proc {
             serial,
@@ -284,6 +329,7 @@ impl Proc {
             in_match: false,
             stdin,
             lines: rx,
+            unended,
         })
     }
 
