@@ -244,7 +244,8 @@ pub struct CommonArgs {
     /// file's, 10000 for compare); with --precision, the limit
     #[arg(short, long, value_parser = parse_count, allow_hyphen_values = true)]
     pub games: Option<u64>,
-    /// Master seed (an unsigned 64-bit integer)
+    /// Master seed (an unsigned 64-bit integer; default: the experiment
+    /// file's, 1 for compare)
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Worker threads (default: all cores); the results do not depend on it
