@@ -23,8 +23,25 @@ fn allocations(
     warm: std::ops::RangeInclusive<u64>,
     measured: std::ops::RangeInclusive<u64>,
 ) -> (u64, u64) {
+    allocations_moving(rules, seats, lazy, warm, measured, false)
+}
+
+/// [`allocations`], the seats turned one place before each match when
+/// `moving` (as mixed and rotated seating and duplicate play move a
+/// strategy from seat to seat).
+fn allocations_moving(
+    rules: &Rules,
+    seats: &mut [Seat],
+    lazy: bool,
+    warm: std::ops::RangeInclusive<u64>,
+    measured: std::ops::RangeInclusive<u64>,
+    moving: bool,
+) -> (u64, u64) {
     let players = seats.len();
     let mut play = |i: u64| {
+        if moving {
+            seats.rotate_left(1);
+        }
         let (t, a) = game_rngs(17, i);
         let mut game = Game::with_rng(rules, players, t);
         game.set_lazy_pile(lazy);
@@ -61,7 +78,7 @@ fn search(base: &str, iterations: u32, extra: &str) -> StrategySpec {
 }
 
 /// The editions and the house rules that change a turn, one at a time and
-/// all at once.
+/// all at once, and the matching restrictions.
 fn rule_sets() -> Vec<(String, Rules)> {
     let mut v = Vec::new();
     for edition in ["classic", "h2o", "lilo-stitch", "cars3"] {
@@ -87,6 +104,16 @@ fn rule_sets() -> Vec<(String, Rules)> {
     for sets in house {
         v.push((format!("cars3 {}", sets.join(" ")), rules("cars3", sets)));
     }
+    // The third turn loop: the matching restrictions and RLCard's drawn card.
+    let matching = [
+        "wild_when_matching=false",
+        "wd4_last_resort=true",
+        "drawn_card=rlcard",
+    ];
+    v.push((
+        format!("classic {}", matching.join(" ")),
+        rules("classic", &matching),
+    ));
     v
 }
 
@@ -157,6 +184,37 @@ fn search_agents_allocate_nothing_after_their_first_match() {
                     agent.to_json()
                 );
             }
+        }
+    }
+}
+
+/// A search agent that moves from seat to seat (mixed or rotated seating,
+/// duplicate play) allocates nothing once it has sat at every seat: it
+/// rebuilt its simulated table at every move (8 to 39 allocations a game
+/// under `run`'s default seating; the speed audit, 2026-12-07).
+#[test]
+fn search_agents_moving_between_seats_allocate_nothing_once_they_sat_at_each() {
+    let agents = [
+        search("pimc", 8, ""),
+        search("pimc", 4, "model = \"color\"\nmodel_turns = 6\nmodel_tries = 8\nmodel_sampler = \"chain\"\ndeterminize = \"informed\""),
+        search("ismcts", 40, ""),
+        search("oracle", 8, ""),
+    ];
+    let r = rules("classic", &[]);
+    for agent in &agents {
+        let specs = [agent.clone(), parse_list("color").unwrap().remove(0)];
+        for players in [2, 4] {
+            let mut s = seats(&specs, players);
+            let warm = 0..=players as u64 - 1;
+            let measured = players as u64..=3 * players as u64 - 1;
+            let (allocs, turns) = allocations_moving(&r, &mut s, true, warm, measured, true);
+            assert!(turns > 0);
+            assert_eq!(
+                allocs,
+                0,
+                "{}, {players} players, seats moving: {allocs} allocations in {turns} turns",
+                agent.to_json()
+            );
         }
     }
 }

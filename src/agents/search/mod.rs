@@ -44,8 +44,13 @@ use walk::{Plan, SimTable};
 /// A search agent (`pimc` or `ismcts`), the player at the real table.
 pub struct SearchAgent {
     cfg: SearchConfig,
-    /// Built at the first decision (the table size is known then).
-    sim: Option<Sim>,
+    /// The simulated tables, one per table size and seat the agent has sat
+    /// at (built at its first decision there, when the size is known, and
+    /// kept: an agent that moves between seats, as under mixed or rotated
+    /// seating and duplicate play, allocated them again at every move);
+    /// `at` is the one in use.
+    sims: Vec<Sim>,
+    at: usize,
     /// The plan of the joint action just returned (colour, target).
     plan: Plan,
     /// The rollout policy of the agent's own seat, for the decisions the
@@ -74,7 +79,8 @@ impl SearchAgent {
             .instantiate();
         SearchAgent {
             cfg,
-            sim: None,
+            sims: Vec::new(),
+            at: 0,
             plan: Plan::default(),
             fallback,
             actions: Vec::with_capacity(256),
@@ -92,7 +98,7 @@ impl SearchAgent {
 
     /// Simulations (determinization and playout) played so far.
     pub fn simulations(&self) -> u64 {
-        self.sim.as_ref().map_or(0, |s| s.played)
+        self.sims.iter().map(|s| s.played).sum()
     }
 
     /// The simulated table for `players` seats, the agent at `me`. Under
@@ -100,7 +106,13 @@ impl SearchAgent {
     /// later decision is the rollout policy's); under `ismcts` every seat
     /// does, or only the agent's with `opponents = "policy"`.
     fn sim(&mut self, players: usize, me: u8) -> &mut Sim {
-        if self.sim.as_ref().map(|s| (s.players, s.me)) != Some((players, me)) {
+        if let Some(k) = self
+            .sims
+            .iter()
+            .position(|s| (s.players, s.me) == (players, me))
+        {
+            self.at = k;
+        } else {
             let p = &self.cfg.params;
             let (budget, walkers) = match self.cfg.kind {
                 SearchKind::Pimc | SearchKind::Oracle => (0, 1u16 << me),
@@ -112,8 +124,7 @@ impl SearchAgent {
                     },
                 ),
             };
-            let played = self.sim.as_ref().map_or(0, |s| s.played);
-            self.sim = Some(Sim {
+            self.sims.push(Sim {
                 me,
                 players,
                 table: SimTable::new(&self.cfg, players, me, budget, walkers),
@@ -132,7 +143,7 @@ impl SearchAgent {
                 paired: p.paired,
                 sums: Vec::with_capacity(256),
                 alive: Vec::with_capacity(256),
-                played,
+                played: 0,
                 model: self.cfg.model.as_ref().map(|m| {
                     belief::OpponentModel::new(m, players, p.model_noise, p.model_turns as usize)
                 }),
@@ -140,8 +151,9 @@ impl SearchAgent {
                 chain: None,
                 turns: belief::TableTurns::EMPTY,
             });
+            self.at = self.sims.len() - 1;
         }
-        self.sim.as_mut().unwrap()
+        &mut self.sims[self.at]
     }
 
     /// Whether root actions are joint (a wild with its colour, a swap with
@@ -183,7 +195,7 @@ impl SearchAgent {
         };
         self.searched += 1;
         if matches!(kind, SearchKind::Pimc | SearchKind::Oracle) && !halving {
-            let sums = &self.sim.as_ref().unwrap().sums;
+            let sums = &self.sims[self.at].sums;
             let n = iterations as f64;
             self.values
                 .extend(actions.iter().zip(sums).map(|(&a, &s)| (a, s / n)));
