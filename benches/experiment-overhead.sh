@@ -29,7 +29,7 @@ for r in $(seq "$reps"); do
   times > "$tmp/times"; c0=$(cpu_of "$tmp/times")
   t0=$(now)
   "$bin" experiment run experiments/house-rules.toml --games "$games" --threads 1 \
-    --quiet --out "$tmp/exp" > /dev/null
+    --quiet --force --out "$tmp/exp" > /dev/null
   t1=$(now)
   times > "$tmp/times"; c1=$(cpu_of "$tmp/times")
   for rule in none stacking=same stacking=cross seven_o jump_in draw_to_match \
