@@ -1145,21 +1145,16 @@ fn head_to_head_columns_that_would_read_the_same_are_numbered() {
         field.push(f.to_str().unwrap().to_string());
     }
     field.push("color".into());
-    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
-            "tournament",
-            "-j",
-            "1",
-            "-g",
-            "60",
-            "-q",
-            "-s",
-            &field.join(","),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = String::from_utf8_lossy(&o.stdout);
+    // The text of a tournament of `field`.
+    let tournament = |field: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["tournament", "-j", "1", "-g", "60", "-q", "-s", field])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let text = tournament(&field.join(","));
     let table: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("head-to-head:"))
@@ -1181,19 +1176,6 @@ fn head_to_head_columns_that_would_read_the_same_are_numbered() {
         "{text}"
     );
     // Names that stay apart keep their columns.
-    let o = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
-            "tournament",
-            "-j",
-            "1",
-            "-g",
-            "60",
-            "-q",
-            "-s",
-            "points,color",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = tournament("points,color");
     assert!(!text.contains("(1)"), "{text}");
 }
