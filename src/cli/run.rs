@@ -91,7 +91,7 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
         .set
         .iter()
         .filter_map(|s| s.split_once('=').map(|(k, _)| k.trim().to_string()))
-        .filter(|k| ["target", "rounds", "max_rounds", "quick"].contains(&k.as_str()))
+        .filter(|k| unolab::engine::rules::Settings::MATCH_ONLY.contains(&k.as_str()))
         .collect();
     let rules = load_rules(&rules)?;
     let lineup = strategy::parse_list(&table.strategies)?;

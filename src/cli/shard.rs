@@ -169,15 +169,10 @@ pub fn run(
     let clusters = cfg.games / cfg.games_per_cluster();
     if shard.count > clusters {
         return Err(Fail(format!(
-            "--shard {shard}: {} shards of {clusters} {} leave some without any (give at most {clusters} shard{})",
+            "--shard {shard}: {} shards of {} leave some without any (give at most {})",
             shard.count,
-            match (cfg.duplicate, clusters) {
-                (true, 1) => "deal",
-                (true, _) => "deals",
-                (false, 1) => "game",
-                (false, _) => "games",
-            },
-            if clusters == 1 { "" } else { "s" }
+            counted(clusters, if cfg.duplicate { "deal" } else { "game" }),
+            counted(clusters, "shard")
         )));
     }
     if json {
@@ -279,17 +274,13 @@ pub fn run_experiment(
     unolab::sim::lockstep::check(&exp.lockstep(threads))?;
     if shard.count > exp.run.max_clusters {
         return Err(Fail(format!(
-            "--shard {shard}: {} shards of {} {} per arm leave some without any (give at most {} shard{})",
+            "--shard {shard}: {} shards of {} per arm leave some without any (give at most {})",
             shard.count,
-            exp.run.max_clusters,
-            match (exp.run.duplicate, exp.run.max_clusters) {
-                (true, 1) => "deal",
-                (true, _) => "deals",
-                (false, 1) => "game",
-                (false, _) => "games",
-            },
-            exp.run.max_clusters,
-            if exp.run.max_clusters == 1 { "" } else { "s" }
+            counted(
+                exp.run.max_clusters,
+                if exp.run.duplicate { "deal" } else { "game" }
+            ),
+            counted(exp.run.max_clusters, "shard")
         )));
     }
     // A shard resumes by running its command again; --resume with nothing
@@ -700,4 +691,9 @@ fn merge_experiment(a: MergeArgs, files: &[PathBuf]) -> Result<ExitCode, Fail> {
     );
     warn_builds(&m);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `n` and `noun`, plural but for one ("1 game", "3 games").
+fn counted(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }

@@ -137,16 +137,14 @@ fn same_games(a: &Arm, b: &Arm) -> bool {
         (sa, sb) => sa == sb && a.cfg.lineup == b.cfg.lineup,
     };
     // What only a match reads (its end, quick play) changes no round.
-    let mut sb = fb.settings.clone();
-    if a.cfg.mode == Mode::Round && b.cfg.mode == Mode::Round {
-        sb.target = fa.settings.target;
-        sb.rounds = fa.settings.rounds;
-        sb.max_rounds = fa.settings.max_rounds;
-        sb.quick = fa.settings.quick;
-    }
+    let same_settings = if a.cfg.mode == Mode::Round && b.cfg.mode == Mode::Round {
+        fa.settings.for_a_round() == fb.settings.for_a_round()
+    } else {
+        fa.settings == fb.settings
+    };
     fa.deck == fb.deck
         && fa.points == fb.points
-        && fa.settings == sb
+        && same_settings
         && a.cfg.players == b.cfg.players
         && seated_alike
 }

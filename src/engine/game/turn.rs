@@ -459,8 +459,8 @@ impl<'r> Game<'r> {
     /// a play, without its draws and events.
     #[cold]
     /// `p` played `c` face up (it has left the hand): a seat that did not
-    /// know `c` was there but knew a copy identical to it (the same face,
-    /// colour and effect) in that hand cannot tell which of the two was
+    /// know `c` was there but knew a copy identical to it (the same face and
+    /// colour) in that hand cannot tell which of the two was
     /// played, so it knows one such copy fewer. Without this a seat that had
     /// seen a Wild in a hand would go on "knowing" it after the player
     /// played another Wild it had drawn unseen: that it still held one,
@@ -476,14 +476,8 @@ impl<'r> Game<'r> {
     #[cold]
     #[inline(never)]
     fn forget_twins_of(&mut self, p: u8, c: CardId) {
-        let d = &self.rules.deck;
-        let effect = d.effect_of[c as usize & 127];
-        let mut twins = d.identical(c) & self.hands[p as usize & 15];
-        for t in twins.iter() {
-            if d.effect_of[t as usize & 127] != effect {
-                twins.remove(t);
-            }
-        }
+        // (A deck gives a colour and face one effect: `Deck::build`.)
+        let twins = self.rules.deck.identical(c) & self.hands[p as usize & 15];
         self.ledger.forget_a_twin(p, c, twins);
     }
 

@@ -262,6 +262,22 @@ impl Settings {
             .then_some("a match needs an end: set target > 0, rounds > 0 or quick = true")
     }
 
+    /// The settings that only end a match (a round does not read them).
+    pub const MATCH_ONLY: [&'static str; 4] = ["target", "rounds", "max_rounds", "quick"];
+
+    /// These settings as a round reads them: those of [`Settings::MATCH_ONLY`]
+    /// at their defaults.
+    pub fn for_a_round(&self) -> Settings {
+        let d = Settings::default();
+        Settings {
+            target: d.target,
+            rounds: d.rounds,
+            max_rounds: d.max_rounds,
+            quick: d.quick,
+            ..self.clone()
+        }
+    }
+
     /// Every setting name, in file order.
     pub fn names() -> Vec<String> {
         match toml::Value::try_from(Settings::default()) {
