@@ -72,6 +72,23 @@ pub fn carry_on() {
     *INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner()) = None;
 }
 
+/// How long the fault of a program stopped by a signal waits for unolab's
+/// own interrupt ([`interrupted`]).
+const SIGNAL_WAIT: Duration = Duration::from_secs(2);
+
+/// Waits until the work is [`interrupted`], at most `wait`.
+fn await_interrupt(wait: Duration) {
+    let until = Instant::now() + wait;
+    while INTERRUPTED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .is_none()
+        && Instant::now() < until
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// `until`, or the interrupt's bound when it comes first (then `true`).
 fn bounded(until: Instant) -> (Instant, bool) {
     let at = *INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner());
@@ -292,6 +309,13 @@ impl External {
 
     fn fail(&mut self, msg: String) {
         if self.fault.is_none() {
+            // A program stopped by a signal was most likely stopped with
+            // unolab (a batch scheduler signals every process of the job,
+            // in no set order): the fault waits a moment for unolab's own
+            // signal, so that the work sees an interrupt, not a failure.
+            if self.proc.as_ref().is_some_and(|p| p.stopped_by_signal()) {
+                await_interrupt(SIGNAL_WAIT);
+            }
             self.fault = Some(msg);
         }
         if let Some(mut p) = self.proc.take() {

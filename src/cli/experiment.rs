@@ -4,7 +4,7 @@
 
 use super::args::{cores, parse_checkpoint, parse_shard, CommonArgs, CHECKPOINT_SECS};
 use super::scaffold::{clear_results, Session};
-use super::term::{interrupted, print_out, print_result, Fail};
+use super::term::{interrupted, print_out, print_result, unfinished_note, Fail};
 use std::path::Path;
 use std::process::ExitCode;
 use unolab::lab::options::Overrides;
@@ -183,7 +183,7 @@ pub fn drive(
         commands_so_far(out, c.resume, super::args::command_words()),
         every,
     );
-    let how = run_lockstep(
+    let (how, unfinished) = run_lockstep(
         &cfg,
         &mut state,
         session.stop,
@@ -191,6 +191,9 @@ pub fn drive(
         &mut |st| saver.tick(st),
     )
     .map_err(|e| session.failed(e))?;
+    if let Some(why) = &unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     session.finish();
     // Resumed, not interrupted, and no game played: the saved run had
     // finished (or met its precision), and its files stand as they are.

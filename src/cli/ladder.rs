@@ -3,7 +3,7 @@
 
 use super::args::{cores, parse_count, parse_threads};
 use super::scaffold::{claim_out_dir, Session};
-use super::term::{interrupted, print_out, print_result, Fail};
+use super::term::{interrupted, print_out, print_result, unfinished_note, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::engine::rules::{read_text, Unread};
@@ -111,6 +111,13 @@ pub fn exec(a: LadderArgs) -> Result<ExitCode, Fail> {
         )),
     })
     .map_err(|e| session.failed(e))?;
+    for why in outcome
+        .rungs
+        .iter()
+        .filter_map(|r| r.outcome.unfinished.as_ref())
+    {
+        eprintln!("{}", unfinished_note(why));
+    }
     let report = LadderReport {
         cfg: &cfg,
         outcome: &outcome,

@@ -5,7 +5,7 @@ use super::args::{
     TableArgs, CHECKPOINT_SECS,
 };
 use super::scaffold::{claim_out_dir, force_without_out, Session};
-use super::term::{interrupted, print_result, Fail};
+use super::term::{interrupted, print_result, unfinished_note, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
@@ -141,6 +141,9 @@ pub fn exec(a: RunArgs) -> Result<ExitCode, Fail> {
     let session = Session::begin(out.as_deref())?.with_bar(games, quiet, "games", 0);
     let outcome =
         sim::run(&cfg, session.stop, &|d| session.progress(d)).map_err(|e| session.failed(e))?;
+    if let Some(why) = &outcome.unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     if outcome.none_finished() {
         // A table of 0.00% [0.00%, 100.00%] and means of 0 from no game
         // would be figures without data.

@@ -4,7 +4,7 @@
 
 use super::args::{cores, CommonArgs};
 use super::scaffold::{check_out_dir, clear_results, force_without_out, prepare_out_dir, Session};
-use super::term::{interrupted, print_out, print_result, Fail};
+use super::term::{interrupted, print_out, print_result, unfinished_note, Fail};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -207,10 +207,13 @@ pub fn run(
     let write = state_writer(&dir, &session, &state);
     let every = Duration::from_secs_f64(every);
     let progress = |d: u64| session.progress(d);
-    run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
+    let unfinished = run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
         write(s)
     })
     .map_err(|e| session.failed(e))?;
+    if let Some(why) = &unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     session.finish();
     write(&state).map_err(|e| session.failed(e))?;
     let p = &state.progress;
@@ -331,7 +334,7 @@ pub fn run_experiment(
         write(s)
     };
     let progress = |d: u64| session.progress(d);
-    let how = run_experiment_shard(
+    let (how, unfinished) = run_experiment_shard(
         &exp,
         &mut state,
         threads,
@@ -340,6 +343,9 @@ pub fn run_experiment(
         &mut save,
     )
     .map_err(|e| session.failed(e))?;
+    if let Some(why) = &unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     session.finish();
     write(&state).map_err(|e| session.failed(e))?;
     let p = &state.progress;

@@ -39,6 +39,13 @@ pub fn interrupted(what: &str) -> ExitCode {
     ExitCode::from(130)
 }
 
+/// The note of work whose units in progress at an interrupt could not
+/// finish (a program they played with was ended by the same signal): they
+/// are left out, with every later unit, and `why` says what stopped them.
+pub fn unfinished_note(why: &str) -> String {
+    format!("note: the games in progress at the interrupt could not finish and are left out, with every later game ({why})")
+}
+
 /// Writes `b` to stdout; a closed pipe is no error.
 pub fn print_bytes(b: &[u8]) -> Result<(), Fail> {
     let mut out = std::io::stdout().lock();

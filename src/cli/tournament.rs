@@ -4,7 +4,7 @@ use super::args::{
     cores, load_rules, parse_count, parse_players, parse_seed, parse_threads, RuleArgs,
 };
 use super::scaffold::{claim_out_dir, Session};
-use super::term::{interrupted, print_result, Fail};
+use super::term::{interrupted, print_result, unfinished_note, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents as strategy;
@@ -90,6 +90,9 @@ pub fn exec(a: TournamentArgs) -> Result<ExitCode, Fail> {
     let session = Session::begin(a.out.as_deref())?.with_bar(a.games, a.quiet, "games", first);
     let outcome = tournament::run_from(&cfg, saved, session.stop, &|d| session.progress(d))
         .map_err(|e| session.failed(e))?;
+    if let Some(why) = &outcome.unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     if outcome.none_finished() {
         // Ratings fitted to no game would be figures without data.
         session.abandon();

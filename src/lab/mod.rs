@@ -92,6 +92,8 @@ pub struct Entrant {
     make: Arc<dyn Fn() -> Seat + Send + Sync>,
     /// The perfect-information reference (`base = "oracle"`).
     oracle: bool,
+    /// An external program ([`StrategySpec::is_external`]).
+    program: bool,
     /// What it is, for one built from a [`StrategySpec`]
     /// ([`StrategySpec::to_json`]).
     description: Option<serde_json::Value>,
@@ -104,6 +106,7 @@ impl Entrant {
             name: name.into(),
             make: Arc::new(make),
             oracle: false,
+            program: false,
             description: None,
         }
     }
@@ -113,6 +116,7 @@ impl Entrant {
         let s = spec.clone();
         Entrant {
             oracle: spec.is_oracle(),
+            program: spec.is_external(),
             description: Some(spec.to_json()),
             ..Entrant::new(spec.name(), move || s.instantiate())
         }
@@ -127,6 +131,12 @@ impl Entrant {
     /// Whether it is the perfect-information reference (`base = "oracle"`).
     pub fn is_oracle(&self) -> bool {
         self.oracle
+    }
+
+    /// Whether it is an external program, which the signal that stops the
+    /// work can end too.
+    pub fn is_program(&self) -> bool {
+        self.program
     }
 
     pub fn name(&self) -> &str {

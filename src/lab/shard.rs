@@ -113,7 +113,8 @@ impl ExperimentShardState {
 /// ([`Experiment::from_spec`] of its config, or the same file). After each
 /// step of play `on_batch` gets the shard state (to save it); setting `stop`
 /// ends the work, keeping every cluster finished. `progress` gets the shard's clusters
-/// finished so far.
+/// finished so far. With the stop comes why the clusters in progress at an
+/// interrupt could not finish, when one could not ([`run_lockstep`]).
 pub fn run_experiment_shard(
     exp: &Experiment,
     state: &mut ExperimentShardState,
@@ -121,7 +122,7 @@ pub fn run_experiment_shard(
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
     on_batch: &mut dyn FnMut(&ExperimentShardState) -> Result<(), String>,
-) -> Result<Stop, RunError> {
+) -> Result<(Stop, Option<String>), RunError> {
     let d = exp.spec().differences(&state.config);
     if !d.is_empty() {
         return Err(RunError::Invalid(format!(

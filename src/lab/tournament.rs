@@ -20,7 +20,7 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
 use crate::engine::rules::Rules;
-use crate::sim::handout;
+use crate::sim::handout::{self, Folded, Unfinished};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -143,6 +143,10 @@ pub struct TournamentOutcome {
     pub covariance: Option<Vec<f64>>,
     /// True when interrupted before all games were played.
     pub partial: bool,
+    /// Why the games in progress at an interrupt could not finish, when one
+    /// could not (a program they played with was ended by the same signal):
+    /// they are left out, with every later game.
+    pub unfinished: Option<String>,
 }
 
 impl TournamentOutcome {
@@ -232,49 +236,57 @@ pub fn run_from(
         })?;
     let k = cfg.entrants.len();
     let done = AtomicU64::new(0);
-    let parts = handout::in_order(
+    // Chunks are folded in order, so that a chunk that a program's death
+    // after an interrupt keeps from finishing leaves the chunks below it.
+    let folded = Folded::new(saved.unwrap_or_else(|| Results::new(k)));
+    let programs = cfg.entrants.iter().any(Entrant::is_program);
+    let r = handout::in_order(
         &threads,
         (cfg.games - first).div_ceil(cfg.chunk),
         &|| stop.load(Ordering::Relaxed),
         |_| {
-            let pool: Vec<Vec<Option<Seat>>> = (0..k)
+            (0..k)
                 .map(|e| {
                     (0..cfg.players)
                         .map(|_| Some(cfg.entrants[e].make()))
                         .collect()
                 })
-                .collect();
-            (pool, Results::new(k))
+                .collect::<Vec<Vec<Option<Seat>>>>()
         },
-        |(pool, res), c| {
+        |pool, c| {
             let start = first + c * cfg.chunk;
             let end = (start + cfg.chunk).min(cfg.games);
             // A chunk counts only when whole, so an interrupted run holds
             // whole chunks.
             let mut part = Results::new(k);
-            play_range(cfg, pool, start..end, &mut part).map_err(|e| {
+            if let Err(e) = play_range(cfg, pool, start..end, &mut part) {
                 // The failure reported is the lowest game's, whatever the threads.
                 let game = match &e {
                     TournamentError::Illegal { game, .. } => *game,
                     TournamentError::Invalid(_) => start,
                 };
-                (game, e)
-            })?;
-            res.merge(&part);
+                // Only a program can be ended by the signal that stopped the
+                // work; any other failure is one.
+                return Err(if programs && stop.load(Ordering::SeqCst) {
+                    (start, Unfinished::Interrupted(e))
+                } else {
+                    (game, Unfinished::Failed(e))
+                });
+            }
+            folded.add(c, part, |t, p| t.merge(&p));
             progress(first + done.fetch_add(end - start, Ordering::Relaxed) + (end - start));
             Ok(())
         },
-        |(_, res)| res,
-    )?;
-    let mut results = saved.unwrap_or_else(|| Results::new(k));
-    for p in &parts {
-        results.merge(p);
-    }
+        drop,
+    );
+    let unfinished = handout::interrupted_or_failed(r)?.1.map(|e| e.to_string());
+    let (results, _) = folded.into_total();
     let (ratings, covariance) = fit_with_covariance(&results, cfg.players);
     Ok(TournamentOutcome {
         partial: results.games < cfg.games,
         results,
         ratings,
         covariance,
+        unfinished,
     })
 }

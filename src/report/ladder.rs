@@ -696,6 +696,7 @@ mod tests {
                 ratings: ratings.clone(),
                 covariance,
                 partial: false,
+                unfinished: None,
             },
             speeds: Vec::new(),
         };

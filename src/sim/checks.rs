@@ -182,6 +182,29 @@ impl RunStats {
     /// not fit or a histogram's cap differs (`self` then partly merged:
     /// [`RunStats::try_merge`] works on a copy).
     pub(crate) fn merge_checked(&mut self, o: &RunStats) -> Option<()> {
+        self.merge_with(o, Histogram::try_merge)
+    }
+
+    /// Adds a [`part`](RunStats::part) of the work, played in this process
+    /// (its counts cannot overflow where the whole run's do not).
+    ///
+    /// # Panics
+    /// If the shapes differ or a count would not fit.
+    pub fn absorb(&mut self, part: &RunStats) {
+        let merged = self.merge_with(part, |a, b| {
+            a.merge(b);
+            true
+        });
+        assert!(merged.is_some(), "RunStats::absorb: the shapes differ");
+    }
+
+    /// Every count of `o` added to `self` (checked), its histograms with
+    /// `hist`: the one place that lists what a merge adds.
+    fn merge_with(
+        &mut self,
+        o: &RunStats,
+        hist: impl Fn(&mut Histogram, &Histogram) -> bool,
+    ) -> Option<()> {
         add(&mut self.games, o.games)?;
         add(&mut self.rounds, o.rounds)?;
         add(&mut self.won, o.won)?;
@@ -201,8 +224,8 @@ impl RunStats {
                 (Some(p), Some(q)) => add128(p, q)?,
                 _ => a.penalty_round_sq = None,
             }
-            (a.round_points.try_merge(&b.round_points)
-                && a.match_points.try_merge(&b.match_points))
+            (hist(&mut a.round_points, &b.round_points)
+                && hist(&mut a.match_points, &b.match_points))
             .then_some(())?;
         }
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
@@ -212,12 +235,13 @@ impl RunStats {
         for (a, b) in self.position_wins.iter_mut().zip(&o.position_wins) {
             add(a, *b)?;
         }
-        (self.turns.try_merge(&o.turns)
-            && self.cards_drawn.try_merge(&o.cards_drawn)
-            && self
-                .uno_penalties_per_round
-                .try_merge(&o.uno_penalties_per_round)
-            && self.rounds_per_match.try_merge(&o.rounds_per_match))
+        (hist(&mut self.turns, &o.turns)
+            && hist(&mut self.cards_drawn, &o.cards_drawn)
+            && hist(
+                &mut self.uno_penalties_per_round,
+                &o.uno_penalties_per_round,
+            )
+            && hist(&mut self.rounds_per_match, &o.rounds_per_match))
         .then_some(())?;
         merge_clusters_checked(&mut self.clusters, &o.clusters)
     }

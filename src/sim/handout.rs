@@ -8,6 +8,7 @@
 //! still finish). That is what makes an interrupted run's games, and the
 //! failure a run reports, the same on any number of threads.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -64,6 +65,81 @@ where
     match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some((_, e)) => Err(e),
         None => Ok(states),
+    }
+}
+
+/// Why a unit of [`in_order`] did not finish, for work that may lose a unit
+/// to an interrupt (see [`Folded`]).
+#[derive(Debug)]
+pub enum Unfinished<E> {
+    /// It failed: the work fails with the lowest such unit's error.
+    Failed(E),
+    /// The work was interrupted and this unit could not finish: a program
+    /// it played with was ended by the same signal (a batch scheduler's
+    /// SIGTERM reaches every process of the job). The work ends with the
+    /// units below it, as if the interrupt had come before this unit.
+    Interrupted(E),
+}
+
+/// The parts of finished units, folded into a total in unit order whatever
+/// order the threads finish them in: the total holds units `0..n` for the
+/// least `n` not yet finished. A part that comes before the units below it
+/// waits (a few at most: the units run on a pool's threads in order).
+///
+/// With [`in_order`], a unit that failed or was [`Unfinished::Interrupted`]
+/// stops the handing out above it while the units below it finish, so the
+/// total then holds exactly the units below the lowest that did not finish;
+/// the parts above it are dropped. That keeps an interrupted run's units a
+/// prefix even when a unit in progress cannot finish.
+pub struct Folded<A, P> {
+    inner: Mutex<(u64, BTreeMap<u64, P>, A)>,
+}
+
+impl<A, P> Folded<A, P> {
+    /// Nothing folded yet into `total`.
+    pub fn new(total: A) -> Self {
+        Folded {
+            inner: Mutex::new((0, BTreeMap::new(), total)),
+        }
+    }
+
+    /// Unit `unit`'s part: folded now with `fold` if every unit below it is
+    /// in, else kept until they are.
+    pub fn add(&self, unit: u64, part: P, fold: impl Fn(&mut A, P)) {
+        let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (next, waiting, total) = &mut *g;
+        if unit != *next {
+            waiting.insert(unit, part);
+            return;
+        }
+        fold(total, part);
+        *next += 1;
+        while let Some(p) = waiting.remove(next) {
+            fold(total, p);
+            *next += 1;
+        }
+    }
+
+    /// The total, and the number of units it holds (0 to that, less one).
+    pub fn into_total(self) -> (A, u64) {
+        let (next, _, total) = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
+        (total, next)
+    }
+}
+
+/// What [`in_order`] made of work whose units may be
+/// [`Unfinished::Interrupted`]: the threads' states and no error when every
+/// unit taken finished; no state and `e` when the lowest unit that did not
+/// finish was interrupted (`e` says why; the work ends with the units below
+/// it, which only a [`Folded`] holds then); the error of the lowest failed
+/// unit when that came first.
+pub fn interrupted_or_failed<T, E>(
+    r: Result<Vec<T>, Unfinished<E>>,
+) -> Result<(Vec<T>, Option<E>), E> {
+    match r {
+        Ok(states) => Ok((states, None)),
+        Err(Unfinished::Interrupted(e)) => Ok((Vec::new(), Some(e))),
+        Err(Unfinished::Failed(e)) => Err(e),
     }
 }
 
@@ -148,6 +224,46 @@ mod tests {
                 |_| (),
             );
             assert_eq!(r.unwrap_err(), "unit 30", "{threads} threads");
+        }
+    }
+
+    /// A unit interrupted while the units above it finish on other threads:
+    /// the total holds exactly the units below it, on any threads; a failure
+    /// below the interrupted unit still fails the work, one above it does
+    /// not.
+    #[test]
+    fn an_interrupted_unit_leaves_the_units_below_it_folded() {
+        for threads in [1, 2, 4] {
+            for failed in [None, Some(30), Some(80)] {
+                let folded = Folded::new(Vec::new());
+                let r = in_order::<(), (), Unfinished<u64>>(
+                    &pool(threads),
+                    200,
+                    &|| false,
+                    |_| (),
+                    |_, u| {
+                        if u == 57 {
+                            std::thread::sleep(std::time::Duration::from_millis(30));
+                            return Err((u, Unfinished::Interrupted(u)));
+                        }
+                        if Some(u) == failed {
+                            return Err((u, Unfinished::Failed(u)));
+                        }
+                        folded.add(u, u, |t: &mut Vec<u64>, p| t.push(p));
+                        Ok(())
+                    },
+                    |_| (),
+                );
+                let (total, n) = folded.into_total();
+                match failed {
+                    Some(30) => assert_eq!(interrupted_or_failed(r).unwrap_err(), 30),
+                    _ => {
+                        assert_eq!(interrupted_or_failed(r).unwrap().1, Some(57));
+                        assert_eq!(total, (0..57).collect::<Vec<_>>(), "{threads} threads");
+                        assert_eq!(n, 57);
+                    }
+                }
+            }
         }
     }
 }

@@ -143,7 +143,9 @@ fn cfg(threads: usize, games: u64, duplicate: bool) -> LockstepConfig {
 fn run(c: &LockstepConfig) -> (LockstepState, Stop) {
     let mut st = LockstepState::new(c);
     let stop = AtomicBool::new(false);
-    let how = run_lockstep(c, &mut st, &stop, &|_| {}, &mut |_| Ok(())).unwrap();
+    let how = run_lockstep(c, &mut st, &stop, &|_| {}, &mut |_| Ok(()))
+        .unwrap()
+        .0;
     (st, how)
 }
 
@@ -276,7 +278,8 @@ fn resume_gives_the_uninterrupted_result() {
         }
         Ok(())
     })
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!(how, Stop::Interrupted);
     assert!(st.clusters > 0 && st.clusters < 600, "{}", st.clusters);
     let mut loaded: LockstepState = serde_json::from_str(&saved).unwrap();
@@ -290,7 +293,8 @@ fn resume_gives_the_uninterrupted_result() {
         &|_| {},
         &mut |_| Ok(()),
     )
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!(how, Stop::Limit);
     assert_eq!(loaded, whole);
 }
@@ -322,7 +326,8 @@ fn an_interrupt_within_a_step_keeps_every_finished_game() {
                 Ok(())
             },
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(how, Stop::Interrupted, "at {at}");
         // Every finished deal is kept and was handed over to be saved.
         assert!(
@@ -339,7 +344,8 @@ fn an_interrupt_within_a_step_keeps_every_finished_game() {
         let how = run_lockstep(&c1, &mut st, &AtomicBool::new(false), &|_| {}, &mut |_| {
             Ok(())
         })
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(how, Stop::Limit);
         assert_eq!(st, whole, "at {at}");
     }
@@ -374,7 +380,8 @@ fn the_precision_rule_is_looked_at_on_batch_boundaries_only() {
             },
             &mut |_| Ok(()),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         if how != Stop::Interrupted {
             break;
         }
@@ -382,7 +389,8 @@ fn the_precision_rule_is_looked_at_on_batch_boundaries_only() {
     let how = run_lockstep(&c, &mut st, &AtomicBool::new(false), &|_| {}, &mut |_| {
         Ok(())
     })
-    .unwrap();
+    .unwrap()
+    .0;
     assert_eq!(how, Stop::Precision);
     assert_eq!(st, whole);
 }

@@ -1612,3 +1612,123 @@ fn a_hung_program_under_a_long_time_limit_does_not_outlast_an_interrupt() {
     assert!(err.contains("within 10 s of the interrupt"), "{err}");
     assert_all_gone(&dir);
 }
+
+/// Lines in the faulty bots' shared log: the messages they have read.
+fn log_lines(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("log"))
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+/// A batch scheduler's SIGTERM reaches every process of the job, the
+/// programs too, in no set order. A program ended that way used to fail the
+/// game in progress, and with it the whole run: nothing was kept. Now the
+/// games it could not finish are left out, as if the interrupt had come
+/// before them, and every command keeps what finished. Here the programs
+/// get their SIGTERM first and unolab its own a moment later; the run's
+/// games are a prefix (a run of that many games, uninterrupted, gives the
+/// same counts), and a shard resumes from what it kept.
+#[test]
+fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
+    for cmd in ["run", "tournament", "compare", "shard"] {
+        let dir = tempdir(&format!("same-signal-{cmd}"));
+        let out = dir.join("out");
+        let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+        let mut args = vec![
+            if cmd == "shard" { "run" } else { cmd },
+            "--quiet",
+            "--players",
+            "2",
+            "--games",
+            "1000000",
+            "--threads",
+            "2",
+            "--strategies",
+            &spec,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        match cmd {
+            "compare" => args.extend(["--b-seat", "1=first"]),
+            "shard" => args.extend(["--shard", "1/2"]),
+            _ => {}
+        }
+        let child = Command::new(BIN)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while pids(&dir).len() < 2 || log_lines(&dir) < 400 {
+            assert!(t.elapsed() < HANG, "{cmd}: the bots did not play");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for pid in pids(&dir) {
+            let _ = Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status();
+        }
+        std::thread::sleep(Duration::from_millis(150));
+        let st = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let o = child.wait_with_output().unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{cmd}: {err}");
+        assert!(
+            err.contains("could not finish and are left out") && err.contains("SIGTERM"),
+            "{cmd}: {err}"
+        );
+        assert!(!err.contains("error:"), "{cmd}: {err}");
+        assert_all_gone(&dir);
+        match cmd {
+            "run" => {
+                let m: Value = serde_json::from_str(
+                    &std::fs::read_to_string(out.join("manifest.json")).unwrap(),
+                )
+                .unwrap();
+                assert_eq!(m["partial"], true, "{m}");
+                let n = m["games_completed"].as_u64().unwrap();
+                assert!(n > 0 && n < 1_000_000, "{n}");
+                // The same games, played whole: the same wins per strategy.
+                let again = dir.join("again");
+                let n = n.to_string();
+                let mut whole = args.clone();
+                whole[5] = &n;
+                whole[11] = again.to_str().unwrap();
+                let w = unolab(&whole);
+                assert!(w.status.success(), "{}", text(&w.stderr));
+                let wins = |d: &Path| -> Vec<String> {
+                    std::fs::read_to_string(d.join("summary.csv"))
+                        .unwrap()
+                        .lines()
+                        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+                        .collect()
+                };
+                assert_eq!(wins(&out), wins(&again));
+            }
+            "shard" => {
+                let st: Value = serde_json::from_str(
+                    &std::fs::read_to_string(out.join("shard-0001-of-0002.json")).unwrap(),
+                )
+                .unwrap();
+                let done = st["games_done"].as_u64().unwrap();
+                assert!(
+                    done > 0 && st["partial"] == true,
+                    "{done} {}",
+                    st["partial"]
+                );
+            }
+            _ => {
+                let m: Value = serde_json::from_str(
+                    &std::fs::read_to_string(out.join("manifest.json")).unwrap(),
+                )
+                .unwrap();
+                assert!(m.to_string().contains("\"partial\":true"), "{cmd}: {m}");
+            }
+        }
+    }
+}

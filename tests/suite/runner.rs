@@ -62,6 +62,37 @@ fn merging_two_halves_gives_the_whole() {
     assert_eq!(b, whole);
 }
 
+/// Work played a game (or a deal) at a time into small parts
+/// (`RunStats::part`, what a line-up with a program plays into) and
+/// absorbed in order gives the statistics played whole, bit for bit: in
+/// round and match mode, with duplicate deals, with values past a part's
+/// unit bins (turns, points).
+#[test]
+fn parts_absorbed_give_the_whole() {
+    for (mode, duplicate, games) in [
+        (Mode::Round, false, 400),
+        (Mode::Match, false, 30),
+        (Mode::Round, true, 400),
+    ] {
+        let mut cfg = config("classic", 4, "random,points,color", games, mode, 1);
+        cfg.duplicate = duplicate;
+        let mut whole = RunStats::new(&cfg);
+        play_games(&cfg, 0..games, &mut whole).unwrap();
+        let per = if duplicate { 4 } else { 1 };
+        let mut total = RunStats::new(&cfg);
+        for i in (0..games).step_by(per) {
+            let mut part = RunStats::part(&cfg);
+            play_games(&cfg, i..i + per as u64, &mut part).unwrap();
+            total.absorb(&part);
+        }
+        assert_eq!(total, whole, "{mode:?} duplicate {duplicate}");
+        assert!(
+            whole.turns.max().unwrap_or(0) >= 64,
+            "no value past a part's bins"
+        );
+    }
+}
+
 #[test]
 fn win_counts_add_up_to_the_rounds() {
     for (rules, players, strategies, mode) in [

@@ -46,6 +46,25 @@ pub use tuning::tune;
 /// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
 /// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
 /// returned and whether it was interrupted.
+/// A `RuntimeWarning` when the games in progress at an interrupt could not
+/// finish (a program they played with was ended too): they are left out,
+/// with every later one.
+fn warn_unfinished(py: Python<'_>, why: Option<&str>) -> PyResult<()> {
+    let Some(why) = why else {
+        return Ok(());
+    };
+    let text = format!(
+        "the games in progress at the interrupt could not finish and are left out, with every later game ({why})"
+    );
+    let text = std::ffi::CString::new(text.replace('\0', " ")).unwrap_or_default();
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(),
+        &text,
+        1,
+    )
+}
+
 fn drive<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
@@ -198,6 +217,7 @@ pub fn run(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    warn_unfinished(py, outcome.unfinished.as_deref())?;
     if outcome.none_finished() {
         // Figures from no game would be figures without data.
         return Err(nothing_finished());
@@ -285,6 +305,7 @@ pub fn tournament(
         tour::run_from(&cfg, saved, stop, p)
     })?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
+    warn_unfinished(py, outcome.unfinished.as_deref())?;
     if outcome.none_finished() {
         return Err(nothing_finished());
     }
@@ -390,7 +411,8 @@ fn play_experiment(
         saver.save(&state).map_err(crate::errors::os_error)?;
     }
     let (how, interrupted) = driven?;
-    let how = how.map_err(|e| customs.run_error(e.to_string()))?;
+    let (how, unfinished) = how.map_err(|e| customs.run_error(e.to_string()))?;
+    warn_unfinished(py, unfinished.as_deref())?;
     let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
     // The whole run's seconds: a resumed run adds those before it.
     if !idle {

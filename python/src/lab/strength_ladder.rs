@@ -87,6 +87,9 @@ pub fn ladder(
     // The tournament failed during play (a program that broke the protocol,
     // an illegal action under strict rules), as `tournament` says it.
     let outcome = outcome.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    for r in &outcome.rungs {
+        super::warn_unfinished(py, r.outcome.unfinished.as_deref())?;
+    }
     if outcome.rungs.iter().all(|r| r.outcome.none_finished()) {
         return Err(nothing_finished());
     }

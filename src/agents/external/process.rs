@@ -352,6 +352,21 @@ impl Proc {
         }
     }
 
+    /// Whether the program has exited by a signal that stops work (SIGINT,
+    /// SIGTERM or SIGHUP: what a terminal, `kill` or a batch scheduler
+    /// sends), rather than by its own doing.
+    pub(super) fn stopped_by_signal(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            self.status(Duration::ZERO)
+                .and_then(|s| s.signal())
+                .is_some_and(|sig| [1, 2, 15].contains(&sig))
+        }
+        #[cfg(not(unix))]
+        false
+    }
+
     /// Closes the program's input, gives it `wait` to exit, then ends its
     /// process group (SIGTERM, then SIGKILL after [`GRACE_MS`]).
     pub(super) fn end(&mut self, wait: Duration) {

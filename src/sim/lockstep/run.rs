@@ -10,8 +10,8 @@ use super::state::{pair_group, LockstepState, MetricState};
 use super::{check, LockstepConfig};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
-use crate::sim::handout;
-use crate::sim::runner::{Mode, RunConfig, RunError, RunStats, Worker};
+use crate::sim::handout::{self, Folded};
+use crate::sim::runner::{unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -293,13 +293,17 @@ pub const STEP_SECS: f64 = 1.0;
 /// handed out in order and a cluster taken is always finished). The result
 /// depends only on the configuration and the starting state, never on the
 /// thread count, the steps or where a run was interrupted and resumed.
+///
+/// With the stop comes why the clusters in progress at the interrupt could
+/// not finish, when one could not (a program it played with was ended by
+/// the same signal): the state then keeps the clusters below it.
 pub fn run_lockstep(
     cfg: &LockstepConfig,
     st: &mut LockstepState,
     stop: &AtomicBool,
     progress: &(dyn Fn(u64) + Sync),
     on_step: &mut dyn FnMut(&LockstepState) -> Result<(), String>,
-) -> Result<Stop, RunError> {
+) -> Result<(Stop, Option<String>), RunError> {
     check(cfg)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -316,15 +320,18 @@ pub fn run_lockstep(
     let spare: Mutex<Vec<Vec<ArmWorker>>> = Mutex::new(Vec::new());
     let threads = cfg.threads as u64;
     let mut step = threads;
+    let mut unfinished = None;
+    let apart = cfg.arms.iter().any(|a| a.cfg.has_programs());
+    let empty_part = LockstepState::part(cfg);
     loop {
         if at_batch_boundary(cfg, st) && precise_enough(cfg, st) {
-            return Ok(Stop::Precision);
+            return Ok((Stop::Precision, unfinished));
         }
         if st.clusters >= cfg.max_clusters {
-            return Ok(Stop::Limit);
+            return Ok((Stop::Limit, unfinished));
         }
         if stop.load(Ordering::Relaxed) {
-            return Ok(Stop::Interrupted);
+            return Ok((Stop::Interrupted, unfinished));
         }
         let boundary = (st.clusters / cfg.batch + 1).saturating_mul(cfg.batch);
         let until = boundary
@@ -339,7 +346,12 @@ pub fn run_lockstep(
         let clock = Instant::now();
         let done = AtomicU64::new(0);
         let before = st.clusters;
-        let parts = handout::in_order(
+        // With a program in an arm each chunk is played into a part of its
+        // own and folded in order: a chunk that a program's death after an
+        // interrupt keeps from finishing leaves the chunks below it.
+        // Without, each thread adds its chunks up itself (the runner's).
+        let folded = Folded::new(empty.clone());
+        let r = handout::in_order(
             &pool,
             chunks,
             &|| stop.load(Ordering::Relaxed),
@@ -353,26 +365,37 @@ pub fn run_lockstep(
                 });
                 (workers, empty.clone())
             },
-            |(workers, part), k| {
+            |(workers, acc), k| {
                 let s = start + k * chunk;
                 let e = (s + chunk).min(end);
-                play_clusters(cfg, workers, s..e, part)
-                    .map_err(|err| (err.game().unwrap_or(s), err))?;
+                let mut part = apart.then(|| empty_part.clone());
+                if let Err(err) = play_clusters(cfg, workers, s..e, part.as_mut().unwrap_or(acc)) {
+                    let interrupted = apart && stop.load(Ordering::SeqCst);
+                    return Err(unfinished_or_failed(interrupted, s, err));
+                }
+                if let Some(p) = part {
+                    folded.add(k, p, |t, p| t.absorb(&p));
+                }
                 progress(before + done.fetch_add(e - s, Ordering::Relaxed) + (e - s));
                 Ok(())
             },
-            |(workers, part)| {
+            |(workers, acc)| {
                 spare
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .push(workers);
-                part
+                acc
             },
-        )?;
-        // The parts hold every cluster taken, all finished: a prefix of
-        // this step's clusters, the whole step unless interrupted (a step
-        // left short was halted by `stop`: nothing else ends it early
-        // without an error).
+        );
+        let (parts, why) = handout::interrupted_or_failed(r)?;
+        if let Some(why) = why {
+            unfinished = Some(why.to_string());
+        }
+        // The parts hold every cluster below the first that did not finish:
+        // a prefix of this step's clusters, the whole step unless
+        // interrupted (a step left short was halted by `stop`: nothing else
+        // ends it early without an error).
+        st.merge(&folded.into_total().0);
         for p in &parts {
             st.merge(p);
         }
@@ -381,7 +404,7 @@ pub fn run_lockstep(
                 on_step(st).map_err(RunError::Invalid)?;
                 progress(st.clusters);
             }
-            return Ok(Stop::Interrupted);
+            return Ok((Stop::Interrupted, unfinished));
         }
         debug_assert_eq!(cfg.first_cluster + st.clusters, end);
         on_step(st).map_err(RunError::Invalid)?;

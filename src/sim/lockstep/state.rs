@@ -181,6 +181,18 @@ pub struct LockstepState {
 impl LockstepState {
     /// The empty state of `cfg`.
     pub fn new(cfg: &LockstepConfig) -> LockstepState {
+        LockstepState::shaped(cfg, RunStats::new)
+    }
+
+    /// The empty state of a part of the work of `cfg`, a unit played apart
+    /// to be [`absorbed`](LockstepState::absorb): its arms' statistics are
+    /// [parts](RunStats::part).
+    pub fn part(cfg: &LockstepConfig) -> LockstepState {
+        LockstepState::shaped(cfg, RunStats::part)
+    }
+
+    /// The empty state of `cfg`, each arm's statistics made by `stats`.
+    fn shaped(cfg: &LockstepConfig, stats: fn(&RunConfig) -> RunStats) -> LockstepState {
         let layouts: Vec<Layout> = cfg.arms.iter().map(|a| Layout::new(&a.cfg)).collect();
         let arms = cfg
             .arms
@@ -189,7 +201,7 @@ impl LockstepState {
             .map(|(a, l)| ArmState {
                 label: a.label.clone(),
                 seating: Some(a.cfg.seating),
-                stats: RunStats::new(&a.cfg),
+                stats: stats(&a.cfg),
                 metrics: l
                     .keys
                     .iter()
@@ -267,9 +279,18 @@ impl LockstepState {
 
     /// Adds everything of `o` (a state of the same configuration over other clusters).
     pub fn merge(&mut self, o: &LockstepState) {
+        self.merge_with(o, RunStats::merge);
+    }
+
+    /// Adds a [`part`](LockstepState::part) of the work.
+    pub fn absorb(&mut self, part: &LockstepState) {
+        self.merge_with(part, RunStats::absorb);
+    }
+
+    fn merge_with(&mut self, o: &LockstepState, stats: fn(&mut RunStats, &RunStats)) {
         self.clusters += o.clusters;
         for (a, b) in self.arms.iter_mut().zip(&o.arms) {
-            a.stats.merge(&b.stats);
+            stats(&mut a.stats, &b.stats);
             for (m, n) in a.metrics.iter_mut().zip(&b.metrics) {
                 m.sums.merge(&n.sums);
             }

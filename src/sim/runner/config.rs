@@ -165,6 +165,14 @@ impl RunConfig {
         crate::sim::seating::arrangement_count(&mult)
     }
 
+    /// Whether a program plays in the line-up ([`StrategySpec::is_external`]):
+    /// a unit of work may then be left unfinished by an interrupt (the same
+    /// signal can end the program), and is played apart, to be dropped
+    /// whole ([`crate::sim::handout::Unfinished`]).
+    pub fn has_programs(&self) -> bool {
+        self.lineup.iter().any(StrategySpec::is_external)
+    }
+
     /// Games per cluster: the games that share a deal with duplicate play
     /// (`players`), else 1.
     pub fn games_per_cluster(&self) -> u64 {

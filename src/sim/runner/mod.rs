@@ -17,7 +17,7 @@ pub use run_stats::{
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
-use crate::sim::handout;
+use crate::sim::handout::{self, Folded, Unfinished};
 use crate::sim::seating::{Arrangements, Seating};
 use open_cluster::{close_cluster, cluster_counts, OpenCluster};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -251,6 +251,22 @@ pub(crate) fn play_range(
     Ok(())
 }
 
+/// The error of a unit that failed at `start` or after: a failure, or, when
+/// the work was already `interrupted` (and the unit played apart: a program
+/// in the line-up), a unit left unfinished (the program was ended by the
+/// same signal).
+pub(crate) fn unfinished_or_failed(
+    interrupted: bool,
+    start: u64,
+    e: RunError,
+) -> (u64, Unfinished<RunError>) {
+    if interrupted {
+        (start, Unfinished::Interrupted(e))
+    } else {
+        (e.game().unwrap_or(start), Unfinished::Failed(e))
+    }
+}
+
 /// Runs every game of `cfg` on `cfg.threads` threads. `progress` is called with
 /// the number of games finished after each unit of work; setting `stop` makes
 /// the run end after the units in progress, with `partial = true`.
@@ -265,7 +281,15 @@ pub fn run(
         .map_err(|e| RunError::Invalid(format!("cannot start {} threads: {e}", cfg.threads)))?;
     let done = AtomicU64::new(0);
     let chunk = cfg.chunk_games();
-    let parts = handout::in_order(
+    // With a program in the line-up each chunk is played into a part of its
+    // own and folded in order, so that a chunk that a program's death after
+    // an interrupt keeps from finishing leaves the chunks below it, not a
+    // half-played one. Without, a chunk always finishes, and each thread
+    // adds its chunks up itself.
+    let apart = cfg.has_programs();
+    let empty_part = RunStats::part(cfg);
+    let folded = Folded::new(RunStats::new(cfg));
+    let r = handout::in_order(
         &pool,
         cfg.games.div_ceil(chunk),
         &|| stop.load(Ordering::Relaxed),
@@ -273,19 +297,31 @@ pub fn run(
         |(w, stats), k| {
             let start = k * chunk;
             let end = (start + chunk).min(cfg.games);
+            let mut part = apart.then(|| empty_part.clone());
             // The failure reported is the lowest game's, whatever the threads.
-            play_range(cfg, w, start..end, stats).map_err(|e| (e.game().unwrap_or(start), e))?;
+            if let Err(e) = play_range(cfg, w, start..end, part.as_mut().unwrap_or(stats)) {
+                return Err(unfinished_or_failed(
+                    apart && stop.load(Ordering::SeqCst),
+                    start,
+                    e,
+                ));
+            }
+            if let Some(p) = part {
+                folded.add(k, p, |t, p| t.absorb(&p));
+            }
             progress(done.fetch_add(end - start, Ordering::Relaxed) + (end - start));
             Ok(())
         },
         |(_, stats)| stats,
-    )?;
-    let mut total = RunStats::new(cfg);
+    );
+    let (parts, unfinished) = handout::interrupted_or_failed(r)?;
+    let (mut total, _) = folded.into_total();
     for p in &parts {
         total.merge(p);
     }
     Ok(RunOutcome {
         partial: total.games < cfg.games,
         stats: total,
+        unfinished: unfinished.map(|e| e.to_string()),
     })
 }

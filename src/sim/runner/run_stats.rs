@@ -22,6 +22,10 @@ fn dense_bins(max: u32) -> usize {
 /// The most unit bins of the turns and rounds-per-match histograms.
 pub const DENSE_CAP: usize = 1 << 16;
 
+/// The most unit bins of a part's histograms ([`RunStats::part`]): the
+/// values of a game or a few.
+pub const PART_BINS: usize = 64;
+
 /// Statistics of one strategy across all the seats it held.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StrategyStats {
@@ -95,6 +99,21 @@ pub struct RunStats {
 
 impl RunStats {
     pub fn new(cfg: &RunConfig) -> RunStats {
+        RunStats::shaped(cfg, usize::MAX)
+    }
+
+    /// The empty statistics of a part of the work of `cfg`, a unit played
+    /// apart to be [`absorbed`](RunStats::absorb) into the whole: the same
+    /// shape, with histograms of at most [`PART_BINS`] unit bins (values past
+    /// them are kept exactly all the same), so that a part is made and
+    /// absorbed in a time that does not grow with the histograms' caps.
+    pub fn part(cfg: &RunConfig) -> RunStats {
+        RunStats::shaped(cfg, PART_BINS)
+    }
+
+    /// The empty statistics of `cfg`, histograms of at most `most` unit bins.
+    fn shaped(cfg: &RunConfig, most: usize) -> RunStats {
+        let hist = |cap: usize| Histogram::new(cap.min(most));
         let names = cfg.strategy_names();
         RunStats {
             players: cfg.players,
@@ -117,8 +136,8 @@ impl RunStats {
                     round_wins: 0,
                     match_wins: 0,
                     illegal: 0,
-                    round_points: Histogram::new(POINTS_CAP),
-                    match_points: Histogram::new(POINTS_CAP),
+                    round_points: hist(POINTS_CAP),
+                    match_points: hist(POINTS_CAP),
                     penalty_round_sq: (cfg.rules.settings.scoring
                         == crate::engine::rules::Scoring::Penalty)
                         .then_some(0),
@@ -132,10 +151,10 @@ impl RunStats {
                 cfg.players
             ],
             position_wins: vec![0; cfg.players],
-            turns: Histogram::new(dense_bins(cfg.rules.settings.max_turns)),
-            cards_drawn: Histogram::new(DRAWN_CAP),
-            uno_penalties_per_round: Histogram::new(64),
-            rounds_per_match: Histogram::new(dense_bins(cfg.rules.settings.max_rounds)),
+            turns: hist(dense_bins(cfg.rules.settings.max_turns)),
+            cards_drawn: hist(DRAWN_CAP),
+            uno_penalties_per_round: hist(64),
+            rounds_per_match: hist(dense_bins(cfg.rules.settings.max_rounds)),
             clusters: (cfg.duplicate || cfg.mode == Mode::Match)
                 .then(|| ClusterSums::new(cfg.players, names.len())),
         }
@@ -237,6 +256,11 @@ pub struct RunOutcome {
     pub stats: RunStats,
     /// True when the run was interrupted before all games were played.
     pub partial: bool,
+    /// Why the games in progress at an interrupt did not finish, when one
+    /// could not (a program it played with was ended by the same signal):
+    /// those games are left out with every later one, as if the interrupt
+    /// had come before them.
+    pub unfinished: Option<String>,
 }
 
 impl RunOutcome {

@@ -9,8 +9,10 @@
 use super::{shard_kind, Progress, Shard, ShardFile, SHARD_FORMAT, SHARD_VERSION};
 use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::handout;
-use crate::sim::runner::{play_range, Mode, RunConfig, RunError, RunStats, Worker};
+use crate::sim::handout::{self, Folded};
+use crate::sim::runner::{
+    play_range, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
+};
 use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -353,6 +355,10 @@ const CHUNKS_LISTED: usize = 1 << 16;
 /// then play goes on. Checkpoints change when the statistics are added, never
 /// what they are. An error of `checkpoint` ends the work with that error.
 /// `cfg` must be the configuration of the state ([`RunSpec::to_config`]).
+///
+/// Returns why the chunks in progress at an interrupt could not finish, when
+/// one could not (a program it played with was ended by the same signal):
+/// the state then holds the chunks below it.
 pub fn run_shard(
     cfg: &RunConfig,
     state: &mut ShardState,
@@ -360,14 +366,14 @@ pub fn run_shard(
     progress: &(dyn Fn(u64) + Sync),
     every: Duration,
     checkpoint: &mut dyn FnMut(&ShardState) -> Result<(), String>,
-) -> Result<(), RunError> {
+) -> Result<Option<String>, RunError> {
     if RunSpec::of(cfg) != state.config {
         return Err(RunError::Invalid(
             "the shard state belongs to another configuration".into(),
         ));
     }
     if state.todo(cfg.chunk_games(), 1).is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -377,6 +383,9 @@ pub fn run_shard(
     // One worker per thread for the whole session (external programs are
     // started once, not at every checkpoint).
     let workers: Vec<Mutex<Option<Worker>>> = (0..cfg.threads).map(|_| Mutex::new(None)).collect();
+    let mut unfinished = None;
+    let apart = cfg.has_programs();
+    let empty_part = RunStats::part(cfg);
     loop {
         // A session's work is listed a part at a time (a checkpoint after
         // each part at the latest).
@@ -386,7 +395,12 @@ pub fn run_shard(
         }
         let pause = AtomicBool::new(false);
         let epoch = Instant::now();
-        let parts = handout::in_order(
+        // With a program in the line-up each chunk is played into a part of
+        // its own and folded in order: a chunk that a program's death after
+        // an interrupt keeps from finishing leaves the chunks below it.
+        // Without, each thread adds its chunks up itself (the runner's).
+        let folded = Folded::new((RunStats::new(cfg), Vec::new()));
+        let r = handout::in_order(
             &pool,
             todo.len() as u64,
             &|| stop.load(Ordering::Relaxed) || pause.load(Ordering::Relaxed),
@@ -399,10 +413,19 @@ pub fn run_shard(
                 let r = todo[k as usize].clone();
                 // A chunk is played whole (the flags are read between chunks);
                 // after a failure nothing since the last checkpoint is kept.
-                play_range(cfg, w, r.clone(), stats)
-                    .map_err(|e| (e.game().unwrap_or(r.start), e))?;
+                let mut part = apart.then(|| empty_part.clone());
+                if let Err(e) = play_range(cfg, w, r.clone(), part.as_mut().unwrap_or(stats)) {
+                    let interrupted = apart && stop.load(Ordering::SeqCst);
+                    return Err(unfinished_or_failed(interrupted, r.start, e));
+                }
                 let n = r.end - r.start;
-                finished.push(r);
+                match part {
+                    Some(p) => folded.add(k, (p, r), |(stats, ranges), (p, r)| {
+                        stats.absorb(&p);
+                        ranges.push(r);
+                    }),
+                    None => finished.push(r),
+                }
                 progress(done.fetch_add(n, Ordering::Relaxed) + n);
                 if epoch.elapsed() >= every {
                     pause.store(true, Ordering::Relaxed);
@@ -413,14 +436,20 @@ pub fn run_shard(
                 *workers[t].lock().unwrap_or_else(|p| p.into_inner()) = Some(w);
                 (stats, finished)
             },
-        )?;
+        );
+        let (parts, cut) = handout::interrupted_or_failed(r)?;
+        let ((stats, ranges), _) = folded.into_total();
+        state.add(&ranges, &stats);
         for (stats, ranges) in &parts {
             state.add(ranges, stats);
+        }
+        if let Some(why) = cut {
+            unfinished.get_or_insert(why.to_string());
         }
         state.progress.threads = cfg.threads;
         if state.progress.partial && !stop.load(Ordering::Relaxed) {
             checkpoint(state).map_err(RunError::Invalid)?;
         }
     }
-    Ok(())
+    Ok(unfinished)
 }
