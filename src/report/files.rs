@@ -83,7 +83,7 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(
         }
     };
     for (k, (_, contents)) in files.iter().enumerate() {
-        if let Err(e) = std::fs::write(&temps[k], contents) {
+        if let Err(e) = write_durably(&temps[k], contents.as_ref()) {
             remove_from(0);
             return Err(format!("cannot write {}: {e}", targets[k].display()));
         }
@@ -94,11 +94,30 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(
             return Err(format!("cannot write {}: {e}", target.display()));
         }
     }
+    // The renames themselves reach the disk with the folder's entries.
+    // Some file systems cannot sync a folder: the files are synced anyway.
+    if let Ok(d) = std::fs::File::open(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) {
+        let _ = d.sync_all();
+    }
     drop(writing);
     for t in &targets {
         remove_stale_temporaries(t);
     }
     Ok(())
+}
+
+/// Writes `bytes` to `path` and waits until they are on the disk, so that
+/// the rename that follows never puts an empty or partly written file in
+/// place of the old one after a power loss or a crash of the machine.
+fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 /// The temporary files of the writes in progress ([`Writing`]).
