@@ -1248,3 +1248,39 @@ def test_an_empty_out_is_refused_not_taken_for_the_current_folder(tmp_path, monk
             call()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.csv"]
     assert (tmp_path / "summary.csv").read_text() == "kept"
+
+
+def test_a_program_ended_by_the_same_signal_leaves_the_finished_games(tmp_path):
+    """A scheduler's SIGTERM reaches the agent programs too: the games a
+    program could not finish are left out (a RuntimeWarning says so) and the
+    call keeps what finished, as on the command line."""
+    import _thread
+
+    pids = tmp_path / "pids"
+    bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
+
+    def stop_all():
+        t = time.monotonic()
+        while not pids.exists() and time.monotonic() - t < 60:
+            time.sleep(0.02)
+        time.sleep(0.5)
+        for pid in pids.read_text().split():
+            os.kill(int(pid), signal.SIGTERM)
+        time.sleep(0.15)
+        _thread.interrupt_main()
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    stopper = threading.Thread(target=stop_all)
+    stopper.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="could not finish and are left out"):
+            with pytest.raises(KeyboardInterrupt) as e:
+                unolab.run([bot, "random"], players=2, games=1_000_000, threads=1,
+                           out=tmp_path / "partial")
+    finally:
+        stopper.join()
+        signal.signal(signal.SIGINT, previous)
+    r = e.value.result
+    assert r.partial and 0 < r["games"] < 1_000_000
+    manifest = json.loads((tmp_path / "partial" / "manifest.json").read_text())
+    assert manifest["partial"] is True and manifest["games_completed"] == r["games"]

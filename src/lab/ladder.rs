@@ -15,6 +15,7 @@ use crate::agents::StrategySpec;
 use crate::agents::{HookAt, Hooked, Seat};
 use crate::engine::game::Observation;
 use crate::engine::rules::{RuleSetFile, Rules};
+use crate::sim::runner::cut_short;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -334,7 +335,8 @@ pub fn run_from(
             Some(s) => (Some(s.results), s.speeds),
             None => (None, None),
         };
-        let outcome = tournament::run_from(&t, results, stop, &|d| progress(k, Step::Games(d)))?;
+        let mut outcome =
+            tournament::run_from(&t, results, stop, &|d| progress(k, Step::Games(d)))?;
         let partial = outcome.partial;
         let mut speeds = Vec::with_capacity(cfg.entrants.len());
         match timed {
@@ -345,7 +347,16 @@ pub fn run_from(
                         break;
                     }
                     progress(k, Step::Timing(i));
-                    speeds.push(speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds)?);
+                    match speed(&cfg.rules, players, e, cfg.seed, cfg.speed_seconds) {
+                        Ok(s) => speeds.push(s),
+                        // A program timed when the signal that stopped the
+                        // work ended it too: its timing is left unfinished.
+                        Err(why) if cut_short(e.is_program(), stop) => {
+                            outcome.unfinished.get_or_insert(why.to_string());
+                            break;
+                        }
+                        Err(why) => return Err(why),
+                    }
                 }
             }
             _ => {}

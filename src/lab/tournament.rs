@@ -21,6 +21,7 @@ use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
 use crate::engine::rules::Rules;
 use crate::sim::handout::{self, Folded, Unfinished};
+use crate::sim::runner::cut_short;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -267,7 +268,7 @@ pub fn run_from(
                 };
                 // Only a program can be ended by the signal that stopped the
                 // work; any other failure is one.
-                return Err(if programs && stop.load(Ordering::SeqCst) {
+                return Err(if cut_short(programs, stop) {
                     (start, Unfinished::Interrupted(e))
                 } else {
                     (game, Unfinished::Failed(e))

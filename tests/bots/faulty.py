@@ -22,7 +22,8 @@ Plays like a minimal legal bot, except at decision N (1-based) where MODE says:
 MODE may end in "+helper": at start it starts a helper process (`sleep
 1234`) that shares its standard input and output, as a shell wrapper or a
 server would, and leaves it running; "+stubborn" does the same with a helper
-that ignores SIGTERM.
+that ignores SIGTERM; "+graceful" starts no helper and exits with status 143
+on SIGTERM.
 With PIDFILE, its process id is appended to that file at start (and a
 helper's to PIDFILE-helpers); with LOGFILE, every line it reads is appended
 to that file ("{pid}" in its name is replaced by the process id).
@@ -39,7 +40,11 @@ n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 if len(sys.argv) > 3:
     with open(sys.argv[3], "a") as f:
         f.write(f"{os.getpid()}\n")
-if helper:
+if helper == "graceful":
+    # Catches SIGTERM and exits with 143, as a runtime that shuts down
+    # cleanly on it does (the JVM).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+elif helper:
     ignore = (lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN)) if helper == "stubborn" else None
     child = subprocess.Popen(["sleep", "1234"], preexec_fn=ignore)
     if len(sys.argv) > 3:

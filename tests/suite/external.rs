@@ -1630,10 +1630,17 @@ fn log_lines(dir: &Path) -> usize {
 /// same counts), and a shard resumes from what it kept.
 #[test]
 fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
-    for cmd in ["run", "tournament", "compare", "shard"] {
-        let dir = tempdir(&format!("same-signal-{cmd}"));
+    // The last: a program that catches SIGTERM and exits with 143.
+    for (cmd, mode) in [
+        ("run", "ok"),
+        ("tournament", "ok"),
+        ("compare", "ok"),
+        ("shard", "ok"),
+        ("run", "ok+graceful"),
+    ] {
+        let dir = tempdir(&format!("same-signal-{cmd}-{mode}"));
         let out = dir.join("out");
-        let spec = format!("{},random", faulty("ok", "ok", 1, &dir));
+        let spec = format!("{},random", faulty("ok", mode, 1, &dir));
         let mut args = vec![
             if cmd == "shard" { "run" } else { cmd },
             "--quiet",
@@ -1678,9 +1685,14 @@ fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
         let o = child.wait_with_output().unwrap();
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(130), "{cmd}: {err}");
+        let how = if mode == "ok" {
+            "SIGTERM"
+        } else {
+            "exit status: 143"
+        };
         assert!(
-            err.contains("could not finish and are left out") && err.contains("SIGTERM"),
-            "{cmd}: {err}"
+            err.contains("could not finish and are left out") && err.contains(how),
+            "{cmd} {mode}: {err}"
         );
         assert!(!err.contains("error:"), "{cmd}: {err}");
         assert_all_gone(&dir);

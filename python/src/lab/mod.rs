@@ -42,10 +42,6 @@ pub use tuning::tune;
 
 // ----- the long work, off the interpreter's lock -------------------------------
 
-/// Runs `work` in a thread of its own with the interpreter's lock released;
-/// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
-/// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
-/// returned and whether it was interrupted.
 /// A `RuntimeWarning` when the games in progress at an interrupt could not
 /// finish (a program they played with was ended too): they are left out,
 /// with every later one.
@@ -65,6 +61,10 @@ fn warn_unfinished(py: Python<'_>, why: Option<&str>) -> PyResult<()> {
     )
 }
 
+/// Runs `work` in a thread of its own with the interpreter's lock released;
+/// the calling thread handles signals (a `KeyboardInterrupt` sets the stop
+/// flag) and calls `progress(done, total)` every 50 ms. Returns what `work`
+/// returned and whether it was interrupted.
 fn drive<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
@@ -95,6 +95,10 @@ fn drive<T: Send>(
                     if let Err(e) = py.check_signals() {
                         if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
                             interrupted = true;
+                            // The flag first, as the command line's
+                            // handler does: a fault released by the
+                            // interrupt then finds the work stopped.
+                            stop.store(true, Ordering::SeqCst);
                             // A program that hangs no longer holds the
                             // games in progress.
                             unolab::agents::external::interrupted();
@@ -217,7 +221,6 @@ pub fn run(
     let clock = Instant::now();
     let (outcome, interrupted) = drive(py, progress, cfg.games, |stop, p| sim::run(&cfg, stop, p))?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
-    warn_unfinished(py, outcome.unfinished.as_deref())?;
     if outcome.none_finished() {
         // Figures from no game would be figures without data.
         return Err(nothing_finished());
@@ -229,12 +232,16 @@ pub fn run(
         partial: outcome.partial,
         started_utc: started,
     };
-    finish(
+    let done = finish(
         &out,
         |dir| report.write_dir(dir, &command("run", call)),
         report.to_json(),
         interrupted && outcome.partial,
-    )
+    )?;
+    // After the results are written: a warning made an error
+    // (`-W error`) must not lose them.
+    warn_unfinished(py, outcome.unfinished.as_deref())?;
+    Ok(done)
 }
 
 /// `unolab tournament`: the JSON of `--json` and whether it was interrupted.
@@ -305,7 +312,6 @@ pub fn tournament(
         tour::run_from(&cfg, saved, stop, p)
     })?;
     let outcome = outcome.map_err(|e| customs.run_error(e.to_string()))?;
-    warn_unfinished(py, outcome.unfinished.as_deref())?;
     if outcome.none_finished() {
         return Err(nothing_finished());
     }
@@ -315,7 +321,7 @@ pub fn tournament(
         elapsed_s: before_s + clock.elapsed().as_secs_f64(),
         started_utc: started,
     };
-    finish(
+    let done = finish(
         &out,
         |dir| {
             report.write_dir(dir, &commands)?;
@@ -323,7 +329,9 @@ pub fn tournament(
         },
         report.to_json(),
         interrupted && outcome.partial,
-    )
+    )?;
+    warn_unfinished(py, outcome.unfinished.as_deref())?;
+    Ok(done)
 }
 
 /// Where an experiment's results go, and what happens to what is there:
@@ -412,7 +420,6 @@ fn play_experiment(
     }
     let (how, interrupted) = driven?;
     let (how, unfinished) = how.map_err(|e| customs.run_error(e.to_string()))?;
-    warn_unfinished(py, unfinished.as_deref())?;
     let idle = resumed_from == Some(state.clusters) && how != Stop::Interrupted;
     // The whole run's seconds: a resumed run adds those before it.
     if !idle {
@@ -432,12 +439,14 @@ fn play_experiment(
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
-    finish(
+    let done = finish(
         &if idle { None } else { out },
         |dir| report.write_dir(dir),
         report.to_json(),
         interrupted && how == Stop::Interrupted,
-    )
+    )?;
+    warn_unfinished(py, unfinished.as_deref())?;
+    Ok(done)
 }
 
 /// A configuration the lab refused: a rule-set or preset file that cannot

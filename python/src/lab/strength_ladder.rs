@@ -87,9 +87,6 @@ pub fn ladder(
     // The tournament failed during play (a program that broke the protocol,
     // an illegal action under strict rules), as `tournament` says it.
     let outcome = outcome.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    for r in &outcome.rungs {
-        super::warn_unfinished(py, r.outcome.unfinished.as_deref())?;
-    }
     if outcome.rungs.iter().all(|r| r.outcome.none_finished()) {
         return Err(nothing_finished());
     }
@@ -100,7 +97,7 @@ pub fn ladder(
         elapsed_s: before_s + clock.elapsed().as_secs_f64(),
         started_utc: started,
     };
-    finish(
+    let done = finish(
         &out,
         |dir| {
             report.write_dir(dir, &commands)?;
@@ -108,7 +105,13 @@ pub fn ladder(
         },
         report.to_json(),
         interrupted && outcome.partial,
-    )
+    )?;
+    // After the results are written: a warning made an error must not
+    // lose them.
+    for r in &outcome.rungs {
+        super::warn_unfinished(py, r.outcome.unfinished.as_deref())?;
+    }
+    Ok(done)
 }
 
 /// `unolab ladder FILE --redraw`: `ladder.svg` drawn again from the output

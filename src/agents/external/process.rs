@@ -352,16 +352,19 @@ impl Proc {
         }
     }
 
-    /// Whether the program has exited by a signal that stops work (SIGINT,
-    /// SIGTERM or SIGHUP: what a terminal, `kill` or a batch scheduler
-    /// sends), rather than by its own doing.
+    /// Whether the program has exited by a signal that stops work (SIGHUP,
+    /// SIGINT or SIGTERM: what a terminal, `kill` or a batch scheduler
+    /// sends), killed by it or exiting with the code a shell gives such a
+    /// death (129, 130, 143: what a runtime that catches the signal, as the
+    /// JVM does, exits with), rather than by its own doing.
     pub(super) fn stopped_by_signal(&self) -> bool {
         #[cfg(unix)]
         {
             use std::os::unix::process::ExitStatusExt;
-            self.status(Duration::ZERO)
-                .and_then(|s| s.signal())
-                .is_some_and(|sig| [1, 2, 15].contains(&sig))
+            self.status(Duration::ZERO).is_some_and(|s| {
+                s.signal().is_some_and(|sig| [1, 2, 15].contains(&sig))
+                    || s.code().is_some_and(|c| [129, 130, 143].contains(&c))
+            })
         }
         #[cfg(not(unix))]
         false

@@ -11,7 +11,9 @@ use super::{check, LockstepConfig};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
 use crate::sim::handout::{self, Folded};
-use crate::sim::runner::{unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker};
+use crate::sim::runner::{
+    cut_short, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -370,8 +372,7 @@ pub fn run_lockstep(
                 let e = (s + chunk).min(end);
                 let mut part = apart.then(|| empty_part.clone());
                 if let Err(err) = play_clusters(cfg, workers, s..e, part.as_mut().unwrap_or(acc)) {
-                    let interrupted = apart && stop.load(Ordering::SeqCst);
-                    return Err(unfinished_or_failed(interrupted, s, err));
+                    return Err(unfinished_or_failed(cut_short(apart, stop), s, err));
                 }
                 if let Some(p) = part {
                     folded.add(k, p, |t, p| t.absorb(&p));

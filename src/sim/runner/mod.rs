@@ -251,10 +251,16 @@ pub(crate) fn play_range(
     Ok(())
 }
 
-/// The error of a unit that failed at `start` or after: a failure, or, when
-/// the work was already `interrupted` (and the unit played apart: a program
-/// in the line-up), a unit left unfinished (the program was ended by the
-/// same signal).
+/// Whether a unit that failed now was cut short by the interrupt: the work
+/// was interrupted (`stop`), the unit played apart (`apart`: a program in
+/// the line-up) and a program was stopped by a signal. Any other failure,
+/// after an interrupt or not, is one.
+pub(crate) fn cut_short(apart: bool, stop: &AtomicBool) -> bool {
+    apart && stop.load(Ordering::SeqCst) && crate::agents::external::stopped_by_signal()
+}
+
+/// The error of a unit that failed at `start` or after: a failure, or a
+/// unit left unfinished when it was [`cut_short`] (`interrupted`).
 pub(crate) fn unfinished_or_failed(
     interrupted: bool,
     start: u64,
@@ -300,11 +306,7 @@ pub fn run(
             let mut part = apart.then(|| empty_part.clone());
             // The failure reported is the lowest game's, whatever the threads.
             if let Err(e) = play_range(cfg, w, start..end, part.as_mut().unwrap_or(stats)) {
-                return Err(unfinished_or_failed(
-                    apart && stop.load(Ordering::SeqCst),
-                    start,
-                    e,
-                ));
+                return Err(unfinished_or_failed(cut_short(apart, stop), start, e));
             }
             if let Some(p) = part {
                 folded.add(k, p, |t, p| t.absorb(&p));

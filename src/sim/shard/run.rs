@@ -11,7 +11,7 @@ use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
 use crate::sim::handout::{self, Folded};
 use crate::sim::runner::{
-    play_range, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
+    cut_short, play_range, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
 };
 use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
@@ -415,8 +415,7 @@ pub fn run_shard(
                 // after a failure nothing since the last checkpoint is kept.
                 let mut part = apart.then(|| empty_part.clone());
                 if let Err(e) = play_range(cfg, w, r.clone(), part.as_mut().unwrap_or(stats)) {
-                    let interrupted = apart && stop.load(Ordering::SeqCst);
-                    return Err(unfinished_or_failed(interrupted, r.start, e));
+                    return Err(unfinished_or_failed(cut_short(apart, stop), r.start, e));
                 }
                 let n = r.end - r.start;
                 match part {
