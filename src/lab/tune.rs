@@ -18,7 +18,8 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
-use crate::sim::handout;
+use crate::sim::handout::{self, Folded, Unfinished};
+use crate::sim::runner::cut_short;
 use crate::sim::stats::{normal, wilson95, Z95};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -272,6 +273,11 @@ impl TuneConfig {
     }
 
     /// The line-up with `arm` at entry 0 and the field cycled behind it.
+    /// Whether an external program is in the field.
+    fn has_programs(&self) -> bool {
+        self.field.iter().any(StrategySpec::is_external)
+    }
+
     fn lineup(&self, arm: Entrant) -> Vec<Entrant> {
         let mut v = vec![arm];
         for j in 1..self.players {
@@ -436,7 +442,7 @@ pub fn tune(
             })
             .collect();
         let range = g as u64 * cfg.games..(g as u64 + 1) * cfg.games;
-        let wins: Vec<u64> = pool.install(|| {
+        let wins = pool.install(|| {
             xs.par_iter()
                 .map(|x| {
                     let arm = cfg.heuristic(&cfg.name, params_at(&base, x));
@@ -452,7 +458,17 @@ pub fn tune(
                     .map(|_| w)
                 })
                 .collect::<Result<Vec<u64>, IllegalActionError>>()
-        })?;
+        });
+        let wins = match wins {
+            Ok(w) => w,
+            // A program of the field ended by the signal that stopped the
+            // work: the generation is dropped, as an interrupt drops it.
+            Err(_) if cut_short(cfg.has_programs(), stop) => {
+                interrupted = true;
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
         // Interrupted within the generation: its games are dropped, and the
         // mean stays the one the generations before it reached.
         if stop.load(Ordering::Relaxed) {
@@ -522,14 +538,19 @@ pub fn holdout(
     let arms = [cfg.lineup(tuned), cfg.lineup(start), vs_start];
     const CHUNK: u64 = 2000;
     let chunks = cfg.holdout_games.div_ceil(CHUNK);
-    // Per thread: wins of each arm, games won by tuned but not start, the
-    // reverse, and the games played (sums: the same on any threads).
-    let parts = handout::in_order(
+    // Per chunk: wins of each arm, games won by tuned but not start, the
+    // reverse, and the games played (sums: the same on any threads),
+    // folded in order: a chunk that a program's death after an interrupt
+    // keeps from finishing leaves the chunks below it.
+    let folded = Folded::new([0u64; 6]);
+    let programs = cfg.has_programs();
+    let r = handout::in_order(
         pool,
         chunks,
         &|| stop.load(Ordering::Relaxed),
-        |_| [0u64; 6],
-        |t, c| {
+        |_| (),
+        |_, c| {
+            let mut t = [0u64; 6];
             let lo = c * CHUNK;
             let hi = ((c + 1) * CHUNK).min(cfg.holdout_games);
             let range = HOLDOUT_BASE + lo..HOLDOUT_BASE + hi;
@@ -549,18 +570,25 @@ pub fn holdout(
                     t[4] += (w[1] && !w[0]) as u64;
                 },
             )
-            .map_err(|e| (lo, e))?;
+            .map_err(|e| {
+                if cut_short(programs, stop) {
+                    (lo, Unfinished::Interrupted(e))
+                } else {
+                    (lo, Unfinished::Failed(e))
+                }
+            })?;
             t[5] += hi - lo;
+            folded.add(c, t, |total, p| {
+                for k in 0..6 {
+                    total[k] += p[k];
+                }
+            });
             Ok(())
         },
-        |t| t,
-    )?;
-    let mut t = [0u64; 6];
-    for p in parts {
-        for k in 0..6 {
-            t[k] += p[k];
-        }
-    }
+        |_| (),
+    );
+    handout::interrupted_or_failed(r)?;
+    let (t, _) = folded.into_total();
     let games = t[5];
     let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;

@@ -1744,3 +1744,65 @@ fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
         }
     }
 }
+
+/// `tune` against a field with a program: the same signal ending the
+/// program and unolab stops the search like an interrupt (the generation in
+/// progress is dropped, the preset is the mean reached); it failed before.
+#[test]
+fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
+    let dir = tempdir("same-signal-tune");
+    let preset = dir.join("t.toml");
+    let field = faulty("ok", "ok", 1, &dir);
+    let child = Command::new(BIN)
+        .args([
+            "tune",
+            "--quiet",
+            "--players",
+            "2",
+            "--field",
+            &field,
+            "--generations",
+            "1000",
+            "--population",
+            "4",
+            "--games",
+            "100",
+            "--holdout-games",
+            "100",
+            "--threads",
+            "2",
+            "--out",
+            preset.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while pids(&dir).len() < 2 || log_lines(&dir) < 400 {
+        assert!(t.elapsed() < HANG, "the bots did not play");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for pid in pids(&dir) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status();
+    }
+    std::thread::sleep(Duration::from_millis(150));
+    let st = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted after") && !err.contains("error:"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&preset)
+        .unwrap()
+        .contains("[params]"));
+    assert_all_gone(&dir);
+}
