@@ -35,6 +35,7 @@ use process::Proc;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -70,7 +71,7 @@ pub fn interrupted() {
 /// (a Python session).
 pub fn carry_on() {
     *INTERRUPTED.lock().unwrap_or_else(|p| p.into_inner()) = None;
-    STOPPED_BY_SIGNAL.store(false, std::sync::atomic::Ordering::SeqCst);
+    STOPPED_BY_SIGNAL.store(false, Ordering::SeqCst);
 }
 
 /// How long the fault of a program stopped by a signal waits for unolab's
@@ -78,14 +79,14 @@ pub fn carry_on() {
 const SIGNAL_WAIT: Duration = Duration::from_secs(2);
 
 /// Set when a program was stopped by a signal ([`stopped_by_signal`]).
-static STOPPED_BY_SIGNAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static STOPPED_BY_SIGNAL: AtomicBool = AtomicBool::new(false);
 
 /// Whether a program of this process was stopped by a signal that stops
 /// work (SIGHUP, SIGINT, SIGTERM, or the exit code of such a death) since
 /// the last [`carry_on`]: with an interrupt, the work that failed with it
 /// was cut short by the same signal, not by a fault of its own.
 pub fn stopped_by_signal() -> bool {
-    STOPPED_BY_SIGNAL.load(std::sync::atomic::Ordering::SeqCst)
+    STOPPED_BY_SIGNAL.load(Ordering::SeqCst)
 }
 
 /// Waits until the work is [`interrupted`], at most `wait`.
@@ -326,7 +327,7 @@ impl External {
             // in no set order): the fault waits a moment for unolab's own
             // signal, so that the work sees an interrupt, not a failure.
             if self.proc.as_ref().is_some_and(|p| p.stopped_by_signal()) {
-                STOPPED_BY_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
+                STOPPED_BY_SIGNAL.store(true, Ordering::SeqCst);
                 await_interrupt(SIGNAL_WAIT);
             }
             self.fault = Some(msg);

@@ -15,7 +15,7 @@ use crate::agents::StrategySpec;
 use crate::agents::{HookAt, Hooked, Seat};
 use crate::engine::game::Observation;
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::runner::cut_short;
+use crate::sim::handout::cut_short;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -20,8 +20,7 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
 use crate::engine::rules::Rules;
-use crate::sim::handout::{self, Folded, Unfinished};
-use crate::sim::runner::cut_short;
+use crate::sim::handout::{self, cut_short, Folded, Unfinished};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -266,13 +265,7 @@ pub fn run_from(
                     TournamentError::Illegal { game, .. } => *game,
                     TournamentError::Invalid(_) => start,
                 };
-                // Only a program can be ended by the signal that stopped the
-                // work; any other failure is one.
-                return Err(if cut_short(programs, stop) {
-                    (start, Unfinished::Interrupted(e))
-                } else {
-                    (game, Unfinished::Failed(e))
-                });
+                return Err(Unfinished::keyed(cut_short(programs, stop), start, game, e));
             }
             folded.add(c, part, |t, p| t.merge(&p));
             progress(first + done.fetch_add(end - start, Ordering::Relaxed) + (end - start));

@@ -18,8 +18,7 @@ use super::{new_game, play_round, Entrant};
 use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
-use crate::sim::handout::{self, Folded, Unfinished};
-use crate::sim::runner::cut_short;
+use crate::sim::handout::{self, cut_short, Folded, Unfinished};
 use crate::sim::stats::{normal, wilson95, Z95};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -272,12 +271,12 @@ impl TuneConfig {
         })
     }
 
-    /// The line-up with `arm` at entry 0 and the field cycled behind it.
     /// Whether an external program is in the field.
     fn has_programs(&self) -> bool {
         self.field.iter().any(StrategySpec::is_external)
     }
 
+    /// The line-up with `arm` at entry 0 and the field cycled behind it.
     fn lineup(&self, arm: Entrant) -> Vec<Entrant> {
         let mut v = vec![arm];
         for j in 1..self.players {
@@ -570,13 +569,7 @@ pub fn holdout(
                     t[4] += (w[1] && !w[0]) as u64;
                 },
             )
-            .map_err(|e| {
-                if cut_short(programs, stop) {
-                    (lo, Unfinished::Interrupted(e))
-                } else {
-                    (lo, Unfinished::Failed(e))
-                }
-            })?;
+            .map_err(|e| Unfinished::keyed(cut_short(programs, stop), lo, lo, e))?;
             t[5] += hi - lo;
             folded.add(c, t, |total, p| {
                 for k in 0..6 {

@@ -9,7 +9,7 @@
 //! failure a run reports, the same on any number of threads.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use rayon::ThreadPool;
@@ -79,6 +79,28 @@ pub enum Unfinished<E> {
     /// SIGTERM reaches every process of the job). The work ends with the
     /// units below it, as if the interrupt had come before this unit.
     Interrupted(E),
+}
+
+impl<E> Unfinished<E> {
+    /// The error, for [`in_order`], of the unit starting at `start` that
+    /// failed with `e` at key `at` (its game): left unfinished, keyed by its
+    /// start, when it was [`cut_short`] (`cut`); else a failure keyed at
+    /// `at`, so that the lowest game's failure is the one reported.
+    pub fn keyed(cut: bool, start: u64, at: u64, e: E) -> (u64, Unfinished<E>) {
+        if cut {
+            (start, Unfinished::Interrupted(e))
+        } else {
+            (at, Unfinished::Failed(e))
+        }
+    }
+}
+
+/// Whether a unit that failed now was cut short by the interrupt: the work
+/// was interrupted (`stop`), the unit played with a program (`programs`) and
+/// a program was stopped by a signal. Any other failure, after an
+/// interrupt or not, is one.
+pub fn cut_short(programs: bool, stop: &AtomicBool) -> bool {
+    programs && stop.load(Ordering::SeqCst) && crate::agents::external::stopped_by_signal()
 }
 
 /// The parts of finished units, folded into a total in unit order whatever

@@ -1620,6 +1620,35 @@ fn log_lines(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// Runs unolab with `args` until the bots (pid files in `dir`) have played a
+/// while, then signals as a batch scheduler does: SIGTERM to every bot,
+/// and 150 ms later to unolab; returns what unolab wrote and its status.
+fn signalled_as_a_job(args: &[&str], dir: &Path) -> Output {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while pids(dir).len() < 2 || log_lines(dir) < 400 {
+        assert!(t.elapsed() < HANG, "{args:?}: the bots did not play");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for pid in pids(dir) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status();
+    }
+    std::thread::sleep(Duration::from_millis(150));
+    let st = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    child.wait_with_output().unwrap()
+}
+
 /// A batch scheduler's SIGTERM reaches every process of the job, the
 /// programs too, in no set order. A program ended that way used to fail the
 /// game in progress, and with it the whole run: nothing was kept. Now the
@@ -1660,29 +1689,7 @@ fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
             "shard" => args.extend(["--shard", "1/2"]),
             _ => {}
         }
-        let child = Command::new(BIN)
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let t = Instant::now();
-        while pids(&dir).len() < 2 || log_lines(&dir) < 400 {
-            assert!(t.elapsed() < HANG, "{cmd}: the bots did not play");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        for pid in pids(&dir) {
-            let _ = Command::new("kill")
-                .args(["-TERM", &pid.to_string()])
-                .status();
-        }
-        std::thread::sleep(Duration::from_millis(150));
-        let st = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(st.success());
-        let o = child.wait_with_output().unwrap();
+        let o = signalled_as_a_job(&args, &dir);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(130), "{cmd}: {err}");
         let how = if mode == "ok" {
@@ -1753,8 +1760,8 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
     let dir = tempdir("same-signal-tune");
     let preset = dir.join("t.toml");
     let field = faulty("ok", "ok", 1, &dir);
-    let child = Command::new(BIN)
-        .args([
+    let o = signalled_as_a_job(
+        &[
             "tune",
             "--quiet",
             "--players",
@@ -1773,28 +1780,9 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
             "2",
             "--out",
             preset.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while pids(&dir).len() < 2 || log_lines(&dir) < 400 {
-        assert!(t.elapsed() < HANG, "the bots did not play");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    for pid in pids(&dir) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &pid.to_string()])
-            .status();
-    }
-    std::thread::sleep(Duration::from_millis(150));
-    let st = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let o = child.wait_with_output().unwrap();
+        ],
+        &dir,
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(

@@ -10,10 +10,8 @@ use super::state::{pair_group, LockstepState, MetricState};
 use super::{check, LockstepConfig};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
 use crate::engine::rules::Scoring;
-use crate::sim::handout::{self, Folded};
-use crate::sim::runner::{
-    cut_short, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
-};
+use crate::sim::handout::{self, cut_short, Folded, Unfinished};
+use crate::sim::runner::{Mode, RunConfig, RunError, RunStats, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -372,7 +370,8 @@ pub fn run_lockstep(
                 let e = (s + chunk).min(end);
                 let mut part = apart.then(|| empty_part.clone());
                 if let Err(err) = play_clusters(cfg, workers, s..e, part.as_mut().unwrap_or(acc)) {
-                    return Err(unfinished_or_failed(cut_short(apart, stop), s, err));
+                    let at = err.game().unwrap_or(s);
+                    return Err(Unfinished::keyed(cut_short(apart, stop), s, at, err));
                 }
                 if let Some(p) = part {
                     folded.add(k, p, |t, p| t.absorb(&p));
@@ -396,9 +395,12 @@ pub fn run_lockstep(
         // a prefix of this step's clusters, the whole step unless
         // interrupted (a step left short was halted by `stop`: nothing else
         // ends it early without an error).
-        st.merge(&folded.into_total().0);
-        for p in &parts {
-            st.merge(p);
+        // The folded parts (a program at the table) or the threads' own
+        // (none): the other side holds no cluster.
+        for p in std::iter::once(folded.into_total().0).chain(parts) {
+            if p.clusters > 0 {
+                st.merge(&p);
+            }
         }
         if stop.load(Ordering::Relaxed) && cfg.first_cluster + st.clusters < end {
             if st.clusters > before {

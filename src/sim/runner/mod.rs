@@ -17,7 +17,7 @@ pub use run_stats::{
 
 use crate::agents::{Seat, StrategySpec};
 use crate::engine::game::{game_rngs, Agents, Game, NoRecord};
-use crate::sim::handout::{self, Folded, Unfinished};
+use crate::sim::handout::{self, cut_short, Folded, Unfinished};
 use crate::sim::seating::{Arrangements, Seating};
 use open_cluster::{close_cluster, cluster_counts, OpenCluster};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -251,28 +251,6 @@ pub(crate) fn play_range(
     Ok(())
 }
 
-/// Whether a unit that failed now was cut short by the interrupt: the work
-/// was interrupted (`stop`), the unit played apart (`apart`: a program in
-/// the line-up) and a program was stopped by a signal. Any other failure,
-/// after an interrupt or not, is one.
-pub(crate) fn cut_short(apart: bool, stop: &AtomicBool) -> bool {
-    apart && stop.load(Ordering::SeqCst) && crate::agents::external::stopped_by_signal()
-}
-
-/// The error of a unit that failed at `start` or after: a failure, or a
-/// unit left unfinished when it was [`cut_short`] (`interrupted`).
-pub(crate) fn unfinished_or_failed(
-    interrupted: bool,
-    start: u64,
-    e: RunError,
-) -> (u64, Unfinished<RunError>) {
-    if interrupted {
-        (start, Unfinished::Interrupted(e))
-    } else {
-        (e.game().unwrap_or(start), Unfinished::Failed(e))
-    }
-}
-
 /// Runs every game of `cfg` on `cfg.threads` threads. `progress` is called with
 /// the number of games finished after each unit of work; setting `stop` makes
 /// the run end after the units in progress, with `partial = true`.
@@ -306,7 +284,8 @@ pub fn run(
             let mut part = apart.then(|| empty_part.clone());
             // The failure reported is the lowest game's, whatever the threads.
             if let Err(e) = play_range(cfg, w, start..end, part.as_mut().unwrap_or(stats)) {
-                return Err(unfinished_or_failed(cut_short(apart, stop), start, e));
+                let at = e.game().unwrap_or(start);
+                return Err(Unfinished::keyed(cut_short(apart, stop), start, at, e));
             }
             if let Some(p) = part {
                 folded.add(k, p, |t, p| t.absorb(&p));

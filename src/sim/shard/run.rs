@@ -9,10 +9,8 @@
 use super::{shard_kind, Progress, Shard, ShardFile, SHARD_FORMAT, SHARD_VERSION};
 use crate::agents::{PresetFile, StrategySpec};
 use crate::engine::rules::{RuleSetFile, Rules};
-use crate::sim::handout::{self, Folded};
-use crate::sim::runner::{
-    cut_short, play_range, unfinished_or_failed, Mode, RunConfig, RunError, RunStats, Worker,
-};
+use crate::sim::handout::{self, cut_short, Folded, Unfinished};
+use crate::sim::runner::{play_range, Mode, RunConfig, RunError, RunStats, Worker};
 use crate::sim::seating::Seating;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -415,7 +413,8 @@ pub fn run_shard(
                 // after a failure nothing since the last checkpoint is kept.
                 let mut part = apart.then(|| empty_part.clone());
                 if let Err(e) = play_range(cfg, w, r.clone(), part.as_mut().unwrap_or(stats)) {
-                    return Err(unfinished_or_failed(cut_short(apart, stop), r.start, e));
+                    let at = e.game().unwrap_or(r.start);
+                    return Err(Unfinished::keyed(cut_short(apart, stop), r.start, at, e));
                 }
                 let n = r.end - r.start;
                 match part {
@@ -437,8 +436,11 @@ pub fn run_shard(
             },
         );
         let (parts, cut) = handout::interrupted_or_failed(r)?;
+        // The folded parts hold games only with a program at the table.
         let ((stats, ranges), _) = folded.into_total();
-        state.add(&ranges, &stats);
+        if !ranges.is_empty() {
+            state.add(&ranges, &stats);
+        }
         for (stats, ranges) in &parts {
             state.add(ranges, stats);
         }
