@@ -1250,14 +1250,13 @@ def test_an_empty_out_is_refused_not_taken_for_the_current_folder(tmp_path, monk
     assert (tmp_path / "summary.csv").read_text() == "kept"
 
 
-def test_a_program_ended_by_the_same_signal_leaves_the_finished_games(tmp_path):
-    """A scheduler's SIGTERM reaches the agent programs too: the games a
-    program could not finish are left out (a RuntimeWarning says so) and the
-    call keeps what finished, as on the command line."""
+def _signalled_as_a_job(pids, call):
+    """Calls ``call()`` while a thread ends the agent programs whose pids
+    the test bot wrote to ``pids`` with SIGTERM and, 150 ms later, this
+    process with SIGINT, as a scheduler's SIGTERM reaches every process of
+    a job; returns the ``KeyboardInterrupt`` raised, after checking that
+    a RuntimeWarning gave the note."""
     import _thread
-
-    pids = tmp_path / "pids"
-    bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
 
     def stop_all():
         t = time.monotonic()
@@ -1275,12 +1274,42 @@ def test_a_program_ended_by_the_same_signal_leaves_the_finished_games(tmp_path):
     try:
         with pytest.warns(RuntimeWarning, match="could not finish and are left out"):
             with pytest.raises(KeyboardInterrupt) as e:
-                unolab.run([bot, "random"], players=2, games=1_000_000, threads=1,
-                           out=tmp_path / "partial")
+                call()
     finally:
         stopper.join()
         signal.signal(signal.SIGINT, previous)
-    r = e.value.result
+    return e.value
+
+
+def test_a_program_ended_by_the_same_signal_leaves_the_finished_games(tmp_path):
+    """A scheduler's SIGTERM reaches the agent programs too: the games a
+    program could not finish are left out (a RuntimeWarning says so) and the
+    call keeps what finished, as on the command line."""
+    pids = tmp_path / "pids"
+    bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
+    e = _signalled_as_a_job(
+        pids,
+        lambda: unolab.run([bot, "random"], players=2, games=1_000_000, threads=1,
+                           out=tmp_path / "partial"),
+    )
+    r = e.result
     assert r.partial and 0 < r["games"] < 1_000_000
     manifest = json.loads((tmp_path / "partial" / "manifest.json").read_text())
     assert manifest["partial"] is True and manifest["games_completed"] == r["games"]
+
+
+def test_a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset(tmp_path):
+    """tune with a program in its field: the same signal ending the program
+    and the call drops the generation under way, warns why and keeps the
+    preset reached, written to ``out``."""
+    pids = tmp_path / "pids"
+    bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
+    e = _signalled_as_a_job(
+        pids,
+        lambda: unolab.tune(players=2, field=bot, generations=1000, population=4,
+                            games=100, holdout_games=100, threads=1,
+                            out=tmp_path / "t.toml"),
+    )
+    r = e.result
+    assert r["partial"] is True and len(r["generations"]) < 1000
+    assert "[params]" in (tmp_path / "t.toml").read_text()

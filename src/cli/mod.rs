@@ -119,6 +119,18 @@ impl Drop for EndPrograms {
 
 pub fn main() -> ExitCode {
     let _end = EndPrograms;
+    // `unolab help --help`: clap's `help` takes no options and calls the
+    // flag an unknown subcommand; the help of `help` is the top-level one.
+    let words = args::command_words();
+    if words.len() == 3 && words[1] == "help" && (words[2] == "--help" || words[2] == "-h") {
+        return match Cli::command().print_help() {
+            Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("{}: cannot write the help: {w}", paint_error("error"));
+                ExitCode::from(2)
+            }
+            _ => ExitCode::SUCCESS,
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -5,7 +5,7 @@ use super::args::{
     parse_threads, RuleArgs,
 };
 use super::scaffold::{prepare_out_file, remove_created, stops_after, Session};
-use super::term::{print_out, Fail};
+use super::term::{print_out, unfinished_note, Fail};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use unolab::agents::{self as strategy, StrategySpec};
@@ -158,6 +158,9 @@ pub fn exec(a: TuneArgs) -> Result<ExitCode, Fail> {
         eprintln!("wrote {}", p.display());
     }
     print_out(&text)?;
+    if let Some(why) = &outcome.unfinished {
+        eprintln!("{}", unfinished_note(why));
+    }
     if outcome.interrupted {
         if outcome.holdout.games < cfg.holdout_games {
             eprintln!(

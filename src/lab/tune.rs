@@ -352,6 +352,10 @@ pub struct TuneOutcome {
     pub holdout: Holdout,
     /// Stopped early (the parameters are the mean after the last full generation).
     pub interrupted: bool,
+    /// Why games in progress at the interrupt could not finish (a program
+    /// of the field ended by the same signal): their generation, or their
+    /// chunk of the held-out evaluation and every later one, were left out.
+    pub unfinished: Option<String>,
 }
 
 /// Plays games `range` with each line-up of `arms` (entry 0 is the arm; the
@@ -421,6 +425,7 @@ pub fn tune(
     let n_elite = ((cfg.population as f64 * 0.2).round() as usize).clamp(2, cfg.population);
     let mut history = Vec::new();
     let mut interrupted = false;
+    let mut unfinished = None;
     for g in 0..cfg.generations {
         if stop.load(Ordering::Relaxed) {
             interrupted = true;
@@ -462,8 +467,9 @@ pub fn tune(
             Ok(w) => w,
             // A program of the field ended by the signal that stopped the
             // work: the generation is dropped, as an interrupt drops it.
-            Err(_) if cut_short(cfg.has_programs(), stop) => {
+            Err(e) if cut_short(cfg.has_programs(), stop) => {
                 interrupted = true;
+                unfinished = Some(e.to_string());
                 break;
             }
             Err(e) => return Err(e.into()),
@@ -508,26 +514,28 @@ pub fn tune(
     // After an interrupt of the search the evaluation runs whole, as
     // documented; an interrupt that comes during it ends it.
     let whole = AtomicBool::new(false);
-    let holdout = holdout(cfg, &pool, &params, if interrupted { &whole } else { stop })?;
+    let (holdout, cut) = holdout(cfg, &pool, &params, if interrupted { &whole } else { stop })?;
     interrupted |= holdout.games < cfg.holdout_games;
     Ok(TuneOutcome {
         params,
         history,
         holdout,
         interrupted,
+        unfinished: unfinished.or(cut),
     })
 }
 
 /// The held-out evaluation of `params` (see [`Holdout`]). Its units of
 /// games are handed out in order and `stop` ends the handing out, so the
 /// games played are always a prefix of the range: all of it unless `stop`
-/// was set.
+/// was set. With it, why a chunk in progress could not finish, if one
+/// could not (see [`TuneOutcome::unfinished`]).
 pub fn holdout(
     cfg: &TuneConfig,
     pool: &rayon::ThreadPool,
     params: &HeuristicParams,
     stop: &AtomicBool,
-) -> Result<Holdout, TuneError> {
+) -> Result<(Holdout, Option<String>), TuneError> {
     let tuned = cfg.heuristic(&cfg.name, params.clone());
     let start = Entrant::from_spec(&cfg.start);
     let mut vs_start = vec![tuned.clone()];
@@ -580,14 +588,14 @@ pub fn holdout(
         },
         |_| (),
     );
-    handout::interrupted_or_failed(r)?;
+    let (_, cut) = handout::interrupted_or_failed(r)?;
     let (t, _) = folded.into_total();
     let games = t[5];
     let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;
     let var = (t[3] + t[4]) as f64 / n - diff * diff;
     let half = Z95 * (var.max(0.0) / n).sqrt();
-    Ok(Holdout {
+    let h = Holdout {
         games,
         fair_share: 1.0 / cfg.players as f64,
         tuned: Share::new(t[0], games),
@@ -595,7 +603,8 @@ pub fn holdout(
         diff,
         diff_ci95: (diff - half, diff + half),
         vs_start: Share::new(t[2], games),
-    })
+    };
+    Ok((h, cut.map(|e| e.to_string())))
 }
 
 /// The preset file of a tuning run: comments recording `command`, the seed,

@@ -1671,7 +1671,12 @@ fn a_preset_value_of_the_wrong_kind_is_said_in_words() {
 #[test]
 fn help_that_cannot_be_written_is_an_error() {
     // `--help` and `--version` to a full disk exited 0 having printed nothing.
-    for args in [&["--help"][..], &["run", "--help"], &["--version"]] {
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["help", "--help"],
+        &["--version"],
+    ] {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -1685,6 +1690,20 @@ fn help_that_cannot_be_written_is_an_error() {
         assert!(
             e.starts_with("error: cannot write the help: "),
             "{args:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn the_help_of_help_is_the_top_level_help() {
+    // `unolab help --help` was clap's "unrecognized subcommand '--help'".
+    for flag in ["--help", "-h"] {
+        let o = unolab(&["help", flag]);
+        assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+        let out = common::stdout(&o);
+        assert!(
+            out.starts_with("Monte Carlo strategy simulator") && out.contains("Commands:"),
+            "{out}"
         );
     }
 }

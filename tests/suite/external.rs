@@ -1754,7 +1754,8 @@ fn programs_ended_by_the_same_signal_leave_the_finished_games_kept() {
 
 /// `tune` against a field with a program: the same signal ending the
 /// program and unolab stops the search like an interrupt (the generation in
-/// progress is dropped, the preset is the mean reached); it failed before.
+/// progress is dropped, the preset is the mean reached, and a note says
+/// why); it failed before.
 #[test]
 fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
     let dir = tempdir("same-signal-tune");
@@ -1786,7 +1787,9 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(
-        err.contains("interrupted after") && !err.contains("error:"),
+        err.contains("interrupted after")
+            && err.contains("could not finish and are left out")
+            && !err.contains("error:"),
         "{err}"
     );
     assert!(std::fs::read_to_string(&preset)

@@ -91,6 +91,8 @@ pub fn tune(
         unolab::report::write_file_atomically(p, text.as_bytes())
             .map_err(crate::errors::os_error)?;
     }
+    // After the preset is written: warnings raised as errors lose nothing.
+    super::warn_unfinished(py, outcome.unfinished.as_deref())?;
     let json = result_json(&cfg, &outcome, text);
     Ok((
         super::args::json_text(&json)?,
