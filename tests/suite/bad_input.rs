@@ -1157,11 +1157,12 @@ fn what_the_third_probe_of_the_commands_found_is_refused_before_any_work() {
     ]));
 }
 
-/// A difference without variance (no blocked round in either arm) has no
-/// interval: it was shown as [-100%, +100%] for a rate, where an unbounded
-/// metric showed none.
+/// A difference without variance (no blocked round in either arm) has the
+/// interval put together from each arm's own: it was shown as [-100%,
+/// +100%] for a rate, then with none at all, where 2,000 rounds without a
+/// blocked one do bound how often the arms block.
 #[test]
-fn a_difference_without_variance_has_no_interval_for_a_rate_either() {
+fn a_difference_without_variance_has_the_interval_of_its_arms() {
     let o = ok(unolab(&[
         "compare",
         "--strategies",
@@ -1178,9 +1179,26 @@ fn a_difference_without_variance_has_no_interval_for_a_rate_either() {
     let blocked = rows.iter().find(|r| r["metric"] == "blocked_rate").unwrap();
     assert_eq!(blocked["difference"], 0.0, "{blocked}");
     assert_eq!(blocked["untested"], "no variance", "{blocked}");
-    assert_eq!(
-        blocked["ci95"],
-        serde_json::json!([null, null]),
+    // Each arm's own interval is [0, u]: the difference's, arm B minus A,
+    // is [-u_A, +u_B] (Newcombe's square-and-add), well inside [-1, 1].
+    let arm_hi = |label: &str| {
+        v["arms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["arm"] == label && a["metric"] == "blocked_rate")
+            .unwrap()["ci95"][1]
+            .as_f64()
+            .unwrap()
+    };
+    let (a, b) = (arm_hi("A"), arm_hi("B"));
+    let (lo, hi) = (
+        blocked["ci95"][0].as_f64().unwrap(),
+        blocked["ci95"][1].as_f64().unwrap(),
+    );
+    assert!(a > 0.0 && a < 0.01, "{a}");
+    assert!(
+        (lo + a).abs() < 1e-12 && (hi - b).abs() < 1e-12,
         "{blocked}"
     );
 }

@@ -432,15 +432,17 @@ fn a_few_games_give_no_negative_mean_and_no_share_difference_past_one() {
 
 /// The interval a share's difference gets in an experiment's comparison:
 /// the paired delta-method interval, or, when each arm's share is the same
-/// in every deal and the two differ (`Untested::Constant`: no standard
-/// error), Newcombe's square-and-add of the arms' own intervals. Two arms
-/// of independent single trials per deal, chances `pa` and `pb`: the
-/// coverage of the truth `pa - pb` over `reps` simulated runs, and how
-/// many runs took the square-and-add branch.
+/// in every deal (no standard error: `Untested::Constant` when the two
+/// differ, `Untested::NoVariance` when they are equal), Newcombe's
+/// square-and-add of the arms' own intervals. Two arms of independent
+/// single trials per deal, chances `pa` and `pb`: the coverage of the truth
+/// `pa - pb` over `reps` simulated runs, and how many runs took the
+/// square-and-add branch.
 fn difference_coverage(pa: f64, pb: f64, clusters: u64, reps: u32, seed: u64) -> (f64, u32) {
     use rand::{Rng, SeedableRng};
-    use unolab::report::experiment::square_and_add;
-    use unolab::sim::lockstep::{paired_difference, CrossSums, Untested};
+    use unolab::sim::lockstep::{
+        interval_without_variance, paired_difference, CrossSums, Untested,
+    };
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let truth = pa - pb;
     let (mut hit, mut constant) = (0u32, 0u32);
@@ -463,15 +465,13 @@ fn difference_coverage(pa: f64, pb: f64, clusters: u64, reps: u32, seed: u64) ->
             c.xa_yb += yb;
             c.xa_xb += 1;
         }
-        let d = paired_difference(&a, &b, &c, clusters).unwrap();
-        let (lo, hi) = if d.untested == Some(Untested::NoVariance) && d.diff != 0.0 {
+        let mut d = paired_difference(&a, &b, &c, clusters).unwrap();
+        if d.untested == Some(Untested::NoVariance) {
             constant += 1;
-            let est = |s: &RatioSums| metric_estimate("blocked_rate", s, clusters, 1, 2);
-            square_and_add(d.diff, est(&a), est(&b)).unwrap()
-        } else {
-            (d.lo, d.hi)
-        };
-        hit += u32::from(lo <= truth && truth <= hi);
+        }
+        let est = |s: &RatioSums| metric_estimate("blocked_rate", s, clusters, 1, 2);
+        interval_without_variance(&mut d, est(&a), est(&b));
+        hit += u32::from(d.lo <= truth && truth <= d.hi);
     }
     (hit as f64 / reps as f64, constant)
 }
@@ -482,12 +482,21 @@ fn a_difference_constant_in_each_arm_gets_an_interval_that_covers() {
     // 4,000 simulated runs per case, fixed seeds. They covered 1.0, 1.0,
     // 1.0 and 0.9995, with 4000, 2966, 978 and 887 runs constant; an
     // interval of width zero for the constant runs would cover at most the
-    // 1,034 others in the second case (0.26).
+    // 1,034 others in the second case (0.26). The equal cases covered 1.0,
+    // 0.9995, 0.99725 and 0.9995 (4000, 2195, 1444 and 2685 runs
+    // constant); without an interval for those runs, as before, the second
+    // would cover at most 0.45.
     for (pa, pb, clusters, least) in [
         (1.0, 0.0, 50, 1.0),
         (0.999, 0.0, 300, 0.94),
         (0.995, 0.002, 200, 0.94),
         (0.99, 0.005, 100, 0.94),
+        // Equal in each run that sees one value in each arm: no blocked
+        // round in either (the "no variance" rows of the shipped reports).
+        (0.0, 0.0, 50, 1.0),
+        (0.001, 0.001, 300, 0.94),
+        (0.002, 0.0005, 400, 0.94),
+        (0.999, 0.999, 200, 0.94),
     ] {
         let (cov, constant) = difference_coverage(pa, pb, clusters, 4000, 11 + clusters);
         eprintln!(

@@ -9,8 +9,8 @@ use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
-    games_of, holm, is_share, pair_group, paired_difference, ArmState, Difference, Estimate,
-    LockstepState, Stop, Untested,
+    games_of, holm, interval_without_variance, is_share, pair_group, paired_difference, ArmState,
+    Difference, Estimate, LockstepState, Stop, Untested,
 };
 use crate::sim::stats::Histogram;
 use crate::sim::Mode;
@@ -198,25 +198,6 @@ fn identity(a: &ArmState, metric: &str, group: &str) -> bool {
             .any(|s| s.name == group && s.seats == a.stats.players)
 }
 
-/// The interval of `diff`, arm minus baseline, from each arm's own
-/// (Newcombe's square-and-add: each end moves by the root of the sum of the
-/// squares of the arms' distances to the ends that push it that way), for a
-/// difference without a standard error of its own ([`Untested::Constant`]).
-/// None when either arm has no interval.
-pub fn square_and_add(
-    diff: f64,
-    arm: Option<Estimate>,
-    base: Option<Estimate>,
-) -> Option<(f64, f64)> {
-    let (a, b) = (arm?, base?);
-    if !(a.lo.is_finite() && a.hi.is_finite() && b.lo.is_finite() && b.hi.is_finite()) {
-        return None;
-    }
-    let lo = diff - (a.value - a.lo).hypot(b.hi - b.value);
-    let hi = diff + (a.hi - a.value).hypot(b.value - b.lo);
-    Some((lo, hi))
-}
-
 /// Every comparison with data; those with a test Holm-adjusted together.
 /// A comparison without a test (no variance, identical by construction, or
 /// the same test as another metric's) has no p-value and is not counted.
@@ -248,15 +229,9 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                 let base_est = base.estimate(p.base_metric, st.clusters);
                 // (Not an identity of each table, as the win rate of the
                 // only strategy at tables of different sizes, 1/players:
-                // no finding, and it stays "no variance".)
-                if d.untested == Some(Untested::NoVariance)
-                    && d.diff != 0.0
-                    && !(identity(arm, metric, group) && identity(base, metric, group))
-                {
-                    if let Some((lo, hi)) = square_and_add(d.diff, arm_est, base_est) {
-                        d.untested = Some(Untested::Constant);
-                        (d.lo, d.hi) = (lo, hi);
-                    }
+                // no finding, and it stays "no variance" without interval.)
+                if !(identity(arm, metric, group) && identity(base, metric, group)) {
+                    interval_without_variance(&mut d, arm_est, base_est);
                 }
                 // A difference of two shares lies in [-1, 1] (a few deals
                 // give a normal interval past that).

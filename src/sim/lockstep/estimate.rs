@@ -345,6 +345,48 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     out
 }
 
+/// The interval of `diff`, arm minus baseline, from each arm's own
+/// (Newcombe's square-and-add: each end moves by the root of the sum of the
+/// squares of the arms' distances to the ends that push it that way), for a
+/// difference without a standard error of its own ([`Untested::Constant`]).
+/// None when either arm has no interval.
+pub fn square_and_add(
+    diff: f64,
+    arm: Option<Estimate>,
+    base: Option<Estimate>,
+) -> Option<(f64, f64)> {
+    let (a, b) = (arm?, base?);
+    if !(a.lo.is_finite() && a.hi.is_finite() && b.lo.is_finite() && b.hi.is_finite()) {
+        return None;
+    }
+    let lo = diff - (a.value - a.lo).hypot(b.hi - b.value);
+    let hi = diff + (a.hi - a.value).hypot(b.value - b.lo);
+    Some((lo, hi))
+}
+
+/// The interval of a difference without variance ([`Untested::NoVariance`]:
+/// each arm's value was the same in every deal played), from each arm's
+/// own ([`square_and_add`]): the two values differ, and it is a change seen
+/// in every deal ([`Untested::Constant`]); or they are equal (no blocked
+/// round in either arm), and it stays "no variance", with the interval that
+/// bounds the difference the deals played cannot tell from zero. Other
+/// differences, and those whose arms have no interval, are left as they are.
+pub fn interval_without_variance(
+    d: &mut Difference,
+    arm: Option<Estimate>,
+    base: Option<Estimate>,
+) {
+    if d.untested != Some(Untested::NoVariance) {
+        return;
+    }
+    if let Some((lo, hi)) = square_and_add(d.diff, arm, base) {
+        if d.diff != 0.0 {
+            d.untested = Some(Untested::Constant);
+        }
+        (d.lo, d.hi) = (lo, hi);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,8 +36,9 @@ mod state;
 
 pub use block::{CrossSums, RatioSums};
 pub use estimate::{
-    constant_ratio, count_estimate, equal_per_cluster, holm, metric_estimate, paired_difference,
-    ratio_estimate, share_estimate, Difference, Estimate, Untested,
+    constant_ratio, count_estimate, equal_per_cluster, holm, interval_without_variance,
+    metric_estimate, paired_difference, ratio_estimate, share_estimate, square_and_add, Difference,
+    Estimate, Untested,
 };
 pub use layout::{check_metric, is_share, Layout, MetricKey, MATCH_ONLY_METRICS, METRIC_NAMES};
 pub use run::{
