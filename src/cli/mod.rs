@@ -170,10 +170,13 @@ pub fn main() -> ExitCode {
                 sub += &format!("{word} ");
                 cmd = c;
             }
-            eprintln!(
-                "{} (see unolab {sub}--help)",
-                one_line_error(&e.render().to_string()),
-            );
+            // Painted as every other error of the command line.
+            let line = one_line_error(&e.render().to_string());
+            let line = match line.strip_prefix("error:") {
+                Some(rest) => format!("{}:{rest}", paint_error("error")),
+                None => line,
+            };
+            eprintln!("{line} (see unolab {sub}--help)");
             return ExitCode::from(2);
         }
     };

@@ -2013,3 +2013,27 @@ fn a_files_messages_name_what_the_file_can_say() {
         "{e}"
     );
 }
+
+/// At a terminal every refusal paints its "error" alike: clap's (an
+/// unknown option) was plain where unolab's own (an unknown strategy) was
+/// bold red. `script` (util-linux) gives the command a terminal.
+#[test]
+fn every_refusal_is_painted_alike_at_a_terminal() {
+    let bin = env!("CARGO_BIN_EXE_unolab");
+    for args in ["run --no-such-option", "run -s no-such-strategy -q"] {
+        for no_color in [false, true] {
+            let mut c = std::process::Command::new("script");
+            c.args(["-qec", &format!("{bin} {args}"), "/dev/null"]);
+            if no_color {
+                c.env("NO_COLOR", "1");
+            } else {
+                c.env_remove("NO_COLOR").env("TERM", "xterm");
+            }
+            let o = c.output().expect("script (util-linux) runs");
+            let out = common::stdout(&o);
+            let painted = out.starts_with("\x1b[1;31merror\x1b[0m: ");
+            assert_eq!(painted, !no_color, "{args}, NO_COLOR {no_color}: {out:?}");
+            assert!(out.contains("error"), "{args}: {out:?}");
+        }
+    }
+}
