@@ -2037,3 +2037,34 @@ fn every_refusal_is_painted_alike_at_a_terminal() {
         }
     }
 }
+
+/// A setting of named values given a value of another type names the
+/// valid values, with `--set` and in a rule file alike: serde's words
+/// ("expected string only, not unit variant", "did not match any variant of
+/// untagged enum Raw", "wanted string or table") named none.
+#[test]
+fn a_setting_of_named_values_given_another_type_lists_them() {
+    let d = tempdir("named-values");
+    for (item, says) in [
+        ("stacking=true", "'true' is not one of: off, same, cross"),
+        ("scoring=5", "'5' is not one of: winner, penalty"),
+        ("dealer=true", "dealer must be \"random\" or a seat number"),
+        ("dealer=1.5", "dealer must be \"random\" or a seat number"),
+    ] {
+        let e = refusal(&unolab(&["run", "-q", "-g", "1", "--set", item]));
+        assert!(e.contains(says), "{item}: {e}");
+        let (key, value) = item.split_once('=').unwrap();
+        let file = d.join(format!("{key}.toml"));
+        for text in [
+            format!("name = \"x\"\n\n[settings]\n{key} = {value}\n"),
+            format!("name = \"x\"\nsettings = {{ {key} = {value} }}\n"),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let e = refusal(&unolab(&["run", "-q", "-g", "1", "-r", s(&file)]));
+            assert!(e.contains(says) && e.contains(key), "{item}: {e}");
+            for serde in ["variant", "untagged", "wanted"] {
+                assert!(!e.contains(serde), "{item}: {e}");
+            }
+        }
+    }
+}

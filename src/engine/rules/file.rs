@@ -131,8 +131,9 @@ impl RuleSetFile {
                         .and_then(|v| super::settings::out_of_range(&key, v))
                         .unwrap_or_else(|| super::settings::with_own_range(&key, why))
                 }
-                None => why,
+                None => why.clone(),
             };
+            let why = named_values(&e, text).unwrap_or(why);
             RulesError::Malformed(origin.to_string(), at_line(&e, text, why))
         })
     }
@@ -268,7 +269,7 @@ impl RuleSetFile {
             }
             Err(_) => toml::Value::String(value.to_string()),
         };
-        let mut table = match toml::Value::try_from(&self.settings) {
+        let table = match toml::Value::try_from(&self.settings) {
             Ok(toml::Value::Table(t)) => t,
             _ => toml::Table::new(),
         };
@@ -276,9 +277,26 @@ impl RuleSetFile {
         // range (hand_size=-1: "at least 1", not "from 0 to 4294967295").
         let parsed_int = parsed.as_integer();
         let narrow = parsed_int.and_then(|v| super::settings::out_of_range(key, i128::from(v)));
-        table.insert(key.to_string(), parsed);
-        self.settings = toml::Value::Table(table)
-            .try_into()
+        let with = |v: toml::Value| -> Result<Settings, toml::de::Error> {
+            let mut t = table.clone();
+            t.insert(key.to_string(), v);
+            toml::Value::Table(t).try_into()
+        };
+        self.settings = with(parsed.clone())
+            .map_err(|e| {
+                // A value of another type for a setting of named values:
+                // serde's words name none ("expected string only, not unit
+                // variant", "did not match any variant of untagged enum
+                // Raw"); the same value as text gets the list of names.
+                let m = e.message();
+                if !parsed.is_str()
+                    && (m.contains("expected string only") || m.contains("untagged enum"))
+                {
+                    with(toml::Value::String(value.into())).err().unwrap_or(e)
+                } else {
+                    e
+                }
+            })
             .map_err(|e: toml::de::Error| {
                 if let Some(why) = narrow {
                     return RulesError::Invalid(why);
@@ -294,6 +312,41 @@ impl RuleSetFile {
                 ))
             })?;
         Ok(())
+    }
+}
+
+/// For a rule file's setting of named values given a value of another type
+/// (`stacking = true`, `dealer = 1.5`), whose serde words name no values
+/// ("wanted string or table", "did not match any variant of untagged enum
+/// Raw"): the message `--set` gives for the same item, which lists them.
+fn named_values(e: &toml::de::Error, text: &str) -> Option<String> {
+    let m = e.message();
+    if !(m.contains("wanted string or table")
+        || m.contains("expected string only")
+        || m.contains("untagged enum"))
+    {
+        return None;
+    }
+    let span = e.span()?;
+    let value = text.get(span.clone())?.trim();
+    let line = text.get(..span.start)?.rsplit('\n').next()?;
+    let names = Settings::names();
+    let (_, key) = names
+        .iter()
+        .filter_map(|n| line.rfind(n.as_str()).map(|at| (at, n)))
+        .max()?;
+    let mut probe = RuleSetFile::load("classic").ok()?;
+    match probe.apply_setting(key, value) {
+        Err(RulesError::Invalid(why)) => {
+            let rest =
+                why.strip_prefix(&format!("invalid value '{value}' for setting '{key}': "))?;
+            // (at_line names the key of a `key = value` line itself.)
+            Some(match key_before(text, span.start) {
+                Some(_) => rest.to_string(),
+                None => format!("{key}: {rest}"),
+            })
+        }
+        _ => None,
     }
 }
 
