@@ -152,23 +152,25 @@ const NET_WEIGHTS: [(&str, &[u8]); 2] = [
 ];
 
 /// The weights file `weights` of a preset read from `origin` (a path, or the
-/// name of a shipped preset): the file beside the preset, else a shipped one.
-/// Returns the weights and the path as resolved.
+/// name of a shipped preset): for a shipped preset named by its name, the
+/// weights built in with it (never a file of that name in the working
+/// folder); else the file beside the preset, and a missing one is an error,
+/// never the shipped weights of the same file name. Returns the weights and
+/// the path as resolved.
 fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), StrategyError> {
     let dir = std::path::Path::new(origin)
         .parent()
         .unwrap_or(std::path::Path::new(""));
     let path = dir.join(weights);
     let shown = path.to_string_lossy().into_owned();
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) => match NET_WEIGHTS.iter().find(|w| w.0 == weights) {
-            Some(w) => w.1.to_vec(),
-            None => {
-                let m = format!("cannot read weights {shown}: {e}");
-                return Err(StrategyError::WeightsUnread(origin.into(), m, e.into()));
-            }
-        },
+    let shipped = PRESETS.iter().any(|p| p.0 == origin);
+    let built_in = NET_WEIGHTS.iter().find(|w| shipped && w.0 == weights);
+    let bytes = match built_in {
+        Some(w) => w.1.to_vec(),
+        None => std::fs::read(&path).map_err(|e| {
+            let m = format!("cannot read weights {shown}: {e}");
+            StrategyError::WeightsUnread(origin.into(), m, e.into())
+        })?,
     };
     let w = net::NetWeights::from_safetensors(&bytes)
         .map_err(|e| StrategyError::Invalid(origin.into(), format!("{shown}: {e}")))?;

@@ -2068,3 +2068,48 @@ fn a_setting_of_named_values_given_another_type_lists_them() {
         }
     }
 }
+
+/// A network preset whose weights file is missing is refused: it played the
+/// shipped network of the same file name in silence (the CLI audit), and
+/// its manifest named a file that was not there.
+#[test]
+fn a_network_preset_without_its_weights_file_is_refused() {
+    let d = tempdir("net-missing");
+    let preset = d.join("mine.toml");
+    std::fs::write(
+        &preset,
+        "name = \"mine\"\nbase = \"net\"\n[net]\nweights = \"net-all.safetensors\"\n",
+    )
+    .unwrap();
+    for args in [
+        &[
+            "run",
+            "-q",
+            "-g",
+            "10",
+            "-p",
+            "2",
+            "-s",
+            &format!("{},color", s(&preset)),
+        ][..],
+        &["strategies", s(&preset)],
+    ] {
+        let e = refusal(&unolab(args));
+        assert!(
+            e.contains("cannot read weights") && e.contains("net-all.safetensors"),
+            "{e}"
+        );
+    }
+    // Named by its name, a shipped network preset plays its built-in
+    // weights, wherever the command runs.
+    ok(unolab(&[
+        "run",
+        "-q",
+        "-g",
+        "10",
+        "-p",
+        "2",
+        "-s",
+        "net-all,color",
+    ]));
+}

@@ -1797,3 +1797,84 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
         .contains("[params]"));
     assert_all_gone(&dir);
 }
+
+/// `--force` keeps the earlier results aside until the command has written
+/// its own: an experiment whose program crashes after its first checkpoints
+/// left the folder holding that checkpoint's state.json alone, the earlier
+/// results removed (the CLI audit). They are put back, byte for byte, and
+/// nothing of the failed run stays beside them.
+#[test]
+fn a_forced_run_that_fails_after_a_checkpoint_puts_the_earlier_results_back() {
+    let dir = tempdir("force-checkpoint");
+    let out = dir.join("out");
+    let file = |name: &str, lineup: &str, games: u32| {
+        let p = dir.join(name);
+        std::fs::write(
+            &p,
+            format!("name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"{lineup}\"\ngames = {games}\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n"),
+        )
+        .unwrap();
+        p
+    };
+    let ok = file("ok.toml", "points,color", 300);
+    let crash = file(
+        "crash.toml",
+        "ext:python3 tests/bots/faulty.py crash 3000,color",
+        2000,
+    );
+    let o = unolab(&[
+        "experiment",
+        "run",
+        ok.to_str().unwrap(),
+        "-q",
+        "-j",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let snapshot = || {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot();
+    assert!(
+        before.iter().any(|(n, _)| n == "report.md"),
+        "{:?}",
+        before.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let o = unolab(&[
+        "experiment",
+        "run",
+        crash.to_str().unwrap(),
+        "-q",
+        "-j",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+        "--checkpoint",
+        "0",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // It failed well after its first batch: checkpoints were written.
+    assert!(
+        err.contains("failed") && err.contains("request 3000"),
+        "{err}"
+    );
+    assert!(
+        snapshot() == before,
+        "the folder differs from the earlier results"
+    );
+}
