@@ -5,12 +5,38 @@
 
 use pyo3::exceptions::{
     PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyOSError,
-    PyPermissionError, PyRuntimeError, PyValueError,
+    PyOverflowError, PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use unolab::agents::spec::StrategyError;
 use unolab::engine::rules::RulesError;
 use unolab::engine::step::StepError;
+
+/// A whole-number argument of any size (`what` names it), as an `i128`:
+/// pyo3's conversion to a fixed width raised `OverflowError` past it, where
+/// every bad argument raises `ValueError`. Past `i128` it is out of range;
+/// each caller checks its own range.
+pub(crate) fn whole(v: &Bound<'_, PyAny>, what: &str) -> PyResult<i128> {
+    v.extract::<i128>().map_err(|e| {
+        if e.is_instance_of::<PyOverflowError>(v.py()) {
+            value_error(format!("{what} {v} is out of range"))
+        } else {
+            e
+        }
+    })
+}
+
+/// An unsigned 64-bit argument (a seed, a game's index): `ValueError`
+/// outside 0 to 2**64 - 1.
+pub(crate) fn u64_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let n = whole(v, what)?;
+    u64::try_from(n).map_err(|_| {
+        value_error(format!(
+            "{what} {n} is out of range (valid: 0 to {})",
+            u64::MAX
+        ))
+    })
+}
 
 /// A `ValueError` with the core's message, its command-line flags named as
 /// this package's keyword arguments ([`keyword_names`]).

@@ -29,7 +29,7 @@ use unolab::engine::step::{Reward, StepError, StepMode, Stepper};
 use unolab::{RuleSetFile, Rules, Seat, StrategySpec};
 
 pub(crate) use errors::{
-    exists_error, read_error, rules_error, step_error, strategy_error, value_error,
+    exists_error, read_error, rules_error, step_error, strategy_error, u64_arg, value_error, whole,
 };
 
 // ----- rules -----------------------------------------------------------------
@@ -170,7 +170,7 @@ pub(crate) fn table(
     }
     let mut env = 0u16;
     for &s in &learners {
-        seat_at_table(s, players)?;
+        seat_at_table(i128::from(s), players)?;
         if env >> s & 1 == 1 {
             return Err(value_error(format!(
                 "seat {s} is given to the learner twice"
@@ -266,8 +266,8 @@ pub(crate) fn truncated(st: &Stepper<'static, Seat>) -> bool {
 }
 
 /// `seat` as a seat of a `players`-player table, or the error naming the range.
-fn seat_at_table(seat: i64, players: usize) -> PyResult<u8> {
-    if seat < 0 || seat as usize >= players {
+fn seat_at_table(seat: i128, players: usize) -> PyResult<u8> {
+    if seat < 0 || seat >= players as i128 {
         return Err(value_error(format!(
             "seat {seat} is not a seat of a {players}-player table (valid: 0 to {})",
             players - 1
@@ -277,8 +277,8 @@ fn seat_at_table(seat: i64, players: usize) -> PyResult<u8> {
 }
 
 /// An action as the core's number, or the core's refusal.
-fn action_index(st: &Stepper<'static, Seat>, action: i64) -> PyResult<usize> {
-    if action < 0 || action as usize >= ACTIONS {
+fn action_index(st: &Stepper<'static, Seat>, action: i128) -> PyResult<usize> {
+    if action < 0 || action >= ACTIONS as i128 {
         return Err(value_error(format!(
             "action {action} is not an action (valid: 0 to {})",
             ACTIONS - 1
@@ -338,19 +338,28 @@ impl Game {
         })
     }
 
-    #[pyo3(signature = (seed, index = 0))]
-    fn reset(&mut self, seed: u64, index: u64) -> PyResult<()> {
+    #[pyo3(signature = (seed, index = None))]
+    fn reset(&mut self, seed: &Bound<'_, PyAny>, index: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let seed = u64_arg(seed, "seed")?;
+        let index = index.map_or(Ok(0), |i| u64_arg(i, "index"))?;
         self.st().reset_game(seed, index).map_err(step_error)
     }
 
     /// Starts game `index` of `seed`, or the next that reaches a learner's
     /// decision (RLCard's encoding: settled); returns the index started.
-    fn start(&mut self, seed: u64, index: u64, rlcard: bool) -> PyResult<u64> {
+    fn start(
+        &mut self,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+        rlcard: bool,
+    ) -> PyResult<u64> {
+        let (seed, index) = (u64_arg(seed, "seed")?, u64_arg(index, "index")?);
         let k = vec::start_with_decision(self.st(), seed, rlcard, |k| index.wrapping_add(k));
         Ok(index.wrapping_add(k.map_err(step_error)?))
     }
 
-    fn step(&mut self, action: i64) -> PyResult<()> {
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = whole(action, "action")?;
         let st = self.st();
         if st.is_over() {
             return Err(step_error(StepError::Over));
@@ -441,10 +450,10 @@ impl Game {
     fn seat_observation<'py>(
         &mut self,
         py: Python<'py>,
-        seat: i64,
+        seat: &Bound<'py, PyAny>,
         known: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = seat_at_table(seat, self.players)?;
+        let seat = seat_at_table(whole(seat, "seat")?, self.players)?;
         let st = self.st();
         let mut out = [0f32; OBS_LEN_KNOWN];
         st.seat_features(seat, &mut out);
@@ -502,12 +511,13 @@ impl Game {
     }
 
     /// RLCard encoding: plays RLCard's action and what follows it.
-    fn step_rlcard(&mut self, action: i64) -> PyResult<()> {
+    fn step_rlcard(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = whole(action, "action")?;
         let st = self.st();
         if st.is_over() {
             return Err(step_error(StepError::Over));
         }
-        if !(0..rlcard::ACTIONS as i64).contains(&action) {
+        if !(0..rlcard::ACTIONS as i128).contains(&action) {
             return Err(value_error(format!(
                 "action {action} is not an RLCard action (valid: 0 to {})",
                 rlcard::ACTIONS - 1
@@ -521,10 +531,11 @@ impl Game {
     fn rlcard_observation<'py>(
         &mut self,
         py: Python<'py>,
-        seat: Option<i64>,
+        seat: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let seat = seat.map(|s| whole(&s, "seat")).transpose()?;
         let mut planes = [0f32; rlcard::OBS_LEN];
-        let acting = self.st().decision().map(|d| d.seat as i64);
+        let acting = self.st().decision().map(|d| d.seat as i128);
         match seat {
             Some(s) if Some(s) != acting => {
                 let s = seat_at_table(s, self.players)?;
@@ -556,8 +567,9 @@ impl Game {
 
 /// What an action does, in words.
 #[pyfunction]
-fn action_label(action: i64) -> PyResult<String> {
-    if action < 0 || action as usize >= ACTIONS {
+fn action_label(action: &Bound<'_, PyAny>) -> PyResult<String> {
+    let action = whole(action, "action")?;
+    if action < 0 || action >= ACTIONS as i128 {
         return Err(value_error(format!(
             "action {action} is not an action (valid: 0 to {})",
             ACTIONS - 1
@@ -603,8 +615,9 @@ fn strategy_names() -> Vec<&'static str> {
 
 /// What RLCard's action `a` plays (`r-7`, `y-wild`, `draw`).
 #[pyfunction]
-fn rlcard_action_label(action: i64) -> PyResult<String> {
-    if !(0..rlcard::ACTIONS as i64).contains(&action) {
+fn rlcard_action_label(action: &Bound<'_, PyAny>) -> PyResult<String> {
+    let action = whole(action, "action")?;
+    if !(0..rlcard::ACTIONS as i128).contains(&action) {
         return Err(value_error(format!(
             "action {action} is not an RLCard action (valid: 0 to {})",
             rlcard::ACTIONS - 1

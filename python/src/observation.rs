@@ -137,7 +137,7 @@ impl Observation {
     fn round(&self) -> u32 {
         self.round
     }
-    /// The turns played in the round.
+    /// The turn under way in the round (1 at its first decision).
     #[getter]
     fn turn(&self) -> u32 {
         self.turn
@@ -188,7 +188,9 @@ impl Observation {
     fn totals(&self) -> Vec<i64> {
         self.totals[..self.players as usize].to_vec()
     }
-    /// The draw total aimed at you (stacking, challenge), else 0.
+    /// The draw total pending at the table (stacking, challenge), else 0:
+    /// aimed at you at a `stack` or `challenge` decision; at another (a
+    /// `jump_in`, a colour) the one still pending, which need not be yours.
     #[getter]
     fn pending_draw(&self) -> u32 {
         self.pending_draw

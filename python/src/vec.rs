@@ -484,7 +484,8 @@ impl VecGames {
         })
     }
 
-    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = crate::errors::u64_arg(seed, "seed")?;
         let players = self.players;
         let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
         let done = with_out!(self, py, |out| {
@@ -635,15 +636,17 @@ impl VecGames {
             .clone()
     }
 
-    fn render(&mut self, i: usize) -> PyResult<String> {
+    fn render(&mut self, i: &Bound<'_, PyAny>) -> PyResult<String> {
+        let given = crate::errors::whole(i, "game")?;
         let batch = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
         let n = batch.games.len();
         let rl = batch.rl;
+        let i = usize::try_from(given).unwrap_or(usize::MAX);
         match batch.games.get_mut(i) {
             Some(st) if rl => Ok(rlcard_render(st)),
             Some(st) => Ok(st.render()),
             None => Err(value_error(format!(
-                "game {i} is not in the batch (valid: 0 to {})",
+                "game {given} is not in the batch (valid: 0 to {})",
                 n - 1
             ))),
         }

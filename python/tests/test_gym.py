@@ -9,6 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import unolab
+from conftest import REPO
 
 
 @pytest.mark.parametrize(
@@ -214,3 +215,118 @@ def test_a_match_with_a_winner_is_terminated_even_when_its_last_round_hit_the_tu
         _, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
         done = terminated or truncated
     assert truncated and not terminated and info["winner"] is None and reward == 0.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _gone(pid: int, wait: float = 5.0) -> bool:
+    import time
+
+    t = time.monotonic()
+    while time.monotonic() - t < wait:
+        if not _alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize("kind", ["UnoEnv", "VecEnv"])
+def test_close_ends_the_programs_and_refuses_later_calls(kind, tmp_path):
+    """close() was documented as releasing nothing (and VecEnv had none):
+    an ext: opponent's program ran on until the environment was
+    garbage-collected."""
+    pids = tmp_path / "pids"
+    bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
+    if kind == "UnoEnv":
+        env = unolab.UnoEnv(players=2, strategies=bot)
+        env.reset(seed=1)
+    else:
+        env = unolab.VecEnv(2, players=2, learners=[0], strategies=bot)
+    pid = int(pids.read_text().split()[0])
+    assert _alive(pid)
+    env.close()
+    assert _gone(pid)
+    with pytest.raises(RuntimeError, match="is closed"):
+        env.reset(seed=1)
+    env.close()
+
+
+class _InterruptedAfterStep:
+    """A core game whose step goes through and is then interrupted, as a
+    KeyboardInterrupt landing right after the core's step would be."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def step(self, action):
+        self._game.step(action)
+        raise KeyboardInterrupt
+
+
+def test_a_step_interrupted_part_way_asks_for_a_reset():
+    """A Ctrl-C after the core's step lost the step's reward and end: the
+    next step said "the game is over". Every call now refuses until reset()."""
+    env = unolab.UnoEnv(players=2)
+    env.reset(seed=1)
+    env._game = _InterruptedAfterStep(env._game)
+    with pytest.raises(KeyboardInterrupt):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env._game = env._game._game
+    with pytest.raises(RuntimeError, match=r"a step was stopped before it finished.*reset\(\) needs to be called"):
+        env.step(0)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_a_path_strategy_is_a_preset_file_never_a_builtin_name(tmp_path, monkeypatch):
+    """A pathlib.Path strategy without a separator or .toml was read as a
+    name: ``Path("mycolor")`` was an unknown strategy though the file was
+    there, and ``Path("first")`` played the built-in ``first``, not the
+    file. A Path is a file, as a Path rule set always was."""
+    import pathlib
+
+    monkeypatch.chdir(tmp_path)
+    preset = (REPO / "strategies" / "color.toml").read_text()
+    for file in ("mycolor", "first"):
+        (tmp_path / file).write_text(preset.replace('name = "color"', 'name = "fromfile"'))
+        r = unolab.run([pathlib.Path(file), "random"], players=2, games=10, threads=1)
+        assert [s["name"] for s in r["strategies"]] == ["fromfile", "random"]
+    # The environments read the file too: a malformed one is refused.
+    (tmp_path / "first").write_text("name = \n")
+    for make in (
+        lambda: unolab.UnoEnv(players=2, strategies=[pathlib.Path("first")]),
+        lambda: unolab.VecEnv(2, players=2, learners=[0], strategies=pathlib.Path("first")),
+    ):
+        with pytest.raises(ValueError, match="first"):
+            make()
+
+
+def test_the_core_game_refuses_huge_integers_with_value_error():
+    """env.game's methods raised OverflowError for an integer past their
+    width (documented: every bad argument raises ValueError)."""
+    env = unolab.UnoEnv(players=2)
+    env.reset(seed=1)
+    for call in (
+        lambda: env.game.seat_observation(2**70),
+        lambda: env.game.reset(-1),
+        lambda: env.game.reset(2**64),
+        lambda: env.game.reset(1, 2**200),
+        lambda: env.game.step(2**70),
+        lambda: env.game.step(-(2**70)),
+        lambda: unolab._core.action_label(2**70),
+    ):
+        with pytest.raises(ValueError):
+            call()
+    v = unolab.VecEnv(2, players=2)
+    for call in (lambda: v.render(2**70), lambda: v.render(-1)):
+        with pytest.raises(ValueError):
+            call()

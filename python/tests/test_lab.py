@@ -1264,7 +1264,10 @@ def _signalled_as_a_job(pids, call):
             time.sleep(0.02)
         time.sleep(0.5)
         for pid in pids.read_text().split():
-            os.kill(int(pid), signal.SIGTERM)
+            try:
+                os.kill(int(pid), signal.SIGTERM)
+            except ProcessLookupError:
+                pass  # a program the work already ended (tune's earlier ones)
         time.sleep(0.15)
         _thread.interrupt_main()
 

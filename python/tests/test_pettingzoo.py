@@ -435,3 +435,74 @@ def test_who_is_asked_tells_nothing_of_a_hand(rng):
         else:
             assert forced == dict.fromkeys(only, 0)
             assert 0 < asked_after_draw < drew
+
+
+class _InterruptedAfterStep:
+    """A core game whose step goes through and is then interrupted, as a
+    KeyboardInterrupt landing right after the core's step would be."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def step(self, action):
+        self._game.step(action)
+        raise KeyboardInterrupt
+
+
+def test_a_step_interrupted_part_way_asks_for_a_reset():
+    """A Ctrl-C between the core's step and the bookkeeping left
+    agent_selection on the agent that had just played: last() gave it an
+    empty mask and step() applied the next seat's action to it. Every call
+    now refuses until reset()."""
+    env = raw_env(players=3)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    env._game = _InterruptedAfterStep(env._game)
+    with pytest.raises(KeyboardInterrupt):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env._game = env._game._game
+    for call in (lambda: env.step(0), lambda: env.last(), lambda: env.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"a step was stopped before it finished.*reset\(\) needs to be called"):
+            call()
+    env.reset(seed=1)
+    play_random(env, np.random.default_rng(0))
+
+
+def test_an_illegal_action_leaves_the_env_usable():
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError):
+        env.step(illegal)
+    play_random(env, np.random.default_rng(0))
+
+
+def test_close_refuses_later_calls():
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    env.close()
+    for call in (lambda: env.reset(seed=1), lambda: env.last(), lambda: env.game.seat):
+        with pytest.raises(RuntimeError, match="the environment is closed"):
+            call()
+    env.close()
+
+
+def test_the_end_of_the_game_marks_no_seat():
+    """render() after the end marked seat 0 as the one deciding, whatever
+    the learner's seat: no seat decides then."""
+    env = raw_env(players=3, render_mode="ansi")
+    env.reset(seed=1)
+    play_random(env, np.random.default_rng(0))
+    env2 = unolab.UnoEnv(players=3, seat=2, render_mode="ansi")
+    env2.reset(seed=1)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _, _, term, trunc, _ = env2.step(int(rng.choice(np.flatnonzero(env2.action_masks()))))
+        done = term or trunc
+    for text in (env.game.render(), env2.render()):
+        assert text.startswith("game over") and " > seat" not in text, text

@@ -19,8 +19,9 @@ fn sorted(rules: &Rules, hand: CardSet) -> Vec<CardId> {
 }
 
 /// The top card, colour, direction, piles and every seat's hand size and
-/// total, one seat a line (`>` marks the observing seat).
-fn table_lines(obs: &Observation, out: &mut String) {
+/// total, one seat a line (`>` marks the observing seat when it is
+/// `deciding`).
+fn table_lines(obs: &Observation, deciding: bool, out: &mut String) {
     let r = obs.rules();
     out.push_str(&format!(
         "top card: {}   colour: {}   direction: {}   draw pile: {}",
@@ -38,7 +39,11 @@ fn table_lines(obs: &Observation, out: &mut String) {
     }
     out.push('\n');
     for p in 0..obs.players() {
-        let mark = if p == obs.seat() as usize { '>' } else { ' ' };
+        let mark = if deciding && p == obs.seat() as usize {
+            '>'
+        } else {
+            ' '
+        };
         out.push_str(&format!(
             " {mark} seat {p:<2} {:>3} cards {:>6} points\n",
             obs.hand_size(p),
@@ -61,7 +66,7 @@ pub fn decision_text(obs: &Observation, decision: &Decision, legal: ActionSet) -
         decision.seat,
         decision.kind.name()
     );
-    table_lines(obs, &mut out);
+    table_lines(obs, true, &mut out);
     out.push_str(&format!("hand of seat {}:", obs.seat()));
     for c in sorted(r, obs.hand()) {
         let mark = if decision.cards.contains(c) { "*" } else { "" };
@@ -84,7 +89,8 @@ pub fn over_text(
     result: Option<&MatchResult>,
 ) -> String {
     let mut out = String::from("game over\n");
-    table_lines(obs, &mut out);
+    // No seat decides: none is marked.
+    table_lines(obs, false, &mut out);
     for r in rounds {
         let who = match r.winner {
             Some(w) => format!("seat {w} won"),

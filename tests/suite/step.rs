@@ -489,6 +489,9 @@ fn views_of_every_seat_at_a_decision_change_nothing() {
             assert_eq!(st.rounds(), &[want], "{} seed {seed}", r.name);
             let text = st.render();
             assert!(text.starts_with("game over"), "{text}");
+            // No seat decides once the game is over: none is marked (seat 0
+            // was, whichever the learner's).
+            assert!(!text.contains(" > seat"), "{text}");
             match winner {
                 Some(w) => assert!(text.contains(&format!("round 1: seat {w} won")), "{text}"),
                 None => assert!(text.contains("round 1: ended"), "{text}"),

@@ -92,7 +92,9 @@ class Game:
         """Whether the game (the round, or the match) is over."""
     @property
     def truncated(self) -> bool:
-        """Whether the game is over and its last round hit the turn limit."""
+        """Whether the game is over and the turn limit cut it: its round hit the
+        limit (a match: it ended without a winner on such a round; a match
+        with a winner is not truncated)."""
     @property
     def winner(self) -> Optional[int]:
         """The winning seat of a finished game (``None`` for none, or while it goes on)."""
@@ -194,7 +196,8 @@ class VecGames:
         """``(n,)``: the game ended in the last step (and was restarted)."""
     @property
     def truncated(self) -> npt.NDArray[np.bool_]:
-        """``(n,)``: that game's last round hit the turn limit."""
+        """``(n,)``: the turn limit cut that game (its round hit the limit; a
+        match only when it ended without a winner on such a round)."""
     @property
     def winner(self) -> npt.NDArray[np.int64]:
         """``(n,)``: the winning seat of a game that ended in the last step, else -1."""
@@ -247,7 +250,7 @@ class Observation:
         """The round of the match (from 1)."""
     @property
     def turn(self) -> int:
-        """The turns played in the round."""
+        """The turn under way in the round (1 at its first decision)."""
     @property
     def hand(self) -> list[str]:
         """Your cards as tokens, in deck order."""
@@ -277,7 +280,9 @@ class Observation:
         """Every seat's match total so far."""
     @property
     def pending_draw(self) -> int:
-        """The draw total aimed at you (stacking, challenge), else 0."""
+        """The draw total pending at the table (stacking, challenge), else 0:
+        aimed at you at a ``stack`` or ``challenge`` decision; at another (a
+        ``jump_in``, a colour) the one still pending, which need not be yours."""
     @property
     def known(self) -> list[list[str]]:
         """What you know of every other hand, by seat: the cards you gave there (seven-o, Wild Swap) or saw there (a challenge) not played since; your own entry is empty."""

@@ -57,8 +57,17 @@ def rules_of(rules: Any, name: str = "rules") -> str:
         raise TypeError(
             f"{name} must be a rule set name or a path (str or os.PathLike), got {type(rules).__name__}"
         )
-    if not isinstance(rules, str) and os.sep not in path and "/" not in path and not path.endswith(".toml"):
-        # The core reads a name without a separator or .toml as a built-in.
+    if not isinstance(rules, str):
+        return path_text(path)
+    return path
+
+
+def path_text(path: Union[str, "os.PathLike[str]"]) -> str:
+    """A path (a ``pathlib.Path``) as the core's string for a file: the
+    core reads a name without a separator or ``.toml`` as a built-in one
+    (a rule set, a strategy), so such a path gets ``./`` in front."""
+    path = os.fspath(path)
+    if os.sep not in path and "/" not in path and not path.endswith(".toml"):
         return os.path.join(os.curdir, path)
     return path
 
@@ -258,7 +267,7 @@ def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
     if strategies is None:
         return []
     if isinstance(strategies, os.PathLike):
-        return [os.fspath(strategies)]
+        return [path_text(strategies)]
     if isinstance(strategies, str):
         if not strategies.strip():
             return []
@@ -268,7 +277,8 @@ def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
         return items
     if isinstance(strategies, Mapping) or not _iterable(strategies):
         raise TypeError(f"strategies are a comma list or a list of names, got {strategies!r}")
-    items = [os.fspath(x) if isinstance(x, os.PathLike) else x for x in strategies]
+    # A path is a preset file, never a built-in name (``Path("first")``).
+    items = [path_text(x) if isinstance(x, os.PathLike) else x for x in strategies]
     for item in items:
         if not isinstance(item, str):
             raise TypeError(f"strategies are names, got {item!r}")
@@ -295,10 +305,33 @@ def seed_value(seed: Any) -> int:
     return seed
 
 
-def check_started(started: bool, failed: Optional[str], what: str) -> None:
-    """An environment's call ``what`` needs a game: ``reset()`` first, and
-    again after a step that stopped on an engine error (``failed``, its
-    message)."""
+STEP_CUT = "a step was stopped before it finished (KeyboardInterrupt or another exception part way through), so the environment's record may no longer match its game"
+"""What an environment's ``failed`` says while a step is under way: still
+set at the next call when that step did not finish."""
+
+
+class Closed:
+    """What a closed environment holds in place of its game: ``close()``
+    let go of the game (and the programs its strategies ran), and any use
+    of it is a clear ``RuntimeError``."""
+
+    __slots__ = ("_what",)
+
+    def __init__(self, what: str) -> None:
+        object.__setattr__(self, "_what", what)
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(
+            f"the {object.__getattribute__(self, '_what')} is closed: close() let go of its game; make a new one"
+        )
+
+
+def check_started(started: bool, failed: Optional[str], what: str, game: Any = None) -> None:
+    """An environment's call ``what`` needs a game: not closed (``game``
+    a :class:`Closed`), ``reset()`` first, and again after a step that
+    stopped on an engine error (``failed``, its message)."""
+    if isinstance(game, Closed):
+        game.closed  # raises: the environment is closed
     if not started:
         raise RuntimeError(f"reset() needs to be called before {what}()")
     if failed is not None:

@@ -26,6 +26,8 @@ from ._options import (
     ILLEGAL,
     MODES,
     REWARDS,
+    STEP_CUT,
+    Closed,
     House,
     SettingsArg,
     action_of,
@@ -194,8 +196,9 @@ class UnoEnv(gymnasium.Env):
         """Answers the learner's decision and plays on to its next one (or the end).
 
         Returns ``(observation, reward, terminated, truncated, info)``;
-        ``truncated`` is true when the last round hit the turn limit
-        (``max_turns``).
+        ``truncated`` is true when the turn limit (``max_turns``) cut the
+        game: its round hit the limit (a match: it ended without a winner on
+        such a round; a match with a winner is terminated).
 
         Raises:
             TypeError: the action is not an integer.
@@ -206,25 +209,35 @@ class UnoEnv(gymnasium.Env):
                 that failed): ``reset`` first.
         """
         self._check_started("step")
+        code = action_of(action, RLCARD_ACTIONS, rlcard=True) if self._rl else action_of(action, ACTIONS)
+        # Until the step's return is made, it is under way: one stopped part
+        # way (a KeyboardInterrupt after the game moved on) loses its reward
+        # and end, so every later call refuses until reset().
+        self._failed = STEP_CUT
         try:
             if self._rl:
-                self._game.step_rlcard(action_of(action, RLCARD_ACTIONS, rlcard=True))
+                self._game.step_rlcard(code)
             else:
-                self._game.step(action_of(action, ACTIONS))
+                self._game.step(code)
         except RuntimeError as e:
-            if not self._game.is_over:
-                # Stopped mid-step (not "the game is over"): it cannot go on.
-                self._failed = str(e)
+            # Stopped mid-step, or "the game is over" (nothing changed).
+            self._failed = None if self._game.is_over else str(e)
+            raise
+        except ValueError:
+            # Refused (outside the mask): nothing changed.
+            self._failed = None
             raise
         reward = float(self._game.take_rewards()[self.seat])
         over = self._game.is_over
         truncated = over and self._game.truncated
+        out = (self._obs(), reward, over and not truncated, truncated, self._info())
+        self._failed = None
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, over and not truncated, truncated, self._info()
+        return out
 
     def _check_started(self, what: str) -> None:
-        check_started(self._started, self._failed, what)
+        check_started(self._started, self._failed, what, self._game)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the decision in hand, as bools (sb3-contrib's ``MaskablePPO``).
@@ -260,4 +273,7 @@ class UnoEnv(gymnasium.Env):
         return text
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Lets go of the game, and with it the programs its ``ext:``
+        strategies ran (unless ``game`` is held elsewhere); any later use of
+        the environment is a ``RuntimeError``. Closing twice is harmless."""
+        self._game = Closed("environment")

@@ -38,6 +38,7 @@ from ._options import (
     int_of,
     option_of,
     path_of,
+    path_text,
     recorded,
     rules_of,
     seed_of,
@@ -184,7 +185,8 @@ def _strategies(s: Strategies, what: str = "strategies") -> list:
     """A list of names and objects (a comma list of names is split; a path,
     ``pathlib.Path``, names a preset file)."""
     if isinstance(s, os.PathLike):
-        path = os.fspath(s)
+        # A path is a preset file, never a built-in name (``Path("first")``).
+        path = path_text(s)
         if "," in path:
             raise ValueError(
                 f"{what}: the preset path '{path}' holds a comma, which separates "
@@ -536,7 +538,8 @@ def tune(
         house_items(house),
         _players(players),
         _strategies(field, "field"),
-        _name("start", start),
+        # A path is a preset file, never a built-in name.
+        path_text(start) if isinstance(start, os.PathLike) else _name("start", start),
         _within("generations", generations, 1, _MAX_GENERATIONS),
         _within("population", population, 4, _MAX_POPULATION),
         _count("game count", games),

@@ -30,6 +30,8 @@ from ._options import (
     ILLEGAL,
     MODES,
     REWARDS,
+    STEP_CUT,
+    Closed,
     House,
     SettingsArg,
     action_of,
@@ -166,7 +168,7 @@ class raw_env(AECEnv):
         self._paid = False
 
     def _check_started(self, what: str) -> None:
-        check_started(self._started, self._failed, what)
+        check_started(self._started, self._failed, what, self._game)
 
     def _check_agents(self, what: str) -> None:
         """``what`` needs an agent still in the game."""
@@ -279,20 +281,32 @@ class raw_env(AECEnv):
         self._check_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            self._failed = STEP_CUT
             self._was_dead_step(action)
+            self._failed = None
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is an action only once the game is over")
         game = self._game
+        code = action_of(action, RLCARD_ACTIONS, rlcard=True) if self._rl else action_of(action, ACTIONS)
+        # Until the bookkeeping below is done the step is under way: one
+        # stopped part way (a KeyboardInterrupt after the game moved on)
+        # would leave agent_selection and the rewards behind the game, so
+        # every later call refuses until reset().
+        self._failed = STEP_CUT
         try:
             if self._rl:
-                game.step_rlcard(action_of(action, RLCARD_ACTIONS, rlcard=True))
+                game.step_rlcard(code)
             else:
-                game.step(action_of(action, ACTIONS))
+                game.step(code)
         except RuntimeError as e:
             # The engine stopped mid-step: the game cannot be trusted to go on.
             self._failed = str(e)
             self.agents = []
+            raise
+        except ValueError:
+            # Refused (outside the mask): nothing changed.
+            self._failed = None
             raise
         self._cumulative_rewards[agent] = 0.0
         rewards = game.take_rewards()
@@ -309,6 +323,7 @@ class raw_env(AECEnv):
                 self.rewards[a] = 0.0
             self._paid = False
         self._end_if_over()
+        self._failed = None
         if self.render_mode == "human":
             self.render()
 
@@ -342,7 +357,10 @@ class raw_env(AECEnv):
         return text
 
     def close(self) -> None:
-        """Nothing to release (the game lives in the object)."""
+        """Lets go of the game, and with it the programs its ``ext:``
+        strategies ran (unless ``game`` is held elsewhere); any later use of
+        the environment is a ``RuntimeError``. Closing twice is harmless."""
+        self._game = Closed("environment")
 
 
 def env(**kwargs: Any) -> raw_env:

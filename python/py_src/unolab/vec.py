@@ -31,6 +31,7 @@ from ._options import (
     ILLEGAL,
     MODES,
     REWARDS,
+    Closed,
     House,
     SettingsArg,
     bool_of,
@@ -111,7 +112,8 @@ class VecEnv:
             step (at a game's end; zero otherwise under ``"win"``).
         done: ``(n,)`` bool, the game ended in the last step (``obs`` and
             ``mask`` already show the next game's first decision).
-        truncated: ``(n,)`` bool, that game's last round hit the turn limit.
+        truncated: ``(n,)`` bool, the turn limit cut that game (its round hit
+            it; a match only when it ended without a winner on such a round).
         winner: ``(n,)`` int64, that game's winning seat, -1 for none or
             when the game did not end.
         final_obs: with ``final_obs=True``, ``(n, players, ...)`` float32,
@@ -268,6 +270,13 @@ class VecEnv:
         if not 0 <= i < self.n:
             raise ValueError(f"game {i} is not in the batch (valid: 0 to {self.n - 1})")
         return self._core.render(i)
+
+    def close(self) -> None:
+        """Lets go of the games, and with them the programs their ``ext:``
+        strategies ran; any later ``reset``, ``step`` or ``render`` is a
+        ``RuntimeError`` (the arrays stay as they were). Closing twice is
+        harmless."""
+        self._core = Closed("VecEnv")
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (numpy only; for baselines and benchmarks).

@@ -310,7 +310,7 @@ const fn sections() -> [Section; 12] {
         ),
         ("discard", KINDS, "cards of each kind on the discard pile (top included)"),
         ("draw_pile", 1, "cards in the draw pile / 10"),
-        ("pending", 1, "the pending draw total aimed at the player"),
+        ("pending", 1, "the draw total pending at the table (aimed at the player at a stack or challenge decision)"),
         (
             "totals",
             MAX_PLAYERS,

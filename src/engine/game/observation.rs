@@ -78,7 +78,10 @@ impl<'a> Observation<'a> {
     pub fn rules(&self) -> &Rules {
         self.g.rules
     }
-    /// The pending draw total aimed at the player to move (stacking, challenge).
+    /// The draw total pending at the table (stacking, challenge), else 0: at
+    /// a `stack` or `challenge` decision the one aimed at the player to move;
+    /// at another (a `jump_in`, a colour) the one still pending, which need
+    /// not be the deciding seat's.
     pub fn pending_draw(&self) -> u32 {
         self.g.pending
     }
