@@ -233,11 +233,15 @@ impl LadderConfig {
             }
             self.tournament(*p).validate()?;
         }
-        if !(self.speed_seconds > 0.0 && self.speed_seconds <= 600.0) {
+        // (Below a millisecond a timing is no measurement: 1e-300 gave
+        // speeds of millions of decisions a second.)
+        if !(self.speed_seconds >= 0.001 && self.speed_seconds <= 600.0) {
             return Err(TournamentError::Invalid(format!(
-                "speed_seconds = {} must be above 0 and at most 600",
+                "speed_seconds = {} must be from 0.001 to 600",
                 // (1e300 as 1e300, not as its 301 digits)
-                if self.speed_seconds.abs() >= 1e6 {
+                if self.speed_seconds.abs() >= 1e6
+                    || (self.speed_seconds != 0.0 && self.speed_seconds.abs() < 1e-6)
+                {
                     format!("{:e}", self.speed_seconds)
                 } else {
                     self.speed_seconds.to_string()

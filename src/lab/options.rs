@@ -20,11 +20,39 @@ use serde::{Deserialize, Deserializer};
 
 /// A seed as written in a file: an integer (TOML's reach 2^63-1), or a
 /// string for the whole unsigned 64-bit range of `run --seed`.
-#[derive(Deserialize, Debug)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub(crate) enum SeedValue {
     Int(i64),
     Text(String),
+}
+
+impl<'de> Deserialize<'de> for SeedValue {
+    /// By hand, not `untagged`: a value of another type (`seed = 5.0`)
+    /// said "data did not match any variant of untagged enum SeedValue".
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Seed;
+        impl serde::de::Visitor<'_> for Seed {
+            type Value = SeedValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(
+                    f,
+                    "a seed: a whole number from 0 to {} (past {} written as a string)",
+                    u64::MAX,
+                    i64::MAX
+                )
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<SeedValue, E> {
+                Ok(SeedValue::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<SeedValue, E> {
+                Ok(SeedValue::Text(v.to_string()))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<SeedValue, E> {
+                Ok(SeedValue::Text(v.into()))
+            }
+        }
+        d.deserialize_any(Seed)
+    }
 }
 
 impl SeedValue {
@@ -211,8 +239,10 @@ impl CompareOptions {
             .cloned()
             .collect();
         set.extend(b_set.iter().cloned());
+        // (An entry whose every rule B overrides goes: it was kept as "".)
         let mut house: Vec<String> = (self.house.iter())
             .map(|h| without_overridden(h, b_set, b_house))
+            .filter(|h| !h.is_empty())
             .collect();
         house.extend(b_house.iter().cloned());
         let b = ArmSpec {

@@ -2113,3 +2113,65 @@ fn a_network_preset_without_its_weights_file_is_refused() {
         "net-all,color",
     ]));
 }
+
+/// Small refusals and records of the CLI audit: a number with a leading
+/// zero was "too large"; a seed of another type in a file named serde's
+/// untagged enum; a ladder timed agents for 1e-300 s; a house rule that B
+/// overrides left an empty entry ("house rules ;", `"house": [""]`).
+#[test]
+fn small_refusals_say_what_is_wrong() {
+    let d = tempdir("small-refusals");
+    let e = refusal(&unolab(&["run", "-q", "-g", "5", "--set", "hand_size=07"]));
+    assert!(
+        e.contains("write the number without leading zeros (7)"),
+        "{e}"
+    );
+    let exp = d.join("sd.toml");
+    std::fs::write(
+        &exp,
+        "name = \"x\"\n[base]\nstrategies = \"points\"\nseed = 5.0\n[[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&exp)]));
+    assert!(
+        e.contains("seed: expected a seed: a whole number") && !e.contains("untagged"),
+        "{e}"
+    );
+    let ladder = d.join("l.toml");
+    std::fs::write(
+        &ladder,
+        "name = \"l\"\nplayers = [2]\ngames = 20\nseed = 1\nfield = [\"random\", \"points\"]\nreference = \"random\"\nspeed_seconds = 1e-300\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&[
+        "ladder",
+        s(&ladder),
+        "-q",
+        "-o",
+        s(&d.join("lo")),
+    ]));
+    assert!(
+        e.contains("speed_seconds = 1e-300 must be from 0.001 to 600"),
+        "{e}"
+    );
+    let o = unolab(&[
+        "compare",
+        "-q",
+        "-j",
+        "1",
+        "-g",
+        "20",
+        "--house",
+        "jump_in",
+        "--b-set",
+        "jump_in=false",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = v.to_string();
+    assert!(
+        !text.contains("\"house\":[\"\"]") && !text.contains("\"\","),
+        "{text}"
+    );
+}

@@ -263,6 +263,13 @@ impl RuleSetFile {
                 if let Some(why) = v.and_then(|v| super::settings::out_of_range(key, v)) {
                     return Err(RulesError::Invalid(why));
                 }
+                // Within TOML's reach, it is refused for its form: TOML
+                // writes no leading zeros ("07", said to be too large).
+                if let Some(n) = v.filter(|n| i64::try_from(*n).is_ok()) {
+                    return Err(RulesError::Invalid(format!(
+                        "invalid value '{value}' for setting '{key}': write the number without leading zeros ({n})"
+                    )));
+                }
                 return Err(RulesError::Invalid(format!(
                     "invalid value '{value}' for setting '{key}': the number is too large"
                 )));

@@ -108,11 +108,14 @@ pub(super) fn resolve(
             .filter(|x| !base_items.contains(&x.1) || !overridden(&x.0, &own_set, &own_house))
             .cloned()
             .collect();
+        // (An entry whose every rule the arm overrides goes: it was kept
+        // as "".)
         let house: Vec<_> = (house.iter())
             .map(|x| match base_items.contains(&x.1) {
                 true => (without_overridden(&x.0, &own_set, &own_house), x.1.clone()),
                 false => x.clone(),
             })
+            .filter(|x| !x.0.is_empty())
             .collect();
         let (set, house) = (&set, &house);
         // A setting given twice is refused, as on the command line: one of
