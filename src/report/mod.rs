@@ -128,8 +128,9 @@ fn summary_json(h: &Histogram) -> Value {
 }
 
 /// How the games of `cfg` were seated, in words: the seating, and with
-/// duplicate play how deals were replayed (the text header's lines).
-pub fn seating_lines(cfg: &RunConfig) -> Vec<String> {
+/// duplicate play how deals were replayed, `games` played (the text
+/// header's lines; a partial run played fewer deals than it asked).
+pub fn seating_lines(cfg: &RunConfig, games: u64) -> Vec<String> {
     let count = cfg.arrangement_count();
     let mut v = vec![match cfg.seating {
         Seating::Mixed if count == 1 => {
@@ -149,7 +150,7 @@ pub fn seating_lines(cfg: &RunConfig) -> Vec<String> {
     if cfg.duplicate {
         v.push(format!(
             "duplicate play: {} deals, each played once per rotation of its seating ({} games a deal)",
-            cfg.games / cfg.players as u64,
+            games / cfg.players as u64,
             cfg.players
         ));
     }
@@ -285,7 +286,7 @@ impl<'a> Report<'a> {
             "arrangements": cfg.arrangement_count(),
             "fixed_seats": cfg.seating == Seating::Fixed,
             "duplicate": cfg.duplicate,
-            "deals": if cfg.duplicate { json!(cfg.games / cfg.players as u64) } else { Value::Null },
+            "deals": if cfg.duplicate { json!(self.stats.games / cfg.players as u64) } else { Value::Null },
             "intervals": intervals_label(cfg, st),
             "lineup": cfg.lineup.iter().map(|s| s.name()).collect::<Vec<_>>(),
             "strategies": strategies,
@@ -483,7 +484,7 @@ impl<'a> Report<'a> {
             "arrangements": cfg.arrangement_count(),
             "fixed_seats": cfg.seating == Seating::Fixed,
             "duplicate": cfg.duplicate,
-            "deals": if cfg.duplicate { json!(cfg.games / cfg.players as u64) } else { Value::Null },
+            "deals": if cfg.duplicate { json!(self.stats.games / cfg.players as u64) } else { Value::Null },
             "elapsed_s": round6(self.elapsed_s),
         })
     }

@@ -99,7 +99,7 @@ impl Report<'_> {
                 cfg.rules.name
             );
         }
-        for line in seating_lines(cfg) {
+        for line in seating_lines(cfg, st.games) {
             let _ = writeln!(o, "{line}");
         }
         let _ = writeln!(o, "95% intervals: {}", intervals_label(cfg, st));

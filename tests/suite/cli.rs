@@ -422,6 +422,37 @@ fn sigterm_keeps_finished_work() {
     assert_eq!(m["games_completed"].as_u64(), Some(games));
 }
 
+/// A partial duplicate run counts the deals it played: its header and
+/// JSON gave the deals asked for (100,000,000 beside 1.6 million rounds).
+#[test]
+fn a_partial_duplicate_run_counts_the_deals_it_played() {
+    let args = [
+        "run",
+        "--games",
+        "300000000",
+        "--players",
+        "3",
+        "--duplicate",
+        "--threads",
+        "1",
+    ];
+    let o = terminated_after(&[&args[..], &["--json"]].concat(), 1000);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("the summary is printed");
+    let games = v["games"].as_u64().unwrap();
+    assert!(
+        v["partial"] == true && games > 0 && games < 300_000_000,
+        "{games}"
+    );
+    assert_eq!(v["deals"].as_u64(), Some(games / 3));
+    let o = terminated_after(&args, 1000);
+    let out = stdout(&o);
+    assert!(
+        out.contains("PARTIAL") && !out.contains("100000000 deals"),
+        "{out}"
+    );
+}
+
 #[test]
 fn quantiles_past_4096_are_exact_and_values_numeric() {
     let dir = tempdir("q");
