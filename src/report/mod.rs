@@ -243,7 +243,11 @@ impl<'a> Report<'a> {
             .iter()
             .enumerate()
             .map(|(i, &w)| {
-                let (r, ci) = position_win(cfg, st, i).json();
+                // No round won: a share of none is undefined (null).
+                let (r, ci) = match st.won {
+                    0 => (Value::Null, Value::Null),
+                    _ => position_win(cfg, st, i).json(),
+                };
                 json!({"position": i, "round_wins": w, "win_rate": r, "win_ci95": ci})
             })
             .collect();
@@ -401,7 +405,12 @@ impl<'a> Report<'a> {
             ];
             row.extend(none());
             row.push(String::new());
-            row.extend(e3(r));
+            // No round won: a share of none is undefined, left empty.
+            if st.won > 0 {
+                row.extend(e3(r));
+            } else {
+                row.extend(none());
+            }
             row.extend(vec![String::new(); 8 + 7]);
             // Every row says whether the run was cut short (an interrupt, a
             // partial merge), as the manifest does.

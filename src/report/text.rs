@@ -208,13 +208,21 @@ impl Report<'_> {
                 }
             );
         }
-        let _ = writeln!(
-            o,
-            "\nwins by position in order of play from the first mover (share of won rounds):"
-        );
-        for i in 0..st.position_wins.len() {
-            let e = position_win(cfg, st, i);
-            let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
+        if st.won == 0 {
+            // A share of no won round is undefined, not 0.00%.
+            let _ = writeln!(
+                o,
+                "\nwins by position in order of play from the first mover: not shown, as undefined (no round was won)"
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "\nwins by position in order of play from the first mover (share of won rounds):"
+            );
+            for i in 0..st.position_wins.len() {
+                let e = position_win(cfg, st, i);
+                let _ = writeln!(o, "  +{i}: {:>8}  {}", pct(e.rate), ci(e));
+            }
         }
         // Every mean with its interval.
         // `plain`: the independent units of a run without clusters, and

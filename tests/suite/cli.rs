@@ -453,6 +453,42 @@ fn a_partial_duplicate_run_counts_the_deals_it_played() {
     );
 }
 
+/// With no round won (every round cut by the turn limit), the shares of
+/// won rounds by position are undefined: they read 0.00% [0.00%, 100.00%]
+/// in the text, the JSON and summary.csv (the CLI audit).
+#[test]
+fn position_shares_of_no_won_round_are_undefined() {
+    let dir = tempdir("no-won");
+    let args = [
+        "run",
+        "-q",
+        "-j",
+        "1",
+        "-g",
+        "300",
+        "-p",
+        "2",
+        "-s",
+        "points,color",
+        "--set",
+        "max_turns=5",
+    ];
+    let out = stdout(&unolab(&args));
+    assert!(
+        out.contains("wins by position in order of play from the first mover: not shown, as undefined (no round was won)")
+            && !out.contains("+0:"),
+        "{out}"
+    );
+    let o = unolab(&[&args[..], &["--json", "--out", dir.to_str().unwrap()]].concat());
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for p in v["first_player"].as_array().unwrap() {
+        assert!(p["win_rate"].is_null() && p["win_ci95"].is_null(), "{p}");
+    }
+    let csv = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let row = csv.lines().find(|l| l.starts_with("position,+0,")).unwrap();
+    assert!(!row.contains("0.000000,0.000000,1.000000"), "{row}");
+}
+
 #[test]
 fn quantiles_past_4096_are_exact_and_values_numeric() {
     let dir = tempdir("q");
