@@ -594,7 +594,15 @@ pub fn holdout(
     let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;
     let var = (t[3] + t[4]) as f64 / n - diff * diff;
-    let half = Z95 * (var.max(0.0) / n).sqrt();
+    let half = if t[3] + t[4] == 0 {
+        // No game won by one and lost by the other: the normal interval
+        // has no width, which would claim there is no difference. The
+        // difference is at most the share of such games, bounded by
+        // Wilson's upper end for none seen in these games.
+        wilson95(0, games).1
+    } else {
+        Z95 * (var.max(0.0) / n).sqrt()
+    };
     let h = Holdout {
         games,
         fair_share: 1.0 / cfg.players as f64,

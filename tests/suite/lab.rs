@@ -1179,3 +1179,39 @@ fn head_to_head_columns_that_would_read_the_same_are_numbered() {
     let text = tournament("points,color");
     assert!(!text.contains("(1)"), "{text}");
 }
+
+/// A held-out evaluation in which the tuned preset and the start won and
+/// lost the same games gave the paired difference "+0.00 points [+0.00,
+/// +0.00]": an interval of no width, claiming no difference. It is bounded
+/// by the share of games one won and the other lost, none seen in 10.
+#[test]
+fn tunes_paired_difference_without_a_split_game_has_an_interval() {
+    let o = crate::common::unolab(&[
+        "tune",
+        "-p",
+        "2",
+        "--field",
+        "color",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "-g",
+        "1",
+        "--holdout-games",
+        "10",
+        "--threads",
+        "1",
+        "-q",
+        "--name",
+        "tz",
+    ]);
+    let out = crate::common::stdout(&o);
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let line = out
+        .lines()
+        .find(|l| l.contains("paired difference (same games)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // Wilson's upper end for 0 of 10 is 27.75%.
+    assert!(line.ends_with("+0.00 points [-27.75, +27.75]"), "{line}");
+}
