@@ -78,7 +78,18 @@ pub fn exec(a: CompareArgs) -> Result<ExitCode, Fail> {
         allow_oracle: a.allow_oracle,
     }
     .experiment(&[])
-    .map_err(|e| Fail(e.to_string()))?;
+    .map_err(|e| {
+        // `--resume` alone: the interrupted run's options are not read
+        // back from its folder.
+        let again = match (a.common.resume, &a.common.out) {
+            (true, Some(out)) if e.to_string().starts_with("the two configurations are the same") => format!(
+                " (--resume continues with the same command as the interrupted run, its --b-* options too: it is in {})",
+                out.join("manifest.json").display()
+            ),
+            _ => String::new(),
+        };
+        Fail(format!("{e}{again}"))
+    })?;
     drive(
         exp,
         &a.common,

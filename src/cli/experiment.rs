@@ -237,7 +237,7 @@ pub fn drive(
             if exp.run.duplicate { "deals" } else { "games" },
             // Without --out nothing was saved to resume from.
             if out.is_some() {
-                "kept; continue with --resume"
+                "kept; continue with the same command and --resume"
             } else {
                 "played (printed above; nothing saved to resume: give --out DIR to keep a run)"
             }

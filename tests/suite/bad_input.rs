@@ -2173,3 +2173,21 @@ fn small_refusals_say_what_is_wrong() {
     assert_eq!(arms[0]["house"], serde_json::json!(["jump_in"]), "{arms}");
     assert_eq!(arms[1]["house"], serde_json::json!([]), "{arms}");
 }
+
+/// `compare --out DIR --resume` without the interrupted run's B options
+/// said only that the two configurations are the same, where the interrupt
+/// had said "continue with --resume" (the CLI audit).
+#[test]
+fn a_compare_resumed_without_its_options_says_they_are_needed() {
+    let d = tempdir("compare-resume");
+    let out = d.join("cr");
+    let e = refusal(&unolab(&["compare", "-o", s(&out), "--resume"]));
+    assert!(
+        e.contains("the two configurations are the same")
+            && e.contains("--resume continues with the same command as the interrupted run")
+            && e.contains(&format!("{}", out.join("manifest.json").display())),
+        "{e}"
+    );
+    let e = refusal(&unolab(&["compare", "-o", s(&out)]));
+    assert!(!e.contains("--resume continues"), "{e}");
+}
