@@ -214,8 +214,23 @@ pub fn drive(
     };
     let show = || print_result(json, || report.to_json(), || report.to_text());
     if let (true, Some(dir)) = (idle, out) {
+        // A finished state whose results are missing (a disk that filled
+        // up as they were written, files removed): they are written from
+        // it, where --resume said there was nothing to do.
+        let missing = ["manifest.json", "report.md", "arms.csv"]
+            .iter()
+            .any(|f| !dir.join(f).exists());
+        if !missing {
+            show()?;
+            eprintln!("{}", nothing_left(dir));
+            return Ok(ExitCode::SUCCESS);
+        }
+        session.write_or_show(|| report.write_dir(dir), show)?;
         show()?;
-        eprintln!("{}", nothing_left(dir));
+        eprintln!(
+            "--resume: nothing was left to play; the results missing from {} are written from its saved state",
+            dir.display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     session.write_or_show(

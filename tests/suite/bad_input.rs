@@ -2191,3 +2191,55 @@ fn a_compare_resumed_without_its_options_says_they_are_needed() {
     let e = refusal(&unolab(&["compare", "-o", s(&out)]));
     assert!(!e.contains("--resume continues"), "{e}");
 }
+
+/// A folder whose finished run kept its state but lost its result files (a
+/// disk that filled up as they were written): --resume said there was
+/// nothing to do and wrote nothing. It writes them from the state, the same
+/// bytes the run wrote (the CLI audit).
+#[test]
+fn resume_writes_the_results_a_finished_state_lost() {
+    let d = tempdir("lost-results");
+    let exp = d.join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 300\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n",
+    )
+    .unwrap();
+    let out = d.join("so");
+    let run = |extra: &[&str]| {
+        unolab(
+            &[
+                &["experiment", "run", s(&exp), "-q", "-j", "1", "-o", s(&out)][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    ok(run(&[]));
+    let files = ["manifest.json", "report.md", "arms.csv", "comparisons.csv"];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .collect();
+    for f in files {
+        std::fs::remove_file(out.join(f)).unwrap();
+    }
+    let o = ok(run(&["--resume"]));
+    assert!(
+        common::stderr(&o).contains("the results missing from"),
+        "{}",
+        common::stderr(&o)
+    );
+    let after: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "the results differ from the run's");
+    // With its results there, nothing is written again.
+    let o = ok(run(&["--resume"]));
+    assert!(
+        common::stderr(&o).contains("left unchanged"),
+        "{}",
+        common::stderr(&o)
+    );
+}
