@@ -183,12 +183,27 @@ pub fn drive(
         commands_so_far(out, c.resume, super::args::command_words()),
         every,
     );
+    // A checkpoint that cannot be written (a full disk) does not end the
+    // run: that threw away every game played, unshown. It is said once, and
+    // the run goes on; the end writes the results or, failing that, prints
+    // them.
+    let mut unsaved = false;
     let (how, unfinished) = run_lockstep(
         &cfg,
         &mut state,
         session.stop,
         &|d| session.progress(d),
-        &mut |st| saver.tick(st),
+        &mut |st| {
+            if let Err(e) = saver.tick(st) {
+                if !unsaved {
+                    session.say(&format!(
+                        "warning: {e}: the run goes on without its checkpoint (tried again at the next), and its results are printed at the end if they cannot be written"
+                    ));
+                    unsaved = true;
+                }
+            }
+            Ok(())
+        },
     )
     .map_err(|e| session.failed(e))?;
     if let Some(why) = &unfinished {

@@ -71,6 +71,14 @@ impl Session {
         }
     }
 
+    /// Prints `line` on stderr above the bar, which is drawn again below.
+    pub fn say(&self, line: &str) {
+        match &self.bar.0 {
+            Some(b) => b.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Seconds since the session began.
     pub fn elapsed_s(&self) -> f64 {
         self.start.elapsed().as_secs_f64()

@@ -1878,3 +1878,58 @@ fn a_forced_run_that_fails_after_a_checkpoint_puts_the_earlier_results_back() {
         "the folder differs from the earlier results"
     );
 }
+
+/// A checkpoint that cannot be written (a full disk; here a folder in the
+/// state file's place) ended the run at once with one error line, every
+/// game played thrown away unshown (the CLI audit). The run goes on, says
+/// so once, and prints its results at the end when they cannot be written.
+#[test]
+fn a_checkpoint_that_cannot_be_written_does_not_end_the_run() {
+    let dir = tempdir("checkpoint-fails");
+    let exp = dir.join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 2000000\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("ck");
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(["experiment", "run", exp.to_str().unwrap(), "-q", "-j", "1"])
+        .args(["-o", out.to_str().unwrap(), "--checkpoint", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let state = out.join("state.json");
+    let t = Instant::now();
+    while !state.is_file() {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no checkpoint written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // (A checkpoint renamed into place between the two calls: again.)
+    loop {
+        let _ = std::fs::remove_file(&state);
+        match std::fs::create_dir(&state) {
+            Ok(()) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    std::fs::write(state.join("x"), "").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("warning: cannot write").count(), 1, "{err}");
+    assert!(
+        err.contains("the run goes on without its checkpoint"),
+        "{err}"
+    );
+    // Every game was played, and the results are shown.
+    assert!(
+        out.contains("2000000 games per arm") && out.contains("turns_per_round"),
+        "{out}"
+    );
+}
