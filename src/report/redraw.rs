@@ -70,7 +70,9 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
         let name = rec.get(st).unwrap_or("").to_string();
         pts.push((players, name, speed, (num(elo)?, (num(lo)?, num(hi)?))));
     }
-    if pts.is_empty() {
+    // A ladder interrupted before any agent was timed drew its plot with
+    // no point, marked partial: drawn again the same.
+    if pts.is_empty() && partial.is_none() {
         return Err(bad("it holds no timed agent".into()));
     }
     let svg = super::plots::ladder(&rules, games, &sizes, &pts, partial.as_deref())?;

@@ -1215,3 +1215,33 @@ fn tunes_paired_difference_without_a_split_game_has_an_interval() {
     // Wilson's upper end for 0 of 10 is 27.75%.
     assert!(line.ends_with("+0.00 points [-27.75, +27.75]"), "{line}");
 }
+
+/// A ladder interrupted before any agent was timed draws its plot with no
+/// point, marked partial; `ladder --redraw` refused that folder ("it holds
+/// no timed agent"). It draws the same plot again (the CLI audit).
+#[test]
+fn a_ladder_interrupted_before_any_timing_redraws_its_plot() {
+    let dir = crate::common::tempdir_created("lab", "redraw-untimed");
+    let file = dir.join("lz.toml");
+    std::fs::write(
+        &file,
+        "name = \"lz\"\nplayers = [2, 4]\ngames = 4000\nseed = 1\nfield = [\"pimc-100\", \"color\"]\nreference = \"color\"\nspeed_seconds = 0.5\n",
+    )
+    .unwrap();
+    let out = dir.join("lzo");
+    let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let r =
+        crate::common::signalled_after(&["ladder", f, "-o", o, "-q", "-j", "1"], 1500, &["-INT"]);
+    assert_eq!(r.status.code(), Some(130), "{}", crate::common::stderr(&r));
+    let before = std::fs::read_to_string(out.join("ladder.svg")).unwrap();
+    assert!(
+        before.contains("no agent timed yet"),
+        "timed before the interrupt"
+    );
+    let r = crate::common::unolab(&["ladder", f, "--redraw", "-o", o]);
+    assert!(r.status.success(), "{}", crate::common::stderr(&r));
+    assert_eq!(
+        std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
+        before
+    );
+}
