@@ -2243,3 +2243,36 @@ fn resume_writes_the_results_a_finished_state_lost() {
         common::stderr(&o)
     );
 }
+
+/// A compare whose B changes a setting of a card the deck does not hold
+/// (classic has no custom wild) played A's games again and showed rows of
+/// "same deals" without a word (the CLI audit): a note says B's change
+/// never came into play, in the text and in report.md. A real change gets
+/// no such note.
+#[test]
+fn a_compare_whose_change_never_comes_into_play_says_so() {
+    let d = tempdir("aa-compare");
+    let out = d.join("c");
+    let args = [
+        "compare",
+        "-q",
+        "-j",
+        "1",
+        "-g",
+        "300",
+        "-s",
+        "points,color",
+    ];
+    let o = ok(unolab(
+        &[&args[..], &["--b-set", "custom_effect=none", "-o", s(&out)]].concat(),
+    ));
+    let note = "B gave A's figures in every deal played: its change never came into play";
+    assert!(
+        common::stdout(&o).contains(&format!("note: {note}")),
+        "{}",
+        common::stdout(&o)
+    );
+    assert!(common::read(&out.join("report.md")).contains(note));
+    let o = ok(unolab(&[&args[..], &["--b-house", "seven_o"]].concat()));
+    assert!(!common::stdout(&o).contains("never came into play"));
+}

@@ -195,6 +195,9 @@ impl ExperimentReport<'_> {
                 };
                 let _ = writeln!(o, "\n{rest}{bounds}\n");
             }
+            for line in super::unchanged_arms(&comps) {
+                let _ = writeln!(o, "Note: {line}.\n");
+            }
             // A difference seen in every deal (each arm's value constant, the
             // two apart) has no test, but it is no less a change: listed,
             // with the interval put together from each arm's own.

@@ -280,6 +280,38 @@ pub fn tested(rows: &[ComparisonRow]) -> usize {
     rows.iter().filter(|r| r.d.p.is_finite()).count()
 }
 
+/// The arms that gave their baseline's figures in every deal played, metric
+/// by metric (each row the same in every deal, identical, or another row's
+/// test), and the sentence that says so: their change never came into play
+/// (a setting of a card the deck does not hold, of another table size),
+/// so no difference can be seen. A compare of such a B passed in silence.
+pub fn unchanged_arms(rows: &[ComparisonRow]) -> Vec<String> {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for r in rows {
+        if !pairs.contains(&(&r.arm, &r.baseline)) {
+            pairs.push((&r.arm, &r.baseline));
+        }
+    }
+    pairs
+        .into_iter()
+        .filter(|(a, b)| {
+            let mine = || rows.iter().filter(|r| r.arm == *a && r.baseline == *b);
+            mine().any(|r| r.d.untested == Some(Untested::SameInEveryDeal))
+                && mine().all(|r| match r.d.untested {
+                    Some(Untested::NoVariance) => r.d.diff == 0.0,
+                    Some(
+                        Untested::SameInEveryDeal
+                        | Untested::Identical
+                        | Untested::SameAs(_)
+                        | Untested::SameAsOther,
+                    ) => true,
+                    _ => false,
+                })
+        })
+        .map(|(a, b)| format!("{a} gave {b}'s figures in every deal played: its change never came into play in these games (a setting of a card the deck does not hold, or of another table size, or an event no game reached), so no difference can be seen"))
+        .collect()
+}
+
 fn f6(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.6}")

@@ -321,6 +321,9 @@ impl ExperimentReport<'_> {
             for line in self.challengers() {
                 let _ = writeln!(o, "{line}");
             }
+            for line in super::unchanged_arms(&comps) {
+                let _ = writeln!(o, "note: {line}");
+            }
         }
         for (arm, names) in super::undefined_metrics(r.state) {
             let _ = writeln!(
