@@ -1316,3 +1316,22 @@ def test_a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset(tmp_p
     r = e.result
     assert r["partial"] is True and len(r["generations"]) < 1000
     assert "[params]" in (tmp_path / "t.toml").read_text()
+
+
+def test_an_experiment_dict_error_names_the_key_not_a_line_of_toml():
+    """An experiment given as a dict is made into TOML for the core: its
+    errors cited "<dict>:17", a line the caller never wrote, sometimes
+    without the key, and "struct FileGrid", a Rust type's name."""
+    base = {"strategies": "random", "games": 20}
+    cases = [
+        ({"base": {**base, "set": {"hand_size": 5}}, "arm": [{"label": "a"}]},
+         'experiment: base.set: expected a list, such as ["a", "b"], not a table'),
+        ({"base": base, "arm": [{"label": "a"}, {"label": "b", "house": 5}]},
+         'experiment: arm[1].house: expected a list, such as ["a", "b"], not the number 5'),
+        ({"base": base, "arm": [{"label": "a"}], "grid": 5},
+         "experiment: grid: expected a table, not the number 5"),
+    ]
+    for exp, message in cases:
+        with pytest.raises(ValueError) as e:
+            unolab.experiment({"name": "x", **exp})
+        assert str(e.value) == message

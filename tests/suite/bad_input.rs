@@ -2276,3 +2276,21 @@ fn a_compare_whose_change_never_comes_into_play_says_so() {
     let o = ok(unolab(&[&args[..], &["--b-house", "seven_o"]].concat()));
     assert!(!common::stdout(&o).contains("never came into play"));
 }
+
+/// A value where a table goes named the Rust type it fills ("expected
+/// struct FileGrid, not the number 5"): it says a table.
+#[test]
+fn a_value_where_a_table_goes_says_a_table() {
+    let d = tempdir("table-expected");
+    let exp = d.join("g.toml");
+    std::fs::write(
+        &exp,
+        "name = \"x\"\ngrid = 5\n[base]\nstrategies = \"points\"\n[[arm]]\nlabel = \"a\"\n",
+    )
+    .unwrap();
+    let e = refusal(&unolab(&["experiment", "check", s(&exp)]));
+    assert!(
+        e.ends_with("g.toml:2: grid: expected a table, not the number 5\n"),
+        "{e}"
+    );
+}

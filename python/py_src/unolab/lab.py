@@ -24,6 +24,7 @@ import json
 import numbers
 import os
 import pathlib
+import re
 import sys
 from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, TypeVar, Union, overload
 
@@ -735,24 +736,58 @@ def experiment(
             raise TypeError(f"strategies: a name the experiment uses is a string, got {name!r}")
         if isinstance(obj, str):
             raise TypeError(f"strategies['{name}'] is a Python strategy object, not a name")
-    text_out, interrupted = _core.experiment(
-        text,
-        is_text,
-        custom,
-        None if games is None else _count("game count", games),
-        seed_of(seed),
-        _bool("duplicate", duplicate),
-        _seating(seating),
-        _precision(precision),
-        None if batch is None else _count("batch", batch),
-        _threads(threads),
-        _path(out),
-        bool_of("resume", resume),
-        bool_of("force", force),
-        _progress(progress, "games per arm"),
-        call_text(),
-    )
+    try:
+        text_out, interrupted = _core.experiment(
+            text,
+            is_text,
+            custom,
+            None if games is None else _count("game count", games),
+            seed_of(seed),
+            _bool("duplicate", duplicate),
+            _seating(seating),
+            _precision(precision),
+            None if batch is None else _count("batch", batch),
+            _threads(threads),
+            _path(out),
+            bool_of("resume", resume),
+            bool_of("force", force),
+            _progress(progress, "games per arm"),
+            call_text(),
+        )
+    except ValueError as e:
+        if not is_text or "<dict>" not in str(e):
+            raise
+        # The core names a line of the TOML made from the dict, which the
+        # caller never wrote: the key path instead.
+        raise ValueError(_dict_error(text, str(e))) from None
     return _finish(text_out, interrupted, ExperimentResult, "games per arm")
+
+
+def _dict_error(text: str, message: str) -> str:
+    """``message`` of the core about ``text`` (TOML made from an experiment
+    given as a dict) with its ``<dict>:LINE:`` put as the key path of that
+    line (``arm[0].house``), as the dict's caller wrote it."""
+    m = re.match(r"<dict>:(\d+): (.*)", message, re.S)
+    if m is None:
+        return message.replace("<dict>", "experiment")
+    line, rest = int(m.group(1)), m.group(2)
+    table, key, counts = "", None, {}
+    for i, raw in enumerate(text.splitlines()[:line], 1):
+        s = raw.strip()
+        if s.startswith("[["):
+            name = s.strip("[] ")
+            counts[name] = counts.get(name, -1) + 1
+            table = f"{name}[{counts[name]}]"
+        elif s.startswith("["):
+            first, _, more = s.strip("[] ").partition(".")
+            table = (f"{first}[{counts[first]}]" if first in counts else first) + (f".{more}" if more else "")
+        elif i == line and "=" in s:
+            key = s.split("=", 1)[0].strip().strip('"')
+    path = ".".join(p for p in (table, key) if p) or "the experiment"
+    if key and rest.startswith(f"{key}: "):
+        rest = rest[len(key) + 2:]
+    return f"experiment: {path}: {rest}"
+
 
 
 def trace(

@@ -534,6 +534,8 @@ fn plain_serde_words(why: &str) -> String {
             };
             let expected = match expected {
                 "a sequence" => "a list, such as [\"a\", \"b\"]",
+                // A Rust type's name ("struct FileGrid") tells a user nothing.
+                e if e.starts_with("struct ") || e.starts_with("a map") => "a table",
                 e => e,
             };
             return format!("expected {expected}, not {kind}");
