@@ -24,6 +24,21 @@ def play_random(env, rng: np.random.Generator, limit: int = 200_000) -> int:
     return steps
 
 
+class InterruptedAfterStep:
+    """A core game whose step goes through and is then interrupted, as a
+    KeyboardInterrupt landing right after the core's step would be."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def step(self, action):
+        self._game.step(action)
+        raise KeyboardInterrupt
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)

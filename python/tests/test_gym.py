@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import unolab
-from conftest import REPO
+from conftest import REPO, InterruptedAfterStep
 
 
 @pytest.mark.parametrize(
@@ -257,27 +257,12 @@ def test_close_ends_the_programs_and_refuses_later_calls(kind, tmp_path):
     env.close()
 
 
-class _InterruptedAfterStep:
-    """A core game whose step goes through and is then interrupted, as a
-    KeyboardInterrupt landing right after the core's step would be."""
-
-    def __init__(self, game):
-        self._game = game
-
-    def __getattr__(self, name):
-        return getattr(self._game, name)
-
-    def step(self, action):
-        self._game.step(action)
-        raise KeyboardInterrupt
-
-
 def test_a_step_interrupted_part_way_asks_for_a_reset():
     """A Ctrl-C after the core's step lost the step's reward and end: the
     next step said "the game is over". Every call now refuses until reset()."""
     env = unolab.UnoEnv(players=2)
     env.reset(seed=1)
-    env._game = _InterruptedAfterStep(env._game)
+    env._game = InterruptedAfterStep(env._game)
     with pytest.raises(KeyboardInterrupt):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     env._game = env._game._game

@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 import unolab
 from unolab.pettingzoo import raw_env
 
-from conftest import REPO, play_random
+from conftest import REPO, InterruptedAfterStep, play_random
 
 # (rules, house, players, extra): every rule set, 2, 3, 4 and 10 players,
 # house-rule mixes, a match with points.
@@ -437,21 +437,6 @@ def test_who_is_asked_tells_nothing_of_a_hand(rng):
             assert 0 < asked_after_draw < drew
 
 
-class _InterruptedAfterStep:
-    """A core game whose step goes through and is then interrupted, as a
-    KeyboardInterrupt landing right after the core's step would be."""
-
-    def __init__(self, game):
-        self._game = game
-
-    def __getattr__(self, name):
-        return getattr(self._game, name)
-
-    def step(self, action):
-        self._game.step(action)
-        raise KeyboardInterrupt
-
-
 def test_a_step_interrupted_part_way_asks_for_a_reset():
     """A Ctrl-C between the core's step and the bookkeeping left
     agent_selection on the agent that had just played: last() gave it an
@@ -460,7 +445,7 @@ def test_a_step_interrupted_part_way_asks_for_a_reset():
     env = raw_env(players=3)
     env.reset(seed=1)
     obs, *_ = env.last()
-    env._game = _InterruptedAfterStep(env._game)
+    env._game = InterruptedAfterStep(env._game)
     with pytest.raises(KeyboardInterrupt):
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     env._game = env._game._game

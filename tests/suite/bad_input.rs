@@ -2199,12 +2199,7 @@ fn a_compare_resumed_without_its_options_says_they_are_needed() {
 #[test]
 fn resume_writes_the_results_a_finished_state_lost() {
     let d = tempdir("lost-results");
-    let exp = d.join("e.toml");
-    std::fs::write(
-        &exp,
-        "name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 300\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n",
-    )
-    .unwrap();
+    let exp = common::two_arm_experiment(&d, "e.toml", "points,color", 300);
     let out = d.join("so");
     let run = |extra: &[&str]| {
         unolab(

@@ -1071,6 +1071,24 @@ pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out
 }
 
+/// Writes `dir/name`: an experiment of two arms at 2 players, `plain` (the
+/// baseline) and `stack` (stacking=same), of `games` games of `lineup`;
+/// returns its path.
+pub fn two_arm_experiment(
+    dir: &std::path::Path,
+    name: &str,
+    lineup: &str,
+    games: u64,
+) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(
+        &p,
+        format!("name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"{lineup}\"\ngames = {games}\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n"),
+    )
+    .unwrap();
+    p
+}
+
 /// A file's text; a missing file fails naming it.
 pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

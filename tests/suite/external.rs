@@ -1807,17 +1807,9 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
 fn a_forced_run_that_fails_after_a_checkpoint_puts_the_earlier_results_back() {
     let dir = tempdir("force-checkpoint");
     let out = dir.join("out");
-    let file = |name: &str, lineup: &str, games: u32| {
-        let p = dir.join(name);
-        std::fs::write(
-            &p,
-            format!("name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"{lineup}\"\ngames = {games}\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n"),
-        )
-        .unwrap();
-        p
-    };
-    let ok = file("ok.toml", "points,color", 300);
-    let crash = file(
+    let ok = common::two_arm_experiment(&dir, "ok.toml", "points,color", 300);
+    let crash = common::two_arm_experiment(
+        &dir,
         "crash.toml",
         "ext:python3 tests/bots/faulty.py crash 3000,color",
         2000,
@@ -1886,12 +1878,7 @@ fn a_forced_run_that_fails_after_a_checkpoint_puts_the_earlier_results_back() {
 #[test]
 fn a_checkpoint_that_cannot_be_written_does_not_end_the_run() {
     let dir = tempdir("checkpoint-fails");
-    let exp = dir.join("e.toml");
-    std::fs::write(
-        &exp,
-        "name = \"e\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"points,color\"\ngames = 2000000\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"stack\"\nhouse = [\"stacking=same\"]\n",
-    )
-    .unwrap();
+    let exp = common::two_arm_experiment(&dir, "e.toml", "points,color", 2_000_000);
     let out = dir.join("ck");
     let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args(["experiment", "run", exp.to_str().unwrap(), "-q", "-j", "1"])
