@@ -456,6 +456,22 @@ def test_a_step_interrupted_part_way_asks_for_a_reset():
     play_random(env, np.random.default_rng(0))
 
 
+def test_an_action_for_a_finished_agent_is_refused_and_leaves_the_env_usable(rng):
+    """PettingZoo refuses an action other than None for an agent whose game
+    is over; that refusal left the step marked as stopped part way."""
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    while True:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(0)
+    env.step(None)
+    env.last()
+
+
 def test_an_illegal_action_leaves_the_env_usable():
     env = raw_env(players=2)
     env.reset(seed=1)
@@ -470,6 +486,8 @@ def test_close_refuses_later_calls():
     env = raw_env(players=2)
     env.reset(seed=1)
     env.close()
+    # Python's own lookups get AttributeError, as they expect.
+    assert not hasattr(env.game, "__deepcopy__")
     for call in (lambda: env.reset(seed=1), lambda: env.last(), lambda: env.game.seat):
         with pytest.raises(RuntimeError, match="the environment is closed"):
             call()

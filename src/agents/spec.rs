@@ -138,8 +138,8 @@ const PRESETS: [(&str, &str); 14] = [
 ];
 
 /// The network weights of the shipped presets, embedded in the binary: a
-/// preset's `weights` file is read beside the preset file, else found here
-/// by its name.
+/// shipped preset named by its name plays these; a preset given by path
+/// reads its `weights` file beside it ([`load_weights`]).
 const NET_WEIGHTS: [(&str, &[u8]); 2] = [
     (
         "net.safetensors",

@@ -250,11 +250,14 @@ pub fn drive(
     }
     session.write_or_show(
         || {
-            saver.save(&state)?;
-            match out {
+            // The results are written even when the state cannot be (the
+            // file in the way of a checkpoint that failed).
+            let saved = saver.save(&state);
+            let written = match out {
                 Some(out) => report.write_dir(out),
                 None => Ok(()),
-            }
+            };
+            saved.and(written)
         },
         show,
     )?;

@@ -594,7 +594,10 @@ pub fn holdout(
     let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;
     let var = (t[3] + t[4]) as f64 / n - diff * diff;
-    let half = if t[3] + t[4] == 0 {
+    let half = if games == 0 {
+        // Nothing played (interrupted before any game): no interval.
+        f64::NAN
+    } else if t[3] + t[4] == 0 {
         // No game won by one and lost by the other: the normal interval
         // has no width, which would claim there is no difference. The
         // difference is at most the share of such games, bounded by

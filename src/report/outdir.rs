@@ -229,17 +229,6 @@ impl SetAside {
         if written {
             let _ = std::fs::remove_dir_all(&self.aside);
         } else {
-            if self.written.is_none() {
-                // What the command wrote before it failed or was quit (a
-                // checkpoint's state.json) goes: the folder holds the
-                // earlier results alone, never mixed with part of the new.
-                for f in results_in(&self.dir) {
-                    let _ = std::fs::remove_file(self.dir.join(f));
-                }
-                for d in size_folders(&self.dir) {
-                    let _ = std::fs::remove_dir_all(self.dir.join(d));
-                }
-            }
             put_back(&self.dir, &self.aside, &moved);
         }
     }
@@ -263,13 +252,9 @@ fn size_folders(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Whether `dir` holds results a command wrote at its end: result files, or
-/// a table size's. A `state.json` alone is a checkpoint of work under way
-/// (experiments, compare, tournaments and ladders write one as they play):
-/// a command that failed or was quit after it has written none.
+/// Whether `dir` holds results: result files, or a table size's.
 fn holds_results(dir: &Path) -> bool {
-    let results = |d: &Path| results_in(d).iter().any(|f| *f != "state.json");
-    results(dir) || size_folders(dir).iter().any(|n| results(&dir.join(n)))
+    !results_in(dir).is_empty() || !size_folders(dir).is_empty()
 }
 
 /// Moves `moved` (names in `dir`) back from `aside`, and removes `aside`

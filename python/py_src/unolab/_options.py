@@ -321,6 +321,10 @@ class Closed:
         object.__setattr__(self, "_what", what)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            # Python's own lookups (copy, pickle, hasattr of a protocol)
+            # expect AttributeError.
+            raise AttributeError(name)
         raise RuntimeError(
             f"the {object.__getattribute__(self, '_what')} is closed: close() let go of its game; make a new one"
         )

@@ -231,9 +231,11 @@ class UnoEnv(gymnasium.Env):
         over = self._game.is_over
         truncated = over and self._game.truncated
         out = (self._obs(), reward, over and not truncated, truncated, self._info())
-        self._failed = None
         if self.render_mode == "human":
-            self.render()
+            # (Before the step counts as done: a Ctrl-C while it prints
+            # loses the step's return too.)
+            print(self._text())
+        self._failed = None
         return out
 
     def _check_started(self, what: str) -> None:
@@ -266,11 +268,14 @@ class UnoEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render mode (render_mode=None)")
             return None
-        text = self._game.rlcard_render() if self._rl else self._game.render()
+        text = self._text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _text(self) -> str:
+        return self._game.rlcard_render() if self._rl else self._game.render()
 
     def close(self) -> None:
         """Lets go of the game, and with it the programs its ``ext:``

@@ -281,8 +281,11 @@ class raw_env(AECEnv):
         self._check_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                # PettingZoo's refusal: nothing changes.
+                self._was_dead_step(action)
             self._failed = STEP_CUT
-            self._was_dead_step(action)
+            self._was_dead_step(None)
             self._failed = None
             return
         if action is None:

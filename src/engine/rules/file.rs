@@ -264,10 +264,17 @@ impl RuleSetFile {
                     return Err(RulesError::Invalid(why));
                 }
                 // Within TOML's reach, it is refused for its form: TOML
-                // writes no leading zeros ("07", said to be too large).
+                // writes no leading zeros ("07", said to be too large) and
+                // puts an underscore only between two digits ("5_").
                 if let Some(n) = v.filter(|n| i64::try_from(*n).is_ok()) {
+                    let digits = value.trim_start_matches(['+', '-']);
+                    let how = if digits.len() > 1 && digits.starts_with('0') {
+                        "without leading zeros"
+                    } else {
+                        "with an underscore only between two digits"
+                    };
                     return Err(RulesError::Invalid(format!(
-                        "invalid value '{value}' for setting '{key}': write the number without leading zeros ({n})"
+                        "invalid value '{value}' for setting '{key}': write the number {how} ({n})"
                     )));
                 }
                 return Err(RulesError::Invalid(format!(

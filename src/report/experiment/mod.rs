@@ -610,7 +610,7 @@ impl ExperimentReport<'_> {
     fn difference_panels(&self, rows: &[ComparisonRow]) -> Vec<Panel> {
         // A panel per compared metric but the positions, with a row per arm,
         // tested or not: an arm whose difference is zero, or has no variance
-        // (a hollow point: no interval), keeps its row. A metric carried by
+        // (a hollow point when it has no interval), keeps its row. A metric carried by
         // another's test is drawn once, under that metric, and a metric no
         // arm has a test of (an identity) is left out.
         let mut panels: Vec<(String, bool, Panel)> = Vec::new();
@@ -625,8 +625,8 @@ impl ExperimentReport<'_> {
             let t = title(&r.metric, &r.group);
             let (_, pct) = describe(&r.metric);
             let k = if pct { 100.0 } else { 1.0 };
-            // No interval (the same in every deal played, no variance): a
-            // hollow point.
+            // No interval (the same in every deal played, a value fixed by
+            // the tables): a hollow point.
             let row = Row {
                 label: r.arm.clone(),
                 value: k * r.d.diff,

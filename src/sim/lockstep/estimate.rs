@@ -52,7 +52,10 @@ pub enum Untested {
     SameInEveryDeal,
     /// The difference is the same in every cluster (each arm's value never
     /// varies, e.g. no blocked round in either arm): its standard error is
-    /// zero, or below floating-point rounding of the sums. No interval.
+    /// zero, or below floating-point rounding of the sums. No interval of
+    /// its own: the report puts one together from each arm's
+    /// ([`interval_without_variance`]), unless the value is fixed by the
+    /// tables.
     NoVariance,
     /// Each arm's value was the same in every cluster, and the two differ
     /// (a turn limit that truncates every round of one arm and none of the
