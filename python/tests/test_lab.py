@@ -1335,3 +1335,20 @@ def test_an_experiment_dict_error_names_the_key_not_a_line_of_toml():
         with pytest.raises(ValueError) as e:
             unolab.experiment({"name": "x", **exp})
         assert str(e.value) == message
+
+
+def test_resume_writes_the_results_a_finished_state_lost(tmp_path):
+    """A finished experiment whose result files are gone (a disk that filled
+    up as they were written) gets them written again by resume=True, from
+    its state, as the command line's --resume does; it wrote nothing."""
+    exp = {"name": "e", "baseline": "plain", "base": {"players": 2, "strategies": "points,color", "games": 200},
+           "arm": [{"label": "plain"}, {"label": "stack", "house": ["stacking=same"]}]}
+    out = tmp_path / "e"
+    unolab.experiment(exp, out=out, threads=1)
+    files = ["report.md", "arms.csv", "comparisons.csv"]
+    before = [(out / f).read_bytes() for f in files]
+    for f in files + ["manifest.json"]:
+        (out / f).unlink()
+    unolab.experiment(exp, out=out, threads=1, resume=True)
+    assert [(out / f).read_bytes() for f in files] == before
+    assert (out / "manifest.json").is_file()

@@ -151,6 +151,28 @@ fn state_writer<'a, S: ShardFile>(
     }
 }
 
+/// `write` for the checkpoints of a shard: one that fails (a full disk)
+/// does not end the shard, which threw away every game played since the
+/// last; it is said once, and the next checkpoint tries again (the last
+/// write, at the end, still fails the shard).
+fn checkpoints<'a, S>(
+    write: &'a impl Fn(&S) -> Result<(), String>,
+    session: &'a Session,
+) -> impl FnMut(&S) -> Result<(), String> + 'a {
+    let mut said = false;
+    move |s| {
+        if let Err(e) = write(s) {
+            if !said {
+                session.say(&format!(
+                    "warning: {e}: the shard goes on without this checkpoint (tried again at the next)"
+                ));
+                said = true;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Plays shard `shard` of `cfg` into `DIR/shard-I-of-N.json`, resuming the
 /// state found there.
 pub fn run(
@@ -207,8 +229,9 @@ pub fn run(
     let write = state_writer(&dir, &session, &state);
     let every = Duration::from_secs_f64(every);
     let progress = |d: u64| session.progress(d);
+    let mut checkpoint = checkpoints(&write, &session);
     let unfinished = run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
-        write(s)
+        checkpoint(s)
     })
     .map_err(|e| session.failed(e))?;
     if let Some(why) = &unfinished {
@@ -326,12 +349,13 @@ pub fn run_experiment(
     // at the end.
     let write = state_writer(&dir, &session, &state);
     let mut last_save = Instant::now();
+    let mut checkpoint = checkpoints(&write, &session);
     let mut save = |s: &ExperimentShardState| {
         if last_save.elapsed().as_secs_f64() < every {
             return Ok(());
         }
         last_save = Instant::now();
-        write(s)
+        checkpoint(s)
     };
     let progress = |d: u64| session.progress(d);
     let (how, unfinished) = run_experiment_shard(

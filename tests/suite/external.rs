@@ -1862,3 +1862,64 @@ fn a_checkpoint_that_cannot_be_written_does_not_end_the_run() {
     );
     assert!(dir.join("ck").join("report.md").is_file());
 }
+
+/// The same for a shard: a checkpoint that cannot be written is said once
+/// and the shard plays on (it ended at once, every game since the last
+/// checkpoint thrown away); the write at the end still fails it.
+#[test]
+fn a_shard_checkpoint_that_cannot_be_written_does_not_end_the_shard() {
+    let dir = tempdir("shard-checkpoint-fails");
+    let out = dir.join("sh");
+    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args([
+            "run",
+            "-q",
+            "-j",
+            "1",
+            "-g",
+            "6000000",
+            "-s",
+            "points,color",
+            "-p",
+            "2",
+        ])
+        .args([
+            "--shard",
+            "1/2",
+            "--checkpoint",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let state = out.join("shard-0001-of-0002.json");
+    let t = Instant::now();
+    while !state.is_file() {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no checkpoint written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    loop {
+        let _ = std::fs::remove_file(&state);
+        match std::fs::create_dir(&state) {
+            Ok(()) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    std::fs::write(state.join("x"), "").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("warning: cannot write").count(), 1, "{err}");
+    assert!(
+        err.contains("the shard goes on without this checkpoint"),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("it is a folder"), "{err}");
+}

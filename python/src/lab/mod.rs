@@ -49,9 +49,16 @@ fn warn_unfinished(py: Python<'_>, why: Option<&str>) -> PyResult<()> {
     let Some(why) = why else {
         return Ok(());
     };
-    let text = format!(
-        "the games in progress at the interrupt could not finish and are left out, with every later game ({why})"
-    );
+    runtime_warning(
+        py,
+        &format!(
+            "the games in progress at the interrupt could not finish and are left out, with every later game ({why})"
+        ),
+    )
+}
+
+/// A `RuntimeWarning` saying `text`.
+fn runtime_warning(py: Python<'_>, text: &str) -> PyResult<()> {
     let text = std::ffi::CString::new(text.replace('\0', " ")).unwrap_or_default();
     PyErr::warn(
         py,
@@ -403,14 +410,24 @@ fn play_experiment(
     // played or written (its files stand, with no call added).
     let resumed_from = resume.then_some(state.clusters);
     let state = Mutex::new(state);
+    // A checkpoint that cannot be written (a full disk) does not end the
+    // run, as on the command line: a warning says so after it.
+    let unsaved: Mutex<Option<String>> = Mutex::new(None);
     let driven = drive(py, progress, total, |stop, p| {
         let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
         // A resumed run starts from the games it saved, as the command
         // line's bar does.
         p(st.clusters);
         let mut saver = saver.lock().unwrap_or_else(|p| p.into_inner());
-        run_lockstep(&cfg, &mut st, stop, p, &mut |s| saver.tick(s))
+        run_lockstep(&cfg, &mut st, stop, p, &mut |s| {
+            if let Err(e) = saver.tick(s) {
+                let mut u = unsaved.lock().unwrap_or_else(|p| p.into_inner());
+                u.get_or_insert(e);
+            }
+            Ok(())
+        })
     });
+    let unsaved = unsaved.into_inner().unwrap_or_else(|p| p.into_inner());
     let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
     let saver = saver.into_inner().unwrap_or_else(|p| p.into_inner());
     // A progress callable that raised stopped the run as Ctrl-C does: what
@@ -439,12 +456,29 @@ fn play_experiment(
         commit: unolab::report::GIT_COMMIT.map(String::from),
         shards: None,
     };
+    // A finished state whose results are missing (a disk that filled up as
+    // they were written) gets them written, as `--resume` does.
+    let missing = idle
+        && out.as_deref().is_some_and(|d| {
+            ["manifest.json", "report.md", "arms.csv"]
+                .iter()
+                .any(|f| !d.join(f).exists())
+        });
     let done = finish(
-        &if idle { None } else { out },
+        &if idle && !missing { None } else { out },
         |dir| report.write_dir(dir),
         report.to_json(),
         interrupted && how == Stop::Interrupted,
     )?;
+    // After writing: warnings raised as errors lose nothing.
+    if let Some(e) = unsaved {
+        runtime_warning(
+            py,
+            &format!(
+                "{e}: the run went on without that checkpoint (tried again at each later one)"
+            ),
+        )?;
+    }
     warn_unfinished(py, unfinished.as_deref())?;
     Ok(done)
 }
