@@ -187,23 +187,15 @@ pub fn drive(
     // run: that threw away every game played, unshown. It is said once, and
     // the run goes on; the end writes the results or, failing that, prints
     // them.
-    let mut unsaved = false;
     let (how, unfinished) = run_lockstep(
         &cfg,
         &mut state,
         session.stop,
         &|d| session.progress(d),
-        &mut |st| {
-            if let Err(e) = saver.tick(st) {
-                if !unsaved {
-                    session.say(&format!(
-                        "warning: {e}: the run goes on without its checkpoint (tried again at the next), and its results are printed at the end if they cannot be written"
-                    ));
-                    unsaved = true;
-                }
-            }
-            Ok(())
-        },
+        &mut session.checkpoints(
+            |st| saver.tick(st),
+            "the run goes on without its checkpoint (tried again at the next), and its results are printed at the end if they cannot be written",
+        ),
     )
     .map_err(|e| session.failed(e))?;
     if let Some(why) = &unfinished {
@@ -232,10 +224,7 @@ pub fn drive(
         // A finished state whose results are missing (a disk that filled
         // up as they were written, files removed): they are written from
         // it, where --resume said there was nothing to do.
-        let missing = ["manifest.json", "report.md", "arms.csv"]
-            .iter()
-            .any(|f| !dir.join(f).exists());
-        if !missing {
+        if !unolab::report::experiment::results_lost(dir) {
             show()?;
             eprintln!("{}", nothing_left(dir));
             return Ok(ExitCode::SUCCESS);

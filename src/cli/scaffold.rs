@@ -71,6 +71,27 @@ impl Session {
         }
     }
 
+    /// `write` for the checkpoints of a long run: one that fails (a full
+    /// disk) does not end the run, which threw away every game played since
+    /// the last; it is said once above the bar (`warning: ERROR: goes_on`),
+    /// and the next checkpoint tries again.
+    pub fn checkpoints<'a, S>(
+        &'a self,
+        mut write: impl FnMut(&S) -> Result<(), String> + 'a,
+        goes_on: &'a str,
+    ) -> impl FnMut(&S) -> Result<(), String> + 'a {
+        let mut said = false;
+        move |s| {
+            if let Err(e) = write(s) {
+                if !said {
+                    self.say(&format!("warning: {e}: {goes_on}"));
+                    said = true;
+                }
+            }
+            Ok(())
+        }
+    }
+
     /// Prints `line` on stderr above the bar, which is drawn again below.
     pub fn say(&self, line: &str) {
         match &self.bar.0 {

@@ -151,27 +151,9 @@ fn state_writer<'a, S: ShardFile>(
     }
 }
 
-/// `write` for the checkpoints of a shard: one that fails (a full disk)
-/// does not end the shard, which threw away every game played since the
-/// last; it is said once, and the next checkpoint tries again (the last
-/// write, at the end, still fails the shard).
-fn checkpoints<'a, S>(
-    write: &'a impl Fn(&S) -> Result<(), String>,
-    session: &'a Session,
-) -> impl FnMut(&S) -> Result<(), String> + 'a {
-    let mut said = false;
-    move |s| {
-        if let Err(e) = write(s) {
-            if !said {
-                session.say(&format!(
-                    "warning: {e}: the shard goes on without this checkpoint (tried again at the next)"
-                ));
-                said = true;
-            }
-        }
-        Ok(())
-    }
-}
+/// What a shard does when a checkpoint cannot be written
+/// ([`Session::checkpoints`]).
+const SHARD_GOES_ON: &str = "the shard goes on without this checkpoint (tried again at the next)";
 
 /// Plays shard `shard` of `cfg` into `DIR/shard-I-of-N.json`, resuming the
 /// state found there.
@@ -229,10 +211,15 @@ pub fn run(
     let write = state_writer(&dir, &session, &state);
     let every = Duration::from_secs_f64(every);
     let progress = |d: u64| session.progress(d);
-    let mut checkpoint = checkpoints(&write, &session);
-    let unfinished = run_shard(&cfg, &mut state, session.stop, &progress, every, &mut |s| {
-        checkpoint(s)
-    })
+    // (The last write, at the end, still fails the shard.)
+    let unfinished = run_shard(
+        &cfg,
+        &mut state,
+        session.stop,
+        &progress,
+        every,
+        &mut session.checkpoints(&write, SHARD_GOES_ON),
+    )
     .map_err(|e| session.failed(e))?;
     if let Some(why) = &unfinished {
         eprintln!("{}", unfinished_note(why));
@@ -349,7 +336,7 @@ pub fn run_experiment(
     // at the end.
     let write = state_writer(&dir, &session, &state);
     let mut last_save = Instant::now();
-    let mut checkpoint = checkpoints(&write, &session);
+    let mut checkpoint = session.checkpoints(&write, SHARD_GOES_ON);
     let mut save = |s: &ExperimentShardState| {
         if last_save.elapsed().as_secs_f64() < every {
             return Ok(());

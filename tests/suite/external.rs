@@ -1811,6 +1811,34 @@ fn a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset() {
     assert_all_gone(&dir);
 }
 
+/// Runs unolab with `args` and, once its first checkpoint `state` is
+/// written, puts a folder (not empty) in its place, as a full disk would
+/// keep the next from being written; returns what unolab wrote.
+fn with_a_folder_for_its_checkpoint(args: &[&str], state: &Path) -> Output {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !state.is_file() {
+        assert!(t.elapsed() < HANG, "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // (A checkpoint renamed into place between the two calls: again.)
+    loop {
+        let _ = std::fs::remove_file(state);
+        match std::fs::create_dir(state) {
+            Ok(()) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    std::fs::write(state.join("x"), "").unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A checkpoint that cannot be written (a full disk; here a folder in the
 /// state file's place) ended the run at once with one error line, every
 /// game played thrown away unshown (the CLI audit). The run goes on, says
@@ -1820,33 +1848,21 @@ fn a_checkpoint_that_cannot_be_written_does_not_end_the_run() {
     let dir = tempdir("checkpoint-fails");
     let exp = common::two_arm_experiment(&dir, "e.toml", "points,color", 2_000_000);
     let out = dir.join("ck");
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["experiment", "run", exp.to_str().unwrap(), "-q", "-j", "1"])
-        .args(["-o", out.to_str().unwrap(), "--checkpoint", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let state = out.join("state.json");
-    let t = Instant::now();
-    while !state.is_file() {
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no checkpoint written"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // (A checkpoint renamed into place between the two calls: again.)
-    loop {
-        let _ = std::fs::remove_file(&state);
-        match std::fs::create_dir(&state) {
-            Ok(()) => break,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => panic!("{e}"),
-        }
-    }
-    std::fs::write(state.join("x"), "").unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_a_folder_for_its_checkpoint(
+        &[
+            "experiment",
+            "run",
+            exp.to_str().unwrap(),
+            "-q",
+            "-j",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+            "--checkpoint",
+            "0",
+        ],
+        &out.join("state.json"),
+    );
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.matches("warning: cannot write").count(), 1, "{err}");
@@ -1870,8 +1886,8 @@ fn a_checkpoint_that_cannot_be_written_does_not_end_the_run() {
 fn a_shard_checkpoint_that_cannot_be_written_does_not_end_the_shard() {
     let dir = tempdir("shard-checkpoint-fails");
     let out = dir.join("sh");
-    let child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args([
+    let o = with_a_folder_for_its_checkpoint(
+        &[
             "run",
             "-q",
             "-j",
@@ -1882,38 +1898,15 @@ fn a_shard_checkpoint_that_cannot_be_written_does_not_end_the_shard() {
             "points,color",
             "-p",
             "2",
-        ])
-        .args([
             "--shard",
             "1/2",
             "--checkpoint",
             "0",
             "--out",
             out.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let state = out.join("shard-0001-of-0002.json");
-    let t = Instant::now();
-    while !state.is_file() {
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no checkpoint written"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    loop {
-        let _ = std::fs::remove_file(&state);
-        match std::fs::create_dir(&state) {
-            Ok(()) => break,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => panic!("{e}"),
-        }
-    }
-    std::fs::write(state.join("x"), "").unwrap();
-    let o = child.wait_with_output().unwrap();
+        ],
+        &out.join("shard-0001-of-0002.json"),
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.matches("warning: cannot write").count(), 1, "{err}");

@@ -459,11 +459,9 @@ fn play_experiment(
     // A finished state whose results are missing (a disk that filled up as
     // they were written) gets them written, as `--resume` does.
     let missing = idle
-        && out.as_deref().is_some_and(|d| {
-            ["manifest.json", "report.md", "arms.csv"]
-                .iter()
-                .any(|f| !d.join(f).exists())
-        });
+        && out
+            .as_deref()
+            .is_some_and(unolab::report::experiment::results_lost);
     let done = finish(
         &if idle && !missing { None } else { out },
         |dir| report.write_dir(dir),

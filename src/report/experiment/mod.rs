@@ -22,8 +22,8 @@ mod state;
 mod text;
 
 pub use state::{
-    commands_so_far, keep_saved_options, load_state, parse_state, refuse_saved, resume_differences,
-    resume_state, save_state, state_path, StateSaver,
+    commands_so_far, keep_saved_options, load_state, parse_state, refuse_saved, results_lost,
+    resume_differences, resume_state, save_state, state_path, StateSaver,
 };
 
 /// One metric of one arm.

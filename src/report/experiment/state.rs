@@ -90,6 +90,15 @@ pub fn state_path(out: &Path) -> PathBuf {
     out.join("state.json")
 }
 
+/// Whether an experiment's output folder lacks result files its state
+/// would give (a disk that filled up as they were written): a `--resume`
+/// (`resume=True`) with nothing left to play writes them again.
+pub fn results_lost(out: &Path) -> bool {
+    ["manifest.json", "report.md", "arms.csv"]
+        .iter()
+        .any(|f| !out.join(f).exists())
+}
+
 /// Writes the state to `path` whole or not at all, with
 /// the experiment it belongs to (`spec`, the key `experiment`), so that
 /// `--resume` can refuse another experiment's state, and the commands that
