@@ -36,6 +36,13 @@ def test_tune_writes_the_preset_the_command_line_writes(cli, tmp_path):  # noqa:
     lo, hi = h["tuned"]["ci95"]
     assert lo <= h["tuned"]["rate"] <= hi
     assert f"({h['tuned']['wins']} of 1000)" in written
+    # The games that split, which the paired difference's interval is
+    # worked from, are given and agree with the two shares.
+    alone, start_alone = h["split"]
+    assert alone - start_alone == h["tuned"]["wins"] - h["start"]["wins"]
+    assert f"({alone} won by mine alone, {start_alone} by color alone)" in written
+    lo, hi = h["diff_ci95"]
+    assert lo < h["diff"] < hi
     if _has_pandas():
         assert len(r.to_pandas()) == 2
     # The preset it wrote plays as a strategy.

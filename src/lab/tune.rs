@@ -19,7 +19,7 @@ use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
 use crate::sim::handout::{self, cut_short, Folded, Unfinished};
-use crate::sim::stats::{normal, wilson95, Z95};
+use crate::sim::stats::{normal, paired_difference95, wilson95, Z95};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -336,10 +336,14 @@ pub struct Holdout {
     pub tuned: Share,
     /// The starting preset in the same seat against the field, same games.
     pub start: Share,
-    /// Tuned minus start, paired by game: mean and 95% interval (normal
-    /// approximation on the per-game differences).
+    /// Tuned minus start, paired by game: mean and 95% interval
+    /// ([`paired_difference95`]: Newcombe's for paired proportions, which
+    /// keeps its width when few games split; NaN with no game).
     pub diff: f64,
     pub diff_ci95: (f64, f64),
+    /// The games that split: won by the tuned strategy alone, by the
+    /// start alone.
+    pub split: (u64, u64),
     /// The tuned strategy in one seat against the starting preset in all others.
     pub vs_start: Share,
 }
@@ -593,26 +597,18 @@ pub fn holdout(
     let games = t[5];
     let n = games.max(1) as f64;
     let diff = (t[3] as f64 - t[4] as f64) / n;
-    let var = (t[3] + t[4]) as f64 / n - diff * diff;
-    let half = if games == 0 {
-        // Nothing played (interrupted before any game): no interval.
-        f64::NAN
-    } else if t[3] + t[4] == 0 {
-        // No game won by one and lost by the other: the normal interval
-        // has no width, which would claim there is no difference. The
-        // difference is at most the share of such games, bounded by
-        // Wilson's upper end for none seen in these games.
-        wilson95(0, games).1
-    } else {
-        Z95 * (var.max(0.0) / n).sqrt()
-    };
+    // The games won by both, by one alone, by the other alone, by neither.
+    let both = t[0] - t[3];
+    let neither = games - both - t[3] - t[4];
+    let diff_ci95 = paired_difference95(both, t[3], t[4], neither);
     let h = Holdout {
         games,
         fair_share: 1.0 / cfg.players as f64,
         tuned: Share::new(t[0], games),
         start: Share::new(t[1], games),
         diff,
-        diff_ci95: (diff - half, diff + half),
+        diff_ci95,
+        split: (t[3], t[4]),
         vs_start: Share::new(t[2], games),
     };
     Ok((h, cut.map(|e| e.to_string())))
@@ -679,10 +675,14 @@ pub fn preset_file(cfg: &TuneConfig, out: &TuneOutcome, command: &str) -> String
         share(&h.start)
     );
     t += &format!(
-        "#   paired difference (same games): {:+.2} points [{:+.2}, {:+.2}]\n",
+        "#   paired difference (same games): {:+.2} points [{:+.2}, {:+.2}] ({} won by {} alone, {} by {} alone)\n",
         100.0 * h.diff,
         100.0 * h.diff_ci95.0,
-        100.0 * h.diff_ci95.1
+        100.0 * h.diff_ci95.1,
+        h.split.0,
+        cfg.name,
+        h.split.1,
+        cfg.start.name()
     );
     t += &format!(
         "#   {} against {} x{}: {}\n",

@@ -1182,8 +1182,8 @@ fn head_to_head_columns_that_would_read_the_same_are_numbered() {
 
 /// A held-out evaluation in which the tuned preset and the start won and
 /// lost the same games gave the paired difference "+0.00 points [+0.00,
-/// +0.00]": an interval of no width, claiming no difference. It is bounded
-/// by the share of games one won and the other lost, none seen in 10.
+/// +0.00]": an interval of no width, claiming no difference. Newcombe's
+/// paired interval keeps its width with no split game.
 #[test]
 fn tunes_paired_difference_without_a_split_game_has_an_interval() {
     let o = crate::common::unolab(&[
@@ -1212,8 +1212,24 @@ fn tunes_paired_difference_without_a_split_game_has_an_interval() {
         .lines()
         .find(|l| l.contains("paired difference (same games)"))
         .unwrap_or_else(|| panic!("{out}"));
-    // Wilson's upper end for 0 of 10 is 27.75%.
-    assert!(line.ends_with("+0.00 points [-27.75, +27.75]"), "{line}");
+    assert!(
+        line.ends_with("(0 won by tz alone, 0 by color alone)"),
+        "{line}"
+    );
+    // Newcombe's paired interval: symmetric about 0 here, and wide (at most
+    // 27.75 points, its width when neither won a game).
+    let ends: Vec<f64> = line
+        .split('[')
+        .nth(1)
+        .and_then(|r| r.split(']').next())
+        .map(|r| r.split(", ").map(|x| x.parse().unwrap()).collect())
+        .unwrap_or_default();
+    assert_eq!(ends.len(), 2, "{line}");
+    assert!(
+        ends[0] < -5.0 && ends[0] == -ends[1] && ends[1] <= 27.75,
+        "{line}"
+    );
+    assert!(line.contains("+0.00 points ["), "{line}");
 }
 
 /// A ladder interrupted before any agent was timed draws its plot with no

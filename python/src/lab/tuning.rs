@@ -135,6 +135,7 @@ fn result_json(cfg: &TuneConfig, out: &TuneOutcome, preset: String) -> Value {
             "start": share(&h.start),
             "diff": h.diff,
             "diff_ci95": [h.diff_ci95.0, h.diff_ci95.1],
+            "split": [h.split.0, h.split.1],
             "vs_start": share(&h.vs_start),
         },
         "partial": out.interrupted,

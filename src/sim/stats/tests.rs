@@ -336,3 +336,76 @@ proptest! {
         prop_assert_eq!(h.overflow(), vals.iter().filter(|&&v| v >= cap as u64).count() as u64);
     }
 }
+
+/// Newcombe's paired interval against an independent implementation of the
+/// same formula (the R function `confIntPairedProportion` of biostatUZH,
+/// transcribed to numpy), on tables with many, few and no split trials.
+#[test]
+fn paired_difference_matches_newcombe_method_10() {
+    let cases = [
+        ((14, 5, 0, 22), (0.0114832414, 0.2264926844)),
+        ((10, 15, 5, 20), (0.0258384165, 0.3569365717)),
+        ((3, 0, 0, 7), (-0.2001928890, 0.2001928890)),
+        ((0, 0, 0, 10), (-0.2775327999, 0.2775327999)),
+        ((0, 1, 0, 0), (-0.1221087207, 1.0)),
+        ((12, 4, 26, 6), (-0.6113487013, -0.2565106827)),
+        ((500, 3, 1, 496), (-0.0023730351, 0.0063719566)),
+    ];
+    for ((a, b, c, d), (lo, hi)) in cases {
+        let got = paired_difference95(a, b, c, d);
+        assert!(
+            close(got.0, lo, 1e-9) && close(got.1, hi, 1e-9),
+            "{a} {b} {c} {d}: {got:?}"
+        );
+    }
+    assert!(paired_difference95(0, 0, 0, 0).0.is_nan());
+}
+
+/// Coverage of the paired interval over 4,000 simulated tables per case
+/// (fixed seeds): the trials' four outcomes drawn with the chances given,
+/// the true difference `P(first only) − P(second only)`. The normal
+/// interval on the per-trial differences, which tune used before, covered
+/// 0.899 in the second case and 0.908 in the third (a seeded numpy check
+/// of 20,000 tables each): too few splits for it.
+#[test]
+fn paired_difference_interval_covers() {
+    use crate::engine::rng::Rng;
+    use rand::{Rng as _, SeedableRng};
+    // (trials, P(both), P(first only), P(second only))
+    let cases = [
+        (10, 0.3, 0.1, 0.05),
+        (20, 0.3, 0.1, 0.05),
+        (200, 0.05, 0.02, 0.0),
+        (1000, 0.3, 0.01, 0.0),
+        (50, 0.2, 0.15, 0.1),
+        (30, 0.4, 0.0, 0.0),
+    ];
+    for (k, &(n, pa, pb, pc)) in cases.iter().enumerate() {
+        let mut rng = Rng::seed_from_u64(9100 + k as u64);
+        let runs = 4000;
+        let mut covered = 0;
+        for _ in 0..runs {
+            let mut t = [0u64; 4];
+            for _ in 0..n {
+                let u: f64 = rng.random();
+                let cell = if u < pa {
+                    0
+                } else if u < pa + pb {
+                    1
+                } else if u < pa + pb + pc {
+                    2
+                } else {
+                    3
+                };
+                t[cell] += 1;
+            }
+            let (lo, hi) = paired_difference95(t[0], t[1], t[2], t[3]);
+            let truth = pb - pc;
+            if lo <= truth + 1e-12 && truth - 1e-12 <= hi {
+                covered += 1;
+            }
+        }
+        let share = covered as f64 / runs as f64;
+        assert!(share >= 0.94, "case {k}: {share}");
+    }
+}
