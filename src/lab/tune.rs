@@ -19,7 +19,7 @@ use crate::agents::{Heuristic, HeuristicParams, Seat, StrategySpec};
 use crate::engine::game::{mix64, IllegalActionError, Rng};
 use crate::engine::rules::Rules;
 use crate::sim::handout::{self, cut_short, Folded, Unfinished};
-use crate::sim::stats::{normal, paired_difference95, wilson95, Z95};
+use crate::sim::stats::{normal, paired_difference95, wilson95};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use std::ops::Range;

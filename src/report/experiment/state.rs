@@ -206,7 +206,7 @@ pub fn resume_state(
     let fresh = LockstepState::new(cfg);
     if !st.same_shape(&fresh) {
         return Err(format!(
-            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate; one of a comparison with a challenger lacks its pair: --force to start over)",
+            "{} does not belong to this experiment (arms, seating, seed, duplicate or batch differ; a state of an earlier unolab holds rotated seats: --seating rotate; one of a comparison with a challenger lacks its pair, or seated it by its own name and not where the strategy it replaces sits: --force to start over)",
             spath.display()
         ));
     }

@@ -114,6 +114,16 @@ impl LockstepConfig {
         }
     }
 
+    /// The names arm `arm`'s strategies are put in order by for mixed
+    /// seating: beside a baseline, those of the baseline's strategies they
+    /// replace ([`RunConfig::seating_names_beside`]), else their own.
+    pub fn seating_names(&self, arm: &Arm) -> Vec<String> {
+        match self.baseline {
+            Some(b) => arm.cfg.seating_names_beside(&self.arms[b].cfg),
+            None => arm.cfg.strategy_names(),
+        }
+    }
+
     /// Whether the run has a precision rule (one half-width for all, or one
     /// per metric).
     pub fn has_precision_rule(&self) -> bool {

@@ -32,7 +32,9 @@ struct ArmWorker<'a> {
 impl<'a> ArmWorker<'a> {
     /// The worker of arm `cfg`, its deals played in every rotation with
     /// `duplicate` (the experiment's; the arm's own configuration has none).
-    fn new(cfg: &'a RunConfig, duplicate: bool) -> ArmWorker<'a> {
+    /// `order`: the names its strategies are put in order by for mixed
+    /// seating ([`LockstepConfig::seating_names`]).
+    fn new(cfg: &'a RunConfig, order: &[String], duplicate: bool) -> ArmWorker<'a> {
         let mut game = Game::new(&cfg.rules, cfg.players, 0);
         game.set_lazy_pile(true);
         let layout = Layout::new(cfg);
@@ -48,6 +50,7 @@ impl<'a> ArmWorker<'a> {
                 } else {
                     cfg.rotation_period()
                 },
+                order,
             ),
             block: Block::new(layout.keys.len()),
             layout,
@@ -360,7 +363,7 @@ pub fn run_lockstep(
                 let workers: Vec<ArmWorker> = taken.unwrap_or_else(|| {
                     cfg.arms
                         .iter()
-                        .map(|a| ArmWorker::new(&a.cfg, cfg.duplicate))
+                        .map(|a| ArmWorker::new(&a.cfg, &cfg.seating_names(a), cfg.duplicate))
                         .collect()
                 });
                 (workers, empty.clone())

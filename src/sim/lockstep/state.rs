@@ -34,6 +34,12 @@ pub struct ArmState {
     /// The arm's seating (absent from version 1 states: rotated or fixed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seating: Option<Seating>,
+    /// With mixed seating, the baseline's strategy names the arm's were
+    /// seated by, when not their own ([`RunConfig::seating_names_beside`]:
+    /// the arm's strategies sit where those they replace sit). Absent from
+    /// states written before it, whose arms were seated by their own names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seated_as: Option<Vec<String>>,
     pub stats: RunStats,
     pub metrics: Vec<MetricState>,
 }
@@ -201,6 +207,9 @@ impl LockstepState {
             .map(|(a, l)| ArmState {
                 label: a.label.clone(),
                 seating: Some(a.cfg.seating),
+                seated_as: Some(cfg.seating_names(a)).filter(|names| {
+                    a.cfg.seating == Seating::Mixed && *names != a.cfg.strategy_names()
+                }),
                 stats: stats(&a.cfg),
                 metrics: l
                     .keys
@@ -322,6 +331,7 @@ impl LockstepState {
             && self.arms.iter().zip(&o.arms).all(|(a, b)| {
                 a.label == b.label
                     && seating(a.seating, b.seating)
+                    && a.seated_as == b.seated_as
                     && a.metrics.len() == b.metrics.len()
                     && a.metrics
                         .iter()

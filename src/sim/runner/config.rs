@@ -152,6 +152,33 @@ impl RunConfig {
         v
     }
 
+    /// The names that put this line-up's strategies (in
+    /// [`strategy_names`](Self::strategy_names) order) in order for mixed
+    /// seating, when it is compared with `base` on the same deals: where
+    /// the same typed seats hold equal strategies in both line-ups (the
+    /// comparison swaps which strategies hold them, say one seat's
+    /// strategy for another), each strategy takes the name of `base`'s at
+    /// its seats, so every game seats this line-up as it seats `base`,
+    /// each strategy where the one it replaces sits. Otherwise (another
+    /// table size, or seats grouped otherwise) its own names.
+    pub fn seating_names_beside(&self, base: &RunConfig) -> Vec<String> {
+        let own = self.strategy_names();
+        let (a, b) = (&self.lineup, &base.lineup);
+        let grouped_alike = a.len() == b.len()
+            && (0..a.len()).all(|s| {
+                (0..s).all(|t| (a[s].name() == a[t].name()) == (b[s].name() == b[t].name()))
+            });
+        if !grouped_alike {
+            return own;
+        }
+        own.iter()
+            .map(|n| {
+                let seat = a.iter().position(|x| x.name() == n).unwrap_or(0);
+                b[seat].name().to_string()
+            })
+            .collect()
+    }
+
     /// The seats strategy `name` holds in the line-up.
     pub fn seats_of(&self, name: &str) -> usize {
         self.lineup.iter().filter(|s| s.name() == name).count()

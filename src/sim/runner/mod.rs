@@ -54,19 +54,24 @@ struct Mixer {
 
 impl Worker {
     pub(crate) fn new(cfg: &RunConfig) -> Worker {
-        Worker::with_rotations(cfg, cfg.rotation_period())
+        Worker::with_rotations(cfg, cfg.rotation_period(), &cfg.strategy_names())
     }
 
     /// The worker of `cfg` with `rotations` instance sets: the lockstep
     /// runner's arms play duplicate deals that their own configuration does
     /// not know of (the duplicate play is the experiment's), so they say how
     /// many rotations a deal is played in.
-    pub(crate) fn with_rotations(cfg: &RunConfig, rotations: usize) -> Worker {
+    ///
+    /// `order` names the strategies (in [`RunConfig::strategy_names`]
+    /// order) to put them in order for mixed seating: their own names, or
+    /// those of the baseline's strategies they replace
+    /// ([`RunConfig::seating_names_beside`]).
+    pub(crate) fn with_rotations(cfg: &RunConfig, rotations: usize, order: &[String]) -> Worker {
         let n = cfg.players;
         let names = cfg.strategy_names();
         let index = |s: &StrategySpec| names.iter().position(|x| x == s.name()).unwrap_or(0);
         let typed: Vec<usize> = cfg.lineup.iter().map(index).collect();
-        let arrangements = Arrangements::new(&typed, &names);
+        let arrangements = Arrangements::new(&typed, order);
         // One set of instances per rotation when a deal is played in
         // several rotations (rotated seats, duplicate play), one otherwise:
         // no instance plays the same deal twice, from another seat (a
