@@ -1635,3 +1635,70 @@ fn a_head_to_head_table_is_read_against_the_fair_share_of_a_seat() {
     );
     assert!(!twice.contains("## Head to head"), "{twice}");
 }
+
+/// An experiment's `distributions.csv` gives every value seen once, large
+/// ones too: values past a histogram's unit bins (64 UNO penalties in a
+/// round) were written exactly and then again as a `>=64` row, so the
+/// counts added up to twice the rounds. Under penalty scoring the points
+/// histogram (every seat's points of every round) was named
+/// `points_per_round_won`; it is named as run's summary.csv names it.
+#[test]
+fn distributions_count_each_round_once_and_name_penalty_points() {
+    let dir = crate::common::tempdir_created("experiment", "distributions");
+    std::fs::write(
+        dir.join("never.toml"),
+        "name = \"never-uno\"\nbase = \"heuristic\"\n[params]\npoints_weight = 1.0\nforget_uno = 1.0\n",
+    )
+    .unwrap();
+    let file = dir.join("e.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"d\"\nbaseline = \"plain\"\n[base]\nplayers = 2\nstrategies = \"{}\"\ngames = 20\nseed = 3\nset = [\"max_turns=3000\"]\n[[arm]]\nlabel = \"plain\"\n[[arm]]\nlabel = \"caught\"\nset = [\"uno_catch_chance=0.5\"]\n[[arm]]\nlabel = \"penalty\"\nset = [\"uno_catch_chance=0.5\", \"scoring=penalty\"]\n",
+            dir.join("never.toml").display()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = crate::common::unolab(&[
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let rows = crate::common::csv_rows(&out.join("distributions.csv"));
+    let count = |arm: &str, dist: &str| -> u64 {
+        rows.iter()
+            .filter(|r| r["arm"] == arm && r["distribution"] == dist)
+            .map(|r| r["count"].parse::<u64>().unwrap())
+            .sum()
+    };
+    for r in &rows {
+        assert!(r["value"].parse::<u64>().is_ok(), "{r:?}");
+    }
+    // Some round held 64 UNO penalties or more (a player who never calls).
+    assert!(
+        rows.iter()
+            .any(|r| r["distribution"] == "uno_penalties_per_round"
+                && r["value"].parse::<u64>().unwrap() >= 64),
+        "no large value to test with"
+    );
+    for arm in ["plain", "caught", "penalty"] {
+        for dist in [
+            "turns_per_round",
+            "cards_drawn_per_round",
+            "uno_penalties_per_round",
+        ] {
+            assert_eq!(count(arm, dist), 20, "{arm} {dist}");
+        }
+    }
+    // Caught, players end their rounds: every round won scores.
+    assert_eq!(count("caught", "points_per_round_won"), 20);
+    assert_eq!(count("caught", "penalty_points_per_seat_per_round"), 0);
+    assert_eq!(count("penalty", "points_per_round_won"), 0);
+    // Every seat of every round: 2 x 20.
+    assert_eq!(count("penalty", "penalty_points_per_seat_per_round"), 40);
+}

@@ -7,6 +7,7 @@
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
+use crate::engine::rules::Scoring;
 use crate::lab::Experiment;
 use crate::sim::lockstep::{
     games_of, holm, interval_without_variance, is_share, pair_group, paired_difference, ArmState,
@@ -482,9 +483,12 @@ impl ExperimentReport<'_> {
         let mut rows = vec![["arm", "distribution", "group", "value", "count"]
             .map(String::from)
             .to_vec()];
-        for a in &self.state.arms {
+        for (i, a) in self.state.arms.iter().enumerate() {
             let st = &a.stats;
+            let penalty = self.exp.run.arms[i].cfg.rules.settings.scoring == Scoring::Penalty;
             let mut put = |name: &str, group: &str, h: &Histogram| {
+                // Every value seen, large ones too (exact above the
+                // histogram's unit bins).
                 for (v, c) in h.bins() {
                     rows.push(vec![
                         a.label.clone(),
@@ -492,15 +496,6 @@ impl ExperimentReport<'_> {
                         group.into(),
                         v.to_string(),
                         c.to_string(),
-                    ]);
-                }
-                if h.overflow() > 0 {
-                    rows.push(vec![
-                        a.label.clone(),
-                        name.into(),
-                        group.into(),
-                        format!(">={}", h.cap()),
-                        h.overflow().to_string(),
                     ]);
                 }
             };
@@ -517,7 +512,14 @@ impl ExperimentReport<'_> {
             for s in &st.strategies[1..] {
                 points.merge(&s.round_points);
             }
-            put("points_per_round_won", "all", &points);
+            // Under penalty scoring every seat of a round scores the cards
+            // it holds: the name says which (as run's summary.csv does).
+            let kind = if penalty {
+                "penalty_points_per_seat_per_round"
+            } else {
+                "points_per_round_won"
+            };
+            put(kind, "all", &points);
             if self.exp.mode() == Mode::Match {
                 put("rounds_per_match", "all", &st.rounds_per_match);
             }
