@@ -315,3 +315,13 @@ def test_the_core_game_refuses_huge_integers_with_value_error():
     for call in (lambda: v.render(2**70), lambda: v.render(-1)):
         with pytest.raises(ValueError):
             call()
+
+
+def test_an_image_render_mode_says_how_to_do_without_it():
+    # stable-baselines3's make_vec_env asks an id for "rgb_array" and goes on
+    # without only on a TypeError: the ValueError says what to pass instead.
+    with pytest.raises(ValueError, match=r"env_kwargs=\{'render_mode': None\}"):
+        gymnasium.make("unolab/Uno-v0", render_mode="rgb_array")
+    env = gymnasium.make("unolab/Uno-v0", render_mode=None)
+    env.reset(seed=1)
+    env.close()

@@ -242,6 +242,10 @@ def test_a_rule_file_by_path():
         (dict(illegal="ignore"), ValueError, "unknown illegal-action handling"),
         (dict(mode="match", settings={"target": 0}), ValueError, "a match needs an end"),
         (dict(render_mode="rgb_array"), ValueError, "unknown render mode"),
+        # quick play (rlcard's rules) ends a match after one round: a
+        # target is never reached, and was ignored without a word.
+        (dict(rules="rlcard", mode="match", settings={"target": 200}), ValueError,
+         "quick = true ends a match after its first round, and target = 200"),
     ],
 )
 def test_bad_input_is_a_python_exception_with_the_core_message(kwargs, error, message):

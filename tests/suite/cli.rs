@@ -317,6 +317,20 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ],
         "quick = true ends a match after its first round, and rounds = 5 asks for 5 rounds",
     );
+    // So is a target score (rlcard's rules play quick), which was ignored
+    // without a word.
+    bad(
+        &[
+            "run",
+            "--rules",
+            "rlcard",
+            "--mode",
+            "match",
+            "--set",
+            "target=200",
+        ],
+        "quick = true ends a match after its first round, and target = 200 asks for a match to 200 points",
+    );
     // A number past the setting's own range is said with that range, and
     // serde's words do not repeat the value.
     bad(

@@ -129,7 +129,14 @@ def render_mode_of(render_mode: Any) -> Optional[str]:
             f"render_mode must be None, 'human' or 'ansi', got {type(render_mode).__name__}"
         )
     if render_mode not in ("human", "ansi"):
-        raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi)")
+        hint = ""
+        if render_mode == "rgb_array":
+            # stable-baselines3's make_vec_env asks for it of an id by default.
+            hint = (
+                "; the games are drawn as text, not images (with stable-baselines3's "
+                "make_vec_env, pass env_kwargs={'render_mode': None})"
+            )
+        raise ValueError(f"unknown render mode '{render_mode}' (valid: human, ansi){hint}")
     return render_mode
 
 

@@ -210,6 +210,15 @@ fn validate_settings(s: &Settings) -> Result<(), RulesError> {
             s.rounds, s.rounds
         ));
     }
+    // Nor is a target score reached by a match of one round: a target other
+    // than the default (or none) asked for would be ignored too.
+    let default_target = Settings::default().target;
+    if s.quick && s.target != 0 && s.target != default_target {
+        return bad(format!(
+            "quick = true ends a match after its first round, and target = {} asks for a match to {} points: give one of them",
+            s.target, s.target
+        ));
+    }
     let Ok(toml::Value::Table(t)) = toml::Value::try_from(s) else {
         return bad("the settings cannot be written as a TOML table".into());
     };
