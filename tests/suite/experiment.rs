@@ -1701,4 +1701,25 @@ fn distributions_count_each_round_once_and_name_penalty_points() {
     assert_eq!(count("penalty", "points_per_round_won"), 0);
     // Every seat of every round: 2 x 20.
     assert_eq!(count("penalty", "penalty_points_per_seat_per_round"), 40);
+    // The one strategy's round wins per seat held: 0 in plain (every round
+    // truncated), 50% caught (every round won). A difference of 50 points
+    // constant in each arm, given without an interval as "no variance",
+    // which is said of equal arms: it has the interval put together from
+    // each arm's, as the truncated share beside it.
+    let comps = crate::common::csv_rows(&out.join("comparisons.csv"));
+    let row = |metric: &str| {
+        comps
+            .iter()
+            .find(|r| r["arm"] == "caught" && r["baseline"] == "plain" && r["metric"] == metric)
+            .unwrap_or_else(|| panic!("{metric}"))
+            .clone()
+    };
+    for metric in ["win_rate", "truncated_rate"] {
+        let r = row(metric);
+        assert_eq!(r["test"], "constant in each arm", "{r:?}");
+        let lo: f64 = r["ci95_low"].parse().unwrap();
+        let hi: f64 = r["ci95_high"].parse().unwrap();
+        let d: f64 = r["difference"].parse().unwrap();
+        assert!(lo <= d && d <= hi && hi - lo > 0.05, "{r:?}");
+    }
 }

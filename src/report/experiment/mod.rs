@@ -228,10 +228,11 @@ pub fn comparison_rows(st: &LockstepState) -> Vec<ComparisonRow> {
                 }
                 let arm_est = arm.estimate(p.arm_metric, st.clusters);
                 let base_est = base.estimate(p.base_metric, st.clusters);
-                // (Not an identity of each table, as the win rate of the
-                // only strategy at tables of different sizes, 1/players:
-                // no finding, and it stays "no variance" without interval.)
-                if !(identity(arm, metric, group) && identity(base, metric, group)) {
+                // (Not the only strategy's win rate at tables of different
+                // sizes, 1/players each: no finding; at one size, rounds won.)
+                if !(identity(arm, metric, group) && identity(base, metric, group))
+                    || players.0 == players.1
+                {
                     interval_without_variance(&mut d, arm_est, base_est);
                 }
                 // A difference of two shares lies in [-1, 1] (a few deals
