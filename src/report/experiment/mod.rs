@@ -327,8 +327,8 @@ fn fp(p: f64) -> String {
         String::new()
     } else if p == 0.0 {
         "0".into()
-    } else if p < 1e-6 {
-        format!("{p:.2e}")
+    } else if p < 0.01 {
+        format!("{p:.4e}") // five significant digits: Holm can be worked again
     } else {
         format!("{p:.6}")
     }
