@@ -78,6 +78,9 @@ fn figure_in(
     signed: bool,
 ) -> (String, String) {
     let (_, pct) = describe(metric);
+    // The first mover's advantage is itself a difference (its share less
+    // the fair share): in points of percentage, with its sign.
+    let signed = signed || metric == "first_mover_advantage";
     let k = if pct { 100.0 } else { 1.0 };
     let finite = lo.is_finite();
     let [v, l, h] = alike(
