@@ -157,6 +157,9 @@ const NET_WEIGHTS: [(&str, &[u8]); 2] = [
 /// folder); else the file beside the preset, and a missing one is an error,
 /// never the shipped weights of the same file name. Returns the weights and
 /// the path as resolved.
+/// The most bytes a network's weights file may hold.
+const WEIGHTS_LIMIT: u64 = 1 << 30;
+
 fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), StrategyError> {
     let dir = std::path::Path::new(origin)
         .parent()
@@ -167,7 +170,7 @@ fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String)
     let built_in = NET_WEIGHTS.iter().find(|w| shipped && w.0 == weights);
     let bytes = match built_in {
         Some(w) => w.1.to_vec(),
-        None => std::fs::read(&path).map_err(|e| {
+        None => crate::engine::rules::read_bounded(&path, WEIGHTS_LIMIT).map_err(|e| {
             let m = format!("cannot read weights {shown}: {e}");
             StrategyError::WeightsUnread(origin.into(), m, e.into())
         })?,

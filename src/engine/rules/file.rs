@@ -83,10 +83,43 @@ pub enum Unread {
     NotText(String),
 }
 
-/// The text of the file at `path` ([`Unread`] says why not).
+/// The text of the file at `path` ([`Unread`] says why not), at most
+/// [`TEXT_LIMIT`] bytes ([`read_bounded`]).
 pub fn read_text(path: impl AsRef<Path>) -> Result<String, Unread> {
-    let bytes = std::fs::read(path.as_ref()).map_err(|e| Unread::Io(e.into()))?;
+    let bytes = read_bounded(path.as_ref(), TEXT_LIMIT).map_err(|e| Unread::Io(e.into()))?;
     String::from_utf8(bytes).map_err(|e| Unread::NotText(format!("not UTF-8 text ({e})")))
+}
+
+/// The most bytes a rule, preset, experiment or ladder file may hold.
+pub const TEXT_LIMIT: u64 = 16 << 20;
+
+/// The bytes of the file at `path`, refused when it is not a regular file
+/// (a device such as `/dev/zero` would fill the memory, a named pipe would
+/// wait for a writer) or holds more than `limit` bytes. A folder is read as
+/// `std::fs::read` reads it, to fail with its own error.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() && !meta.is_dir() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if meta.len() > limit {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{} bytes, more than the {limit} a file of this kind may hold",
+                meta.len()
+            ),
+        ));
+    }
+    if meta.is_dir() {
+        return std::fs::read(path);
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The built-in rule sets, in listing order.
