@@ -57,11 +57,22 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
             continue;
         }
         let speed = num(dps)?;
-        if !speed.is_finite() || speed <= 0.0 {
+        if !speed.is_finite() || speed <= 0.0 || speed > 1e12 {
             return Err(bad(format!(
-                "row {} has no positive number in column decisions_per_second",
+                "row {} has no positive number up to 1e12 in column decisions_per_second",
                 i + 1
             )));
+        }
+        // A rating the plot cannot scale to (infinite, or past any a
+        // tournament gives) made the axis search run for ever.
+        for k in [elo, lo, hi] {
+            if !num(k)?.is_finite() || num(k)?.abs() > 1e6 {
+                return Err(bad(format!(
+                    "row {} has no rating between -1e6 and 1e6 in column {}",
+                    i + 1,
+                    head.get(k).unwrap_or("")
+                )));
+            }
         }
         let players = num(pl)? as usize;
         if !sizes.contains(&players) {

@@ -763,7 +763,7 @@ fn a_ladder_plot_is_drawn_again_from_its_csv_without_a_game() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("row 1 has no positive number in column decisions_per_second"),
+            .contains("row 1 has no positive number up to 1e12 in column decisions_per_second"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -771,6 +771,29 @@ fn a_ladder_plot_is_drawn_again_from_its_csv_without_a_game() {
         std::fs::read_to_string(out.join("ladder.svg")).unwrap(),
         svg
     );
+    // A rating the plot cannot scale to (inf, 1e308) searched its axis for
+    // ever: refused in one line.
+    let hi = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|h| h == "elo_hi95")
+        .unwrap();
+    for bad in ["inf", "1e308", "NaN"] {
+        let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+        let mut cells: Vec<&str> = lines[1].split(',').collect();
+        cells[hi] = bad;
+        lines[1] = cells.join(",");
+        std::fs::write(out.join("ladder.csv"), lines.join("\n") + "\n").unwrap();
+        let o = ladder(&["--redraw"]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("row 1 has no rating between -1e6 and 1e6 in column elo_hi95"),
+            "{err}"
+        );
+    }
     // A file that is not a ladder's: refused in one line, the plot kept.
     std::fs::write(out.join("ladder.csv"), "a,b\n1,2\n").unwrap();
     let o = ladder(&["--redraw"]);
