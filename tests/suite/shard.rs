@@ -422,6 +422,26 @@ fn shard_arguments_and_slurm_variables() {
     ]));
     assert!(e.contains("SLURM_ARRAY_TASK_ID is not set"), "{e}");
     assert!(!dir.exists(), "nothing created before the work");
+    // No tasks, and a start past the ids: said as they are (the advice
+    // wrapped round to --array=18446744073709551615-0, and suggested 0-0).
+    let slurm = |vars: &[(&str, &str)]| {
+        err(&unolab_env(
+            &["run", "-g", "90", "--shard", "slurm", "-o", s(&dir)],
+            vars,
+        ))
+    };
+    let e = slurm(&[
+        ("SLURM_ARRAY_TASK_ID", "0"),
+        ("SLURM_ARRAY_TASK_COUNT", "0"),
+    ]);
+    assert!(e.contains("SLURM_ARRAY_TASK_COUNT is 0"), "{e}");
+    let e = slurm(&[
+        ("SLURM_ARRAY_TASK_ID", "0"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ("SLURM_ARRAY_TASK_MIN", "18446744073709551615"),
+    ]);
+    assert!(!e.contains("-0)"), "{e}");
+    assert!(!dir.exists(), "nothing created before the work");
     // Task 6 of an array 5-7 is shard 1 of 3.
     ok(unolab_env(
         &["run", "-g", "90", "--shard", "slurm", "-o", s(&dir), "-q"],

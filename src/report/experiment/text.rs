@@ -69,6 +69,16 @@ const SCREEN: Style = Style {
 /// brackets, written alike (see [`alike`]) in `style`: a percentage with
 /// "%" (" pp", and on the value alone, when `signed`: a difference). The
 /// brackets are "-" when the interval is not finite.
+/// A precision asked, as given, or in exponent form when tiny (1e-300 was
+/// written out in 300 digits).
+fn asked(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-6 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 fn figure_in(
     style: Style,
     metric: &str,
@@ -345,7 +355,7 @@ impl ExperimentReport<'_> {
         let mut v: Vec<String> = r
             .precision_targets
             .iter()
-            .map(|(m, x)| format!("±{x} for {m}"))
+            .map(|(m, x)| format!("±{} for {m}", asked(*x)))
             .collect();
         if let Some(p) = r.precision {
             let which = if r.precision_metrics.is_empty() {
@@ -354,9 +364,9 @@ impl ExperimentReport<'_> {
                 format!(" for {}", r.precision_metrics.join(", "))
             };
             if v.is_empty() {
-                v.push(format!("±{p}{which}"));
+                v.push(format!("±{}{which}", asked(p)));
             } else {
-                v.push(format!("±{p}{which} otherwise"));
+                v.push(format!("±{}{which} otherwise", asked(p)));
             }
         }
         v.join(", ")
@@ -382,11 +392,12 @@ impl ExperimentReport<'_> {
             .find(|&d| format!("{w:.d$}") != format!("{t:.d$}"))
             .unwrap_or(12);
         Some(format!(
-            "{} of {} intervals wider than asked at the limit of {} per arm; the widest, {}, is ±{w:.d$} (asked ±{t})",
+            "{} of {} intervals wider than asked at the limit of {} per arm; the widest, {}, is ±{w:.d$} (asked ±{})",
             wide.len(),
             checks.len(),
             r.max_clusters,
             worst.what,
+            asked(t),
         ))
     }
 

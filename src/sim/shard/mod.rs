@@ -92,6 +92,12 @@ impl Shard {
         let id = get("SLURM_ARRAY_TASK_ID")?.ok_or_else(|| missing("SLURM_ARRAY_TASK_ID"))?;
         let count =
             get("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| missing("SLURM_ARRAY_TASK_COUNT"))?;
+        if count == 0 {
+            return Err(
+                "--shard slurm: SLURM_ARRAY_TASK_COUNT is 0 (a job array has at least one task)"
+                    .into(),
+            );
+        }
         let min = get("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
         // `--array=4,7` or `--array=0-10:2`: the tasks' ids are not
         // min..min+count, so shards would be missed or played twice; every
@@ -103,13 +109,13 @@ impl Shard {
             return Err(format!(
                 "--shard slurm: the job array is not contiguous (min {min}, max {}, step {step}, {count} tasks); use --array={min}-{}",
                 max.map_or("unset".into(), |m| m.to_string()),
-                min + count.saturating_sub(1)
+                min.saturating_add(count.saturating_sub(1))
             ));
         }
         if id < min || id - min >= count {
             return Err(format!(
                 "--shard slurm: task {id} of an array starting at {min} with {count} tasks is not in 0..{count} after subtracting the start (use a contiguous array such as --array={min}-{})",
-                min + count.saturating_sub(1)
+                min.saturating_add(count.saturating_sub(1))
             ));
         }
         Shard::new(id - min, count)
