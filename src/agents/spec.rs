@@ -376,7 +376,7 @@ impl StrategySpec {
                 return Err(StrategyError::Invalid(
                     origin.into(),
                     format!(
-                        "'{}' is a search agent; a rollout policy must be a heuristic preset, random or first",
+                        "'{}' is a search agent; a policy a search plays in its simulations must be a heuristic or network preset, random or first",
                         f.name
                     ),
                 ));

@@ -929,3 +929,24 @@ fn an_oracle_that_sees_every_other_hand_is_the_oracle_and_one_that_sees_fewer_is
     assert_ne!(all, previous);
     assert_ne!(next, previous);
 }
+
+/// A search agent as a search's guide, model or rollout is refused with
+/// what those may be: the message named "a rollout policy" whatever the
+/// key, and left out network presets, which are valid (`pimc-net-100`
+/// plays `rollout = "net"`).
+#[test]
+fn a_search_agent_as_a_simulation_policy_is_refused_with_what_is_valid() {
+    for key in ["guide", "rollout", "own_rollout"] {
+        let text = format!(
+            "name = \"g\"\nbase = \"ismcts\"\n[search]\niterations = 3\n{key} = \"pimc-100\"\n"
+        );
+        let e = StrategySpec::parse(&text, "test").unwrap_err().to_string();
+        assert!(
+            e.contains("heuristic or network preset, random or first"),
+            "{key}: {e}"
+        );
+        assert!(!e.contains("a rollout policy must"), "{key}: {e}");
+    }
+    let net = "name = \"g\"\nbase = \"pimc\"\n[search]\niterations = 3\nrollout = \"net\"\n";
+    assert!(StrategySpec::parse(net, "test").is_ok());
+}

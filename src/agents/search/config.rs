@@ -388,7 +388,7 @@ impl SearchConfig {
             "rollout",
             &params.rollout,
             "rollout policy",
-            "a heuristic preset, random or first",
+            "a heuristic or network preset, random or first",
         )?;
         let own_rollout =
             optional_policy("own_rollout", &params.own_rollout, "own rollout policy")?;
