@@ -1107,6 +1107,17 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The first mover's advantage counts the won rounds, as its share does
+    // (it gave players x the won rounds).
+    let arms = crate::common::csv_rows(&out.join("arms.csv"));
+    let n = |metric: &str| {
+        arms.iter()
+            .find(|r| r["arm"] == "caught" && r["metric"] == metric)
+            .map(|r| r["n"].clone())
+            .unwrap_or_else(|| panic!("{metric}"))
+    };
+    assert_eq!(n("first_mover_advantage"), n("first_mover_win_rate"));
+    assert_eq!(n("first_mover_win_rate"), "20");
     let comps = crate::common::csv_rows(&out.join("comparisons.csv"));
     let row = comps
         .iter()

@@ -221,7 +221,13 @@ pub fn metric_estimate(
     if is_share(metric) {
         share_estimate(s, clusters, held)
     } else if metric == "first_mover_advantage" {
-        delta_estimate(s, clusters, Bounds::Advantage(players.max(1) as f64))
+        // Its denominator is players x the won rounds: the won rounds are
+        // its `n`, as the first mover's share's.
+        let p = players.max(1);
+        delta_estimate(s, clusters, Bounds::Advantage(p as f64)).map(|e| Estimate {
+            n: e.n / p as i128,
+            ..e
+        })
     } else if metric == "rounds_per_match" {
         delta_estimate(s, clusters, Bounds::CountFromOne)
     } else {
