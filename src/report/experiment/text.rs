@@ -322,13 +322,27 @@ impl ExperimentReport<'_> {
                 .filter(|c| c.metric == "position_win_rate")
                 .count();
             if positions > 0 {
-                let detected = comps
+                let of = |c: &&ComparisonRow| c.metric == "position_win_rate";
+                let tested = comps
                     .iter()
-                    .filter(|c| c.metric == "position_win_rate" && c.p_holm < 0.05)
+                    .filter(of)
+                    .filter(|c| c.d.p.is_finite())
                     .count();
+                let detected = comps.iter().filter(of).filter(|c| c.p_holm < 0.05).count();
+                // Rows that are another row's test are neither significant
+                // nor not: said apart (the first mover's position is the
+                // first mover's share).
+                let others = match positions - tested {
+                    0 => String::new(),
+                    1 => "; 1 is another row's test, as position +0 is first_mover_advantage's"
+                        .into(),
+                    k => format!(
+                        "; {k} are another row's test, as position +0 is first_mover_advantage's"
+                    ),
+                };
                 let _ = writeln!(
                     o,
-                    "({positions} comparisons of position_win_rate are not shown here, {detected} of them significant after Holm's adjustment; they are in comparisons.csv (--out) and --json, report.md words the significant ones, and they count in Holm's family when tested)"
+                    "({positions} comparisons of position_win_rate are not shown here, {detected} of the {tested} with a test of their own significant after Holm's adjustment{others}; they are in comparisons.csv (--out; compare's --json too), report.md words the significant ones, and the tested ones count in Holm's family)"
                 );
             }
             for line in self.challengers() {
