@@ -50,7 +50,19 @@ impl Report<'_> {
         let cfg = self.cfg;
         let matches = cfg.mode == Mode::Match;
         let pct = |x: f64| format!("{:.2}%", 100.0 * x);
-        let ci = |e: Estimate| format!("[{}, {}]", pct(e.lo), pct(e.hi));
+        // An end that rounds to the fair share but is not it gets the
+        // decimals that tell on which side of it it lies ([25.00%, ...]
+        // read as touching 25% when it was 25.0027%).
+        let fair = 1.0 / cfg.players as f64;
+        let end = |x: f64| {
+            let d = (2..=6)
+                .find(|&d| {
+                    x == fair || format!("{:.d$}", 100.0 * x) != format!("{:.d$}", 100.0 * fair)
+                })
+                .unwrap_or(6);
+            format!("{:.d$}%", 100.0 * x)
+        };
+        let ci = |e: Estimate| format!("[{}, {}]", end(e.lo), end(e.hi));
         let mut o = String::new();
         let unit = if matches { "matches" } else { "rounds" };
         let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });

@@ -1236,3 +1236,30 @@ fn match_only_settings_in_round_mode_are_named() {
         stderr(&o)
     );
 }
+
+/// An interval end that rounds to the fair share but is not it is shown
+/// with the decimals that tell its side: the first mover's position under
+/// seven_o read "[25.00%, 25.38%]" where its lower end is 25.0027%, above
+/// the fair 25% (the report's "detected only just").
+#[test]
+fn an_interval_end_next_to_the_fair_share_shows_its_side() {
+    let o = unolab(&[
+        "run",
+        "--players",
+        "4",
+        "--strategies",
+        "points,color,random,cautious",
+        "--house",
+        "seven_o",
+        "--games",
+        "200000",
+        "--seed",
+        "2026",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("+0:   25.19%  [25.003%, 25.38%]"), "{out}");
+    assert!(out.contains("+1:   25.19%  [24.997%, 25.38%]"), "{out}");
+}
