@@ -1107,17 +1107,6 @@ fn a_challengers_paired_gain_is_the_others_difference_of_the_other_sign() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // The first mover's advantage counts the won rounds, as its share does
-    // (it gave players x the won rounds).
-    let arms = crate::common::csv_rows(&out.join("arms.csv"));
-    let n = |metric: &str| {
-        arms.iter()
-            .find(|r| r["arm"] == "caught" && r["metric"] == metric)
-            .map(|r| r["n"].clone())
-            .unwrap_or_else(|| panic!("{metric}"))
-    };
-    assert_eq!(n("first_mover_advantage"), n("first_mover_win_rate"));
-    assert_eq!(n("first_mover_win_rate"), "20");
     let comps = crate::common::csv_rows(&out.join("comparisons.csv"));
     let row = comps
         .iter()
@@ -1712,6 +1701,17 @@ fn distributions_count_each_round_once_and_name_penalty_points() {
     assert_eq!(count("penalty", "points_per_round_won"), 0);
     // Every seat of every round: 2 x 20.
     assert_eq!(count("penalty", "penalty_points_per_seat_per_round"), 40);
+    // The first mover's advantage counts the won rounds, as its share does
+    // (it gave players x the won rounds).
+    let arms = crate::common::csv_rows(&out.join("arms.csv"));
+    let n = |metric: &str| {
+        arms.iter()
+            .find(|r| r["arm"] == "caught" && r["metric"] == metric)
+            .map(|r| r["n"].clone())
+            .unwrap_or_else(|| panic!("{metric}"))
+    };
+    assert_eq!(n("first_mover_advantage"), n("first_mover_win_rate"));
+    assert_eq!(n("first_mover_win_rate"), "20");
     // The one strategy's round wins per seat held: 0 in plain (every round
     // truncated), 50% caught (every round won). A difference of 50 points
     // constant in each arm, given without an interval as "no variance",
