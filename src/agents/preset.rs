@@ -17,7 +17,7 @@ pub struct PresetFile {
     /// `first`, or a search agent: `pimc`, `ismcts`.
     pub base: String,
     /// Written only when they differ from the defaults (so that a preset of
-    /// a base without parameters, written back, has no [params] table).
+    /// a base without parameters, written back, has no `[params]` table).
     #[serde(default, skip_serializing_if = "params_are_default")]
     pub params: HeuristicParams,
     /// `base = "external"`: the program and its arguments (docs/protocol.md).

@@ -16,7 +16,7 @@
 //! the PyTorch `nn.Linear` layout) and `lK.bias` (`F32`, shape `[out]`), for
 //! `K = 1, 2, ...` with no gap. PyTorch's `safetensors.torch.save_file`,
 //! candle's `safetensors::save` or [`NetWeights::to_safetensors`] write it
-//! ([`file`] reads and writes it).
+//! ([`mod@file`] reads and writes it).
 //!
 //! **Speed**: the features are sparse (a hand, one top card, a few counts),
 //! so the first layer adds the columns of the non-zero features only, and the

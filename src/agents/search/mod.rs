@@ -1,13 +1,13 @@
 //! Search agents: `pimc` (perfect-information Monte Carlo) and `ismcts`
 //! (single-observer information-set MCTS), and the perfect-information
 //! reference `oracle`. The fair agents see only their [`Observation`]: every
-//! simulation starts from a determinization ([`Game::determinize`], uniform,
-//! or [`Game::determinize_informed`], consistent with what the table revealed
+//! simulation starts from a determinization ([`Game::determinize`](crate::engine::game::Game::determinize), uniform,
+//! or [`Game::determinize_informed`](crate::engine::game::Game::determinize_informed), consistent with what the table revealed
 //! to the agent) and plays the round on from the decision at hand with
-//! [`Game::resume_round`]. The `oracle` starts from the true deal
+//! [`Game::resume_round`](crate::engine::game::Game::resume_round). The `oracle` starts from the true deal
 //! (`Game::reveal`, the crate's own).
 //!
-//! How a simulation is driven: the simulated table is a [`walk::SimTable`],
+//! How a simulation is driven: the simulated table is a `walk::SimTable`,
 //! a [`crate::engine::strategy::Table`] of its own holding the walk (the state
 //! of the current simulation) and the rollout policy of every seat.
 

@@ -7,14 +7,14 @@ use crate::engine::cards::{CardId, CardSet};
 use crate::engine::game::{Observation, MAX_PLAYERS};
 use crate::engine::rules::Deck;
 
-/// The features of one decision, kept small: what [`encode`] reads of the
+/// The features of one decision, kept small: what [`encode`](super::encode) reads of the
 /// observation, taken at the decision ([`Features::capture`]) and written
-/// out later ([`Features::write`]) with exactly [`encode`]'s values. About
+/// out later ([`Features::write`]) with exactly [`encode`](super::encode)'s values. About
 /// 160 bytes where the written features are [`OBS_LEN`] floats: a stepped
 /// game keeps this between two steps, and a batch of games writes each
 /// straight into its row of the observations. The discard pile's counts by
 /// kind are kept from one capture to the next by difference (a play adds
-/// one card), as [`encode_update`] does.
+/// one card), as [`encode_update`](super::encode_update) does.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     hand: CardSet,
@@ -106,7 +106,7 @@ impl Features {
     }
 
     /// Writes the features into `out` (at least [`OBS_LEN`] long; every
-    /// value is written): [`encode`]'s values for the captured decision,
+    /// value is written): [`encode`](super::encode)'s values for the captured decision,
     /// zeros when none is captured. `deck` is the rule set's deck.
     pub fn write(&self, deck: &Deck, out: &mut [f32]) {
         let out = &mut out[..OBS_LEN];

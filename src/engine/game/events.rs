@@ -191,7 +191,7 @@ pub struct MatchResult {
     pub rounds: u32,
 }
 
-/// A strategy broke a rule under `strict = true`, or failed ([`Strategy::fault`]:
+/// A strategy broke a rule under `strict = true`, or failed ([`Strategy::fault`](super::Strategy::fault):
 /// an external program that died, went silent or broke the protocol).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.message())]

@@ -84,7 +84,7 @@ pub enum Unread {
 }
 
 /// The text of the file at `path` ([`Unread`] says why not), at most
-/// [`TEXT_LIMIT`] bytes ([`read_bounded`]).
+/// `TEXT_LIMIT` bytes ([`read_bounded`]).
 pub fn read_text(path: impl AsRef<Path>) -> Result<String, Unread> {
     let bytes = read_bounded(path.as_ref(), TEXT_LIMIT).map_err(|e| Unread::Io(e.into()))?;
     String::from_utf8(bytes).map_err(|e| Unread::NotText(format!("not UTF-8 text ({e})")))

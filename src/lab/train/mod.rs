@@ -1,7 +1,7 @@
 //! Distilling a teacher into the network strategy (`unolab train`):
 //! positions from self-play labelled with a teacher's decisions
-//! ([`label`]), a network fitted to them ([`fit`], feature `train`), and
-//! expert iteration ([`train`]): the fitted network becomes the rollout
+//! ([`label`]), a network fitted to them (`fit`, feature `train`), and
+//! expert iteration (`expert::train`): the fitted network becomes the rollout
 //! policy of a search, whose decisions label the next positions.
 //!
 //! Reproducible: game `i` of a labelling draws its deal and its teacher's

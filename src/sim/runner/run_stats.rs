@@ -104,7 +104,7 @@ impl RunStats {
 
     /// The empty statistics of a part of the work of `cfg`, a unit played
     /// apart to be [`absorbed`](RunStats::absorb) into the whole: the same
-    /// shape, with histograms of at most [`PART_BINS`] unit bins (values past
+    /// shape, with histograms of at most `PART_BINS` unit bins (values past
     /// them are kept exactly all the same), so that a part is made and
     /// absorbed in a time that does not grow with the histograms' caps.
     pub fn part(cfg: &RunConfig) -> RunStats {
