@@ -1304,13 +1304,16 @@ def test_a_program_ended_by_the_same_signal_leaves_the_finished_games(tmp_path):
 def test_a_tune_whose_program_is_ended_by_the_same_signal_keeps_its_preset(tmp_path):
     """tune with a program in its field: the same signal ending the program
     and the call drops the generation under way, warns why and keeps the
-    preset reached, written to ``out``."""
+    preset reached, written to ``out``. A candidate plays 3,000 games, so
+    that the program the signal ends is the one at the table (with 100, a
+    new program could start between the pids read and the signal on a
+    loaded host, and none in use was ended)."""
     pids = tmp_path / "pids"
     bot = f"ext:python3 {REPO / 'tests' / 'bots' / 'faulty.py'} ok 1 {pids}"
     e = _signalled_as_a_job(
         pids,
         lambda: unolab.tune(players=2, field=bot, generations=1000, population=4,
-                            games=100, holdout_games=100, threads=1,
+                            games=3000, holdout_games=100, threads=1,
                             out=tmp_path / "t.toml"),
     )
     r = e.result
