@@ -151,15 +151,15 @@ const NET_WEIGHTS: [(&str, &[u8]); 2] = [
     ),
 ];
 
+/// The most bytes a network's weights file may hold.
+const WEIGHTS_LIMIT: u64 = 1 << 30;
+
 /// The weights file `weights` of a preset read from `origin` (a path, or the
 /// name of a shipped preset): for a shipped preset named by its name, the
 /// weights built in with it (never a file of that name in the working
 /// folder); else the file beside the preset, and a missing one is an error,
 /// never the shipped weights of the same file name. Returns the weights and
 /// the path as resolved.
-/// The most bytes a network's weights file may hold.
-const WEIGHTS_LIMIT: u64 = 1 << 30;
-
 fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String), StrategyError> {
     let dir = std::path::Path::new(origin)
         .parent()

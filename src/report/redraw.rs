@@ -66,7 +66,8 @@ pub fn redraw_svg(dir: &Path, name: &str, rules: &str, games: u64) -> Result<(),
         // A rating the plot cannot scale to (infinite, or past any a
         // tournament gives) made the axis search run for ever.
         for k in [elo, lo, hi] {
-            if !num(k)?.is_finite() || num(k)?.abs() > 1e6 {
+            let x = num(k)?;
+            if !x.is_finite() || x.abs() > 1e6 {
                 return Err(bad(format!(
                     "row {} has no rating between -1e6 and 1e6 in column {}",
                     i + 1,

@@ -55,11 +55,12 @@ impl Report<'_> {
         // read as touching 25% when it was 25.0027%).
         let fair = 1.0 / cfg.players as f64;
         let end = |x: f64| {
-            let d = (2..=6)
-                .find(|&d| {
-                    x == fair || format!("{:.d$}", 100.0 * x) != format!("{:.d$}", 100.0 * fair)
-                })
-                .unwrap_or(6);
+            let apart = |d: usize| format!("{:.d$}", 100.0 * x) != format!("{:.d$}", 100.0 * fair);
+            let d = if x == fair {
+                2
+            } else {
+                (2..=6).find(|&d| apart(d)).unwrap_or(6)
+            };
             format!("{:.d$}%", 100.0 * x)
         };
         let ci = |e: Estimate| format!("[{}, {}]", end(e.lo), end(e.hi));

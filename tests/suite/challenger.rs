@@ -346,6 +346,32 @@ fn a_challenger_is_seated_where_the_strategy_it_replaces_sat() {
     }
 }
 
+/// `unolab compare` of `strategies` at `players` seats against `cautious`
+/// at seat 0, seed 5, quiet, into `out`, with `more` options.
+fn compare_cautious_at_seat_0(
+    out: &std::path::Path,
+    players: &str,
+    strategies: &str,
+    more: &[&str],
+) -> std::process::Output {
+    let mut v = vec![
+        "compare",
+        "--players",
+        players,
+        "--strategies",
+        strategies,
+        "--b-seat",
+        "0=cautious",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    v.extend_from_slice(more);
+    crate::common::unolab(&v)
+}
+
 /// A state saved before challengers were seated where the strategy they
 /// replace sat (no `seated_as`) holds games seated otherwise: it is not
 /// resumed, in one line, and the folder is left as it was.
@@ -353,24 +379,7 @@ fn a_challenger_is_seated_where_the_strategy_it_replaces_sat() {
 fn a_state_seated_by_the_arms_own_names_is_not_resumed() {
     let dir = crate::common::tempdir_created("challenger", "seated-as");
     let out = dir.join("out");
-    let run = |more: &[&str]| {
-        let mut v = vec![
-            "compare",
-            "--players",
-            "2",
-            "--strategies",
-            "points,color",
-            "--b-seat",
-            "0=cautious",
-            "--seed",
-            "5",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        v.extend_from_slice(more);
-        crate::common::unolab(&v)
-    };
+    let run = |more: &[&str]| compare_cautious_at_seat_0(&out, "2", "points,color", more);
     assert!(run(&["--games", "200"]).status.success());
     let path = out.join("state.json");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -403,25 +412,8 @@ fn a_state_seated_by_the_arms_own_names_is_not_resumed() {
 fn a_state_without_the_challengers_pair_is_not_resumed() {
     let dir = crate::common::tempdir_created("challenger", "resume");
     let out = dir.join("out");
-    let out_s = out.to_str().unwrap();
-    let run = |more: &[&str]| {
-        let mut v = vec![
-            "compare",
-            "--players",
-            "4",
-            "--strategies",
-            "points,color,color,color",
-            "--b-seat",
-            "0=cautious",
-            "--seed",
-            "5",
-            "--quiet",
-            "--out",
-            out_s,
-        ];
-        v.extend_from_slice(more);
-        crate::common::unolab(&v)
-    };
+    let run =
+        |more: &[&str]| compare_cautious_at_seat_0(&out, "4", "points,color,color,color", more);
     assert!(run(&["--games", "200"]).status.success());
     let path = out.join("state.json");
     let mut st: serde_json::Value =

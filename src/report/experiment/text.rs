@@ -65,10 +65,6 @@ const SCREEN: Style = Style {
     pct_on_ends: true,
 };
 
-/// A metric's figure, its interval's ends (`lo`, `hi`) and the interval in
-/// brackets, written alike (see [`alike`]) in `style`: a percentage with
-/// "%" (" pp", and on the value alone, when `signed`: a difference). The
-/// brackets are "-" when the interval is not finite.
 /// A precision asked, as given, or in exponent form when tiny (1e-300 was
 /// written out in 300 digits).
 fn asked(x: f64) -> String {
@@ -79,6 +75,10 @@ fn asked(x: f64) -> String {
     }
 }
 
+/// A metric's figure, its interval's ends (`lo`, `hi`) and the interval in
+/// brackets, written alike (see [`alike`]) in `style`: a percentage with
+/// "%" (" pp", and on the value alone, when `signed`: a difference). The
+/// brackets are "-" when the interval is not finite.
 fn figure_in(
     style: Style,
     metric: &str,
@@ -334,10 +334,9 @@ impl ExperimentReport<'_> {
                 // first mover's share).
                 let others = match positions - tested {
                     0 => String::new(),
-                    1 => "; 1 is another row's test, as position +0 is first_mover_advantage's"
-                        .into(),
                     k => format!(
-                        "; {k} are another row's test, as position +0 is first_mover_advantage's"
+                        "; {k} {} another row's test, as position +0 is first_mover_advantage's",
+                        if k == 1 { "is" } else { "are" }
                     ),
                 };
                 let _ = writeln!(
