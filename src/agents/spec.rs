@@ -151,9 +151,6 @@ const NET_WEIGHTS: [(&str, &[u8]); 2] = [
     ),
 ];
 
-/// The most bytes a network's weights file may hold.
-const WEIGHTS_LIMIT: u64 = 1 << 30;
-
 /// The weights file `weights` of a preset read from `origin` (a path, or the
 /// name of a shipped preset): for a shipped preset named by its name, the
 /// weights built in with it (never a file of that name in the working
@@ -170,10 +167,11 @@ fn load_weights(origin: &str, weights: &str) -> Result<(net::NetWeights, String)
     let built_in = NET_WEIGHTS.iter().find(|w| shipped && w.0 == weights);
     let bytes = match built_in {
         Some(w) => w.1.to_vec(),
-        None => crate::engine::rules::read_bounded(&path, WEIGHTS_LIMIT).map_err(|e| {
-            let m = format!("cannot read weights {shown}: {e}");
-            StrategyError::WeightsUnread(origin.into(), m, e.into())
-        })?,
+        None => crate::engine::rules::read_bounded(&path, crate::engine::rules::DATA_LIMIT)
+            .map_err(|e| {
+                let m = format!("cannot read weights {shown}: {e}");
+                StrategyError::WeightsUnread(origin.into(), m, e.into())
+            })?,
     };
     let w = net::NetWeights::from_safetensors(&bytes)
         .map_err(|e| StrategyError::Invalid(origin.into(), format!("{shown}: {e}")))?;

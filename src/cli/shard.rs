@@ -255,7 +255,9 @@ fn resumed_note(resumed: u64) -> String {
 }
 
 fn read_text(path: &Path) -> Result<String, Fail> {
-    std::fs::read_to_string(path).map_err(|e| Fail(format!("{}: cannot read: {e}", path.display())))
+    let bytes = unolab::engine::rules::read_bounded(path, unolab::engine::rules::DATA_LIMIT)
+        .map_err(|e| Fail(format!("{}: cannot read: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| Fail(format!("{}: not UTF-8 text ({e})", path.display())))
 }
 
 fn read_state(path: &Path) -> Result<ShardState, Fail> {

@@ -122,7 +122,8 @@ pub fn exec(a: TrainArgs) -> Result<ExitCode, Fail> {
         init: match &a.init {
             Some(p) => {
                 let bytes =
-                    std::fs::read(p).map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
+                    unolab::engine::rules::read_bounded(p, unolab::engine::rules::DATA_LIMIT)
+                        .map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
                 let w = unolab::agents::net::NetWeights::from_safetensors(&bytes)
                     .map_err(|e| Fail(format!("--init {}: {e}", p.display())))?;
                 if w.reads_known() && !a.known {

@@ -15,7 +15,7 @@
 //! Memory: each worker keeps one [`Results`] (counts per table composition,
 //! seat, win and pair), whose size depends on the field, not on the games.
 
-use super::ratings::{fit_with_covariance, Rating, Results};
+use super::ratings::{fit_with_covariance, rank_intervals, Rating, Results};
 use super::{new_game, play_round, Entrant};
 use crate::agents::Seat;
 use crate::engine::game::{below, mix64, IllegalActionError, Outcome, Rng};
@@ -141,6 +141,9 @@ pub struct TournamentOutcome {
     /// The covariance of the entrants' centred log-strengths (`k x k`, row
     /// major), when the fit's information matrix is invertible.
     pub covariance: Option<Vec<f64>>,
+    /// Each entrant's 95% rank interval ([`rank_intervals`]), when there is
+    /// a covariance: worked out once here, for every table and file.
+    pub ranks: Option<Vec<(usize, usize)>>,
     /// True when interrupted before all games were played.
     pub partial: bool,
     /// Why the games in progress at an interrupt could not finish, when one
@@ -276,11 +279,13 @@ pub fn run_from(
     let unfinished = handout::interrupted_or_failed(r)?.1.map(|e| e.to_string());
     let (results, _) = folded.into_total();
     let (ratings, covariance) = fit_with_covariance(&results, cfg.players);
+    let ranks = threads.install(|| rank_intervals(&ratings, covariance.as_deref()));
     Ok(TournamentOutcome {
         partial: results.games < cfg.games,
         results,
         ratings,
         covariance,
+        ranks,
         unfinished,
     })
 }

@@ -6,7 +6,7 @@
 
 use super::tournament::{rank_cell, saved_state, write_state, TournamentReport};
 use crate::lab::ladder::{share_of_gap, LadderConfig, LadderOutcome, Rung, SavedRung, Speed};
-use crate::lab::ratings::{rank_intervals, Results};
+use crate::lab::ratings::Results;
 use crate::sim::stats::wilson95;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -28,7 +28,7 @@ struct Line<'a> {
     name: &'a str,
     players: usize,
     elo: (f64, (f64, f64)),
-    /// The rank's 95% interval ([`rank_intervals`]).
+    /// The rank's 95% interval ([`crate::lab::ratings::rank_intervals`]).
     rank_ci95: Option<(usize, usize)>,
     win: (f64, (f64, f64)),
     seats: u64,
@@ -70,7 +70,7 @@ fn share(r: &Rung, i: usize, reference: usize, ceiling: usize) -> Option<(f64, (
 impl LadderReport<'_> {
     fn lines(&self, r: &Rung) -> Vec<Line<'_>> {
         let res = &r.outcome.results;
-        let ranks = rank_intervals(&r.outcome.ratings, r.outcome.covariance.as_deref());
+        let ranks = &r.outcome.ranks;
         let mut v: Vec<Line> = self
             .cfg
             .entrants
@@ -695,6 +695,7 @@ mod tests {
                 results: Results::new(k),
                 ratings: ratings.clone(),
                 covariance,
+                ranks: None,
                 partial: false,
                 unfinished: None,
             },

@@ -2,7 +2,7 @@
 //! the ratings with their intervals.
 
 use super::{clip_columns, columns, plots, Cell};
-use crate::lab::ratings::{rank_intervals, Rating, Results};
+use crate::lab::ratings::{Rating, Results};
 use crate::lab::tournament::{TournamentConfig, TournamentOutcome};
 use crate::sim::stats::wilson95;
 use serde_json::{json, Value};
@@ -21,7 +21,7 @@ pub struct TournamentReport<'a> {
 struct Row<'a> {
     name: &'a str,
     rating: &'a Rating,
-    /// The rank's 95% interval ([`rank_intervals`]).
+    /// The rank's 95% interval ([`crate::lab::ratings::rank_intervals`]).
     rank_ci95: Option<(usize, usize)>,
     seats: u64,
     wins: u64,
@@ -48,7 +48,7 @@ impl TournamentReport<'_> {
     /// The strategies ordered by rating (best first; field order on a tie).
     fn rows(&self) -> Vec<Row<'_>> {
         let r = &self.outcome.results;
-        let ranks = rank_intervals(&self.outcome.ratings, self.outcome.covariance.as_deref());
+        let ranks = &self.outcome.ranks;
         let mut v: Vec<Row> = self
             .cfg
             .entrants

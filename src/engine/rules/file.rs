@@ -93,6 +93,9 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, Unread> {
 /// The most bytes a rule, preset, experiment or ladder file may hold.
 pub const TEXT_LIMIT: u64 = 16 << 20;
 
+/// The most bytes a network's weights or a shard's state file may hold.
+pub const DATA_LIMIT: u64 = 1 << 30;
+
 /// The bytes of the file at `path`, refused when it is not a regular file
 /// (a device such as `/dev/zero` would fill the memory, a named pipe would
 /// wait for a writer) or holds more than `limit` bytes. A folder is read as

@@ -18,7 +18,7 @@ pub use deck::{Deck, Effect};
 pub use file::{
     at_line, given_twice, key_before, line_and_key, overridden, plain_toml_message, read_bounded,
     read_text, setting_key, toml_error_text, without_overridden, DeckEntry, ReadFailure,
-    RuleSetFile, RulesError, Unread, BUILTIN_NAMES,
+    RuleSetFile, RulesError, Unread, BUILTIN_NAMES, DATA_LIMIT,
 };
 pub use settings::{
     CustomEffect, Dealer, DrawnCard, Scoring, Settings, Stacking, StartWildColor, HOUSE_RULES,
