@@ -193,7 +193,7 @@ fn interrupt_flag() -> &'static AtomicBool {
                 .and_then(|w| *w)
                 .unwrap_or("the games in progress");
             eprintln!(
-                "{fresh_line}stopping after {what}, keeping what is finished (interrupt again to quit at once, keeping nothing)"
+                "{fresh_line}stopping after {what}, keeping what is finished (interrupt again to quit at once, keeping nothing: a second or more from now)"
             );
         });
     });

@@ -414,10 +414,11 @@ pub fn speed(
     let mut rounds = 0;
     while rounds == 0 || start.elapsed().as_secs_f64() < seconds {
         play_round(&mut game, &mut seats, seed ^ 0x5eed_1add, rounds).map_err(|error| {
-            TournamentError::Illegal {
+            TournamentError::Timing {
                 error,
-                seed,
-                game: rounds,
+                agent: entrant.name().to_string(),
+                players,
+                round: rounds,
             }
         })?;
         rounds += 1;

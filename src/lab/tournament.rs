@@ -51,6 +51,15 @@ pub enum TournamentError {
         seed: u64,
         game: u64,
     },
+    /// An agent that failed while a ladder timed it (self-play, every seat
+    /// its own), after the tournaments' games.
+    #[error("{error} (while timing {agent} at {players} players, self-play round {round})")]
+    Timing {
+        error: IllegalActionError,
+        agent: String,
+        players: usize,
+        round: u64,
+    },
 }
 
 impl TournamentConfig {
@@ -266,7 +275,7 @@ pub fn run_from(
                 // The failure reported is the lowest game's, whatever the threads.
                 let game = match &e {
                     TournamentError::Illegal { game, .. } => *game,
-                    TournamentError::Invalid(_) => start,
+                    TournamentError::Invalid(_) | TournamentError::Timing { .. } => start,
                 };
                 return Err(Unfinished::keyed(cut_short(programs, stop), start, game, e));
             }

@@ -368,6 +368,15 @@ fn bad_merges_are_refused_naming_the_files() {
     .unwrap();
     let e = err(&unolab(&["merge", s(&junk)]));
     assert!(e.contains(s(&junk)) && e.contains("malformed"), "{e}");
+    // A JSON file of another kind (a manifest: its "version" is a string)
+    // is not a state, not "not JSON".
+    let manifest = dir.join("manifest.json");
+    std::fs::write(&manifest, "{\"version\": \"0.1.0\", \"command\": \"x\"}").unwrap();
+    let e = err(&unolab(&["merge", s(&manifest)]));
+    assert!(
+        e.contains("not a shard state") && !e.contains("not JSON"),
+        "{e}"
+    );
     // Nothing is written by a refused merge.
     let out = dir.join("refused");
     err(&unolab(&["merge", &f(&a, 0, 3), "-o", s(&out)]));

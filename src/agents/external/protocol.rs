@@ -66,6 +66,11 @@ pub fn parse_answer(
     let v: Value = serde_json::from_str(line)
         .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
     if let Some(echo) = v.get("id") {
+        if echo.as_u64().is_none() {
+            return Err(format!(
+                "its \"id\" is {echo}, not a whole number: echo the request's \"id\" as it came ({id}), or leave it out"
+            ));
+        }
         if echo.as_u64() != Some(id) {
             return Err(format!(
                 "its \"id\" is {echo}, not {id}: an answer to another request (the program is out of step: one answer per request, in order)"
@@ -131,4 +136,33 @@ pub fn check_hello(reply: &str) -> Result<(), String> {
 
 pub(super) fn bool_legal() -> &'static str {
     "[true,false]"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Rules;
+
+    /// An `id` that is not a whole number is said to be of the wrong kind,
+    /// not an answer to another request; the right number, or none, is read.
+    #[test]
+    fn an_id_of_the_wrong_kind_is_said_to_be_one() {
+        let rules = Rules::builtin("classic");
+        let read = |line: &str| parse_answer(line, 1, Want::Bool, &rules.deck, CardSet::EMPTY);
+        for line in [
+            r#"{"id": "1", "answer": true}"#,
+            r#"{"id": 1.0, "answer": true}"#,
+        ] {
+            let e = read(line).unwrap_err();
+            assert!(
+                e.contains("not a whole number") && !e.contains("another request"),
+                "{e}"
+            );
+        }
+        assert!(read(r#"{"id": 2, "answer": true}"#)
+            .unwrap_err()
+            .contains("an answer to another request"));
+        assert_eq!(read(r#"{"id": 1, "answer": true}"#), Ok(Answer::Bool(true)));
+        assert_eq!(read(r#"{"answer": false}"#), Ok(Answer::Bool(false)));
+    }
 }

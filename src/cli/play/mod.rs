@@ -152,7 +152,7 @@ impl Recorder for Table {
             Event::Pass { player } => format!("{} passed", s.who(player)),
             Event::Skip { player } => format!("{} lost a turn", s.who(player)),
             Event::UnoCaught { player } => {
-                format!("{} did not call UNO and was caught", s.who(player))
+                format!("{} did not call UNO and got caught", s.who(player))
             }
             Event::Challenge {
                 challenger,

@@ -161,32 +161,32 @@ impl std::fmt::Display for Shard {
 /// after checking its format name and version: a cheap first look, for a
 /// clear refusal of other files and versions before the structure is read.
 pub fn shard_kind(text: &str) -> Result<String, String> {
-    #[derive(Deserialize)]
-    struct Header {
-        format: Option<String>,
-        version: Option<u64>,
-        kind: Option<String>,
-    }
-    let h: Header = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    if h.format.as_deref() != Some(SHARD_FORMAT) {
+    // Read as any JSON first: a JSON file of another kind (a manifest,
+    // whose "version" is a string) is "not a shard state", not "not JSON".
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let field = |k: &str| v.as_object().and_then(|o| o.get(k));
+    let format = field("format").and_then(|x| x.as_str());
+    if format != Some(SHARD_FORMAT) {
         return Err(format!(
             "not a shard state (no \"format\": \"{SHARD_FORMAT}\")"
         ));
     }
-    if !h
-        .version
+    let version = field("version");
+    if !version
+        .and_then(|x| x.as_u64())
         .is_some_and(|v| (SHARD_VERSION_MIN as u64..=SHARD_VERSION as u64).contains(&v))
     {
         return Err(format!(
             "shard state format version {} (this unolab reads versions {SHARD_VERSION_MIN} to {SHARD_VERSION})",
-            h.version.map_or("missing".to_string(), |x| x.to_string())
+            version.map_or("missing".to_string(), |x| x.to_string())
         ));
     }
-    match h.kind.as_deref() {
-        Some(k @ ("run" | "experiment")) => Ok(k.to_string()),
-        Some(k) => Err(format!(
+    match field("kind").map(|x| x.as_str()) {
+        Some(Some(k @ ("run" | "experiment"))) => Ok(k.to_string()),
+        Some(Some(k)) => Err(format!(
             "unknown kind of shard state '{k}' (valid: run, experiment)"
         )),
+        Some(None) => Err("malformed shard state: its \"kind\" is not a string".into()),
         None => Err("malformed shard state: no \"kind\"".into()),
     }
 }
