@@ -90,6 +90,24 @@ pub fn seat_round_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
     }
 }
 
+/// The share of rounds `count` of them (blocked, or truncated) are, with
+/// the moments `m` of that count over the clusters: Wilson over independent
+/// rounds, else clustered. `None` for clustered rounds whose state (of an
+/// earlier version) has no moments for it.
+pub fn round_share(
+    cfg: &RunConfig,
+    st: &RunStats,
+    count: u64,
+    m: Option<&Moments>,
+) -> Option<Estimate> {
+    match &st.clusters {
+        Some(c) if rounds_clustered(cfg) => {
+            m.map(|m| Estimate::clustered(count, m, st.rounds, c.rounds_sq, c.clusters))
+        }
+        _ => Some(Estimate::wilson(count, st.rounds)),
+    }
+}
+
 /// The share of won rounds won at position `p` in order of play from the
 /// first mover.
 pub fn position_win(cfg: &RunConfig, st: &RunStats, p: usize) -> Estimate {

@@ -108,6 +108,18 @@ fn ci_json(ci: Option<(f64, f64)>) -> Value {
     ci.map_or(Value::Null, |(lo, hi)| json!([round6(lo), round6(hi)]))
 }
 
+/// A share of rounds with its interval, as JSON: `{"rate", "ci95"}`
+/// (`ci95` null without one).
+fn share_json(e: Option<Estimate>) -> Value {
+    match e {
+        Some(e) => {
+            let (r, ci) = e.json();
+            json!({"rate": r, "ci95": ci})
+        }
+        None => Value::Null,
+    }
+}
+
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
@@ -259,6 +271,22 @@ impl<'a> Report<'a> {
         turns_json["mean_ci95"] = mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref()));
         let mut cards_json = summary_json(&st.cards_drawn);
         cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
+        let blocked_rate = share_json(round_share(
+            cfg,
+            st,
+            st.blocked,
+            cl.and_then(|c| c.blocked.as_ref()),
+        ));
+        let truncated_rate = share_json(round_share(
+            cfg,
+            st,
+            st.truncated,
+            cl.and_then(|c| c.truncated.as_ref()),
+        ));
+        let penalties_json = json!({
+            "mean": round6(rate(st.uno_penalties, st.rounds)),
+            "mean_ci95": mean_ci(&st.uno_penalties_per_round, cl.and_then(|c| c.uno_penalties.as_ref())),
+        });
         let changed: serde_json::Map<String, Value> = cfg
             .rules
             .changed_settings()
@@ -308,12 +336,15 @@ impl<'a> Report<'a> {
             },
             "won": st.won,
             "blocked": st.blocked,
+            "blocked_rate": blocked_rate,
             "truncated": st.truncated,
+            "truncated_rate": truncated_rate,
             "tied_matches": if matches { json!(st.tied_matches) } else { Value::Null },
             "no_winner_matches": if matches { json!(st.no_winner_matches) } else { Value::Null },
             "max_rounds_matches": if matches { json!(st.capped_matches) } else { Value::Null },
             "max_rounds_without_winner": if matches { json!(st.capped_without_winner) } else { Value::Null },
             "uno_penalties": st.uno_penalties,
+            "uno_penalties_per_round": penalties_json,
             "illegal": st.illegal,
         })
     }

@@ -331,10 +331,37 @@ impl Report<'_> {
                 );
             }
         }
+        // Rounds without a winner and UNO penalties, each with its interval
+        // (a rate per round: over independent rounds, or the clusters').
+        let share = |count: u64, m: Option<&Moments>| {
+            round_share(cfg, st, count, m).map_or(String::new(), |e| {
+                format!(
+                    " ({} [{}, {}] of rounds)",
+                    pct(e.rate),
+                    pct(e.lo),
+                    pct(e.hi)
+                )
+            })
+        };
+        let penalties = mean_ci(
+            &st.uno_penalties_per_round,
+            cl.and_then(|c| c.uno_penalties.as_ref()),
+        )
+        .map_or(String::new(), |(lo, hi)| {
+            format!(
+                " ({:.4} [{lo:.4}, {hi:.4}] per round)",
+                rate(st.uno_penalties, st.rounds)
+            )
+        });
         let _ = writeln!(
             o,
-            "blocked rounds: {}, truncated rounds: {}, UNO penalties: {}, illegal actions: {}",
-            st.blocked, st.truncated, st.uno_penalties, st.illegal
+            "blocked rounds: {}{}, truncated rounds: {}{}, UNO penalties: {}{penalties}, illegal actions: {}",
+            st.blocked,
+            share(st.blocked, cl.and_then(|c| c.blocked.as_ref())),
+            st.truncated,
+            share(st.truncated, cl.and_then(|c| c.truncated.as_ref())),
+            st.uno_penalties,
+            st.illegal
         );
         o.lines().map(|l| l.trim_end().to_string() + "\n").collect()
     }

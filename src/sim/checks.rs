@@ -277,6 +277,9 @@ pub(crate) fn merge_clusters_checked(
             for (xs, ys) in [
                 (&mut x.turns, &y.turns),
                 (&mut x.cards_drawn, &y.cards_drawn),
+                (&mut x.blocked, &y.blocked),
+                (&mut x.truncated, &y.truncated),
+                (&mut x.uno_penalties, &y.uno_penalties),
             ] {
                 match (xs.as_mut(), ys) {
                     (Some(p), Some(q)) => {

@@ -65,6 +65,15 @@ pub struct ClusterSums {
     pub turns: Option<Moments>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cards_drawn: Option<Moments>,
+    /// The cluster's blocked rounds, truncated rounds and UNO penalties,
+    /// over its rounds (for the intervals of their rates per round).
+    /// `None` in the states of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Moments>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<Moments>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uno_penalties: Option<Moments>,
     /// Each strategy's points (`round_points`: of the rounds it won, or
     /// under penalty scoring each of its seats' penalty in each won round)
     /// over the number of those values in the cluster, for the interval of
@@ -94,6 +103,9 @@ impl ClusterSums {
             strategy_matches: vec![Moments::default(); strategies],
             turns: Some(Moments::default()),
             cards_drawn: Some(Moments::default()),
+            blocked: Some(Moments::default()),
+            truncated: Some(Moments::default()),
+            uno_penalties: Some(Moments::default()),
             strategy_points: Some(vec![Moments::default(); strategies]),
             strategy_match_points: Some(vec![Moments::default(); strategies]),
         }

@@ -1263,3 +1263,93 @@ fn an_interval_end_next_to_the_fair_share_shows_its_side() {
     assert!(out.contains("+0:   25.19%  [25.003%, 25.38%]"), "{out}");
     assert!(out.contains("+1:   25.19%  [24.997%, 25.38%]"), "{out}");
 }
+
+/// Blocked and truncated rounds and UNO penalties come with a rate per
+/// round and its interval: Wilson over independent rounds, the clusters'
+/// (the deals') under duplicate play; in the text and the JSON alike.
+#[test]
+fn rounds_without_a_winner_and_uno_penalties_have_a_rate_with_its_interval() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-p",
+            "4",
+            "-s",
+            "points,color,forgetful,cautious",
+            "--set",
+            "max_turns=60",
+            "--set",
+            "uno_catch_chance=0.5",
+            "-g",
+            "4000",
+            "--seed",
+            "11",
+            "-j",
+            "2",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let o = unolab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let text = run(&[]);
+    let v: serde_json::Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    let (rounds, truncated) = (
+        v["rounds"].as_u64().unwrap(),
+        v["truncated"].as_u64().unwrap(),
+    );
+    assert!(
+        truncated > 100 && truncated < rounds,
+        "{truncated} of {rounds}"
+    );
+    let (lo, hi) = unolab::sim::stats::wilson95(truncated, rounds);
+    let t = &v["truncated_rate"];
+    let near = |x: &serde_json::Value, y: f64| (x.as_f64().unwrap() - y).abs() < 1e-6;
+    assert!(near(&t["rate"], truncated as f64 / rounds as f64), "{t}");
+    assert!(near(&t["ci95"][0], lo) && near(&t["ci95"][1], hi), "{t}");
+    let line = format!(
+        "truncated rounds: {truncated} ({:.2}% [{:.2}%, {:.2}%] of rounds)",
+        100.0 * truncated as f64 / rounds as f64,
+        100.0 * lo,
+        100.0 * hi
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    // No blocked round: 0% with Wilson's upper end above it.
+    assert_eq!(v["blocked"], 0);
+    assert!(v["blocked_rate"]["ci95"][1].as_f64().unwrap() > 0.0);
+    // UNO penalties: a mean per round, inside its interval.
+    let p = &v["uno_penalties_per_round"];
+    let (m, plo, phi) = (
+        p["mean"].as_f64().unwrap(),
+        p["mean_ci95"][0].as_f64().unwrap(),
+        p["mean_ci95"][1].as_f64().unwrap(),
+    );
+    assert!(
+        v["uno_penalties"].as_u64().unwrap() > 100 && plo < m && m < phi,
+        "{p}"
+    );
+    assert!(
+        text.contains(&format!("({m:.4} [{plo:.4}, {phi:.4}] per round)")),
+        "{text}"
+    );
+    // Duplicate play: the deals' interval (the same deal is played once per
+    // rotation: its rounds truncate together, so the interval is wider).
+    let d: serde_json::Value = serde_json::from_str(&run(&["--duplicate", "--json"])).unwrap();
+    let t = &d["truncated_rate"];
+    let (r, lo, hi) = (
+        t["rate"].as_f64().unwrap(),
+        t["ci95"][0].as_f64().unwrap(),
+        t["ci95"][1].as_f64().unwrap(),
+    );
+    let (rounds, truncated) = (
+        d["rounds"].as_u64().unwrap(),
+        d["truncated"].as_u64().unwrap(),
+    );
+    let (wlo, whi) = unolab::sim::stats::wilson95(truncated, rounds);
+    assert!(
+        lo < r && r < hi && hi - lo > whi - wlo,
+        "{t} against Wilson [{wlo}, {whi}]"
+    );
+    assert!(d["uno_penalties_per_round"]["mean_ci95"].is_array(), "{d}");
+}

@@ -8,7 +8,8 @@ use crate::engine::game::{MatchResult, RoundResult, MAX_PLAYERS};
 
 /// The counts of a run a cluster's values are differences of, in a fixed
 /// order: rounds, won rounds, games (matches), then each seat's round and
-/// match wins, each position's wins, each strategy's round and match wins.
+/// match wins, each position's wins, each strategy's round and match wins,
+/// and last the blocked rounds, truncated rounds and UNO penalties.
 /// `out` is reused from cluster to cluster (no allocation once it has grown).
 #[inline]
 pub(super) fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
@@ -19,6 +20,7 @@ pub(super) fn cluster_counts(st: &RunStats, out: &mut Vec<u64>) {
     out.extend(st.position_wins.iter().copied());
     out.extend(st.strategies.iter().map(|s| s.round_wins));
     out.extend(st.strategies.iter().map(|s| s.match_wins));
+    out.extend([st.blocked, st.truncated, st.uno_penalties]);
 }
 
 /// Where [`cluster_counts`] puts the first strategy's round wins, with `seats`
@@ -91,6 +93,15 @@ pub(super) fn close_cluster(
     }
     if let Some(m) = c.cards_drawn.as_mut() {
         m.add(open.cards, rounds);
+    }
+    let last = now.len() - 3;
+    for (i, m) in [&mut c.blocked, &mut c.truncated, &mut c.uno_penalties]
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(m) = m.as_mut() {
+            m.add(d(last + i), rounds);
+        }
     }
     c.rounds_sq += rounds as u128 * rounds as u128;
     c.won_sq += won as u128 * won as u128;
