@@ -614,6 +614,13 @@ impl VecGames {
     fn players(&self) -> usize {
         self.players
     }
+    /// The cards in the deck of the rule set (the bound of the card counts
+    /// in the observations).
+    #[getter]
+    fn deck_size(&mut self) -> usize {
+        let b = self.batch.get_mut().unwrap_or_else(|p| p.into_inner());
+        b.scratch.rules().deck.size
+    }
     #[getter]
     fn learners(&self) -> Vec<usize> {
         (0..self.players)

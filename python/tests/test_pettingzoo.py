@@ -112,6 +112,35 @@ def test_hands_seen_by_other_seats_are_their_own():
     assert all(np.array_equal(views[0][top], v[top]) for v in views)
 
 
+@pytest.mark.parametrize("encoding", ["unolab", "known", "rlcard"])
+def test_the_state_is_every_seats_observation_in_the_state_space(rng, encoding):
+    """``state()`` (a centralised critic's view): each seat's observation,
+    as ``observe`` gives it, stacked in seat order; inside ``state_space``
+    as the game goes on."""
+    env = raw_env(players=2 if encoding == "rlcard" else 3, encoding=encoding)
+    env.reset(seed=4)
+    steps = 0
+    for agent in env.agent_iter(400):
+        st = env.state()
+        assert st.shape == env.state_space.shape and st.dtype == np.float32
+        assert env.state_space.contains(st)
+        for i, a in enumerate(env.possible_agents):
+            assert np.array_equal(st[i], env.observe(a)["observation"])
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    assert steps > 20
+    if encoding != "rlcard":
+        # Every hand is in it: each seat's row holds that seat's hand.
+        hand = unolab.section("hand")
+        rows = env.state()
+        assert not np.array_equal(rows[0][hand], rows[1][hand])
+
+
 def test_an_illegal_action_raises_the_core_message_and_changes_nothing():
     env = raw_env(players=2)
     env.reset(seed=1)

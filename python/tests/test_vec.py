@@ -15,6 +15,30 @@ def arrays(v):
     return [v.obs, v.mask, v.seat, v.kind, v.rewards, v.done, v.truncated, v.winner]
 
 
+@pytest.mark.parametrize("encoding", ["unolab", "known", "rlcard"])
+def test_the_spaces_are_gymnasiums_single_and_batched(rng, encoding):
+    """``single_observation_space`` and ``single_action_space`` are the
+    single-game environment's; the batched ones stack them ``n`` times; every
+    row of ``obs`` and every legal action lies in them as the games go on."""
+    import gymnasium
+
+    players = 2 if encoding == "rlcard" else 4
+    v = unolab.VecEnv(16, players=players, seed=3, encoding=encoding)
+    single = unolab.env(players=players, encoding=encoding).observation_space("player_0")["observation"]
+    assert v.single_observation_space == single
+    n_actions = 61 if encoding == "rlcard" else unolab.ACTIONS
+    assert v.single_action_space == gymnasium.spaces.Discrete(n_actions)
+    assert v.observation_space.shape == v.obs.shape
+    assert v.action_space == gymnasium.spaces.MultiDiscrete(np.full(16, n_actions))
+    assert v.observation_space is v.observation_space
+    for _ in range(200):
+        assert v.observation_space.contains(v.obs)
+        assert all(v.single_observation_space.contains(row) for row in v.obs)
+        actions = v.random_actions(rng)
+        assert v.action_space.contains(actions)
+        v.step(actions)
+
+
 def test_shapes_dtypes_and_arrays_rewritten_in_place(rng):
     v = unolab.VecEnv(64, players=3, seed=1)
     spec = [

@@ -180,6 +180,9 @@ class VecGames:
     def legal_count(self) -> npt.NDArray[np.int64]:
         """``(n,)``: how many legal actions each game has."""
     @property
+    def deck_size(self) -> int:
+        """The cards in the rule set's deck (the bound of the observations' card counts)."""
+    @property
     def encoding(self) -> str:
         """``"unolab"``, ``"known"`` or ``"rlcard"``."""
     @property

@@ -155,6 +155,14 @@ class raw_env(AECEnv):
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
+        players = self._game.players
+        self.state_space = gymnasium.spaces.Box(
+            np.broadcast_to(obs_space.low, (players, *obs_space.shape)).copy(),
+            np.broadcast_to(obs_space.high, (players, *obs_space.shape)).copy(),
+            (players, *obs_space.shape),
+            np.float32,
+        )
+        """The space of ``state()``: every seat's observation, stacked in seat order."""
         self.action_spaces = {
             a: gymnasium.spaces.Discrete(n_actions) for a in self.possible_agents
         }
@@ -265,6 +273,17 @@ class raw_env(AECEnv):
             "observation": self._game.seat_observation(seat, self._known),
             "action_mask": self._no_mask.copy(),
         }
+
+    def state(self) -> np.ndarray:
+        """The whole table: every seat's observation (what ``observe`` gives
+        it, without the mask), stacked in seat order, so every hand is in it.
+
+        For a centralised critic in training (as PettingZoo's ``state``
+        is), never for a policy that plays: a seat at the table sees only
+        its own row.
+        """
+        self._check_started("state")
+        return np.stack([self.observe(a)["observation"] for a in self.possible_agents])
 
     def step(self, action: Optional[int]) -> None:
         """Answers the decision in hand with ``action`` (``None`` for an agent whose game is over).

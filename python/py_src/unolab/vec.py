@@ -24,6 +24,7 @@ import numbers
 import os
 from typing import Optional, Sequence, Union
 
+import gymnasium
 import numpy as np
 
 from . import _core
@@ -46,6 +47,8 @@ from ._options import (
     setting_items,
     strategy_list,
 )
+
+from .encoding import ACTIONS, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
 MAX_BATCH = 1 << 24
 """The most games in a batch."""
@@ -192,6 +195,19 @@ class VecEnv:
         self.truncated: np.ndarray = self._core.truncated
         self.winner: np.ndarray = self._core.winner
         self.final_obs: Optional[np.ndarray] = self._core.final_obs
+        if self.encoding == "rlcard":
+            space: gymnasium.spaces.Box = gymnasium.spaces.Box(0.0, 1.0, RLCARD_SHAPE, np.float32)
+            n_actions = RLCARD_ACTIONS
+        else:
+            low, high = observation_bounds(self._core.deck_size, self.encoding == "known")
+            space = gymnasium.spaces.Box(low, high, low.shape, np.float32)
+            n_actions = ACTIONS
+        self.single_observation_space: gymnasium.spaces.Box = space
+        """One row of ``obs``: the space of ``unolab.env``'s observations (a
+        ``Box`` with the features' bounds; RLCard's planes with its encoding)."""
+        self.single_action_space: gymnasium.spaces.Discrete = gymnasium.spaces.Discrete(n_actions)
+        """One game's action: ``Discrete(ACTIONS)`` (``Discrete(61)`` with RLCard's encoding)."""
+        self._batched: Optional[tuple[gymnasium.spaces.Box, gymnasium.spaces.MultiDiscrete]] = None
         self._rows = np.arange(self.n, dtype=np.intp)
         self._seeds = np.random.default_rng()
         self.reset(seed)
@@ -253,6 +269,28 @@ class VecEnv:
         if a.ndim != 1:
             raise ValueError(f"actions have shape (n,) = ({self.n},), got {a.shape}")
         self._core.step(np.ascontiguousarray(a))
+
+    def _batched_spaces(self) -> tuple[gymnasium.spaces.Box, gymnasium.spaces.MultiDiscrete]:
+        if self._batched is None:
+            self._batched = (
+                gymnasium.vector.utils.batch_space(self.single_observation_space, self.n),
+                gymnasium.spaces.MultiDiscrete(np.full(self.n, self.single_action_space.n)),
+            )
+        return self._batched
+
+    @property
+    def observation_space(self) -> gymnasium.spaces.Box:
+        """The batch's ``obs``: ``single_observation_space`` stacked ``n``
+        times, as Gymnasium's vector environments give it. Made at its first
+        use: its bounds are two arrays the size of ``obs``."""
+        return self._batched_spaces()[0]
+
+    @property
+    def action_space(self) -> gymnasium.spaces.MultiDiscrete:
+        """The batch's actions, one per game: ``MultiDiscrete`` of ``n``
+        times ``single_action_space.n``. Legal actions are ``mask``'s: a
+        sample of this space is almost never legal."""
+        return self._batched_spaces()[1]
 
     @property
     def skipped(self) -> int:
