@@ -421,7 +421,7 @@ fn an_edited_saved_state_is_refused_on_resume() {
 
 #[test]
 fn an_edited_experiment_shard_is_refused_by_merge() {
-    let d = tempdir("exp-shards");
+    let d = tempdir("exp-shard-edited");
     for i in 0..2 {
         ok(unolab(&[
             "experiment",

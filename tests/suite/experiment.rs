@@ -991,6 +991,11 @@ fn arms_equal_in_every_deal_played_are_not_called_identical_and_get_no_interval(
         "{turns}"
     );
     assert!(!String::from_utf8_lossy(&o.stdout).contains("identical by construction"));
+    // The comparisons carry comparisons.csv's clusters (the deals played);
+    // the arms' n is a whole number, as in arms.csv.
+    assert!(rows.iter().all(|r| r["clusters"] == 100), "{rows:?}");
+    let arms = v["arms"].as_array().expect("arms");
+    assert!(arms.iter().all(|a| a["n"].is_u64()), "{arms:?}");
 }
 
 #[test]

@@ -1,9 +1,8 @@
 //! The results of an experiment (or a `compare`): per-arm estimates, paired
 //! comparisons with Holm-adjusted p-values, distributions, the manifest, a
 //! Markdown report and SVG plots, and the saved state `--resume` reads.
-//! Everything is returned as text; nothing prints. This file owns the rows,
-//! the CSV and JSON files, the plots and the state file; `text` the summary
-//! table and `report.md`.
+//! Everything is returned as text; nothing prints. This file owns the rows, the CSV and
+//! JSON files, the plots and the state file; `text` the summary table and `report.md`.
 
 use super::plots::{self, Panel, Row};
 use super::write_files_atomically;
@@ -592,8 +591,9 @@ impl ExperimentReport<'_> {
         let arms: Vec<Value> = arm_rows(self.state)
             .iter()
             .map(|r| {
+                let n = i64::try_from(r.est.n).map_or(json!(r.est.n as f64), |n| json!(n));
                 json!({"arm": r.arm, "metric": r.metric, "group": r.group, "value": num(r.est.value),
-                       "ci95": [num(r.est.lo), num(r.est.hi)], "n": r.est.n as f64})
+                       "ci95": [num(r.est.lo), num(r.est.hi)], "n": n})
             })
             .collect();
         let comps: Vec<Value> = comparison_rows(self.state)
@@ -604,7 +604,7 @@ impl ExperimentReport<'_> {
                        "difference": num(r.d.diff), "ci95": [num(r.d.lo), num(r.d.hi)],
                        "p_value": num(r.d.p), "p_holm": num(r.p_holm),
                        "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired),
-                       "untested": r.d.untested.map(|u| u.label())})
+                       "clusters": self.state.clusters, "untested": r.d.untested.map(|u| u.label())})
             })
             .collect();
         json!({"manifest": self.manifest(), "arms": arms, "comparisons": comps})
