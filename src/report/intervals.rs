@@ -6,7 +6,7 @@
 
 use super::{rate, round6};
 use crate::engine::rules::Scoring;
-use crate::sim::clusters::Moments;
+use crate::sim::clusters::{ClusterSums, Moments};
 use crate::sim::lockstep::{count_estimate, RatioSums};
 use crate::sim::stats::{ratio_ci95, wilson95, Histogram};
 use crate::sim::{Mode, RunConfig, RunStats};
@@ -91,18 +91,18 @@ pub fn seat_round_win(cfg: &RunConfig, st: &RunStats, seat: usize) -> Estimate {
 }
 
 /// The share of rounds `count` of them (blocked, or truncated) are, with
-/// the moments `m` of that count over the clusters: Wilson over independent
-/// rounds, else clustered. `None` for clustered rounds whose state (of an
-/// earlier version) has no moments for it.
+/// `moments` picking that count's sums from the clusters': Wilson over
+/// independent rounds, else clustered. `None` for clustered rounds whose
+/// state (of an earlier version) has no sums for it.
 pub fn round_share(
     cfg: &RunConfig,
     st: &RunStats,
     count: u64,
-    m: Option<&Moments>,
+    moments: fn(&ClusterSums) -> Option<&Moments>,
 ) -> Option<Estimate> {
     match &st.clusters {
         Some(c) if rounds_clustered(cfg) => {
-            m.map(|m| Estimate::clustered(count, m, st.rounds, c.rounds_sq, c.clusters))
+            moments(c).map(|m| Estimate::clustered(count, m, st.rounds, c.rounds_sq, c.clusters))
         }
         _ => Some(Estimate::wilson(count, st.rounds)),
     }

@@ -19,7 +19,7 @@ pub use files::{
 pub use intervals::*;
 
 use crate::engine::rules::Scoring;
-use crate::sim::clusters::Moments;
+use crate::sim::clusters::{ClusterSums, Moments};
 use crate::sim::seating::CYCLE_LIMIT;
 use crate::sim::stats::Histogram;
 use crate::sim::{Mode, RunConfig, RunStats, Seating};
@@ -271,18 +271,9 @@ impl<'a> Report<'a> {
         turns_json["mean_ci95"] = mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref()));
         let mut cards_json = summary_json(&st.cards_drawn);
         cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
-        let blocked_rate = share_json(round_share(
-            cfg,
-            st,
-            st.blocked,
-            cl.and_then(|c| c.blocked.as_ref()),
-        ));
-        let truncated_rate = share_json(round_share(
-            cfg,
-            st,
-            st.truncated,
-            cl.and_then(|c| c.truncated.as_ref()),
-        ));
+        let blocked_rate = share_json(round_share(cfg, st, st.blocked, |c| c.blocked.as_ref()));
+        let truncated_rate =
+            share_json(round_share(cfg, st, st.truncated, |c| c.truncated.as_ref()));
         let penalties_json = json!({
             "mean": round6(rate(st.uno_penalties, st.rounds)),
             "mean_ci95": mean_ci(&st.uno_penalties_per_round, cl.and_then(|c| c.uno_penalties.as_ref())),

@@ -333,8 +333,8 @@ impl Report<'_> {
         }
         // Rounds without a winner and UNO penalties, each with its interval
         // (a rate per round: over independent rounds, or the clusters').
-        let share = |count: u64, m: Option<&Moments>| {
-            round_share(cfg, st, count, m).map_or(String::new(), |e| {
+        let share = |count: u64, moments: fn(&ClusterSums) -> Option<&Moments>| {
+            round_share(cfg, st, count, moments).map_or(String::new(), |e| {
                 format!(
                     " ({} [{}, {}] of rounds)",
                     pct(e.rate),
@@ -357,9 +357,9 @@ impl Report<'_> {
             o,
             "blocked rounds: {}{}, truncated rounds: {}{}, UNO penalties: {}{penalties}, illegal actions: {}",
             st.blocked,
-            share(st.blocked, cl.and_then(|c| c.blocked.as_ref())),
+            share(st.blocked, |c| c.blocked.as_ref()),
             st.truncated,
-            share(st.truncated, cl.and_then(|c| c.truncated.as_ref())),
+            share(st.truncated, |c| c.truncated.as_ref()),
             st.uno_penalties,
             st.illegal
         );

@@ -372,6 +372,22 @@ fn compare_cautious_at_seat_0(
     crate::common::unolab(&v)
 }
 
+/// Resumes the compare saved in `out` with `run` to 400 games, which must
+/// be refused in one line that leaves the results folder as it was; the
+/// line.
+fn refused_resume(out: &std::path::Path, run: impl Fn(&[&str]) -> std::process::Output) -> String {
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let o = run(&["--resume", "--games", "400"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        report
+    );
+    err
+}
+
 /// A state saved before challengers were seated where the strategy they
 /// replace sat (no `seated_as`) holds games seated otherwise: it is not
 /// resumed, in one line, and the folder is left as it was.
@@ -390,19 +406,11 @@ fn a_state_seated_by_the_arms_own_names_is_not_resumed() {
     );
     st["arms"][1].as_object_mut().unwrap().remove("seated_as");
     std::fs::write(&path, serde_json::to_string(&st).unwrap()).unwrap();
-    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    let o = run(&["--resume", "--games", "400"]);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = refused_resume(&out, run);
     assert!(err.contains("does not belong to this experiment"), "{err}");
     assert!(
         err.contains("seated it by its own name and not where the strategy it replaces sits"),
         "{err}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(out.join("report.md")).unwrap(),
-        report
     );
 }
 
@@ -441,20 +449,12 @@ fn a_state_without_the_challengers_pair_is_not_resumed() {
     st["comparisons"][0]["pairs"].as_array_mut().unwrap().pop();
     st["version"] = 2.into();
     std::fs::write(&path, serde_json::to_string(&st).unwrap()).unwrap();
-    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    let o = run(&["--resume", "--games", "400"]);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = refused_resume(&out, run);
     assert!(
         err.contains("does not belong to this experiment")
             && err.contains("one of a comparison with a challenger lacks its pair")
             && err.contains("--force to start over"),
         "{err}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(out.join("report.md")).unwrap(),
-        report
     );
 }
 

@@ -1089,6 +1089,22 @@ pub fn two_arm_experiment(
     p
 }
 
+/// Runs the experiment file `file` into `out` (quietly, with `more`
+/// arguments), which must succeed.
+pub fn run_experiment(file: &std::path::Path, out: &std::path::Path, more: &[&str]) {
+    let mut args = vec![
+        "experiment",
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(more);
+    let o = unolab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 /// A file's text; a missing file fails naming it.
 pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

@@ -1665,15 +1665,7 @@ fn distributions_count_each_round_once_and_name_penalty_points() {
     )
     .unwrap();
     let out = dir.join("out");
-    let o = crate::common::unolab(&[
-        "experiment",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    crate::common::run_experiment(&file, &out, &[]);
     let rows = crate::common::csv_rows(&out.join("distributions.csv"));
     let count = |arm: &str, dist: &str| -> u64 {
         rows.iter()

@@ -312,17 +312,7 @@ fn a_strategy_at_every_seat_gets_a_share_interval_no_higher_than_one_over_player
     )
     .unwrap();
     let out = dir.join("out");
-    let o = crate::common::unolab(&[
-        "experiment",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--threads",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    crate::common::run_experiment(&file, &out, &["--threads", "1"]);
     let arms = crate::common::read(&out.join("arms.csv"));
     let row: Vec<&str> = arms
         .lines()

@@ -66,15 +66,14 @@ pub fn parse_answer(
     let v: Value = serde_json::from_str(line)
         .map_err(|_| "not JSON (expected one object such as {\"answer\": ...})".to_string())?;
     if let Some(echo) = v.get("id") {
-        if echo.as_u64().is_none() {
-            return Err(format!(
+        match echo.as_u64() {
+            None => return Err(format!(
                 "its \"id\" is {echo}, not a whole number: echo the request's \"id\" as it came ({id}), or leave it out"
-            ));
-        }
-        if echo.as_u64() != Some(id) {
-            return Err(format!(
+            )),
+            Some(e) if e != id => return Err(format!(
                 "its \"id\" is {echo}, not {id}: an answer to another request (the program is out of step: one answer per request, in order)"
-            ));
+            )),
+            Some(_) => {}
         }
     }
     let a = v

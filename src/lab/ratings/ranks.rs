@@ -61,13 +61,8 @@ fn rank_intervals_drawn(
         .then(|| {
             let c = (0..k).map(|i| cov[i * k + i]).fold(0.0, f64::max);
             let lifted: Vec<f64> = cov.iter().map(|v| v + c).collect();
-            let l = cholesky(&lifted, k)?;
             let mut x = vec![0.0; RANK_DRAWS * k];
-            for (ud, xd) in u.chunks_exact(k).zip(x.chunks_exact_mut(k)) {
-                for (i, xi) in xd.iter_mut().enumerate() {
-                    *xi = (0..=i).map(|y| l[i * k + y] * ud[y]).sum();
-                }
-            }
+            lower_times(&cholesky(&lifted, k)?, k, &u, &mut x);
             Some(x)
         })
         .flatten();
@@ -114,11 +109,7 @@ fn rank_intervals_drawn(
             }
             match cholesky(&corr, m) {
                 Some(l) => {
-                    for (ud, zd) in u.chunks_exact(m).zip(z.chunks_exact_mut(m)) {
-                        for (x, zx) in zd.iter_mut().enumerate() {
-                            *zx = (0..=x).map(|y| l[x * m + y] * ud[y]).sum();
-                        }
-                    }
+                    lower_times(&l, m, &u, &mut z);
                     true
                 }
                 None => false,
@@ -166,6 +157,17 @@ fn bonferroni_z(m: usize) -> f64 {
     use statrs::distribution::{ContinuousCDF, Normal};
     let p = 1.0 - 0.025 / m as f64;
     Normal::standard().inverse_cdf(p)
+}
+
+/// `out`, draw by draw (`n` values each), the lower triangular `n x n`
+/// matrix `l` (row major) times the draw of `u` at the same place: standard
+/// normal draws given `l l^T` as their covariance.
+fn lower_times(l: &[f64], n: usize, u: &[f64], out: &mut [f64]) {
+    for (ud, od) in u.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        for (i, oi) in od.iter_mut().enumerate() {
+            *oi = (0..=i).map(|y| l[i * n + y] * ud[y]).sum();
+        }
+    }
 }
 
 /// The lower Cholesky factor of the `m x m` symmetric matrix `a` (row
