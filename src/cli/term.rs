@@ -20,9 +20,9 @@ pub fn print_out(s: &str) -> Result<(), Fail> {
 }
 
 /// Prints a result on stdout: one line of JSON with `--json`, else as text.
-pub fn print_result(
+pub fn print_result<T: serde::Serialize>(
     json: bool,
-    as_json: impl FnOnce() -> serde_json::Value,
+    as_json: impl FnOnce() -> T,
     as_text: impl FnOnce() -> String,
 ) -> Result<(), Fail> {
     if json {

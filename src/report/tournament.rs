@@ -232,7 +232,9 @@ impl TournamentReport<'_> {
         t
     }
 
-    pub fn to_json(&self) -> Value {
+    /// The `--json` output. Its head-to-head rows are serialised as they
+    /// are, not through a JSON tree, which took 340 MB for a field of 400.
+    pub fn to_json(&self) -> TournamentJson<'_> {
         let cfg = self.cfg;
         let res = &self.outcome.results;
         let rows = self.rows();
@@ -257,7 +259,7 @@ impl TournamentReport<'_> {
                 })
             })
             .collect();
-        json!({
+        let head = json!({
             "games": res.games,
             "games_requested": cfg.games,
             "partial": self.outcome.partial,
@@ -270,33 +272,32 @@ impl TournamentReport<'_> {
             "model": "plackett-luce-winner",
             "no_winner": res.no_winner,
             "strategies": strategies,
-            "head_to_head": self.head_to_head_rows(),
-        })
+        });
+        TournamentJson {
+            head,
+            head_to_head: self.head_to_head_rows(),
+        }
     }
 
-    fn head_to_head_rows(&self) -> Vec<Value> {
+    fn head_to_head_rows(&self) -> Vec<HeadToHeadRow<'_>> {
         let res = &self.outcome.results;
         let k = self.cfg.entrants.len();
-        let mut v = Vec::new();
+        let mut v = Vec::with_capacity(k * k.saturating_sub(1));
         for a in 0..k {
             for b in 0..k {
                 if a == b {
                     continue;
                 }
-                let (share, ci, n) = res
-                    .head_to_head(a, b)
-                    .map_or((Value::Null, Value::Null, 0), |(s, ci, n)| {
-                        (json!(r6(s)), json!([r6(ci.0), r6(ci.1)]), n)
-                    });
-                v.push(json!({
-                    "a": self.cfg.entrants[a].name(),
-                    "b": self.cfg.entrants[b].name(),
-                    "together": res.together[a * k + b],
-                    "decided": n,
-                    "a_won": res.beat[a * k + b],
-                    "share": share,
-                    "ci95": ci,
-                }));
+                let h = res.head_to_head(a, b);
+                v.push(HeadToHeadRow {
+                    a: self.cfg.entrants[a].name(),
+                    b: self.cfg.entrants[b].name(),
+                    together: res.together[a * k + b],
+                    decided: h.map_or(0, |h| h.2),
+                    a_won: res.beat[a * k + b],
+                    share: h.map(|h| r6(h.0)),
+                    ci95: h.map(|(_, ci, _)| [r6(ci.0), r6(ci.1)]),
+                });
             }
         }
         v
@@ -366,22 +367,18 @@ impl TournamentReport<'_> {
         w.write_record([
             "a", "b", "together", "decided", "a_won", "share", "lo95", "hi95",
         ])?;
+        // Numbers as the JSON writes them.
+        let num = |x: Option<f64>| x.map_or(String::new(), |x| Value::from(x).to_string());
         for row in self.head_to_head_rows() {
-            let f = |k: &str| match &row[k] {
-                Value::Null => String::new(),
-                Value::String(s) => s.clone(),
-                v => v.to_string(),
-            };
-            let ci = |i: usize| row["ci95"].get(i).map_or(String::new(), |v| v.to_string());
             w.write_record([
-                f("a"),
-                f("b"),
-                f("together"),
-                f("decided"),
-                f("a_won"),
-                f("share"),
-                ci(0),
-                ci(1),
+                row.a.to_string(),
+                row.b.to_string(),
+                row.together.to_string(),
+                row.decided.to_string(),
+                row.a_won.to_string(),
+                num(row.share),
+                num(row.ci95.map(|c| c[0])),
+                num(row.ci95.map(|c| c[1])),
             ])?;
         }
         into_string(w)
@@ -490,11 +487,38 @@ fn into_string(w: csv::Writer<Vec<u8>>) -> Result<String, csv::Error> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// A tournament's `--json` output ([`TournamentReport::to_json`]).
+#[derive(serde::Serialize)]
+pub struct TournamentJson<'a> {
+    /// Everything but the head-to-head rows, in the order written.
+    #[serde(flatten)]
+    pub head: Value,
+    pub head_to_head: Vec<HeadToHeadRow<'a>>,
+}
+
+/// One ordered pair of a tournament's head-to-head table: of the rounds
+/// where `a` and `b` both sat (`together`) and one of them won (`decided`),
+/// those `a` won, its share and that share's 95% interval (none when they
+/// decided no round).
+#[derive(serde::Serialize)]
+pub struct HeadToHeadRow<'a> {
+    pub a: &'a str,
+    pub b: &'a str,
+    pub together: u64,
+    pub decided: u64,
+    pub a_won: u64,
+    pub share: Option<f64>,
+    pub ci95: Option<[f64; 2]>,
+}
+
 // ----- the saved state of an interrupted tournament ------------------------------
 
 /// The format version of a tournament's or a ladder's saved state
 /// (`"version"`), checked by [`saved_state`] before anything else is read.
-const STATE_VERSION: u64 = 1;
+/// Version 2 (2026-12-07) keeps a composition's wins by seat
+/// (`seat_wins`), not by strategy of the field; version 1 states are read
+/// too ([`Results::from_json`] reads either).
+const STATE_VERSION: u64 = 2;
 
 /// What a saved state must match to be continued: the rule set, the table
 /// size, every strategy of the field (`field`: each one's description, as
@@ -615,9 +639,12 @@ pub(super) fn saved_state(
     // A state written before states recorded their version (2026-12-06)
     // is of version 1.
     if let Some(version) = v.get("version") {
-        if version.as_u64() != Some(STATE_VERSION) {
+        if !version
+            .as_u64()
+            .is_some_and(|v| (1..=STATE_VERSION).contains(&v))
+        {
             return Err(bad(&format!(
-                "{kind} state format version {version} (this unolab reads version {STATE_VERSION})"
+                "{kind} state format version {version} (this unolab reads versions 1 to {STATE_VERSION})"
             )));
         }
     }

@@ -741,6 +741,24 @@ fn an_interrupt_stops_a_search_run_within_a_deal_and_a_doubled_signal_keeps_the_
     assert!(played > 0 && played < 400, "{m}");
 }
 
+/// A tournament state (`text`, version 2, a field of `k`) as version 1
+/// wrote it: each composition's wins by strategy of the field.
+fn as_version_1(text: &str, k: usize) -> String {
+    let mut v: Value = serde_json::from_str(text).unwrap();
+    v["version"] = serde_json::json!(1);
+    for c in v["results"]["compositions"].as_array_mut().unwrap() {
+        let mut wins = vec![0u64; k];
+        let seats = c["seats"].as_array().unwrap().clone();
+        for (s, w) in seats.iter().zip(c["seat_wins"].as_array().unwrap()) {
+            wins[s.as_u64().unwrap() as usize] += w.as_u64().unwrap();
+        }
+        let c = c.as_object_mut().unwrap();
+        c.remove("seat_wins");
+        c.insert("wins".into(), serde_json::json!(wins));
+    }
+    v.to_string()
+}
+
 #[test]
 fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     // An interrupted tournament kept its partial results but could only be
@@ -820,18 +838,19 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     // The state records its format version; another version is refused in
     // one line (there was none to check).
     let mut v: Value = serde_json::from_str(&kept).unwrap();
-    assert_eq!(v["version"], 1, "{v}");
-    v["version"] = serde_json::json!(2);
+    assert_eq!(v["version"], 2, "{v}");
+    v["version"] = serde_json::json!(3);
     std::fs::write(&state, v.to_string()).unwrap();
     let o = unolab(&again0);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("tournament state format version 2 (this unolab reads version 1)"),
+        stderr(&o)
+            .contains("tournament state format version 3 (this unolab reads versions 1 to 2)"),
         "{}",
         stderr(&o)
     );
     assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
-    std::fs::write(&state, kept).unwrap();
+    std::fs::write(&state, &kept).unwrap();
     // Another field is refused, in one line, before any game.
     let mut other = a.clone();
     other[2] = "pimc-100,color,points";
@@ -844,6 +863,15 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
         "{e}"
     );
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    // A copy of the state as version 1 wrote it (each composition's wins
+    // by strategy of the field, not by seat), to resume below.
+    let old = dir.join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    for e in std::fs::read_dir(&part).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), old.join(e.file_name())).unwrap();
+    }
+    std::fs::write(old.join("state.json"), as_version_1(&kept, 3)).unwrap();
     // The same command resumes it on another thread count.
     let mut again = a.clone();
     again.extend(["-j", "1", "--resume"]);
@@ -857,8 +885,14 @@ fn an_interrupted_tournament_resumes_to_the_uninterrupted_ratings() {
     let w: Vec<&str> = w.iter().map(String::as_str).collect();
     let o = unolab(&w);
     assert!(o.status.success(), "{}", stderr(&o));
+    let o1 = args(&old);
+    let mut o1: Vec<&str> = o1.iter().map(String::as_str).collect();
+    o1.push("--resume");
+    let o = unolab(&o1);
+    assert!(o.status.success(), "{}", stderr(&o));
     for f in ["ratings.csv", "head_to_head.csv"] {
         assert_eq!(read(&part.join(f)), read(&whole.join(f)), "{f}");
+        assert_eq!(read(&old.join(f)), read(&whole.join(f)), "{f}, version 1");
     }
     let m: Value = serde_json::from_str(&read(&part.join("manifest.json"))).unwrap();
     assert_eq!(m["partial"], false, "{m}");
@@ -991,14 +1025,14 @@ fn an_interrupted_ladder_resumes_to_the_uninterrupted_ratings() {
     // Its format version: another is refused in one line; a state written
     // before states recorded one (no "version") resumes, below.
     let mut v: Value = serde_json::from_str(&kept).unwrap();
-    assert_eq!(v["version"], 1, "{v}");
+    assert_eq!(v["version"], 2, "{v}");
     v["version"] = serde_json::json!(7);
     std::fs::write(&state, v.to_string()).unwrap();
     let o = unolab(&resume);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(
-        e.contains("ladder state format version 7 (this unolab reads version 1)"),
+        e.contains("ladder state format version 7 (this unolab reads versions 1 to 2)"),
         "{e}"
     );
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");

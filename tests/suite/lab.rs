@@ -1031,10 +1031,71 @@ fn saved_counts_that_no_games_could_make_are_refused() {
         .iter_mut()
         .find(|c| c["seats"] == serde_json::json!([1, 2]))
         .unwrap();
-    assert_eq!(c["wins"], serde_json::json!([0, 0, 1]));
-    c["wins"] = serde_json::json!([0, 1, 0]);
+    // Wins by seat of the sorted seats: 2 won there.
+    assert_eq!(c["seat_wins"], serde_json::json!([0, 1]));
+    c["seat_wins"] = serde_json::json!([1, 0]);
     let e = Results::from_json(&t).unwrap_err();
     assert!(e.contains("not those of the games"), "{e}");
+    // A repeated strategy's wins are in its first seat.
+    let mut r = Results::new(3);
+    r.add(&[2, 0, 2], Some(2));
+    r.add(&[0, 2, 2], Some(0));
+    let mut t = r.to_json();
+    assert_eq!(t["compositions"][0]["seats"], serde_json::json!([0, 2, 2]));
+    assert_eq!(
+        t["compositions"][0]["seat_wins"],
+        serde_json::json!([1, 1, 0])
+    );
+    assert_eq!(Results::from_json(&t).unwrap(), r);
+    t["compositions"][0]["seat_wins"] = serde_json::json!([1, 0, 1]);
+    let e = Results::from_json(&t).unwrap_err();
+    assert!(e.contains("first seat of their strategy"), "{e}");
+}
+
+/// A state of version 1 (each composition's wins by strategy of the field)
+/// reads as the same counts as version 2's (by seat), which keep a large
+/// field's many compositions small.
+#[test]
+fn saved_counts_by_strategy_read_as_the_counts_by_seat() {
+    let k = 5;
+    let mut r = Results::new(k);
+    let mut rng = unolab::Rng::seed_from_u64(9);
+    for _ in 0..3000 {
+        let table: Vec<usize> = (0..4).map(|_| rng.random_range(0..k)).collect();
+        let winner = rng.random_range(0..5);
+        r.add(&table, (winner < 4).then_some(winner));
+    }
+    let v2 = r.to_json();
+    assert_eq!(Results::from_json(&v2).unwrap(), r);
+    let mut v1 = v2.clone();
+    for c in v1["compositions"].as_array_mut().unwrap() {
+        let mut wins = vec![0u64; k];
+        let seats = c["seats"].as_array().unwrap().clone();
+        for (s, w) in seats.iter().zip(c["seat_wins"].as_array().unwrap()) {
+            wins[s.as_u64().unwrap() as usize] += w.as_u64().unwrap();
+        }
+        let c = c.as_object_mut().unwrap();
+        c.remove("seat_wins");
+        c.insert("wins".into(), serde_json::json!(wins));
+    }
+    let back = Results::from_json(&v1).unwrap();
+    assert_eq!(back, r);
+    assert_eq!(back.to_json(), v2);
+    // Each strategy's wins, summed over the compositions, are its total.
+    for s in 0..k {
+        let held: u64 = r
+            .compositions
+            .iter()
+            .map(|(key, c)| {
+                key.iter()
+                    .zip(&c.wins)
+                    .filter(|(&x, _)| x as usize == s)
+                    .map(|(_, &w)| w)
+                    .sum::<u64>()
+            })
+            .sum();
+        assert_eq!(held, r.wins[s], "{s}");
+    }
 }
 
 /// A ladder whose results cannot all be written (here its table is a

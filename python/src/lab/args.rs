@@ -225,7 +225,7 @@ pub(super) fn claim_out(out: &Option<PathBuf>, force: bool) -> PyResult<Option<S
 pub(super) fn finish(
     out: &Option<PathBuf>,
     write: impl FnOnce(&Path) -> Result<(), String>,
-    json: serde_json::Value,
+    json: impl serde::Serialize,
     interrupted: bool,
 ) -> PyResult<(String, bool)> {
     if let Some(dir) = out {
@@ -304,7 +304,7 @@ impl Drop for MadeDirs {
     }
 }
 
-pub(super) fn json_text(v: &serde_json::Value) -> PyResult<String> {
+pub(super) fn json_text(v: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(v).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 

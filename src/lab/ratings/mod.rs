@@ -37,8 +37,11 @@ type Key = [u16; MAX_SEATS];
 pub struct Composition {
     /// Rounds with a winner.
     pub rounds: u64,
-    /// Wins of each strategy (indexed like the field).
-    pub wins: Vec<u64>,
+    /// Wins by seat of the composition's key (its sorted strategies): a
+    /// strategy's wins are in the first seat it holds there, its other
+    /// seats' are 0. Sized by the table, not the field, so a large field's
+    /// many compositions cost what a small one's do.
+    pub wins: [u64; MAX_SEATS],
 }
 
 /// Everything the fit and the tables need, mergeable exactly.
@@ -79,60 +82,48 @@ impl Results {
     pub fn add(&mut self, table: &[usize], winner: Option<usize>) {
         let k = self.strategies;
         self.games += 1;
-        let mut present = [false; 64];
-        let mut many = Vec::new();
-        let big = k > 64;
-        if big {
-            many = vec![false; k];
-        }
         for &s in table {
             self.seats[s] += 1;
-            if big {
-                many[s] = true;
-            } else {
-                present[s] = true;
-            }
-        }
-        let is = |s: usize| if big { many[s] } else { present[s] };
-        let w = match winner {
-            Some(w) => table[w],
-            None => {
-                self.no_winner += 1;
-                for a in 0..k {
-                    for b in 0..k {
-                        if a != b && is(a) && is(b) {
-                            self.together[a * k + b] += 1;
-                        }
-                    }
-                }
-                return;
-            }
-        };
-        self.wins[w] += 1;
-        for a in 0..k {
-            if !is(a) {
-                continue;
-            }
-            for b in 0..k {
-                if a != b && is(b) {
-                    self.together[a * k + b] += 1;
-                    if a == w {
-                        self.beat[a * k + b] += 1;
-                    }
-                }
-            }
         }
         let mut key = [u16::MAX; MAX_SEATS];
         for (i, &s) in table.iter().enumerate() {
             key[i] = s as u16;
         }
         key[..table.len()].sort_unstable();
-        let c = self.compositions.entry(key).or_insert_with(|| Composition {
+        // The distinct strategies at the table: the pair counts walk these,
+        // not the field.
+        let mut present = [0usize; MAX_SEATS];
+        let mut n = 0;
+        for (i, &s) in key[..table.len()].iter().enumerate() {
+            if i == 0 || key[i - 1] != s {
+                present[n] = s as usize;
+                n += 1;
+            }
+        }
+        let present = &present[..n];
+        let w = winner.map(|w| table[w]);
+        for &a in present {
+            for &b in present {
+                if a != b {
+                    self.together[a * k + b] += 1;
+                    if Some(a) == w {
+                        self.beat[a * k + b] += 1;
+                    }
+                }
+            }
+        }
+        let Some(w) = w else {
+            self.no_winner += 1;
+            return;
+        };
+        self.wins[w] += 1;
+        let c = self.compositions.entry(key).or_insert(Composition {
             rounds: 0,
-            wins: vec![0; k],
+            wins: [0; MAX_SEATS],
         });
         c.rounds += 1;
-        c.wins[w] += 1;
+        let first = key.iter().position(|&x| x as usize == w).unwrap_or(0);
+        c.wins[first] += 1;
     }
 
     /// The counts as JSON, for a saved state (see [`Results::from_json`]).
@@ -142,7 +133,8 @@ impl Results {
             .iter()
             .map(|(key, c)| {
                 let seats: Vec<u16> = key.iter().copied().take_while(|&s| s != u16::MAX).collect();
-                serde_json::json!({"seats": seats, "rounds": c.rounds, "wins": c.wins})
+                let wins = &c.wins[..seats.len()];
+                serde_json::json!({"seats": seats, "rounds": c.rounds, "seat_wins": wins})
             })
             .collect();
         serde_json::json!({
@@ -214,16 +206,42 @@ impl Results {
                 .get("rounds")
                 .and_then(serde_json::Value::as_u64)
                 .ok_or("a composition without 'rounds'")?;
-            let wins = list(c, "wins", k)?;
-            if wins
-                .iter()
-                .enumerate()
-                .any(|(i, &w)| w > 0 && !seats.contains(&(i as u16)))
-            {
-                return Err("a composition's wins are of a strategy not at its table".into());
+            // Wins by seat of the sorted seats (`seat_wins`, written since
+            // 2026-12-07), or by strategy of the field (`wins`, before).
+            let mut wins = [0u64; MAX_SEATS];
+            if c.get("seat_wins").is_some() {
+                let w = list(c, "seat_wins", seats.len())?;
+                if seats.windows(2).any(|p| p[0] > p[1]) {
+                    return Err("a composition's seats are not in order".into());
+                }
+                if (1..seats.len()).any(|i| seats[i] == seats[i - 1] && w[i] > 0) {
+                    return Err(
+                        "a composition's wins are not in the first seat of their strategy".into(),
+                    );
+                }
+                wins[..seats.len()].copy_from_slice(&w);
+            } else {
+                let w = list(c, "wins", k)?;
+                if w.iter()
+                    .enumerate()
+                    .any(|(i, &x)| x > 0 && !seats.contains(&(i as u16)))
+                {
+                    return Err("a composition's wins are of a strategy not at its table".into());
+                }
+                let mut sorted = seats.clone();
+                sorted.sort_unstable();
+                key[..seats.len()].copy_from_slice(&sorted);
+                for (i, &s) in sorted.iter().enumerate() {
+                    if i == 0 || sorted[i - 1] != s {
+                        wins[i] = w[s as usize];
+                    }
+                }
             }
             if wins.iter().try_fold(0u64, |a, &w| a.checked_add(w)) != Some(rounds) {
                 return Err("a composition's wins do not add up to its rounds".into());
+            }
+            if r.compositions.contains_key(&key) {
+                return Err("a composition is given twice".into());
             }
             r.compositions.insert(key, Composition { rounds, wins });
         }
@@ -243,12 +261,17 @@ impl Results {
                 .try_fold(0u64, |a, c| a.checked_add(c.rounds))
                 == sum(&r.wins)
             // Each strategy's wins are those its compositions hold.
-            && (0..k).all(|i| {
-                r.compositions
-                    .values()
-                    .try_fold(0u64, |a, c| a.checked_add(c.wins[i]))
-                    == Some(r.wins[i])
-            });
+            && {
+                let mut held = vec![0u64; k];
+                r.compositions.iter().all(|(key, c)| {
+                    key.iter().zip(&c.wins).all(|(&s, &w)| {
+                        s == u16::MAX || {
+                            let h = &mut held[s as usize];
+                            h.checked_add(w).map(|x| *h = x).is_some()
+                        }
+                    })
+                }) && held == r.wins
+            };
         if !consistent {
             return Err("its counts are not those of the games it says it holds".into());
         }
@@ -290,13 +313,10 @@ impl Results {
             *a += b;
         }
         for (key, c) in &o.compositions {
-            let e = self
-                .compositions
-                .entry(*key)
-                .or_insert_with(|| Composition {
-                    rounds: 0,
-                    wins: vec![0; self.strategies],
-                });
+            let e = self.compositions.entry(*key).or_insert(Composition {
+                rounds: 0,
+                wins: [0; MAX_SEATS],
+            });
             e.rounds += c.rounds;
             for (a, b) in e.wins.iter_mut().zip(&c.wins) {
                 *a += b;
