@@ -105,6 +105,20 @@ pub(crate) struct Table {
     reward: Reward,
     sanction: bool,
     ask_forced: bool,
+    /// The first exception a Python strategy at the table raised, to raise
+    /// again from the call that played it.
+    pub(crate) errors: strategy::ErrorSlot,
+}
+
+/// The error of a play that stopped: the exception a Python strategy at the
+/// table raised (`errors`), if that is why (and whether it was), else the
+/// core's.
+pub(crate) fn stopped(errors: &strategy::ErrorSlot, e: StepError) -> (PyErr, bool) {
+    let mut slot = errors.lock().unwrap_or_else(|p| p.into_inner());
+    match slot.take() {
+        Some(raised) => (raised, true),
+        None => (step_error(e), false),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -114,7 +128,7 @@ pub(crate) fn table(
     settings: Vec<String>,
     players: usize,
     learners: Option<Vec<i64>>,
-    strategies: Vec<String>,
+    strategies: Vec<Bound<'_, PyAny>>,
     mode: &str,
     reward: &str,
     illegal: &str,
@@ -179,9 +193,15 @@ pub(crate) fn table(
         env |= 1 << s;
     }
     let others = players - learners.len();
+    // A name (a built-in, a preset file, an `ext:` program) or a Python
+    // strategy object (`unolab.Strategy`), checked before any game.
+    let errors = strategy::ErrorSlot::default();
     let specs = strategies
         .iter()
-        .map(|s| StrategySpec::load(s.trim()).map_err(strategy_error))
+        .map(|s| match s.extract::<String>() {
+            Ok(name) => StrategySpec::load(name.trim()).map_err(strategy_error),
+            Err(_) => strategy::spec(s, errors.clone(), None),
+        })
         .collect::<PyResult<Vec<_>>>()?;
     if others == 0 && !specs.is_empty() {
         return Err(value_error(
@@ -219,6 +239,7 @@ pub(crate) fn table(
         reward,
         sanction,
         ask_forced,
+        errors,
     })
 }
 
@@ -301,11 +322,26 @@ struct Game {
     players: usize,
     env: u16,
     rules: &'static Rules,
+    errors: strategy::ErrorSlot,
+    /// Whether the last call that played stopped on a Python strategy's
+    /// exception (raised again as it was).
+    strategy_raised: bool,
 }
 
 impl Game {
     fn st(&mut self) -> &mut Stepper<'static, Seat> {
         self.st.get_mut().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The result of a call that played: a stop on a Python strategy's
+    /// exception raises that exception.
+    fn played<T>(&mut self, r: Result<T, StepError>) -> PyResult<T> {
+        self.strategy_raised = false;
+        r.map_err(|e| {
+            let (e, raised) = stopped(&self.errors, e);
+            self.strategy_raised = raised;
+            e
+        })
     }
 }
 
@@ -320,7 +356,7 @@ impl Game {
         settings: Vec<String>,
         players: usize,
         learners: Option<Vec<i64>>,
-        strategies: Vec<String>,
+        strategies: Vec<Bound<'_, PyAny>>,
         mode: &str,
         reward: &str,
         illegal: &str,
@@ -335,6 +371,8 @@ impl Game {
             players: t.players,
             env: t.env,
             rules: t.rules,
+            errors: t.errors,
+            strategy_raised: false,
         })
     }
 
@@ -342,7 +380,8 @@ impl Game {
     fn reset(&mut self, seed: &Bound<'_, PyAny>, index: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let seed = u64_arg(seed, "seed")?;
         let index = index.map_or(Ok(0), |i| u64_arg(i, "index"))?;
-        self.st().reset_game(seed, index).map_err(step_error)
+        let r = self.st().reset_game(seed, index);
+        self.played(r)
     }
 
     /// Starts game `index` of `seed`, or the next that reaches a learner's
@@ -355,7 +394,7 @@ impl Game {
     ) -> PyResult<u64> {
         let (seed, index) = (u64_arg(seed, "seed")?, u64_arg(index, "index")?);
         let k = vec::start_with_decision(self.st(), seed, rlcard, |k| index.wrapping_add(k));
-        Ok(index.wrapping_add(k.map_err(step_error)?))
+        Ok(index.wrapping_add(self.played(k)?))
     }
 
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -365,7 +404,8 @@ impl Game {
             return Err(step_error(StepError::Over));
         }
         let a = action_index(st, action)?;
-        st.step(a).map_err(step_error)
+        let r = st.step(a);
+        self.played(r)
     }
 
     #[getter]
@@ -376,6 +416,13 @@ impl Game {
     #[getter]
     fn kind(&mut self) -> Option<&'static str> {
         self.st().decision().map(|d| d.kind.name())
+    }
+
+    /// Whether the last call that played (reset, start, step) stopped on
+    /// an exception a Python strategy raised (raised again by that call).
+    #[getter]
+    fn strategy_raised(&self) -> bool {
+        self.strategy_raised
     }
 
     #[getter]
@@ -507,7 +554,8 @@ impl Game {
     /// RLCard encoding: answers what RLCard answers without asking, up to
     /// the next play decision (after `reset`).
     fn rlcard_settle(&mut self) -> PyResult<()> {
-        self.st().rlcard_settle().map_err(step_error)
+        let r = self.st().rlcard_settle();
+        self.played(r)
     }
 
     /// RLCard encoding: plays RLCard's action and what follows it.
@@ -523,7 +571,8 @@ impl Game {
                 rlcard::ACTIONS - 1
             )));
         }
-        st.step_rlcard(action as usize).map_err(step_error)
+        let r = st.step_rlcard(action as usize);
+        self.played(r)
     }
 
     /// RLCard encoding: the planes (4, 4, 15) of `seat` (default: the seat to act).

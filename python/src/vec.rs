@@ -5,7 +5,7 @@
 //! `unolab::engine::rlcard`, stepped with the core's `Stepper::step_rlcard`,
 //! as the AEC environment's RLCard encoding is).
 
-use crate::{step_error, table, truncated, value_error, winner};
+use crate::{table, truncated, value_error, winner};
 use numpy::{
     ndarray::IxDyn, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
     PyUntypedArrayMethods,
@@ -287,6 +287,9 @@ pub(crate) struct VecGames {
     /// The error a step or reset stopped on (a strategy that failed): the
     /// batch is left part stepped, so every step is refused until a reset.
     failed: Option<String>,
+    /// The first exception a Python strategy raised, raised again by the
+    /// call that played it.
+    errors: crate::strategy::ErrorSlot,
 }
 
 /// Borrows every output array for writing (numpy's borrow checking refuses
@@ -348,7 +351,7 @@ impl VecGames {
     /// stepped) refuses every step until a reset goes through.
     fn note(&mut self, done: Result<(), StepError>) -> PyResult<()> {
         self.failed = done.as_ref().err().map(|e| e.to_string());
-        done.map_err(step_error)
+        done.map_err(|e| crate::stopped(&self.errors, e).0)
     }
 }
 
@@ -365,7 +368,7 @@ impl VecGames {
         settings: Vec<String>,
         players: usize,
         learners: Option<Vec<i64>>,
-        strategies: Vec<String>,
+        strategies: Vec<Bound<'_, PyAny>>,
         mode: &str,
         reward: &str,
         illegal: &str,
@@ -481,6 +484,7 @@ impl VecGames {
                 PyArrayDyn::zeros(py, IxDyn(&shape), false).unbind()
             }),
             failed: None,
+            errors: t.errors.clone(),
         })
     }
 

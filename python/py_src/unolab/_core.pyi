@@ -49,7 +49,7 @@ class Game:
         settings: ``"key=value"`` items.
         players: 2 to 10.
         learners: the learner's seats (``None``: every seat).
-        strategies: names for the other seats, cycled in seat order.
+        strategies: names or Python strategies for the other seats, cycled in seat order.
         mode: ``"round"`` or ``"match"``.
         reward: ``"win"`` or ``"points"``.
         illegal: ``"raise"`` or ``"sanction"``.
@@ -65,7 +65,7 @@ class Game:
         settings: list[str],
         players: int,
         learners: Optional[list[int]],
-        strategies: list[str],
+        strategies: list[Any],
         mode: str,
         reward: str,
         illegal: str,
@@ -87,6 +87,9 @@ class Game:
     @property
     def kind(self) -> Optional[str]:
         """The kind of decision in hand (``None`` when the game is over)."""
+    @property
+    def strategy_raised(self) -> bool:
+        """Whether the last call that played stopped on a Python strategy's exception (raised again)."""
     @property
     def is_over(self) -> bool:
         """Whether the game (the round, or the match) is over."""
@@ -152,7 +155,7 @@ class VecGames:
         settings: list[str],
         players: int,
         learners: Optional[list[int]],
-        strategies: list[str],
+        strategies: list[Any],
         mode: str,
         reward: str,
         illegal: str,

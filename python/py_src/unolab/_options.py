@@ -267,6 +267,24 @@ def setting_items(settings: SettingsArg) -> list[str]:
     return items
 
 
+def env_strategy_list(strategies: Any) -> list[Any]:
+    """An environment's strategies: :func:`strategy_list`'s names, where a
+    Python strategy (an object with the protocol's methods, or its class:
+    :class:`unolab.Strategy`) may stand for any name, or be given alone. The
+    core checks the objects, before any game."""
+    if strategies is None or isinstance(strategies, (str, os.PathLike)):
+        return strategy_list(strategies)
+    if isinstance(strategies, type) or (not isinstance(strategies, Mapping) and not _iterable(strategies)):
+        return [strategies]
+    if isinstance(strategies, Mapping):
+        raise TypeError(f"strategies are a comma list or a list of names or Python strategies, got {strategies!r}")
+    items = [path_text(x) if isinstance(x, os.PathLike) else x for x in strategies]
+    for item in items:
+        if isinstance(item, str) and not item.strip():
+            raise ValueError(f"strategies: an empty name in {items!r}")
+    return items
+
+
 def strategy_list(strategies: Union[str, Sequence[str], None]) -> list[str]:
     """Strategy names as a list (a comma list is split; ``""``, as ``None``,
     names none). An empty name (a comma list's ``"color,"``, a list's

@@ -34,6 +34,7 @@ from ._options import (
     bool_of,
     check_started,
     encoding_of,
+    env_strategy_list,
     house_items,
     option_of,
     players_of,
@@ -42,7 +43,6 @@ from ._options import (
     seat_of,
     seed_of,
     setting_items,
-    strategy_list,
 )
 from .encoding import ACTIONS, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
 
@@ -60,8 +60,10 @@ class UnoEnv(gymnasium.Env):
         seat: the learner's seat (0 to players - 1).
         strategies: the strategies at the other seats, in seat order, cycled
             to fill them: built-in names (``random``, ``first``, ``points``,
-            ``color``, ``tuned``, ``pimc-100``, ...), preset file paths or
-            ``ext:COMMAND`` programs; a list or a comma list.
+            ``color``, ``tuned``, ``pimc-100``, ...), preset file paths,
+            ``ext:COMMAND`` programs or Python strategies (a
+            :class:`unolab.Strategy`: an instance, shared by its seats, or a
+            class, instantiated for each); a list or a comma list.
         mode: ``"round"`` or ``"match"``.
         reward: ``"win"`` (+1 for winning the game, -1/(players-1) for
             another seat winning, 0 without a winner) or ``"points"`` (each
@@ -101,7 +103,7 @@ class UnoEnv(gymnasium.Env):
         settings: SettingsArg = None,
         players: int = 2,
         seat: int = 0,
-        strategies: Union[str, Sequence[str]] = ("random",),
+        strategies: Union[str, Sequence[Any], Any] = ("random",),
         mode: str = "round",
         reward: str = "win",
         illegal: str = "raise",
@@ -121,7 +123,7 @@ class UnoEnv(gymnasium.Env):
             setting_items(settings),
             players,
             [seat],
-            strategy_list(strategies),
+            env_strategy_list(strategies),
             option_of("mode", mode, MODES),
             option_of("reward", reward, REWARDS),
             option_of("illegal", illegal, ILLEGAL),
@@ -207,6 +209,10 @@ class UnoEnv(gymnasium.Env):
             RuntimeError: a step before ``reset``, stepping a game that is
                 over, or after a step that stopped on an error (a strategy
                 that failed): ``reset`` first.
+            Exception: what a Python strategy at another seat raised (or
+                the ``TypeError`` or ``ValueError`` of an answer it gave
+                that is none), as it was: the step stopped part way, so
+                ``reset`` first.
         """
         self._check_started("step")
         code = action_of(action, RLCARD_ACTIONS, rlcard=True) if self._rl else action_of(action, ACTIONS)
@@ -219,13 +225,17 @@ class UnoEnv(gymnasium.Env):
                 self._game.step_rlcard(code)
             else:
                 self._game.step(code)
-        except RuntimeError as e:
-            # Stopped mid-step, or "the game is over" (nothing changed).
-            self._failed = None if self._game.is_over else str(e)
-            raise
-        except ValueError:
-            # Refused (outside the mask): nothing changed.
-            self._failed = None
+        except Exception as e:
+            if self._game.strategy_raised:
+                # A Python strategy's own exception, raised again: the game
+                # moved on part way.
+                self._failed = f"a strategy raised {type(e).__name__}: {e}"
+            elif isinstance(e, RuntimeError):
+                # Stopped mid-step, or "the game is over" (nothing changed).
+                self._failed = None if self._game.is_over else str(e)
+            elif isinstance(e, ValueError):
+                # Refused (outside the mask): nothing changed.
+                self._failed = None
             raise
         reward = float(self._game.take_rewards()[self.seat])
         over = self._game.is_over

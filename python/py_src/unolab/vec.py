@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from typing import Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import gymnasium
 import numpy as np
@@ -37,6 +37,7 @@ from ._options import (
     SettingsArg,
     bool_of,
     encoding_of,
+    env_strategy_list,
     house_items,
     int_of,
     option_of,
@@ -45,7 +46,6 @@ from ._options import (
     seat_of,
     seed_of,
     setting_items,
-    strategy_list,
 )
 
 from .encoding import ACTIONS, RLCARD_ACTIONS, RLCARD_SHAPE, observation_bounds
@@ -73,7 +73,8 @@ class VecEnv:
         players: 2 to 10.
         learners: the learner's seats (default: every seat).
         strategies: the strategies at the other seats, in seat order,
-            cycled (names, preset paths or ``ext:COMMAND``).
+            cycled (names, preset paths, ``ext:COMMAND`` or Python
+            strategies, as in ``unolab.env``).
         mode: ``"round"`` or ``"match"``.
         reward: ``"win"`` or ``"points"`` (as in ``unolab.env``).
         illegal: ``"raise"`` or ``"sanction"`` (as in ``unolab.env``).
@@ -143,7 +144,7 @@ class VecEnv:
         settings: SettingsArg = None,
         players: int = 2,
         learners: Optional[Sequence[int]] = None,
-        strategies: Union[str, Sequence[str], None] = None,
+        strategies: Union[str, Sequence[Any], Any, None] = None,
         mode: str = "round",
         reward: str = "win",
         illegal: str = "raise",
@@ -168,7 +169,7 @@ class VecEnv:
             setting_items(settings),
             players,
             learners,
-            strategy_list(strategies),
+            env_strategy_list(strategies),
             option_of("mode", mode, MODES),
             option_of("reward", reward, REWARDS),
             option_of("illegal", illegal, ILLEGAL),
@@ -242,6 +243,9 @@ class VecEnv:
             RuntimeError: a strategy failed (an ``ext:`` program that died):
                 the batch is left part stepped, and every later ``step``
                 raises until a ``reset``.
+            Exception: what a Python strategy raised (or the ``TypeError``
+                or ``ValueError`` of an answer that is none), as it was; the
+                batch is left part stepped, as above.
             TypeError: ``actions`` not of an integer dtype.
             ValueError: an action outside its game's mask; one of the
                 batch's arrays made read-only (``flags.writeable = False``:
