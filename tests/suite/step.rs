@@ -186,6 +186,34 @@ fn strategies_at_the_other_seats_play_as_in_the_engine() {
 }
 
 #[test]
+fn search_agents_at_the_other_seats_get_the_notes_they_ask_for() {
+    // Search agents that deal by what the table showed (informed: facts,
+    // with draw evidence: evidence) or weigh deals by an opponent model
+    // (each seat's last turns) played without those notes in the stepped
+    // environments, so other games than the runner's.
+    let dir = crate::common::tempdir_created("step", "notes");
+    let preset = |name: &str, search: &str| {
+        let p = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &p,
+            format!("name = \"{name}\"\nbase = \"pimc\"\n[search]\niterations = 24\nrollout = \"color\"\n{search}"),
+        )
+        .unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let model = preset(
+        "model",
+        "model = \"color\"\nmodel_turns = 4\nmodel_tries = 8\nmodel_sampler = \"chain\"\n",
+    );
+    let evidence = preset(
+        "evidence",
+        "determinize = \"informed\"\ndraw_evidence = 0.5\n",
+    );
+    let r = rules("classic", "seven_o,bluff_challenge", &[]);
+    check_same_rounds(&r, &["random", &model, "color", &evidence], 0b0001, 0..12);
+}
+
+#[test]
 fn match_mode_plays_to_the_target_and_rewards_the_winner() {
     let r = rules("classic", "", &["target=200"]);
     let seats: Vec<Seat> = (0..3).map(|_| StrategySpec::Random.instantiate()).collect();

@@ -5,7 +5,7 @@ use crate::engine::cards::{CardId, CardSet, Color};
 use crate::engine::encode::{count_known, ActionSet, Decision, DecisionKind, Features, KNOWN_LEN};
 use crate::engine::game::{MatchResult, Observation, RoundResult};
 use crate::engine::rng::Rng;
-use crate::engine::strategy::{Strategy, Table};
+use crate::engine::strategy::{Strategy, Table, Tracking};
 
 /// One answer of the log.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -390,5 +390,16 @@ impl<S: Strategy> Table for ReplayTable<'_, S> {
     }
     fn hears_notices(&self, seat: u8) -> bool {
         !self.is_env(seat) && self.seats[seat as usize].hears_notices()
+    }
+    /// The notes a strategy at another seat asks for (a search agent that
+    /// deals by what the table showed, or weighs deals by an opponent
+    /// model), as the runner's table gives them: without them it searched
+    /// on less than it knows, and played other games than in the runner.
+    fn notes(&self, seat: u8) -> Tracking {
+        if self.is_env(seat) {
+            Tracking::Off
+        } else {
+            self.seats[seat as usize].notes()
+        }
     }
 }
