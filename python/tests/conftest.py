@@ -7,8 +7,54 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import unolab
+
 REPO = Path(__file__).resolve().parents[2]
 """The repository's root (the tests run from a clone)."""
+
+
+def _load_simple_bot():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("simple_bot", REPO / "bots" / "simple.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+BOT = _load_simple_bot()
+"""bots/simple.py, imported: its policy's functions."""
+
+
+class Simple(unolab.Strategy):
+    """bots/simple.py's policy, in-process."""
+
+    name = "simple"
+
+    def play(self, obs, legal):
+        return BOT.choose_card(legal)
+
+    def stack(self, obs, legal):
+        return BOT.choose_card(legal)
+
+    def color(self, obs):
+        return BOT.most_held(obs.hand)
+
+    def target(self, obs, legal):
+        sizes = obs.hand_sizes
+        return min(legal, key=lambda s: sizes[s])
+
+    def challenge(self, obs):
+        return len(obs.hand) <= 2
+
+    def play_drawn(self, obs, card):
+        return True
+
+    def uno(self, obs):
+        return True
+
+    def jump_in(self, obs, card):
+        return True
 
 
 def play_random(env, rng: np.random.Generator, limit: int = 200_000) -> int:

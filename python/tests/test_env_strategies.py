@@ -12,53 +12,10 @@ import numpy as np
 import pytest
 
 import unolab
-from conftest import REPO
+from conftest import REPO, Simple
 
 HOUSE = "stacking=cross,seven_o,jump_in,bluff_challenge"
 SIMPLE = f"ext:simple={sys.executable} {REPO / 'bots' / 'simple.py'}"
-
-
-def load_simple():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("simple_bot_env", REPO / "bots" / "simple.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-BOT = load_simple()
-
-
-class Simple(unolab.Strategy):
-    """bots/simple.py's policy, in-process (as in test_strategy.py)."""
-
-    name = "simple"
-
-    def play(self, obs, legal):
-        return BOT.choose_card(legal)
-
-    def stack(self, obs, legal):
-        return BOT.choose_card(legal)
-
-    def color(self, obs):
-        return BOT.most_held(obs.hand)
-
-    def target(self, obs, legal):
-        sizes = obs.hand_sizes
-        return min(legal, key=lambda s: sizes[s])
-
-    def challenge(self, obs):
-        return len(obs.hand) <= 2
-
-    def play_drawn(self, obs, card):
-        return True
-
-    def uno(self, obs):
-        return True
-
-    def jump_in(self, obs, card):
-        return True
 
 
 class Boom(unolab.Strategy):
@@ -164,23 +121,23 @@ def test_a_python_strategys_exception_is_raised_by_the_step_and_a_reset_plays_on
     assert steps > 0 and boom.calls > 5
 
 
+def play_games(env, seeds):
+    """The learner plays its first legal action through a game of each seed."""
+    for seed in seeds:
+        env.reset(seed=seed)
+        while True:
+            _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            if term or trunc:
+                break
+
+
 def test_a_python_strategys_bad_answer_is_a_type_or_value_error():
     env = unolab.UnoEnv(players=2, strategies=Boom(fail_at=1, answer=5))
     with pytest.raises(TypeError, match=r"strategy 'Boom': play\(\) answered 5"):
-        for seed in range(20):
-            env.reset(seed=seed)
-            while True:
-                _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
-                if term or trunc:
-                    break
+        play_games(env, range(20))
     env = unolab.UnoEnv(players=2, strategies=Boom(fail_at=1, answer="no-such-card"))
-    with pytest.raises(ValueError, match="play\\(\\) answered 'no-such-card'"):
-        for seed in range(20):
-            env.reset(seed=seed)
-            while True:
-                _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
-                if term or trunc:
-                    break
+    with pytest.raises(ValueError, match=r"play\(\) answered 'no-such-card'"):
+        play_games(env, range(20))
 
 
 def test_a_python_strategys_exception_in_a_batch_is_raised_and_a_reset_plays_on():

@@ -3,57 +3,15 @@ tournament; the same decisions as the protocol; errors raised again."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
 import unolab
 
-from conftest import REPO
+from conftest import REPO, Simple
 
 HOUSE = "stacking=cross,seven_o,jump_in,bluff_challenge"
-
-
-def load_bot():
-    spec = importlib.util.spec_from_file_location("simple_bot", REPO / "bots" / "simple.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-BOT = load_bot()
-
-
-class Simple(unolab.Strategy):
-    """bots/simple.py's policy, in-process."""
-
-    name = "simple"
-
-    def play(self, obs, legal):
-        return BOT.choose_card(legal)
-
-    def stack(self, obs, legal):
-        return BOT.choose_card(legal)
-
-    def color(self, obs):
-        return BOT.most_held(obs.hand)
-
-    def target(self, obs, legal):
-        sizes = obs.hand_sizes
-        return min(legal, key=lambda s: sizes[s])
-
-    def challenge(self, obs):
-        return len(obs.hand) <= 2
-
-    def play_drawn(self, obs, card):
-        return True
-
-    def uno(self, obs):
-        return True
-
-    def jump_in(self, obs, card):
-        return True
 
 
 class First(unolab.Strategy):

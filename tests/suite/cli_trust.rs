@@ -746,16 +746,7 @@ fn an_interrupt_stops_a_search_run_within_a_deal_and_a_doubled_signal_keeps_the_
 fn as_version_1(text: &str, k: usize) -> String {
     let mut v: Value = serde_json::from_str(text).unwrap();
     v["version"] = serde_json::json!(1);
-    for c in v["results"]["compositions"].as_array_mut().unwrap() {
-        let mut wins = vec![0u64; k];
-        let seats = c["seats"].as_array().unwrap().clone();
-        for (s, w) in seats.iter().zip(c["seat_wins"].as_array().unwrap()) {
-            wins[s.as_u64().unwrap() as usize] += w.as_u64().unwrap();
-        }
-        let c = c.as_object_mut().unwrap();
-        c.remove("seat_wins");
-        c.insert("wins".into(), serde_json::json!(wins));
-    }
+    crate::common::counts_as_version_1(&mut v["results"], k);
     v.to_string()
 }
 

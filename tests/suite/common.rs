@@ -1105,6 +1105,22 @@ pub fn run_experiment(file: &std::path::Path, out: &std::path::Path, more: &[&st
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// Tournament counts (`Results::to_json`, a field of `k`) as format
+/// version 1 kept them: each composition's wins by strategy of the field
+/// (`wins`), not by seat (`seat_wins`).
+pub fn counts_as_version_1(results: &mut serde_json::Value, k: usize) {
+    for c in results["compositions"].as_array_mut().unwrap() {
+        let mut wins = vec![0u64; k];
+        let seats = c["seats"].as_array().unwrap().clone();
+        for (s, w) in seats.iter().zip(c["seat_wins"].as_array().unwrap()) {
+            wins[s.as_u64().unwrap() as usize] += w.as_u64().unwrap();
+        }
+        let c = c.as_object_mut().unwrap();
+        c.remove("seat_wins");
+        c.insert("wins".into(), serde_json::json!(wins));
+    }
+}
+
 /// A file's text; a missing file fails naming it.
 pub fn read(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

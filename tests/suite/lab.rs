@@ -1068,16 +1068,7 @@ fn saved_counts_by_strategy_read_as_the_counts_by_seat() {
     let v2 = r.to_json();
     assert_eq!(Results::from_json(&v2).unwrap(), r);
     let mut v1 = v2.clone();
-    for c in v1["compositions"].as_array_mut().unwrap() {
-        let mut wins = vec![0u64; k];
-        let seats = c["seats"].as_array().unwrap().clone();
-        for (s, w) in seats.iter().zip(c["seat_wins"].as_array().unwrap()) {
-            wins[s.as_u64().unwrap() as usize] += w.as_u64().unwrap();
-        }
-        let c = c.as_object_mut().unwrap();
-        c.remove("seat_wins");
-        c.insert("wins".into(), serde_json::json!(wins));
-    }
+    common::counts_as_version_1(&mut v1, k);
     let back = Results::from_json(&v1).unwrap();
     assert_eq!(back, r);
     assert_eq!(back.to_json(), v2);
