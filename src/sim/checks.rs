@@ -337,6 +337,14 @@ impl LockstepState {
                 .and_then(|()| a.check_sums(&arm.cfg, self.clusters))
                 .map_err(|e| format!("arm '{}': {e}", a.label))?;
         }
+        // Clusters that differ between two arms are clusters played.
+        let differ = self.comparisons.iter().flat_map(|c| &c.pairs);
+        if differ
+            .filter_map(|p| p.sums.differ)
+            .any(|d| d > self.clusters)
+        {
+            return Err("it counts more clusters where two arms differ than it played".into());
+        }
         Ok(())
     }
 
@@ -370,6 +378,10 @@ impl LockstepState {
                 add_i(&mut s.ya_xb, t.ya_xb)?;
                 add_i(&mut s.xa_yb, t.xa_yb)?;
                 add_i(&mut s.xa_xb, t.xa_xb)?;
+                s.differ = match (s.differ, t.differ) {
+                    (Some(a), Some(b)) => Some(a.checked_add(b)?),
+                    _ => None,
+                };
             }
         }
         Some(())

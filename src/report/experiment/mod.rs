@@ -603,8 +603,8 @@ impl ExperimentReport<'_> {
                        "arm_value": num(r.arm_value), "baseline_value": num(r.base_value),
                        "difference": num(r.d.diff), "ci95": [num(r.d.lo), num(r.d.hi)],
                        "p_value": num(r.d.p), "p_holm": num(r.p_holm),
-                       "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired),
-                       "clusters": self.state.clusters, "untested": r.d.untested.map(|u| u.label())})
+                       "se_paired": num(r.d.se), "se_unpaired": num(r.d.se_unpaired), "clusters": self.state.clusters,
+                       "clusters_differing": r.d.differ, "df": r.d.df, "untested": r.d.untested.map(|u| u.label())})
             })
             .collect();
         json!({"manifest": self.manifest(), "arms": arms, "comparisons": comps})

@@ -126,6 +126,23 @@ impl Block {
     }
 
     /// `Σ base[a]·o.base[b]`.
+    /// The clusters where metric `m` with its denominator (`ca` times base
+    /// `xa`) differs from `o`'s metric `k` with its own (`cb` times `xb`):
+    /// where two arms played a deal alike, they do not.
+    #[inline]
+    fn differing(
+        &self,
+        (m, xa, ca): (usize, usize, i128),
+        o: &Block,
+        (k, xb, cb): (usize, usize, i128),
+    ) -> u64 {
+        let (ya, yb) = (&self.y[m], &o.y[k]);
+        let (ba, bb) = (&self.base[xa], &o.base[xb]);
+        (0..self.used)
+            .filter(|&c| ya[c] != yb[c] || ca * ba[c] as i128 != cb * bb[c] as i128)
+            .count() as u64
+    }
+
     #[inline]
     fn base_base(&self, a: usize, o: &Block, b: usize) -> i128 {
         if self.ones[a] {
@@ -193,12 +210,30 @@ impl RatioSums {
 }
 
 /// Exact cross sums of an arm's metric `a` and the baseline's metric `b`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrossSums {
     pub ya_yb: i128,
     pub ya_xb: i128,
     pub xa_yb: i128,
     pub xa_xb: i128,
+    /// The clusters where the two differ (in the metric or its
+    /// denominator): the paired difference's variance comes from these
+    /// alone, and its degrees of freedom with it. `None` in a state saved
+    /// before it was counted (2026-12-07).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differ: Option<u64>,
+}
+
+impl Default for CrossSums {
+    fn default() -> CrossSums {
+        CrossSums {
+            ya_yb: 0,
+            ya_xb: 0,
+            xa_yb: 0,
+            xa_xb: 0,
+            differ: Some(0),
+        }
+    }
 }
 
 impl CrossSums {
@@ -216,12 +251,16 @@ impl CrossSums {
         self.ya_xb += cb * a.y_base(i, b, xb);
         self.xa_yb += ca * b.y_base(j, a, xa);
         self.xa_xb += ca * cb * a.base_base(xa, b, xb);
+        if let Some(d) = &mut self.differ {
+            *d += a.differing((i, xa, ca), b, (j, xb, cb));
+        }
     }
     pub(super) fn merge(&mut self, o: &CrossSums) {
         self.ya_yb += o.ya_yb;
         self.ya_xb += o.ya_xb;
         self.xa_yb += o.xa_yb;
         self.xa_xb += o.xa_xb;
+        self.differ = self.differ.zip(o.differ).map(|(a, b)| a + b);
     }
 }
 
@@ -304,10 +343,15 @@ mod tests {
                             ya_xb: ya * xb,
                             xa_yb: xa * yb,
                             xa_xb: xa * xb,
+                            differ: Some(u64::from((ya, xa) != (yb, xb))),
                         });
                     }
                     assert_eq!(got, want, "kind {kind}, {used} clusters, metrics {m} {n}");
                 }
+                // A metric against itself differs in no cluster.
+                let mut same = CrossSums::default();
+                same.add_block((&a, m, x_of[m]), (&a, m, x_of[m]));
+                assert_eq!(same.differ, Some(0));
             }
         }
     }
