@@ -314,10 +314,11 @@ pub fn paired_difference(
     };
     // The variance comes from the clusters where the arms differ, and only
     // from them: with few such (a rule that changes one round in a hundred),
-    // Student's t on clusters − 1 degrees of freedom covered the difference
-    // 78% to 89% of the time (their count is a Poisson count, and its Wald
-    // interval is too narrow on the side of a larger effect); on the
-    // differing clusters less one, it covers at least 95% (docs/statistics.md).
+    // Student's t on clusters − 1 degrees of freedom covered too seldom (the
+    // count of differing clusters is a Poisson count, and the interval its
+    // Wald interval, too short on the side of a larger effect). On the
+    // differing clusters less one it covers better; docs/statistics.md
+    // gives the figures, and what is still short.
     let df = match c.differ {
         Some(k) => k
             .saturating_sub(1)
