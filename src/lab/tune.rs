@@ -675,7 +675,7 @@ pub fn preset_file(cfg: &TuneConfig, out: &TuneOutcome, command: &str) -> String
         share(&h.start)
     );
     t += &format!(
-        "#   paired difference (same games): {:+.2} points [{:+.2}, {:+.2}] ({} won by {} alone, {} by {} alone)\n",
+        "#   paired difference (same games): {:+.2} pp [{:+.2}, {:+.2}] ({} won by {} alone, {} by {} alone)\n",
         100.0 * h.diff,
         100.0 * h.diff_ci95.0,
         100.0 * h.diff_ci95.1,

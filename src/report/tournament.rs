@@ -205,7 +205,8 @@ impl TournamentReport<'_> {
                     match res.head_to_head(ia, ib) {
                         Some((s, (lo, hi), n)) => {
                             met += 1;
-                            widest = widest.max((hi - lo) / 2.0);
+                            // Wilson's ends are not symmetric: the farther.
+                            widest = widest.max((s - lo).max(hi - s));
                             fewest = fewest.min(n);
                             // One decimal (the cells' intervals are a point
                             // or more wide), and a star where the interval
@@ -222,7 +223,7 @@ impl TournamentReport<'_> {
         }
         if fewest < u64::MAX {
             t += &format!(
-                "each cell is an estimate: *, its 95% interval excludes 50% (taken alone, not adjusted for the {} pair{}); the intervals are in head_to_head.csv (--out) and --json; the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})\n",
+                "each cell is an estimate: *, its 95% interval excludes 50% (taken alone, not adjusted for the {} pair{}); the intervals are in head_to_head.csv (--out) and --json; the farthest end of a cell's interval is {:.1} percentage points from its share (fewest decided rounds of a pair: {fewest})\n",
                 // Each pair that met has two cells.
                 met / 2,
                 if met == 2 { "" } else { "s" },

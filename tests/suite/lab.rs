@@ -387,12 +387,18 @@ fn the_head_to_head_table_says_how_precise_its_cells_are() {
     let (mut widest, mut fewest) = (0.0f64, u64::MAX);
     for line in csv.lines().skip(1) {
         let c: Vec<&str> = line.split(',').collect();
-        let (lo, hi): (f64, f64) = (c[6].parse().unwrap(), c[7].parse().unwrap());
-        widest = widest.max((hi - lo) / 2.0);
+        let (s, lo, hi): (f64, f64, f64) = (
+            c[5].parse().unwrap(),
+            c[6].parse().unwrap(),
+            c[7].parse().unwrap(),
+        );
+        // The farther end (Wilson's are not symmetric): half the width
+        // understated it (an audit saw 9.5 for an end 9.66 away).
+        widest = widest.max((s - lo).max(hi - s));
         fewest = fewest.min(c[3].parse().unwrap());
     }
     let expect = format!(
-        "the widest is +/-{:.1} points (fewest decided rounds of a pair: {fewest})",
+        "the farthest end of a cell's interval is {:.1} percentage points from its share (fewest decided rounds of a pair: {fewest})",
         100.0 * widest
     );
     assert!(text.contains(&expect), "{expect}\n{text}");
@@ -1304,7 +1310,7 @@ fn tunes_paired_difference_without_a_split_game_has_an_interval() {
         ends[0] < -5.0 && ends[0] == -ends[1] && ends[1] <= 27.75,
         "{line}"
     );
-    assert!(line.contains("+0.00 points ["), "{line}");
+    assert!(line.contains("+0.00 pp ["), "{line}");
 }
 
 /// A ladder interrupted before any agent was timed draws its plot with no
