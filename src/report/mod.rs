@@ -124,19 +124,45 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-fn summary_json(h: &Histogram) -> Value {
+/// A histogram's summary; `independent`: whether its values are
+/// independent draws, which gives the median its interval
+/// ([`median_ci95`]).
+fn summary_json(h: &Histogram, independent: bool) -> Value {
     let s = h.summary();
     if s.count == 0 {
         // No value: no mean, spread or quantile (they read 0).
         return json!({
             "count": 0, "mean": null, "sd": null, "min": null, "max": null,
-            "p5": null, "p25": null, "p50": null, "p75": null, "p95": null,
+            "p5": null, "p25": null, "p50": null, "p50_ci95": null, "p75": null, "p95": null,
         });
     }
     json!({
         "count": s.count, "mean": round6(s.mean), "sd": round6(s.sd), "min": s.min, "max": s.max,
-        "p5": s.p5, "p25": s.p25, "p50": s.p50, "p75": s.p75, "p95": s.p95,
+        "p5": s.p5, "p25": s.p25, "p50": s.p50, "p50_ci95": ci_json(median_ci95(h, independent)),
+        "p75": s.p75, "p95": s.p95,
     })
+}
+
+/// The 95% interval of the median of a histogram's values when they are
+/// independent draws (order statistics: [`Histogram::quantile_ci95`]);
+/// none when they are not (rounds of one deal replayed, or of one match),
+/// since the order statistics' coverage needs independence.
+pub fn median_ci95(h: &Histogram, independent: bool) -> Option<(f64, f64)> {
+    independent.then(|| h.quantile_ci95(0.5)).flatten()
+}
+
+/// Whether a run's values per round are independent draws: rounds neither
+/// replayed as deals (`--duplicate`) nor played in matches.
+pub fn rounds_independent(cfg: &RunConfig) -> bool {
+    cfg.mode == Mode::Round && !cfg.duplicate
+}
+
+/// Whether strategy `k`'s points per seat per match are independent
+/// draws: matches not replayed, and one seat of it per match (two seats of
+/// one match are not independent).
+pub fn match_values_independent(cfg: &RunConfig, st: &RunStats, k: usize) -> bool {
+    let name = &st.strategies[k].name;
+    !cfg.duplicate && cfg.lineup.iter().filter(|s| s.name() == name).count() == 1
 }
 
 /// How the games of `cfg` were seated, in words: the seating, and with
@@ -225,8 +251,8 @@ impl<'a> Report<'a> {
                     "points_label": self.points_label(),
                     "points_mean": if s.round_points.count() == 0 { Value::Null } else { json!(round6(s.round_points.mean())) },
                     "points_mean_ci95": ci_json(points_ci95(cfg, st, k)),
-                    "round_points": summary_json(&s.round_points),
-                    "match_points": or_null(summary_json(&s.match_points)),
+                    "round_points": summary_json(&s.round_points, rounds_independent(cfg)),
+                    "match_points": or_null(summary_json(&s.match_points, match_values_independent(cfg, st, k))),
                     "match_points_mean_ci95": or_null(ci_json(match_points_ci95(st, k))),
                     "illegal": s.illegal,
                 })
@@ -267,9 +293,9 @@ impl<'a> Report<'a> {
         let mean_ci =
             |h: &Histogram, m: Option<&Moments>| ci_json(per_round_mean_ci95(cfg, st, h, m));
         // The same fields as cards_drawn's and rounds_per_match's.
-        let mut turns_json = summary_json(&st.turns);
+        let mut turns_json = summary_json(&st.turns, rounds_independent(cfg));
         turns_json["mean_ci95"] = mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref()));
-        let mut cards_json = summary_json(&st.cards_drawn);
+        let mut cards_json = summary_json(&st.cards_drawn, rounds_independent(cfg));
         cards_json["mean_ci95"] = mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref()));
         let blocked_rate = share_json(round_share(cfg, st, st.blocked, |c| c.blocked.as_ref()));
         let truncated_rate =
@@ -319,7 +345,7 @@ impl<'a> Report<'a> {
             "turns": turns_json,
             "cards_drawn": cards_json,
             "rounds_per_match": if matches {
-                let mut v = summary_json(&st.rounds_per_match);
+                let mut v = summary_json(&st.rounds_per_match, !cfg.duplicate);
                 v["mean_ci95"] = ci_json(rounds_per_match_ci95(cfg, st));
                 v
             } else {

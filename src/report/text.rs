@@ -240,7 +240,13 @@ impl Report<'_> {
         // Every mean with its interval.
         // `plain`: the independent units of a run without clusters, and
         // their name ("round", "won round").
-        let with_ci = |name: &str, h: &Histogram, ci: Option<(f64, f64)>, plain: (u64, &str)| {
+        // `independent`: whether the values are independent draws, which
+        // gives the median its interval (none otherwise).
+        let with_ci = |name: &str,
+                       h: &Histogram,
+                       ci: Option<(f64, f64)>,
+                       plain: (u64, &str),
+                       independent: bool| {
             let s = h.summary();
             if s.count == 0 {
                 // A mean of 0.00 from no value would be a figure without data.
@@ -263,12 +269,15 @@ impl Report<'_> {
                     .to_string()
             };
             let ci = ci.map_or(why, |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"));
+            let mci = super::median_ci95(h, independent)
+                .map_or(String::new(), |(lo, hi)| format!(" [{lo}, {hi}]"));
             format!(
-                "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}, p75 {}, p95 {}, max {}\n",
+                "{name}: mean {:.2}{ci}, sd {:.2}, p5 {}, p25 {}, median {}{mci}, p75 {}, p95 {}, max {}\n",
                 s.mean, s.sd, s.p5, s.p25, s.p50, s.p75, s.p95, s.max
             )
         };
         let cl = st.clusters.as_ref();
+        let rounds_free = super::rounds_independent(cfg);
         o.push('\n');
         let mean_ci = |h: &Histogram, m: Option<&Moments>| per_round_mean_ci95(cfg, st, h, m);
         o.push_str(&with_ci(
@@ -276,12 +285,14 @@ impl Report<'_> {
             &st.turns,
             mean_ci(&st.turns, cl.and_then(|c| c.turns.as_ref())),
             (st.rounds, "round"),
+            rounds_free,
         ));
         o.push_str(&with_ci(
             "cards drawn per round",
             &st.cards_drawn,
             mean_ci(&st.cards_drawn, cl.and_then(|c| c.cards_drawn.as_ref())),
             (st.rounds, "round"),
+            rounds_free,
         ));
         for (k, s) in st.strategies.iter().enumerate() {
             o.push_str(&with_ci(
@@ -294,6 +305,7 @@ impl Report<'_> {
                     if self.penalty() { st.won } else { s.round_wins },
                     "won round",
                 ),
+                rounds_free,
             ));
             if matches {
                 let what = if self.penalty() {
@@ -306,6 +318,7 @@ impl Report<'_> {
                     &s.match_points,
                     match_points_ci95(st, k),
                     (st.games, "match"),
+                    super::match_values_independent(cfg, st, k),
                 ));
             }
         }
@@ -315,6 +328,7 @@ impl Report<'_> {
                 &st.rounds_per_match,
                 rounds_per_match_ci95(cfg, st),
                 (st.games, "match"),
+                !cfg.duplicate,
             ));
             let _ = writeln!(
                 o,

@@ -433,15 +433,55 @@ impl Histogram {
         if count == 0 {
             return 0.0;
         }
-        let rank = nearest_rank(q, count);
+        // The rank is at most the count, so some value holds it.
+        self.ranked(nearest_rank(q, count)).unwrap_or(0) as f64
+    }
+
+    /// The 95% interval of the population's `q`-quantile from these values
+    /// taken as independent draws: the order statistics `X(l)` and `X(u)`
+    /// with `l` the smallest `k` with `P(B <= k) >= 0.025` and `u - 1` the
+    /// smallest with `P(B <= k) >= 0.975`, `B ~ Binomial(count, q)`, which
+    /// cover with probability at least 95% whatever the distribution,
+    /// discrete or not. `None` when the values are too few for such ranks
+    /// (`l = 0` or `u > count`).
+    pub fn quantile_ci95(&self, q: f64) -> Option<(f64, f64)> {
+        use statrs::distribution::{Binomial, DiscreteCDF};
+        let n = self.count();
+        if n == 0 || !(0.0..=1.0).contains(&q) {
+            return None;
+        }
+        let b = Binomial::new(q, n).ok()?;
+        // The smallest k with P(B <= k) >= p, by bisection (statrs's own
+        // inverse panics when the answer is 0).
+        let least = |p: f64| {
+            let (mut lo, mut hi) = (0u64, n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if b.cdf(mid) >= p {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            lo
+        };
+        let (l, u) = (least(0.025), least(0.975) + 1);
+        if l == 0 || u > n {
+            return None;
+        }
+        Some((self.ranked(l)? as f64, self.ranked(u)? as f64))
+    }
+
+    /// The `r`-th smallest value (1-based).
+    fn ranked(&self, r: u64) -> Option<u64> {
         let mut seen = 0u64;
         for (v, c) in self.bins() {
             seen += c;
-            if seen >= rank {
-                return v as f64;
+            if seen >= r {
+                return Some(v);
             }
         }
-        unreachable!("the rank is at most the count")
+        None
     }
 
     /// Count, mean, sd, min, max and the 5/25/50/75/95% quantiles (see
