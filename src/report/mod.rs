@@ -157,12 +157,26 @@ pub fn rounds_independent(cfg: &RunConfig) -> bool {
     cfg.mode == Mode::Round && !cfg.duplicate
 }
 
-/// Whether strategy `k`'s points per seat per match are independent
-/// draws: matches not replayed, and one seat of it per match (two seats of
-/// one match are not independent).
-pub fn match_values_independent(cfg: &RunConfig, st: &RunStats, k: usize) -> bool {
+/// Whether strategy `k` holds one seat of each game: its values per seat
+/// are then one a game (two seats of one game are not independent).
+fn one_seat(cfg: &RunConfig, st: &RunStats, k: usize) -> bool {
     let name = &st.strategies[k].name;
-    !cfg.duplicate && cfg.lineup.iter().filter(|s| s.name() == name).count() == 1
+    cfg.lineup.iter().filter(|s| s.name() == name).count() == 1
+}
+
+/// Whether strategy `k`'s points per seat per match are independent
+/// draws: matches not replayed, and one seat of it per match.
+pub fn match_values_independent(cfg: &RunConfig, st: &RunStats, k: usize) -> bool {
+    !cfg.duplicate && one_seat(cfg, st, k)
+}
+
+/// Whether strategy `k`'s points per round won (under penalty scoring, per
+/// seat per round, so one value for each of its seats) are independent
+/// draws: rounds independent ([`rounds_independent`]), and under penalty
+/// scoring one seat of it per round.
+pub fn round_points_independent(cfg: &RunConfig, st: &RunStats, k: usize) -> bool {
+    rounds_independent(cfg)
+        && (cfg.rules.settings.scoring != Scoring::Penalty || one_seat(cfg, st, k))
 }
 
 /// How the games of `cfg` were seated, in words: the seating, and with
@@ -251,7 +265,7 @@ impl<'a> Report<'a> {
                     "points_label": self.points_label(),
                     "points_mean": if s.round_points.count() == 0 { Value::Null } else { json!(round6(s.round_points.mean())) },
                     "points_mean_ci95": ci_json(points_ci95(cfg, st, k)),
-                    "round_points": summary_json(&s.round_points, rounds_independent(cfg)),
+                    "round_points": summary_json(&s.round_points, round_points_independent(cfg, st, k)),
                     "match_points": or_null(summary_json(&s.match_points, match_values_independent(cfg, st, k))),
                     "match_points_mean_ci95": or_null(ci_json(match_points_ci95(st, k))),
                     "illegal": s.illegal,

@@ -305,7 +305,7 @@ impl Report<'_> {
                     if self.penalty() { st.won } else { s.round_wins },
                     "won round",
                 ),
-                rounds_free,
+                super::round_points_independent(cfg, st, k),
             ));
             if matches {
                 let what = if self.penalty() {

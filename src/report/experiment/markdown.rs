@@ -250,11 +250,14 @@ impl ExperimentReport<'_> {
                 );
             }
             // Over the tested comparisons: a row that is the same test as
-            // another's would count that test twice.
+            // another's would count that test twice. The widths: the paired
+            // interval's t has the differing clusters' degrees of freedom,
+            // an unpaired one would have every cluster's.
+            let t_all = crate::sim::stats::t95(self.state.clusters.saturating_sub(1));
             let ratios: Vec<f64> = comps
                 .iter()
                 .filter(|r| r.d.p.is_finite() && r.d.se > 0.0 && r.d.se_unpaired > 0.0)
-                .map(|r| r.d.se / r.d.se_unpaired)
+                .map(|r| crate::sim::stats::t95(r.d.df) * r.d.se / (t_all * r.d.se_unpaired))
                 .collect();
             if !ratios.is_empty() {
                 let mut s = ratios.clone();

@@ -125,7 +125,6 @@ impl Block {
         }
     }
 
-    /// `Σ base[a]·o.base[b]`.
     /// The clusters where metric `m` with its denominator (`ca` times base
     /// `xa`) differs from `o`'s metric `k` with its own (`cb` times `xb`):
     /// where two arms played a deal alike, they do not.
@@ -143,6 +142,7 @@ impl Block {
             .count() as u64
     }
 
+    /// `Σ base[a]·o.base[b]`.
     #[inline]
     fn base_base(&self, a: usize, o: &Block, b: usize) -> i128 {
         if self.ones[a] {

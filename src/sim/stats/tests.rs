@@ -409,3 +409,47 @@ fn paired_difference_interval_covers() {
         assert!(share >= 0.94, "case {k}: {share}");
     }
 }
+
+/// The binomial ranks of a quantile's interval are scipy's
+/// (`binom.ppf(p, n, q)`): exactly up to 1,000 trials, within a rank past
+/// that (the normal approximation), up to 10^8 trials, where statrs's
+/// distribution function had gone wrong.
+#[test]
+fn binomial_ranks_are_scipys() {
+    for (n, q, lo, hi, exact) in [
+        (6u64, 0.5, 1u64, 5u64, true),
+        (9, 0.5, 2, 7, true),
+        (100, 0.5, 40, 60, true),
+        (1000, 0.05, 37, 64, true),
+        (1000, 0.95, 936, 963, true),
+        (1001, 0.5, 470, 531, false),
+        (100_000, 0.5, 49_690, 50_310, false),
+        (100_000, 0.05, 4_865, 5_136, false),
+        (100_000_000, 0.5, 49_990_200, 50_009_800, false),
+        (100_000_000, 0.95, 94_995_728, 95_004_271, false),
+    ] {
+        let (l, u) = (binomial_least(n, q, 0.025), binomial_least(n, q, 0.975));
+        let tol = if exact { 0 } else { 1 };
+        assert!(
+            l.abs_diff(lo) <= tol && u.abs_diff(hi) <= tol,
+            "{n} {q}: {l} {u}"
+        );
+    }
+}
+
+/// A median's interval from 10^8 values (as `run --games 100000000` gives
+/// turns) holds the median: bisecting statrs's distribution function gave
+/// (500, 500) for a median of 499.
+#[test]
+fn a_median_interval_of_many_values_holds_the_median() {
+    let mut h = Histogram::new(1000);
+    for v in 0..1000 {
+        h.add_n(v, 100_000);
+    }
+    assert_eq!(h.quantile(0.5), 499.0);
+    assert_eq!(h.quantile_ci95(0.5), Some((499.0, 500.0)));
+    // Six values are the fewest with an interval: the least and the most.
+    let six = hist_of(10, &[1, 2, 3, 4, 5, 6]);
+    assert_eq!(six.quantile_ci95(0.5), Some((1.0, 6.0)));
+    assert_eq!(hist_of(10, &[1, 2, 3, 4, 5]).quantile_ci95(0.5), None);
+}
