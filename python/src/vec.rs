@@ -120,8 +120,14 @@ impl Batch {
         let first = self.started[i];
         let index = |k: u64| (i as u64).wrapping_add(first.wrapping_add(k).wrapping_mul(n));
         let k = start_with_decision(&mut self.games[i], self.seed, self.rl, index);
-        // The games tried count as started, the one in play too.
-        let tried = *k.as_ref().unwrap_or(&MAX_SKIPPED_IN_A_ROW);
+        // The games tried count as started, the one in play too; a game
+        // that stopped on an error (a strategy that failed) counts as none
+        // (the batch needs a reset), not as the limit of skipped games.
+        let tried = match &k {
+            Ok(t) => *t,
+            Err(StepError::NoDecision(m)) => *m,
+            Err(_) => 0,
+        };
         self.started[i] += tried + u64::from(k.is_ok());
         self.skipped += tried;
         k.map(|_| ())

@@ -163,3 +163,41 @@ def test_what_is_no_strategy_is_refused_before_any_game(bad):
         unolab.UnoEnv(players=2, strategies=[bad])
     with pytest.raises(TypeError):
         unolab.VecEnv(2, players=2, learners=[0], strategies=[bad])
+
+
+class Armed(unolab.Strategy):
+    """Plays the first legal token; raises once armed."""
+
+    armed = False
+
+    def play(self, obs, legal):
+        if self.armed:
+            raise RuntimeError("armed")
+        return legal[0]
+
+
+def test_a_strategy_raising_as_a_batch_resets_counts_no_skipped_games():
+    # Any error at a game's start counted as the 1,000 games skipped in a
+    # row that end a batch: games_started read 1000.
+    armed = Armed()
+    v = unolab.VecEnv(8, players=2, learners=[0], strategies=armed, seed=1)
+    armed.armed = True
+    with pytest.raises(RuntimeError, match="armed"):
+        v.reset(5)
+    assert v.games_started.max() <= 1 and v.skipped == 0, v.games_started
+    armed.armed = False
+    v.reset(6)
+    assert (v.games_started == 1).all()
+
+
+class IterablePolicy(Simple):
+    """A strategy that is also iterable (as a torch.nn.Sequential is)."""
+
+    def __iter__(self):
+        return iter([1, 2, 3])
+
+
+def test_an_iterable_strategy_given_alone_is_one_strategy():
+    env = unolab.UnoEnv(players=3, seat=0, strategies=IterablePolicy())
+    obs, _ = env.reset(seed=3)
+    assert env.game.seat == 0

@@ -274,7 +274,11 @@ def env_strategy_list(strategies: Any) -> list[Any]:
     core checks the objects, before any game."""
     if strategies is None or isinstance(strategies, (str, os.PathLike)):
         return strategy_list(strategies)
-    if isinstance(strategies, type) or (not isinstance(strategies, Mapping) and not _iterable(strategies)):
+    # A strategy (a class, or an object with a play method) is one, even an
+    # iterable one (a policy subclassing torch.nn.Sequential).
+    if isinstance(strategies, type) or callable(getattr(strategies, "play", None)):
+        return [strategies]
+    if not isinstance(strategies, Mapping) and not _iterable(strategies):
         return [strategies]
     if isinstance(strategies, Mapping):
         raise TypeError(f"strategies are a comma list or a list of names or Python strategies, got {strategies!r}")
