@@ -420,6 +420,31 @@ fn a_few_games_give_no_negative_mean_and_no_share_difference_past_one() {
     assert!(!out.contains("[-"), "{out}");
 }
 
+/// Adds one cluster of one trial to two arms' sums and their cross sums:
+/// arm A's value `ya`, arm B's `yb`.
+fn add_paired_trial(
+    a: &mut RatioSums,
+    b: &mut RatioSums,
+    c: &mut unolab::sim::lockstep::CrossSums,
+    ya: i128,
+    yb: i128,
+) {
+    for (s, y) in [(a, ya), (b, yb)] {
+        s.y += y;
+        s.yy += y * y;
+        s.xy += y;
+        s.x += 1;
+        s.xx += 1;
+    }
+    c.ya_yb += ya * yb;
+    c.ya_xb += ya;
+    c.xa_yb += yb;
+    c.xa_xb += 1;
+    if let Some(k) = &mut c.differ {
+        *k += u64::from(ya != yb);
+    }
+}
+
 /// The interval a share's difference gets in an experiment's comparison:
 /// the paired delta-method interval, or, when each arm's share is the same
 /// in every deal (no standard error: `Untested::Constant` when the two
@@ -443,20 +468,7 @@ fn difference_coverage(pa: f64, pb: f64, clusters: u64, reps: u32, seed: u64) ->
         for _ in 0..clusters {
             let ya = i128::from(rng.random::<f64>() < pa);
             let yb = i128::from(rng.random::<f64>() < pb);
-            for (s, y) in [(&mut a, ya), (&mut b, yb)] {
-                s.y += y;
-                s.yy += y * y;
-                s.xy += y;
-                s.x += 1;
-                s.xx += 1;
-            }
-            c.ya_yb += ya * yb;
-            c.ya_xb += ya;
-            c.xa_yb += yb;
-            c.xa_xb += 1;
-            if let Some(k) = &mut c.differ {
-                *k += u64::from(ya != yb);
-            }
+            add_paired_trial(&mut a, &mut b, &mut c, ya, yb);
         }
         let mut d = paired_difference(&a, &b, &c, clusters).unwrap();
         if d.untested == Some(Untested::NoVariance) {
@@ -527,20 +539,7 @@ fn sparse_difference_coverage(pi: f64, clusters: u64, reps: u32, seed: u64) -> (
             } else {
                 ya
             };
-            for (s, y) in [(&mut a, ya), (&mut b, yb)] {
-                s.y += y;
-                s.yy += y * y;
-                s.xy += y;
-                s.x += 1;
-                s.xx += 1;
-            }
-            c.ya_yb += ya * yb;
-            c.ya_xb += ya;
-            c.xa_yb += yb;
-            c.xa_xb += 1;
-            if let Some(k) = &mut c.differ {
-                *k += u64::from(ya != yb);
-            }
+            add_paired_trial(&mut a, &mut b, &mut c, ya, yb);
         }
         let d = paired_difference(&a, &b, &c, clusters).unwrap();
         if d.lo.is_finite() && d.hi.is_finite() {
