@@ -454,17 +454,7 @@ fn cli_writes_every_file_and_refuses_bad_files() {
     let file = dir.join("t.toml");
     std::fs::write(&file, GOOD).unwrap();
     let out = dir.join("out");
-    let o = unolab(&[
-        "experiment",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "2",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::run_experiment(&file, &out, &["--threads", "2"]);
     for f in [
         "manifest.json",
         "arms.csv",
@@ -506,18 +496,7 @@ fn cli_writes_every_file_and_refuses_bad_files() {
 
     // --resume of a finished run changes nothing.
     let before = std::fs::read_to_string(out.join("arms.csv")).unwrap();
-    let o = unolab(&[
-        "experiment",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "1",
-        "--quiet",
-        "--resume",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::run_experiment(&file, &out, &["--threads", "1", "--resume"]);
     assert_eq!(
         std::fs::read_to_string(out.join("arms.csv")).unwrap(),
         before
@@ -529,19 +508,9 @@ fn cli_writes_every_file_and_refuses_bad_files() {
     // to a limit it was never given, without its stopping rule.
     let out3 = dir.join("out3");
     let run3 = |extra: &[&str]| {
-        let mut args = vec![
-            "experiment",
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out3.to_str().unwrap(),
-            "--threads",
-            "1",
-            "--quiet",
-        ];
+        let mut args = vec!["--threads", "1"];
         args.extend_from_slice(extra);
-        let o = unolab(&args);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::run_experiment(&file, &out3, &args);
         let m: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out3.join("manifest.json")).unwrap())
                 .unwrap();
@@ -779,15 +748,7 @@ fn differences_without_variance_have_no_test_and_stay_out_of_holm() {
     let file = dir.join("u.toml");
     std::fs::write(&file, UNTESTED).unwrap();
     let out = dir.join("out");
-    let o = unolab(&[
-        "experiment",
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::run_experiment(&file, &out, &[]);
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains(&format!(
@@ -1053,19 +1014,11 @@ fn the_report_counts_rows_significant_alone_but_not_after_holm() {
         "{}/experiments/house-rules.toml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let o = unolab(&[
-        "experiment",
-        "run",
-        &file,
-        "--games",
-        "2000",
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "2",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::run_experiment(
+        std::path::Path::new(&file),
+        &out,
+        &["--games", "2000", "--threads", "2"],
+    );
     let num = |r: &std::collections::HashMap<String, String>, k: &str| {
         r[k].parse::<f64>().unwrap_or(f64::NAN)
     };
@@ -1539,19 +1492,11 @@ fn a_head_to_head_table_says_its_intervals_are_each_pairs_own() {
     let dir = crate::common::tempdir_created("exp", "h2h-words");
     let out = dir.join("out");
     let file = format!("{}/experiments/strategies.toml", env!("CARGO_MANIFEST_DIR"));
-    let o = unolab(&[
-        "experiment",
-        "run",
-        &file,
-        "--games",
-        "40",
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "2",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::run_experiment(
+        std::path::Path::new(&file),
+        &out,
+        &["--games", "40", "--threads", "2"],
+    );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains("with its 95% interval (each pair's own, not adjusted for the 15 pairs)"),
